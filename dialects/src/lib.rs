@@ -1,0 +1,19 @@
+//! `stencil-dialects`: the ops stencil-opt understands, each with its custom syntax (matching
+//! MLIR 22 for upstream dialects), traits, verifier and folder.
+//!
+//! One module per dialect holds its op definitions, syntax and verifiers together (as xDSL
+//! does); [`registry`] registers them all.
+
+pub mod builtin;
+pub mod func;
+pub mod support;
+
+use stencil_ir::DialectRegistry;
+
+/// A registry with every dialect of this crate.
+pub fn registry() -> DialectRegistry {
+    let mut r = DialectRegistry::new();
+    builtin::register(&mut r);
+    func::register(&mut r);
+    r
+}

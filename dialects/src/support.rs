@@ -1,0 +1,65 @@
+//! Helpers shared by the dialect definitions: verifier checks and error construction.
+
+use stencil_ir::{Diagnostic, DiagResult, Ir, OpId, Type, ValueId};
+
+/// An error located at `op`, prefixed with the op name as MLIR does (`'arith.addi' op …`).
+pub fn op_error(ir: &Ir, op: OpId, msg: impl AsRef<str>) -> Diagnostic {
+    Diagnostic::error(ir.location(op).clone(), format!("'{}' op {}", ir.op_name(op), msg.as_ref()))
+}
+
+/// Checks the number of operands.
+pub fn expect_operand_count(ir: &Ir, op: OpId, n: usize) -> DiagResult<()> {
+    let got = ir.operands(op).len();
+    if got != n {
+        return Err(op_error(ir, op, format!("expected {n} operands, but found {got}")));
+    }
+    Ok(())
+}
+
+/// Checks the number of results.
+pub fn expect_result_count(ir: &Ir, op: OpId, n: usize) -> DiagResult<()> {
+    let got = ir.results(op).len();
+    if got != n {
+        return Err(op_error(ir, op, format!("requires {n} result(s), but found {got}")));
+    }
+    Ok(())
+}
+
+/// Checks the number of regions.
+pub fn expect_region_count(ir: &Ir, op: OpId, n: usize) -> DiagResult<()> {
+    let got = ir.regions(op).len();
+    if got != n {
+        return Err(op_error(ir, op, format!("requires {n} region(s), but found {got}")));
+    }
+    Ok(())
+}
+
+/// Types of a list of values.
+pub fn types_of(ir: &Ir, values: &[ValueId]) -> Vec<Type> {
+    values.iter().map(|&v| ir.value_type(v).clone()).collect()
+}
+
+/// Formats a type list as `'t1', 't2'` for messages.
+pub fn list_types(types: &[Type]) -> String {
+    types.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// A required string attribute.
+pub fn required_str<'a>(ir: &'a Ir, op: OpId, name: &str) -> DiagResult<&'a str> {
+    ir.attr(op, name)
+        .and_then(|a| a.as_str())
+        .ok_or_else(|| op_error(ir, op, format!("requires string attribute '{name}'")))
+}
+
+/// A required type attribute holding a function type.
+pub fn required_function_type<'a>(ir: &'a Ir, op: OpId, name: &str) -> DiagResult<&'a stencil_ir::types::FunctionType> {
+    ir.attr(op, name)
+        .and_then(|a| a.as_type())
+        .and_then(|t| t.as_function())
+        .ok_or_else(|| op_error(ir, op, format!("requires attribute '{name}' of function type")))
+}
+
+/// The op that owns the region containing `op`.
+pub fn parent_op(ir: &Ir, op: OpId) -> Option<OpId> {
+    ir.parent_op(op)
+}

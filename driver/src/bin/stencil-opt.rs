@@ -1,0 +1,128 @@
+//! `stencil-opt`: parse, verify, transform and print IR, like `mlir-opt`.
+
+use clap::Parser;
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use stencil_driver::opt::{run_opt, OptOptions, Registries};
+
+/// Command-line flags (names follow mlir-opt).
+#[derive(Parser, Debug)]
+#[command(name = "stencil-opt", version, about = "Parse, verify, transform and print stencil-opt IR (MLIR textual format)")]
+struct Cli {
+    /// Input file, or `-` for standard input.
+    #[arg(default_value = "-")]
+    input: String,
+    /// Output file (standard output by default).
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<String>,
+    /// Pass pipeline, e.g. `builtin.module(canonicalize,cse)`.
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    pass_pipeline: Option<String>,
+    /// Process each `// -----` separated chunk of the input independently.
+    #[arg(long = "split-input-file")]
+    split_input_file: bool,
+    /// Check diagnostics against `// expected-error` comments instead of reporting them.
+    #[arg(long = "verify-diagnostics")]
+    verify_diagnostics: bool,
+    /// Print every op in generic form.
+    #[arg(long = "mlir-print-op-generic")]
+    print_generic: bool,
+    /// Print locations (`loc(...)`) after ops.
+    #[arg(long = "mlir-print-debuginfo")]
+    print_debuginfo: bool,
+    /// Accept ops, types and attributes of unregistered dialects.
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered: bool,
+    /// Print the IR to stderr after each pass.
+    #[arg(long = "print-ir-after-all")]
+    print_ir_after_all: bool,
+    /// Report the time spent in each pass on stderr.
+    #[arg(long = "timing")]
+    timing: bool,
+    /// Run the verifier after each pass.
+    #[arg(long = "verify-each", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    verify_each: bool,
+    /// List the registered passes with their options and exit.
+    #[arg(long = "list-passes")]
+    list_passes: bool,
+    /// Log filter (tracing EnvFilter syntax, e.g. `debug` or `stencil_ir::pass=trace`);
+    /// defaults to `RUST_LOG`.
+    #[arg(long = "log", value_name = "FILTER")]
+    log: Option<String>,
+}
+
+fn list_passes(registries: &Registries) -> String {
+    let mut out = String::from("Passes:\n");
+    for p in registries.passes.iter() {
+        out.push_str(&format!("  {:<24} {}\n", p.argument, p.summary));
+        for o in &p.options {
+            out.push_str(&format!("      {}={:<10} {} (default: {})\n", o.name, format!("{:?}", o.kind).to_lowercase(), o.description, o.default));
+        }
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Err(e) = stencil_driver::logging::init(cli.log.as_deref()) {
+        eprintln!("stencil-opt: error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let registries = Registries::all();
+    if cli.list_passes {
+        print!("{}", list_passes(&registries));
+        return ExitCode::SUCCESS;
+    }
+    let (name, text) = match read_input(&cli.input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("stencil-opt: error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = OptOptions {
+        pipeline: cli.pass_pipeline,
+        split_input_file: cli.split_input_file,
+        verify_diagnostics: cli.verify_diagnostics,
+        print_generic: cli.print_generic,
+        print_debuginfo: cli.print_debuginfo,
+        allow_unregistered: cli.allow_unregistered,
+        print_ir_after_all: cli.print_ir_after_all,
+        timing: cli.timing,
+        verify_each: cli.verify_each,
+    };
+    let outcome = run_opt(&name, &text, &options, &registries);
+    if !outcome.messages.is_empty() {
+        eprint!("{}", outcome.messages);
+    }
+    if let Err(e) = write_output(cli.output.as_deref(), &outcome.output) {
+        eprintln!("stencil-opt: error: {e}");
+        return ExitCode::FAILURE;
+    }
+    if outcome.success {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn read_input(path: &str) -> Result<(String, String), String> {
+    if path == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(("<stdin>".to_string(), text));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot open input file '{path}': {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("input file '{path}' is not valid UTF-8"))?;
+    Ok((path.to_string(), text))
+}
+
+fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
+    match path {
+        None | Some("-") => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
+        }
+        Some(p) => std::fs::write(p, text).map_err(|e| format!("cannot write output file '{p}': {e}")),
+    }
+}

@@ -1,0 +1,167 @@
+//! The `stencil-opt` pipeline as a library function: parse, verify, run passes, print — per
+//! input chunk — so tests can drive it in-process.
+
+use crate::expected::{check, parse_expectations};
+use crate::split::{split_input, SEPARATOR};
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
+use stencil_ir::printer::{print_op, PrintOptions};
+use stencil_ir::verifier::verify;
+use stencil_ir::{Diagnostic, DialectRegistry, SourceFile};
+
+/// Everything `stencil-opt` can be asked to do with one input.
+#[derive(Clone, Debug, Default)]
+pub struct OptOptions {
+    /// `--pass-pipeline`.
+    pub pipeline: Option<String>,
+    /// `--split-input-file`.
+    pub split_input_file: bool,
+    /// `--verify-diagnostics`.
+    pub verify_diagnostics: bool,
+    /// `--mlir-print-op-generic`.
+    pub print_generic: bool,
+    /// `--mlir-print-debuginfo`.
+    pub print_debuginfo: bool,
+    /// `--allow-unregistered-dialect`.
+    pub allow_unregistered: bool,
+    /// `--print-ir-after-all`.
+    pub print_ir_after_all: bool,
+    /// `--timing`.
+    pub timing: bool,
+    /// Verify after each pass (on unless `--verify-each=false`).
+    pub verify_each: bool,
+}
+
+/// Result of running `stencil-opt` on one input.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OptOutcome {
+    /// Text for the output file.
+    pub output: String,
+    /// Text for stderr (diagnostics, timing report).
+    pub messages: String,
+    /// Whether the run succeeded (exit code 0).
+    pub success: bool,
+}
+
+/// The registries a tool run needs.
+pub struct Registries {
+    /// Dialects and ops.
+    pub dialects: DialectRegistry,
+    /// Passes.
+    pub passes: PassRegistry,
+}
+
+impl Registries {
+    /// Every dialect and pass stencil-opt ships.
+    pub fn all() -> Self {
+        Registries { dialects: stencil_dialects::registry(), passes: PassRegistry::with_generic_passes() }
+    }
+}
+
+/// Renders a diagnostic as `file:line:col: error: message`, followed by the source line and a
+/// caret when the location is in `source`.
+pub fn render_with_source(d: &Diagnostic, source: &SourceFile) -> String {
+    let mut out = String::new();
+    render_one(d, source, &mut out);
+    for n in &d.notes {
+        render_one(n, source, &mut out);
+    }
+    out
+}
+
+fn render_one(d: &Diagnostic, source: &SourceFile, out: &mut String) {
+    let single = Diagnostic { notes: vec![], ..d.clone() };
+    out.push_str(&single.render());
+    out.push('\n');
+    if let Some((file, line, col)) = d.location.file_position() {
+        if file == &**source.name() {
+            if let Some(text) = source.line_text(line) {
+                out.push_str(text);
+                out.push('\n');
+                out.push_str(&" ".repeat(col.saturating_sub(1) as usize));
+                out.push_str("^\n");
+            }
+        }
+    }
+}
+
+/// Runs the tool on `text` read from `file_name`.
+pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &Registries) -> OptOutcome {
+    // Build the pass manager once; a bad pipeline is an error before any input is read.
+    let pm_options = PassManagerOptions {
+        verify_each: options.verify_each,
+        print_ir_after_all: options.print_ir_after_all,
+        timing: options.timing,
+        allow_unregistered: options.allow_unregistered,
+        generic_dumps: options.print_generic,
+    };
+    let mut pass_manager = match &options.pipeline {
+        Some(p) => match PassManager::parse(p, &registries.passes, pm_options) {
+            Ok(pm) => Some(pm),
+            Err(e) => return OptOutcome { output: String::new(), messages: format!("<pass-pipeline>: error: {e}\n"), success: false },
+        },
+        None => None,
+    };
+    let chunks = if options.split_input_file { split_input(text) } else { vec![crate::split::Chunk { text, first_line: 1 }] };
+    let mut outputs = vec![];
+    let mut messages = String::new();
+    let mut success = true;
+    for chunk in chunks {
+        let source = SourceFile::with_first_line(file_name, chunk.text, chunk.first_line);
+        let result = process_chunk(&source, options, registries, pass_manager.as_mut());
+        if options.verify_diagnostics {
+            let mut expectations = match parse_expectations(file_name, chunk.text, chunk.first_line) {
+                Ok(e) => e,
+                Err(e) => {
+                    messages.push_str(&format!("{e}\n"));
+                    success = false;
+                    continue;
+                }
+            };
+            let produced: Vec<Diagnostic> = match &result {
+                Ok(_) => vec![],
+                Err(d) => vec![d.clone()],
+            };
+            let problems = check(file_name, &produced, &mut expectations);
+            for p in &problems {
+                messages.push_str(p);
+                messages.push('\n');
+            }
+            success &= problems.is_empty();
+            if let Ok(out) = result {
+                outputs.push(out);
+            }
+        } else {
+            match result {
+                Ok(out) => outputs.push(out),
+                Err(d) => {
+                    messages.push_str(&render_with_source(&d, &source));
+                    success = false;
+                }
+            }
+        }
+    }
+    if let Some(pm) = &pass_manager {
+        if options.timing {
+            messages.push_str(&pm.timing_report());
+        }
+    }
+    let output = outputs.join(&format!("{SEPARATOR}\n"));
+    OptOutcome { output, messages, success }
+}
+
+fn process_chunk(source: &SourceFile, options: &OptOptions, registries: &Registries, pass_manager: Option<&mut PassManager>) -> Result<String, Diagnostic> {
+    let config = ParserConfig { registry: &registries.dialects, allow_unregistered: options.allow_unregistered };
+    let mut module = {
+        let _span = tracing::debug_span!("parse", file = %source.name()).entered();
+        parse_source(source, config)?
+    };
+    verify(&module.ir, &registries.dialects, module.top, options.allow_unregistered)?;
+    if let Some(pm) = pass_manager {
+        pm.run(&mut module.ir, module.top, &registries.dialects)?;
+    }
+    let print = PrintOptions { generic: options.print_generic, debug_info: options.print_debuginfo };
+    let mut text = print_op(&module.ir, &registries.dialects, module.top, print);
+    text.push('\n');
+    Ok(text)
+}

@@ -1,0 +1,464 @@
+//! Affine expressions, maps and integer sets (`affine_map<…>`, `affine_set<…>`).
+//!
+//! Construction applies the light simplifications MLIR applies on creation (constant folding,
+//! identity elimination, constants on the right), so that printing is canonical and the
+//! printed form re-parses to an equal value.
+
+use std::fmt;
+
+/// Binary operators of affine expressions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AffineBinOp {
+    /// `a + b`.
+    Add,
+    /// `a * b` (one side constant for a pure affine expression).
+    Mul,
+    /// `a mod b`, result in `[0, b)`.
+    Mod,
+    /// `a floordiv b`.
+    FloorDiv,
+    /// `a ceildiv b`.
+    CeilDiv,
+}
+
+/// An affine expression over dimensions `d_i` and symbols `s_j`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AffineExpr {
+    /// Dimension `d_i`.
+    Dim(u32),
+    /// Symbol `s_j`.
+    Symbol(u32),
+    /// Integer constant.
+    Constant(i64),
+    /// Binary operation.
+    Binary(AffineBinOp, Box<AffineExpr>, Box<AffineExpr>),
+}
+
+/// Floor division that rounds towards negative infinity. `None` on division by zero or
+/// overflow.
+pub fn floor_div(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q.checked_sub(1)
+    } else {
+        Some(q)
+    }
+}
+
+/// Ceiling division. `None` on division by zero or overflow.
+pub fn ceil_div(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    if (a % b != 0) && ((a < 0) == (b < 0)) {
+        q.checked_add(1)
+    } else {
+        Some(q)
+    }
+}
+
+/// Modulo with a result in `[0, |b|)`. `None` on division by zero.
+pub fn floor_mod(a: i64, b: i64) -> Option<i64> {
+    a.checked_rem_euclid(b)
+}
+
+impl AffineExpr {
+    /// A constant.
+    pub fn constant(c: i64) -> Self {
+        AffineExpr::Constant(c)
+    }
+
+    /// Whether this is a constant, and which.
+    pub fn as_constant(&self) -> Option<i64> {
+        match self {
+            AffineExpr::Constant(c) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// Builds `lhs op rhs`, simplified.
+    pub fn binary(op: AffineBinOp, lhs: AffineExpr, rhs: AffineExpr) -> Self {
+        use AffineBinOp::*;
+        use AffineExpr::Constant as C;
+        if let (C(a), C(b)) = (&lhs, &rhs) {
+            let folded = match op {
+                Add => a.checked_add(*b),
+                Mul => a.checked_mul(*b),
+                Mod => floor_mod(*a, *b),
+                FloorDiv => floor_div(*a, *b),
+                CeilDiv => ceil_div(*a, *b),
+            };
+            if let Some(v) = folded {
+                return C(v);
+            }
+        }
+        match op {
+            Add | Mul => {
+                // Keep constants on the right, as MLIR does.
+                let (lhs, rhs) = if lhs.as_constant().is_some() { (rhs, lhs) } else { (lhs, rhs) };
+                match (op, rhs.as_constant()) {
+                    (Add, Some(0)) => return lhs,
+                    (Mul, Some(1)) => return lhs,
+                    (Mul, Some(0)) => return C(0),
+                    _ => {}
+                }
+                // (x + c1) + c2 → x + (c1 + c2); (x * c1) * c2 → x * (c1 * c2).
+                if let (AffineExpr::Binary(inner_op, x, c1), Some(c2)) = (&lhs, rhs.as_constant()) {
+                    if *inner_op == op {
+                        if let Some(c1) = c1.as_constant() {
+                            let combined = if op == Add { c1.checked_add(c2) } else { c1.checked_mul(c2) };
+                            if let Some(c) = combined {
+                                return AffineExpr::binary(op, (**x).clone(), C(c));
+                            }
+                        }
+                    }
+                }
+                AffineExpr::Binary(op, Box::new(lhs), Box::new(rhs))
+            }
+            FloorDiv | CeilDiv if rhs.as_constant() == Some(1) => lhs,
+            Mod if rhs.as_constant() == Some(1) => C(0),
+            _ => AffineExpr::Binary(op, Box::new(lhs), Box::new(rhs)),
+        }
+    }
+
+    /// `lhs + rhs`.
+    pub fn add(lhs: AffineExpr, rhs: AffineExpr) -> Self {
+        Self::binary(AffineBinOp::Add, lhs, rhs)
+    }
+
+    /// `lhs * rhs`.
+    pub fn mul(lhs: AffineExpr, rhs: AffineExpr) -> Self {
+        Self::binary(AffineBinOp::Mul, lhs, rhs)
+    }
+
+    /// `-e`, written as `e * -1`.
+    pub fn neg(e: AffineExpr) -> Self {
+        Self::mul(e, AffineExpr::Constant(-1))
+    }
+
+    /// `lhs - rhs`.
+    pub fn sub(lhs: AffineExpr, rhs: AffineExpr) -> Self {
+        Self::add(lhs, Self::neg(rhs))
+    }
+
+    /// Whether the expression is affine: every product has a constant side and every divisor
+    /// or modulus is a positive constant.
+    pub fn is_pure_affine(&self) -> bool {
+        match self {
+            AffineExpr::Dim(_) | AffineExpr::Symbol(_) | AffineExpr::Constant(_) => true,
+            AffineExpr::Binary(op, l, r) => {
+                let sides = l.is_pure_affine() && r.is_pure_affine();
+                match op {
+                    AffineBinOp::Add => sides,
+                    AffineBinOp::Mul => sides && (l.as_constant().is_some() || r.as_constant().is_some()),
+                    _ => sides && r.as_constant().is_some_and(|c| c > 0),
+                }
+            }
+        }
+    }
+
+    /// Largest dimension and symbol position used, plus one (i.e. the counts needed).
+    pub fn counts(&self) -> (u32, u32) {
+        match self {
+            AffineExpr::Dim(d) => (d + 1, 0),
+            AffineExpr::Symbol(s) => (0, s + 1),
+            AffineExpr::Constant(_) => (0, 0),
+            AffineExpr::Binary(_, l, r) => {
+                let (a, b) = l.counts();
+                let (c, d) = r.counts();
+                (a.max(c), b.max(d))
+            }
+        }
+    }
+
+    /// Evaluates the expression. `None` on a missing operand, division by zero or overflow.
+    pub fn eval(&self, dims: &[i64], symbols: &[i64]) -> Option<i64> {
+        match self {
+            AffineExpr::Dim(d) => dims.get(*d as usize).copied(),
+            AffineExpr::Symbol(s) => symbols.get(*s as usize).copied(),
+            AffineExpr::Constant(c) => Some(*c),
+            AffineExpr::Binary(op, l, r) => {
+                let (a, b) = (l.eval(dims, symbols)?, r.eval(dims, symbols)?);
+                match op {
+                    AffineBinOp::Add => a.checked_add(b),
+                    AffineBinOp::Mul => a.checked_mul(b),
+                    AffineBinOp::Mod => floor_mod(a, b),
+                    AffineBinOp::FloorDiv => floor_div(a, b),
+                    AffineBinOp::CeilDiv => ceil_div(a, b),
+                }
+            }
+        }
+    }
+
+    /// Replaces dimensions and symbols by the given expressions.
+    pub fn replace(&self, dims: &[AffineExpr], symbols: &[AffineExpr]) -> AffineExpr {
+        match self {
+            AffineExpr::Dim(d) => dims.get(*d as usize).cloned().unwrap_or(AffineExpr::Dim(*d)),
+            AffineExpr::Symbol(s) => symbols.get(*s as usize).cloned().unwrap_or(AffineExpr::Symbol(*s)),
+            AffineExpr::Constant(c) => AffineExpr::Constant(*c),
+            AffineExpr::Binary(op, l, r) => AffineExpr::binary(*op, l.replace(dims, symbols), r.replace(dims, symbols)),
+        }
+    }
+
+    fn precedence(&self) -> u8 {
+        match self {
+            AffineExpr::Binary(AffineBinOp::Add, ..) => 1,
+            AffineExpr::Binary(..) => 2,
+            _ => 3,
+        }
+    }
+}
+
+/// Formats an affine expression with caller-provided names for dimensions and symbols, so the
+/// same code prints maps (`d0`, `s0`) and affine op operands (`%arg0`, `symbol(%n)`).
+pub struct AffineExprPrinter<'a, D, S>
+where
+    D: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
+    S: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
+{
+    /// The expression.
+    pub expr: &'a AffineExpr,
+    /// Prints dimension `i`.
+    pub dim: D,
+    /// Prints symbol `i`.
+    pub symbol: S,
+}
+
+impl<D, S> AffineExprPrinter<'_, D, S>
+where
+    D: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
+    S: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
+{
+    fn write(&self, e: &AffineExpr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match e {
+            AffineExpr::Dim(d) => (self.dim)(*d, f),
+            AffineExpr::Symbol(s) => (self.symbol)(*s, f),
+            AffineExpr::Constant(c) => write!(f, "{c}"),
+            AffineExpr::Binary(AffineBinOp::Add, l, r) => {
+                self.write_operand(l, 1, f)?;
+                // `x + y * -c` prints as `x - y * c`, `x + -c` as `x - c`, `x + y * -1` as `x - y`.
+                match &**r {
+                    AffineExpr::Constant(c) if *c < 0 && *c != i64::MIN => return write!(f, " - {}", -c),
+                    AffineExpr::Binary(AffineBinOp::Mul, y, c) => {
+                        if let Some(c) = c.as_constant().filter(|c| *c < 0 && *c != i64::MIN) {
+                            f.write_str(" - ")?;
+                            self.write_operand(y, 2, f)?;
+                            if c != -1 {
+                                write!(f, " * {}", -c)?;
+                            }
+                            return Ok(());
+                        }
+                    }
+                    _ => {}
+                }
+                f.write_str(" + ")?;
+                self.write_operand(r, 2, f)
+            }
+            AffineExpr::Binary(AffineBinOp::Mul, l, r) if r.as_constant() == Some(-1) => {
+                f.write_str("-")?;
+                self.write_operand(l, 3, f)
+            }
+            AffineExpr::Binary(op, l, r) => {
+                self.write_operand(l, 2, f)?;
+                f.write_str(match op {
+                    AffineBinOp::Mul => " * ",
+                    AffineBinOp::Mod => " mod ",
+                    AffineBinOp::FloorDiv => " floordiv ",
+                    AffineBinOp::CeilDiv => " ceildiv ",
+                    AffineBinOp::Add => " + ",
+                })?;
+                self.write_operand(r, 3, f)
+            }
+        }
+    }
+
+    fn write_operand(&self, e: &AffineExpr, min_precedence: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let negative_constant = matches!(e, AffineExpr::Constant(c) if *c < 0) && min_precedence > 2;
+        if e.precedence() < min_precedence || negative_constant {
+            f.write_str("(")?;
+            self.write(e, f)?;
+            f.write_str(")")
+        } else {
+            self.write(e, f)
+        }
+    }
+}
+
+impl<D, S> fmt::Display for AffineExprPrinter<'_, D, S>
+where
+    D: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
+    S: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(self.expr, f)
+    }
+}
+
+impl fmt::Display for AffineExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = AffineExprPrinter { expr: self, dim: |d, f: &mut fmt::Formatter<'_>| write!(f, "d{d}"), symbol: |s, f: &mut fmt::Formatter<'_>| write!(f, "s{s}") };
+        write!(f, "{p}")
+    }
+}
+
+/// `(d0, …)[s0, …] -> (e0, …)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AffineMap {
+    /// Number of dimensions.
+    pub num_dims: u32,
+    /// Number of symbols.
+    pub num_symbols: u32,
+    /// Result expressions.
+    pub results: Vec<AffineExpr>,
+}
+
+impl AffineMap {
+    /// A map from its parts.
+    pub fn new(num_dims: u32, num_symbols: u32, results: Vec<AffineExpr>) -> Self {
+        AffineMap { num_dims, num_symbols, results }
+    }
+
+    /// `() -> (c)`.
+    pub fn constant(c: i64) -> Self {
+        AffineMap::new(0, 0, vec![AffineExpr::Constant(c)])
+    }
+
+    /// `(d0, …, dn-1) -> (d0, …, dn-1)`.
+    pub fn identity(n: u32) -> Self {
+        AffineMap::new(n, 0, (0..n).map(AffineExpr::Dim).collect())
+    }
+
+    /// The single constant result, if this is `() -> (c)` or any map with one constant result.
+    pub fn single_constant(&self) -> Option<i64> {
+        match self.results.as_slice() {
+            [e] => e.as_constant(),
+            _ => None,
+        }
+    }
+
+    /// Number of operands (dims + symbols) the map takes.
+    pub fn num_inputs(&self) -> usize {
+        (self.num_dims + self.num_symbols) as usize
+    }
+
+    /// Evaluates all results.
+    pub fn eval(&self, dims: &[i64], symbols: &[i64]) -> Option<Vec<i64>> {
+        self.results.iter().map(|e| e.eval(dims, symbols)).collect()
+    }
+
+    /// Whether the map is `(d0..dn) -> (d0..dn)` without symbols.
+    pub fn is_identity(&self) -> bool {
+        self.num_symbols == 0
+            && self.results.len() == self.num_dims as usize
+            && self.results.iter().enumerate().all(|(i, e)| *e == AffineExpr::Dim(i as u32))
+    }
+}
+
+fn write_dims_symbols(f: &mut fmt::Formatter<'_>, num_dims: u32, num_symbols: u32) -> fmt::Result {
+    f.write_str("(")?;
+    for d in 0..num_dims {
+        if d > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "d{d}")?;
+    }
+    f.write_str(")")?;
+    if num_symbols > 0 {
+        f.write_str("[")?;
+        for s in 0..num_symbols {
+            if s > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "s{s}")?;
+        }
+        f.write_str("]")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for AffineMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_dims_symbols(f, self.num_dims, self.num_symbols)?;
+        f.write_str(" -> (")?;
+        crate::types::write_list(f, &self.results)?;
+        f.write_str(")")
+    }
+}
+
+/// One constraint of an integer set: `expr >= 0` or `expr == 0`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SetConstraint {
+    /// The affine expression.
+    pub expr: AffineExpr,
+    /// `true` for `== 0`, `false` for `>= 0`.
+    pub is_equality: bool,
+}
+
+/// `(d0, …)[s0, …] : (c0, …)` — the condition of `affine.if`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IntegerSet {
+    /// Number of dimensions.
+    pub num_dims: u32,
+    /// Number of symbols.
+    pub num_symbols: u32,
+    /// Constraints (conjunction).
+    pub constraints: Vec<SetConstraint>,
+}
+
+impl IntegerSet {
+    /// Whether the point satisfies every constraint. `None` on evaluation failure.
+    pub fn contains(&self, dims: &[i64], symbols: &[i64]) -> Option<bool> {
+        for c in &self.constraints {
+            let v = c.expr.eval(dims, symbols)?;
+            if (c.is_equality && v != 0) || (!c.is_equality && v < 0) {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
+impl fmt::Display for IntegerSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_dims_symbols(f, self.num_dims, self.num_symbols)?;
+        f.write_str(" : (")?;
+        for (i, c) in self.constraints.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{} {} 0", c.expr, if c.is_equality { "==" } else { ">=" })?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use AffineExpr::*;
+
+    #[test]
+    fn prints_like_mlir() {
+        let e = AffineExpr::add(Dim(0), Constant(10));
+        assert_eq!(e.to_string(), "d0 + 10");
+        let e = AffineExpr::sub(Dim(0), Symbol(0));
+        assert_eq!(e.to_string(), "d0 - s0");
+        let e = AffineExpr::binary(AffineBinOp::FloorDiv, AffineExpr::add(Dim(0), Dim(1)), Constant(2));
+        assert_eq!(e.to_string(), "(d0 + d1) floordiv 2");
+        let m = AffineMap::new(1, 1, vec![Dim(0), Symbol(0)]);
+        assert_eq!(m.to_string(), "(d0)[s0] -> (d0, s0)");
+    }
+
+    #[test]
+    fn floor_and_ceil_are_floor_correct_for_negatives() {
+        assert_eq!(floor_div(-7, 2), Some(-4));
+        assert_eq!(ceil_div(-7, 2), Some(-3));
+        assert_eq!(floor_mod(-7, 2), Some(1));
+        assert_eq!(floor_div(1, 0), None);
+    }
+
+    #[test]
+    fn simplifies_constants() {
+        let e = AffineExpr::add(AffineExpr::add(Dim(0), Constant(1)), Constant(1));
+        assert_eq!(e, AffineExpr::add(Dim(0), Constant(2)));
+        assert_eq!(AffineExpr::mul(Constant(3), Constant(4)), Constant(12));
+    }
+}
