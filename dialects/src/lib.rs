@@ -4,8 +4,14 @@
 //! One module per dialect holds its op definitions, syntax and verifiers together (as xDSL
 //! does); [`registry`] registers them all.
 
+pub mod affine;
+pub mod arith;
 pub mod builtin;
 pub mod func;
+pub mod gpu;
+pub mod math;
+pub mod memref;
+pub mod scf;
 pub mod support;
 
 use stencil_ir::DialectRegistry;
@@ -15,5 +21,11 @@ pub fn registry() -> DialectRegistry {
     let mut r = DialectRegistry::new();
     builtin::register(&mut r);
     func::register(&mut r);
+    arith::register(&mut r);
+    math::register(&mut r);
+    memref::register(&mut r);
+    scf::register(&mut r);
+    affine::register(&mut r);
+    gpu::register(&mut r);
     r
 }

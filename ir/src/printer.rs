@@ -27,10 +27,9 @@ impl fmt::Display for QuotedString<'_> {
         f.write_char('"')?;
         for b in self.0.bytes() {
             match b {
-                b'"' => f.write_str("\\\"")?,
+                // MLIR (llvm::printEscapedString) escapes '"' and control characters in hex.
                 b'\\' => f.write_str("\\\\")?,
-                b'\n' => f.write_str("\\n")?,
-                b'\t' => f.write_str("\\t")?,
+                b'"' => f.write_str("\\22")?,
                 0x20..=0x7e => f.write_char(b as char)?,
                 _ => write!(f, "\\{b:02X}")?,
             }

@@ -181,7 +181,8 @@ impl Parser<'_> {
                 if !fits_in_width(value, w) {
                     return Err(Diagnostic::error(loc, format!("integer constant out of range for type 'i{w}'")));
                 }
-                Ok(Attribute::Integer { value, ty })
+                // Signless integers print as signed, as MLIR does (`0xFF : i8` is `-1 : i8`).
+                Ok(Attribute::Integer { value: to_signed(value, w), ty })
             }
             Type::Index => {
                 if i64::try_from(value).is_err() {
@@ -436,6 +437,16 @@ fn fits_in_width(value: i128, width: u32) -> bool {
     }
     let w = width as i32;
     value >= -(1i128 << (w - 1)) && value < (1i128 << w)
+}
+
+/// Reinterprets `value` (which fits in `width` bits, signed or unsigned) as a signed
+/// `width`-bit integer.
+pub(crate) fn to_signed(value: i128, width: u32) -> i128 {
+    if width == 0 || width >= 128 {
+        return value;
+    }
+    let shift = 128 - width;
+    (value << shift) >> shift
 }
 
 fn round_to(value: f64, kind: FloatKind) -> f64 {

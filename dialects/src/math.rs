@@ -1,0 +1,6 @@
+//! The `math` dialect (being written).
+
+use stencil_ir::registry::DialectRegistry;
+
+/// Registers the dialect.
+pub fn register(_r: &mut DialectRegistry) {}

@@ -1,0 +1,17 @@
+// --verify-diagnostics fails when an expected diagnostic is missing or an unexpected one
+// appears, and says which.
+// RUN: not stencil-opt %s --split-input-file --verify-diagnostics 2>&1 | FileCheck %s
+
+// CHECK: verify-diagnostics.mlir:[[@LINE+1]]: error: expected error "this is never produced" was not produced (expected on line [[@LINE+2]])
+// expected-error@+1 {{this is never produced}}
+func.func private @fine()
+
+// -----
+
+// CHECK: verify-diagnostics.mlir:[[@LINE+1]]:1: error: unexpected error: custom op 'nope' is unknown
+nope
+
+// -----
+
+// CHECK: verify-diagnostics.mlir:[[@LINE+1]]: error: expected '}}' to end the expected message
+// expected-error@+1 {{never closed

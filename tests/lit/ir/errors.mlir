@@ -1,0 +1,107 @@
+// Structural and syntax errors are reported with locations and never crash.
+// RUN: stencil-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
+
+func.func @use_before_def() {
+  // expected-error@+1 {{operand #0 does not dominate this use}}
+  "test.use"(%v) : (i32) -> ()
+  // expected-note@+1 {{operand defined here}}
+  %v = "test.def"() : () -> i32
+  return
+}
+
+// -----
+
+func.func @undeclared() {
+  // expected-error@+1 {{use of undeclared SSA value name '%nope'}}
+  "test.use"(%nope) : (i32) -> ()
+  return
+}
+
+// -----
+
+// expected-note@+1 {{in this operation}}
+func.func @missing_terminator() {
+  // expected-error@+1 {{block in region #0 of 'func.func' does not end with a terminator (found 'func.call')}}
+  func.call @missing_terminator() : () -> ()
+}
+
+// -----
+
+func.func @type_mismatch(%a: i32) {
+  // expected-error@+2 {{use of value '%a' expects different type than prior uses: 'f32' vs 'i32'}}
+  // expected-note@-2 {{prior use here}}
+  "test.use"(%a) : (f32) -> ()
+  return
+}
+
+// -----
+
+func.func @redefinition() {
+  // expected-note@+1 {{previously defined here}}
+  %x = "test.def"() : () -> i32
+  // expected-error@+1 {{redefinition of SSA value '%x'}}
+  %x = "test.def"() : () -> i32
+  return
+}
+
+// -----
+
+// Names from outside an isolated-from-above op are not visible inside it.
+func.func @isolation(%a: i32) {
+  func.func @inner() {
+    // expected-error@+1 {{use of undeclared SSA value name '%a'}}
+    "test.use"(%a) : (i32) -> ()
+    return
+  }
+  return
+}
+
+// -----
+
+// expected-error@+1 {{unexpected character or unterminated literal}}
+"test.op"() {s = "unterminated} : () -> ()
+
+// -----
+
+// expected-error@+1 {{expected function type for generic operation, found 'i32'}}
+"test.op"() : i32
+
+// -----
+
+// expected-error@+1 {{custom op 'bogus' is unknown}}
+bogus
+
+// -----
+
+// expected-error@+1 {{operation defines 1 results but was provided 2 to bind}}
+%a, %b = "test.op"() : () -> i32
+
+// -----
+
+func.func @bad_type() {
+  // expected-error@+1 {{unknown or unsupported type 'tensor'}}
+  %t = "test.op"() : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{undefined attribute alias '#missing'}}
+"test.op"() {a = #missing} : () -> ()
+
+// -----
+
+// expected-error@+1 {{integer constant out of range for type 'i8'}}
+"test.op"() {a = 300 : i8} : () -> ()
+
+// -----
+
+// expected-note@+1 {{see existing symbol definition here}}
+func.func private @dup()
+// expected-error@+1 {{redefinition of symbol named 'dup'}}
+func.func private @dup()
+
+// -----
+
+// expected-error@+1 {{region is not closed: expected '}' before end of input}}
+func.func @unclosed() {
