@@ -79,8 +79,10 @@ impl NameScope {
     }
 }
 
+/// Keeps the characters MLIR allows in a suffix id (letters, digits and `$._-`, so constants
+/// print as `%c-1_i32` like mlir-opt) and replaces the rest with `_`.
 fn sanitize_hint(hint: &str) -> Option<String> {
-    let s: String = hint.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let s: String = hint.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-') { c } else { '_' }).collect();
     // Names starting with a digit would collide with numbered values.
     (!s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit())).then_some(s)
 }
@@ -89,44 +91,50 @@ impl NameTable {
     fn build(ir: &Ir, registry: &DialectRegistry, root: OpId) -> Self {
         let mut table = NameTable::default();
         let mut scope = NameScope::default();
-        table.name_op(ir, registry, root, &mut scope);
+        table.name_results(ir, registry, root, &mut scope);
+        table.name_nested(ir, registry, root, &scope);
         table
     }
 
-    fn name_op(&mut self, ir: &Ir, registry: &DialectRegistry, op: OpId, scope: &mut NameScope) {
+    fn name_results(&mut self, ir: &Ir, registry: &DialectRegistry, op: OpId, scope: &mut NameScope) {
         let results = ir.results(op);
-        if !results.is_empty() {
-            let hint = (results.len() == 1)
-                .then(|| registry.def_of(ir, op).and_then(|d| d.name_hint).and_then(|h| h(ir, op)))
-                .flatten()
-                .and_then(|h| sanitize_hint(&h));
-            let base = match hint {
-                Some(h) => scope.unique(&h),
-                None => {
-                    let n = scope.next_value;
-                    scope.next_value += 1;
-                    n.to_string()
-                }
-            };
-            if results.len() == 1 {
-                self.values.insert(results[0], (base, None));
-            } else {
-                for (i, &r) in results.iter().enumerate() {
-                    self.values.insert(r, (base.clone(), Some(i as u32)));
-                }
-            }
+        if results.is_empty() {
+            return;
         }
-        let isolated = registry.traits_of(ir, op).isolated_from_above;
-        for &region in ir.regions(op) {
-            // Names in nested regions are scoped: siblings may reuse numbers, as in MLIR.
-            let mut inner = if isolated { NameScope::default() } else { scope.clone() };
-            self.name_region(ir, registry, region, &mut inner);
-            if !isolated {
-                scope.next_arg = inner.next_arg;
+        let hint = (results.len() == 1)
+            .then(|| registry.def_of(ir, op).and_then(|d| d.name_hint).and_then(|h| h(ir, op)))
+            .flatten()
+            .and_then(|h| sanitize_hint(&h));
+        let base = match hint {
+            Some(h) => scope.unique(&h),
+            None => {
+                let n = scope.next_value;
+                scope.next_value += 1;
+                n.to_string()
+            }
+        };
+        if results.len() == 1 {
+            self.values.insert(results[0], (base, None));
+        } else {
+            for (i, &r) in results.iter().enumerate() {
+                self.values.insert(r, (base.clone(), Some(i as u32)));
             }
         }
     }
 
+    /// Names the values inside `op`'s regions. Each region starts from a copy of the
+    /// enclosing scope, so sibling regions reuse numbers (as MLIR prints them); isolated ops
+    /// start from scratch.
+    fn name_nested(&mut self, ir: &Ir, registry: &DialectRegistry, op: OpId, scope: &NameScope) {
+        let isolated = registry.traits_of(ir, op).isolated_from_above;
+        for &region in ir.regions(op) {
+            let mut inner = if isolated { NameScope::default() } else { scope.clone() };
+            self.name_region(ir, registry, region, &mut inner);
+        }
+    }
+
+    /// MLIR numbers a whole block's results before descending into nested regions, so a
+    /// value after a loop gets a smaller number than the values inside the loop.
     fn name_region(&mut self, ir: &Ir, registry: &DialectRegistry, region: RegionId, scope: &mut NameScope) {
         for (bi, &block) in ir.blocks(region).iter().enumerate() {
             // Block labels are numbered per region, as MLIR does.
@@ -144,7 +152,12 @@ impl NameTable {
                 self.values.insert(arg, (name, None));
             }
             for op in ir.block_op_iter(block) {
-                self.name_op(ir, registry, op, scope);
+                self.name_results(ir, registry, op, scope);
+            }
+        }
+        for &block in ir.blocks(region) {
+            for op in ir.block_op_iter(block) {
+                self.name_nested(ir, registry, op, scope);
             }
         }
     }

@@ -60,6 +60,8 @@ pub type FoldFn = fn(&Ir, OpId, &[Option<Attribute>]) -> Option<FoldResult>;
 pub type NameHintFn = fn(&Ir, OpId) -> Option<String>;
 /// Canonicalization patterns that rewrite the IR in place; returns whether it changed.
 pub type CanonicalizeFn = fn(&mut Ir, OpId) -> bool;
+/// Fills in default-valued properties the op state lacks.
+pub type DefaultPropertiesFn = fn(&mut OperationState);
 
 /// The definition of a registered op.
 #[derive(Clone)]
@@ -87,6 +89,10 @@ pub struct OpDef {
     /// Dialect whose ops may be written without prefix inside this op's regions (as
     /// `return` inside `func.func`).
     pub default_dialect: Option<&'static str>,
+    /// Adds default-valued properties missing from a generically parsed op (MLIR fills
+    /// `DefaultValuedAttr` properties such as `fastmath = #arith.fastmath<none>` on parse, so
+    /// they print in generic form whether or not the input spelled them).
+    pub default_properties: Option<DefaultPropertiesFn>,
 }
 
 impl OpDef {
@@ -116,6 +122,7 @@ impl OpDef {
             canonicalize: None,
             name_hint: None,
             default_dialect: None,
+            default_properties: None,
         }
     }
 

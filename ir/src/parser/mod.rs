@@ -584,6 +584,9 @@ impl<'a> Parser<'a> {
                 crate::attributes::set_named(list, &entry.name, entry.value);
             }
         }
+        if let Some(fill) = def.and_then(|d| d.default_properties) {
+            fill(&mut state);
+        }
         self.expect(TokenKind::Colon, "':' followed by the operation's function type")?;
         let type_loc = self.location();
         let fn_type = self.parse_type()?;
@@ -637,7 +640,10 @@ impl<'a> Parser<'a> {
         let state = OperationState::new(name, loc);
         let mut custom = CustomOpParser::new(self, state, expected_results);
         parse(&mut custom)?;
-        let state = custom.into_state();
+        let mut state = custom.into_state();
+        if let Some(fill) = def.default_properties {
+            fill(&mut state);
+        }
         Ok(self.ir.create_op(state))
     }
 
