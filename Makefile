@@ -12,7 +12,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 RUN_EXAMPLE := examples/canonicalize-demo.mlir
 RUN_PIPELINE := builtin.module(canonicalize,cse)
 
-.PHONY: bootstrap test run lit fmt clippy
+.PHONY: bootstrap test run lit fmt clippy bench
 
 bootstrap:
 	tools/bootstrap
@@ -34,3 +34,6 @@ fmt:
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+bench:
+	tools/bench

@@ -1,0 +1,140 @@
+//! Robustness: random, truncated and mutated versions of every lit input and example are fed
+//! to the parser and verifier (through the same entry point `stencil-opt` uses). Nothing may
+//! panic; every rejected input must come with a located `file:line:col: error:` diagnostic;
+//! every accepted input must print to text that parses back and prints identically.
+
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use stencil_driver::opt::{run_opt, OptOptions, Registries};
+
+fn collect_mlir(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect_mlir(&p, out);
+        } else if p.extension().is_some_and(|e| e == "mlir") {
+            out.push(p);
+        }
+    }
+}
+
+fn corpus() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = vec![];
+    collect_mlir(&root.join("tests/lit"), &mut files);
+    collect_mlir(&root.join("examples"), &mut files);
+    let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
+    assert!(texts.len() >= 10, "expected the lit suite as corpus, found {} files", texts.len());
+    texts
+}
+
+/// Fragments that stress the grammar when spliced in.
+const FRAGMENTS: &[&str] = &[
+    "%", "%0", "%x#7", "^bb1:", "^bb0(%a: i32):", "{", "}", "(", ")", "[", "]", "<", ">", "<{", "}>", ":", "->", ",", "=", "\"",
+    "@", "@\"q\"", "#", "#map", "!", "!foo.bar<", "affine_map<(d0) -> (d0)>", "memref<?x", "x", "?", "-", "0x", "1.5e", "i0",
+    "i99999999", "index", "loc(", "// -----\n", "\n", " ", "\u{1F600}", "\\", "9223372036854775808", "-9223372036854775809",
+    "array<i32: ", "dense<", "scf.yield", "func.return", "\"builtin.module\"() ({", "}) : () -> ()",
+];
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    Truncate(usize),
+    Delete(usize, usize),
+    Insert(usize, usize),
+    DuplicateRange(usize, usize),
+    ReplaceByte(usize, u8),
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn apply(text: &str, mutations: &[Mutation]) -> String {
+    let mut s = text.to_string();
+    for m in mutations {
+        let len = s.len().max(1);
+        match *m {
+            Mutation::Truncate(at) => {
+                let at = floor_char_boundary(&s, at % len);
+                s.truncate(at);
+            }
+            Mutation::Delete(at, n) => {
+                let a = floor_char_boundary(&s, at % len);
+                let b = floor_char_boundary(&s, a + n % 40);
+                s.replace_range(a..b, "");
+            }
+            Mutation::Insert(at, which) => {
+                let a = floor_char_boundary(&s, at % len);
+                s.insert_str(a, FRAGMENTS[which % FRAGMENTS.len()]);
+            }
+            Mutation::DuplicateRange(at, n) => {
+                let a = floor_char_boundary(&s, at % len);
+                let b = floor_char_boundary(&s, a + n % 200);
+                let piece = s[a..b].to_string();
+                s.insert_str(b, &piece);
+            }
+            Mutation::ReplaceByte(at, byte) => {
+                let a = floor_char_boundary(&s, at % len);
+                let b = floor_char_boundary(&s, a + 1);
+                let c = char::from(byte % 128);
+                s.replace_range(a..b, &c.to_string());
+            }
+        }
+    }
+    s
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        any::<usize>().prop_map(Mutation::Truncate),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, n)| Mutation::Delete(a, n)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, w)| Mutation::Insert(a, w)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, n)| Mutation::DuplicateRange(a, n)),
+        (any::<usize>(), any::<u8>()).prop_map(|(a, b)| Mutation::ReplaceByte(a, b)),
+    ]
+}
+
+/// Checks one input under both dialect policies.
+fn check_input(text: &str, registries: &Registries) {
+    for allow_unregistered in [false, true] {
+        let options = OptOptions { split_input_file: true, allow_unregistered, verify_each: true, ..OptOptions::default() };
+        let outcome = run_opt("fuzz.mlir", text, &options, registries);
+        if !outcome.success {
+            assert!(
+                outcome.messages.lines().any(|l| l.starts_with("fuzz.mlir:") && l.contains(": error: ") && l.split(':').nth(1).is_some_and(|n| n.parse::<u32>().is_ok())),
+                "rejected without a located error:\n--- input ---\n{text}\n--- messages ---\n{}",
+                outcome.messages
+            );
+            continue;
+        }
+        // Accepted: printing is a fixed point of parse+print.
+        let again = run_opt("printed.mlir", &outcome.output, &options, registries);
+        assert!(again.success, "printed output does not parse:\n{}\n--- messages ---\n{}", outcome.output, again.messages);
+        assert_eq!(again.output, outcome.output, "print(parse(print(x))) != print(x)");
+    }
+}
+
+#[test]
+fn unmodified_corpus_round_trips_or_fails_cleanly() {
+    let registries = Registries::all();
+    for text in corpus() {
+        check_input(&text, &registries);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 384, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_inputs_never_panic(index in any::<usize>(), mutations in proptest::collection::vec(mutation(), 1..4)) {
+        let texts = corpus();
+        let text = apply(&texts[index % texts.len()], &mutations);
+        check_input(&text, &Registries::all());
+    }
+}
