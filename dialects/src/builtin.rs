@@ -1,11 +1,11 @@
 //! The `builtin` dialect: `builtin.module`.
 
+use std::fmt::{self, Write};
 use stencil_ir::parser::lexer::TokenKind;
 use stencil_ir::parser::{CustomOpParser, ParseResult};
 use stencil_ir::printer::OpPrinter;
 use stencil_ir::registry::{DialectDef, DialectRegistry, OpDef, OpTraits};
 use stencil_ir::{Attribute, DiagResult, Ir, OpId};
-use std::fmt::{self, Write};
 
 use crate::support::{expect_operand_count, expect_region_count, expect_result_count, op_error};
 
@@ -13,7 +13,13 @@ use crate::support::{expect_operand_count, expect_region_count, expect_result_co
 pub fn register(r: &mut DialectRegistry) {
     r.register_dialect(DialectDef::new("builtin"));
     r.register_op(OpDef {
-        traits: OpTraits { isolated_from_above: true, symbol_table: true, no_terminator: true, single_block: true, ..OpTraits::default() },
+        traits: OpTraits {
+            isolated_from_above: true,
+            symbol_table: true,
+            no_terminator: true,
+            single_block: true,
+            ..OpTraits::default()
+        },
         inherent_attrs: &["sym_name", "sym_visibility"],
         parse: Some(parse_module),
         print: Some(print_module),

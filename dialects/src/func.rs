@@ -1,12 +1,12 @@
 //! The `func` dialect: `func.func`, `func.return`, `func.call`.
 
+use std::fmt::{self, Write};
 use stencil_ir::parser::lexer::TokenKind;
 use stencil_ir::parser::{Argument, CustomOpParser, ParseResult};
 use stencil_ir::printer::OpPrinter;
 use stencil_ir::registry::{DialectDef, DialectRegistry, OpDef, OpTraits};
 use stencil_ir::symbols::resolve_symbol_ref;
 use stencil_ir::{Attribute, DiagResult, Ir, NamedAttribute, OpId, Type};
-use std::fmt::{self, Write};
 
 use crate::support::{list_types, op_error, required_function_type, required_str, types_of};
 
@@ -79,10 +79,12 @@ fn parse_func(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     let (result_types, res_attrs) = parse_function_results(p)?;
     p.state().add_property("function_type", Attribute::ty(Type::function(input_types.clone(), result_types)));
     if arg_attrs.iter().any(|a| !a.is_empty()) {
-        p.state().add_property("arg_attrs", Attribute::Array(arg_attrs.into_iter().map(Attribute::Dictionary).collect()));
+        p.state()
+            .add_property("arg_attrs", Attribute::Array(arg_attrs.into_iter().map(Attribute::Dictionary).collect()));
     }
     if res_attrs.iter().any(|a| !a.is_empty()) {
-        p.state().add_property("res_attrs", Attribute::Array(res_attrs.into_iter().map(Attribute::Dictionary).collect()));
+        p.state()
+            .add_property("res_attrs", Attribute::Array(res_attrs.into_iter().map(Attribute::Dictionary).collect()));
     }
     p.parse_optional_attr_dict_with_keyword()?;
     if p.at(TokenKind::LBrace) {
@@ -144,7 +146,12 @@ fn print_func(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
     }
     pr.write_char(' ')?;
     pr.print_symbol_name(ir.attr(op, "sym_name").and_then(Attribute::as_str).unwrap_or(""))?;
-    let fn_type = ir.attr(op, "function_type").and_then(Attribute::as_type).and_then(Type::as_function).cloned().unwrap_or_default();
+    let fn_type = ir
+        .attr(op, "function_type")
+        .and_then(Attribute::as_type)
+        .and_then(Type::as_function)
+        .cloned()
+        .unwrap_or_default();
     let arg_attrs = ir.attr(op, "arg_attrs");
     let res_attrs = ir.attr(op, "res_attrs");
     let body = ir.regions(op).first().copied();
@@ -170,7 +177,8 @@ fn print_func(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
     let any_res_attrs = (0..fn_type.results.len()).any(|i| !dict_list(res_attrs, i).is_empty());
     if !fn_type.results.is_empty() {
         pr.write_str(" -> ")?;
-        let single_plain = fn_type.results.len() == 1 && !any_res_attrs && !matches!(fn_type.results[0], Type::Function(_));
+        let single_plain =
+            fn_type.results.len() == 1 && !any_res_attrs && !matches!(fn_type.results[0], Type::Function(_));
         if single_plain {
             pr.print_type(&fn_type.results[0])?;
         } else {
@@ -189,7 +197,10 @@ fn print_func(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
             pr.write_char(')')?;
         }
     }
-    pr.print_optional_attr_dict_with_keyword(op, &["sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"])?;
+    pr.print_optional_attr_dict_with_keyword(
+        op,
+        &["sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"],
+    )?;
     if let (Some(region), Some(_)) = (body, entry) {
         pr.write_char(' ')?;
         pr.print_region(region, false, true)?;
@@ -205,11 +216,20 @@ fn verify_func(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
             return Err(op_error(ir, op, "'sym_visibility' must be one of \"public\", \"private\", \"nested\""));
         }
     }
-    for (attr, count, what) in [("arg_attrs", fn_type.inputs.len(), "arguments"), ("res_attrs", fn_type.results.len(), "results")] {
+    for (attr, count, what) in
+        [("arg_attrs", fn_type.inputs.len(), "arguments"), ("res_attrs", fn_type.results.len(), "results")]
+    {
         if let Some(a) = ir.attr(op, attr) {
             match a {
-                Attribute::Array(items) if items.len() == count && items.iter().all(|i| matches!(i, Attribute::Dictionary(_))) => {}
-                _ => return Err(op_error(ir, op, format!("expects '{attr}' to be an array of {count} dictionaries, one per {what}"))),
+                Attribute::Array(items)
+                    if items.len() == count && items.iter().all(|i| matches!(i, Attribute::Dictionary(_))) => {}
+                _ => {
+                    return Err(op_error(
+                        ir,
+                        op,
+                        format!("expects '{attr}' to be an array of {count} dictionaries, one per {what}"),
+                    ))
+                }
             }
         }
     }
@@ -225,7 +245,11 @@ fn verify_func(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
     };
     let arg_types = types_of(ir, ir.block_args(entry));
     if arg_types.len() != fn_type.inputs.len() {
-        return Err(op_error(ir, op, format!("entry block must have {} arguments to match function signature", fn_type.inputs.len())));
+        return Err(op_error(
+            ir,
+            op,
+            format!("entry block must have {} arguments to match function signature", fn_type.inputs.len()),
+        ));
     }
     for (i, (a, t)) in arg_types.iter().zip(&fn_type.inputs).enumerate() {
         if a != t {
@@ -272,11 +296,21 @@ fn verify_return(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
     let name = ir.attr(func, "sym_name").and_then(Attribute::as_str).unwrap_or("");
     let types = types_of(ir, ir.operands(op));
     if types.len() != fn_type.results.len() {
-        return Err(op_error(ir, op, format!("has {} operands, but enclosing function (@{name}) returns {}", types.len(), fn_type.results.len())));
+        return Err(op_error(
+            ir,
+            op,
+            format!("has {} operands, but enclosing function (@{name}) returns {}", types.len(), fn_type.results.len()),
+        ));
     }
     for (i, (a, e)) in types.iter().zip(&fn_type.results).enumerate() {
         if a != e {
-            return Err(op_error(ir, op, format!("type of return operand {i} ('{a}') doesn't match function result type ('{e}') in function @{name}")));
+            return Err(op_error(
+                ir,
+                op,
+                format!(
+                    "type of return operand {i} ('{a}') doesn't match function result type ('{e}') in function @{name}"
+                ),
+            ));
         }
     }
     Ok(())
@@ -330,12 +364,26 @@ fn verify_call(ir: &Ir, op: OpId, registry: &DialectRegistry) -> DiagResult<()> 
     }
     for (i, (a, e)) in operand_types.iter().zip(&fn_type.inputs).enumerate() {
         if a != e {
-            return Err(op_error(ir, op, format!("operand type mismatch: expected operand type '{e}', but provided '{a}' for operand number {i}")));
+            return Err(op_error(
+                ir,
+                op,
+                format!(
+                    "operand type mismatch: expected operand type '{e}', but provided '{a}' for operand number {i}"
+                ),
+            ));
         }
     }
     let result_types = types_of(ir, ir.results(op));
     if result_types != fn_type.results {
-        return Err(op_error(ir, op, format!("result type mismatch: callee returns ({}) but the call produces ({})", list_types(&fn_type.results), list_types(&result_types))));
+        return Err(op_error(
+            ir,
+            op,
+            format!(
+                "result type mismatch: callee returns ({}) but the call produces ({})",
+                list_types(&fn_type.results),
+                list_types(&result_types)
+            ),
+        ));
     }
     Ok(())
 }

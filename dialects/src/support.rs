@@ -1,6 +1,6 @@
 //! Helpers shared by the dialect definitions: verifier checks and error construction.
 
-use stencil_ir::{Diagnostic, DiagResult, Ir, OpId, Type, ValueId};
+use stencil_ir::{DiagResult, Diagnostic, Ir, OpId, Type, ValueId};
 
 /// An error located at `op`, prefixed with the op name as MLIR does (`'arith.addi' op …`).
 pub fn op_error(ir: &Ir, op: OpId, msg: impl AsRef<str>) -> Diagnostic {

@@ -35,8 +35,12 @@ pub struct ExpectationSyntaxError {
     pub message: String,
 }
 
-const KINDS: [(&str, Severity); 4] =
-    [("expected-error", Severity::Error), ("expected-warning", Severity::Warning), ("expected-note", Severity::Note), ("expected-remark", Severity::Remark)];
+const KINDS: [(&str, Severity); 4] = [
+    ("expected-error", Severity::Error),
+    ("expected-warning", Severity::Warning),
+    ("expected-note", Severity::Note),
+    ("expected-remark", Severity::Remark),
+];
 
 /// Parses the expectations of a chunk whose first line is `first_line` of file `file`.
 pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec<Expectation>, ExpectationSyntaxError> {
@@ -46,11 +50,15 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
     for (i, line) in lines.iter().enumerate() {
         let comment_line = first_line + i as u32;
         let mut rest = *line;
-        while let Some((kind_pos, kind, severity)) = KINDS.iter().filter_map(|(k, s)| rest.find(k).map(|p| (p, *k, *s))).min_by_key(|x| x.0) {
+        while let Some((kind_pos, kind, severity)) =
+            KINDS.iter().filter_map(|(k, s)| rest.find(k).map(|p| (p, *k, *s))).min_by_key(|x| x.0)
+        {
             let err = |message: String| ExpectationSyntaxError { file: file.to_string(), line: comment_line, message };
             let after = &rest[kind_pos + kind.len()..];
             if after.starts_with("-re") {
-                return Err(err("'expected-*-re' (regex) expectations are not supported; use a plain substring".into()));
+                return Err(
+                    err("'expected-*-re' (regex) expectations are not supported; use a plain substring".into()),
+                );
             }
             let (target, after) = match after.strip_prefix('@') {
                 None => (comment_line, after),
@@ -59,7 +67,9 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
                     let spec = &loc[..end];
                     let target = match spec {
                         "above" => (0..i).rev().find(|&j| !has_expectation(lines[j])).map(|j| first_line + j as u32),
-                        "below" => (i + 1..lines.len()).find(|&j| !has_expectation(lines[j])).map(|j| first_line + j as u32),
+                        "below" => {
+                            (i + 1..lines.len()).find(|&j| !has_expectation(lines[j])).map(|j| first_line + j as u32)
+                        }
                         _ => {
                             if let Some(n) = spec.strip_prefix('+') {
                                 n.parse::<u32>().ok().map(|n| comment_line + n)
@@ -70,7 +80,9 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
                             }
                         }
                     };
-                    let target = target.ok_or_else(|| err(format!("invalid or out-of-range expected diagnostic location '@{spec}'")))?;
+                    let target = target.ok_or_else(|| {
+                        err(format!("invalid or out-of-range expected diagnostic location '@{spec}'"))
+                    })?;
                     (target, &loc[end..])
                 }
             };
@@ -84,7 +96,13 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
             let Some(close) = body.find("}}") else {
                 return Err(err("expected '}}' to end the expected message".into()));
             };
-            out.push(Expectation { severity, line: target, text: body[..close].to_string(), comment_line, matched: false });
+            out.push(Expectation {
+                severity,
+                line: target,
+                text: body[..close].to_string(),
+                comment_line,
+                matched: false,
+            });
             rest = &body[close + 2..];
         }
     }
@@ -109,14 +127,19 @@ pub fn check(file: &str, produced: &[Diagnostic], expectations: &mut [Expectatio
             }
             continue;
         };
-        let found = expectations.iter_mut().find(|e| !e.matched && e.severity == d.severity && e.line == line && d.message.contains(&e.text));
+        let found = expectations
+            .iter_mut()
+            .find(|e| !e.matched && e.severity == d.severity && e.line == line && d.message.contains(&e.text));
         match found {
             Some(e) => e.matched = true,
             None => problems.push(format!("{}: error: unexpected {}: {}", render_position(d), d.severity, d.message)),
         }
     }
     for e in expectations.iter().filter(|e| !e.matched) {
-        problems.push(format!("{file}:{}: error: expected {} \"{}\" was not produced (expected on line {})", e.comment_line, e.severity, e.text, e.line));
+        problems.push(format!(
+            "{file}:{}: error: expected {} \"{}\" was not produced (expected on line {})",
+            e.comment_line, e.severity, e.text, e.line
+        ));
     }
     problems
 }

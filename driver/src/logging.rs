@@ -10,5 +10,11 @@ pub fn init(filter: Option<&str>) -> Result<(), String> {
         Some(f) => EnvFilter::try_new(f).map_err(|e| format!("invalid --log filter '{f}': {e}"))?,
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")),
     };
-    tracing_subscriber::fmt().with_env_filter(env_filter).with_writer(std::io::stderr).with_target(true).without_time().try_init().map_err(|e| e.to_string())
+    tracing_subscriber::fmt()
+        .with_env_filter(env_filter)
+        .with_writer(std::io::stderr)
+        .with_target(true)
+        .without_time()
+        .try_init()
+        .map_err(|e| e.to_string())
 }

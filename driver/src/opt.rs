@@ -98,11 +98,18 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
     let mut pass_manager = match &options.pipeline {
         Some(p) => match PassManager::parse(p, &registries.passes, pm_options) {
             Ok(pm) => Some(pm),
-            Err(e) => return OptOutcome { output: String::new(), messages: format!("<pass-pipeline>: error: {e}\n"), success: false },
+            Err(e) => {
+                return OptOutcome {
+                    output: String::new(),
+                    messages: format!("<pass-pipeline>: error: {e}\n"),
+                    success: false,
+                }
+            }
         },
         None => None,
     };
-    let chunks = if options.split_input_file { split_input(text) } else { vec![crate::split::Chunk { text, first_line: 1 }] };
+    let chunks =
+        if options.split_input_file { split_input(text) } else { vec![crate::split::Chunk { text, first_line: 1 }] };
     let mut outputs = vec![];
     let mut messages = String::new();
     let mut success = true;
@@ -150,7 +157,12 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
     OptOutcome { output, messages, success }
 }
 
-fn process_chunk(source: &SourceFile, options: &OptOptions, registries: &Registries, pass_manager: Option<&mut PassManager>) -> Result<String, Diagnostic> {
+fn process_chunk(
+    source: &SourceFile,
+    options: &OptOptions,
+    registries: &Registries,
+    pass_manager: Option<&mut PassManager>,
+) -> Result<String, Diagnostic> {
     let config = ParserConfig { registry: &registries.dialects, allow_unregistered: options.allow_unregistered };
     let mut module = {
         let _span = tracing::debug_span!("parse", file = %source.name()).entered();

@@ -17,16 +17,14 @@ pub fn split_input(text: &str) -> Vec<Chunk<'_>> {
     let mut chunks = vec![];
     let mut start = 0usize;
     let mut first_line = 1u32;
-    let mut line_no = 1u32;
     let mut offset = 0usize;
-    for line in text.split_inclusive('\n') {
+    for (line_no, line) in (1u32..).zip(text.split_inclusive('\n')) {
         if line.trim() == SEPARATOR {
             chunks.push(Chunk { text: &text[start..offset], first_line });
             start = offset + line.len();
             first_line = line_no + 1;
         }
         offset += line.len();
-        line_no += 1;
     }
     chunks.push(Chunk { text: &text[start..], first_line });
     chunks

@@ -32,10 +32,56 @@ fn corpus() -> Vec<String> {
 
 /// Fragments that stress the grammar when spliced in.
 const FRAGMENTS: &[&str] = &[
-    "%", "%0", "%x#7", "^bb1:", "^bb0(%a: i32):", "{", "}", "(", ")", "[", "]", "<", ">", "<{", "}>", ":", "->", ",", "=", "\"",
-    "@", "@\"q\"", "#", "#map", "!", "!foo.bar<", "affine_map<(d0) -> (d0)>", "memref<?x", "x", "?", "-", "0x", "1.5e", "i0",
-    "i99999999", "index", "loc(", "// -----\n", "\n", " ", "\u{1F600}", "\\", "9223372036854775808", "-9223372036854775809",
-    "array<i32: ", "dense<", "scf.yield", "func.return", "\"builtin.module\"() ({", "}) : () -> ()",
+    "%",
+    "%0",
+    "%x#7",
+    "^bb1:",
+    "^bb0(%a: i32):",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "<",
+    ">",
+    "<{",
+    "}>",
+    ":",
+    "->",
+    ",",
+    "=",
+    "\"",
+    "@",
+    "@\"q\"",
+    "#",
+    "#map",
+    "!",
+    "!foo.bar<",
+    "affine_map<(d0) -> (d0)>",
+    "memref<?x",
+    "x",
+    "?",
+    "-",
+    "0x",
+    "1.5e",
+    "i0",
+    "i99999999",
+    "index",
+    "loc(",
+    "// -----\n",
+    "\n",
+    " ",
+    "\u{1F600}",
+    "\\",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "array<i32: ",
+    "dense<",
+    "scf.yield",
+    "func.return",
+    "\"builtin.module\"() ({",
+    "}) : () -> ()",
 ];
 
 #[derive(Debug, Clone)]
@@ -103,11 +149,14 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 /// Checks one input under both dialect policies.
 fn check_input(text: &str, registries: &Registries) {
     for allow_unregistered in [false, true] {
-        let options = OptOptions { split_input_file: true, allow_unregistered, verify_each: true, ..OptOptions::default() };
+        let options =
+            OptOptions { split_input_file: true, allow_unregistered, verify_each: true, ..OptOptions::default() };
         let outcome = run_opt("fuzz.mlir", text, &options, registries);
         if !outcome.success {
             assert!(
-                outcome.messages.lines().any(|l| l.starts_with("fuzz.mlir:") && l.contains(": error: ") && l.split(':').nth(1).is_some_and(|n| n.parse::<u32>().is_ok())),
+                outcome.messages.lines().any(|l| l.starts_with("fuzz.mlir:")
+                    && l.contains(": error: ")
+                    && l.split(':').nth(1).is_some_and(|n| n.parse::<u32>().is_ok())),
                 "rejected without a located error:\n--- input ---\n{text}\n--- messages ---\n{}",
                 outcome.messages
             );
@@ -115,7 +164,11 @@ fn check_input(text: &str, registries: &Registries) {
         }
         // Accepted: printing is a fixed point of parse+print.
         let again = run_opt("printed.mlir", &outcome.output, &options, registries);
-        assert!(again.success, "printed output does not parse:\n{}\n--- messages ---\n{}", outcome.output, again.messages);
+        assert!(
+            again.success,
+            "printed output does not parse:\n{}\n--- messages ---\n{}",
+            outcome.output, again.messages
+        );
         assert_eq!(again.output, outcome.output, "print(parse(print(x))) != print(x)");
     }
 }

@@ -119,26 +119,6 @@ impl AffineExpr {
         }
     }
 
-    /// `lhs + rhs`.
-    pub fn add(lhs: AffineExpr, rhs: AffineExpr) -> Self {
-        Self::binary(AffineBinOp::Add, lhs, rhs)
-    }
-
-    /// `lhs * rhs`.
-    pub fn mul(lhs: AffineExpr, rhs: AffineExpr) -> Self {
-        Self::binary(AffineBinOp::Mul, lhs, rhs)
-    }
-
-    /// `-e`, written as `e * -1`.
-    pub fn neg(e: AffineExpr) -> Self {
-        Self::mul(e, AffineExpr::Constant(-1))
-    }
-
-    /// `lhs - rhs`.
-    pub fn sub(lhs: AffineExpr, rhs: AffineExpr) -> Self {
-        Self::add(lhs, Self::neg(rhs))
-    }
-
     /// Whether the expression is affine: every product has a constant side and every divisor
     /// or modulus is a positive constant.
     pub fn is_pure_affine(&self) -> bool {
@@ -204,6 +184,38 @@ impl AffineExpr {
             AffineExpr::Binary(..) => 2,
             _ => 3,
         }
+    }
+}
+
+impl std::ops::Add for AffineExpr {
+    type Output = AffineExpr;
+    /// `self + rhs`, simplified.
+    fn add(self, rhs: AffineExpr) -> AffineExpr {
+        AffineExpr::binary(AffineBinOp::Add, self, rhs)
+    }
+}
+
+impl std::ops::Mul for AffineExpr {
+    type Output = AffineExpr;
+    /// `self * rhs`, simplified.
+    fn mul(self, rhs: AffineExpr) -> AffineExpr {
+        AffineExpr::binary(AffineBinOp::Mul, self, rhs)
+    }
+}
+
+impl std::ops::Neg for AffineExpr {
+    type Output = AffineExpr;
+    /// `-self`, represented as `self * -1` (as MLIR does).
+    fn neg(self) -> AffineExpr {
+        self * AffineExpr::Constant(-1)
+    }
+}
+
+impl std::ops::Sub for AffineExpr {
+    type Output = AffineExpr;
+    /// `self - rhs`, represented as `self + rhs * -1`.
+    fn sub(self, rhs: AffineExpr) -> AffineExpr {
+        self + -rhs
     }
 }
 
@@ -294,7 +306,11 @@ where
 
 impl fmt::Display for AffineExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = AffineExprPrinter { expr: self, dim: |d, f: &mut fmt::Formatter<'_>| write!(f, "d{d}"), symbol: |s, f: &mut fmt::Formatter<'_>| write!(f, "s{s}") };
+        let p = AffineExprPrinter {
+            expr: self,
+            dim: |d, f: &mut fmt::Formatter<'_>| write!(f, "d{d}"),
+            symbol: |s, f: &mut fmt::Formatter<'_>| write!(f, "s{s}"),
+        };
         write!(f, "{p}")
     }
 }
@@ -437,11 +453,11 @@ mod tests {
 
     #[test]
     fn prints_like_mlir() {
-        let e = AffineExpr::add(Dim(0), Constant(10));
+        let e = Dim(0) + Constant(10);
         assert_eq!(e.to_string(), "d0 + 10");
-        let e = AffineExpr::sub(Dim(0), Symbol(0));
+        let e = Dim(0) - Symbol(0);
         assert_eq!(e.to_string(), "d0 - s0");
-        let e = AffineExpr::binary(AffineBinOp::FloorDiv, AffineExpr::add(Dim(0), Dim(1)), Constant(2));
+        let e = AffineExpr::binary(AffineBinOp::FloorDiv, Dim(0) + Dim(1), Constant(2));
         assert_eq!(e.to_string(), "(d0 + d1) floordiv 2");
         let m = AffineMap::new(1, 1, vec![Dim(0), Symbol(0)]);
         assert_eq!(m.to_string(), "(d0)[s0] -> (d0, s0)");
@@ -457,8 +473,8 @@ mod tests {
 
     #[test]
     fn simplifies_constants() {
-        let e = AffineExpr::add(AffineExpr::add(Dim(0), Constant(1)), Constant(1));
-        assert_eq!(e, AffineExpr::add(Dim(0), Constant(2)));
-        assert_eq!(AffineExpr::mul(Constant(3), Constant(4)), Constant(12));
+        let e = (Dim(0) + Constant(1)) + Constant(1);
+        assert_eq!(e, Dim(0) + Constant(2));
+        assert_eq!(Constant(3) * Constant(4), Constant(12));
     }
 }

@@ -128,10 +128,7 @@ impl SourceFile {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let col = self.text[self.line_starts[line_index]..offset.min(self.text.len())]
-            .chars()
-            .count()
-            + 1;
+        let col = self.text[self.line_starts[line_index]..offset.min(self.text.len())].chars().count() + 1;
         let line = u32::try_from(line_index).unwrap_or(u32::MAX).saturating_add(self.first_line);
         (line, u32::try_from(col).unwrap_or(u32::MAX))
     }

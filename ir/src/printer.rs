@@ -41,7 +41,8 @@ impl fmt::Display for QuotedString<'_> {
 /// Prints `op` (normally the top-level module) to a string.
 pub fn print_op(ir: &Ir, registry: &DialectRegistry, op: OpId, options: PrintOptions) -> String {
     let names = NameTable::build(ir, registry, op);
-    let mut printer = OpPrinter { ir, registry, names, out: String::new(), indent: 0, options, default_dialects: vec![] };
+    let mut printer =
+        OpPrinter { ir, registry, names, out: String::new(), indent: 0, options, default_dialects: vec![] };
     // Writing to a String cannot fail.
     let _ = printer.print_operation(op);
     printer.out
@@ -82,7 +83,10 @@ impl NameScope {
 /// Keeps the characters MLIR allows in a suffix id (letters, digits and `$._-`, so constants
 /// print as `%c-1_i32` like mlir-opt) and replaces the rest with `_`.
 fn sanitize_hint(hint: &str) -> Option<String> {
-    let s: String = hint.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-') { c } else { '_' }).collect();
+    let s: String = hint
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '_' | '-') { c } else { '_' })
+        .collect();
     // Names starting with a digit would collide with numbered values.
     (!s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit())).then_some(s)
 }
@@ -278,7 +282,14 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn attrs_except(&self, op: OpId, elided: &[&str]) -> Vec<NamedAttribute> {
-        let mut all: Vec<NamedAttribute> = self.ir.properties(op).iter().chain(self.ir.attributes(op)).filter(|a| !elided.contains(&&*a.name)).cloned().collect();
+        let mut all: Vec<NamedAttribute> = self
+            .ir
+            .properties(op)
+            .iter()
+            .chain(self.ir.attributes(op))
+            .filter(|a| !elided.contains(&&*a.name))
+            .cloned()
+            .collect();
         all.sort_by(|a, b| a.name.cmp(&b.name));
         all
     }
@@ -314,7 +325,9 @@ impl<'a> OpPrinter<'a> {
             let p = AffineExprPrinter {
                 expr: e,
                 dim: |d, f: &mut fmt::Formatter<'_>| f.write_str(names.get(d as usize).map_or("%<<?>>", |s| s)),
-                symbol: |s, f: &mut fmt::Formatter<'_>| write!(f, "symbol({})", names.get(num_dims + s as usize).map_or("%<<?>>", |s| s)),
+                symbol: |s, f: &mut fmt::Formatter<'_>| {
+                    write!(f, "symbol({})", names.get(num_dims + s as usize).map_or("%<<?>>", |s| s))
+                },
             };
             write!(self.out, "{p}")?;
         }
@@ -402,7 +415,7 @@ impl<'a> OpPrinter<'a> {
             match self.names.values.get(&results[0]).cloned() {
                 Some((base, Some(_))) => write!(self.out, "%{base}:{} = ", results.len())?,
                 _ => {
-                    self.print_values(&results.to_vec())?;
+                    self.print_values(results)?;
                     self.out.push_str(" = ");
                 }
             }

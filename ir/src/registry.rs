@@ -4,10 +4,10 @@ use crate::attributes::{Attribute, DialectAttribute};
 use crate::diagnostics::DiagResult;
 use crate::ir::{Ir, OpId, OperationState, ValueId};
 use crate::location::Location;
-use crate::types::Type;
 use crate::parser::{CustomOpParser, ParseResult};
 use crate::printer::OpPrinter;
 use crate::types::DialectType;
+use crate::types::Type;
 use std::collections::HashMap;
 use std::fmt;
 

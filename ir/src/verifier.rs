@@ -16,7 +16,8 @@ const NOT_VISIBLE: u32 = u32::MAX;
 
 /// Verifies `root` and everything nested in it. Returns the first error found.
 pub fn verify(ir: &Ir, registry: &DialectRegistry, root: OpId, allow_unregistered: bool) -> DiagResult<()> {
-    let mut v = Verifier { ir, registry, allow_unregistered, depth_of: vec![NOT_VISIBLE; ir.value_capacity()], barrier: 0 };
+    let mut v =
+        Verifier { ir, registry, allow_unregistered, depth_of: vec![NOT_VISIBLE; ir.value_capacity()], barrier: 0 };
     v.verify_op(root, 0)
 }
 
@@ -36,7 +37,10 @@ impl Verifier<'_> {
         let loc = ir.location(op).clone();
         let def = self.registry.def_of(ir, op);
         if def.is_none() && !self.allow_unregistered {
-            return Err(Diagnostic::error(loc, format!("unregistered operation '{}'; use --allow-unregistered-dialect to allow it", ir.op_name(op))));
+            return Err(Diagnostic::error(
+                loc,
+                format!("unregistered operation '{}'; use --allow-unregistered-dialect to allow it", ir.op_name(op)),
+            ));
         }
         for (i, &v) in ir.operands(op).iter().enumerate() {
             self.check_operand(op, i, v)?;
@@ -59,11 +63,22 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    fn verify_region(&mut self, op: OpId, index: usize, region: RegionId, depth: u32, registered: bool, traits: crate::registry::OpTraits) -> DiagResult<()> {
+    fn verify_region(
+        &mut self,
+        op: OpId,
+        index: usize,
+        region: RegionId,
+        depth: u32,
+        registered: bool,
+        traits: crate::registry::OpTraits,
+    ) -> DiagResult<()> {
         let ir = self.ir;
         let blocks = ir.blocks(region);
         if traits.single_block && blocks.len() > 1 {
-            return Err(Diagnostic::error(ir.location(op).clone(), format!("'{}' expects region #{index} to have 0 or 1 blocks", ir.op_name(op))));
+            return Err(Diagnostic::error(
+                ir.location(op).clone(),
+                format!("'{}' expects region #{index} to have 0 or 1 blocks", ir.op_name(op)),
+            ));
         }
         for &block in blocks {
             for &a in ir.block_args(block) {
@@ -77,7 +92,10 @@ impl Verifier<'_> {
                 }
                 let is_terminator = self.registry.traits_of(ir, inner).terminator;
                 if is_terminator && pos + 1 != ops.len() {
-                    return Err(Diagnostic::error(ir.location(inner).clone(), format!("'{}' must be the last operation in the parent block", ir.op_name(inner))));
+                    return Err(Diagnostic::error(
+                        ir.location(inner).clone(),
+                        format!("'{}' must be the last operation in the parent block", ir.op_name(inner)),
+                    ));
                 }
             }
             if registered && !traits.no_terminator {
@@ -85,7 +103,10 @@ impl Verifier<'_> {
                     None => {
                         return Err(Diagnostic::error(
                             ir.location(op).clone(),
-                            format!("empty block in region #{index} of '{}': expected at least a terminator", ir.op_name(op)),
+                            format!(
+                                "empty block in region #{index} of '{}': expected at least a terminator",
+                                ir.op_name(op)
+                            ),
                         ))
                     }
                     Some(&last) => {
@@ -94,7 +115,11 @@ impl Verifier<'_> {
                         if last_def.is_some_and(|d| !d.traits.terminator) {
                             return Err(Diagnostic::error(
                                 ir.location(last).clone(),
-                                format!("block in region #{index} of '{}' does not end with a terminator (found '{}')", ir.op_name(op), ir.op_name(last)),
+                                format!(
+                                    "block in region #{index} of '{}' does not end with a terminator (found '{}')",
+                                    ir.op_name(op),
+                                    ir.op_name(last)
+                                ),
                             )
                             .with_note(ir.location(op).clone(), "in this operation"));
                         }
@@ -119,17 +144,24 @@ impl Verifier<'_> {
         let loc = ir.location(op).clone();
         let def_loc = match ir.value_def(v) {
             ValueDef::Undefined => {
-                return Err(Diagnostic::error(loc, format!("operand #{index} of '{}' is an undefined or erased value", ir.op_name(op))));
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("operand #{index} of '{}' is an undefined or erased value", ir.op_name(op)),
+                ));
             }
             ValueDef::Result { op: def_op, .. } => ir.location(def_op).clone(),
-            ValueDef::BlockArgument { block, .. } => ir.block_parent_op(block).map(|o| ir.location(o).clone()).unwrap_or(Location::Unknown),
+            ValueDef::BlockArgument { block, .. } => {
+                ir.block_parent_op(block).map(|o| ir.location(o).clone()).unwrap_or(Location::Unknown)
+            }
         };
         let depth = self.depth_of[v.index_usize()];
         if depth == NOT_VISIBLE {
-            return Err(Diagnostic::error(loc, format!("operand #{index} does not dominate this use")).with_note(def_loc, "operand defined here"));
+            return Err(Diagnostic::error(loc, format!("operand #{index} does not dominate this use"))
+                .with_note(def_loc, "operand defined here"));
         }
         if depth < self.barrier {
-            return Err(Diagnostic::error(loc, "using value defined outside the region").with_note(def_loc, "required by region isolation constraints"));
+            return Err(Diagnostic::error(loc, "using value defined outside the region")
+                .with_note(def_loc, "required by region isolation constraints"));
         }
         Ok(())
     }
@@ -142,8 +174,11 @@ impl Verifier<'_> {
                 for inner in ir.block_op_iter(block) {
                     let Some(name) = ir.attr(inner, "sym_name").and_then(|a| a.as_str()) else { continue };
                     if let Some(prev) = seen.insert(name, ir.location(inner)) {
-                        return Err(Diagnostic::error(ir.location(inner).clone(), format!("redefinition of symbol named '{name}'"))
-                            .with_note(prev.clone(), "see existing symbol definition here"));
+                        return Err(Diagnostic::error(
+                            ir.location(inner).clone(),
+                            format!("redefinition of symbol named '{name}'"),
+                        )
+                        .with_note(prev.clone(), "see existing symbol definition here"));
                     }
                 }
             }

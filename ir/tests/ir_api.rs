@@ -14,7 +14,13 @@ fn registry() -> DialectRegistry {
     let mut r = DialectRegistry::new();
     r.register_dialect(DialectDef::new("builtin"));
     r.register_op(OpDef {
-        traits: OpTraits { isolated_from_above: true, symbol_table: true, no_terminator: true, single_block: true, ..OpTraits::default() },
+        traits: OpTraits {
+            isolated_from_above: true,
+            symbol_table: true,
+            no_terminator: true,
+            single_block: true,
+            ..OpTraits::default()
+        },
         ..OpDef::new("builtin.module", "module")
     });
     r
@@ -22,7 +28,8 @@ fn registry() -> DialectRegistry {
 
 fn parse(text: &str) -> stencil_ir::Module {
     let r = registry();
-    parse_source(&SourceFile::new("t.mlir", text), ParserConfig { registry: &r, allow_unregistered: true }).expect("parses")
+    parse_source(&SourceFile::new("t.mlir", text), ParserConfig { registry: &r, allow_unregistered: true })
+        .expect("parses")
 }
 
 fn print(ir: &Ir, op: OpId) -> String {
@@ -30,7 +37,11 @@ fn print(ir: &Ir, op: OpId) -> String {
 }
 
 fn state(name: &str, operands: &[stencil_ir::ValueId], results: &[Type]) -> OperationState {
-    OperationState { operands: operands.to_vec(), result_types: results.to_vec(), ..OperationState::new(name, Location::Unknown) }
+    OperationState {
+        operands: operands.to_vec(),
+        result_types: results.to_vec(),
+        ..OperationState::new(name, Location::Unknown)
+    }
 }
 
 #[test]
@@ -117,7 +128,8 @@ fn walk_orders_and_inline_block() {
     let text = "\"test.outer\"() ({\n  \"test.inner\"() : () -> ()\n}) : () -> ()\n\"test.after\"() : () -> ()\n";
     let mut m = parse(text);
     let ir = &mut m.ir;
-    let names = |ir: &Ir, order| ir.collect_ops(m.top, order).iter().map(|&o| ir.op_name(o).to_string()).collect::<Vec<_>>();
+    let names =
+        |ir: &Ir, order| ir.collect_ops(m.top, order).iter().map(|&o| ir.op_name(o).to_string()).collect::<Vec<_>>();
     assert_eq!(names(ir, WalkOrder::PreOrder), ["builtin.module", "test.outer", "test.inner", "test.after"]);
     assert_eq!(names(ir, WalkOrder::PostOrder), ["test.inner", "test.outer", "test.after", "builtin.module"]);
     let outer = ir.collect_ops(m.top, WalkOrder::PreOrder)[1];

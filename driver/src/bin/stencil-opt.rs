@@ -7,7 +7,11 @@ use stencil_driver::opt::{run_opt, OptOptions, Registries};
 
 /// Command-line flags (names follow mlir-opt).
 #[derive(Parser, Debug)]
-#[command(name = "stencil-opt", version, about = "Parse, verify, transform and print stencil-opt IR (MLIR textual format)")]
+#[command(
+    name = "stencil-opt",
+    version,
+    about = "Parse, verify, transform and print stencil-opt IR (MLIR textual format)"
+)]
 struct Cli {
     /// Input file, or `-` for standard input.
     #[arg(default_value = "-")]
@@ -56,7 +60,13 @@ fn list_passes(registries: &Registries) -> String {
     for p in registries.passes.iter() {
         out.push_str(&format!("  {:<24} {}\n", p.argument, p.summary));
         for o in &p.options {
-            out.push_str(&format!("      {}={:<10} {} (default: {})\n", o.name, format!("{:?}", o.kind).to_lowercase(), o.description, o.default));
+            out.push_str(&format!(
+                "      {}={:<10} {} (default: {})\n",
+                o.name,
+                format!("{:?}", o.kind).to_lowercase(),
+                o.description,
+                o.default
+            ));
         }
     }
     out

@@ -81,7 +81,9 @@ impl Parser<'_> {
                 self.expect(TokenKind::Greater, "'>' to close affine_map")?;
                 match map {
                     MapOrSet::Map(m) => Ok(Attribute::AffineMap(Arc::new(m))),
-                    MapOrSet::Set(_) => Err(self.error_here("expected affine map, found integer set (use affine_set<…>)")),
+                    MapOrSet::Set(_) => {
+                        Err(self.error_here("expected affine map, found integer set (use affine_set<…>)"))
+                    }
                 }
             }
             "affine_set" => {
@@ -91,7 +93,9 @@ impl Parser<'_> {
                 self.expect(TokenKind::Greater, "'>' to close affine_set")?;
                 match set {
                     MapOrSet::Set(s) => Ok(Attribute::IntegerSet(Arc::new(s))),
-                    MapOrSet::Map(_) => Err(self.error_here("expected integer set, found affine map (use affine_map<…>)")),
+                    MapOrSet::Map(_) => {
+                        Err(self.error_here("expected integer set, found affine map (use affine_map<…>)"))
+                    }
                 }
             }
             "array" => self.parse_dense_array(),
@@ -109,7 +113,10 @@ impl Parser<'_> {
         let loc = self.location();
         let element = self.parse_type()?;
         let Type::Integer(width) = element else {
-            return Err(Diagnostic::error(loc, format!("unsupported dense array element type '{element}' (integer types only)")));
+            return Err(Diagnostic::error(
+                loc,
+                format!("unsupported dense array element type '{element}' (integer types only)"),
+            ));
         };
         let mut values = vec![];
         if self.consume_if(TokenKind::Colon) {
@@ -123,7 +130,10 @@ impl Parser<'_> {
                     self.parse_i64()?
                 };
                 if !fits_in_width(i128::from(v), width) {
-                    return Err(Diagnostic::error(vloc, format!("integer constant out of range for element type 'i{width}'")));
+                    return Err(Diagnostic::error(
+                        vloc,
+                        format!("integer constant out of range for element type 'i{width}'"),
+                    ));
                 }
                 values.push(v);
                 if !self.consume_if(TokenKind::Comma) {
@@ -148,7 +158,8 @@ impl Parser<'_> {
                 self.advance();
             }
             let text = self.spelling();
-            let magnitude: f64 = text.parse().map_err(|_| self.error_here(format!("invalid float literal '{text}'")))?;
+            let magnitude: f64 =
+                text.parse().map_err(|_| self.error_here(format!("invalid float literal '{text}'")))?;
             self.advance();
             let value = if negative { -magnitude } else { magnitude };
             let kind = self.parse_optional_colon_float_type()?.unwrap_or(FloatKind::F64);
@@ -170,7 +181,9 @@ impl Parser<'_> {
                 if !is_hex || negative {
                     return Err(Diagnostic::error(ty_loc, "unexpected integer literal for a float type; write a decimal float (1.0) or hexadecimal bits (0x3F800000)"));
                 }
-                float_from_bits(value, kind).map(|v| Attribute::Float { value: v, kind }).ok_or_else(|| Diagnostic::error(loc, "hexadecimal float literal does not fit the float type"))
+                float_from_bits(value, kind)
+                    .map(|v| Attribute::Float { value: v, kind })
+                    .ok_or_else(|| Diagnostic::error(loc, "hexadecimal float literal does not fit the float type"))
             }
             Type::Integer(1) => match value {
                 0 => Ok(Attribute::Bool(false)),
@@ -246,7 +259,11 @@ impl Parser<'_> {
             Some((d, n)) => (d.to_string(), n.to_string()),
             None if self.peek_is_angle() => (text.clone(), String::new()),
             None => {
-                let a = self.attr_aliases.get(&text).cloned().ok_or_else(|| Diagnostic::error(loc, format!("undefined attribute alias '#{text}'")))?;
+                let a = self
+                    .attr_aliases
+                    .get(&text)
+                    .cloned()
+                    .ok_or_else(|| Diagnostic::error(loc, format!("undefined attribute alias '#{text}'")))?;
                 self.advance();
                 return Ok(a);
             }
@@ -260,12 +277,12 @@ impl Parser<'_> {
                 }
             }
             None if self.config.allow_unregistered => {}
-            None => {
-                return Err(Diagnostic::error(
-                    loc,
-                    format!("dialect '{dialect}' is not registered; use --allow-unregistered-dialect to accept its attributes"),
-                ))
-            }
+            None => return Err(Diagnostic::error(
+                loc,
+                format!(
+                    "dialect '{dialect}' is not registered; use --allow-unregistered-dialect to accept its attributes"
+                ),
+            )),
         }
         Ok(Attribute::Dialect(Box::new(attr)))
     }
@@ -285,7 +302,9 @@ impl Parser<'_> {
                 return Ok(None);
             }
             let Some(e) = names.get(p.spelling()).cloned() else {
-                return Err(p.error_here(format!("use of undeclared identifier '{}' in affine expression", p.spelling())));
+                return Err(
+                    p.error_here(format!("use of undeclared identifier '{}' in affine expression", p.spelling()))
+                );
             };
             p.advance();
             Ok(Some(e))
@@ -316,7 +335,7 @@ impl Parser<'_> {
             };
             self.advance();
             let rhs = self.parse_affine_expr(&mut resolve)?;
-            constraints.push(SetConstraint { expr: AffineExpr::sub(lhs, rhs), is_equality });
+            constraints.push(SetConstraint { expr: lhs - rhs, is_equality });
             if !self.consume_if(TokenKind::Comma) {
                 break;
             }
@@ -366,7 +385,7 @@ impl Parser<'_> {
             };
             self.advance();
             let rhs = self.parse_affine_term(resolve)?;
-            lhs = if negate { AffineExpr::sub(lhs, rhs) } else { AffineExpr::add(lhs, rhs) };
+            lhs = if negate { lhs - rhs } else { lhs + rhs };
         }
     }
 
@@ -391,8 +410,13 @@ impl Parser<'_> {
                 AffineBinOp::FloorDiv | AffineBinOp::CeilDiv | AffineBinOp::Mod if !symbolic(&rhs) => {
                     return Err(Diagnostic::error(loc, "non-affine expression: right operand of floordiv, ceildiv and mod has to be either a constant or symbolic"));
                 }
-                AffineBinOp::FloorDiv | AffineBinOp::CeilDiv | AffineBinOp::Mod if rhs.as_constant().is_some_and(|c| c <= 0) => {
-                    return Err(Diagnostic::error(loc, "division or modulo by a non-positive constant in affine expression"));
+                AffineBinOp::FloorDiv | AffineBinOp::CeilDiv | AffineBinOp::Mod
+                    if rhs.as_constant().is_some_and(|c| c <= 0) =>
+                {
+                    return Err(Diagnostic::error(
+                        loc,
+                        "division or modulo by a non-positive constant in affine expression",
+                    ));
                 }
                 _ => {}
             }
@@ -406,9 +430,12 @@ impl Parser<'_> {
                 self.advance();
                 if self.kind() == TokenKind::Integer {
                     let v = self.parse_i64()?;
-                    return v.checked_neg().map(AffineExpr::Constant).ok_or_else(|| self.error_here("constant overflow in affine expression"));
+                    return v
+                        .checked_neg()
+                        .map(AffineExpr::Constant)
+                        .ok_or_else(|| self.error_here("constant overflow in affine expression"));
                 }
-                Ok(AffineExpr::neg(self.parse_affine_unary(resolve)?))
+                Ok(-self.parse_affine_unary(resolve)?)
             }
             TokenKind::Integer => Ok(AffineExpr::Constant(self.parse_i64()?)),
             TokenKind::LParen => {

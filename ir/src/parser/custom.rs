@@ -139,7 +139,13 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
         let loc = self.location();
         let kw = self.parse_keyword()?;
         choices.iter().position(|c| *c == kw).ok_or_else(|| {
-            Diagnostic::error(loc, format!("expected one of [{}], found '{kw}'", choices.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")))
+            Diagnostic::error(
+                loc,
+                format!(
+                    "expected one of [{}], found '{kw}'",
+                    choices.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")
+                ),
+            )
         })
     }
 
@@ -186,7 +192,8 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
         let entries = self.parser.parse_dictionary_body()?;
         let inherent = self.parser.config.registry.op(&self.state.name).map(|d| d.inherent_attrs).unwrap_or(&[]);
         for e in entries {
-            let list = if inherent.contains(&&*e.name) { &mut self.state.properties } else { &mut self.state.attributes };
+            let list =
+                if inherent.contains(&&*e.name) { &mut self.state.properties } else { &mut self.state.attributes };
             set_named(list, &e.name, e.value);
         }
         Ok(())
@@ -297,7 +304,11 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
     }
 
     /// An operand list between `open` and `close` (e.g. `(`…`)` or `[`…`]`).
-    pub fn parse_delimited_operand_list(&mut self, open: TokenKind, close: TokenKind) -> ParseResult<Vec<UnresolvedOperand>> {
+    pub fn parse_delimited_operand_list(
+        &mut self,
+        open: TokenKind,
+        close: TokenKind,
+    ) -> ParseResult<Vec<UnresolvedOperand>> {
         self.expect(open, "operand list")?;
         let ops = self.parse_operand_list()?;
         self.expect(close, "',' or the end of the operand list")?;
@@ -313,7 +324,10 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
     pub fn add_operands(&mut self, operands: &[UnresolvedOperand], types: &[Type]) -> ParseResult<()> {
         if operands.len() != types.len() {
             let loc = operands.first().map_or_else(|| self.op_location(), |o| o.location.clone());
-            return Err(Diagnostic::error(loc, format!("{} operands present, but expected {} types", operands.len(), types.len())));
+            return Err(Diagnostic::error(
+                loc,
+                format!("{} operands present, but expected {} types", operands.len(), types.len()),
+            ));
         }
         for (o, t) in operands.iter().zip(types) {
             let v = self.resolve_operand(o, t)?;

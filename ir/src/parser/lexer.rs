@@ -285,7 +285,8 @@ impl<'a> Lexer<'a> {
     }
 
     fn lex_number(&mut self, first: u8) -> TokenKind {
-        if first == b'0' && self.peek_byte(0) == Some(b'x') && self.peek_byte(1).is_some_and(|c| c.is_ascii_hexdigit()) {
+        if first == b'0' && self.peek_byte(0) == Some(b'x') && self.peek_byte(1).is_some_and(|c| c.is_ascii_hexdigit())
+        {
             self.pos += 1;
             while self.peek_byte(0).is_some_and(|c| c.is_ascii_hexdigit()) {
                 self.pos += 1;
@@ -346,11 +347,7 @@ impl<'a> Lexer<'a> {
                 b'(' => stack.push(b')'),
                 b'[' => stack.push(b']'),
                 b'{' => stack.push(b'}'),
-                b'"' => {
-                    if self.lex_string() != TokenKind::String {
-                        return None;
-                    }
-                }
+                b'"' if self.lex_string() != TokenKind::String => return None,
                 b'-' if bytes.get(self.pos) == Some(&b'>') => self.pos += 1,
                 b'>' | b')' | b']' | b'}' => {
                     if stack.pop() != Some(c) {
@@ -420,8 +417,22 @@ mod tests {
         assert_eq!(
             kinds("%0 = \"arith.addi\"(%a, %b#1) : (i32) -> i32 // c"),
             vec![
-                PercentIdent, Equal, String, LParen, PercentIdent, Comma, PercentIdent, HashIdent,
-                RParen, Colon, LParen, BareIdent, RParen, Arrow, BareIdent, Eof
+                PercentIdent,
+                Equal,
+                String,
+                LParen,
+                PercentIdent,
+                Comma,
+                PercentIdent,
+                HashIdent,
+                RParen,
+                Colon,
+                LParen,
+                BareIdent,
+                RParen,
+                Arrow,
+                BareIdent,
+                Eof
             ]
         );
     }

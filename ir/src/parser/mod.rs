@@ -126,7 +126,10 @@ impl<'a> Parser<'a> {
     pub(crate) fn error_here(&self, msg: impl Into<String>) -> Diagnostic {
         let msg = msg.into();
         if self.tok.kind == TokenKind::Error {
-            return Diagnostic::error(self.location(), format!("{msg} (unexpected character or unterminated literal '{}')", self.spelling()));
+            return Diagnostic::error(
+                self.location(),
+                format!("{msg} (unexpected character or unterminated literal '{}')", self.spelling()),
+            );
         }
         Diagnostic::error(self.location(), msg)
     }
@@ -172,7 +175,8 @@ impl<'a> Parser<'a> {
         if self.tok.kind != TokenKind::String {
             return Err(self.error_here(format!("expected string literal, found {}", self.describe_token())));
         }
-        let s = decode_string(self.spelling()).ok_or_else(|| self.error_here("invalid escape sequence in string literal"))?;
+        let s = decode_string(self.spelling())
+            .ok_or_else(|| self.error_here("invalid escape sequence in string literal"))?;
         self.advance();
         Ok(s)
     }
@@ -316,7 +320,9 @@ impl<'a> Parser<'a> {
     fn undeclared_error(forward: HashMap<(String, u32), ForwardRef>) -> ParseResult<()> {
         let first = forward.into_iter().min_by_key(|(_, f)| f.location.file_position().map(|(_, l, c)| (l, c)));
         match first {
-            Some(((name, _), fwd)) => Err(Diagnostic::error(fwd.location, format!("use of undeclared SSA value name '%{name}'"))),
+            Some(((name, _), fwd)) => {
+                Err(Diagnostic::error(fwd.location, format!("use of undeclared SSA value name '%{name}'")))
+            }
             None => Ok(()),
         }
     }
@@ -328,14 +334,22 @@ impl<'a> Parser<'a> {
                 let Some(&v) = entry.values.get(operand.number as usize) else {
                     return Err(Diagnostic::error(
                         operand.location.clone(),
-                        format!("reference to invalid result number #{} of '%{}', which has {} results", operand.number, operand.name, entry.values.len()),
+                        format!(
+                            "reference to invalid result number #{} of '%{}', which has {} results",
+                            operand.number,
+                            operand.name,
+                            entry.values.len()
+                        ),
                     ));
                 };
                 let actual = self.ir.value_type(v);
                 if actual != ty {
                     return Err(Diagnostic::error(
                         operand.location.clone(),
-                        format!("use of value '%{}' expects different type than prior uses: '{ty}' vs '{actual}'", operand.name),
+                        format!(
+                            "use of value '%{}' expects different type than prior uses: '{ty}' vs '{actual}'",
+                            operand.name
+                        ),
                     )
                     .with_note(entry.location.clone(), "prior use here"));
                 }
@@ -352,7 +366,10 @@ impl<'a> Parser<'a> {
                 if &actual != ty {
                     return Err(Diagnostic::error(
                         operand.location.clone(),
-                        format!("use of value '%{}' expects different type than prior uses: '{ty}' vs '{actual}'", operand.name),
+                        format!(
+                            "use of value '%{}' expects different type than prior uses: '{ty}' vs '{actual}'",
+                            operand.name
+                        ),
                     )
                     .with_note(fwd.location.clone(), "prior use here"));
                 }
@@ -410,7 +427,10 @@ impl<'a> Parser<'a> {
                 let mut count = 1u32;
                 if self.consume_if(TokenKind::Colon) {
                     let n = self.parse_i64()?;
-                    count = u32::try_from(n).ok().filter(|&c| c > 0).ok_or_else(|| Diagnostic::error(loc.clone(), "expected positive result group size"))?;
+                    count = u32::try_from(n)
+                        .ok()
+                        .filter(|&c| c > 0)
+                        .ok_or_else(|| Diagnostic::error(loc.clone(), "expected positive result group size"))?;
                 }
                 result_names.push((name, count, loc));
                 if !self.consume_if(TokenKind::Comma) {
@@ -548,7 +568,9 @@ impl<'a> Parser<'a> {
         }
         self.expect(TokenKind::RParen, "')' to end operand list")?;
         if self.tok.kind == TokenKind::LSquare {
-            return Err(self.error_here("block successors are not supported: stencil-opt IR uses structured control flow only"));
+            return Err(
+                self.error_here("block successors are not supported: stencil-opt IR uses structured control flow only")
+            );
         }
         let mut explicit_properties = false;
         if self.tok.kind == TokenKind::Less {
@@ -575,7 +597,9 @@ impl<'a> Parser<'a> {
             self.expect(TokenKind::RParen, "')' to end region list")?;
         }
         if self.tok.kind == TokenKind::LBrace {
-            let Attribute::Dictionary(entries) = self.parse_attribute()? else { unreachable!("'{{' starts a dictionary") };
+            let Attribute::Dictionary(entries) = self.parse_attribute()? else {
+                unreachable!("'{{' starts a dictionary")
+            };
             for entry in entries {
                 // Inherent attributes written in the discardable dictionary become properties,
                 // as MLIR accepts for backward compatibility.
@@ -591,7 +615,10 @@ impl<'a> Parser<'a> {
         let type_loc = self.location();
         let fn_type = self.parse_type()?;
         let Type::Function(func) = fn_type else {
-            return Err(Diagnostic::error(type_loc, format!("expected function type for generic operation, found '{fn_type}'")));
+            return Err(Diagnostic::error(
+                type_loc,
+                format!("expected function type for generic operation, found '{fn_type}'"),
+            ));
         };
         if func.inputs.len() != operands.len() {
             return Err(Diagnostic::error(
@@ -634,7 +661,12 @@ impl<'a> Parser<'a> {
         };
         let def = self.config.registry.op(name).expect("resolved op is registered");
         let Some(parse) = def.parse else {
-            return Err(Diagnostic::error(loc, format!("op '{name}' has no custom syntax; write it in generic form (\"{name}\"(...) : (...) -> (...))")));
+            return Err(Diagnostic::error(
+                loc,
+                format!(
+                    "op '{name}' has no custom syntax; write it in generic form (\"{name}\"(...) : (...) -> (...))"
+                ),
+            ));
         };
         self.advance();
         let state = OperationState::new(name, loc);
@@ -706,7 +738,8 @@ impl<'a> Parser<'a> {
                 let label_loc = self.location();
                 self.advance();
                 if let Some(prev) = labels.insert(label.clone(), label_loc.clone()) {
-                    return Err(Diagnostic::error(label_loc, format!("redefinition of block '^{label}'")).with_note(prev, "previously defined here"));
+                    return Err(Diagnostic::error(label_loc, format!("redefinition of block '^{label}'"))
+                        .with_note(prev, "previously defined here"));
                 }
                 if self.consume_if(TokenKind::LParen) {
                     if self.tok.kind != TokenKind::RParen {
@@ -770,7 +803,6 @@ impl<'a> Parser<'a> {
         let location = self.parse_optional_trailing_location()?;
         Ok(Argument { name, ty, attrs, location })
     }
-
 }
 
 /// Splits a named attribute list into those named in `inherent` and the rest.

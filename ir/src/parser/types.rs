@@ -133,7 +133,9 @@ impl Parser<'_> {
             return Ok(Attribute::Integer { value: v, ty: Type::I64 });
         }
         if self.is_keyword("strided") {
-            return Err(self.error_here("strided memref layouts are not supported; use an affine_map layout or the identity layout"));
+            return Err(self.error_here(
+                "strided memref layouts are not supported; use an affine_map layout or the identity layout",
+            ));
         }
         self.parse_attribute()
     }
@@ -177,7 +179,11 @@ impl Parser<'_> {
         match text.split_once('.') {
             None if self.peek_is_angle() => self.parse_dialect_type(text.to_string(), String::new()),
             None => {
-                let ty = self.type_aliases.get(text).cloned().ok_or_else(|| Diagnostic::error(loc, format!("undefined type alias '!{text}'")))?;
+                let ty = self
+                    .type_aliases
+                    .get(text)
+                    .cloned()
+                    .ok_or_else(|| Diagnostic::error(loc, format!("undefined type alias '!{text}'")))?;
                 self.advance();
                 Ok(ty)
             }
@@ -221,7 +227,9 @@ impl Parser<'_> {
             None => {
                 return Err(Diagnostic::error(
                     loc,
-                    format!("dialect '{dialect}' is not registered; use --allow-unregistered-dialect to accept its types"),
+                    format!(
+                        "dialect '{dialect}' is not registered; use --allow-unregistered-dialect to accept its types"
+                    ),
                 ))
             }
         }

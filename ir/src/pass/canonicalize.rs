@@ -117,7 +117,9 @@ fn try_fold(ir: &mut Ir, registry: &DialectRegistry, op: OpId) -> bool {
                 return false;
             }
             let dialect = def.name.split('.').next().unwrap_or_default();
-            let Some(materialize) = registry.dialect(dialect).and_then(|d| d.materialize_constant) else { return false };
+            let Some(materialize) = registry.dialect(dialect).and_then(|d| d.materialize_constant) else {
+                return false;
+            };
             let mut values = vec![];
             for (attr, &r) in attrs.iter().zip(&results) {
                 let ty = ir.value_type(r).clone();

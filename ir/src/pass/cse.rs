@@ -77,7 +77,13 @@ impl ScopedTable {
     }
 }
 
-fn process_region(ir: &mut Ir, registry: &DialectRegistry, region: RegionId, table: &mut ScopedTable, erased: &mut usize) {
+fn process_region(
+    ir: &mut Ir,
+    registry: &DialectRegistry,
+    region: RegionId,
+    table: &mut ScopedTable,
+    erased: &mut usize,
+) {
     for block in ir.blocks(region).to_vec() {
         table.push();
         for op in ir.block_ops(block) {

@@ -119,7 +119,11 @@ fn parse_option_value(kind: OptionKind, text: &str) -> Result<OptionValue, Strin
                 return Ok(OptionValue::IntList(vec![]));
             }
             text.split(',')
-                .map(|p| p.trim().parse::<i64>().map_err(|_| format!("expected a comma-separated list of integers, got '{text}'")))
+                .map(|p| {
+                    p.trim()
+                        .parse::<i64>()
+                        .map_err(|_| format!("expected a comma-separated list of integers, got '{text}'"))
+                })
                 .collect::<Result<_, _>>()
                 .map(OptionValue::IntList)
         }
@@ -148,16 +152,22 @@ impl PassInfo {
     pub fn parse_options(&self, given: &[(String, String)]) -> Result<PassOptions, String> {
         let mut values = BTreeMap::new();
         for o in &self.options {
-            let v = parse_option_value(o.kind, o.default).map_err(|e| format!("bad default for option '{}': {e}", o.name))?;
+            let v = parse_option_value(o.kind, o.default)
+                .map_err(|e| format!("bad default for option '{}': {e}", o.name))?;
             values.insert(o.name, v);
         }
         for (key, text) in given {
             let Some(info) = self.options.iter().find(|o| o.name == key) else {
                 let valid: Vec<&str> = self.options.iter().map(|o| o.name).collect();
-                let hint = if valid.is_empty() { "it takes no options".to_string() } else { format!("valid options: {}", valid.join(", ")) };
+                let hint = if valid.is_empty() {
+                    "it takes no options".to_string()
+                } else {
+                    format!("valid options: {}", valid.join(", "))
+                };
                 return Err(format!("no such option '{key}' for pass '{}' ({hint})", self.argument));
             };
-            let v = parse_option_value(info.kind, text).map_err(|e| format!("invalid value for option '{key}' of pass '{}': {e}", self.argument))?;
+            let v = parse_option_value(info.kind, text)
+                .map_err(|e| format!("invalid value for option '{key}' of pass '{}': {e}", self.argument))?;
             values.insert(info.name, v);
         }
         Ok(PassOptions { values })
@@ -234,13 +244,21 @@ impl PassManager {
         Ok(PassManager { anchor: spec.anchor, passes, options, timings: vec![] })
     }
 
-    fn schedule(elements: &[PipelineElement], nesting: &mut Vec<String>, registry: &PassRegistry, out: &mut Vec<ScheduledPass>) -> Result<(), String> {
+    fn schedule(
+        elements: &[PipelineElement],
+        nesting: &mut Vec<String>,
+        registry: &PassRegistry,
+        out: &mut Vec<ScheduledPass>,
+    ) -> Result<(), String> {
         for e in elements {
             match e {
                 PipelineElement::Pass { name, options } => {
                     let Some(info) = registry.get(name) else {
                         let known: Vec<&str> = registry.iter().map(|p| p.argument).collect();
-                        return Err(format!("'{name}' does not refer to a registered pass (known passes: {})", known.join(", ")));
+                        return Err(format!(
+                            "'{name}' does not refer to a registered pass (known passes: {})",
+                            known.join(", ")
+                        ));
                     };
                     let opts = info.parse_options(options)?;
                     let pass = (info.factory)(&opts)?;
@@ -289,13 +307,28 @@ impl PassManager {
                 self.timings.push((scheduled.description.clone(), elapsed));
             }
             if self.options.print_ir_after_all {
-                let text = print_op(ir, registry, root, PrintOptions { generic: self.options.generic_dumps, debug_info: false });
+                let text = print_op(
+                    ir,
+                    registry,
+                    root,
+                    PrintOptions { generic: self.options.generic_dumps, debug_info: false },
+                );
                 let mut err = std::io::stderr().lock();
                 let _ = writeln!(err, "// -----// IR Dump After {} //----- //\n{text}\n", scheduled.description);
             }
             if self.options.verify_each {
                 crate::verifier::verify(ir, registry, root, self.options.allow_unregistered).map_err(|d| {
-                    Diagnostic { notes: [d.notes.clone(), vec![Diagnostic::note(Location::Unknown, format!("the IR became invalid after pass '{}'", scheduled.description))]].concat(), ..d }
+                    Diagnostic {
+                        notes: [
+                            d.notes.clone(),
+                            vec![Diagnostic::note(
+                                Location::Unknown,
+                                format!("the IR became invalid after pass '{}'", scheduled.description),
+                            )],
+                        ]
+                        .concat(),
+                        ..d
+                    }
                 })?;
             }
         }
