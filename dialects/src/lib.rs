@@ -12,6 +12,7 @@ pub mod gpu;
 pub mod math;
 pub mod memref;
 pub mod scf;
+pub mod stencil;
 pub mod support;
 
 use stencil_ir::DialectRegistry;
@@ -27,5 +28,6 @@ pub fn registry() -> DialectRegistry {
     scf::register(&mut r);
     affine::register(&mut r);
     gpu::register(&mut r);
+    stencil::register(&mut r);
     r
 }

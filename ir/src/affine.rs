@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+mod simplify;
+
 /// Binary operators of affine expressions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AffineBinOp {
@@ -74,49 +76,17 @@ impl AffineExpr {
         }
     }
 
-    /// Builds `lhs op rhs`, simplified.
+    /// Builds `lhs op rhs`, simplified as MLIR simplifies on construction (see
+    /// [`simplify`]), so that printing matches mlir-opt and equal maps compare equal.
     pub fn binary(op: AffineBinOp, lhs: AffineExpr, rhs: AffineExpr) -> Self {
-        use AffineBinOp::*;
-        use AffineExpr::Constant as C;
-        if let (C(a), C(b)) = (&lhs, &rhs) {
-            let folded = match op {
-                Add => a.checked_add(*b),
-                Mul => a.checked_mul(*b),
-                Mod => floor_mod(*a, *b),
-                FloorDiv => floor_div(*a, *b),
-                CeilDiv => ceil_div(*a, *b),
-            };
-            if let Some(v) = folded {
-                return C(v);
-            }
+        if let Some(e) = simplify::simplify_binary(op, &lhs, &rhs) {
+            return e;
         }
-        match op {
-            Add | Mul => {
-                // Keep constants on the right, as MLIR does.
-                let (lhs, rhs) = if lhs.as_constant().is_some() { (rhs, lhs) } else { (lhs, rhs) };
-                match (op, rhs.as_constant()) {
-                    (Add, Some(0)) => return lhs,
-                    (Mul, Some(1)) => return lhs,
-                    (Mul, Some(0)) => return C(0),
-                    _ => {}
-                }
-                // (x + c1) + c2 → x + (c1 + c2); (x * c1) * c2 → x * (c1 * c2).
-                if let (AffineExpr::Binary(inner_op, x, c1), Some(c2)) = (&lhs, rhs.as_constant()) {
-                    if *inner_op == op {
-                        if let Some(c1) = c1.as_constant() {
-                            let combined = if op == Add { c1.checked_add(c2) } else { c1.checked_mul(c2) };
-                            if let Some(c) = combined {
-                                return AffineExpr::binary(op, (**x).clone(), C(c));
-                            }
-                        }
-                    }
-                }
-                AffineExpr::Binary(op, Box::new(lhs), Box::new(rhs))
-            }
-            FloorDiv | CeilDiv if rhs.as_constant() == Some(1) => lhs,
-            Mod if rhs.as_constant() == Some(1) => C(0),
-            _ => AffineExpr::Binary(op, Box::new(lhs), Box::new(rhs)),
-        }
+        let (lhs, rhs) = match op {
+            AffineBinOp::Add | AffineBinOp::Mul => simplify::order_commutative_args(lhs, rhs),
+            _ => (lhs, rhs),
+        };
+        AffineExpr::Binary(op, Box::new(lhs), Box::new(rhs))
     }
 
     /// Whether the expression is affine: every product has a constant side and every divisor
@@ -177,14 +147,6 @@ impl AffineExpr {
             AffineExpr::Binary(op, l, r) => AffineExpr::binary(*op, l.replace(dims, symbols), r.replace(dims, symbols)),
         }
     }
-
-    fn precedence(&self) -> u8 {
-        match self {
-            AffineExpr::Binary(AffineBinOp::Add, ..) => 1,
-            AffineExpr::Binary(..) => 2,
-            _ => 3,
-        }
-    }
 }
 
 impl std::ops::Add for AffineExpr {
@@ -239,58 +201,69 @@ where
     D: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
     S: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
 {
-    fn write(&self, e: &AffineExpr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match e {
-            AffineExpr::Dim(d) => (self.dim)(*d, f),
-            AffineExpr::Symbol(s) => (self.symbol)(*s, f),
-            AffineExpr::Constant(c) => write!(f, "{c}"),
-            AffineExpr::Binary(AffineBinOp::Add, l, r) => {
-                self.write_operand(l, 1, f)?;
-                // `x + y * -c` prints as `x - y * c`, `x + -c` as `x - c`, `x + y * -1` as `x - y`.
-                match &**r {
-                    AffineExpr::Constant(c) if *c < 0 && *c != i64::MIN => return write!(f, " - {}", -c),
-                    AffineExpr::Binary(AffineBinOp::Mul, y, c) => {
-                        if let Some(c) = c.as_constant().filter(|c| *c < 0 && *c != i64::MIN) {
-                            f.write_str(" - ")?;
-                            self.write_operand(y, 2, f)?;
-                            if c != -1 {
-                                write!(f, " * {}", -c)?;
-                            }
-                            return Ok(());
-                        }
-                    }
-                    _ => {}
-                }
-                f.write_str(" + ")?;
-                self.write_operand(r, 2, f)
-            }
-            AffineExpr::Binary(AffineBinOp::Mul, l, r) if r.as_constant() == Some(-1) => {
-                f.write_str("-")?;
-                self.write_operand(l, 3, f)
-            }
-            AffineExpr::Binary(op, l, r) => {
-                self.write_operand(l, 2, f)?;
-                f.write_str(match op {
-                    AffineBinOp::Mul => " * ",
-                    AffineBinOp::Mod => " mod ",
-                    AffineBinOp::FloorDiv => " floordiv ",
-                    AffineBinOp::CeilDiv => " ceildiv ",
-                    AffineBinOp::Add => " + ",
-                })?;
-                self.write_operand(r, 3, f)
-            }
+    /// Writes `e` as MLIR's `printAffineExprInternal` does. `strong`: the enclosing context
+    /// binds tighter than `+` (an operand of `*`, `floordiv`, `ceildiv`, `mod` or of a
+    /// negation), so every binary expression gets parentheses there.
+    fn write(&self, e: &AffineExpr, strong: bool, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (op, lhs, rhs) = match e {
+            AffineExpr::Dim(d) => return (self.dim)(*d, f),
+            AffineExpr::Symbol(s) => return (self.symbol)(*s, f),
+            AffineExpr::Constant(c) => return write!(f, "{c}"),
+            AffineExpr::Binary(op, l, r) => (*op, &**l, &**r),
+        };
+        if strong {
+            f.write_str("(")?;
         }
+        self.write_binary(op, lhs, rhs, f)?;
+        if strong {
+            f.write_str(")")?;
+        }
+        Ok(())
     }
 
-    fn write_operand(&self, e: &AffineExpr, min_precedence: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let negative_constant = matches!(e, AffineExpr::Constant(c) if *c < 0) && min_precedence > 2;
-        if e.precedence() < min_precedence || negative_constant {
-            f.write_str("(")?;
-            self.write(e, f)?;
-            f.write_str(")")
-        } else {
-            self.write(e, f)
+    fn write_binary(&self, op: AffineBinOp, lhs: &AffineExpr, rhs: &AffineExpr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let spelling = match op {
+            AffineBinOp::Add => return self.write_sum(lhs, rhs, f),
+            AffineBinOp::Mul if rhs.as_constant() == Some(-1) => {
+                f.write_str("-")?;
+                return self.write(lhs, true, f);
+            }
+            AffineBinOp::Mul => " * ",
+            AffineBinOp::FloorDiv => " floordiv ",
+            AffineBinOp::CeilDiv => " ceildiv ",
+            AffineBinOp::Mod => " mod ",
+        };
+        self.write(lhs, true, f)?;
+        f.write_str(spelling)?;
+        self.write(rhs, true, f)
+    }
+
+    /// `x + y * -1` prints as `x - y`, `x + y * -c` as `x - y * c`, `x + -c` as `x - c`.
+    fn write_sum(&self, lhs: &AffineExpr, rhs: &AffineExpr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let AffineExpr::Binary(AffineBinOp::Mul, y, c) = rhs {
+            match c.as_constant() {
+                Some(-1) => {
+                    self.write(lhs, false, f)?;
+                    f.write_str(" - ")?;
+                    let is_sum = matches!(**y, AffineExpr::Binary(AffineBinOp::Add, ..));
+                    return self.write(y, is_sum, f);
+                }
+                Some(c) if c < -1 => {
+                    self.write(lhs, false, f)?;
+                    f.write_str(" - ")?;
+                    self.write(y, true, f)?;
+                    return write!(f, " * {}", c.unsigned_abs());
+                }
+                _ => {}
+            }
         }
+        if let Some(c) = rhs.as_constant().filter(|c| *c < 0) {
+            self.write(lhs, false, f)?;
+            return write!(f, " - {}", c.unsigned_abs());
+        }
+        self.write(lhs, false, f)?;
+        f.write_str(" + ")?;
+        self.write(rhs, false, f)
     }
 }
 
@@ -300,7 +273,7 @@ where
     S: Fn(u32, &mut fmt::Formatter<'_>) -> fmt::Result,
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write(self.expr, f)
+        self.write(self.expr, false, f)
     }
 }
 

@@ -64,6 +64,16 @@ pub enum Attribute {
         /// Values.
         values: Vec<i64>,
     },
+    /// `dense<[1, 2]> : tensor<2xi32>`: integer elements of a statically shaped tensor (the
+    /// form of `affine.parallel`'s bound groups). A splat prints as `dense<1>`.
+    DenseIntElements {
+        /// Element type (an integer type).
+        element: Type,
+        /// Static tensor shape.
+        shape: Vec<i64>,
+        /// Elements in row-major order (as many as the shape holds).
+        values: Vec<i64>,
+    },
     /// `#dialect.name<…>`.
     Dialect(Box<DialectAttribute>),
 }
@@ -85,6 +95,9 @@ impl PartialEq for Attribute {
             (AffineMap(a), AffineMap(b)) => a == b,
             (IntegerSet(a), IntegerSet(b)) => a == b,
             (DenseArray { element: e, values: v }, DenseArray { element: f, values: w }) => e == f && v == w,
+            (DenseIntElements { element: e, shape: s, values: v }, DenseIntElements { element: f, shape: t, values: w }) => {
+                e == f && s == t && v == w
+            }
             (Dialect(a), Dialect(b)) => a == b,
             _ => false,
         }
@@ -109,6 +122,7 @@ impl std::hash::Hash for Attribute {
             Attribute::AffineMap(m) => m.hash(state),
             Attribute::IntegerSet(s) => s.hash(state),
             Attribute::DenseArray { element, values } => (element, values).hash(state),
+            Attribute::DenseIntElements { element, shape, values } => (element, shape, values).hash(state),
             Attribute::Dialect(d) => d.hash(state),
         }
     }
@@ -246,6 +260,19 @@ impl Attribute {
         }
     }
 
+    /// A 1-D `dense<…> : tensor<Nxi32>` attribute.
+    pub fn dense_i32_elements(values: &[i64]) -> Self {
+        Attribute::DenseIntElements { element: Type::I32, shape: vec![values.len() as i64], values: values.to_vec() }
+    }
+
+    /// The elements of a dense integer elements attribute.
+    pub fn as_dense_int_elements(&self) -> Option<&[i64]> {
+        match self {
+            Attribute::DenseIntElements { values, .. } => Some(values),
+            _ => None,
+        }
+    }
+
     /// The values of a dense integer array attribute.
     pub fn as_dense_array(&self) -> Option<&[i64]> {
         match self {
@@ -307,49 +334,7 @@ impl fmt::Display for SymbolName<'_> {
     }
 }
 
-/// Prints a float value as MLIR does: 6-digit scientific form when that round-trips exactly,
-/// otherwise the shortest exact decimal form, and hexadecimal bits for NaN/infinity.
-pub fn format_float(value: f64, kind: FloatKind) -> String {
-    if value.is_nan() || value.is_infinite() {
-        return match kind {
-            FloatKind::F64 => format!("0x{:016X}", value.to_bits()),
-            FloatKind::F32 => format!("0x{:08X}", (value as f32).to_bits()),
-            // Narrow formats: print through f32 bits; the parser converts them back.
-            FloatKind::F16 | FloatKind::BF16 => format!("0x{:08X}", (value as f32).to_bits()),
-        };
-    }
-    let scientific = mlir_scientific(value);
-    if round_trips(&scientific, value, kind) {
-        return scientific;
-    }
-    let shortest = match kind {
-        FloatKind::F64 => format!("{value:e}"),
-        _ => format!("{:e}", value as f32),
-    };
-    // Rust prints `1e5`; MLIR's lexer needs a '.' in float literals.
-    match shortest.split_once('e') {
-        Some((mantissa, exp)) if !mantissa.contains('.') => format!("{mantissa}.0e{exp}"),
-        _ => shortest,
-    }
-}
-
-fn mlir_scientific(value: f64) -> String {
-    let s = format!("{value:.6e}");
-    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let (sign, digits) = match exp.strip_prefix('-') {
-        Some(d) => ('-', d),
-        None => ('+', exp),
-    };
-    format!("{mantissa}e{sign}{digits:0>2}")
-}
-
-fn round_trips(text: &str, value: f64, kind: FloatKind) -> bool {
-    let Ok(parsed) = text.parse::<f64>() else { return false };
-    match kind {
-        FloatKind::F64 => parsed.to_bits() == value.to_bits(),
-        _ => (parsed as f32).to_bits() == (value as f32).to_bits(),
-    }
-}
+pub use crate::float_format::format_float;
 
 impl fmt::Display for Attribute {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -360,8 +345,17 @@ impl fmt::Display for Attribute {
             Attribute::String(s) => write!(f, "{}", crate::printer::QuotedString(s)),
             Attribute::Unit => f.write_str("unit"),
             Attribute::Array(items) => {
+                // Inside arrays MLIR elides the type of `i64` integers (`[2, 1]`).
                 f.write_str("[")?;
-                crate::types::write_list(f, items)?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    match item {
+                        Attribute::Integer { value, ty: Type::Integer(64) } => write!(f, "{value}")?,
+                        other => write!(f, "{other}")?,
+                    }
+                }
                 f.write_str("]")
             }
             Attribute::Dictionary(entries) => {
@@ -379,6 +373,23 @@ impl fmt::Display for Attribute {
             }
             Attribute::AffineMap(m) => write!(f, "affine_map<{m}>"),
             Attribute::IntegerSet(s) => write!(f, "affine_set<{s}>"),
+            Attribute::DenseIntElements { element, shape, values } => {
+                f.write_str("dense<")?;
+                match values.as_slice() {
+                    [] => {}
+                    [first, rest @ ..] if shape.is_empty() || rest.iter().all(|v| v == first) => write!(f, "{first}")?,
+                    _ => {
+                        f.write_str("[")?;
+                        crate::types::write_list(f, values)?;
+                        f.write_str("]")?;
+                    }
+                }
+                f.write_str("> : tensor<")?;
+                for d in shape {
+                    write!(f, "{d}x")?;
+                }
+                write!(f, "{element}>")
+            }
             Attribute::DenseArray { element, values } => {
                 write!(f, "array<{element}")?;
                 if !values.is_empty() {
@@ -427,7 +438,7 @@ mod tests {
     fn floats_print_like_mlir() {
         assert_eq!(format_float(1.5, FloatKind::F32), "1.500000e+00");
         assert_eq!(format_float(1e-10, FloatKind::F64), "1.000000e-10");
-        assert_eq!(format_float(1.2345678901, FloatKind::F64), "1.2345678901e0");
+        assert_eq!(format_float(1.2345678901, FloatKind::F64), "1.2345678900999999");
         assert_eq!(format_float(f64::INFINITY, FloatKind::F64), "0x7FF0000000000000");
         assert_eq!(format_float(0.1f32 as f64, FloatKind::F32), "1.000000e-01");
     }

@@ -11,6 +11,7 @@ pub mod affine;
 pub mod attributes;
 pub mod diagnostics;
 pub mod entity;
+pub mod float_format;
 pub mod ir;
 pub mod location;
 pub mod parser;

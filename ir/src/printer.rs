@@ -357,6 +357,12 @@ impl<'a> OpPrinter<'a> {
     /// arguments are printed (false when the op's syntax already names them);
     /// `print_terminators`: whether a terminator without operands or attributes is printed.
     pub fn print_region(&mut self, region: RegionId, print_entry_args: bool, print_terminators: bool) -> fmt::Result {
+        self.print_region_impl(region, print_entry_args, print_terminators, false)
+    }
+
+    /// As [`Self::print_region`]; `print_empty_block` labels an empty entry block (`^bb0:`),
+    /// as MLIR's generic form does so that the block is not lost.
+    fn print_region_impl(&mut self, region: RegionId, print_entry_args: bool, print_terminators: bool, print_empty_block: bool) -> fmt::Result {
         self.out.push('{');
         self.indent += 1;
         let owner = self.ir.region_parent_op(region);
@@ -365,7 +371,7 @@ impl<'a> OpPrinter<'a> {
         let blocks = self.ir.blocks(region);
         for (bi, &block) in blocks.iter().enumerate() {
             let args = self.ir.block_args(block);
-            let print_label = bi > 0 || (print_entry_args && !args.is_empty());
+            let print_label = bi > 0 || (print_entry_args && !args.is_empty()) || (print_empty_block && self.ir.first_op(block).is_none());
             if print_label {
                 self.indent -= 1;
                 self.newline();
@@ -466,7 +472,7 @@ impl<'a> OpPrinter<'a> {
                 if i > 0 {
                     self.out.push_str(", ");
                 }
-                self.print_region(r, true, true)?;
+                self.print_region_impl(r, true, true, true)?;
             }
             self.out.push(')');
         }

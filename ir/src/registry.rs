@@ -37,6 +37,11 @@ pub struct OpTraits {
     /// Produces a constant held in its `value` attribute (MLIR's `ConstantLike`); the folder
     /// reads operand constants through it.
     pub constant_like: bool,
+    /// Opens a new scope for affine symbols (MLIR's `AffineScope`): values defined at the top
+    /// level of its regions, and its region arguments, are valid symbols for the affine ops
+    /// inside (`func.func`, `gpu.launch`). Ops that are isolated from above are treated as
+    /// affine scopes too.
+    pub affine_scope: bool,
 }
 
 /// Result of folding an op (MLIR's `OpFoldResult` list).
@@ -113,6 +118,7 @@ impl OpDef {
                 commutative: false,
                 reads_memory: false,
                 constant_like: false,
+                affine_scope: false,
             },
             inherent_attrs: &[],
             parse: None,
@@ -138,8 +144,10 @@ impl fmt::Debug for OpDef {
     }
 }
 
-/// Checks the body of a dialect type (`!stencil.field<…>`); returns a message on error.
-pub type TypeCheckFn = fn(&DialectType) -> Result<(), String>;
+/// Checks the body of a dialect type (`!stencil.field<…>`) at parse time; returns the
+/// canonical spelling of the type (so equal types compare equal however they were written),
+/// or a message on error.
+pub type TypeCheckFn = fn(&DialectType) -> Result<DialectType, String>;
 /// Checks the body of a dialect attribute (`#gpu<dim x>`); returns a message on error.
 pub type AttrCheckFn = fn(&DialectAttribute) -> Result<(), String>;
 

@@ -40,6 +40,22 @@ pub(super) fn order_commutative_args(lhs: AffineExpr, rhs: AffineExpr) -> (Affin
     }
 }
 
+fn binary(op: AffineBinOp, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
+    AffineExpr::binary(op, lhs, rhs)
+}
+
+fn add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
+    binary(Add, lhs, rhs)
+}
+
+fn mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
+    binary(Mul, lhs, rhs)
+}
+
+fn neg(e: AffineExpr) -> AffineExpr {
+    mul(e, C(-1))
+}
+
 fn binary_parts(e: &AffineExpr, op: AffineBinOp) -> Option<(&AffineExpr, &AffineExpr)> {
     match e {
         AffineExpr::Binary(o, l, r) if *o == op => Some((l, r)),
@@ -55,7 +71,7 @@ fn simplify_add(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     }
     // Constants go to the right, and so does the symbolic side of a mixed sum.
     if lc.is_some() || (lhs.is_symbolic_or_constant() && !rhs.is_symbolic_or_constant()) {
-        return Some(AffineExpr::add(rhs.clone(), lhs.clone()));
+        return Some(add(rhs.clone(), lhs.clone()));
     }
     if rc == Some(0) {
         return Some(lhs.clone());
@@ -64,7 +80,7 @@ fn simplify_add(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     // (x + c1) + c2 → x + (c1 + c2).
     if let (Some((x, c1)), Some(c2)) = (l_add, rc) {
         if let Some(c1) = c1.as_constant() {
-            return Some(AffineExpr::add(x.clone(), C(c1.wrapping_add(c2))));
+            return Some(add(x.clone(), C(c1.wrapping_add(c2))));
         }
     }
     // c1 * x + c2 * x → (c1 + c2) * x.
@@ -78,12 +94,12 @@ fn simplify_add(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
         _ => (1, rhs),
     };
     if first == second {
-        return Some(AffineExpr::mul(first.clone(), C(c1.wrapping_add(c2))));
+        return Some(mul(first.clone(), C(c1.wrapping_add(c2))));
     }
     // (x + c) + y → (x + y) + c.
     if let Some((x, c)) = l_add {
         if c.as_constant().is_some() {
-            return Some(AffineExpr::add(AffineExpr::add(x.clone(), rhs.clone()), c.clone()));
+            return Some(add(add(x.clone(), rhs.clone()), c.clone()));
         }
     }
     // x + (x floordiv q) * q * -1 → x mod q, and x + (x floordiv c) * -c → x mod c.
@@ -92,25 +108,19 @@ fn simplify_add(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
         if let Some((ll, rl)) = binary_parts(lrhs, Mul) {
             let (x, q) = binary_parts(ll, FloorDiv)?;
             if q == rl && x == lhs {
-                return Some(AffineExpr::binary(Mod, lhs.clone(), rl.clone()));
+                return Some(binary(Mod, lhs.clone(), rl.clone()));
             }
         }
     }
     r_mul?;
     let (x, q) = binary_parts(lrhs, FloorDiv)?;
-    let positive_q = q.as_constant().is_some_and(|c| c > 0);
-    if positive_q && **q == AffineExpr::neg((**rrhs).clone()) {
-        if x == lhs {
-            return Some(AffineExpr::binary(Mod, lhs.clone(), q.clone()));
-        }
-        // (y + x) + (x floordiv c) * -c → y + x mod c.
-        if let Some((y, lx)) = l_add {
-            if lx == x {
-                return Some(AffineExpr::add(y.clone(), AffineExpr::binary(Mod, x.clone(), q.clone())));
-            }
-        }
+    if x == lhs && q.as_constant().is_some_and(|c| c > 0) && *q == neg((**rrhs).clone()) {
+        return Some(binary(Mod, lhs.clone(), q.clone()));
     }
-    None
+    // (a + b) + (x floordiv q) * c → a + (b + (x floordiv q) * c) when the inner sum
+    // simplifies, which turns `(a + x) + (x floordiv q) * -q` into `a + x mod q`.
+    let (a, b) = l_add?;
+    simplify_add(b, rhs).map(|inner| add(a.clone(), inner))
 }
 
 fn simplify_mul(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
@@ -123,7 +133,7 @@ fn simplify_mul(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     }
     // The constant or symbolic factor goes to the right.
     if !rhs.is_symbolic_or_constant() || lc.is_some() {
-        return Some(AffineExpr::mul(rhs.clone(), lhs.clone()));
+        return Some(mul(rhs.clone(), lhs.clone()));
     }
     match rc {
         Some(1) => return Some(lhs.clone()),
@@ -134,10 +144,10 @@ fn simplify_mul(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
         if let Some(c1) = c1.as_constant() {
             // (x * c1) * c2 → x * (c1 * c2).
             if let Some(c2) = rc {
-                return Some(AffineExpr::mul(x.clone(), C(c1.wrapping_mul(c2))));
+                return Some(mul(x.clone(), C(c1.wrapping_mul(c2))));
             }
             // (x * c) * y → (x * y) * c.
-            return Some(AffineExpr::mul(AffineExpr::mul(x.clone(), rhs.clone()), C(c1)));
+            return Some(mul(mul(x.clone(), rhs.clone()), C(c1)));
         }
     }
     None
@@ -155,14 +165,14 @@ fn simplify_floor_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> 
     if let Some((x, c)) = binary_parts(lhs, Mul) {
         if let Some(c) = c.as_constant() {
             if c.checked_rem(q) == Some(0) {
-                return Some(AffineExpr::mul(x.clone(), C(c / q)));
+                return Some(mul(x.clone(), C(c / q)));
             }
         }
     }
     // (x + y) floordiv q → x floordiv q + y floordiv q when q divides x or y.
     if let Some((x, y)) = binary_parts(lhs, Add) {
         if divides(q, x.largest_known_divisor()) || divides(q, y.largest_known_divisor()) {
-            return Some(AffineExpr::add(AffineExpr::binary(FloorDiv, x.clone(), C(q)), AffineExpr::binary(FloorDiv, y.clone(), C(q))));
+            return Some(add(binary(FloorDiv, x.clone(), C(q)), binary(FloorDiv, y.clone(), C(q))));
         }
     }
     None
@@ -179,7 +189,7 @@ fn simplify_ceil_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     if let Some((x, c)) = binary_parts(lhs, Mul) {
         if let Some(c) = c.as_constant() {
             if c.checked_rem(q) == Some(0) {
-                return Some(AffineExpr::mul(x.clone(), C(c / q)));
+                return Some(mul(x.clone(), C(c / q)));
             }
         }
     }
@@ -198,16 +208,16 @@ fn simplify_mod(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     }
     if let Some((x, y)) = binary_parts(lhs, Add) {
         if divides(m, x.largest_known_divisor()) {
-            return Some(AffineExpr::binary(Mod, y.clone(), C(m)));
+            return Some(binary(Mod, y.clone(), C(m)));
         }
         if divides(m, y.largest_known_divisor()) {
-            return Some(AffineExpr::binary(Mod, x.clone(), C(m)));
+            return Some(binary(Mod, x.clone(), C(m)));
         }
     }
     // (x mod a) mod m → x mod m when m divides a.
     if let Some((x, a)) = binary_parts(lhs, Mod) {
         if a.as_constant().is_some_and(|a| a >= 1 && a % m == 0) {
-            return Some(AffineExpr::binary(Mod, x.clone(), C(m)));
+            return Some(binary(Mod, x.clone(), C(m)));
         }
     }
     None

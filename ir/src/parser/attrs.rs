@@ -99,12 +99,90 @@ impl Parser<'_> {
                 }
             }
             "array" => self.parse_dense_array(),
-            "dense" | "dense_resource" | "sparse" | "strided" | "distinct" => {
+            "dense" => self.parse_dense_int_elements(),
+            "dense_resource" | "sparse" | "strided" | "distinct" => {
                 Err(self.error_here(format!("'{text}' attributes are not supported by stencil-opt")))
             }
             t if TYPE_KEYWORDS.contains(&t) || is_integer_type_keyword(t) => Ok(Attribute::Type(self.parse_type()?)),
             _ => Err(self.error_here(format!("expected attribute value, found '{text}'"))),
         }
+    }
+
+    /// `dense<>`, `dense<1>` (splat) or `dense<[1, 2]>`, then `: tensor<NxiW>`: the integer
+    /// elements attributes MLIR uses for `affine.parallel`'s bound groups. Only integer
+    /// elements and flat lists are supported.
+    fn parse_dense_int_elements(&mut self) -> ParseResult<Attribute> {
+        let loc = self.location();
+        self.advance();
+        self.expect(TokenKind::Less, "'<' after 'dense'")?;
+        let mut values = vec![];
+        let mut splat = false;
+        if self.consume_if(TokenKind::LSquare) {
+            if !self.consume_if(TokenKind::RSquare) {
+                loop {
+                    values.push(self.parse_i64()?);
+                    if !self.consume_if(TokenKind::Comma) {
+                        break;
+                    }
+                }
+                self.expect(TokenKind::RSquare, "',' or ']' in dense elements")?;
+            }
+        } else if self.kind() != TokenKind::Greater {
+            values.push(self.parse_i64()?);
+            splat = true;
+        }
+        self.expect(TokenKind::Greater, "'>' to close dense elements")?;
+        self.expect(TokenKind::Colon, "':' and the tensor type of dense elements")?;
+        if !self.is_keyword("tensor") {
+            return Err(
+                self.error_here("expected 'tensor<…>' type of dense elements (only integer tensors are supported)")
+            );
+        }
+        self.advance();
+        self.expect(TokenKind::Less, "'<' after 'tensor'")?;
+        let mut shape = vec![];
+        for d in self.parse_dimension_list()? {
+            match d {
+                crate::types::Dim::Static(n) => shape.push(n),
+                crate::types::Dim::Dynamic => {
+                    return Err(Diagnostic::error(loc, "dense elements need a statically shaped tensor"))
+                }
+            }
+        }
+        let element = self.parse_type()?;
+        self.expect(TokenKind::Greater, "'>' to close tensor type")?;
+        let Type::Integer(width) = element else {
+            return Err(Diagnostic::error(
+                loc,
+                format!("unsupported dense elements type '{element}' (integer types only)"),
+            ));
+        };
+        let count = shape.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d)).unwrap_or(i64::MAX);
+        if splat {
+            // A splat stands for every element of the shape.
+            let v = values.first().copied().unwrap_or(0);
+            if count > 1 << 20 {
+                return Err(Diagnostic::error(loc, "dense splat of more than 2^20 elements is not supported"));
+            }
+            values = vec![v; count as usize];
+        } else if shape.len() > 1 {
+            return Err(Diagnostic::error(
+                loc,
+                "only 1-D dense element lists are supported (use a splat for higher ranks)",
+            ));
+        } else if values.len() as i64 != count {
+            return Err(Diagnostic::error(
+                loc,
+                format!("inferred shape of elements literal ([{}]) does not match type ([{count}])", values.len()),
+            ));
+        }
+        if let Some(v) = values.iter().find(|v| !fits_in_width(i128::from(**v), width)) {
+            return Err(Diagnostic::error(
+                loc,
+                format!("integer constant {v} out of range for element type 'i{width}'"),
+            ));
+        }
+        Ok(Attribute::DenseIntElements { element, shape, values })
     }
 
     fn parse_dense_array(&mut self) -> ParseResult<Attribute> {
@@ -277,12 +355,14 @@ impl Parser<'_> {
                 }
             }
             None if self.config.allow_unregistered => {}
-            None => return Err(Diagnostic::error(
-                loc,
-                format!(
+            None => {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!(
                     "dialect '{dialect}' is not registered; use --allow-unregistered-dialect to accept its attributes"
                 ),
-            )),
+                ))
+            }
         }
         Ok(Attribute::Dialect(Box::new(attr)))
     }
@@ -410,14 +490,8 @@ impl Parser<'_> {
                 AffineBinOp::FloorDiv | AffineBinOp::CeilDiv | AffineBinOp::Mod if !symbolic(&rhs) => {
                     return Err(Diagnostic::error(loc, "non-affine expression: right operand of floordiv, ceildiv and mod has to be either a constant or symbolic"));
                 }
-                AffineBinOp::FloorDiv | AffineBinOp::CeilDiv | AffineBinOp::Mod
-                    if rhs.as_constant().is_some_and(|c| c <= 0) =>
-                {
-                    return Err(Diagnostic::error(
-                        loc,
-                        "division or modulo by a non-positive constant in affine expression",
-                    ));
-                }
+                // MLIR accepts non-positive constant divisors and keeps such expressions as
+                // written (division by zero is only an error when evaluated).
                 _ => {}
             }
             lhs = AffineExpr::binary(op, lhs, rhs);

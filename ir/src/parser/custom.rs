@@ -320,6 +320,17 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
         self.parser.resolve_value(operand, ty)
     }
 
+    /// Resolves an operand whose type the syntax does not spell: it must already be defined
+    /// (no forward reference). `what` names the expected kind of value in the error.
+    pub fn resolve_defined_operand(&mut self, operand: &UnresolvedOperand, what: &str) -> ParseResult<ValueId> {
+        self.parser.lookup_defined_value(operand).ok_or_else(|| {
+            Diagnostic::error(
+                operand.location.clone(),
+                format!("use of undeclared SSA value name '%{}': expected {what}", operand.name),
+            )
+        })
+    }
+
     /// Resolves operands and appends them to the op's operands.
     pub fn add_operands(&mut self, operands: &[UnresolvedOperand], types: &[Type]) -> ParseResult<()> {
         if operands.len() != types.len() {
@@ -382,6 +393,42 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
         let region = self.parser.parse_region_with_args(entry_args, isolated, default_dialect)?;
         self.state.regions.push(region);
         Ok(region)
+    }
+
+    /// Parses a region while `names` are visible to the custom parsers of nested ops through
+    /// [`Self::symbolic_names`] (a program's parameter names, for instance).
+    pub fn parse_region_with_names(&mut self, entry_args: &[Argument], names: &[String]) -> ParseResult<RegionId> {
+        self.parser.symbolic_names.push(names.to_vec().into());
+        let result = self.parse_region(entry_args);
+        self.parser.symbolic_names.pop();
+        result
+    }
+
+    /// The symbolic names made visible by the innermost enclosing op that used
+    /// [`Self::parse_region_with_names`], if any.
+    pub fn symbolic_names(&self) -> Option<std::sync::Arc<[String]>> {
+        self.parser.symbolic_names.last().cloned()
+    }
+
+    /// Parses an affine expression in which bare identifiers are the given `names`, bound to
+    /// symbols by position (`N - 1` with names `[T, N]` gives `s1 - 1`). Other identifiers are
+    /// errors naming the known ones.
+    pub fn parse_affine_expr_of_names(&mut self, names: &[String]) -> ParseResult<AffineExpr> {
+        let mut resolve = |p: &mut Parser<'_>| -> ParseResult<Option<AffineExpr>> {
+            if p.kind() != TokenKind::BareIdent {
+                return Ok(None);
+            }
+            let name = p.spelling();
+            let Some(pos) = names.iter().position(|n| n == name) else {
+                let known = if names.is_empty() { "none are declared".to_string() } else { names.join(", ") };
+                return Err(p.error_here(format!(
+                    "unknown parameter '{name}' in affine expression (known parameters: {known})"
+                )));
+            };
+            p.advance();
+            Ok(Some(AffineExpr::Symbol(pos as u32)))
+        };
+        self.parser.parse_affine_expr(&mut resolve)
     }
 
     /// Parses a region if the current token is `{`.
@@ -448,8 +495,13 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
     /// `operands` (a value used twice maps to the same position).
     pub fn parse_affine_expr_of_ssa_ids(&mut self, operands: &mut AffineOperands) -> ParseResult<AffineExpr> {
         let mut resolve = |p: &mut Parser<'_>| -> ParseResult<Option<AffineExpr>> {
+            // As in MLIR, the first use of a value decides whether it is a dim or a symbol;
+            // later uses of it (plain or in `symbol(...)`) refer to that position.
             if p.kind() == TokenKind::PercentIdent {
                 let o = p.parse_unresolved_operand()?;
+                if let Some(pos) = position_of(&operands.symbols, &o) {
+                    return Ok(Some(AffineExpr::Symbol(pos)));
+                }
                 let pos = position_or_push(&mut operands.dims, o);
                 return Ok(Some(AffineExpr::Dim(pos)));
             }
@@ -458,6 +510,9 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
                 p.expect(TokenKind::LParen, "'(' after 'symbol'")?;
                 let o = p.parse_unresolved_operand()?;
                 p.expect(TokenKind::RParen, "')' after symbol operand")?;
+                if let Some(pos) = position_of(&operands.dims, &o) {
+                    return Ok(Some(AffineExpr::Dim(pos)));
+                }
                 let pos = position_or_push(&mut operands.symbols, o);
                 return Ok(Some(AffineExpr::Symbol(pos)));
             }
@@ -465,6 +520,10 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
         };
         self.parser.parse_affine_expr(&mut resolve)
     }
+}
+
+fn position_of(list: &[UnresolvedOperand], o: &UnresolvedOperand) -> Option<u32> {
+    list.iter().position(|x| x.name == o.name && x.number == o.number).map(|p| p as u32)
 }
 
 fn position_or_push(list: &mut Vec<UnresolvedOperand>, o: UnresolvedOperand) -> u32 {

@@ -72,6 +72,9 @@ pub struct Parser<'a> {
     type_aliases: HashMap<String, Type>,
     scopes: Vec<NameScope>,
     default_dialects: Vec<Option<&'static str>>,
+    /// Symbolic names an enclosing custom op made visible to the custom syntax of the ops in
+    /// its regions (e.g. a stencil program's parameter names), innermost last.
+    symbolic_names: Vec<std::sync::Arc<[String]>>,
 }
 
 impl<'a> Parser<'a> {
@@ -88,6 +91,7 @@ impl<'a> Parser<'a> {
             type_aliases: HashMap::new(),
             scopes: vec![NameScope { isolated: true, ..Default::default() }],
             default_dialects: vec![],
+            symbolic_names: vec![],
         }
     }
 
@@ -383,6 +387,20 @@ impl<'a> Parser<'a> {
         let scope = self.scopes.last_mut().expect("scope");
         scope.forward.insert(key, ForwardRef { placeholder, location: operand.location.clone() });
         Ok(placeholder)
+    }
+
+    /// The value `%name#number` if it is already defined and visible (no forward reference is
+    /// created): for custom syntaxes that name a value without spelling its type.
+    pub(crate) fn lookup_defined_value(&self, operand: &UnresolvedOperand) -> Option<ValueId> {
+        for scope in self.scopes.iter().rev() {
+            if let Some(entry) = scope.values.get(&operand.name) {
+                return entry.values.get(operand.number as usize).copied();
+            }
+            if scope.isolated {
+                break;
+            }
+        }
+        None
     }
 
     /// Binds `%name` to `values` in the current scope, resolving forward references.

@@ -216,11 +216,11 @@ impl Parser<'_> {
     fn parse_dialect_type(&mut self, dialect: String, name: String) -> ParseResult<Type> {
         let loc = self.location();
         let body = self.parse_optional_dialect_body()?;
-        let ty = DialectType { dialect: dialect.as_str().into(), name: name.into(), body: body.map(Into::into) };
+        let mut ty = DialectType { dialect: dialect.as_str().into(), name: name.into(), body: body.map(Into::into) };
         match self.config.registry.dialect(&dialect) {
             Some(def) => {
                 if let Some(check) = def.check_type {
-                    check(&ty).map_err(|msg| Diagnostic::error(loc, msg))?;
+                    ty = check(&ty).map_err(|msg| Diagnostic::error(loc, msg))?;
                 }
             }
             None if self.config.allow_unregistered => {}

@@ -1,0 +1,575 @@
+//! Verifiers of the stencil ops, including the exact in-bounds check of every access.
+//!
+//! Bounds, extents and access indices are affine in the parameters, and parameters are
+//! independent with only a lower bound (their declared minimum). An affine function
+//! `f(p) = c0 + Σ c_i p_i` is then non-negative for every admissible `p` iff it is non-negative
+//! at the minimum and no coefficient is negative; a negative coefficient gives a concrete
+//! counter-example by raising that parameter. Before checking, each parameter's minimum is
+//! raised to the least value for which every domain dimension that depends on that parameter
+//! alone is non-empty, since accesses of an empty domain never execute.
+
+use super::field::FieldType;
+use super::linear::{linearize, Linear};
+use super::ops::{enclosing_program, ProgramParams};
+use crate::support::{expect_operand_count, expect_result_count, op_error};
+use stencil_ir::affine::AffineMap;
+use stencil_ir::ir::ValueDef;
+use stencil_ir::registry::DialectRegistry;
+use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, OpId, Type, ValueId};
+
+fn is_identifier(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Ops allowed directly in a program or iterate body.
+fn check_sweep_body(ir: &Ir, op: OpId) -> DiagResult<()> {
+    for &r in ir.regions(op) {
+        for &b in ir.blocks(r) {
+            for inner in ir.block_op_iter(b) {
+                if !matches!(ir.op_name(inner), "stencil.iterate" | "stencil.apply") {
+                    return Err(op_error(
+                        ir,
+                        inner,
+                        format!("is not allowed directly inside '{}': only stencil.iterate and stencil.apply may appear there (compute values inside a stencil.apply body)", ir.op_name(op)),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+// ----- stencil.program ----------------------------------------------------------------------
+
+pub(super) fn verify_program(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
+    expect_operand_count(ir, op, 0)?;
+    expect_result_count(ir, op, 0)?;
+    if ir.attr(op, "sym_name").and_then(Attribute::as_str).is_none() {
+        return Err(op_error(ir, op, "requires a 'sym_name' string attribute"));
+    }
+    let Some(fn_type) = ir.attr(op, "function_type").and_then(Attribute::as_type).and_then(Type::as_function) else {
+        return Err(op_error(ir, op, "requires a 'function_type' attribute of function type"));
+    };
+    if !fn_type.results.is_empty() {
+        return Err(op_error(ir, op, "must not return values: results are the fields, updated in place"));
+    }
+    let params = check_params(ir, op)?;
+    let Some(&region) = ir.regions(op).first() else {
+        return Err(op_error(ir, op, "requires one region"));
+    };
+    let Some(entry) = ir.entry_block(region) else {
+        return Err(op_error(ir, op, "requires a body block"));
+    };
+    let args = ir.block_args(entry);
+    if args.len() != fn_type.inputs.len() || args.iter().zip(&fn_type.inputs).any(|(&a, t)| ir.value_type(a) != t) {
+        return Err(op_error(ir, op, "entry block arguments must match the function_type inputs"));
+    }
+    for (i, &arg) in args.iter().enumerate() {
+        let ty = ir.value_type(arg);
+        if let Some(field) = FieldType::from_type(ty) {
+            check_field_extents(ir, op, i, &field, &params)?;
+            for u in ir.uses(arg) {
+                let ok = matches!(ir.op_name(u.op), "stencil.apply" | "stencil.access") && u.operand == 0;
+                if !ok {
+                    return Err(op_error(ir, u.op, format!("uses field argument #{i} directly: fields are read with stencil.access and written with stencil.apply")));
+                }
+            }
+        } else if !(ty.is_float() || ty.is_integer_like()) {
+            return Err(op_error(ir, op, format!("argument #{i} has type '{ty}': program arguments are !stencil.field<…> or scalars (f32, f64, iN, index)")));
+        }
+    }
+    check_sweep_body(ir, op)
+}
+
+fn check_params(ir: &Ir, op: OpId) -> DiagResult<ProgramParams> {
+    let names_ok = match ir.attr(op, "param_names") {
+        Some(Attribute::Array(items)) => items.iter().all(|a| a.as_str().is_some_and(is_identifier)),
+        _ => false,
+    };
+    if !names_ok {
+        return Err(op_error(ir, op, "requires 'param_names', an array of identifier strings"));
+    }
+    let params = ProgramParams::of(ir, op);
+    for (i, n) in params.names.iter().enumerate() {
+        if params.names[..i].contains(n) {
+            return Err(op_error(ir, op, format!("declares parameter '{n}' twice")));
+        }
+    }
+    if params.mins.len() != params.names.len() {
+        return Err(op_error(ir, op, "requires 'param_mins' with one minimum per parameter"));
+    }
+    if let Some(Attribute::Dictionary(d)) = ir.attr(op, "param_defaults") {
+        for entry in d {
+            let Some(i) = params.names.iter().position(|n| **n == *entry.name) else {
+                return Err(op_error(ir, op, format!("has a default for undeclared parameter '{}'", entry.name)));
+            };
+            match entry.value.as_i64() {
+                Some(v) if v >= params.mins[i] => {}
+                Some(v) => {
+                    return Err(op_error(
+                        ir,
+                        op,
+                        format!("default {} = {v} is below the declared minimum {}", entry.name, params.mins[i]),
+                    ));
+                }
+                None => return Err(op_error(ir, op, format!("default of '{}' must be an integer", entry.name))),
+            }
+        }
+    } else if ir.attr(op, "param_defaults").is_some() {
+        return Err(op_error(ir, op, "'param_defaults' must be a dictionary of integers"));
+    }
+    Ok(params)
+}
+
+/// A field extent as a linear form over the parameters.
+fn extent_linear(field: &FieldType, dim: usize, params: &ProgramParams) -> Result<Linear, String> {
+    let e = &field.shape[dim];
+    let mut l = Linear::zero(0, params.names.len());
+    l.constant = e.constant;
+    for (name, &c) in &e.terms {
+        let Some(i) = params.names.iter().position(|n| n == name) else {
+            return Err(format!(
+                "field extent '{e}' uses '{name}', which is not a parameter of the program (declared: {})",
+                params.names.join(", ")
+            ));
+        };
+        l.symbols[i] = c;
+    }
+    Ok(l)
+}
+
+fn check_field_extents(ir: &Ir, op: OpId, index: usize, field: &FieldType, params: &ProgramParams) -> DiagResult<()> {
+    for d in 0..field.rank() {
+        let extent =
+            extent_linear(field, d, params).map_err(|m| op_error(ir, op, format!("argument #{index}: {m}")))?;
+        let at_least_one = extent.add_scaled(&Linear { constant: 1, ..Linear::zero(0, params.names.len()) }, -1);
+        if let Some(w) = at_least_one.as_ref().and_then(|f| counterexample(f, &params.mins)) {
+            return Err(op_error(
+                ir,
+                op,
+                format!(
+                    "argument #{index}: extent '{}' of dimension {d} is not positive for {}; declare larger parameter minimums (e.g. 'N >= 3')",
+                    field.shape[d],
+                    describe(&params.names, &w)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parameter values `p ≥ mins` with `f(p) < 0`, if any (exact for independent parameters).
+fn counterexample(f: &Linear, mins: &[i64]) -> Option<Vec<i64>> {
+    let at_min = f.eval(&[], mins)?;
+    if at_min < 0 {
+        return Some(mins.to_vec());
+    }
+    let (i, &c) = f.symbols.iter().enumerate().find(|(_, c)| **c < 0)?;
+    let mut w = mins.to_vec();
+    // f decreases by |c| per unit of p_i: go just past zero.
+    w[i] = mins[i].checked_add(at_min / c.checked_neg()? + 1)?;
+    Some(w)
+}
+
+fn describe(names: &[String], values: &[i64]) -> String {
+    if names.is_empty() {
+        return "every parameter value".to_string();
+    }
+    names.iter().zip(values).map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", ")
+}
+
+// ----- bounds maps ---------------------------------------------------------------------------
+
+/// Reads a bound map property: no dims, one symbol per parameter, `results` results, each
+/// linear in the parameters.
+fn bound_forms(
+    ir: &Ir,
+    op: OpId,
+    attr: &str,
+    params: &ProgramParams,
+    results: Option<usize>,
+) -> DiagResult<Vec<Linear>> {
+    let Some(map) = ir.attr(op, attr).and_then(Attribute::as_affine_map) else {
+        return Err(op_error(ir, op, format!("requires '{attr}', an affine map over the program parameters")));
+    };
+    if map.num_dims != 0 || map.num_symbols as usize != params.names.len() {
+        return Err(op_error(
+            ir,
+            op,
+            format!(
+                "'{attr}' must be a map ()[{}] over the {} program parameters, found '{map}'",
+                params.names.join(", "),
+                params.names.len()
+            ),
+        ));
+    }
+    if let Some(n) = results {
+        if map.results.len() != n {
+            return Err(op_error(ir, op, format!("'{attr}' has {} results, expected {n}", map.results.len())));
+        }
+    }
+    map.results
+        .iter()
+        .map(|e| {
+            linearize(e, 0, params.names.len()).ok_or_else(|| {
+                op_error(ir, op, format!("bound '{e}' in '{attr}' is not affine in the parameters (no floordiv, ceildiv, mod or products of parameters)"))
+            })
+        })
+        .collect()
+}
+
+fn parent_is_sweep_container(ir: &Ir, op: OpId) -> DiagResult<()> {
+    match ir.parent_op(op).map(|p| ir.op_name(p)) {
+        Some("stencil.program" | "stencil.iterate") => Ok(()),
+        _ => Err(op_error(ir, op, "expects parent op 'stencil.program' or 'stencil.iterate'")),
+    }
+}
+
+fn program_params(ir: &Ir, op: OpId) -> DiagResult<ProgramParams> {
+    ProgramParams::enclosing(ir, op).ok_or_else(|| op_error(ir, op, "must be nested in a 'stencil.program'"))
+}
+
+// ----- stencil.iterate ----------------------------------------------------------------------
+
+pub(super) fn verify_iterate(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
+    expect_operand_count(ir, op, 0)?;
+    expect_result_count(ir, op, 0)?;
+    parent_is_sweep_container(ir, op)?;
+    let params = program_params(ir, op)?;
+    bound_forms(ir, op, "lower_bound", &params, Some(1))?;
+    bound_forms(ir, op, "upper_bound", &params, Some(1))?;
+    let entry = ir.regions(op).first().and_then(|&r| ir.entry_block(r));
+    let ok = entry.is_some_and(|b| ir.block_args(b).len() == 1 && ir.value_type(ir.block_args(b)[0]).is_index());
+    if !ok {
+        return Err(op_error(ir, op, "requires a body with one 'index' argument (the induction variable)"));
+    }
+    check_sweep_body(ir, op)
+}
+
+// ----- stencil.apply ------------------------------------------------------------------------
+
+/// The field written by an apply or read by an access (operand 0), checked to be a field
+/// argument of the enclosing program.
+fn field_operand(ir: &Ir, op: OpId) -> DiagResult<(ValueId, FieldType)> {
+    let Some(&field) = ir.operands(op).first() else {
+        return Err(op_error(ir, op, "requires a field operand"));
+    };
+    let Some(ft) = FieldType::from_type(ir.value_type(field)) else {
+        return Err(op_error(ir, op, format!("operand #0 must be a !stencil.field, found '{}'", ir.value_type(field))));
+    };
+    let program = enclosing_program(ir, op);
+    let is_program_arg = match ir.value_def(field) {
+        ValueDef::BlockArgument { block, .. } => ir.block_parent_op(block) == program && program.is_some(),
+        _ => false,
+    };
+    if !is_program_arg {
+        return Err(op_error(
+            ir,
+            op,
+            "uses a field that is not an argument of the enclosing stencil.program; fields must be program arguments",
+        ));
+    }
+    Ok((field, ft))
+}
+
+/// Per-dimension domain bounds `[lb, ub)` of an apply, as linear forms in the parameters.
+fn apply_domain(ir: &Ir, apply: OpId, params: &ProgramParams, rank: usize) -> DiagResult<(Vec<Linear>, Vec<Linear>)> {
+    Ok((
+        bound_forms(ir, apply, "lower_bounds", params, Some(rank))?,
+        bound_forms(ir, apply, "upper_bounds", params, Some(rank))?,
+    ))
+}
+
+pub(super) fn verify_apply(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
+    expect_operand_count(ir, op, 1)?;
+    expect_result_count(ir, op, 0)?;
+    parent_is_sweep_container(ir, op)?;
+    if !ir.attr(op, "name").and_then(Attribute::as_str).is_some_and(is_identifier) {
+        return Err(op_error(ir, op, "requires a statement name (@S), an identifier"));
+    }
+    if let Some(order) = ir.attr(op, "order") {
+        if !matches!(order.as_str(), Some("forward" | "reverse")) {
+            return Err(op_error(ir, op, "'order' must be \"forward\" or \"reverse\""));
+        }
+    }
+    let params = program_params(ir, op)?;
+    let (_, field) = field_operand(ir, op)?;
+    apply_domain(ir, op, &params, field.rank())?;
+    let body = ir.regions(op).first().and_then(|&r| ir.entry_block(r));
+    let Some(body) = body else {
+        return Err(op_error(ir, op, "requires a body block ending with stencil.yield"));
+    };
+    if !ir.block_args(body).is_empty() {
+        return Err(op_error(ir, op, "body must not have arguments: use stencil.index for coordinates"));
+    }
+    for inner in ir.block_op_iter(body) {
+        if matches!(ir.op_name(inner), "stencil.apply" | "stencil.iterate" | "stencil.program") {
+            return Err(op_error(ir, inner, "cannot be nested in a stencil.apply body"));
+        }
+        if !ir.regions(inner).is_empty() {
+            return Err(op_error(
+                ir,
+                inner,
+                "ops with regions are not allowed in a stencil.apply body: it computes one value per point",
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ----- stencil.access -----------------------------------------------------------------------
+
+fn parent_apply(ir: &Ir, op: OpId) -> DiagResult<OpId> {
+    ir.parent_op(op)
+        .filter(|&p| ir.op_name(p) == "stencil.apply")
+        .ok_or_else(|| op_error(ir, op, "expects parent op 'stencil.apply'"))
+}
+
+/// The range `[lo, hi]` (inclusive) of an index value used by a general access, as linear
+/// forms in the parameters: an enclosing iterate's induction variable or a coordinate.
+fn index_range(
+    ir: &Ir,
+    access: OpId,
+    v: ValueId,
+    params: &ProgramParams,
+    domain: &(Vec<Linear>, Vec<Linear>),
+) -> DiagResult<(Linear, Linear)> {
+    let minus_one = |l: &Linear| l.add_scaled(&Linear { constant: 1, ..Linear::zero(0, params.names.len()) }, -1);
+    match ir.value_def(v) {
+        ValueDef::BlockArgument { block, .. } => {
+            if let Some(it) = ir.block_parent_op(block).filter(|&o| ir.op_name(o) == "stencil.iterate") {
+                let lo = bound_forms(ir, it, "lower_bound", params, Some(1))?.remove(0);
+                let hi = bound_forms(ir, it, "upper_bound", params, Some(1))?.remove(0);
+                if let Some(hi) = minus_one(&hi) {
+                    return Ok((lo, hi));
+                }
+            }
+        }
+        ValueDef::Result { op: def, .. } if ir.op_name(def) == "stencil.index" => {
+            let dim = ir.attr(def, "dim").and_then(Attribute::as_i64).and_then(|d| usize::try_from(d).ok());
+            if let Some(d) = dim.filter(|&d| d < domain.0.len()) {
+                if let Some(hi) = minus_one(&domain.1[d]) {
+                    return Ok((domain.0[d].clone(), hi));
+                }
+            }
+        }
+        _ => {}
+    }
+    Err(op_error(
+        ir,
+        access,
+        "affine index operands must be stencil.iterate induction variables or stencil.index coordinates",
+    ))
+}
+
+pub(super) fn verify_access(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
+    expect_result_count(ir, op, 1)?;
+    let apply = parent_apply(ir, op)?;
+    let params = program_params(ir, op)?;
+    let (_, field) = field_operand(ir, op)?;
+    let result_ty = ir.value_type(ir.result(op, 0));
+    if *result_ty != field.element_type() {
+        return Err(op_error(
+            ir,
+            op,
+            format!("result type '{result_ty}' differs from the field's element type '{}'", field.element_type()),
+        ));
+    }
+    let Some(&written) = ir.operands(apply).first() else { return Ok(()) };
+    let Some(written_field) = FieldType::from_type(ir.value_type(written)) else { return Ok(()) };
+    let domain = apply_domain(ir, apply, &params, written_field.rank())?;
+    if written_field.rank() != field.rank() && ir.attr(op, "map").is_none() {
+        return Err(op_error(
+            ir,
+            op,
+            format!("offset access to a rank-{} field inside an apply over a rank-{} domain: use the affine form '%F at [...]'", field.rank(), written_field.rank()),
+        ));
+    }
+    // Index range of each field dimension, as linear forms of the parameters.
+    let ranges: Vec<(Linear, Linear, String)> = match (ir.attr(op, "offset"), ir.attr(op, "map")) {
+        (Some(off), None) => {
+            let Some(offsets) = off.as_dense_array() else {
+                return Err(op_error(ir, op, "'offset' must be an array<i64: …>"));
+            };
+            if offsets.len() != field.rank() {
+                return Err(op_error(
+                    ir,
+                    op,
+                    format!("has {} offsets for a rank-{} field", offsets.len(), field.rank()),
+                ));
+            }
+            let one = Linear { constant: 1, ..Linear::zero(0, params.names.len()) };
+            let mut out = vec![];
+            for (d, &o) in offsets.iter().enumerate() {
+                let shift = Linear { constant: o, ..Linear::zero(0, params.names.len()) };
+                let lo = domain.0[d].add_scaled(&shift, 1);
+                let hi = domain.1[d].add_scaled(&one, -1).and_then(|h| h.add_scaled(&shift, 1));
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) => out.push((lo, hi, format!("offset {o}"))),
+                    _ => return Err(op_error(ir, op, "offset overflows")),
+                }
+            }
+            out
+        }
+        (None, Some(map)) => {
+            let Some(map) = map.as_affine_map() else {
+                return Err(op_error(ir, op, "'map' must be an affine map"));
+            };
+            general_ranges(ir, op, map, &params, &domain, field.rank())?
+        }
+        _ => return Err(op_error(ir, op, "requires exactly one of 'offset' (array<i64>) or 'map' (affine map)")),
+    };
+    check_in_bounds(ir, op, &field, &params, &domain, &ranges)
+}
+
+/// Index ranges of a general access `map(operands)` with every operand ranging over its
+/// interval: for a linear form the extremes are at interval ends chosen by coefficient sign.
+fn general_ranges(
+    ir: &Ir,
+    op: OpId,
+    map: &AffineMap,
+    params: &ProgramParams,
+    domain: &(Vec<Linear>, Vec<Linear>),
+    rank: usize,
+) -> DiagResult<Vec<(Linear, Linear, String)>> {
+    let operands = ir.operands(op).get(1..).unwrap_or(&[]);
+    if map.num_dims as usize != operands.len() || map.num_symbols != 0 {
+        return Err(op_error(
+            ir,
+            op,
+            format!(
+                "'map' takes {} dims and no symbols but the access has {} index operands",
+                map.num_dims,
+                operands.len()
+            ),
+        ));
+    }
+    if map.results.len() != rank {
+        return Err(op_error(ir, op, format!("'map' has {} results for a rank-{rank} field", map.results.len())));
+    }
+    let intervals: Vec<(Linear, Linear)> =
+        operands.iter().map(|&v| index_range(ir, op, v, params, domain)).collect::<DiagResult<_>>()?;
+    let mut out = vec![];
+    for e in &map.results {
+        let Some(l) = linearize(e, operands.len(), 0) else {
+            return Err(op_error(ir, op, format!("index '{e}' is not affine (no floordiv, ceildiv, mod)")));
+        };
+        let mut lo = Linear { constant: l.constant, ..Linear::zero(0, params.names.len()) };
+        let mut hi = lo.clone();
+        for (c, (ilo, ihi)) in l.dims.iter().zip(&intervals) {
+            let (for_lo, for_hi) = if *c >= 0 { (ilo, ihi) } else { (ihi, ilo) };
+            match (lo.add_scaled(for_lo, *c), hi.add_scaled(for_hi, *c)) {
+                (Some(a), Some(b)) => {
+                    lo = a;
+                    hi = b;
+                }
+                _ => return Err(op_error(ir, op, "index overflows")),
+            }
+        }
+        out.push((lo, hi, format!("index '{e}'")));
+    }
+    Ok(out)
+}
+
+/// Raises parameter minimums so that every domain dimension depending on a single parameter
+/// is non-empty: points of empty domains never execute.
+fn effective_minimums(params: &ProgramParams, domain: &(Vec<Linear>, Vec<Linear>)) -> Vec<i64> {
+    let mut mins = params.mins.clone();
+    for (lb, ub) in domain.0.iter().zip(&domain.1) {
+        // ub - lb - 1 >= 0
+        let Some(g) = ub
+            .add_scaled(lb, -1)
+            .and_then(|g| g.add_scaled(&Linear { constant: 1, ..Linear::zero(0, mins.len()) }, -1))
+        else {
+            continue;
+        };
+        let nonzero: Vec<usize> = (0..g.symbols.len()).filter(|&i| g.symbols[i] != 0).collect();
+        if let [i] = nonzero.as_slice() {
+            let c = g.symbols[*i];
+            if c > 0 {
+                // c·p + rest >= 0  ⇔  p >= ceil(-rest / c), with rest the other terms at their minimums.
+                let mut at = mins.clone();
+                at[*i] = 0;
+                if let Some(rest) = g.eval(&[], &at) {
+                    let need = stencil_ir::affine::ceil_div(-rest, c).unwrap_or(mins[*i]);
+                    mins[*i] = mins[*i].max(need);
+                }
+            }
+        }
+    }
+    mins
+}
+
+fn domain_nonempty(domain: &(Vec<Linear>, Vec<Linear>), p: &[i64]) -> bool {
+    domain
+        .0
+        .iter()
+        .zip(&domain.1)
+        .all(|(lb, ub)| matches!((lb.eval(&[], p), ub.eval(&[], p)), (Some(a), Some(b)) if b > a))
+}
+
+fn check_in_bounds(
+    ir: &Ir,
+    op: OpId,
+    field: &FieldType,
+    params: &ProgramParams,
+    domain: &(Vec<Linear>, Vec<Linear>),
+    ranges: &[(Linear, Linear, String)],
+) -> DiagResult<()> {
+    let mins = effective_minimums(params, domain);
+    for (d, (lo, hi, what)) in ranges.iter().enumerate() {
+        let extent = extent_linear(field, d, params).map_err(|m| op_error(ir, op, m))?;
+        // lo >= 0 and extent - 1 - hi >= 0 for every admissible parameter value.
+        let below = counterexample(lo, &mins).filter(|w| domain_nonempty(domain, w)).map(|w| (w, "below 0"));
+        let above = extent
+            .add_scaled(hi, -1)
+            .and_then(|g| g.add_scaled(&Linear { constant: 1, ..Linear::zero(0, mins.len()) }, -1))
+            .and_then(|g| counterexample(&g, &mins))
+            .filter(|w| domain_nonempty(domain, w))
+            .map(|w| (w, "past the end"));
+        if let Some((w, side)) = below.or(above) {
+            let lo_v = lo.eval(&[], &w).map_or("?".into(), |v| v.to_string());
+            let hi_v = hi.eval(&[], &w).map_or("?".into(), |v| v.to_string());
+            let ext_v = extent.eval(&[], &w).map_or("?".into(), |v| v.to_string());
+            return Err(Diagnostic::error(
+                ir.location(op).clone(),
+                format!(
+                    "'stencil.access' op reads outside the field ({side}) in dimension {d} with {what}: for {} the domain reads indices {lo_v}..={hi_v} of extent {ext_v}; shrink the apply's domain or enlarge the field",
+                    describe(&params.names, &w)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ----- stencil.index and stencil.yield ------------------------------------------------------
+
+pub(super) fn verify_index(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
+    expect_operand_count(ir, op, 0)?;
+    expect_result_count(ir, op, 1)?;
+    let apply = parent_apply(ir, op)?;
+    if !ir.value_type(ir.result(op, 0)).is_index() {
+        return Err(op_error(ir, op, "result must be 'index'"));
+    }
+    let rank = ir.operands(apply).first().and_then(|&f| FieldType::from_type(ir.value_type(f))).map_or(0, |f| f.rank());
+    match ir.attr(op, "dim").and_then(Attribute::as_i64) {
+        Some(d) if d >= 0 && (d as usize) < rank => Ok(()),
+        Some(d) => Err(op_error(ir, op, format!("dimension {d} is out of range for a rank-{rank} domain"))),
+        None => Err(op_error(ir, op, "requires an integer 'dim' attribute")),
+    }
+}
+
+pub(super) fn verify_yield(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
+    let apply = parent_apply(ir, op)?;
+    expect_operand_count(ir, op, 1)?;
+    let Some(field) = ir.operands(apply).first().and_then(|&f| FieldType::from_type(ir.value_type(f))) else {
+        return Ok(());
+    };
+    let ty = ir.value_type(ir.operand(op, 0));
+    if *ty != field.element_type() {
+        return Err(op_error(ir, op, format!("yields '{ty}' but the written field holds '{}'", field.element_type())));
+    }
+    Ok(())
+}
