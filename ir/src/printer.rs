@@ -131,23 +131,33 @@ impl NameTable {
     /// start from scratch.
     fn name_nested(&mut self, ir: &Ir, registry: &DialectRegistry, op: OpId, scope: &NameScope) {
         let isolated = registry.traits_of(ir, op).isolated_from_above;
-        for &region in ir.regions(op) {
+        let arg_hints = registry.def_of(ir, op).and_then(|d| d.arg_name_hint).map(|h| h(ir, op)).unwrap_or_default();
+        for (ri, &region) in ir.regions(op).iter().enumerate() {
             let mut inner = if isolated { NameScope::default() } else { scope.clone() };
-            self.name_region(ir, registry, region, &mut inner);
+            let hints: &[Option<String>] = if ri == 0 { &arg_hints } else { &[] };
+            self.name_region(ir, registry, region, &mut inner, hints);
         }
     }
 
     /// MLIR numbers a whole block's results before descending into nested regions, so a
     /// value after a loop gets a smaller number than the values inside the loop.
-    fn name_region(&mut self, ir: &Ir, registry: &DialectRegistry, region: RegionId, scope: &mut NameScope) {
+    fn name_region(&mut self, ir: &Ir, registry: &DialectRegistry, region: RegionId, scope: &mut NameScope, entry_hints: &[Option<String>]) {
         for (bi, &block) in ir.blocks(region).iter().enumerate() {
             // Block labels are numbered per region, as MLIR does.
             self.blocks.insert(block, format!("bb{bi}"));
-            for &arg in ir.block_args(block) {
-                let name = if bi == 0 {
-                    let n = scope.next_arg;
-                    scope.next_arg += 1;
-                    format!("arg{n}")
+            for (ai, &arg) in ir.block_args(block).iter().enumerate() {
+                let hint = if bi == 0 { entry_hints.get(ai).cloned().flatten().and_then(|h| sanitize_hint(&h)) } else { None };
+                let name = if let Some(h) = hint {
+                    scope.unique(&h)
+                } else if bi == 0 {
+                    // Skip numbers taken by hinted names (an argument hinted `arg1`).
+                    loop {
+                        let candidate = format!("arg{}", scope.next_arg);
+                        scope.next_arg += 1;
+                        if scope.used.insert(candidate.clone()) {
+                            break candidate;
+                        }
+                    }
                 } else {
                     let n = scope.next_value;
                     scope.next_value += 1;

@@ -63,6 +63,9 @@ pub type VerifyFn = fn(&Ir, OpId, &DialectRegistry) -> DiagResult<()>;
 pub type FoldFn = fn(&Ir, OpId, &[Option<Attribute>]) -> Option<FoldResult>;
 /// Suggests a name for result values when printing (`%c0`, `%cst`, `%thread_id_x`).
 pub type NameHintFn = fn(&Ir, OpId) -> Option<String>;
+/// Suggests names for the entry block arguments of an op's regions (MLIR's
+/// `getAsmBlockArgumentNames`): one entry per argument of region 0's entry block.
+pub type ArgNameHintFn = fn(&Ir, OpId) -> Vec<Option<String>>;
 /// Canonicalization patterns that rewrite the IR in place; returns whether it changed.
 pub type CanonicalizeFn = fn(&mut Ir, OpId) -> bool;
 /// Fills in default-valued properties the op state lacks.
@@ -91,6 +94,8 @@ pub struct OpDef {
     pub canonicalize: Option<CanonicalizeFn>,
     /// Result name suggestion for the printer.
     pub name_hint: Option<NameHintFn>,
+    /// Name suggestions for the entry block arguments of region 0.
+    pub arg_name_hint: Option<ArgNameHintFn>,
     /// Dialect whose ops may be written without prefix inside this op's regions (as
     /// `return` inside `func.func`).
     pub default_dialect: Option<&'static str>,
@@ -127,6 +132,7 @@ impl OpDef {
             fold: None,
             canonicalize: None,
             name_hint: None,
+            arg_name_hint: None,
             default_dialect: None,
             default_properties: None,
         }

@@ -13,7 +13,7 @@ mod ops;
 mod verify;
 
 pub use field::{FieldType, ParamExpr};
-pub use ops::{ApplyOrder, ProgramParams};
+pub use ops::{enclosing_program, program_arg_names, scalar_default, ApplyOrder, ProgramParams};
 
 use stencil_ir::registry::{DialectDef, DialectRegistry, OpDef, OpTraits};
 
@@ -28,7 +28,8 @@ pub fn register(r: &mut DialectRegistry) {
             no_terminator: true,
             ..OpTraits::default()
         },
-        inherent_attrs: &["sym_name", "function_type", "param_names", "param_mins", "param_defaults"],
+        inherent_attrs: &["sym_name", "function_type", "arg_names", "param_names", "param_mins", "defaults"],
+        arg_name_hint: Some(ops::program_arg_name_hint),
         parse: Some(ops::parse_program),
         print: Some(ops::print_program),
         verify: Some(verify::verify_program),

@@ -49,7 +49,7 @@ impl ProgramParams {
             .unwrap_or_else(|| vec![0; names.len()]);
         let defaults = names
             .iter()
-            .map(|n| match ir.attr(op, "param_defaults") {
+            .map(|n| match ir.attr(op, "defaults") {
                 Some(Attribute::Dictionary(d)) => stencil_ir::attributes::get_named(d, n).and_then(Attribute::as_i64),
                 _ => None,
             })
@@ -57,10 +57,38 @@ impl ProgramParams {
         ProgramParams { names, mins, defaults }
     }
 
+    /// Index of parameter `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
     /// Parameters of the program enclosing `op` (or `op` itself).
     pub fn enclosing(ir: &Ir, op: OpId) -> Option<ProgramParams> {
         enclosing_program(ir, op).map(|p| ProgramParams::of(ir, p))
     }
+}
+
+/// Names of a program's arguments (fields and scalars), in order, from its `arg_names`
+/// property; `None` entries when missing.
+pub fn program_arg_names(ir: &Ir, op: OpId) -> Vec<Option<String>> {
+    match ir.attr(op, "arg_names") {
+        Some(Attribute::Array(items)) => items.iter().map(|a| a.as_str().map(str::to_string)).collect(),
+        _ => vec![],
+    }
+}
+
+/// The default value of a scalar argument named `name` (from the `defaults` property).
+pub fn scalar_default(ir: &Ir, op: OpId, name: &str) -> Option<Attribute> {
+    match ir.attr(op, "defaults") {
+        Some(Attribute::Dictionary(d)) => stencil_ir::attributes::get_named(d, name).cloned(),
+        _ => None,
+    }
+}
+
+/// Entry block argument names of a program (MLIR's `getAsmBlockArgumentNames`), so fields
+/// print as `%A` rather than `%arg0`.
+pub(super) fn program_arg_name_hint(ir: &Ir, op: OpId) -> Vec<Option<String>> {
+    program_arg_names(ir, op)
 }
 
 /// The `stencil.program` that is `op` or contains it.
@@ -124,6 +152,10 @@ pub(super) fn parse_program(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     let args = p.parse_argument_list(true)?;
     let inputs: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
     p.state().add_property("function_type", Attribute::ty(Type::function(inputs, vec![])));
+    // Argument names are part of the program's interface (`stencil-run --init A=…`), so they
+    // are kept, and the printer uses them for the entry block arguments.
+    let arg_names: Vec<Attribute> = args.iter().map(|a| Attribute::string(&a.name.name)).collect();
+    p.state().add_property("arg_names", Attribute::Array(arg_names));
 
     let mut names: Vec<String> = vec![];
     let mut mins: Vec<i64> = vec![];
@@ -150,16 +182,34 @@ pub(super) fn parse_program(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
         p.expect(TokenKind::LSquare, "'[' to begin the default parameter values")?;
         loop {
             let loc = p.location();
-            let n = p.parse_keyword().map_err(|_| p.error("expected a parameter name"))?;
-            if !names.contains(&n) {
+            let n = p.parse_keyword().map_err(|_| p.error("expected a parameter or scalar argument name"))?;
+            p.expect(TokenKind::Equal, "'=' and the default value")?;
+            let value = if names.contains(&n) {
+                Attribute::i64(p.parse_integer()?)
+            } else if let Some(arg) = args.iter().find(|a| a.name.name == n) {
+                if arg.ty.is_float() {
+                    p.parse_attribute_of_type(&arg.ty)?
+                } else if arg.ty.is_integer_like() {
+                    Attribute::Integer { value: p.parse_integer()?.into(), ty: arg.ty.clone() }
+                } else {
+                    return Err(Diagnostic::error(
+                        loc,
+                        format!("'{n}' is a field: fields are initialised by stencil-run --init, not by defaults"),
+                    ));
+                }
+            } else {
                 return Err(Diagnostic::error(
                     loc,
-                    format!("default given for undeclared parameter '{n}' (declared: {})", names.join(", ")),
+                    format!(
+                        "default given for '{n}', which is neither a parameter ({}) nor a scalar argument",
+                        names.join(", ")
+                    ),
                 ));
+            };
+            if stencil_ir::attributes::get_named(&defaults, &n).is_some() {
+                return Err(Diagnostic::error(loc, format!("default for '{n}' given twice")));
             }
-            p.expect(TokenKind::Equal, "'=' and the default value")?;
-            let v = p.parse_integer()?;
-            stencil_ir::attributes::set_named(&mut defaults, &n, Attribute::i64(v));
+            stencil_ir::attributes::set_named(&mut defaults, &n, value);
             if !p.consume_if(TokenKind::Comma) {
                 break;
             }
@@ -169,7 +219,7 @@ pub(super) fn parse_program(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     p.state().add_property("param_names", Attribute::Array(names.iter().map(|n| Attribute::string(n)).collect()));
     p.state().add_property("param_mins", Attribute::DenseArray { element: Type::I64, values: mins });
     if !defaults.is_empty() {
-        p.state().add_property("param_defaults", Attribute::Dictionary(defaults));
+        p.state().add_property("defaults", Attribute::Dictionary(defaults));
     }
     p.parse_optional_attr_dict_with_keyword()?;
     let region = p.parse_region_with_names(&args, &names)?;
@@ -205,14 +255,23 @@ pub(super) fn print_program(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
         }
         pr.write_char(']')?;
     }
-    let defaults: Vec<String> =
+    let mut defaults: Vec<String> =
         params.names.iter().zip(&params.defaults).filter_map(|(n, d)| d.map(|v| format!("{n} = {v}"))).collect();
+    for name in program_arg_names(ir, op).into_iter().flatten() {
+        match scalar_default(ir, op, &name) {
+            Some(Attribute::Float { value, kind }) => {
+                defaults.push(format!("{name} = {}", stencil_ir::attributes::format_float(value, kind)))
+            }
+            Some(Attribute::Integer { value, .. }) => defaults.push(format!("{name} = {value}")),
+            _ => {}
+        }
+    }
     if !defaults.is_empty() {
         write!(pr, " defaults [{}]", defaults.join(", "))?;
     }
     pr.print_optional_attr_dict_with_keyword(
         op,
-        &["sym_name", "function_type", "param_names", "param_mins", "param_defaults"],
+        &["sym_name", "function_type", "param_names", "param_mins", "defaults", "arg_names"],
     )?;
     if let Some(r) = region {
         pr.write_char(' ')?;

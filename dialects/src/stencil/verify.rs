@@ -65,6 +65,24 @@ pub(super) fn verify_program(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResu
     if args.len() != fn_type.inputs.len() || args.iter().zip(&fn_type.inputs).any(|(&a, t)| ir.value_type(a) != t) {
         return Err(op_error(ir, op, "entry block arguments must match the function_type inputs"));
     }
+    let arg_names = super::ops::program_arg_names(ir, op);
+    if arg_names.len() != args.len() || arg_names.iter().any(|n| !n.as_deref().is_some_and(is_identifier)) {
+        return Err(op_error(
+            ir,
+            op,
+            "requires 'arg_names', one identifier string per argument (the names users pass to stencil-run)",
+        ));
+    }
+    for (i, n) in arg_names.iter().enumerate() {
+        let n = n.as_deref().unwrap_or_default();
+        if arg_names[..i].iter().any(|m| m.as_deref() == Some(n)) || params.index_of(n).is_some() {
+            return Err(op_error(
+                ir,
+                op,
+                format!("argument name '{n}' is used twice (arguments and parameters need distinct names)"),
+            ));
+        }
+    }
     for (i, &arg) in args.iter().enumerate() {
         let ty = ir.value_type(arg);
         if let Some(field) = FieldType::from_type(ty) {
@@ -99,25 +117,37 @@ fn check_params(ir: &Ir, op: OpId) -> DiagResult<ProgramParams> {
     if params.mins.len() != params.names.len() {
         return Err(op_error(ir, op, "requires 'param_mins' with one minimum per parameter"));
     }
-    if let Some(Attribute::Dictionary(d)) = ir.attr(op, "param_defaults") {
+    let arg_names = super::ops::program_arg_names(ir, op);
+    if let Some(Attribute::Dictionary(d)) = ir.attr(op, "defaults") {
         for entry in d {
-            let Some(i) = params.names.iter().position(|n| **n == *entry.name) else {
-                return Err(op_error(ir, op, format!("has a default for undeclared parameter '{}'", entry.name)));
-            };
-            match entry.value.as_i64() {
-                Some(v) if v >= params.mins[i] => {}
-                Some(v) => {
-                    return Err(op_error(
-                        ir,
-                        op,
-                        format!("default {} = {v} is below the declared minimum {}", entry.name, params.mins[i]),
-                    ));
+            if let Some(i) = params.index_of(&entry.name) {
+                match entry.value.as_i64() {
+                    Some(v) if v >= params.mins[i] => {}
+                    Some(v) => {
+                        return Err(op_error(
+                            ir,
+                            op,
+                            format!("default {} = {v} is below the declared minimum {}", entry.name, params.mins[i]),
+                        ));
+                    }
+                    None => {
+                        return Err(op_error(
+                            ir,
+                            op,
+                            format!("default of parameter '{}' must be an integer", entry.name),
+                        ))
+                    }
                 }
-                None => return Err(op_error(ir, op, format!("default of '{}' must be an integer", entry.name))),
+            } else if !arg_names.iter().any(|n| n.as_deref() == Some(&*entry.name)) {
+                return Err(op_error(
+                    ir,
+                    op,
+                    format!("has a default for '{}', which is neither a parameter nor an argument", entry.name),
+                ));
             }
         }
-    } else if ir.attr(op, "param_defaults").is_some() {
-        return Err(op_error(ir, op, "'param_defaults' must be a dictionary of integers"));
+    } else if ir.attr(op, "defaults").is_some() {
+        return Err(op_error(ir, op, "'defaults' must be a dictionary"));
     }
     Ok(params)
 }

@@ -6,7 +6,7 @@ mod custom;
 pub mod lexer;
 mod types;
 
-pub use custom::{Argument, CustomOpParser, UnresolvedOperand};
+pub use custom::{AffineOperands, Argument, CustomOpParser, UnresolvedOperand};
 
 use crate::attributes::{Attribute, NamedAttribute};
 use crate::diagnostics::Diagnostic;
