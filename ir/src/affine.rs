@@ -221,7 +221,13 @@ where
         Ok(())
     }
 
-    fn write_binary(&self, op: AffineBinOp, lhs: &AffineExpr, rhs: &AffineExpr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn write_binary(
+        &self,
+        op: AffineBinOp,
+        lhs: &AffineExpr,
+        rhs: &AffineExpr,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
         let spelling = match op {
             AffineBinOp::Add => return self.write_sum(lhs, rhs, f),
             AffineBinOp::Mul if rhs.as_constant() == Some(-1) => {

@@ -95,9 +95,10 @@ impl PartialEq for Attribute {
             (AffineMap(a), AffineMap(b)) => a == b,
             (IntegerSet(a), IntegerSet(b)) => a == b,
             (DenseArray { element: e, values: v }, DenseArray { element: f, values: w }) => e == f && v == w,
-            (DenseIntElements { element: e, shape: s, values: v }, DenseIntElements { element: f, shape: t, values: w }) => {
-                e == f && s == t && v == w
-            }
+            (
+                DenseIntElements { element: e, shape: s, values: v },
+                DenseIntElements { element: f, shape: t, values: w },
+            ) => e == f && s == t && v == w,
             (Dialect(a), Dialect(b)) => a == b,
             _ => false,
         }

@@ -56,7 +56,13 @@ fn precision_bits(kind: FloatKind) -> u32 {
 
 /// `APFloat::toString(Str, FormatPrecision, FormatMaxPadding, TruncateZero)` for a finite
 /// value.
-fn apfloat_to_string(value: f64, kind: FloatKind, format_precision: u32, format_max_padding: u32, truncate_zero: bool) -> String {
+fn apfloat_to_string(
+    value: f64,
+    kind: FloatKind,
+    format_precision: u32,
+    format_max_padding: u32,
+    truncate_zero: bool,
+) -> String {
     let mut out = String::new();
     if value.is_sign_negative() {
         out.push('-');
@@ -78,7 +84,15 @@ fn apfloat_to_string(value: f64, kind: FloatKind, format_precision: u32, format_
         return out;
     }
     let (significand, exp) = decompose(value, kind);
-    to_string_impl(&mut out, significand, exp, precision_bits(kind), format_precision, format_max_padding, truncate_zero);
+    to_string_impl(
+        &mut out,
+        significand,
+        exp,
+        precision_bits(kind),
+        format_precision,
+        format_max_padding,
+        truncate_zero,
+    );
     out
 }
 
@@ -106,7 +120,15 @@ fn decompose(value: f64, kind: FloatKind) -> (u64, i32) {
     }
 }
 
-fn to_string_impl(out: &mut String, significand: u64, mut exp: i32, semantics_precision: u32, format_precision: u32, format_max_padding: u32, truncate_zero: bool) {
+fn to_string_impl(
+    out: &mut String,
+    significand: u64,
+    mut exp: i32,
+    semantics_precision: u32,
+    format_precision: u32,
+    format_max_padding: u32,
+    truncate_zero: bool,
+) {
     // Enough digits to round-trip (Steele & White), as LLVM chooses when asked for 0.
     let format_precision = if format_precision == 0 { 2 + semantics_precision * 59 / 196 } else { format_precision };
 
@@ -125,7 +147,7 @@ fn to_string_impl(out: &mut String, significand: u64, mut exp: i32, semantics_pr
 
     // AdjustToPrecision(APInt): drop decimal digits that cannot matter (by truncation).
     let bits = n.bit_len();
-    let bits_required = (format_precision * 196 + 58) / 59;
+    let bits_required = (format_precision * 196).div_ceil(59);
     if bits > bits_required {
         let tens_removable = (bits - bits_required) * 59 / 196;
         if tens_removable > 0 {
@@ -235,14 +257,17 @@ fn adjust_buffer_to_precision(buffer: &mut Vec<u8>, exp: &mut i32, precision: us
         buffer.drain(..first_significant);
         return;
     }
-    for i in first_significant..n {
-        if buffer[i] == b'9' {
-            first_significant += 1;
+    // Add with carry; digits that carry out become trailing zeros and are dropped.
+    let mut carried = 0;
+    for digit in &mut buffer[first_significant..] {
+        if *digit == b'9' {
+            carried += 1;
         } else {
-            buffer[i] += 1;
+            *digit += 1;
             break;
         }
     }
+    first_significant += carried;
     if first_significant == n {
         *exp += first_significant as i32;
         buffer.clear();
@@ -349,8 +374,8 @@ mod tests {
             (16777216.0, FloatKind::F32, "0x4B800000"),
             (f64::from(0.7f32), FloatKind::F32, "0.699999988"),
             (f64::from(1.234568f32), FloatKind::F32, "1.234568"),
-            (f64::from(1.17549435E-38f32), FloatKind::F32, "1.17549435E-38"),
-            (4.9406564584124654E-324, FloatKind::F64, "4.940660e-324"),
+            (f64::from(f32::MIN_POSITIVE), FloatKind::F32, "1.17549435E-38"),
+            (f64::from_bits(1), FloatKind::F64, "4.940660e-324"),
             (f64::MAX, FloatKind::F64, "1.7976931348623157E+308"),
             (f64::from(999999.94f32), FloatKind::F32, "999999.937"),
             (f64::INFINITY, FloatKind::F64, "0x7FF0000000000000"),

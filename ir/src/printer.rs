@@ -61,7 +61,9 @@ struct NameScope {
     next_value: usize,
     next_arg: usize,
     used: HashSet<String>,
-    suffix: HashMap<String, usize>,
+    /// MLIR's `nextConflictID`: one counter for every clashing name of the scope, so a second
+    /// `%cst` after `%c0_0` is `%cst_1`.
+    next_conflict: usize,
 }
 
 impl NameScope {
@@ -70,9 +72,8 @@ impl NameScope {
             return hint.to_string();
         }
         loop {
-            let n = self.suffix.entry(hint.to_string()).or_insert(0);
-            let candidate = format!("{hint}_{n}");
-            *n += 1;
+            let candidate = format!("{hint}_{}", self.next_conflict);
+            self.next_conflict += 1;
             if self.used.insert(candidate.clone()) {
                 return candidate;
             }
@@ -372,7 +373,13 @@ impl<'a> OpPrinter<'a> {
 
     /// As [`Self::print_region`]; `print_empty_block` labels an empty entry block (`^bb0:`),
     /// as MLIR's generic form does so that the block is not lost.
-    fn print_region_impl(&mut self, region: RegionId, print_entry_args: bool, print_terminators: bool, print_empty_block: bool) -> fmt::Result {
+    fn print_region_impl(
+        &mut self,
+        region: RegionId,
+        print_entry_args: bool,
+        print_terminators: bool,
+        print_empty_block: bool,
+    ) -> fmt::Result {
         self.out.push('{');
         self.indent += 1;
         let owner = self.ir.region_parent_op(region);
@@ -381,7 +388,9 @@ impl<'a> OpPrinter<'a> {
         let blocks = self.ir.blocks(region);
         for (bi, &block) in blocks.iter().enumerate() {
             let args = self.ir.block_args(block);
-            let print_label = bi > 0 || (print_entry_args && !args.is_empty()) || (print_empty_block && self.ir.first_op(block).is_none());
+            let print_label = bi > 0
+                || (print_entry_args && !args.is_empty())
+                || (print_empty_block && self.ir.first_op(block).is_none());
             if print_label {
                 self.indent -= 1;
                 self.newline();

@@ -447,15 +447,19 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
         r
     }
 
-    /// Ensures `region` has one block ending with a terminator `terminator` (with no
-    /// operands): custom forms elide trivial terminators such as `scf.yield`.
+    /// Ensures `region` has one block ending with a terminator, adding `terminator` (with no
+    /// operands) when it has none: custom forms elide trivial terminators such as `scf.yield`.
     pub fn ensure_terminator(&mut self, region: RegionId, terminator: &str) {
         let ir = &mut self.parser.ir;
         let block = match ir.entry_block(region) {
             Some(b) => b,
             None => ir.append_block(region, &[]),
         };
-        let has_terminator = ir.last_op(block).is_some_and(|op| ir.op_name(op) == terminator);
+        // As MLIR's `ensureRegionTerminator`: any registered terminator already there is kept
+        // (the op's verifier reports one of the wrong kind); only a missing one is added.
+        let registry = self.parser.config.registry;
+        let has_terminator =
+            ir.last_op(block).is_some_and(|op| ir.op_name(op) == terminator || registry.traits_of(ir, op).terminator);
         if !has_terminator {
             let state = OperationState::new(terminator, self.state.location.clone());
             ir.build(crate::ir::InsertPoint::End(block), state);
