@@ -269,7 +269,11 @@ where
         }
         self.write(lhs, false, f)?;
         f.write_str(" + ")?;
-        self.write(rhs, false, f)
+        // A right-nested sum keeps its parentheses so that the text parses back to the same
+        // tree: printing must be a fixed point of parse+print (MLIR drops them here, and its
+        // output then changes on a second round).
+        let nested_sum = matches!(rhs, AffineExpr::Binary(AffineBinOp::Add, ..));
+        self.write(rhs, nested_sum, f)
     }
 }
 

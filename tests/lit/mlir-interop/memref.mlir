@@ -1,0 +1,58 @@
+// The memref dialect through real MLIR and back: our custom and generic output parse in
+// mlir-opt 22, mlir-opt's output (custom and generic, with its `#map` aliases) parses in
+// stencil-opt, and the result is the same program. Also checks that MLIR lowers what we print
+// to the LLVM dialect.
+//
+// RUN: stencil-opt %s | mlir-opt | stencil-opt | FileCheck %s
+// RUN: stencil-opt %s --mlir-print-op-generic | mlir-opt --mlir-print-op-generic | stencil-opt | FileCheck %s
+// RUN: mlir-opt %s | stencil-opt | FileCheck %s
+// RUN: mlir-opt %s --mlir-print-op-generic | stencil-opt --mlir-print-op-generic | mlir-opt | stencil-opt | FileCheck %s
+// RUN: stencil-opt %s | mlir-opt --pass-pipeline='builtin.module(func.func(convert-arith-to-llvm), finalize-memref-to-llvm, convert-func-to-llvm, reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
+
+// CHECK-LABEL: func.func @memref_ops(
+// CHECK-SAME:      %[[N:.*]]: index, %[[M:.*]]: index, %[[S:.*]]: index, %[[I:.*]]: index, %[[V:.*]]: f32) -> f32 {
+// CHECK-NEXT:    %[[A:.*]] = memref.alloc() : memref<4x8xf32>
+// CHECK-NEXT:    %[[B:.*]] = memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?x8xf32>
+// CHECK-NEXT:    %{{.*}} = memref.alloc(%[[N]], %[[M]])[%[[S]]] : memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>>
+// CHECK-NEXT:    %[[C:.*]] = memref.alloca(%[[N]]) : memref<?xf32>
+// CHECK-NEXT:    %{{.*}} = memref.alloca() : memref<32xf32, 3>
+// CHECK-NEXT:    %[[X:.*]] = memref.load %[[A]][%[[I]], %[[N]]] : memref<4x8xf32>
+// CHECK-NEXT:    memref.store %[[V]], %[[B]][%[[I]], %[[N]]] {nontemporal = true} : memref<?x8xf32>
+// CHECK-NEXT:    %[[Y:.*]] = memref.load %[[B]][%[[I]], %[[N]]] {alignment = 16 : i64} : memref<?x8xf32>
+// CHECK-NEXT:    memref.store %[[X]], %[[C]][%[[I]]] : memref<?xf32>
+// CHECK-NEXT:    %dim = memref.dim %[[B]], %[[I]] : memref<?x8xf32>
+// CHECK-NEXT:    %[[E:.*]] = memref.cast %[[B]] : memref<?x8xf32> to memref<4x8xf32>
+// CHECK-NEXT:    memref.copy %[[A]], %[[E]] : memref<4x8xf32> to memref<4x8xf32>
+// CHECK-NEXT:    %[[U:.*]] = memref.cast %[[A]] : memref<4x8xf32> to memref<*xf32>
+// CHECK-NEXT:    %{{.*}} = memref.dim %[[U]], %[[I]] : memref<*xf32>
+// CHECK-NEXT:    memref.copy %[[U]], %[[B]] : memref<*xf32> to memref<?x8xf32>
+// CHECK-NEXT:    memref.dealloc %[[B]] : memref<?x8xf32>
+// CHECK-NEXT:    memref.dealloc %[[U]] : memref<*xf32>
+// CHECK-NEXT:    return %[[Y]] : f32
+func.func @memref_ops(%n: index, %m: index, %s: index, %i: index, %v: f32) -> f32 {
+  %a = memref.alloc() : memref<4x8xf32>
+  %b = memref.alloc(%n) {alignment = 64 : i64} : memref<?x8xf32>
+  %b2 = memref.alloc(%n, %m)[%s] : memref<?x?xf32, affine_map<(d0, d1)[s0] -> (d0 * s0 + d1)>>
+  %c = memref.alloca(%n) : memref<?xf32>
+  %w = memref.alloca() : memref<32xf32, 3>
+  %x = memref.load %a[%i, %n] : memref<4x8xf32>
+  memref.store %v, %b[%i, %n] {nontemporal = true} : memref<?x8xf32>
+  %y = memref.load %b[%i, %n] {alignment = 16 : i64} : memref<?x8xf32>
+  memref.store %x, %c[%i] : memref<?xf32>
+  %d = memref.dim %b, %i : memref<?x8xf32>
+  %e = memref.cast %b : memref<?x8xf32> to memref<4x8xf32>
+  memref.copy %a, %e : memref<4x8xf32> to memref<4x8xf32>
+  %u = memref.cast %a : memref<4x8xf32> to memref<*xf32>
+  %du = memref.dim %u, %i : memref<*xf32>
+  memref.copy %u, %b : memref<*xf32> to memref<?x8xf32>
+  memref.dealloc %b : memref<?x8xf32>
+  memref.dealloc %u : memref<*xf32>
+  return %y : f32
+}
+
+// LLVM-LABEL: llvm.func @memref_ops(
+// LLVM:         llvm.call @malloc
+// LLVM:         llvm.call @memrefCopy
+// LLVM:         llvm.call @free
+// LLVM:         llvm.return
+// LLVM-NOT:     memref.
