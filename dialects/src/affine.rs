@@ -17,7 +17,6 @@ use stencil_ir::printer::OpPrinter;
 use stencil_ir::registry::{DialectDef, DialectRegistry, FoldResult, OpDef, OpTraits};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, Location, OpId, OperationState, Type, ValueId};
 
-use crate::func::print_operands_with_types;
 use crate::support::{expect_result_count, list_types, op_error, types_of};
 use validity::AffineValueRules;
 
@@ -69,8 +68,8 @@ pub fn register(r: &mut DialectRegistry) {
     });
     r.register_op(OpDef {
         traits: OpTraits { pure: true, terminator: true, ..OpTraits::default() },
-        parse: Some(parse_yield),
-        print: Some(print_operands_with_types),
+        parse: Some(crate::func::parse_return_like),
+        print: Some(crate::func::print_return_like),
         verify: Some(verify_yield),
         ..OpDef::new("affine.yield", "Terminates affine.for, affine.if and affine.parallel bodies, yielding values")
     });
@@ -446,15 +445,6 @@ fn verify_store(ir: &Ir, op: OpId, registry: &DialectRegistry) -> DiagResult<()>
 
 // ----- affine.yield -----------------------------------------------------------------------
 
-/// `affine.yield` or `affine.yield %a, %b : t1, t2`.
-fn parse_yield(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
-    let operands = p.parse_operand_list()?;
-    if !operands.is_empty() {
-        let types = p.parse_colon_type_list()?;
-        p.add_operands(&operands, &types)?;
-    }
-    p.parse_optional_attr_dict()
-}
 
 fn verify_yield(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
     let Some(parent) =

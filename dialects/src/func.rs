@@ -24,8 +24,8 @@ pub fn register(r: &mut DialectRegistry) {
     });
     r.register_op(OpDef {
         traits: OpTraits { pure: true, terminator: true, ..OpTraits::default() },
-        parse: Some(parse_return),
-        print: Some(print_return),
+        parse: Some(parse_return_like),
+        print: Some(print_return_like),
         verify: Some(verify_return),
         ..OpDef::new("func.return", "Returns values from a function")
     });
@@ -261,19 +261,23 @@ fn verify_func(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
 
 // ----- func.return ------------------------------------------------------------------------
 
-/// `return` or `return %a, %b : t1, t2`.
-fn parse_return(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
+/// `{attrs} %a, %b : t1, t2` after the op name, every part optional: the assembly format
+/// `attr-dict ($operands^ `:` type($operands))?` shared by MLIR's return-like ops
+/// (`func.return`, `gpu.return`, `scf.yield`, `affine.yield`, `stencil.yield`).
+pub fn parse_return_like(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
+    p.parse_optional_attr_dict()?;
     let operands = p.parse_operand_list()?;
     if !operands.is_empty() {
         let types = p.parse_colon_type_list()?;
         p.add_operands(&operands, &types)?;
     }
-    p.parse_optional_attr_dict()
+    Ok(())
 }
 
-/// Prints `%a, %b : t1, t2` after an op name (shared by return-like ops of other dialects).
-pub fn print_operands_with_types(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
+/// Prints what [`parse_return_like`] reads: attributes first, as MLIR does.
+pub fn print_return_like(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
     let ir = pr.ir();
+    pr.print_optional_attr_dict(op, &[])?;
     let operands = ir.operands(op);
     if !operands.is_empty() {
         pr.write_char(' ')?;
@@ -281,11 +285,7 @@ pub fn print_operands_with_types(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Resul
         pr.write_str(" : ")?;
         pr.print_value_types(operands)?;
     }
-    pr.print_optional_attr_dict(op, &[])
-}
-
-fn print_return(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
-    print_operands_with_types(pr, op)
+    Ok(())
 }
 
 fn verify_return(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {

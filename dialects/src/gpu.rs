@@ -84,8 +84,8 @@ pub fn register(r: &mut DialectRegistry) {
     });
     r.register_op(OpDef {
         traits: OpTraits { pure: true, terminator: true, ..OpTraits::default() },
-        parse: Some(parse_return),
-        print: Some(print_return),
+        parse: Some(crate::func::parse_return_like),
+        print: Some(crate::func::print_return_like),
         verify: Some(verify_return),
         ..OpDef::new("gpu.return", "Returns values from a gpu.func")
     });
@@ -186,18 +186,7 @@ fn verify_module(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
 // ----- gpu.return -------------------------------------------------------------------------
 
 /// `gpu.return` or `gpu.return %a, %b : t1, t2`.
-fn parse_return(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
-    let operands = p.parse_operand_list()?;
-    if !operands.is_empty() {
-        let types = p.parse_colon_type_list()?;
-        p.add_operands(&operands, &types)?;
-    }
-    p.parse_optional_attr_dict()
-}
 
-fn print_return(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
-    crate::func::print_operands_with_types(pr, op)
-}
 
 fn verify_return(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
     let Some(func) = ir.parent_op(op).filter(|&f| ir.op_name(f) == "gpu.func") else {

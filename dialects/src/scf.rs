@@ -44,8 +44,8 @@ pub fn register(r: &mut DialectRegistry) {
     });
     r.register_op(OpDef {
         traits: OpTraits { pure: true, terminator: true, ..OpTraits::default() },
-        parse: Some(parse_yield),
-        print: Some(print_yield),
+        parse: Some(crate::func::parse_return_like),
+        print: Some(crate::func::print_return_like),
         verify: Some(verify_yield),
         ..OpDef::new("scf.yield", "Ends an scf region, passing values to the parent op")
     });
@@ -477,34 +477,6 @@ fn verify_if(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
 
 // ----- scf.yield --------------------------------------------------------------------------
 
-/// `scf.yield {attrs} %a, %b : f32, i32` (MLIR prints the attributes first).
-fn parse_yield(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
-    p.parse_optional_attr_dict()?;
-    let operands = p.parse_operand_list()?;
-    if !operands.is_empty() {
-        let types = p.parse_colon_type_list()?;
-        p.add_operands(&operands, &types)?;
-    }
-    Ok(())
-}
-
-/// Prints ` {attrs} %a, %b : t1, t2` (shared by `scf.yield`).
-fn print_yield(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
-    pr.print_optional_attr_dict(op, &[])?;
-    print_operands_and_types(pr, op)
-}
-
-/// Prints ` %a, %b : t1, t2`, or nothing without operands.
-fn print_operands_and_types(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
-    let operands = pr.ir().operands(op);
-    if !operands.is_empty() {
-        pr.write_char(' ')?;
-        pr.print_values(operands)?;
-        pr.write_str(" : ")?;
-        pr.print_value_types(operands)?;
-    }
-    Ok(())
-}
 
 /// Ops whose regions `scf.yield` may end (MLIR's list, including ops we do not define).
 const YIELD_PARENTS: &[&str] = &["scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"];

@@ -7,6 +7,7 @@
 //! like the C loop nests of the seeds. The exact semantics are documented in
 //! `docs/dialects/stencil.md`.
 
+mod admissible;
 pub mod field;
 pub mod linear;
 mod ops;
@@ -38,6 +39,7 @@ pub fn register(r: &mut DialectRegistry) {
     r.register_op(OpDef {
         traits: OpTraits { single_block: true, no_terminator: true, ..OpTraits::default() },
         inherent_attrs: &["lower_bound", "upper_bound"],
+        arg_name_hint: Some(ops::iterate_arg_name_hint),
         parse: Some(ops::parse_iterate),
         print: Some(ops::print_iterate),
         verify: Some(verify::verify_iterate),
@@ -73,8 +75,8 @@ pub fn register(r: &mut DialectRegistry) {
     });
     r.register_op(OpDef {
         traits: OpTraits { pure: true, terminator: true, ..OpTraits::default() },
-        parse: Some(ops::parse_yield),
-        print: Some(crate::func::print_operands_with_types),
+        parse: Some(crate::func::parse_return_like),
+        print: Some(crate::func::print_return_like),
         verify: Some(verify::verify_yield),
         ..OpDef::new("stencil.yield", "Yields the value stored at the current point")
     });

@@ -77,6 +77,52 @@ pub fn program_arg_names(ir: &Ir, op: OpId) -> Vec<Option<String>> {
     }
 }
 
+/// A number written as a scalar's default.
+#[derive(Copy, Clone, Debug)]
+enum DefaultLiteral {
+    Integer(i64),
+    Float(f64),
+}
+
+/// The attribute that stores `literal` as the default of a scalar of type `ty`: a float of
+/// its kind, an integer of its type (in the signed range of its width), `i1` as a bool. `None`
+/// if the literal is not a value of that type.
+fn scalar_default_attr(literal: DefaultLiteral, ty: &Type) -> Option<Attribute> {
+    match (literal, ty) {
+        (DefaultLiteral::Float(v), Type::Float(kind)) => Some(Attribute::Float { value: v, kind: *kind }),
+        (DefaultLiteral::Integer(v), Type::Float(kind)) => Some(Attribute::Float { value: v as f64, kind: *kind }),
+        (DefaultLiteral::Integer(v @ (0 | 1)), Type::Integer(1)) => Some(Attribute::Bool(v == 1)),
+        (DefaultLiteral::Integer(v), t) if t.is_integer_like() && integer_fits(i128::from(v), t) => {
+            Some(Attribute::Integer { value: v.into(), ty: t.clone() })
+        }
+        _ => None,
+    }
+}
+
+/// `value` is in the signed range of integer type `ty` (`index` is 64-bit).
+fn integer_fits(value: i128, ty: &Type) -> bool {
+    let width = match ty {
+        Type::Integer(w) => *w,
+        Type::Index => 64,
+        _ => return false,
+    };
+    (1..=64).contains(&width) && {
+        let half = 1i128 << (width - 1);
+        (-half..half).contains(&value)
+    }
+}
+
+/// Whether `attr` is a valid stored default for a scalar of type `ty` (what the parser
+/// produces for it; the verifier checks generic-form input with this).
+pub(super) fn is_scalar_default_of(attr: &Attribute, ty: &Type) -> bool {
+    match (attr, ty) {
+        (Attribute::Float { kind, .. }, Type::Float(k)) => kind == k,
+        (Attribute::Bool(_), Type::Integer(1)) => true,
+        (Attribute::Integer { value, ty: t }, ty) => t == ty && *ty != Type::Integer(1) && integer_fits(*value, ty),
+        _ => false,
+    }
+}
+
 /// The default value of a scalar argument named `name` (from the `defaults` property).
 pub fn scalar_default(ir: &Ir, op: OpId, name: &str) -> Option<Attribute> {
     match ir.attr(op, "defaults") {
@@ -89,6 +135,12 @@ pub fn scalar_default(ir: &Ir, op: OpId, name: &str) -> Option<Attribute> {
 /// print as `%A` rather than `%arg0`.
 pub(super) fn program_arg_name_hint(ir: &Ir, op: OpId) -> Vec<Option<String>> {
     program_arg_names(ir, op)
+}
+
+/// Names the induction variable of a `stencil.iterate` `%t` (then `%t_0`, … when nested), as
+/// the time loops of the seeds do.
+pub(super) fn iterate_arg_name_hint(_: &Ir, _: OpId) -> Vec<Option<String>> {
+    vec![Some("t".to_string())]
 }
 
 /// The `stencil.program` that is `op` or contains it.
@@ -126,8 +178,32 @@ fn names_or_empty(p: &CustomOpParser<'_, '_>) -> Arc<[String]> {
     p.symbolic_names().unwrap_or_else(|| Arc::from(Vec::new()))
 }
 
-/// Writes an expression over parameter symbols using the parameter names.
+/// Writes an expression over parameter symbols using the parameter names. Affine ones are
+/// written like field extents, `2 * N - 1` (terms in declaration order, the constant last);
+/// anything else (only in invalid IR) in MLIR's affine syntax, `N floordiv 2`.
 fn write_param_expr(out: &mut impl Write, e: &AffineExpr, names: &[String]) -> fmt::Result {
+    if let Some(l) = super::linear::linearize(e, 0, names.len()) {
+        let mut first = true;
+        for (name, &c) in names.iter().zip(&l.symbols).filter(|(_, c)| **c != 0) {
+            let sign = if c < 0 { "-" } else { "+" };
+            match (first, c < 0) {
+                (true, true) => out.write_str("-")?,
+                (true, false) => {}
+                (false, _) => write!(out, " {sign} ")?,
+            }
+            match c.unsigned_abs() {
+                1 => out.write_str(name)?,
+                mag => write!(out, "{mag} * {name}")?,
+            }
+            first = false;
+        }
+        return match (first, l.constant) {
+            (true, c) => write!(out, "{c}"),
+            (false, 0) => Ok(()),
+            (false, c) if c < 0 => write!(out, " - {}", c.unsigned_abs()),
+            (false, c) => write!(out, " + {c}"),
+        };
+    }
     let printer = AffineExprPrinter {
         expr: e,
         dim: |d, f: &mut fmt::Formatter<'_>| write!(f, "d{d}"),
@@ -137,6 +213,14 @@ fn write_param_expr(out: &mut impl Write, e: &AffineExpr, names: &[String]) -> f
         },
     };
     write!(out, "{printer}")
+}
+
+/// An expression over parameter symbols, spelled with the parameter names (`N - 1`).
+pub(super) fn param_expr_string(e: &AffineExpr, names: &[String]) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = write_param_expr(&mut out, e, names);
+    out
 }
 
 fn printer_param_names(pr: &OpPrinter<'_>, op: OpId) -> Vec<String> {
@@ -187,16 +271,25 @@ pub(super) fn parse_program(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
             let value = if names.contains(&n) {
                 Attribute::i64(p.parse_integer()?)
             } else if let Some(arg) = args.iter().find(|a| a.name.name == n) {
-                if arg.ty.is_float() {
-                    p.parse_attribute_of_type(&arg.ty)?
-                } else if arg.ty.is_integer_like() {
-                    Attribute::Integer { value: p.parse_integer()?.into(), ty: arg.ty.clone() }
-                } else {
+                if super::field::FieldType::from_type(&arg.ty).is_some() {
                     return Err(Diagnostic::error(
                         loc,
                         format!("'{n}' is a field: fields are initialised by stencil-run --init, not by defaults"),
                     ));
                 }
+                let literal = if arg.ty.is_float() {
+                    match p.parse_attribute_of_type(&arg.ty)? {
+                        Attribute::Float { value, .. } => Some(value),
+                        Attribute::Integer { value, .. } => Some(value as f64),
+                        _ => None,
+                    }
+                    .map(DefaultLiteral::Float)
+                } else {
+                    Some(DefaultLiteral::Integer(p.parse_integer()?))
+                };
+                literal.and_then(|l| scalar_default_attr(l, &arg.ty)).ok_or_else(|| {
+                    Diagnostic::error(loc.clone(), format!("default of '{n}' is not a value of its type '{}'", arg.ty))
+                })?
             } else {
                 return Err(Diagnostic::error(
                     loc,
@@ -263,6 +356,7 @@ pub(super) fn print_program(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
                 defaults.push(format!("{name} = {}", stencil_ir::attributes::format_float(value, kind)))
             }
             Some(Attribute::Integer { value, .. }) => defaults.push(format!("{name} = {value}")),
+            Some(Attribute::Bool(b)) => defaults.push(format!("{name} = {}", u8::from(b))),
             _ => {}
         }
     }
@@ -384,13 +478,9 @@ pub(super) fn parse_apply(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     }
     p.state().add_property("lower_bounds", bound_map(lower, names.len()));
     p.state().add_property("upper_bounds", bound_map(upper, names.len()));
-    if p.consume_keyword("order") {
-        match p.parse_keyword_of(&["forward", "reverse"])? {
-            1 => {
-                p.state().add_property("order", Attribute::string("reverse"));
-            }
-            _ => {}
-        }
+    // `order forward` is the default and leaves no property.
+    if p.consume_keyword("order") && p.parse_keyword_of(&["forward", "reverse"])? == 1 {
+        p.state().add_property("order", Attribute::string("reverse"));
     }
     p.parse_optional_attr_dict_with_keyword()?;
     p.parse_region(&[])?;
@@ -502,16 +592,4 @@ pub(super) fn print_index(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
 pub(super) fn index_name_hint(ir: &Ir, op: OpId) -> Option<String> {
     let dim = ir.attr(op, "dim").and_then(Attribute::as_i64)?;
     ["i", "j", "k"].get(usize::try_from(dim).ok()?).map(|s| s.to_string())
-}
-
-// ----- stencil.yield ------------------------------------------------------------------------
-
-/// `%v : f64`
-pub(super) fn parse_yield(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
-    let operands = p.parse_operand_list()?;
-    if !operands.is_empty() {
-        let types = p.parse_colon_type_list()?;
-        p.add_operands(&operands, &types)?;
-    }
-    p.parse_optional_attr_dict()
 }

@@ -1,13 +1,12 @@
 //! Verifiers of the stencil ops, including the exact in-bounds check of every access.
 //!
 //! Bounds, extents and access indices are affine in the parameters, and parameters are
-//! independent with only a lower bound (their declared minimum). An affine function
-//! `f(p) = c0 + Σ c_i p_i` is then non-negative for every admissible `p` iff it is non-negative
-//! at the minimum and no coefficient is negative; a negative coefficient gives a concrete
-//! counter-example by raising that parameter. Before checking, each parameter's minimum is
-//! raised to the least value for which every domain dimension that depends on that parameter
-//! alone is non-empty, since accesses of an empty domain never execute.
+//! independent with only a lower bound (their declared minimum). An access executes only for
+//! parameter values where its apply's box and every enclosing `stencil.iterate` are non-empty;
+//! [`ParamBox`] turns those conditions into an interval per parameter and finds, exactly, a
+//! parameter value in that box for which an index leaves the field (see `admissible.rs`).
 
+use super::admissible::ParamBox;
 use super::field::FieldType;
 use super::linear::{linearize, Linear};
 use super::ops::{enclosing_program, ProgramParams};
@@ -15,7 +14,7 @@ use crate::support::{expect_operand_count, expect_result_count, op_error};
 use stencil_ir::affine::AffineMap;
 use stencil_ir::ir::ValueDef;
 use stencil_ir::registry::DialectRegistry;
-use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, OpId, Type, ValueId};
+use stencil_ir::{Attribute, DiagResult, Ir, OpId, Type, ValueId};
 
 fn is_identifier(s: &str) -> bool {
     s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
@@ -79,7 +78,7 @@ pub(super) fn verify_program(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResu
             return Err(op_error(
                 ir,
                 op,
-                format!("argument name '{n}' is used twice (arguments and parameters need distinct names)"),
+                format!("argument name '{n}' is already used by another argument or a parameter: arguments and parameters need distinct names"),
             ));
         }
     }
@@ -138,7 +137,25 @@ fn check_params(ir: &Ir, op: OpId) -> DiagResult<ProgramParams> {
                         ))
                     }
                 }
-            } else if !arg_names.iter().any(|n| n.as_deref() == Some(&*entry.name)) {
+            } else if let Some(i) = arg_names.iter().position(|n| n.as_deref() == Some(&*entry.name)) {
+                let ty = ir
+                    .attr(op, "function_type")
+                    .and_then(Attribute::as_type)
+                    .and_then(Type::as_function)
+                    .and_then(|f| f.inputs.get(i).cloned());
+                if let Some(ty) = ty.filter(|t| !super::ops::is_scalar_default_of(&entry.value, t)) {
+                    let why = if FieldType::from_type(&ty).is_some() {
+                        "fields are initialised by stencil-run --init, not by defaults".to_string()
+                    } else {
+                        format!("the argument has type '{ty}'")
+                    };
+                    return Err(op_error(
+                        ir,
+                        op,
+                        format!("default '{}' of argument '{}' is invalid: {why}", entry.value, entry.name),
+                    ));
+                }
+            } else {
                 return Err(op_error(
                     ir,
                     op,
@@ -170,36 +187,47 @@ fn extent_linear(field: &FieldType, dim: usize, params: &ProgramParams) -> Resul
 }
 
 fn check_field_extents(ir: &Ir, op: OpId, index: usize, field: &FieldType, params: &ProgramParams) -> DiagResult<()> {
+    let arg = match super::ops::program_arg_names(ir, op).get(index).cloned().flatten() {
+        Some(name) => format!("field %{name} (argument #{index})"),
+        None => format!("argument #{index}"),
+    };
+    let declared = ParamBox::from_minimums(&params.mins);
     for d in 0..field.rank() {
-        let extent =
-            extent_linear(field, d, params).map_err(|m| op_error(ir, op, format!("argument #{index}: {m}")))?;
-        let at_least_one = extent.add_scaled(&Linear { constant: 1, ..Linear::zero(0, params.names.len()) }, -1);
-        if let Some(w) = at_least_one.as_ref().and_then(|f| counterexample(f, &params.mins)) {
-            return Err(op_error(
-                ir,
-                op,
-                format!(
-                    "argument #{index}: extent '{}' of dimension {d} is not positive for {}; declare larger parameter minimums (e.g. 'N >= 3')",
-                    field.shape[d],
-                    describe(&params.names, &w)
-                ),
-            ));
-        }
+        let extent = extent_linear(field, d, params).map_err(|m| op_error(ir, op, format!("{arg}: {m}")))?;
+        let Some(at_least_one) = extent.add_scaled(&Linear { constant: 1, ..Linear::zero(0, params.names.len()) }, -1)
+        else {
+            return Err(op_error(ir, op, format!("{arg}: extent '{}' overflows", field.shape[d])));
+        };
+        let Some(w) = declared.counterexample(&at_least_one) else { continue };
+        let fix = match at_least_one.symbols.iter().position(|&c| c < 0) {
+            Some(i) => {
+                format!("extents must not shrink as a parameter grows ('{}' has no upper bound)", params.names[i])
+            }
+            None => minimum_that_fixes(&at_least_one, &params.mins)
+                .map(|(i, need)| format!("declare '{} >= {need}' in the parameter list", params.names[i]))
+                .unwrap_or_else(|| "declare larger parameter minimums".to_string()),
+        };
+        return Err(op_error(
+            ir,
+            op,
+            format!(
+                "{arg}: extent '{}' of dimension {d} is not positive for {}: {fix}",
+                field.shape[d],
+                describe(&params.names, &w.values)
+            ),
+        ));
     }
     Ok(())
 }
 
-/// Parameter values `p ≥ mins` with `f(p) < 0`, if any (exact for independent parameters).
-fn counterexample(f: &Linear, mins: &[i64]) -> Option<Vec<i64>> {
-    let at_min = f.eval(&[], mins)?;
-    if at_min < 0 {
-        return Some(mins.to_vec());
-    }
-    let (i, &c) = f.symbols.iter().enumerate().find(|(_, c)| **c < 0)?;
-    let mut w = mins.to_vec();
-    // f decreases by |c| per unit of p_i: go just past zero.
-    w[i] = mins[i].checked_add(at_min / c.checked_neg()? + 1)?;
-    Some(w)
+/// The least minimum of one parameter (the first with a positive coefficient, the others at
+/// their minimums) that makes `f ≥ 0`.
+fn minimum_that_fixes(f: &Linear, mins: &[i64]) -> Option<(usize, i64)> {
+    let i = f.symbols.iter().position(|&c| c > 0)?;
+    let mut at = mins.to_vec();
+    at[i] = 0;
+    let rest = f.eval(&[], &at)?;
+    Some((i, stencil_ir::affine::ceil_div(rest.checked_neg()?, f.symbols[i])?))
 }
 
 fn describe(names: &[String], values: &[i64]) -> String {
@@ -243,7 +271,8 @@ fn bound_forms(
         .iter()
         .map(|e| {
             linearize(e, 0, params.names.len()).ok_or_else(|| {
-                op_error(ir, op, format!("bound '{e}' in '{attr}' is not affine in the parameters (no floordiv, ceildiv, mod or products of parameters)"))
+                let e = super::ops::param_expr_string(e, &params.names);
+                op_error(ir, op, format!("bound '{e}' in '{attr}' is not affine in the parameters: write it as a sum of integer multiples of parameters and a constant (no floordiv, ceildiv, mod or products of parameters)"))
             })
         })
         .collect()
@@ -289,22 +318,36 @@ fn field_operand(ir: &Ir, op: OpId) -> DiagResult<(ValueId, FieldType)> {
         return Err(op_error(ir, op, format!("operand #0 must be a !stencil.field, found '{}'", ir.value_type(field))));
     };
     let program = enclosing_program(ir, op);
-    let is_program_arg = match ir.value_def(field) {
-        ValueDef::BlockArgument { block, .. } => ir.block_parent_op(block) == program && program.is_some(),
-        _ => false,
+    let arg_index = match (ir.value_def(field), program) {
+        (ValueDef::BlockArgument { block, index }, Some(_)) if ir.block_parent_op(block) == program => Some(index),
+        _ => None,
     };
-    if !is_program_arg {
+    let (Some(program), Some(index)) = (program, arg_index) else {
         return Err(op_error(
             ir,
             op,
             "uses a field that is not an argument of the enclosing stencil.program; fields must be program arguments",
         ));
-    }
+    };
+    // Nested ops are verified before the program: report a malformed parameter list or a
+    // field that can be empty first, since every access check builds on them.
+    let params = check_params(ir, program)?;
+    check_field_extents(ir, program, index as usize, &ft, &params)?;
     Ok((field, ft))
 }
 
 /// Per-dimension domain bounds `[lb, ub)` of an apply, as linear forms in the parameters.
 fn apply_domain(ir: &Ir, apply: OpId, params: &ProgramParams, rank: usize) -> DiagResult<(Vec<Linear>, Vec<Linear>)> {
+    for attr in ["lower_bounds", "upper_bounds"] {
+        let dims = ir.attr(apply, attr).and_then(Attribute::as_affine_map).map(|m| m.results.len());
+        if let Some(n) = dims.filter(|&n| n != rank) {
+            return Err(op_error(
+                ir,
+                apply,
+                format!("has a {n}-dimensional domain ('{attr}') but writes a rank-{rank} field: give one bound per field dimension"),
+            ));
+        }
+    }
     Ok((
         bound_forms(ir, apply, "lower_bounds", params, Some(rank))?,
         bound_forms(ir, apply, "upper_bounds", params, Some(rank))?,
@@ -324,8 +367,7 @@ pub(super) fn verify_apply(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult
         }
     }
     let params = program_params(ir, op)?;
-    let (_, field) = field_operand(ir, op)?;
-    apply_domain(ir, op, &params, field.rank())?;
+    check_writes_in_bounds(ir, op, &params)?;
     let body = ir.regions(op).first().and_then(|&r| ir.entry_block(r));
     let Some(body) = body else {
         return Err(op_error(ir, op, "requires a body block ending with stencil.yield"));
@@ -408,6 +450,9 @@ pub(super) fn verify_access(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResul
     }
     let Some(&written) = ir.operands(apply).first() else { return Ok(()) };
     let Some(written_field) = FieldType::from_type(ir.value_type(written)) else { return Ok(()) };
+    // Nested ops are verified before their apply: report a domain that leaves the written field
+    // first, since it is the likely cause of reads outside the field too.
+    check_writes_in_bounds(ir, apply, &params)?;
     let domain = apply_domain(ir, apply, &params, written_field.rank())?;
     if written_field.rank() != field.rank() && ir.attr(op, "map").is_none() {
         return Err(op_error(
@@ -450,7 +495,7 @@ pub(super) fn verify_access(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResul
         }
         _ => return Err(op_error(ir, op, "requires exactly one of 'offset' (array<i64>) or 'map' (affine map)")),
     };
-    check_in_bounds(ir, op, &field, &params, &domain, &ranges)
+    check_in_bounds(ir, op, apply, &field, &params, &domain, Touch::Read(&ranges))
 }
 
 /// Index ranges of a general access `map(operands)` with every operand ranging over its
@@ -483,7 +528,7 @@ fn general_ranges(
     let mut out = vec![];
     for e in &map.results {
         let Some(l) = linearize(e, operands.len(), 0) else {
-            return Err(op_error(ir, op, format!("index '{e}' is not affine (no floordiv, ceildiv, mod)")));
+            return Err(op_error(ir, op, format!("index '{e}' (dN is index operand N) is not affine: accesses take sums of integer multiples of index values and a constant (no floordiv, ceildiv, mod)")));
         };
         let mut lo = Linear { constant: l.constant, ..Linear::zero(0, params.names.len()) };
         let mut hi = lo.clone();
@@ -497,81 +542,99 @@ fn general_ranges(
                 _ => return Err(op_error(ir, op, "index overflows")),
             }
         }
-        out.push((lo, hi, format!("index '{e}'")));
+        out.push((lo, hi, format!("index '{e}' (dN is index operand N)")));
     }
     Ok(out)
 }
 
-/// Raises parameter minimums so that every domain dimension depending on a single parameter
-/// is non-empty: points of empty domains never execute.
-fn effective_minimums(params: &ProgramParams, domain: &(Vec<Linear>, Vec<Linear>)) -> Vec<i64> {
-    let mut mins = params.mins.clone();
+/// The parameter values for which the body of `apply` runs: declared minimums, narrowed by
+/// the non-emptiness of the apply's box and of every enclosing `stencil.iterate`.
+fn executing_params(
+    ir: &Ir,
+    apply: OpId,
+    params: &ProgramParams,
+    domain: &(Vec<Linear>, Vec<Linear>),
+) -> DiagResult<ParamBox> {
+    let mut admissible = ParamBox::from_minimums(&params.mins);
     for (lb, ub) in domain.0.iter().zip(&domain.1) {
-        // ub - lb - 1 >= 0
-        let Some(g) = ub
-            .add_scaled(lb, -1)
-            .and_then(|g| g.add_scaled(&Linear { constant: 1, ..Linear::zero(0, mins.len()) }, -1))
-        else {
-            continue;
-        };
-        let nonzero: Vec<usize> = (0..g.symbols.len()).filter(|&i| g.symbols[i] != 0).collect();
-        if let [i] = nonzero.as_slice() {
-            let c = g.symbols[*i];
-            if c > 0 {
-                // c·p + rest >= 0  ⇔  p >= ceil(-rest / c), with rest the other terms at their minimums.
-                let mut at = mins.clone();
-                at[*i] = 0;
-                if let Some(rest) = g.eval(&[], &at) {
-                    let need = stencil_ir::affine::ceil_div(-rest, c).unwrap_or(mins[*i]);
-                    mins[*i] = mins[*i].max(need);
-                }
-            }
-        }
+        admissible.require_nonempty(lb, ub);
     }
-    mins
+    let mut cur = ir.parent_op(apply);
+    while let Some(op) = cur.filter(|&o| ir.op_name(o) == "stencil.iterate") {
+        let lb = bound_forms(ir, op, "lower_bound", params, Some(1))?.remove(0);
+        let ub = bound_forms(ir, op, "upper_bound", params, Some(1))?.remove(0);
+        admissible.require_nonempty(&lb, &ub);
+        cur = ir.parent_op(op);
+    }
+    Ok(admissible)
 }
 
-fn domain_nonempty(domain: &(Vec<Linear>, Vec<Linear>), p: &[i64]) -> bool {
-    domain
-        .0
-        .iter()
-        .zip(&domain.1)
-        .all(|(lb, ub)| matches!((lb.eval(&[], p), ub.eval(&[], p)), (Some(a), Some(b)) if b > a))
+/// What [`check_in_bounds`] checks: an access's reads (described by their offsets or index
+/// expressions) or an apply's writes at the points of its domain.
+enum Touch<'a> {
+    Read(&'a [(Linear, Linear, String)]),
+    Write,
 }
 
+/// Checks that every index `op` touches in `field`, per dimension the range `[lo, hi]`, is
+/// inside the field for every parameter value at which the enclosing apply's body runs.
 fn check_in_bounds(
     ir: &Ir,
     op: OpId,
+    apply: OpId,
     field: &FieldType,
     params: &ProgramParams,
     domain: &(Vec<Linear>, Vec<Linear>),
-    ranges: &[(Linear, Linear, String)],
+    touch: Touch<'_>,
 ) -> DiagResult<()> {
-    let mins = effective_minimums(params, domain);
+    let admissible = executing_params(ir, apply, params, domain)?;
+    let one = Linear { constant: 1, ..Linear::zero(0, params.names.len()) };
+    let ranges: Vec<(Linear, Linear, String)> = match touch {
+        Touch::Read(ranges) => ranges.to_vec(),
+        Touch::Write => domain
+            .0
+            .iter()
+            .zip(&domain.1)
+            .filter_map(|(lb, ub)| Some((lb.clone(), ub.add_scaled(&one, -1)?, String::new())))
+            .collect(),
+    };
+    let (verb, may, fix) = match touch {
+        Touch::Read(_) => ("reads", "may read", "shrink the apply's domain or enlarge the field"),
+        Touch::Write => ("writes", "may write", "shrink the domain or enlarge the field"),
+    };
     for (d, (lo, hi, what)) in ranges.iter().enumerate() {
         let extent = extent_linear(field, d, params).map_err(|m| op_error(ir, op, m))?;
-        // lo >= 0 and extent - 1 - hi >= 0 for every admissible parameter value.
-        let below = counterexample(lo, &mins).filter(|w| domain_nonempty(domain, w)).map(|w| (w, "below 0"));
-        let above = extent
-            .add_scaled(hi, -1)
-            .and_then(|g| g.add_scaled(&Linear { constant: 1, ..Linear::zero(0, mins.len()) }, -1))
-            .and_then(|g| counterexample(&g, &mins))
-            .filter(|w| domain_nonempty(domain, w))
-            .map(|w| (w, "past the end"));
-        if let Some((w, side)) = below.or(above) {
-            let lo_v = lo.eval(&[], &w).map_or("?".into(), |v| v.to_string());
-            let hi_v = hi.eval(&[], &w).map_or("?".into(), |v| v.to_string());
-            let ext_v = extent.eval(&[], &w).map_or("?".into(), |v| v.to_string());
-            return Err(Diagnostic::error(
-                ir.location(op).clone(),
-                format!(
-                    "'stencil.access' op reads outside the field ({side}) in dimension {d} with {what}: for {} the domain reads indices {lo_v}..={hi_v} of extent {ext_v}; shrink the apply's domain or enlarge the field",
-                    describe(&params.names, &w)
-                ),
-            ));
-        }
+        // lo >= 0 and extent - 1 - hi >= 0 for every parameter value at which the body runs.
+        let below = admissible.counterexample(lo).map(|w| (w, "below 0"));
+        let above = || {
+            let room = extent.add_scaled(hi, -1)?.add_scaled(&one, -1)?;
+            admissible.counterexample(&room).map(|w| (w, "past the end"))
+        };
+        let Some((w, side)) = below.or_else(above) else { continue };
+        let lo_v = lo.eval(&[], &w.values).map_or("?".into(), |v| v.to_string());
+        let hi_v = hi.eval(&[], &w.values).map_or("?".into(), |v| v.to_string());
+        let ext_v = extent.eval(&[], &w.values).map_or("?".into(), |v| v.to_string());
+        let at = describe(&params.names, &w.values);
+        let with = if what.is_empty() { String::new() } else { format!(" with {what}") };
+        let message = if w.executes {
+            format!(
+                "{verb} outside the field ({side}) in dimension {d}{with}: for {at} the domain {verb} indices {lo_v}..={hi_v} of extent {ext_v}; {fix}"
+            )
+        } else {
+            format!(
+                "{may} outside the field ({side}) in dimension {d}{with}: for {at} the indices would be {lo_v}..={hi_v} of extent {ext_v}; the domain is empty for these values, but bounds that combine several parameters are not used to rule them out: declare parameter minimums that exclude them, or use bounds with one parameter each"
+            )
+        };
+        return Err(op_error(ir, op, message));
     }
     Ok(())
+}
+
+/// An apply writes its field at every point of its domain: the domain must lie inside it.
+fn check_writes_in_bounds(ir: &Ir, apply: OpId, params: &ProgramParams) -> DiagResult<()> {
+    let (_, field) = field_operand(ir, apply)?;
+    let domain = apply_domain(ir, apply, params, field.rank())?;
+    check_in_bounds(ir, apply, apply, &field, params, &domain, Touch::Write)
 }
 
 // ----- stencil.index and stencil.yield ------------------------------------------------------

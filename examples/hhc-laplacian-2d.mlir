@@ -1,0 +1,56 @@
+// 2-D Laplacian of seed 004 (Laplacian2D).
+//
+// Two time steps per iteration of t = 0 .. T-1 (ping-pong between A and B, the usual way of
+// storing A_t and A_(t-1) in two arrays):
+//   S0: B = f(A)    S1: A = f(B)
+// with, at every point 1 <= i < N-1, 1 <= j < M-1:
+//   f(X)[i][j] = X[i-1][j] + X[i+1][j] + X[i][j-1] + X[i][j+1] - 4 * X[i][j]
+// The boundary of both fields is fixed.
+// Applying the Laplacian repeatedly is not a convergent iteration: values can grow by up to
+// 8x per step (|f| <= 8 max|X|), about 2^30 after the default 2*T = 10 steps, far from f64
+// overflow; keep 2*T below about 340.
+//
+// Source: seed 004 (analytical tile-size model for the HHC compiler), Sec. 3 Eq. (1) and Sec. 5
+// ("four 2D stencils: Jacobi, Heat, Laplacian and Gradient"). The seed defines the class of
+// stencils (A_t(s) = sum_a w_a * A_(t-1)(s + a) + c, first order) but gives no weights: here
+// the 5-point discrete Laplacian, w_centre = -4, w_neighbour = 1, c = 0.
+// Dependences: DOALL (each apply reads only the other field: both nests are fully parallel; the
+// t loop carries the flow dependences A -> B -> A).
+stencil.program @hhc_laplacian_2d(%A: !stencil.field<[N, M] x f64>, %B: !stencil.field<[N, M] x f64>)
+    params [T >= 1, N >= 3, M >= 3] defaults [T = 5, N = 32, M = 32] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %B over [1, 1] to [N - 1, M - 1] {
+      // %a<offsets> reads the neighbour at the offsets spelled m = -1, z = 0, p = +1.
+      %c = stencil.access %A[0, 0] : f64
+      %amz = stencil.access %A[-1, 0] : f64
+      %apz = stencil.access %A[1, 0] : f64
+      %azm = stencil.access %A[0, -1] : f64
+      %azp = stencil.access %A[0, 1] : f64
+      %s0 = arith.addf %amz, %apz : f64
+      %s1 = arith.addf %s0, %azm : f64
+      %s2 = arith.addf %s1, %azp : f64
+      %w_centre = arith.constant -4.0 : f64
+      %w_neighbour = arith.constant 1.0 : f64
+      %tc = arith.mulf %w_centre, %c : f64
+      %tn = arith.mulf %w_neighbour, %s2 : f64
+      %v = arith.addf %tc, %tn : f64
+      stencil.yield %v : f64
+    }
+    stencil.apply @S1 writes %A over [1, 1] to [N - 1, M - 1] {
+      %c = stencil.access %B[0, 0] : f64
+      %amz = stencil.access %B[-1, 0] : f64
+      %apz = stencil.access %B[1, 0] : f64
+      %azm = stencil.access %B[0, -1] : f64
+      %azp = stencil.access %B[0, 1] : f64
+      %s0 = arith.addf %amz, %apz : f64
+      %s1 = arith.addf %s0, %azm : f64
+      %s2 = arith.addf %s1, %azp : f64
+      %w_centre = arith.constant -4.0 : f64
+      %w_neighbour = arith.constant 1.0 : f64
+      %tc = arith.mulf %w_centre, %c : f64
+      %tn = arith.mulf %w_neighbour, %s2 : f64
+      %v = arith.addf %tc, %tn : f64
+      stencil.yield %v : f64
+    }
+  }
+}
