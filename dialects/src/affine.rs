@@ -445,7 +445,6 @@ fn verify_store(ir: &Ir, op: OpId, registry: &DialectRegistry) -> DiagResult<()>
 
 // ----- affine.yield -----------------------------------------------------------------------
 
-
 fn verify_yield(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
     let Some(parent) =
         ir.parent_op(op).filter(|&p| matches!(ir.op_name(p), "affine.for" | "affine.if" | "affine.parallel"))

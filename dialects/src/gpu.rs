@@ -185,9 +185,6 @@ fn verify_module(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
 
 // ----- gpu.return -------------------------------------------------------------------------
 
-/// `gpu.return` or `gpu.return %a, %b : t1, t2`.
-
-
 fn verify_return(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
     let Some(func) = ir.parent_op(op).filter(|&f| ir.op_name(f) == "gpu.func") else {
         return Err(op_error(ir, op, "expects parent op 'gpu.func'"));

@@ -477,7 +477,6 @@ fn verify_if(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
 
 // ----- scf.yield --------------------------------------------------------------------------
 
-
 /// Ops whose regions `scf.yield` may end (MLIR's list, including ops we do not define).
 const YIELD_PARENTS: &[&str] = &["scf.execute_region", "scf.for", "scf.if", "scf.index_switch", "scf.while"];
 

@@ -142,12 +142,20 @@ impl NameTable {
 
     /// MLIR numbers a whole block's results before descending into nested regions, so a
     /// value after a loop gets a smaller number than the values inside the loop.
-    fn name_region(&mut self, ir: &Ir, registry: &DialectRegistry, region: RegionId, scope: &mut NameScope, entry_hints: &[Option<String>]) {
+    fn name_region(
+        &mut self,
+        ir: &Ir,
+        registry: &DialectRegistry,
+        region: RegionId,
+        scope: &mut NameScope,
+        entry_hints: &[Option<String>],
+    ) {
         for (bi, &block) in ir.blocks(region).iter().enumerate() {
             // Block labels are numbered per region, as MLIR does.
             self.blocks.insert(block, format!("bb{bi}"));
             for (ai, &arg) in ir.block_args(block).iter().enumerate() {
-                let hint = if bi == 0 { entry_hints.get(ai).cloned().flatten().and_then(|h| sanitize_hint(&h)) } else { None };
+                let hint =
+                    if bi == 0 { entry_hints.get(ai).cloned().flatten().and_then(|h| sanitize_hint(&h)) } else { None };
                 let name = if let Some(h) = hint {
                     scope.unique(&h)
                 } else if bi == 0 {
