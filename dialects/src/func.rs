@@ -101,8 +101,9 @@ fn parse_func(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     Ok(())
 }
 
-/// `-> t`, `-> (t {attrs}, t)`, or nothing.
-fn parse_function_results(p: &mut CustomOpParser<'_, '_>) -> ParseResult<(Vec<Type>, Vec<Vec<NamedAttribute>>)> {
+/// `-> t`, `-> (t {attrs}, t)`, or nothing: result types and their attributes (shared by
+/// the function-like ops `func.func` and `gpu.func`).
+pub fn parse_function_results(p: &mut CustomOpParser<'_, '_>) -> ParseResult<(Vec<Type>, Vec<Vec<NamedAttribute>>)> {
     let mut types = vec![];
     let mut attrs = vec![];
     if !p.consume_if(TokenKind::Arrow) {

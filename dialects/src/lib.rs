@@ -14,6 +14,8 @@ pub mod memref;
 pub mod scf;
 pub mod stencil;
 pub mod support;
+#[cfg(test)]
+mod testing;
 
 use stencil_ir::DialectRegistry;
 

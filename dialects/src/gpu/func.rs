@@ -32,7 +32,7 @@ pub(super) fn parse_func(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
         p.expect(TokenKind::RParen, "',' or ')' in the argument list")?;
     }
     let inputs: Vec<Type> = args.iter().map(|a| a.ty.clone()).collect();
-    let (results, res_attrs) = parse_function_results(p)?;
+    let (results, res_attrs) = crate::func::parse_function_results(p)?;
     p.state().add_property("function_type", Attribute::ty(Type::function(inputs, results)));
     if let Some(attrs) = attr_dicts(args.iter().map(|a| a.attrs.clone()).collect()) {
         p.state().add_property("arg_attrs", attrs);
@@ -55,32 +55,6 @@ pub(super) fn parse_func(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     p.parse_optional_attr_dict_with_keyword()?;
     p.parse_region(&args)?;
     Ok(())
-}
-
-/// `-> t`, `-> (t {attrs}, t)`, or nothing: the result types and their attributes.
-pub(super) fn parse_function_results(
-    p: &mut CustomOpParser<'_, '_>,
-) -> ParseResult<(Vec<Type>, Vec<Vec<NamedAttribute>>)> {
-    let (mut types, mut attrs) = (vec![], vec![]);
-    if !p.consume_if(TokenKind::Arrow) {
-        return Ok((types, attrs));
-    }
-    if !p.consume_if(TokenKind::LParen) {
-        types.push(p.parse_type()?);
-        attrs.push(vec![]);
-        return Ok((types, attrs));
-    }
-    if !p.consume_if(TokenKind::RParen) {
-        loop {
-            types.push(p.parse_type()?);
-            attrs.push(if p.at(TokenKind::LBrace) { p.parse_dictionary()? } else { vec![] });
-            if !p.consume_if(TokenKind::Comma) {
-                break;
-            }
-        }
-        p.expect(TokenKind::RParen, "',' or ')' in the result list")?;
-    }
-    Ok((types, attrs))
 }
 
 /// `keyword(%a : t {attrs}, …)` if present: appends the arguments to `args` and returns their
