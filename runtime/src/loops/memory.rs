@@ -1,0 +1,177 @@
+//! Buffers behind memref values: dense row-major arrays addressed by handles. Handles of
+//! freed buffers stay invalid (a later use is an error, not a read of another buffer) until
+//! their slot is reused by a new allocation.
+
+use crate::field::{element_count, try_filled_vec, FieldData, FieldValues};
+use crate::scalar::{Elem, ValueKind};
+
+/// A handle to a buffer in a [`Memory`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MemRef(pub(crate) u32);
+
+/// Element storage of a buffer. Integers of every width are kept sign-extended in `i64`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum BufferData {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    Int(Vec<i64>),
+}
+
+/// One buffer.
+#[derive(Clone, Debug)]
+pub(crate) struct Buffer {
+    pub shape: Vec<usize>,
+    pub strides: Vec<usize>,
+    pub data: BufferData,
+    /// Number of stores executed into this buffer.
+    pub stores: u64,
+}
+
+impl Buffer {
+    fn new(shape: Vec<usize>, data: BufferData) -> Self {
+        let strides = crate::stencil::strides_of(&shape);
+        Buffer { shape, strides, data, stores: 0 }
+    }
+
+    /// The register encoding of element `pos`.
+    #[inline]
+    pub fn read(&self, pos: usize) -> Option<u64> {
+        match &self.data {
+            BufferData::F32(v) => v.get(pos).map(|x| x.to_reg()),
+            BufferData::F64(v) => v.get(pos).map(|x| x.to_reg()),
+            BufferData::Int(v) => v.get(pos).map(|&x| x as u64),
+        }
+    }
+
+    /// Stores a register value at `pos`; `false` when out of range.
+    #[inline]
+    pub fn write(&mut self, pos: usize, bits: u64) -> bool {
+        let ok = match &mut self.data {
+            BufferData::F32(v) => v.get_mut(pos).map(|x| *x = f32::from_reg(bits)).is_some(),
+            BufferData::F64(v) => v.get_mut(pos).map(|x| *x = f64::from_reg(bits)).is_some(),
+            BufferData::Int(v) => v.get_mut(pos).map(|x| *x = bits as i64).is_some(),
+        };
+        self.stores += u64::from(ok);
+        ok
+    }
+
+    /// Whether the buffer holds values of register kind `kind`.
+    pub fn holds(&self, kind: ValueKind) -> bool {
+        matches!(
+            (&self.data, kind),
+            (BufferData::F32(_), ValueKind::F32)
+                | (BufferData::F64(_), ValueKind::F64)
+                | (BufferData::Int(_), ValueKind::Int(_))
+        )
+    }
+}
+
+/// All buffers of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    buffers: Vec<Option<Buffer>>,
+    free: Vec<u32>,
+}
+
+impl Memory {
+    /// An empty memory.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn insert(&mut self, buffer: Buffer) -> MemRef {
+        match self.free.pop() {
+            Some(slot) => {
+                self.buffers[slot as usize] = Some(buffer);
+                MemRef(slot)
+            }
+            None => {
+                self.buffers.push(Some(buffer));
+                MemRef((self.buffers.len() - 1) as u32)
+            }
+        }
+    }
+
+    /// Moves a field into memory; the handle is what a `memref` argument receives.
+    pub fn insert_field(&mut self, field: FieldData) -> MemRef {
+        let data = match field.values {
+            FieldValues::F32(v) => BufferData::F32(v),
+            FieldValues::F64(v) => BufferData::F64(v),
+        };
+        self.insert(Buffer::new(field.shape, data))
+    }
+
+    /// Moves a float buffer out of memory as a field (`None` for a freed handle or an
+    /// integer buffer).
+    pub fn take_field(&mut self, m: MemRef) -> Option<FieldData> {
+        let slot = self.buffers.get_mut(m.0 as usize)?;
+        if matches!(slot.as_ref()?.data, BufferData::Int(_)) {
+            return None;
+        }
+        let buffer = slot.take()?;
+        self.free.push(m.0);
+        let values = match buffer.data {
+            BufferData::F32(v) => FieldValues::F32(v),
+            BufferData::F64(v) => FieldValues::F64(v),
+            BufferData::Int(_) => return None,
+        };
+        Some(FieldData { shape: buffer.shape, values })
+    }
+
+    /// Allocates a zero-filled buffer of `shape` holding `kind` values.
+    pub(crate) fn alloc(&mut self, shape: Vec<usize>, kind: ValueKind) -> Option<MemRef> {
+        let n = element_count(&shape)?;
+        let data = match kind {
+            ValueKind::F32 => BufferData::F32(try_filled_vec(n, 0.0)?),
+            ValueKind::F64 => BufferData::F64(try_filled_vec(n, 0.0)?),
+            ValueKind::Int(_) => BufferData::Int(try_filled_vec(n, 0)?),
+            ValueKind::MemRef => return None,
+        };
+        Some(self.insert(Buffer::new(shape, data)))
+    }
+
+    /// Frees a buffer; `false` if it was not live.
+    pub fn free(&mut self, m: MemRef) -> bool {
+        match self.buffers.get_mut(m.0 as usize) {
+            Some(slot @ Some(_)) => {
+                *slot = None;
+                self.free.push(m.0);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The shape of a live buffer.
+    pub fn shape(&self, m: MemRef) -> Option<&[usize]> {
+        self.get(m).map(|b| b.shape.as_slice())
+    }
+
+    /// Number of stores executed into a live buffer.
+    pub fn stores(&self, m: MemRef) -> u64 {
+        self.get(m).map_or(0, |b| b.stores)
+    }
+
+    pub(crate) fn get(&self, m: MemRef) -> Option<&Buffer> {
+        self.buffers.get(m.0 as usize)?.as_ref()
+    }
+
+    pub(crate) fn get_mut(&mut self, m: MemRef) -> Option<&mut Buffer> {
+        self.buffers.get_mut(m.0 as usize)?.as_mut()
+    }
+
+    /// Two distinct live buffers, the first shared and the second mutable (`memref.copy`).
+    pub(crate) fn pair_mut(&mut self, src: MemRef, dst: MemRef) -> Option<(&Buffer, &mut Buffer)> {
+        let (s, d) = (src.0 as usize, dst.0 as usize);
+        if s == d {
+            return None;
+        }
+        if s < d {
+            let (lo, hi) = self.buffers.split_at_mut(d);
+            Some((lo.get(s)?.as_ref()?, hi.first_mut()?.as_mut()?))
+        } else {
+            let (lo, hi) = self.buffers.split_at_mut(s);
+            Some((hi.first()?.as_ref()?, lo.get_mut(d)?.as_mut()?))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Helpers shared by the interpreter tests: parsing (with verification), deterministic
+//! inputs, bit-exact comparison.
+
+#![allow(dead_code)]
+
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::verifier::verify;
+use stencil_ir::{Module, SourceFile};
+use stencil_runtime::{FieldData, FieldValues};
+
+/// Parses and verifies `text`; panics with the rendered diagnostic on failure.
+pub fn parse(text: &str) -> Module {
+    let module = parse_unverified(text);
+    let registry = stencil_dialects::registry();
+    if let Err(d) = verify(&module.ir, &registry, module.top, false) {
+        panic!("verification failed:\n{}", d.render());
+    }
+    module
+}
+
+/// Parses `text` without verifying it (to test the runtime's own checks).
+pub fn parse_unverified(text: &str) -> Module {
+    let registry = stencil_dialects::registry();
+    let source = SourceFile::new("test.mlir", text);
+    parse_source(&source, ParserConfig { registry: &registry, allow_unregistered: false })
+        .unwrap_or_else(|d| panic!("parse failed:\n{}", d.render()))
+}
+
+/// The `f64` values of a field.
+pub fn f64s(f: &FieldData) -> &[f64] {
+    match &f.values {
+        FieldValues::F64(v) => v,
+        FieldValues::F32(_) => panic!("expected an f64 field"),
+    }
+}
+
+/// The `f32` values of a field.
+pub fn f32s(f: &FieldData) -> &[f32] {
+    match &f.values {
+        FieldValues::F32(v) => v,
+        FieldValues::F64(_) => panic!("expected an f32 field"),
+    }
+}
+
+/// Asserts bit-identical `f64` slices, naming the first difference.
+pub fn assert_bits_eq(actual: &[f64], expected: &[f64], what: &str) {
+    assert_eq!(actual.len(), expected.len(), "{what}: lengths differ");
+    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+        assert_eq!(a.to_bits(), e.to_bits(), "{what}: position {i} differs: {a} vs {e}");
+    }
+}
+
+/// Asserts bit-identical `f32` slices.
+pub fn assert_bits_eq_f32(actual: &[f32], expected: &[f32], what: &str) {
+    assert_eq!(actual.len(), expected.len(), "{what}: lengths differ");
+    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+        assert_eq!(a.to_bits(), e.to_bits(), "{what}: position {i} differs: {a} vs {e}");
+    }
+}
+
+/// A deterministic pseudo-random `f64` field (values in [0, 1)).
+pub fn random_f64(shape: &[usize], seed: u64) -> FieldData {
+    FieldData::pseudo_random(shape.to_vec(), stencil_runtime::ElementType::F64, seed).unwrap()
+}
