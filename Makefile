@@ -1,5 +1,6 @@
 # Entry points; see README.md.
-#   make run     build stencil-opt (release) and run it on examples/canonicalize-demo.mlir
+#   make run     build (release) and run a Jacobi and an SOR example with stencil-run, checked
+#                against the reference interpreter
 #   make test    everything CI checks: bootstrap, cargo build + test, the lit suite
 #   make lit     the lit suite only, against the binaries already in target/debug
 
@@ -9,8 +10,8 @@ export LLVM_BIN
 # Where cargo puts binaries; tests/lit/lit.cfg.py follows CARGO_TARGET_DIR the same way.
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-RUN_EXAMPLE := examples/canonicalize-demo.mlir
 RUN_PIPELINE := builtin.module(canonicalize,cse)
+RUN_SIZE := --param N=512 --param M=512 --param T=20
 
 .PHONY: bootstrap test run lit fmt clippy bench
 
@@ -23,8 +24,9 @@ test: bootstrap
 	STENCIL_OPT_BIN= $(LLVM_BIN)/lit -sv tests/lit
 
 run: bootstrap
-	$(CARGO) build --release --bin stencil-opt
-	$(TARGET_DIR)/release/stencil-opt --pass-pipeline='$(RUN_PIPELINE)' $(RUN_EXAMPLE)
+	$(CARGO) build --release --bins
+	$(TARGET_DIR)/release/stencil-run examples/jacobi-2d-5pt.mlir $(RUN_SIZE) --pass-pipeline='$(RUN_PIPELINE)' --check
+	$(TARGET_DIR)/release/stencil-run examples/sor-2d-5pt.mlir $(RUN_SIZE) --pass-pipeline='$(RUN_PIPELINE)' --check
 
 lit:
 	$(LLVM_BIN)/lit -sv tests/lit

@@ -42,6 +42,10 @@ pub struct OpTraits {
     /// inside (`func.func`, `gpu.launch`). Ops that are isolated from above are treated as
     /// affine scopes too.
     pub affine_scope: bool,
+    /// Constants inside this op's regions are hoisted and uniqued no further out than its
+    /// entry block (MLIR's `DialectFoldInterface::shouldMaterializeInto`): for ops whose
+    /// enclosing region may only hold specific ops, such as `stencil.apply`.
+    pub constants_scope: bool,
 }
 
 /// Result of folding an op (MLIR's `OpFoldResult` list).
@@ -123,6 +127,7 @@ impl OpDef {
                 commutative: false,
                 reads_memory: false,
                 constant_like: false,
+                constants_scope: false,
                 affine_scope: false,
             },
             inherent_attrs: &[],

@@ -17,7 +17,7 @@ use crate::loops::{CompiledModule, Memory, Value};
 use crate::state::{
     scalar_bits, ArgSpec, FieldSpec, ProgramInterface, ProgramState, RunStats, ScalarSpec, ScalarType, ScalarValue,
 };
-use crate::stencil::{bind_params, field_shape, scalar_of_attr, scalar_type, CompiledProgram};
+use crate::stencil::{bind_params, field_shape, scalar_of_attr, scalar_type, CompiledProgram, Progress};
 use crate::ElementType;
 use std::time::Instant;
 use stencil_dialects::stencil::field::parse_field_body;
@@ -100,8 +100,19 @@ pub fn module_interface(module: &Module, entry: Option<&str>, state: &ProgramSta
 /// Runs the module's entry point (`entry`, or the only `stencil.program` or lowered
 /// function) on `state`, updating its fields in place.
 pub fn run_module(module: &Module, entry: Option<&str>, state: &mut ProgramState) -> RuntimeResult<RunStats> {
+    run_module_with_progress(module, entry, state, &mut |_| {})
+}
+
+/// [`run_module`] with progress reports while a `stencil.program` runs (lowered functions
+/// run without reports).
+pub fn run_module_with_progress(
+    module: &Module,
+    entry: Option<&str>,
+    state: &mut ProgramState,
+    progress: &mut dyn FnMut(Progress),
+) -> RuntimeResult<RunStats> {
     match find_entry(module, entry)? {
-        Entry::Program(p) => CompiledProgram::new(&module.ir, p, &state.params)?.run(state),
+        Entry::Program(p) => CompiledProgram::new(&module.ir, p, &state.params)?.run_with_progress(state, progress),
         Entry::Lowered(f) => run_lowered(module, f, state),
     }
 }

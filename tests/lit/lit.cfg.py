@@ -55,8 +55,11 @@ def tool_pattern(name):
 # Substitutions are applied in order, before lit's own (%s, %t, ...). `%stencil-opt` comes first
 # so the plain-name pattern never sees it; the plain names are rewritten to absolute paths too,
 # so a failing test prints a command line that can be pasted into a shell as is.
+stencil_run = os.environ.get("STENCIL_RUN_BIN") or os.path.join(os.path.dirname(stencil_opt), "stencil-run")
 config.substitutions.append(("%stencil-opt", stencil_opt))
+config.substitutions.append(("%stencil-run", stencil_run))
 config.substitutions.append((tool_pattern("stencil-opt"), stencil_opt))
+config.substitutions.append((tool_pattern("stencil-run"), stencil_run))
 for tool in ("FileCheck", "not", "mlir-opt"):
     config.substitutions.append((tool_pattern(tool), os.path.join(llvm_bin, tool)))
 

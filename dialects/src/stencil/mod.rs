@@ -49,7 +49,8 @@ pub fn register(r: &mut DialectRegistry) {
         )
     });
     r.register_op(OpDef {
-        traits: OpTraits { single_block: true, ..OpTraits::default() },
+        // Constants stay in the apply body: program and iterate bodies hold only sweeps.
+        traits: OpTraits { single_block: true, constants_scope: true, ..OpTraits::default() },
         inherent_attrs: &["name", "lower_bounds", "upper_bounds", "order"],
         parse: Some(ops::parse_apply),
         print: Some(ops::print_apply),

@@ -172,10 +172,13 @@ fn unique_constants(ir: &mut Ir, root: OpId, registry: &DialectRegistry) -> bool
     changed
 }
 
+/// Where constants are hoisted to: the entry block of the closest enclosing op that is
+/// isolated from above or asks to keep constants (`OpTraits::constants_scope`).
 fn insertion_block(ir: &Ir, registry: &DialectRegistry, op: OpId) -> Option<crate::ir::BlockId> {
     let mut cur = ir.parent_op(op)?;
     loop {
-        if registry.traits_of(ir, cur).isolated_from_above {
+        let traits = registry.traits_of(ir, cur);
+        if traits.isolated_from_above || traits.constants_scope {
             let region = *ir.regions(cur).first()?;
             return ir.entry_block(region);
         }

@@ -31,6 +31,27 @@ enum SweepNode {
     Apply(Box<ApplyKernel>),
 }
 
+/// How far a running program is: point updates done out of the total.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Point updates done so far.
+    pub done: u64,
+    /// Point updates of the whole run.
+    pub total: u64,
+}
+
+fn count_points(nodes: &[SweepNode]) -> u64 {
+    nodes
+        .iter()
+        .map(|n| match n {
+            SweepNode::Iterate { lower, upper, body, .. } => {
+                u64::try_from(upper.saturating_sub(*lower)).unwrap_or(0).saturating_mul(count_points(body))
+            }
+            SweepNode::Apply(k) => k.points(),
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
 /// A `stencil.program` compiled for fixed parameter values, ready to run any number of times
 /// on different field data.
 #[derive(Clone, Debug)]
@@ -71,11 +92,26 @@ impl CompiledProgram {
         &self.interface
     }
 
+    /// Point updates one run performs (for progress reporting and throughput figures).
+    pub fn total_point_updates(&self) -> u64 {
+        count_points(&self.nodes)
+    }
+
     /// Runs the program on `state`'s fields, updating them in place. Every field must be
     /// present with the shape of [`CompiledProgram::interface`]; scalars default to the
     /// program's defaults. Parameters in `state.params` must equal the bound values. On an
     /// error the fields stay in `state` (with the updates done so far).
     pub fn run(&self, state: &mut ProgramState) -> RuntimeResult<RunStats> {
+        self.run_with_progress(state, &mut |_| {})
+    }
+
+    /// [`CompiledProgram::run`], calling `progress` after every sweep of an apply (callers
+    /// throttle their display; the call itself is cheap).
+    pub fn run_with_progress(
+        &self,
+        state: &mut ProgramState,
+        progress: &mut dyn FnMut(Progress),
+    ) -> RuntimeResult<RunStats> {
         for (name, value) in &state.params {
             if let Some((_, bound)) = self.interface.params.iter().find(|(n, _)| n == name) {
                 if bound != value {
@@ -108,6 +144,8 @@ impl CompiledProgram {
             ivs: vec![0; self.num_ivs],
             regs: sweep::new_reg_file(),
             points: 0,
+            total: self.total_point_updates(),
+            progress,
         };
         let result = run.nodes(&self.nodes, &mut values);
         let seconds = start.elapsed().as_secs_f64();
@@ -192,6 +230,8 @@ struct Run<'a> {
     ivs: Vec<i64>,
     regs: Box<sweep::RegFile>,
     points: u64,
+    total: u64,
+    progress: &'a mut dyn FnMut(Progress),
 }
 
 impl Run<'_> {
@@ -208,6 +248,7 @@ impl Run<'_> {
                     let inputs =
                         ApplyInputs { scalars: self.inputs_scalars, ivs: &self.ivs, field_names: self.field_names };
                     self.points += run_apply(kernel, fields, &inputs, &mut self.regs)?;
+                    (self.progress)(Progress { done: self.points, total: self.total });
                 }
             }
         }

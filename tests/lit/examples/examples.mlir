@@ -15,6 +15,14 @@
 // RUN:   fi; \
 // RUN: done
 
+// Every stencil program runs with no flags on the reference interpreter (stencil-run), and
+// canonicalize+cse preserve its results bit for bit (--check).
+// RUN: for f in %S/../../../examples/*.mlir; do \
+// RUN:   if grep -q "stencil.program" $f; then \
+// RUN:     stencil-run $f --check --pass-pipeline='builtin.module(canonicalize,cse)' > /dev/null || { echo "examples: $f fails to run or changes under canonicalize,cse" >&2; exit 1; }; \
+// RUN:   fi; \
+// RUN: done
+
 // The interface of each program (names of fields, scalars and parameters, minimums,
 // defaults) is what users pass to stencil-run: pin it.
 // RUN: for f in %S/../../../examples/*.mlir; do stencil-opt $f; done | FileCheck %s

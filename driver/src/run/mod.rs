@@ -1,0 +1,193 @@
+//! `stencil-run`: parse a program, optionally transform it with a pass pipeline, run it on a
+//! target, optionally check it against the untransformed program on the reference
+//! interpreter, and report (text or JSON) and save the fields.
+
+pub mod init;
+pub mod output;
+pub mod report;
+
+use crate::opt::{render_with_source, Registries};
+use init::InitPlan;
+use report::{FieldSummary, RunReport};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::pass::{PassManager, PassManagerOptions};
+use stencil_ir::verifier::verify;
+use stencil_ir::{Module, SourceFile};
+use stencil_runtime::{
+    compare_fields, module_interface, run_module_with_progress, ProgramState, Progress, ScalarValue,
+};
+
+/// Where a program runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The reference interpreter (sequential semantics).
+    Ref,
+}
+
+impl Target {
+    /// Parses a `--target` value.
+    pub fn parse(name: &str) -> Result<Target, String> {
+        match name {
+            "ref" => Ok(Target::Ref),
+            "sim" | "gpu" => Err(format!(
+                "target '{name}' is not available yet: it comes with the GPU lowering; available targets: ref (the reference interpreter)"
+            )),
+            other => Err(format!("unknown target '{other}': available targets: ref (the reference interpreter)")),
+        }
+    }
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Ref => "ref",
+        }
+    }
+}
+
+/// Everything `stencil-run` can be asked to do.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// `--param NAME=VALUE`.
+    pub params: BTreeMap<String, i64>,
+    /// `--scalar NAME=VALUE`.
+    pub scalars: BTreeMap<String, ScalarValue>,
+    /// `--target`.
+    pub target: Target,
+    /// `--init` specifications.
+    pub init: InitPlan,
+    /// `--out DIR`.
+    pub out_dir: Option<PathBuf>,
+    /// `--pass-pipeline`.
+    pub pipeline: Option<String>,
+    /// `--check`.
+    pub check: bool,
+    /// `--tolerance` (0 = bit-exact).
+    pub tolerance: f64,
+    /// `--entry`: which program of the module to run.
+    pub entry: Option<String>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            params: BTreeMap::new(),
+            scalars: BTreeMap::new(),
+            target: Target::Ref,
+            init: InitPlan::default(),
+            out_dir: None,
+            pipeline: None,
+            check: false,
+            tolerance: 0.0,
+            entry: None,
+        }
+    }
+}
+
+/// A failed run: a message ready for stderr.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RunError(pub String);
+
+impl From<stencil_runtime::RuntimeError> for RunError {
+    fn from(e: stencil_runtime::RuntimeError) -> Self {
+        RunError(format!("error: {e}"))
+    }
+}
+
+fn parse_and_verify(source: &SourceFile, registries: &Registries) -> Result<Module, RunError> {
+    let config = ParserConfig { registry: &registries.dialects, allow_unregistered: false };
+    let module = parse_source(source, config).map_err(|d| RunError(render_with_source(&d, source)))?;
+    verify(&module.ir, &registries.dialects, module.top, false)
+        .map_err(|d| RunError(render_with_source(&d, source)))?;
+    Ok(module)
+}
+
+/// Runs the program in `text` (read from `file`) as `options` say. `progress` receives the
+/// progress of the main run (not of the check run).
+pub fn run_program(
+    file: &str,
+    text: &str,
+    options: &RunOptions,
+    registries: &Registries,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RunReport, RunError> {
+    let source = SourceFile::new(file, text);
+    let original = parse_and_verify(&source, registries)?;
+    let mut transformed = original.clone();
+    if let Some(pipeline) = &options.pipeline {
+        let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
+        let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options)
+            .map_err(|e| RunError(format!("<pass-pipeline>: error: {e}")))?;
+        pm.run(&mut transformed.ir, transformed.top, &registries.dialects)
+            .map_err(|d| RunError(render_with_source(&d, &source)))?;
+    }
+    let entry = options.entry.as_deref();
+    let mut state =
+        ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
+    let interface = module_interface(&transformed, entry, &state)?;
+    interface.check_names(&state)?;
+    let unknown = options.init.unknown_fields(&interface.fields);
+    if !unknown.is_empty() {
+        let declared: Vec<&str> = interface.fields.iter().map(|f| f.name.as_str()).collect();
+        return Err(RunError(format!(
+            "error: --init names unknown field(s) {}: the program's fields are {}",
+            unknown.join(", "),
+            declared.join(", ")
+        )));
+    }
+    for spec in &interface.fields {
+        state.fields.insert(spec.name.clone(), options.init.make(spec)?);
+    }
+    let initial = state.fields.clone();
+    let stats = match options.target {
+        Target::Ref => run_module_with_progress(&transformed, entry, &mut state, progress)?,
+    };
+    let check = if options.check {
+        let mut reference =
+            ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: initial };
+        stencil_runtime::run_module(&original, entry, &mut reference)?;
+        let mut results = BTreeMap::new();
+        for spec in &interface.fields {
+            let (Some(expected), Some(actual)) = (reference.fields.get(&spec.name), state.fields.get(&spec.name))
+            else {
+                continue;
+            };
+            results.insert(spec.name.clone(), compare_fields(expected, actual));
+        }
+        Some(report::CheckReport::new(results, options.tolerance))
+    } else {
+        None
+    };
+    let fields = interface
+        .fields
+        .iter()
+        .filter_map(|spec| state.fields.get(&spec.name).map(|d| (spec.name.clone(), FieldSummary::of(d))))
+        .collect();
+    let scalars = interface
+        .scalars
+        .iter()
+        .filter_map(|s| options.scalars.get(&s.name).copied().or(s.default).map(|v| (s.name.clone(), v)))
+        .collect();
+    let report = RunReport {
+        program: interface.name.clone(),
+        file: file.to_string(),
+        target: options.target.name(),
+        pipeline: options.pipeline.clone(),
+        params: interface.params.clone(),
+        scalars,
+        stats,
+        fields,
+        check,
+    };
+    if report.check.as_ref().is_some_and(|c| !c.passed) {
+        return Err(RunError(
+            report.render_text() + "error: the transformed program's results differ from the reference (see above)",
+        ));
+    }
+    if let Some(dir) = &options.out_dir {
+        output::write_fields(dir, &state.fields)?;
+    }
+    Ok(report)
+}
