@@ -1,0 +1,112 @@
+//! Checked integer helpers shared by every algorithm.
+//!
+//! Values are `i64` at the API and `i128` inside combinations (a product of two `i64` always
+//! fits an `i128`), converted back with a check. Nothing here wraps or panics.
+
+use crate::error::{overflow, Result};
+
+/// Greatest common divisor of the magnitudes of `a` and `b` (0 when both are 0).
+pub(crate) fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        if a <= u128::from(u64::MAX) && b <= u128::from(u64::MAX) {
+            // 64-bit division is much cheaper than 128-bit; tableau entries are usually small.
+            return u128::from(gcd_u64(a as u64, b as u64));
+        }
+        let r = a % b;
+        a = b;
+        b = r;
+    }
+    a
+}
+
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        let r = a % b;
+        a = b;
+        b = r;
+    }
+    a
+}
+
+/// Greatest common divisor of `|a|` and `|b|`, as an unsigned value (`gcd(i64::MIN, 0)` is 2^63).
+pub(crate) fn gcd_i64(a: i64, b: i64) -> u64 {
+    // Both magnitudes fit u64, so does their gcd.
+    gcd_u128(u128::from(a.unsigned_abs()), u128::from(b.unsigned_abs())) as u64
+}
+
+/// Greatest common divisor of `|a|` and `|b|` for `i128` values.
+pub(crate) fn gcd_i128(a: i128, b: i128) -> u128 {
+    gcd_u128(a.unsigned_abs(), b.unsigned_abs())
+}
+
+/// Converts an `i128` to `i64`, reporting overflow in `operation`.
+pub(crate) fn to_i64(v: i128, operation: &'static str) -> Result<i64> {
+    i64::try_from(v).map_err(|_| overflow(operation))
+}
+
+/// `a * b + c * d` in `i128`, checked.
+pub(crate) fn mul_add(a: i128, b: i128, c: i128, d: i128, operation: &'static str) -> Result<i128> {
+    let x = a.checked_mul(b).ok_or_else(|| overflow(operation))?;
+    let y = c.checked_mul(d).ok_or_else(|| overflow(operation))?;
+    x.checked_add(y).ok_or_else(|| overflow(operation))
+}
+
+/// `a * b` in `i128`, checked.
+pub(crate) fn mul(a: i128, b: i128, operation: &'static str) -> Result<i128> {
+    a.checked_mul(b).ok_or_else(|| overflow(operation))
+}
+
+/// `a + b` in `i128`, checked.
+pub(crate) fn add(a: i128, b: i128, operation: &'static str) -> Result<i128> {
+    a.checked_add(b).ok_or_else(|| overflow(operation))
+}
+
+/// The multiplier `−sign(a)·b` that cancels `b·x` against a row with `a·x` scaled by `|a|`.
+pub(crate) fn cancel_factor(a: i64, b: i64, operation: &'static str) -> Result<i64> {
+    let m = if a < 0 { Some(b) } else { b.checked_neg() };
+    m.ok_or_else(|| crate::error::overflow(operation))
+}
+
+/// `⌊a / b⌋` for `b > 0`.
+pub(crate) fn floor_div(a: i128, b: i128) -> i128 {
+    debug_assert!(b > 0);
+    let q = a / b;
+    if a % b != 0 && a < 0 {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// `⌈a / b⌉` for `b > 0`.
+pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
+    debug_assert!(b > 0);
+    let q = a / b;
+    if a % b != 0 && a > 0 {
+        q + 1
+    } else {
+        q
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_and_ceil_round_towards_the_right_side() {
+        assert_eq!(floor_div(-7, 2), -4);
+        assert_eq!(floor_div(7, 2), 3);
+        assert_eq!(ceil_div(-7, 2), -3);
+        assert_eq!(ceil_div(7, 2), 4);
+        assert_eq!(floor_div(-8, 2), -4);
+    }
+
+    #[test]
+    fn gcd_handles_extreme_values() {
+        assert_eq!(gcd_i64(i64::MIN, 0), 1u64 << 63);
+        assert_eq!(gcd_i64(-12, 18), 6);
+        assert_eq!(gcd_i64(0, 0), 0);
+        assert!(to_i64(i128::from(i64::MAX) + 1, "test").is_err());
+    }
+}

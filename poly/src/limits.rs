@@ -1,0 +1,40 @@
+//! Explicit limits for every search in the crate.
+//!
+//! Exact algorithms on integer polyhedra can take exponential time on adversarial inputs
+//! (branch-and-bound on thin unbounded sets, Fourier–Motzkin blow-up). Instead of hidden
+//! constants, every such loop is bounded by a field of [`Limits`]; hitting one is reported as
+//! [`crate::PolyError::LimitExceeded`] naming the field, never as a wrong answer. Where a limit
+//! only bounds an optional *simplification* (redundancy removal) the result stays exact and
+//! merely less simplified.
+
+/// Limits of the exact searches. `Limits::default()` is sized for stencil SCoPs and Pluto-style
+/// scheduling problems (tens of variables, hundreds of constraints).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Simplex pivots per linear program (Bland's rule; exceeding it is an error).
+    pub max_simplex_pivots: usize,
+    /// Branch-and-bound nodes per integer program (exceeding it is an error).
+    pub max_branch_nodes: usize,
+    /// Constraints a Fourier–Motzkin elimination may hold after a step (exceeding it is an error).
+    pub max_constraints: usize,
+    /// Linear programs one redundancy-removal pass may solve; once spent, the remaining
+    /// constraints are kept (the result stays exact, only less simplified). 0 = syntactic only.
+    pub max_redundancy_checks: usize,
+    /// Points [`crate::Polyhedron::enumerate`] may produce (exceeding it is an error).
+    pub max_enumerated_points: usize,
+    /// Convex pieces a set difference may produce (exceeding it is an error).
+    pub max_difference_pieces: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_simplex_pivots: 20_000,
+            max_branch_nodes: 20_000,
+            max_constraints: 4_096,
+            max_redundancy_checks: 512,
+            max_enumerated_points: 1_000_000,
+            max_difference_pieces: 256,
+        }
+    }
+}
