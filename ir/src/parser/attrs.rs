@@ -23,6 +23,10 @@ fn is_integer_type_keyword(s: &str) -> bool {
 impl Parser<'_> {
     /// Parses any attribute.
     pub(crate) fn parse_attribute(&mut self) -> ParseResult<Attribute> {
+        self.nested(Self::parse_attribute_inner)
+    }
+
+    fn parse_attribute_inner(&mut self) -> ParseResult<Attribute> {
         match self.kind() {
             TokenKind::Minus | TokenKind::Integer | TokenKind::Float => self.parse_number_attribute(),
             TokenKind::String => {
@@ -499,6 +503,10 @@ impl Parser<'_> {
     }
 
     fn parse_affine_unary(&mut self, resolve: &mut AffineAtomResolver<'_>) -> ParseResult<AffineExpr> {
+        self.nested(|p| p.parse_affine_unary_inner(resolve))
+    }
+
+    fn parse_affine_unary_inner(&mut self, resolve: &mut AffineAtomResolver<'_>) -> ParseResult<AffineExpr> {
         match self.kind() {
             TokenKind::Minus => {
                 self.advance();

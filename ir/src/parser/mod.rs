@@ -21,6 +21,11 @@ use std::sync::Arc;
 /// Result of parsing steps.
 pub type ParseResult<T> = Result<T, Diagnostic>;
 
+/// How deeply attributes, types, regions, locations and affine expressions may nest. The
+/// parser is recursive: without a limit, a pathological input would overflow the stack
+/// instead of getting a diagnostic. Real IR stays far below it.
+pub const MAX_NESTING: u32 = 200;
+
 /// Parser settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ParserConfig<'r> {
@@ -75,6 +80,8 @@ pub struct Parser<'a> {
     /// Symbolic names an enclosing custom op made visible to the custom syntax of the ops in
     /// its regions (e.g. a stencil program's parameter names), innermost last.
     symbolic_names: Vec<std::sync::Arc<[String]>>,
+    /// Current recursion depth (see [`MAX_NESTING`]).
+    nesting: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -92,7 +99,21 @@ impl<'a> Parser<'a> {
             scopes: vec![NameScope { isolated: true, ..Default::default() }],
             default_dialects: vec![],
             symbolic_names: vec![],
+            nesting: 0,
         }
+    }
+
+    /// Runs `f` one nesting level deeper, failing cleanly past [`MAX_NESTING`].
+    pub(crate) fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> ParseResult<T>) -> ParseResult<T> {
+        if self.nesting >= MAX_NESTING {
+            return Err(self.error_here(format!(
+                "input nests deeper than {MAX_NESTING} levels; stencil-opt does not accept such input"
+            )));
+        }
+        self.nesting += 1;
+        let result = f(self);
+        self.nesting -= 1;
+        result
     }
 
     // ----- token helpers --------------------------------------------------------------------
@@ -497,6 +518,10 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_location_body(&mut self) -> ParseResult<Location> {
+        self.nested(Self::parse_location_body_inner)
+    }
+
+    fn parse_location_body_inner(&mut self) -> ParseResult<Location> {
         match self.tok.kind {
             TokenKind::BareIdent if self.spelling() == "unknown" => {
                 self.advance();
@@ -718,6 +743,15 @@ impl<'a> Parser<'a> {
     /// Parses `{ … }` as a region. `entry_args` (from a custom syntax, e.g. a function's
     /// signature) become the entry block's arguments.
     pub(crate) fn parse_region_with_args(
+        &mut self,
+        entry_args: &[Argument],
+        isolated: bool,
+        default_dialect: Option<&'static str>,
+    ) -> ParseResult<RegionId> {
+        self.nested(|p| p.parse_region_nested(entry_args, isolated, default_dialect))
+    }
+
+    fn parse_region_nested(
         &mut self,
         entry_args: &[Argument],
         isolated: bool,

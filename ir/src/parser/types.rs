@@ -9,6 +9,10 @@ use crate::types::{DialectType, Dim, FloatKind, MemRefType, Type};
 impl Parser<'_> {
     /// Parses any type.
     pub(crate) fn parse_type(&mut self) -> ParseResult<Type> {
+        self.nested(Self::parse_type_inner)
+    }
+
+    fn parse_type_inner(&mut self) -> ParseResult<Type> {
         match self.kind() {
             TokenKind::LParen => self.parse_function_type(),
             TokenKind::BangIdent => self.parse_dialect_or_alias_type(),
