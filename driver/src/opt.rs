@@ -8,6 +8,8 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
 use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::verifier::verify;
 use stencil_ir::{Diagnostic, DialectRegistry, SourceFile};
+use stencil_passes::stencil_to_poly::dependence_report;
+use stencil_poly::{DependenceMode, DependenceOptions};
 
 /// Everything `stencil-opt` can be asked to do with one input.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +32,11 @@ pub struct OptOptions {
     pub timing: bool,
     /// Verify after each pass (on unless `--verify-each=false`).
     pub verify_each: bool,
+    /// `--test-print-dependences`: after the pipeline, print the dependences of every
+    /// `stencil.program` (thesis §3.2.4, format in `docs/poly.md`) before the IR.
+    pub print_dependences: bool,
+    /// `--dependence-mode`: direct (default, thesis Table 3.1) or memory-based dependences.
+    pub dependence_mode: DependenceMode,
 }
 
 /// Result of running `stencil-opt` on one input.
@@ -54,7 +61,9 @@ pub struct Registries {
 impl Registries {
     /// Every dialect and pass stencil-opt ships.
     pub fn all() -> Self {
-        Registries { dialects: stencil_dialects::registry(), passes: PassRegistry::with_generic_passes() }
+        let mut passes = PassRegistry::with_generic_passes();
+        stencil_passes::register_passes(&mut passes);
+        Registries { dialects: stencil_dialects::registry(), passes }
     }
 }
 
@@ -173,7 +182,13 @@ fn process_chunk(
         pm.run(&mut module.ir, module.top, &registries.dialects)?;
     }
     let print = PrintOptions { generic: options.print_generic, debug_info: options.print_debuginfo };
-    let mut text = print_op(&module.ir, &registries.dialects, module.top, print);
+    let mut text = if options.print_dependences {
+        let dependence_options = DependenceOptions { mode: options.dependence_mode, ..DependenceOptions::default() };
+        dependence_report(&module.ir, &registries.dialects, module.top, &dependence_options)?
+    } else {
+        String::new()
+    };
+    text.push_str(&print_op(&module.ir, &registries.dialects, module.top, print));
     text.push('\n');
     Ok(text)
 }

@@ -191,3 +191,28 @@ proptest! {
         check_input(&text, &Registries::all());
     }
 }
+
+/// Deeply nested regions of registered ops parse, verify, transform and print within the
+/// default 2 MiB stack of a test thread up to the parser's nesting limit, and get a clean
+/// error beyond it.
+#[test]
+fn deep_region_nesting_stays_within_the_stack() {
+    let registries = Registries::all();
+    let nest = |n: usize| {
+        format!(
+            "func.func @f(%c: i1, %n: index) {{\n{}{}  return\n}}\n",
+            "scf.if %c {\naffine.for %i = 0 to %n {\n".repeat(n / 2),
+            "}\n}\n".repeat(n / 2)
+        )
+    };
+    let options = OptOptions {
+        pipeline: Some("builtin.module(canonicalize,cse)".into()),
+        verify_each: true,
+        ..OptOptions::default()
+    };
+    let limit = stencil_ir::parser::MAX_NESTING as usize;
+    let ok = run_opt("deep.mlir", &nest(limit - 4), &options, &registries);
+    assert!(ok.success, "{}", ok.messages);
+    let too_deep = run_opt("deep.mlir", &nest(limit + 10), &options, &registries);
+    assert!(!too_deep.success && too_deep.messages.contains("nests deeper than"), "{}", too_deep.messages);
+}

@@ -4,6 +4,7 @@ use clap::Parser;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use stencil_driver::opt::{run_opt, OptOptions, Registries};
+use stencil_poly::DependenceMode;
 
 /// Command-line flags (names follow mlir-opt).
 #[derive(Parser, Debug)]
@@ -46,6 +47,14 @@ struct Cli {
     /// Run the verifier after each pass.
     #[arg(long = "verify-each", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     verify_each: bool,
+    /// After the pipeline, print the dependences of every stencil.program (as `//` comments,
+    /// before the IR; format in docs/poly.md).
+    #[arg(long = "test-print-dependences")]
+    test_print_dependences: bool,
+    /// Which dependences --test-print-dependences prints: `direct` (no intervening write to the
+    /// element; thesis Table 3.1) or `memory` (every conflicting pair).
+    #[arg(long = "dependence-mode", value_enum, default_value_t = DependenceModeArg::Direct, value_name = "MODE")]
+    dependence_mode: DependenceModeArg,
     /// List the registered passes with their options and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
@@ -53,6 +62,15 @@ struct Cli {
     /// defaults to `RUST_LOG`.
     #[arg(long = "log", value_name = "FILTER")]
     log: Option<String>,
+}
+
+/// `--dependence-mode` values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum DependenceModeArg {
+    /// Pairs with no write to the same element in between (last-writer for flow).
+    Direct,
+    /// Every pair of conflicting accesses.
+    Memory,
 }
 
 fn list_passes(registries: &Registries) -> String {
@@ -100,6 +118,11 @@ fn main() -> ExitCode {
         print_ir_after_all: cli.print_ir_after_all,
         timing: cli.timing,
         verify_each: cli.verify_each,
+        print_dependences: cli.test_print_dependences,
+        dependence_mode: match cli.dependence_mode {
+            DependenceModeArg::Direct => DependenceMode::Direct,
+            DependenceModeArg::Memory => DependenceMode::MemoryBased,
+        },
     };
     let outcome = run_opt(&name, &text, &options, &registries);
     if !outcome.messages.is_empty() {

@@ -24,7 +24,7 @@ pub type ParseResult<T> = Result<T, Diagnostic>;
 /// How deeply attributes, types, regions, locations and affine expressions may nest. The
 /// parser is recursive: without a limit, a pathological input would overflow the stack
 /// instead of getting a diagnostic. Real IR stays far below it.
-pub const MAX_NESTING: u32 = 200;
+pub const MAX_NESTING: u32 = 100;
 
 /// Parser settings.
 #[derive(Clone, Copy, Debug)]
