@@ -6,6 +6,8 @@
 //! (`affine_map<…>`) where mlir-opt would print an alias (`#map`); both spellings parse.
 
 mod loops;
+
+pub use loops::{reduction_kind, REDUCTION_KINDS};
 pub mod validity;
 
 use std::fmt::{self, Write};

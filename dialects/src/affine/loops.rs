@@ -316,10 +316,19 @@ fn verify_for(ir: &Ir, op: OpId, registry: &DialectRegistry) -> DiagResult<()> {
 // ----- affine.parallel --------------------------------------------------------------------
 
 /// The `arith::AtomicRMWKind` names, indexed by their value in `reductions`.
-const REDUCTION_KINDS: [&str; 16] = [
+pub const REDUCTION_KINDS: [&str; 16] = [
     "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu", "minimumf", "minnumf", "mins", "minu",
     "mulf", "muli", "ori", "xori",
 ];
+
+/// The reduction kind named by one entry of `affine.parallel`'s `reductions` (stored as the
+/// kind's integer value, as MLIR does, or spelled as its name).
+pub fn reduction_kind(entry: &stencil_ir::Attribute) -> Option<&'static str> {
+    if let Some(name) = entry.as_str() {
+        return REDUCTION_KINDS.iter().copied().find(|k| *k == name);
+    }
+    entry.as_i64().and_then(|i| usize::try_from(i).ok()).and_then(|i| REDUCTION_KINDS.get(i).copied())
+}
 
 /// Whether a result of type `ty` can be reduced with `kind` (MLIR's
 /// `isResultTypeMatchAtomicRMWKind`; our integers are signless, so the signed and unsigned

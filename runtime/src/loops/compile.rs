@@ -12,24 +12,28 @@ use stencil_ir::{Attribute, BlockId, Ir, OpId, Type, ValueId};
 
 /// `arith::AtomicRMWKind` in the order of its integer encoding (the values stored in
 /// `affine.parallel`'s `reductions`), as the affine dialect module lists them.
-const REDUCTION_KINDS: [(&str, ReductionKind); 16] = [
-    ("addf", ReductionKind::AddF),
-    ("addi", ReductionKind::AddI),
-    ("andi", ReductionKind::AndI),
-    ("assign", ReductionKind::Assign),
-    ("maximumf", ReductionKind::MaximumF),
-    ("maxnumf", ReductionKind::MaxNumF),
-    ("maxs", ReductionKind::MaxS),
-    ("maxu", ReductionKind::MaxU),
-    ("minimumf", ReductionKind::MinimumF),
-    ("minnumf", ReductionKind::MinNumF),
-    ("mins", ReductionKind::MinS),
-    ("minu", ReductionKind::MinU),
-    ("mulf", ReductionKind::MulF),
-    ("muli", ReductionKind::MulI),
-    ("ori", ReductionKind::OrI),
-    ("xori", ReductionKind::XorI),
-];
+/// The interpreter's reduction for an `arith::AtomicRMWKind` name.
+fn reduction_from_name(name: &str) -> Option<ReductionKind> {
+    Some(match name {
+        "addf" => ReductionKind::AddF,
+        "addi" => ReductionKind::AddI,
+        "andi" => ReductionKind::AndI,
+        "assign" => ReductionKind::Assign,
+        "maximumf" => ReductionKind::MaximumF,
+        "maxnumf" => ReductionKind::MaxNumF,
+        "maxs" => ReductionKind::MaxS,
+        "maxu" => ReductionKind::MaxU,
+        "minimumf" => ReductionKind::MinimumF,
+        "minnumf" => ReductionKind::MinNumF,
+        "mins" => ReductionKind::MinS,
+        "minu" => ReductionKind::MinU,
+        "mulf" => ReductionKind::MulF,
+        "muli" => ReductionKind::MulI,
+        "ori" => ReductionKind::OrI,
+        "xori" => ReductionKind::XorI,
+        _ => return None,
+    })
+}
 
 /// Compiles one function; `funcs` maps every function name of the module to its number.
 pub(crate) fn compile_function(ir: &Ir, op: OpId, funcs: &HashMap<String, usize>) -> RuntimeResult<Function> {
@@ -491,12 +495,7 @@ impl FuncCompiler<'_> {
         let kinds: Vec<ReductionKind> = match ir.attr(op, "reductions") {
             Some(Attribute::Array(items)) => items
                 .iter()
-                .map(|a| {
-                    let by_name = a.as_str().and_then(|s| REDUCTION_KINDS.iter().find(|(n, _)| *n == s));
-                    let by_value =
-                        a.as_i64().and_then(|i| usize::try_from(i).ok()).and_then(|i| REDUCTION_KINDS.get(i));
-                    by_name.or(by_value).map(|(_, k)| *k)
-                })
+                .map(|a| stencil_dialects::affine::reduction_kind(a).and_then(reduction_from_name))
                 .collect::<Option<_>>(),
             None => Some(vec![]),
             _ => None,
