@@ -4,35 +4,9 @@
 
 mod common;
 
-use common::{assert_bits_eq, f64s, parse, random_f64};
+use common::{assert_bits_eq, f64s, parse, random_f64, JACOBI_2D};
 use stencil_runtime::loops::{CompiledModule, Memory, Value};
 use stencil_runtime::{compare_fields, run_module, ElementType, FieldData, ProgramState};
-
-const JACOBI_2D: &str = r#"
-stencil.program @jacobi2d(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>)
-    params [T >= 1, N >= 3] defaults [T = 5, N = 14] {
-  stencil.iterate %t = 0 to T {
-    stencil.apply @S1 writes %B over [1, 1] to [N - 1, N - 1] {
-      %c = stencil.access %A[0, 0] : f64
-      %w = stencil.access %A[0, -1] : f64
-      %e = stencil.access %A[0, 1] : f64
-      %s = stencil.access %A[1, 0] : f64
-      %n = stencil.access %A[-1, 0] : f64
-      %a1 = arith.addf %c, %w : f64
-      %a2 = arith.addf %a1, %e : f64
-      %a3 = arith.addf %a2, %s : f64
-      %a4 = arith.addf %a3, %n : f64
-      %k = arith.constant 2.000000e-01 : f64
-      %v = arith.mulf %k, %a4 : f64
-      stencil.yield %v : f64
-    }
-    stencil.apply @S2 writes %A over [1, 1] to [N - 1, N - 1] {
-      %b = stencil.access %B[0, 0] : f64
-      stencil.yield %b : f64
-    }
-  }
-}
-"#;
 
 /// Jacobi-2D lowered by hand: scf loops with memref accesses for the first statement, affine
 /// loops for the copy.

@@ -62,3 +62,31 @@ pub fn assert_bits_eq_f32(actual: &[f32], expected: &[f32], what: &str) {
 pub fn random_f64(shape: &[usize], seed: u64) -> FieldData {
     FieldData::pseudo_random(shape.to_vec(), stencil_runtime::ElementType::F64, seed).unwrap()
 }
+
+/// PolyBench-style jacobi-2d as a stencil program (`B = 0.2 * (5 neighbours of A); A = B`),
+/// shared by the tests that compare it with hand-written loops and hand-lowered IR.
+pub const JACOBI_2D: &str = r#"
+stencil.program @jacobi2d(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>)
+    params [T >= 1, N >= 3] defaults [T = 5, N = 14] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S1 writes %B over [1, 1] to [N - 1, N - 1] {
+      %c = stencil.access %A[0, 0] : f64
+      %w = stencil.access %A[0, -1] : f64
+      %e = stencil.access %A[0, 1] : f64
+      %s = stencil.access %A[1, 0] : f64
+      %n = stencil.access %A[-1, 0] : f64
+      %a1 = arith.addf %c, %w : f64
+      %a2 = arith.addf %a1, %e : f64
+      %a3 = arith.addf %a2, %s : f64
+      %a4 = arith.addf %a3, %n : f64
+      %k = arith.constant 2.000000e-01 : f64
+      %v = arith.mulf %k, %a4 : f64
+      stencil.yield %v : f64
+    }
+    stencil.apply @S2 writes %A over [1, 1] to [N - 1, N - 1] {
+      %b = stencil.access %B[0, 0] : f64
+      stencil.yield %b : f64
+    }
+  }
+}
+"#;
