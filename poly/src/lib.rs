@@ -14,6 +14,10 @@
 //!   (β vectors).
 //! * [`DependenceGraph`]: flow / anti / output dependence polyhedra per precedence level,
 //!   distance vectors, the DDG as a petgraph multigraph with its SCCs.
+//! * [`schedule()`]: Pluto's tiling hyperplanes with the thesis' balanced intra-tile wavefronts
+//!   (Alg. 4.1), the legality checker [`check_legality`], and parallelism-hindering false
+//!   dependences with their array copies ([`hindering_false_dependences`],
+//!   [`plan_array_copies`], thesis Alg. 4.2, Fig. 4.4); see [`mod@schedule`].
 //!
 //! Arithmetic is exact: checked `i64` (with `i128` intermediates, and an `i128` tableau in the
 //! simplex); overflow is a [`PolyError::Overflow`], never a wrap, and no decision uses floating
@@ -62,6 +66,7 @@ pub mod limits;
 pub mod lp;
 mod parse;
 pub mod polyhedron;
+pub mod schedule;
 pub mod scop;
 pub mod space;
 mod system;
@@ -78,5 +83,9 @@ pub use fourier_motzkin::Projection;
 pub use limits::Limits;
 pub use lp::rational::Rational;
 pub use polyhedron::{Domain, LexMin, Optimum, Polyhedron};
+pub use schedule::{
+    check_legality, hindering_false_dependences, plan_array_copies, schedule, ArrayCopy, FuseStrategy, Legality,
+    ScheduleError, SchedulerOptions, Transformation, Violation,
+};
 pub use scop::{AccessId, AccessKind, AccessRelation, Array, ArrayId, Schedule, Scop, Statement, StatementId};
 pub use space::Space;

@@ -6,6 +6,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+pub mod stencils;
+
 use proptest::prelude::*;
 use stencil_poly::*;
 

@@ -1,0 +1,82 @@
+//! Scheduling: Pluto's tiling hyperplanes with the thesis' GPU constraints (Ch. 4), thesis
+//! Alg. 4.2's parallelism-hindering false dependences, and an independent legality checker.
+//!
+//! * [`schedule`]: Pluto's algorithm as NOTES "Pluto's scheduler" describes it — per
+//!   dependence, legality `φ_T(i_t) − φ_S(i_s) ≥ 0` (thesis Eq. 3.16) and the bounding
+//!   function `u·p + w − (φ_T − φ_S) ≥ 0`, linearised by Farkas with the multipliers
+//!   eliminated; non-negative, bounded coefficients; a non-trivial solution and linear
+//!   independence through the orthogonal sub-space; the lexicographic minimum of
+//!   `(u, w, per statement its coefficients innermost first, its shift)`; permutable bands;
+//!   scalar cuts between strongly connected components when no hyperplane exists. With
+//!   [`SchedulerOptions::intra_balance`] the first hyperplane also satisfies
+//!   `φ¹(i_t) − φ¹(i_s) ≥ 1` on every self dependence (balanced intra-tile wavefronts,
+//!   thesis Def. 4.1, Thm 4.1, Alg. 4.1).
+//! * [`check_legality`]: lexicographic positivity of the schedule difference over every
+//!   dependence polyhedron, level by level by integer emptiness, or a concrete violated
+//!   instance; [`check_permutable`]: tiling legality of a band (thesis Thm 3.3).
+//! * [`hindering_false_dependences`] (thesis Def. 4.2, Alg. 4.2) and [`plan_array_copies`]
+//!   (thesis Fig. 4.4: what to copy, where, which reads to redirect), with
+//!   [`ArrayCopy::apply`] performing the copy on a [`Scop`].
+//!
+//! `docs/poly.md` ("Scheduling") documents the options and the printed format
+//! `S0: (t, 2*t + i)`.
+//!
+//! Thesis Fig. 3.4 (`for t: for i in 0..N-1: A[i] = 0.5 * (A[i] + A[i+1])`):
+//!
+//! ```
+//! use stencil_poly::*;
+//!
+//! # fn main() -> std::result::Result<(), ScheduleError> {
+//! let mut scop = Scop::new(["T", "N"]);
+//! scop.add_context("T >= 1, N >= 4")?;
+//! let a = scop.add_array("A", 1)?;
+//! let space = scop.statement_space(["t", "i"]);
+//! let domain = Polyhedron::parse(space.clone(), "0 <= t < T, 0 <= i < N - 1")?;
+//! let s = scop.add_statement(Statement::new("S0", domain, Schedule::from_beta(&[0, 0, 0], &space)?))?;
+//! scop.add_access(s, AccessRelation::parse(AccessKind::Read, a, &space, "i")?)?;
+//! scop.add_access(s, AccessRelation::parse(AccessKind::Read, a, &space, "i + 1")?)?;
+//! scop.add_access(s, AccessRelation::parse(AccessKind::Write, a, &space, "i")?)?;
+//! let g = DependenceGraph::compute(&scop, &DependenceOptions::default())?;
+//!
+//! // Pluto: thesis Fig. 4.1's communication-minimal hyperplanes.
+//! let t = schedule(&scop, &g, &SchedulerOptions::pluto())?;
+//! assert_eq!(t.display(&scop).to_string(), "S0: (t, t + i)\n");
+//! // With balanced intra-tile wavefronts (Alg. 4.1): Fig. 4.3.
+//! let t = schedule(&scop, &g, &SchedulerOptions::gpu())?;
+//! assert_eq!(t.phi(s), vec![vec![2, 1], vec![1, 1]]);
+//! assert!(check_legality(&scop, &g, &t.schedules, &Limits::default())?.is_legal());
+//! // Alg. 4.2: the anti dependence (0, 1) hinders parallelism (Table 3.1's e3).
+//! let hindering = hindering_false_dependences(&scop, &g, &SchedulerOptions::gpu())?;
+//! assert_eq!(g.dependence(hindering[0]).and_then(|d| d.distance.clone()), Some(vec![0, 1]));
+//! # Ok(())
+//! # }
+//! ```
+
+mod array_copy;
+mod constraints;
+mod cuts;
+mod error;
+mod false_deps;
+mod legality;
+mod options;
+mod ortho;
+mod pluto;
+mod transformation;
+
+pub use array_copy::{apply_array_copies, plan_array_copies, ArrayCopy};
+pub use error::{ScheduleError, ScheduleResult};
+pub use false_deps::{hindering_false_dependences, hindering_false_dependences_by_rerun};
+pub use legality::{check_legality, check_permutable, Legality, Violation};
+pub use options::{FuseStrategy, OrthoOrientation, SchedulerOptions};
+pub use transformation::{Band, Row, RowKind, Transformation};
+
+use crate::dependence::DependenceGraph;
+use crate::scop::Scop;
+
+/// Computes tiling hyperplanes for every statement of `scop` that respect all dependences of
+/// `graph` (see the module documentation; thesis Alg. 4.1 with
+/// [`SchedulerOptions::intra_balance`], Pluto's algorithm without).
+pub fn schedule(scop: &Scop, graph: &DependenceGraph, options: &SchedulerOptions) -> ScheduleResult<Transformation> {
+    let problem = pluto::Problem::new(scop, graph, *options)?;
+    problem.solve(&vec![true; graph.dependences().len()])
+}
