@@ -8,6 +8,7 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
 use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::verifier::verify;
 use stencil_ir::{Diagnostic, DialectRegistry, SourceFile};
+use stencil_passes::schedule::schedule_report;
 use stencil_passes::stencil_to_poly::dependence_report;
 use stencil_poly::{DependenceMode, DependenceOptions};
 
@@ -35,6 +36,10 @@ pub struct OptOptions {
     /// `--test-print-dependences`: after the pipeline, print the dependences of every
     /// `stencil.program` (thesis §3.2.4, format in `docs/poly.md`) before the IR.
     pub print_dependences: bool,
+    /// `--test-print-schedule`: after the pipeline, print the `poly.schedule` of every apply of
+    /// every `stencil.program` (thesis Ch. 4, `S0: (t, 2*t + i)`) before the IR (after the
+    /// dependences when both are asked for).
+    pub print_schedule: bool,
     /// `--dependence-mode`: direct (default, thesis Table 3.1) or memory-based dependences.
     pub dependence_mode: DependenceMode,
 }
@@ -188,6 +193,9 @@ fn process_chunk(
     } else {
         String::new()
     };
+    if options.print_schedule {
+        text.push_str(&schedule_report(&module.ir, &registries.dialects, module.top)?);
+    }
     text.push_str(&print_op(&module.ir, &registries.dialects, module.top, print));
     text.push('\n');
     Ok(text)

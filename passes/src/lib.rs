@@ -4,17 +4,25 @@
 //! * [`stencil_to_poly`]: extraction of the SCoP of a `stencil.program` — iteration domains,
 //!   access relations and the original schedule as β vectors (thesis §3.2) — the pass
 //!   `stencil-to-poly`, and the dependence report of `stencil-opt --test-print-dependences`.
+//! * [`schedule`]: the passes `poly-schedule` (Pluto's tiling hyperplanes with balanced
+//!   intra-tile wavefronts, thesis Ch. 4), `poly-verify-schedule` (the legality checker on
+//!   the stored schedules), `poly-remove-false-deps` (array copying, thesis Alg. 4.2), and the
+//!   report of `stencil-opt --test-print-schedule`.
 //!
 //! `docs/passes.md` documents every pass, its options and what it records on the IR.
 
 #![warn(missing_docs)]
 
+pub mod schedule;
 pub mod stencil_to_poly;
 
 use stencil_ir::pass::PassRegistry;
 
-/// Registers every pass of this crate (thesis §3.2's SCoP extraction first; the scheduling and
-/// tiling passes of Ch. 3–5 build on it).
+/// Registers every pass of this crate (thesis §3.2's SCoP extraction first; the scheduling
+/// passes of Ch. 4 build on it).
 pub fn register_passes(registry: &mut PassRegistry) {
     registry.register(stencil_to_poly::pass_info());
+    registry.register(schedule::pass_info());
+    registry.register(schedule::verify_pass_info());
+    registry.register(schedule::remove_false_deps_pass_info());
 }

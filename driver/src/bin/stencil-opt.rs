@@ -51,6 +51,10 @@ struct Cli {
     /// before the IR; format in docs/poly.md).
     #[arg(long = "test-print-dependences")]
     test_print_dependences: bool,
+    /// After the pipeline, print the schedule (`poly.schedule`) of every statement of every
+    /// stencil.program, `S0: (t, 2*t + i)` (as `//` comments, before the IR).
+    #[arg(long = "test-print-schedule")]
+    test_print_schedule: bool,
     /// Which dependences --test-print-dependences prints: `direct` (no intervening write to the
     /// element; thesis Table 3.1) or `memory` (every conflicting pair).
     #[arg(long = "dependence-mode", value_enum, default_value_t = DependenceModeArg::Direct, value_name = "MODE")]
@@ -119,6 +123,7 @@ fn main() -> ExitCode {
         timing: cli.timing,
         verify_each: cli.verify_each,
         print_dependences: cli.test_print_dependences,
+        print_schedule: cli.test_print_schedule,
         dependence_mode: match cli.dependence_mode {
             DependenceModeArg::Direct => DependenceMode::Direct,
             DependenceModeArg::Memory => DependenceMode::MemoryBased,

@@ -1,0 +1,83 @@
+//! The `poly-schedule` pass: Pluto's tiling hyperplanes with the GPU constraints (thesis Ch. 4,
+//! Alg. 4.1) for every `stencil.program`, stored on its applies.
+
+use stencil_dialects::support::op_error;
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::{Attribute, DiagResult, Ir, OpId, Type};
+use stencil_poly::schedule::{schedule, FuseStrategy, RowKind, SchedulerOptions};
+use stencil_poly::{DependenceGraph, DependenceOptions};
+
+use super::attr::{schedule_attribute, BANDS_ATTR, SCHEDULE_ATTR};
+use crate::stencil_to_poly::{extract_scop, stencil_programs};
+
+/// Registration record of `poly-schedule` (thesis Ch. 4: tiling hyperplanes, balanced
+/// intra-tile wavefronts of Def. 4.1 / Thm 4.1 with `intra-balance=true`).
+pub fn pass_info() -> PassInfo {
+    PassInfo {
+        argument: "poly-schedule",
+        summary: "Compute Pluto tiling hyperplanes (with balanced intra-tile wavefronts) for each stencil.program and store them as poly.schedule/poly.bands on the applies",
+        options: vec![
+            OptionInfo {
+                name: "intra-balance",
+                kind: OptionKind::Bool,
+                default: "true",
+                description: "Require the first hyperplane to strictly satisfy every self dependence (thesis Eq. 4.1, balanced intra-tile wavefronts)",
+            },
+            OptionInfo {
+                name: "fuse",
+                kind: OptionKind::String,
+                default: "smart",
+                description: "Fusion strategy when no common hyperplane exists: smart, max or none (Pluto's --fuse)",
+            },
+        ],
+        factory: |opts| {
+            let fuse: FuseStrategy =
+                opts.string("fuse").parse().map_err(|e| format!("option 'fuse' of pass 'poly-schedule': {e}"))?;
+            let options = SchedulerOptions { intra_balance: opts.bool("intra-balance"), fuse, ..SchedulerOptions::gpu() };
+            Ok(Box::new(PolySchedule { options }))
+        },
+    }
+}
+
+/// Schedules every `stencil.program` at or below the anchor: SCoP extraction
+/// (`extract_scop`), direct dependences (thesis Table 3.1), Pluto's algorithm
+/// ([`schedule`]), then [`SCHEDULE_ATTR`] and [`BANDS_ATTR`] on each apply (overwriting earlier
+/// ones). A scheduling failure (no hyperplane, balance infeasible, a limit) is an error located
+/// at the program.
+struct PolySchedule {
+    options: SchedulerOptions,
+}
+
+impl Pass for PolySchedule {
+    fn argument(&self) -> &'static str {
+        "poly-schedule"
+    }
+
+    fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
+        for program in stencil_programs(ir, root) {
+            let info = extract_scop(ir, cx.registry, program)?;
+            let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
+                .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
+            let t = schedule(&info.scop, &graph, &self.options)
+                .map_err(|e| op_error(ir, program, format!("scheduling failed: {e}")))?;
+            let bands: Vec<i64> = t
+                .rows
+                .iter()
+                .map(|r| match (r.kind, r.band) {
+                    (RowKind::Loop, Some(b)) => i64::try_from(b).unwrap_or(i64::MAX),
+                    _ => -1,
+                })
+                .collect();
+            for (s, (origin, sched)) in info.statements.iter().zip(&t.schedules).enumerate() {
+                let Some(statement) = info.scop.statements().get(s) else { continue };
+                ir.set_attribute(origin.apply, SCHEDULE_ATTR, schedule_attribute(sched, statement.space()));
+                ir.set_attribute(
+                    origin.apply,
+                    BANDS_ATTR,
+                    Attribute::DenseArray { element: Type::I64, values: bands.clone() },
+                );
+            }
+        }
+        Ok(())
+    }
+}
