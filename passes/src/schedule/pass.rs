@@ -29,12 +29,20 @@ pub fn pass_info() -> PassInfo {
                 default: "smart",
                 description: "Fusion strategy when no common hyperplane exists: smart, max or none (Pluto's --fuse)",
             },
+            OptionInfo {
+                name: "verify",
+                kind: OptionKind::Bool,
+                // Debug builds (and so every test) prove each computed schedule legal with the
+                // independent checker of poly-verify-schedule; release builds trust the scheduler.
+                default: if cfg!(debug_assertions) { "true" } else { "false" },
+                description: "Check the computed schedules with the independent legality checker (as poly-verify-schedule does)",
+            },
         ],
         factory: |opts| {
             let fuse: FuseStrategy =
                 opts.string("fuse").parse().map_err(|e| format!("option 'fuse' of pass 'poly-schedule': {e}"))?;
             let options = SchedulerOptions { intra_balance: opts.bool("intra-balance"), fuse, ..SchedulerOptions::gpu() };
-            Ok(Box::new(PolySchedule { options }))
+            Ok(Box::new(PolySchedule { options, verify: opts.bool("verify") }))
         },
     }
 }
@@ -46,6 +54,7 @@ pub fn pass_info() -> PassInfo {
 /// at the program.
 struct PolySchedule {
     options: SchedulerOptions,
+    verify: bool,
 }
 
 impl Pass for PolySchedule {
@@ -76,6 +85,9 @@ impl Pass for PolySchedule {
                     BANDS_ATTR,
                     Attribute::DenseArray { element: Type::I64, values: bands.clone() },
                 );
+            }
+            if self.verify {
+                super::verify::verify_schedules(ir, cx.registry, program)?;
             }
         }
         Ok(())
