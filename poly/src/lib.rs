@@ -18,6 +18,13 @@
 //!   (Alg. 4.1), the legality checker [`check_legality`], and parallelism-hindering false
 //!   dependences with their array copies ([`hindering_false_dependences`],
 //!   [`plan_array_copies`], thesis Alg. 4.2, Fig. 4.4); see [`mod@schedule`].
+//! * [`tile()`]: rectangular tiles of permutable bands with the inter-tile wavefront `Θ_T` and
+//!   the intra-tile wavefront (first hyperplane or `Θ_S`), multi-statement tiles (thesis
+//!   Eq. 3.14–3.19, Fig. 4.7), every dimension marked sequential or parallel from the
+//!   dependences; see [`mod@tiling`].
+//! * [`codegen::generate`]: polyhedral scanning of the transformed domains into a loop AST
+//!   ([`LoopNest`]) with exact `max`/`ceild`, `min`/`floord` bounds, scalar dimensions, guards
+//!   only where needed, DOALL/DOSEQ loops, and an interpreter; see [`mod@codegen`].
 //!
 //! Arithmetic is exact: checked `i64` (with `i128` intermediates, and an `i128` tableau in the
 //! simplex); overflow is a [`PolyError::Overflow`], never a wrap, and no decision uses floating
@@ -55,6 +62,7 @@
 
 pub mod affine;
 pub mod affine_map;
+pub mod codegen;
 mod constraint;
 pub mod dependence;
 mod enumerate;
@@ -70,9 +78,11 @@ pub mod schedule;
 pub mod scop;
 pub mod space;
 mod system;
+pub mod tiling;
 
 pub use affine::AffineForm;
 pub use affine_map::AffineMap;
+pub use codegen::{LoopAst, LoopNest, ScanProblem};
 pub use dependence::{
     AccessRef, Dependence, DependenceGraph, DependenceId, DependenceKind, DependenceLevel, DependenceMode,
     DependenceOptions,
@@ -89,3 +99,4 @@ pub use schedule::{
 };
 pub use scop::{AccessId, AccessKind, AccessRelation, Array, ArrayId, Schedule, Scop, Statement, StatementId};
 pub use space::Space;
+pub use tiling::{tile, TileBand, TiledSchedule, TilingInput, TilingOptions};

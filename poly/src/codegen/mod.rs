@@ -1,0 +1,29 @@
+//! Polyhedral code generation: scanning a union of transformed statement domains into a loop
+//! AST with exact bounds (DESIGN §5 "Scanning"; thesis §3.2.7's tiled loop nests, Figs. 3.16,
+//! 4.2, 4.7).
+//!
+//! * [`ScanProblem`]: per statement a domain over `[dims, iterators, params]` (e.g. a
+//!   [`crate::tiling::TiledSchedule`] through [`ScanProblem::from_tiled`]), the dimensions
+//!   with their parallel flags, and the parameter context.
+//! * [`generate`]: the loop nest ([`LoopNest`], [`LoopAst`]): loops with `max` of `ceild`
+//!   lower bounds and `min` of `floord` upper bounds, scalar dimensions as statement
+//!   sequences, guards only where a statement's domain is narrower than its loops, each loop
+//!   marked DOALL/DOSEQ, and each statement called with its original iterators as affine
+//!   forms of the loop variables.
+//! * [`LoopNest::execute`]: an exact interpreter for tests; `Display` prints C-like
+//!   pseudo-code.
+
+mod ast;
+mod display;
+mod error;
+mod execute;
+mod hull;
+mod invert;
+mod problem;
+mod scan;
+
+pub use ast::{Bound, ForLoop, Guard, GuardKind, LoopAst, LoopInfo, LoopNest, NestStatement, ScanDim};
+pub use error::{CodegenError, CodegenResult};
+pub use execute::ExecuteOptions;
+pub use problem::{ScanOptions, ScanProblem, ScanStatement};
+pub use scan::generate;

@@ -1,0 +1,200 @@
+//! The result of tiling: the new dimensions (tile, point and scalar), marked sequential or
+//! parallel, and per statement its transformed iteration domain (thesis Eq. 3.15).
+
+use std::fmt;
+
+use crate::affine::AffineForm;
+use crate::error::{PolyError, Result};
+use crate::int::{floor_div, to_i64};
+use crate::polyhedron::Polyhedron;
+use crate::scop::{Schedule, StatementId};
+
+/// The role of a tiled dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DimKind {
+    /// A schedule row outside every tiled band (an untiled loop).
+    Loop,
+    /// A schedule row that is constant for every statement (statement order, thesis §3.2.3).
+    Scalar,
+    /// The inter-tile wavefront `w = Σ_k T_k` (thesis Eq. 3.17).
+    TileWavefront,
+    /// A tile dimension `T_k = ⌊φ_k / s_k⌋` (thesis Eq. 3.14).
+    Tile,
+    /// The intra-tile wavefront: the first hyperplane (thesis Def. 4.1) or `Σ_k φ_k`
+    /// (Eq. 3.19).
+    PointWavefront,
+    /// A point (element) dimension `φ_k` (thesis Eq. 3.14's `e`).
+    Point,
+}
+
+impl DimKind {
+    /// A short description, as printed in loop comments.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DimKind::Loop => "loop",
+            DimKind::Scalar => "statement order",
+            DimKind::TileWavefront => "inter-tile wavefront",
+            DimKind::Tile => "tile",
+            DimKind::PointWavefront => "intra-tile wavefront",
+            DimKind::Point => "point",
+        }
+    }
+}
+
+/// How a tiled dimension is computed from a statement's schedule rows `φ_r`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum DimDef {
+    /// `φ_r`.
+    Row(usize),
+    /// `φ_{r_1} + … + φ_{r_m}` (the intra-tile skew `Θ_S`, thesis Eq. 3.19).
+    RowSum(Vec<usize>),
+    /// `⌊φ_r / size⌋` (thesis Eq. 3.14).
+    Tile {
+        /// The row.
+        row: usize,
+        /// The tile size.
+        size: i64,
+    },
+    /// `Σ_k ⌊φ_{r_k} / s_k⌋` (the inter-tile wavefront `Θ_T`, thesis Eq. 3.17).
+    TileSum {
+        /// The band's rows.
+        rows: Vec<usize>,
+        /// Their tile sizes.
+        sizes: Vec<i64>,
+    },
+}
+
+/// One dimension of the tiled schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TiledDim {
+    /// Its name (`t1, t2, …` tile dimensions, `e1, …` point dimensions, `s1, …` scalar ones,
+    /// `c1, …` untiled loops; made distinct from iterator and parameter names).
+    pub name: String,
+    /// Its role.
+    pub kind: DimKind,
+    /// Its value in terms of the schedule rows.
+    pub def: DimDef,
+    /// The tiled band it belongs to (tile and point dimensions, and the statement-order rows
+    /// placed inside a tile).
+    pub band: Option<usize>,
+    /// Whether no dependence is carried by it (thesis Thm 3.2's DOALL): every dependent pair
+    /// with equal outer dimensions has equal values here. Scalar dimensions are never
+    /// parallel.
+    pub parallel: bool,
+}
+
+/// One statement of the tiled schedule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TiledStatement {
+    /// The statement.
+    pub statement: StatementId,
+    /// Thesis Eq. 3.15's `I'` with the wavefront skews of Eq. 3.19, over `[tiled dimensions…,
+    /// the statement's iterators…, parameters…]`: the original domain, every point dimension and
+    /// scalar row tied to its schedule row by an equality, and every tile dimension by
+    /// `s·T ≤ φ ≤ s·T + s − 1`.
+    pub domain: Polyhedron,
+}
+
+/// A tiled schedule (thesis Eq. 3.19): instances run in lexicographic order of their values
+/// of [`TiledSchedule::dims`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TiledSchedule {
+    /// The new dimensions, outermost first.
+    pub dims: Vec<TiledDim>,
+    /// Per statement (in statement order), its transformed domain.
+    pub statements: Vec<TiledStatement>,
+    /// The schedules that were tiled (one per statement).
+    pub schedules: Vec<Schedule>,
+    /// Per tiled band, the intra-tile schedule chosen ([`super::IntraTile::FirstHyperplane`]
+    /// or [`super::IntraTile::Skew`]).
+    pub intra_tile: Vec<super::IntraTile>,
+    /// Per tiled band, where the statement-order rows went
+    /// ([`super::StatementOrder::PerWavefront`] or [`super::StatementOrder::Innermost`]).
+    pub statement_order: Vec<super::StatementOrder>,
+}
+
+impl TiledSchedule {
+    /// Number of tiled dimensions.
+    pub fn n_dims(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// The tiled time stamp of an instance of statement `s` (`point` = its iterators, then the
+    /// parameter values), computed directly from the definitions (floor divisions), not from
+    /// the domain — an independent check of the domains.
+    pub fn time_stamp(&self, s: StatementId, point: &[i64]) -> Result<Vec<i64>> {
+        let sched = self.schedules.get(s.0).ok_or(PolyError::Internal("time stamp of an unknown statement"))?;
+        let phi = |r: usize| -> Result<i64> {
+            sched.rows().get(r).ok_or(PolyError::Internal("schedule row out of range"))?.eval(point)
+        };
+        let tile = |r: usize, size: i64| -> Result<i64> {
+            if size < 1 {
+                return Err(PolyError::Internal("a tile size below 1 in a tiled schedule"));
+            }
+            to_i64(floor_div(i128::from(phi(r)?), i128::from(size)), "tiled time stamp")
+        };
+        let add = |a: i64, b: i64| a.checked_add(b).ok_or(PolyError::Overflow { operation: "tiled time stamp" });
+        self.dims
+            .iter()
+            .map(|d| match &d.def {
+                DimDef::Row(r) => phi(*r),
+                DimDef::RowSum(rows) => rows.iter().try_fold(0i64, |acc, &r| add(acc, phi(r)?)),
+                DimDef::Tile { row, size } => tile(*row, *size),
+                DimDef::TileSum { rows, sizes } => {
+                    rows.iter().zip(sizes).try_fold(0i64, |acc, (&r, &s)| add(acc, tile(r, s)?))
+                }
+            })
+            .collect()
+    }
+
+    /// The dimension definitions written with the names of statement `s`'s schedule rows, e.g.
+    /// `t1 = floor((2*t + i)/4) + floor((t + i)/4)  [inter-tile wavefront, sequential]`.
+    pub fn display<'a>(&'a self, scop: &'a crate::scop::Scop) -> impl fmt::Display + 'a {
+        Listing { tiled: self, scop }
+    }
+}
+
+struct Listing<'a> {
+    tiled: &'a TiledSchedule,
+    scop: &'a crate::scop::Scop,
+}
+
+impl fmt::Display for Listing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (s, sched) in self.scop.statements().iter().zip(&self.tiled.schedules) {
+            let row = |r: usize| -> String {
+                sched.rows().get(r).map(|x: &AffineForm| x.display(s.space()).to_string()).unwrap_or_default()
+            };
+            let parts: Vec<String> = self
+                .tiled
+                .dims
+                .iter()
+                .map(|d| match &d.def {
+                    DimDef::Row(r) => row(*r),
+                    DimDef::RowSum(rows) => {
+                        rows.iter().map(|&r| format!("({})", row(r))).collect::<Vec<_>>().join(" + ")
+                    }
+                    DimDef::Tile { row: r, size } => format!("floor(({})/{size})", row(*r)),
+                    DimDef::TileSum { rows, sizes } => rows
+                        .iter()
+                        .zip(sizes)
+                        .map(|(&r, s)| format!("floor(({})/{s})", row(r)))
+                        .collect::<Vec<_>>()
+                        .join(" + "),
+                })
+                .collect();
+            writeln!(f, "{}: ({})", s.name(), parts.join(", "))?;
+        }
+        for d in &self.tiled.dims {
+            let mode = if d.kind == DimKind::Scalar {
+                "scalar"
+            } else if d.parallel {
+                "parallel"
+            } else {
+                "sequential"
+            };
+            writeln!(f, "  {}: {}, {mode}", d.name, d.kind.describe())?;
+        }
+        Ok(())
+    }
+}

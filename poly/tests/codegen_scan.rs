@@ -1,0 +1,147 @@
+//! Scanning corner cases: fused statements whose extents are incomparable parameters (the
+//! convex-hull fallback), negative coordinates (floor-correct tiles and bounds), guards on
+//! parameters only, and the interpreter's limits.
+
+mod codegen_support;
+mod common;
+
+use codegen_support::{check, tile_and_generate};
+use stencil_poly::codegen::{generate, CodegenError, ExecuteOptions, ScanOptions, ScanProblem};
+use stencil_poly::tiling::{TileBand, TilingInput, TilingOptions};
+use stencil_poly::*;
+
+fn rows(space: &Space, rows: &[&str]) -> Schedule {
+    Schedule::new(space, rows.iter().map(|r| AffineForm::parse(space, r).unwrap()).collect()).unwrap()
+}
+
+/// `for i: if (i < N) A[i] = A[i] + 1; if (i < M) B[i] = B[i - 1]` fused into one loop.
+fn fused_n_m() -> Scop {
+    let mut scop = Scop::new(["N", "M"]);
+    scop.add_context("N >= 1, M >= 2").unwrap();
+    let a = scop.add_array("A", 1).unwrap();
+    let b = scop.add_array("B", 1).unwrap();
+    let space = scop.statement_space(["i"]);
+    let s0 = scop
+        .add_statement(Statement::new(
+            "S0",
+            Polyhedron::parse(space.clone(), "0 <= i < N").unwrap(),
+            Schedule::from_beta(&[0, 0], &space).unwrap(),
+        ))
+        .unwrap();
+    let s1 = scop
+        .add_statement(Statement::new(
+            "S1",
+            Polyhedron::parse(space.clone(), "1 <= i < M").unwrap(),
+            Schedule::from_beta(&[1, 0], &space).unwrap(),
+        ))
+        .unwrap();
+    scop.add_access(s0, AccessRelation::parse(AccessKind::Read, a, &space, "i").unwrap()).unwrap();
+    scop.add_access(s0, AccessRelation::parse(AccessKind::Write, a, &space, "i").unwrap()).unwrap();
+    scop.add_access(s1, AccessRelation::parse(AccessKind::Read, b, &space, "i - 1").unwrap()).unwrap();
+    scop.add_access(s1, AccessRelation::parse(AccessKind::Write, b, &space, "i").unwrap()).unwrap();
+    scop
+}
+
+#[test]
+fn fused_statements_with_incomparable_extents_share_one_guarded_loop() {
+    let scop = fused_n_m();
+    let space = scop.statements()[0].space().clone();
+    for sizes in [None, Some(3)] {
+        let bands = sizes.map(|s| vec![TileBand::new(0..1, vec![s])]).unwrap_or_default();
+        let input = TilingInput::new(vec![rows(&space, &["i", "0"]), rows(&space, &["i", "1"])], bands);
+        let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+        assert_eq!(nest.root.count_guards(), 2, "each statement guarded by its own extent\n{nest}");
+        for p in [[1, 2], [4, 2], [2, 7], [5, 5], [9, 3]] {
+            check(&scop, &tiled, &nest, &p);
+        }
+    }
+}
+
+#[test]
+fn negative_coordinates_tile_with_floor_semantics() {
+    // for i in -N..=N-1: A[i] = A[i - 1] (a flow dependence of distance 1), tiles of 3 and 4.
+    let mut scop = Scop::new(["N"]);
+    scop.add_context("N >= 1").unwrap();
+    let a = scop.add_array("A", 1).unwrap();
+    let space = scop.statement_space(["i"]);
+    let s = scop
+        .add_statement(Statement::new(
+            "S0",
+            Polyhedron::parse(space.clone(), "-N <= i < N").unwrap(),
+            Schedule::from_beta(&[0, 0], &space).unwrap(),
+        ))
+        .unwrap();
+    scop.add_access(s, AccessRelation::parse(AccessKind::Read, a, &space, "i - 1").unwrap()).unwrap();
+    scop.add_access(s, AccessRelation::parse(AccessKind::Write, a, &space, "i").unwrap()).unwrap();
+    for size in [1, 3, 4] {
+        let input = TilingInput::new(vec![rows(&space, &["i"])], vec![TileBand::new(0..1, vec![size])]);
+        let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+        for n in 1..=7 {
+            check(&scop, &tiled, &nest, &[n]);
+        }
+    }
+    // Reversed: the schedule row -i runs the same loop backwards (an anti-parallel band is
+    // illegal, so no dependence here).
+    let mut scop = Scop::new(["N"]);
+    scop.add_context("N >= 1").unwrap();
+    let a = scop.add_array("A", 1).unwrap();
+    let s = scop
+        .add_statement(Statement::new(
+            "S0",
+            Polyhedron::parse(space.clone(), "-N <= i < N").unwrap(),
+            rows(&space, &["-i"]),
+        ))
+        .unwrap();
+    scop.add_access(s, AccessRelation::parse(AccessKind::Write, a, &space, "i").unwrap()).unwrap();
+    let input = TilingInput::new(vec![rows(&space, &["-i"])], vec![TileBand::new(0..1, vec![3])]);
+    let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+    assert!(nest.to_string().contains("S0(i = -e1)"), "{nest}");
+    for n in 1..=5 {
+        check(&scop, &tiled, &nest, &[n]);
+    }
+}
+
+#[test]
+fn parameter_only_conditions_become_a_guard_around_the_loop() {
+    let mut scop = Scop::new(["N"]);
+    scop.add_context("N >= 1").unwrap();
+    let a = scop.add_array("A", 1).unwrap();
+    let space = scop.statement_space(["i"]);
+    let s = scop
+        .add_statement(Statement::new(
+            "S0",
+            Polyhedron::parse(space.clone(), "0 <= i < N, N >= 5").unwrap(),
+            Schedule::from_beta(&[0, 0], &space).unwrap(),
+        ))
+        .unwrap();
+    scop.add_access(s, AccessRelation::parse(AccessKind::Write, a, &space, "i").unwrap()).unwrap();
+    let input = TilingInput::new(vec![scop.statements()[0].schedule().clone()], Vec::new());
+    let (_, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+    let text = nest.to_string();
+    assert!(text.starts_with("if (N >= 5) {\n  for (c1 = 0; c1 <= N - 1; c1++) {  // DOALL loop"), "{text}");
+    assert_eq!(nest.execute(&[3], |_, _| {}).unwrap(), 0);
+    assert_eq!(nest.execute(&[6], |_, _| {}).unwrap(), 6);
+    let limited = ExecuteOptions { max_instances: 4, ..ExecuteOptions::default() };
+    let err = nest.execute_with(&[6], &limited, |_, _| {}).unwrap_err();
+    assert!(matches!(err, CodegenError::TooManyInstances { limit: 4 }), "{err}");
+    assert!(matches!(nest.execute(&[6, 1], |_, _| {}), Err(CodegenError::InvalidProblem(_))));
+}
+
+#[test]
+fn malformed_scan_problems_are_reported() {
+    let scop = fused_n_m();
+    let ddg = DependenceGraph::compute(&scop, &DependenceOptions::default()).unwrap();
+    let space = scop.statements()[0].space().clone();
+    let input = TilingInput::new(vec![rows(&space, &["i", "0"]), rows(&space, &["i", "1"])], Vec::new());
+    let tiled = tiling::tile(&scop, &input, &ddg, &TilingOptions::default()).unwrap();
+    let mut problem = ScanProblem::from_tiled(&tiled, &scop).unwrap();
+    problem.dims.pop();
+    let err = generate(&problem, &ScanOptions::default()).unwrap_err();
+    assert!(matches!(err, CodegenError::InvalidProblem(_)), "{err}");
+    // A statement whose iterator no dimension determines.
+    let mut problem = ScanProblem::from_tiled(&tiled, &scop).unwrap();
+    let free = problem.statements[0].domain.space().clone();
+    problem.statements[0].domain = Polyhedron::parse(free, "0 <= i < N, c1 = 0, s1 = 0").unwrap();
+    let err = generate(&problem, &ScanOptions::default()).unwrap_err();
+    assert!(matches!(err, CodegenError::UndeterminedIterator { .. }), "{err}");
+}
