@@ -32,7 +32,7 @@ pub fn register(r: &mut DialectRegistry) {
     }
     r.register_op(OpDef {
         parse: Some(parse_dealloc),
-        print: Some(print_dealloc),
+        print: Some(crate::support::print_operands_attr_dict_types),
         verify: Some(verify_dealloc),
         ..OpDef::new("memref.dealloc", "Frees a buffer allocated by memref.alloc")
     });
@@ -331,15 +331,6 @@ fn parse_dealloc(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     p.expect(TokenKind::Colon, "':'")?;
     let ty = parse_memref_type(p, MemRefKind::RankedOrUnranked)?;
     p.add_operands(&[memref], &[ty])
-}
-
-fn print_dealloc(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
-    let operands = pr.ir().operands(op);
-    pr.write_char(' ')?;
-    pr.print_values(operands)?;
-    pr.print_optional_attr_dict(op, &[])?;
-    pr.write_str(" : ")?;
-    pr.print_value_types(operands)
 }
 
 fn verify_dealloc(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {

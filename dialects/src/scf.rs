@@ -68,7 +68,7 @@ pub fn register(r: &mut DialectRegistry) {
     r.register_op(OpDef {
         traits: OpTraits { pure: true, terminator: true, ..OpTraits::default() },
         parse: Some(parse_reduce_return),
-        print: Some(print_reduce_return),
+        print: Some(crate::support::print_operands_attr_dict_types),
         verify: Some(verify_reduce_return),
         ..OpDef::new("scf.reduce.return", "Ends a reduction region with the combined value")
     });
@@ -749,15 +749,6 @@ fn parse_reduce_return(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
     p.parse_optional_attr_dict()?;
     let ty = p.parse_colon_type()?;
     p.add_operands(&[value], &[ty])
-}
-
-fn print_reduce_return(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
-    let operands = pr.ir().operands(op);
-    pr.write_char(' ')?;
-    pr.print_values(operands)?;
-    pr.print_optional_attr_dict(op, &[])?;
-    pr.write_str(" : ")?;
-    pr.print_value_types(operands)
 }
 
 fn verify_reduce_return(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {

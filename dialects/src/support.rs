@@ -114,3 +114,15 @@ pub fn operand_segments(ir: &Ir, op: OpId, groups: usize) -> DiagResult<Vec<std:
         })
         .collect())
 }
+
+/// Prints ` %a, %b {attrs} : t1, t2`: the assembly format `$operands attr-dict : type($operands)`
+/// shared by ops such as `memref.dealloc` and `scf.reduce.return`.
+pub fn print_operands_attr_dict_types(pr: &mut stencil_ir::printer::OpPrinter<'_>, op: OpId) -> std::fmt::Result {
+    use std::fmt::Write;
+    let operands = pr.ir().operands(op);
+    pr.write_char(' ')?;
+    pr.print_values(operands)?;
+    pr.print_optional_attr_dict(op, &[])?;
+    pr.write_str(" : ")?;
+    pr.print_value_types(operands)
+}
