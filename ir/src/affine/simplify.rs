@@ -153,21 +153,25 @@ fn simplify_mul(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     None
 }
 
-fn simplify_floor_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
-    let q = rhs.as_constant().filter(|&q| q != 0)?;
+/// Rewrites shared by floordiv and ceildiv by a constant `q`: constant folding (with `fold`),
+/// division by 1, and `(x * c) div q → x * (c / q)` when `q` divides `c` (exact, so the
+/// rounding direction does not matter).
+fn simplify_exact_division(lhs: &AffineExpr, q: i64, fold: fn(i64, i64) -> Option<i64>) -> Option<AffineExpr> {
     if let Some(a) = lhs.as_constant() {
-        return floor_div(a, q).map(C);
+        return fold(a, q).map(C);
     }
     if q == 1 {
         return Some(lhs.clone());
     }
-    // (x * c) floordiv q → x * (c / q) when q divides c.
-    if let Some((x, c)) = binary_parts(lhs, Mul) {
-        if let Some(c) = c.as_constant() {
-            if c.checked_rem(q) == Some(0) {
-                return Some(mul(x.clone(), C(c / q)));
-            }
-        }
+    let (x, c) = binary_parts(lhs, Mul)?;
+    let c = c.as_constant()?;
+    (c.checked_rem(q) == Some(0)).then(|| mul(x.clone(), C(c / q)))
+}
+
+fn simplify_floor_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
+    let q = rhs.as_constant().filter(|&q| q != 0)?;
+    if let Some(e) = simplify_exact_division(lhs, q, floor_div) {
+        return Some(e);
     }
     // (x + y) floordiv q → x floordiv q + y floordiv q when q divides x or y.
     if let Some((x, y)) = binary_parts(lhs, Add) {
@@ -180,20 +184,7 @@ fn simplify_floor_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> 
 
 fn simplify_ceil_div(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
     let q = rhs.as_constant().filter(|&q| q != 0)?;
-    if let Some(a) = lhs.as_constant() {
-        return ceil_div(a, q).map(C);
-    }
-    if q == 1 {
-        return Some(lhs.clone());
-    }
-    if let Some((x, c)) = binary_parts(lhs, Mul) {
-        if let Some(c) = c.as_constant() {
-            if c.checked_rem(q) == Some(0) {
-                return Some(mul(x.clone(), C(c / q)));
-            }
-        }
-    }
-    None
+    simplify_exact_division(lhs, q, ceil_div)
 }
 
 fn simplify_mod(lhs: &AffineExpr, rhs: &AffineExpr) -> Option<AffineExpr> {
