@@ -68,6 +68,7 @@ impl Registries {
     pub fn all() -> Self {
         let mut passes = PassRegistry::with_generic_passes();
         stencil_passes::register_passes(&mut passes);
+        stencil_lowering::register_passes(&mut passes);
         Registries { dialects: stencil_dialects::registry(), passes }
     }
 }

@@ -15,6 +15,7 @@
 
 pub mod schedule;
 pub mod stencil_to_poly;
+pub mod tile;
 
 use stencil_ir::pass::PassRegistry;
 
@@ -25,4 +26,5 @@ pub fn register_passes(registry: &mut PassRegistry) {
     registry.register(schedule::pass_info());
     registry.register(schedule::verify_pass_info());
     registry.register(schedule::remove_false_deps_pass_info());
+    registry.register(tile::pass_info());
 }

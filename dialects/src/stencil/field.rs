@@ -97,7 +97,8 @@ impl FieldType {
         }))
     }
 
-    fn body(&self) -> String {
+    /// The type's body as written between `<` and `>`: `[N, M + 2] x f64`.
+    pub fn body(&self) -> String {
         let dims: Vec<String> = self.shape.iter().map(ToString::to_string).collect();
         format!("[{}] x {}", dims.join(", "), self.element.keyword())
     }

@@ -3,10 +3,14 @@
 
 use std::sync::Arc;
 
+use std::ops::Range;
 use stencil_dialects::stencil::linear::linearize;
 use stencil_dialects::support::op_error;
 use stencil_ir::affine::{AffineBinOp, AffineExpr, AffineMap};
+
 use stencil_ir::{Attribute, Diagnostic, Ir, OpId};
+
+use crate::stencil_to_poly::ScopInfo;
 use stencil_poly::{AffineForm, Schedule, Space};
 
 /// Discardable attribute on each `stencil.apply`: its schedule `Θ_S` as
@@ -17,12 +21,36 @@ pub const SCHEDULE_ATTR: &str = "poly.schedule";
 /// (`array<i64: 0, 0>`, `-1` for scalar rows), thesis Thm 3.3's permutable bands.
 pub const BANDS_ATTR: &str = "poly.bands";
 
-/// `c * e`, simplified by the IR's constructors.
-fn scaled(c: i64, e: AffineExpr) -> AffineExpr {
-    if c == 1 {
-        e
+/// `form` as an affine expression: column `c` becomes `var(c)` (a dimension or a symbol of
+/// the map being built), the constant comes last, coefficient 1 is left out. Every
+/// conversion of a polyhedral form to a map goes through here, so maps print alike.
+pub fn affine_expr_of_form(form: &AffineForm, var: impl Fn(usize) -> AffineExpr) -> AffineExpr {
+    let mut expr: Option<AffineExpr> = None;
+    for (col, &c) in form.coeffs().iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let term =
+            if c == 1 { var(col) } else { AffineExpr::binary(AffineBinOp::Mul, var(col), AffineExpr::Constant(c)) };
+        expr = Some(match expr {
+            None => term,
+            Some(e) => AffineExpr::binary(AffineBinOp::Add, e, term),
+        });
+    }
+    match expr {
+        None => AffineExpr::Constant(form.constant()),
+        Some(e) if form.constant() == 0 => e,
+        Some(e) => AffineExpr::binary(AffineBinOp::Add, e, AffineExpr::Constant(form.constant())),
+    }
+}
+
+/// The map variable of column `col` of a space with `n_dims` dimensions: `d_col` or
+/// `s_(col - n_dims)`.
+pub fn dim_or_symbol(col: usize, n_dims: usize) -> AffineExpr {
+    if col < n_dims {
+        AffineExpr::Dim(u32::try_from(col).unwrap_or(u32::MAX))
     } else {
-        AffineExpr::binary(AffineBinOp::Mul, e, AffineExpr::Constant(c))
+        AffineExpr::Symbol(u32::try_from(col - n_dims).unwrap_or(u32::MAX))
     }
 }
 
@@ -30,33 +58,7 @@ fn scaled(c: i64, e: AffineExpr) -> AffineExpr {
 /// iterators, then the parameters).
 pub fn schedule_attribute(schedule: &Schedule, space: &Space) -> Attribute {
     let n_dims = space.n_dims();
-    let results = schedule
-        .rows()
-        .iter()
-        .map(|row| {
-            let mut expr: Option<AffineExpr> = None;
-            for (col, &c) in row.coeffs().iter().enumerate() {
-                if c == 0 {
-                    continue;
-                }
-                let var = if col < n_dims {
-                    AffineExpr::Dim(u32::try_from(col).unwrap_or(u32::MAX))
-                } else {
-                    AffineExpr::Symbol(u32::try_from(col - n_dims).unwrap_or(u32::MAX))
-                };
-                let term = scaled(c, var);
-                expr = Some(match expr {
-                    None => term,
-                    Some(e) => AffineExpr::binary(AffineBinOp::Add, e, term),
-                });
-            }
-            match expr {
-                None => AffineExpr::Constant(row.constant()),
-                Some(e) if row.constant() == 0 => e,
-                Some(e) => AffineExpr::binary(AffineBinOp::Add, e, AffineExpr::Constant(row.constant())),
-            }
-        })
-        .collect();
+    let results = schedule.rows().iter().map(|row| affine_expr_of_form(row, |c| dim_or_symbol(c, n_dims))).collect();
     let map = AffineMap::new(
         u32::try_from(n_dims).unwrap_or(u32::MAX),
         u32::try_from(space.n_params()).unwrap_or(u32::MAX),
@@ -107,4 +109,78 @@ pub fn read_schedule(ir: &Ir, apply: OpId, space: &Space) -> Result<Option<Sched
     Schedule::new(space, rows)
         .map(Some)
         .map_err(|e| op_error(ir, apply, format!("'{SCHEDULE_ATTR}' is not a valid schedule: {e}")))
+}
+
+/// The schedules stored on the applies of `info`'s program, one per statement: `None` when no
+/// apply has [`SCHEDULE_ATTR`]; an error at the first apply without one when only some have.
+pub fn stored_schedules(ir: &Ir, info: &ScopInfo) -> Result<Option<Vec<Schedule>>, Diagnostic> {
+    let mut schedules: Vec<Option<Schedule>> = Vec::with_capacity(info.statements.len());
+    for (origin, statement) in info.statements.iter().zip(info.scop.statements()) {
+        schedules.push(read_schedule(ir, origin.apply, statement.space())?);
+    }
+    if schedules.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let mut complete = Vec::with_capacity(schedules.len());
+    for (origin, s) in info.statements.iter().zip(schedules) {
+        match s {
+            Some(s) => complete.push(s),
+            None => {
+                return Err(op_error(
+                    ir,
+                    origin.apply,
+                    format!("has no '{SCHEDULE_ATTR}' while other applies of the program have one: every statement needs a schedule"),
+                ))
+            }
+        }
+    }
+    Ok(Some(complete))
+}
+
+/// The permutable bands of `poly.bands` (the same on every apply that has it; one entry per schedule
+/// row, `-1` for rows outside any band): maximal runs of equal non-negative ids. Absent on
+/// every apply: no band to check.
+pub fn read_bands(ir: &Ir, info: &ScopInfo, depth: usize) -> Result<Vec<Range<usize>>, Diagnostic> {
+    let mut found: Option<(OpId, &[i64])> = None;
+    for origin in &info.statements {
+        let Some(attr) = ir.attr(origin.apply, BANDS_ATTR) else { continue };
+        let Attribute::DenseArray { values, .. } = attr else {
+            return Err(op_error(ir, origin.apply, format!("'{BANDS_ATTR}' must be an array<i64: …>")));
+        };
+        if values.len() != depth {
+            return Err(op_error(
+                ir,
+                origin.apply,
+                format!("'{BANDS_ATTR}' must have one entry per schedule row ({depth}), got {}", values.len()),
+            ));
+        }
+        if values.iter().any(|&b| b < -1) {
+            return Err(op_error(ir, origin.apply, format!("'{BANDS_ATTR}' entries must be band ids >= 0 or -1")));
+        }
+        match found {
+            Some((_, first)) if first != values.as_slice() => {
+                return Err(op_error(
+                    ir,
+                    origin.apply,
+                    format!("'{BANDS_ATTR}' differs from the other applies': bands are common to all statements"),
+                ));
+            }
+            Some(_) => {}
+            None => found = Some((origin.apply, values)),
+        }
+    }
+    let Some((_, values)) = found else { return Ok(Vec::new()) };
+    let mut bands = Vec::new();
+    let mut k = 0;
+    while k < values.len() {
+        let id = values[k];
+        let start = k;
+        while k < values.len() && values[k] == id {
+            k += 1;
+        }
+        if id >= 0 {
+            bands.push(start..k);
+        }
+    }
+    Ok(bands)
 }

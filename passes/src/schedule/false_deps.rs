@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use stencil_dialects::stencil::{program_arg_names, FieldType};
 use stencil_dialects::support::op_error;
-use stencil_ir::affine::{AffineBinOp, AffineExpr, AffineMap};
+use stencil_ir::affine::AffineMap;
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, OpId, Type, ValueId};
@@ -14,6 +14,7 @@ use stencil_poly::schedule::{
 };
 use stencil_poly::{AffineForm, DependenceGraph, DependenceOptions, Polyhedron};
 
+use super::attr::{affine_expr_of_form, dim_or_symbol};
 use crate::stencil_to_poly::{extract_scop, stencil_programs, ScopInfo};
 
 /// Registration record of `poly-remove-false-deps` (thesis Alg. 4.2).
@@ -144,22 +145,7 @@ fn element_box(domain: &Polyhedron, first: usize, rank: usize) -> Result<(Vec<Af
 
 /// `()[params] -> (bounds)`.
 fn bounds_map(bounds: &[AffineForm], n_params: usize) -> Attribute {
-    let results = bounds
-        .iter()
-        .map(|f| {
-            let mut e = AffineExpr::Constant(f.constant());
-            for p in 0..n_params {
-                let c = f.coeff(p);
-                if c != 0 {
-                    let s = AffineExpr::Symbol(u32::try_from(p).unwrap_or(u32::MAX));
-                    let term =
-                        if c == 1 { s } else { AffineExpr::binary(AffineBinOp::Mul, s, AffineExpr::Constant(c)) };
-                    e = AffineExpr::binary(AffineBinOp::Add, term, e);
-                }
-            }
-            e
-        })
-        .collect();
+    let results = bounds.iter().map(|f| affine_expr_of_form(f, |c| dim_or_symbol(c, 0))).collect();
     Attribute::AffineMap(Arc::new(AffineMap::new(0, u32::try_from(n_params).unwrap_or(u32::MAX), results)))
 }
 

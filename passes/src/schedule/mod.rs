@@ -25,7 +25,10 @@ mod pass;
 mod report;
 mod verify;
 
-pub use attr::{read_schedule, schedule_attribute, BANDS_ATTR, SCHEDULE_ATTR};
+pub use attr::{
+    affine_expr_of_form, dim_or_symbol, read_bands, read_schedule, schedule_attribute, stored_schedules, BANDS_ATTR,
+    SCHEDULE_ATTR,
+};
 pub use false_deps::pass_info as remove_false_deps_pass_info;
 pub use pass::pass_info;
 pub use report::schedule_report;

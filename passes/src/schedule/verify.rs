@@ -9,9 +9,8 @@ use stencil_ir::{DiagResult, Diagnostic, DialectRegistry, Ir, OpId};
 use stencil_poly::schedule::{check_legality, check_permutable, Legality, Violation};
 use stencil_poly::{DependenceGraph, DependenceOptions, Limits, Schedule, Space};
 
-use super::attr::{read_schedule, BANDS_ATTR, SCHEDULE_ATTR};
+use super::attr::{read_bands, stored_schedules};
 use crate::stencil_to_poly::{extract_scop, stencil_programs, ScopInfo};
-use stencil_ir::Attribute;
 
 /// Registration record of `poly-verify-schedule`.
 pub fn pass_info() -> PassInfo {
@@ -50,26 +49,7 @@ impl Pass for PolyVerifySchedule {
 /// iterations, parameter values and both time stamps), with a note at the source apply.
 pub fn verify_schedules(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Result<(), Diagnostic> {
     let info = extract_scop(ir, registry, program)?;
-    let mut schedules: Vec<Option<Schedule>> = Vec::with_capacity(info.statements.len());
-    for (origin, statement) in info.statements.iter().zip(info.scop.statements()) {
-        schedules.push(read_schedule(ir, origin.apply, statement.space())?);
-    }
-    if schedules.iter().all(Option::is_none) {
-        return Ok(());
-    }
-    let mut complete = Vec::with_capacity(schedules.len());
-    for (origin, s) in info.statements.iter().zip(schedules) {
-        match s {
-            Some(s) => complete.push(s),
-            None => {
-                return Err(op_error(
-                    ir,
-                    origin.apply,
-                    format!("has no '{SCHEDULE_ATTR}' while other applies of the program have one: every statement needs a schedule to be checked"),
-                ))
-            }
-        }
-    }
+    let Some(complete) = stored_schedules(ir, &info)? else { return Ok(()) };
     let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
         .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
     let limits = Limits::default();
@@ -87,54 +67,6 @@ pub fn verify_schedules(ir: &Ir, registry: &DialectRegistry, program: OpId) -> R
         }
     }
     Ok(())
-}
-
-/// The bands of `poly.bands` (the same on every apply that has it; one entry per schedule
-/// row, `-1` for rows outside any band): maximal runs of equal non-negative ids. Absent on
-/// every apply: no band to check.
-fn read_bands(ir: &Ir, info: &ScopInfo, depth: usize) -> Result<Vec<Range<usize>>, Diagnostic> {
-    let mut found: Option<(OpId, &[i64])> = None;
-    for origin in &info.statements {
-        let Some(attr) = ir.attr(origin.apply, BANDS_ATTR) else { continue };
-        let Attribute::DenseArray { values, .. } = attr else {
-            return Err(op_error(ir, origin.apply, format!("'{BANDS_ATTR}' must be an array<i64: …>")));
-        };
-        if values.len() != depth {
-            return Err(op_error(
-                ir,
-                origin.apply,
-                format!("'{BANDS_ATTR}' must have one entry per schedule row ({depth}), got {}", values.len()),
-            ));
-        }
-        if values.iter().any(|&b| b < -1) {
-            return Err(op_error(ir, origin.apply, format!("'{BANDS_ATTR}' entries must be band ids >= 0 or -1")));
-        }
-        match found {
-            Some((_, first)) if first != values.as_slice() => {
-                return Err(op_error(
-                    ir,
-                    origin.apply,
-                    format!("'{BANDS_ATTR}' differs from the other applies': bands are common to all statements"),
-                ));
-            }
-            Some(_) => {}
-            None => found = Some((origin.apply, values)),
-        }
-    }
-    let Some((_, values)) = found else { return Ok(Vec::new()) };
-    let mut bands = Vec::new();
-    let mut k = 0;
-    while k < values.len() {
-        let id = values[k];
-        let start = k;
-        while k < values.len() && values[k] == id {
-            k += 1;
-        }
-        if id >= 0 {
-            bands.push(start..k);
-        }
-    }
-    Ok(bands)
 }
 
 /// `S0(t = 1, i = 0)`.

@@ -27,7 +27,7 @@ mod pass;
 mod report;
 
 pub use extract::extract_scop;
-pub(crate) use pass::stencil_programs;
+pub use pass::stencil_programs;
 pub use pass::{pass_info, BETA_ATTR, STATEMENT_ATTR};
 pub use report::dependence_report;
 

@@ -54,7 +54,7 @@ impl Pass for StencilToPoly {
 }
 
 /// The `stencil.program` ops at or below `root`, in pre-order.
-pub(crate) fn stencil_programs(ir: &Ir, root: OpId) -> Vec<OpId> {
+pub fn stencil_programs(ir: &Ir, root: OpId) -> Vec<OpId> {
     let mut programs = Vec::new();
     ir.walk(root, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
         if ir.op_name(op) == "stencil.program" {

@@ -1,0 +1,85 @@
+//! The `func.func` a lowered `stencil.program` becomes (the lowered-program convention of
+//! `docs/runtime.md`): fields as memrefs and scalars in program argument order, then the
+//! parameters as `index` values, with the attributes that let `stencil-run` treat it exactly
+//! like the program.
+
+use stencil_dialects::stencil::{program_arg_names, FieldType, ProgramParams};
+use stencil_ir::ir::{InsertPoint, OperationState};
+use stencil_ir::types::{Dim, MemRefType};
+use stencil_ir::{Attribute, Ir, NamedAttribute, OpId, Type, ValueId};
+
+/// A created function: its op, entry block, and the values standing for the program's
+/// arguments and parameters.
+pub(crate) struct LoweredFunc {
+    /// The `func.func`.
+    pub func: OpId,
+    /// Per program argument (entry block argument of the program), the function argument.
+    pub args: Vec<(ValueId, ValueId)>,
+    /// Per parameter, in declaration order, the `index` argument.
+    pub params: Vec<ValueId>,
+    /// The `func.return`.
+    pub ret: OpId,
+}
+
+/// The memref type of a field: `memref<?x…xf64>`, static where the extent is a constant.
+fn memref_of(field: &FieldType) -> Type {
+    let shape =
+        field.shape.iter().map(|e| if e.terms.is_empty() { Dim::Static(e.constant) } else { Dim::Dynamic }).collect();
+    Type::memref(MemRefType::new(shape, field.element_type()))
+}
+
+/// Creates, right before `program`, the `func.func` of the same name that it lowers to
+/// (empty body ending in `func.return`).
+pub(crate) fn create_lowered_func(ir: &mut Ir, program: OpId) -> Result<LoweredFunc, String> {
+    let name = ir.attr(program, "sym_name").and_then(Attribute::as_str).unwrap_or("").to_string();
+    let block = ir.regions(program).first().and_then(|&r| ir.entry_block(r)).ok_or("the program has no body")?;
+    let program_args: Vec<ValueId> = ir.block_args(block).to_vec();
+    let arg_names: Vec<String> = program_arg_names(ir, program)
+        .into_iter()
+        .enumerate()
+        .map(|(i, n)| n.unwrap_or_else(|| format!("arg{i}")))
+        .collect();
+    let params = ProgramParams::of(ir, program);
+    let mut inputs = Vec::with_capacity(program_args.len() + params.names.len());
+    let mut field_types = Vec::new();
+    for &a in &program_args {
+        let ty = ir.value_type(a).clone();
+        match FieldType::from_type(&ty) {
+            Some(f) => {
+                inputs.push(memref_of(&f));
+                field_types.push(Attribute::string(&f.body()));
+            }
+            None => inputs.push(ty),
+        }
+    }
+    inputs.extend(params.names.iter().map(|_| Type::Index));
+    let location = ir.location(program).clone();
+    let region = ir.create_region();
+    let entry = ir.append_block(region, &inputs);
+    let mut state = OperationState::new("func.func", location.clone());
+    state.add_property("sym_name", Attribute::string(&name));
+    state.add_property("function_type", Attribute::ty(Type::function(inputs.clone(), vec![])));
+    let strings = |v: &[String]| Attribute::Array(v.iter().map(|s| Attribute::string(s)).collect());
+    state.add_attribute("stencil.arg_names", strings(&arg_names));
+    state.add_attribute("stencil.param_names", strings(&params.names));
+    state.add_attribute(
+        "stencil.param_mins",
+        Attribute::Array(params.mins.iter().map(|&m| Attribute::i64(m)).collect()),
+    );
+    state.add_attribute("stencil.field_types", Attribute::Array(field_types));
+    if let Some(Attribute::Dictionary(d)) = ir.attr(program, "defaults") {
+        let d: Vec<NamedAttribute> = d.clone();
+        state.add_attribute("stencil.defaults", Attribute::Dictionary(d));
+    }
+    state.regions.push(region);
+    let func = ir.build(InsertPoint::Before(program), state);
+    let ret = ir.build(InsertPoint::End(entry), OperationState::new("func.return", location));
+    let func_args = ir.block_args(entry).to_vec();
+    let n = program_args.len();
+    Ok(LoweredFunc {
+        func,
+        args: program_args.into_iter().zip(func_args[..n].iter().copied()).collect(),
+        params: func_args[n..].to_vec(),
+        ret,
+    })
+}

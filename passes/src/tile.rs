@@ -1,0 +1,271 @@
+//! The `poly-tile` pass: rectangular tiling of the first permutable band of every
+//! `stencil.program`'s schedule, with the inter-tile wavefront `Θ_T` (thesis Eq. 3.17) and the
+//! intra-tile wavefront (the balanced first hyperplane, Def. 4.1, or the skew `Θ_S` of
+//! Eq. 3.19), multi-statement tiles as in thesis Fig. 4.7.
+//!
+//! **Recorded form** (`docs/passes.md`): the pass proves the tiling legal
+//! ([`stencil_poly::tiling::tile`] checks every dependence against the tiled order) and
+//! records the request on the program as a discardable dictionary attribute, which
+//! `poly-codegen` and `gpu-map` realise:
+//!
+//! ```mlir
+//! stencil.program @p(…) params […] attributes {poly.tiling = {inter = "wavefront",
+//!     intra = "auto", order = "auto", sizes = array<i64: 32, 32>}} { … }
+//! ```
+//!
+//! [`tile_program`] is the shared step of every consumer: SCoP, dependences, the stored (or
+//! original) schedules, the tiling of [`TILING_ATTR`] if any, and the tiled schedule.
+
+use std::ops::Range;
+
+use stencil_dialects::support::op_error;
+use stencil_ir::attributes::get_named;
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId, Type};
+use stencil_poly::tiling::{
+    tile, InterTile, IntraTile, StatementOrder, TileBand, TiledSchedule, TilingInput, TilingOptions,
+};
+use stencil_poly::{DependenceGraph, DependenceOptions, Schedule};
+
+use crate::schedule::{read_bands, stored_schedules, SCHEDULE_ATTR};
+use crate::stencil_to_poly::{extract_scop, stencil_programs, ScopInfo};
+
+/// Discardable attribute of a `stencil.program`: the tiling `poly-tile` proved legal (a
+/// dictionary with `sizes`, `inter`, `intra`, `order`; see the module documentation).
+pub const TILING_ATTR: &str = "poly.tiling";
+
+/// A tiling request: tile sizes of the first permutable band and the wavefront choices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TilingSpec {
+    /// One size per row of the first band (thesis Eq. 3.14's `s`), each `≥ 1`.
+    pub sizes: Vec<i64>,
+    /// Inter-tile schedule, intra-tile schedule and statement placement.
+    pub options: TilingOptions,
+}
+
+/// The text of each [`InterTile`] choice in pass options and [`TILING_ATTR`].
+const INTER: [(&str, InterTile); 2] = [("wavefront", InterTile::Wavefront), ("rectangular", InterTile::Rectangular)];
+/// The text of each [`IntraTile`] choice.
+const INTRA: [(&str, IntraTile); 3] =
+    [("auto", IntraTile::Auto), ("first-hyperplane", IntraTile::FirstHyperplane), ("skew", IntraTile::Skew)];
+/// The text of each [`StatementOrder`] choice.
+const ORDER: [(&str, StatementOrder); 3] = [
+    ("auto", StatementOrder::Auto),
+    ("per-wavefront", StatementOrder::PerWavefront),
+    ("innermost", StatementOrder::Innermost),
+];
+
+/// The value named `text` in `table`, or an error listing the choices.
+fn choice<T: Copy>(table: &[(&str, T)], what: &str, text: &str) -> Result<T, String> {
+    table.iter().find(|(n, _)| *n == text).map(|&(_, v)| v).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        format!("unknown {what} '{text}'; expected one of: {}", names.join(", "))
+    })
+}
+
+/// The text of `value` in `table`.
+fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table.iter().find(|(_, v)| *v == value).map_or("?", |(n, _)| n)
+}
+
+impl TilingSpec {
+    /// The [`TILING_ATTR`] dictionary of this request.
+    pub fn to_attribute(&self) -> Attribute {
+        Attribute::Dictionary(vec![
+            NamedAttribute::new("inter", Attribute::string(name_of(&INTER, self.options.inter_tile))),
+            NamedAttribute::new("intra", Attribute::string(name_of(&INTRA, self.options.intra_tile))),
+            NamedAttribute::new("order", Attribute::string(name_of(&ORDER, self.options.statement_order))),
+            NamedAttribute::new("sizes", Attribute::DenseArray { element: Type::I64, values: self.sizes.clone() }),
+        ])
+    }
+
+    /// Reads [`TILING_ATTR`] of `program`: `Ok(None)` when absent, an error at the program when
+    /// malformed (not a dictionary, sizes not an `array<i64>` of positive sizes, unknown
+    /// choices). Missing choices take their defaults.
+    pub fn read(ir: &Ir, program: OpId) -> Result<Option<TilingSpec>, Diagnostic> {
+        let Some(attr) = ir.attr(program, TILING_ATTR) else { return Ok(None) };
+        let bad = |m: String| op_error(ir, program, format!("'{TILING_ATTR}' {m}"));
+        let Attribute::Dictionary(entries) = attr else {
+            return Err(bad("must be a dictionary {sizes = array<i64: …>, inter = …, intra = …, order = …}".into()));
+        };
+        for e in entries {
+            if !["sizes", "inter", "intra", "order"].contains(&&*e.name) {
+                return Err(bad(format!("has an unknown entry '{}' (expected sizes, inter, intra, order)", e.name)));
+            }
+        }
+        let sizes = match get_named(entries, "sizes") {
+            Some(Attribute::DenseArray { values, .. }) => values.clone(),
+            _ => return Err(bad("needs 'sizes = array<i64: …>' (one tile size per band row)".into())),
+        };
+        if sizes.is_empty() || sizes.iter().any(|&s| s < 1) {
+            return Err(bad("'sizes' must be a non-empty list of sizes >= 1".into()));
+        }
+        let text = |key: &str, default: &'static str| -> Result<String, Diagnostic> {
+            match get_named(entries, key) {
+                None => Ok(default.to_string()),
+                Some(a) => a.as_str().map(str::to_string).ok_or_else(|| bad(format!("'{key}' must be a string"))),
+            }
+        };
+        let options = TilingOptions {
+            inter_tile: choice(&INTER, "inter-tile schedule", &text("inter", "wavefront")?).map_err(bad)?,
+            intra_tile: choice(&INTRA, "intra-tile schedule", &text("intra", "auto")?).map_err(bad)?,
+            statement_order: choice(&ORDER, "statement order", &text("order", "auto")?).map_err(bad)?,
+            ..TilingOptions::default()
+        };
+        Ok(Some(TilingSpec { sizes, options }))
+    }
+}
+
+/// A program's tiled schedule with what produced it.
+#[derive(Debug, Clone)]
+pub struct TiledProgram {
+    /// The SCoP and the way back to the IR.
+    pub info: ScopInfo,
+    /// Its direct dependences (thesis Table 3.1).
+    pub graph: DependenceGraph,
+    /// The tiled (or, without [`TILING_ATTR`], only scheduled) iteration spaces, every
+    /// dimension marked sequential or parallel.
+    pub tiled: TiledSchedule,
+}
+
+/// SCoP, dependences and the tiled schedule of `program`: the schedules of `poly.schedule`
+/// (the original β schedules when no apply has one), tiled as [`TILING_ATTR`] asks (not at
+/// all when absent). The tiling is checked against every dependence; every failure is an
+/// error located at the program.
+pub fn tile_program(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Result<TiledProgram, Diagnostic> {
+    let info = extract_scop(ir, registry, program)?;
+    let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
+        .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
+    let spec = TilingSpec::read(ir, program)?;
+    let stored = stored_schedules(ir, &info)?;
+    let input =
+        match (&spec, stored) {
+            (None, stored) => {
+                let schedules = stored
+                    .unwrap_or_else(|| info.scop.statements().iter().map(|s| s.schedule().clone()).collect::<Vec<_>>());
+                TilingInput::new(schedules, Vec::new())
+            }
+            (Some(_), None) => return Err(op_error(
+                ir,
+                program,
+                format!(
+                    "'{TILING_ATTR}' needs the '{SCHEDULE_ATTR}' of every apply: run poly-schedule before poly-tile"
+                ),
+            )),
+            (Some(spec), Some(schedules)) => {
+                let band = first_band(ir, &info, &schedules)?;
+                let sizes = band_sizes(&spec.sizes, band.len())
+                    .map_err(|m| op_error(ir, program, format!("'{TILING_ATTR}': {m}")))?;
+                TilingInput::new(schedules, vec![TileBand::new(band, sizes)])
+            }
+        };
+    let options = spec.map_or_else(TilingOptions::default, |s| s.options);
+    let tiled =
+        tile(&info.scop, &input, &graph, &options).map_err(|e| op_error(ir, program, format!("tiling failed: {e}")))?;
+    Ok(TiledProgram { info, graph, tiled })
+}
+
+/// The first permutable band of `poly.bands`; an error when the schedule has none.
+fn first_band(ir: &Ir, info: &ScopInfo, schedules: &[Schedule]) -> Result<Range<usize>, Diagnostic> {
+    let depth = schedules.iter().map(Schedule::len).max().unwrap_or(0);
+    read_bands(ir, info, depth)?.into_iter().next().ok_or_else(|| {
+        op_error(
+            ir,
+            info.program,
+            "has no permutable band to tile: 'poly.bands' is missing or marks no loop row (run poly-schedule)",
+        )
+    })
+}
+
+/// The sizes of a band of `width` rows: one per row, or a single size for every row.
+fn band_sizes(sizes: &[i64], width: usize) -> Result<Vec<i64>, String> {
+    match sizes.len() {
+        1 => Ok(vec![sizes[0]; width]),
+        n if n == width => Ok(sizes.to_vec()),
+        n => Err(format!(
+            "{n} tile sizes for a band of {width} rows; give one size per row or a single size for all rows"
+        )),
+    }
+}
+
+/// Registration record of `poly-tile`.
+pub fn pass_info() -> PassInfo {
+    PassInfo {
+        argument: "poly-tile",
+        summary: "Tile the first permutable band of each scheduled stencil.program (thesis Eq. 3.14-3.19) and record the proven-legal tiling as poly.tiling",
+        options: vec![
+            OptionInfo {
+                name: "sizes",
+                kind: OptionKind::IntList,
+                default: "",
+                description: "Tile sizes, one per row of the first band or one for all rows (required)",
+            },
+            OptionInfo {
+                name: "inter",
+                kind: OptionKind::String,
+                default: "wavefront",
+                description: "Inter-tile schedule: wavefront (thesis Eq. 3.17, one sequential dimension, parallel tiles) or rectangular",
+            },
+            OptionInfo {
+                name: "intra",
+                kind: OptionKind::String,
+                default: "auto",
+                description: "Intra-tile wavefront: auto, first-hyperplane (thesis Def. 4.1) or skew (Eq. 3.19)",
+            },
+            OptionInfo {
+                name: "order",
+                kind: OptionKind::String,
+                default: "auto",
+                description: "Statement order inside tiles: auto, per-wavefront (thesis Fig. 4.7) or innermost",
+            },
+        ],
+        factory: |opts| {
+            let sizes = opts.int_list("sizes").to_vec();
+            if sizes.is_empty() {
+                return Err("pass 'poly-tile' needs tile sizes: poly-tile{sizes=32,32} (model-driven tile sizes are not implemented yet)".into());
+            }
+            if let Some(s) = sizes.iter().find(|&&s| s < 1) {
+                return Err(format!("option 'sizes' of pass 'poly-tile': tile size {s}; sizes must be at least 1"));
+            }
+            let options = TilingOptions {
+                inter_tile: choice(&INTER, "inter-tile schedule", opts.string("inter"))
+                    .map_err(|e| format!("option 'inter' of pass 'poly-tile': {e}"))?,
+                intra_tile: choice(&INTRA, "intra-tile schedule", opts.string("intra"))
+                    .map_err(|e| format!("option 'intra' of pass 'poly-tile': {e}"))?,
+                statement_order: choice(&ORDER, "statement order", opts.string("order"))
+                    .map_err(|e| format!("option 'order' of pass 'poly-tile': {e}"))?,
+                ..TilingOptions::default()
+            };
+            Ok(Box::new(PolyTile { spec: TilingSpec { sizes, options } }))
+        },
+    }
+}
+
+/// Records [`TilingSpec`] on every `stencil.program` at or below the anchor after proving it
+/// legal with [`tile_program`]; on failure the program keeps its previous attributes.
+struct PolyTile {
+    spec: TilingSpec,
+}
+
+impl Pass for PolyTile {
+    fn argument(&self) -> &'static str {
+        "poly-tile"
+    }
+
+    fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
+        for program in stencil_programs(ir, root) {
+            let previous = ir.attr(program, TILING_ATTR).cloned();
+            ir.set_attribute(program, TILING_ATTR, self.spec.to_attribute());
+            if let Err(e) = tile_program(ir, cx.registry, program) {
+                match previous {
+                    Some(p) => ir.set_attribute(program, TILING_ATTR, p),
+                    None => {
+                        ir.remove_attr(program, TILING_ATTR);
+                    }
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
