@@ -1,0 +1,100 @@
+//! Helpers of the lowering tests: parsing, running pass pipelines, and the execution check
+//! every transformation must pass — the reference interpreter runs the program before and
+//! after the pipeline on the same pseudo-random fields, and the results must be bit-identical
+//! with the same number of point updates (each statement instance executed exactly once).
+
+#![allow(dead_code)]
+
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
+use stencil_ir::verifier::verify;
+use stencil_ir::{DialectRegistry, Module, SourceFile};
+use stencil_runtime::{compare_fields, module_interface, run_module, FieldData, ProgramState};
+
+/// Every dialect, and every pass of stencil-opt.
+pub fn registries() -> (DialectRegistry, PassRegistry) {
+    let mut passes = PassRegistry::with_generic_passes();
+    stencil_passes::register_passes(&mut passes);
+    stencil_lowering::register_passes(&mut passes);
+    (stencil_dialects::registry(), passes)
+}
+
+/// Parses and verifies `text`.
+pub fn parse(text: &str, dialects: &DialectRegistry) -> Result<Module, String> {
+    let source = SourceFile::new("test.mlir", text);
+    let module = parse_source(&source, ParserConfig { registry: dialects, allow_unregistered: false })
+        .map_err(|d| d.render())?;
+    verify(&module.ir, dialects, module.top, false).map_err(|d| d.render())?;
+    Ok(module)
+}
+
+/// Runs `pipeline` (`builtin.module(…)`) on `module`, verifying after each pass.
+pub fn run_pipeline(module: &mut Module, pipeline: &str) -> Result<(), String> {
+    let (dialects, passes) = registries();
+    let options = PassManagerOptions { verify_each: true, ..Default::default() };
+    let mut pm = PassManager::parse(pipeline, &passes, options)?;
+    pm.run(&mut module.ir, module.top, &dialects).map_err(|d| d.render())
+}
+
+/// A state with `params` and pseudo-random fields (seeded by position) for `module`'s only
+/// entry point.
+pub fn random_state(module: &Module, params: &[(&str, i64)]) -> Result<ProgramState, String> {
+    let mut state = ProgramState::new();
+    for &(n, v) in params {
+        state = state.with_param(n, v);
+    }
+    let interface = module_interface(module, None, &state).map_err(|e| e.to_string())?;
+    for (seed, f) in interface.fields.iter().enumerate() {
+        let data = FieldData::pseudo_random(f.shape.clone(), f.element, 1000 + seed as u64).map_err(|e| e.to_string())?;
+        state.fields.insert(f.name.clone(), data);
+    }
+    Ok(state)
+}
+
+/// Runs `text` before and after `pipeline` with `params` and compares: every field of the
+/// original must be bit-identical afterwards and both runs must update as many points.
+/// Returns the transformed module's text on success.
+pub fn check_pipeline(text: &str, pipeline: &str, params: &[(&str, i64)]) -> Result<String, String> {
+    check_pipeline_after(text, None, pipeline, params)
+}
+
+/// [`check_pipeline`] where "before" is `text` after the pass list `prefix` (e.g.
+/// `poly-remove-false-deps`, whose added fields and copy statements are then compared too)
+/// and "after" is `text` after `prefix` and `pipeline`.
+pub fn check_pipeline_after(
+    text: &str,
+    prefix: Option<&str>,
+    pipeline: &str,
+    params: &[(&str, i64)],
+) -> Result<String, String> {
+    let (dialects, _) = registries();
+    let mut original = parse(text, &dialects)?;
+    let mut transformed = parse(text, &dialects)?;
+    if let Some(prefix) = prefix {
+        run_pipeline(&mut original, &format!("builtin.module({prefix})"))?;
+        run_pipeline(&mut transformed, &format!("builtin.module({prefix})"))?;
+    }
+    run_pipeline(&mut transformed, pipeline)?;
+    let printed = stencil_ir::printer::print_op(&transformed.ir, &dialects, transformed.top, Default::default());
+    let mut before = random_state(&original, params)?;
+    let mut after = random_state(&transformed, params)?;
+    let run_before = run_module(&original, None, &mut before).map_err(|e| format!("original: {e}"))?;
+    let run_after = run_module(&transformed, None, &mut after).map_err(|e| format!("transformed: {e}\n{printed}"))?;
+    for (name, expected) in &before.fields {
+        let actual = after.fields.get(name).ok_or_else(|| format!("field {name} is missing after {pipeline}"))?;
+        let c = compare_fields(expected, actual);
+        if !c.bit_exact() {
+            return Err(format!(
+                "field {name} differs after {pipeline} with {params:?}: {} positions, first {:?}\n{printed}",
+                c.differing, c.first_difference
+            ));
+        }
+    }
+    if run_before.point_updates != run_after.point_updates {
+        return Err(format!(
+            "{} point updates before {pipeline}, {} after (params {params:?})\n{printed}",
+            run_before.point_updates, run_after.point_updates
+        ));
+    }
+    Ok(printed)
+}
