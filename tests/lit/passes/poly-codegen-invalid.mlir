@@ -1,0 +1,67 @@
+// poly-codegen errors: malformed poly.tiling attributes and unschedulable programs are located
+// diagnostics at the program; nothing is lowered.
+// RUN: stencil-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(poly-codegen)'
+
+// expected-error@+1 {{'poly.tiling' has an unknown entry 'size' (expected sizes, inter, intra, order)}}
+stencil.program @typo(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {size = array<i64: 4>}} {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [0] to [N - 1] {
+      %c = stencil.access %A[1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
+
+// -----
+
+// expected-error@+1 {{'poly.tiling' 'sizes' must be a non-empty list of sizes >= 1}}
+stencil.program @zero(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {sizes = array<i64: 0>}} {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [0] to [N - 1] {
+      %c = stencil.access %A[1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
+
+// -----
+
+// expected-error@+1 {{'poly.tiling' unknown intra-tile schedule 'diagonal'; expected one of: auto, first-hyperplane, skew}}
+stencil.program @bad_intra(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {intra = "diagonal", sizes = array<i64: 4>}} {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [0] to [N - 1] {
+      %c = stencil.access %A[1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
+
+// -----
+
+// A schedule that is not unimodular (a scaling) determines t only as a multiple of the loop
+// variables: code generation refuses it rather than generate wrong code.
+// expected-error@+1 {{code generation failed}}
+stencil.program @scaled(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [0] to [N - 1] attributes {poly.schedule = affine_map<(t, i)[T, N] -> (t * 2, i)>} {
+      %c = stencil.access %A[1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
+
+// -----
+
+// A hand-written schedule whose band is not permutable cannot be tiled: the tiled order would
+// run a dependence backwards (thesis Thm 3.3).
+// expected-error@+1 {{tiling failed: the tiled schedule violates dependence}}
+stencil.program @not_permutable(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {sizes = array<i64: 4>}} {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [1] to [N - 1] attributes {poly.bands = array<i64: 0, 0>, poly.schedule = affine_map<(t, i)[T, N] -> (t, i)>} {
+      %w = stencil.access %A[-1] : f64
+      %e = stencil.access %A[1] : f64
+      %s = arith.addf %w, %e : f64
+      stencil.yield %s : f64
+    }
+  }
+}
