@@ -9,7 +9,8 @@ use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::verifier::verify;
 use stencil_ir::{Diagnostic, DialectRegistry, SourceFile};
 use stencil_passes::schedule::schedule_report;
-use stencil_passes::stencil_to_poly::dependence_report;
+use stencil_passes::stencil_to_poly::{dependence_report, stencil_programs};
+use stencil_passes::tile::{tiling_svg, TilingSvgRequest};
 use stencil_poly::{DependenceMode, DependenceOptions};
 
 /// Everything `stencil-opt` can be asked to do with one input.
@@ -42,6 +43,11 @@ pub struct OptOptions {
     pub print_schedule: bool,
     /// `--dependence-mode`: direct (default, thesis Table 3.1) or memory-based dependences.
     pub dependence_mode: DependenceMode,
+    /// `--dump-tiling=FILE.svg`: after the pipeline, draw the tiling of the first
+    /// `stencil.program` into this file (thesis Figs. 4.1/4.3/4.6; docs/passes.md).
+    pub dump_tiling: Option<std::path::PathBuf>,
+    /// What `--dump-tiling` draws (`--dump-tiling-params`, `--dump-tiling-statement`).
+    pub dump_tiling_request: TilingSvgRequest,
 }
 
 /// Result of running `stencil-opt` on one input.
@@ -197,7 +203,29 @@ fn process_chunk(
     if options.print_schedule {
         text.push_str(&schedule_report(&module.ir, &registries.dialects, module.top)?);
     }
+    if let Some(path) = &options.dump_tiling {
+        dump_tiling(&module, registries, path, &options.dump_tiling_request)?;
+    }
     text.push_str(&print_op(&module.ir, &registries.dialects, module.top, print));
     text.push('\n');
     Ok(text)
+}
+
+/// Writes the `--dump-tiling` picture of the first `stencil.program` of `module` to `path`.
+fn dump_tiling(
+    module: &stencil_ir::Module,
+    registries: &Registries,
+    path: &std::path::Path,
+    request: &TilingSvgRequest,
+) -> Result<(), Diagnostic> {
+    let Some(&program) = stencil_programs(&module.ir, module.top).first() else {
+        return Err(Diagnostic::error(
+            module.ir.location(module.top).clone(),
+            "--dump-tiling needs a stencil.program after the pipeline (draw before poly-codegen lowers it)",
+        ));
+    };
+    let svg = tiling_svg(&module.ir, &registries.dialects, program, request)?;
+    std::fs::write(path, svg).map_err(|e| {
+        Diagnostic::error(module.ir.location(program).clone(), format!("--dump-tiling: cannot write {}: {e}", path.display()))
+    })
 }

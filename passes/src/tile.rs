@@ -269,3 +269,61 @@ impl Pass for PolyTile {
         Ok(())
     }
 }
+
+/// What `stencil-opt --dump-tiling` draws: parameter values (program defaults where not
+/// given), the statement (the first one with two or more iterators where not given), and the
+/// two iterators on the axes (the outermost two where not given).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TilingSvgRequest {
+    /// Parameter values by name, overriding the program's defaults.
+    pub params: Vec<(String, i64)>,
+    /// The statement (apply name) to draw.
+    pub statement: Option<String>,
+}
+
+/// The SVG picture of `program`'s tiling ([`stencil_poly::tiling::render_svg`], thesis Figs.
+/// 4.1/4.3/4.6) for `request`; every failure is an error located at the program.
+pub fn tiling_svg(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    request: &TilingSvgRequest,
+) -> Result<String, Diagnostic> {
+    let tiled = tile_program(ir, registry, program)?;
+    let scop = &tiled.info.scop;
+    let defaults = stencil_dialects::stencil::ProgramParams::of(ir, program);
+    for (name, _) in &request.params {
+        if !scop.params().contains(name) {
+            return Err(op_error(
+                ir,
+                program,
+                format!("--dump-tiling: the program has no parameter '{name}' (parameters: {})", scop.params().join(", ")),
+            ));
+        }
+    }
+    let mut params = Vec::with_capacity(scop.params().len());
+    for (k, name) in scop.params().iter().enumerate() {
+        let given = request.params.iter().find(|(n, _)| n == name).map(|&(_, v)| v);
+        let value = given.or(defaults.defaults.get(k).copied().flatten()).ok_or_else(|| {
+            op_error(ir, program, format!("--dump-tiling: give a value for parameter '{name}' (it has no default)"))
+        })?;
+        params.push(value);
+    }
+    let statement = match &request.statement {
+        Some(name) => scop.statements().iter().position(|s| s.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = scop.statements().iter().map(|s| s.name()).collect();
+            op_error(ir, program, format!("--dump-tiling: no statement '{name}' (statements: {})", names.join(", ")))
+        })?,
+        None => scop.statements().iter().position(|s| s.n_iterators() >= 2).ok_or_else(|| {
+            op_error(ir, program, "--dump-tiling: no statement has two iterators to draw")
+        })?,
+    };
+    let picture = stencil_poly::tiling::TilingPicture {
+        params,
+        statement: stencil_poly::StatementId(statement),
+        axes: (0, 1),
+        fixed: Vec::new(),
+    };
+    stencil_poly::tiling::render_svg(scop, &tiled.tiled, &tiled.graph, &picture)
+        .map_err(|e| op_error(ir, program, format!("--dump-tiling: {e}")))
+}

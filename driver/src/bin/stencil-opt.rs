@@ -60,6 +60,19 @@ struct Cli {
     #[arg(long = "dependence-mode", value_enum, default_value_t = DependenceModeArg::Direct, value_name = "MODE")]
     dependence_mode: DependenceModeArg,
     /// List the registered passes with their options and exit.
+    /// Draw the tiling of the first stencil.program after the pipeline as SVG into FILE
+    /// (points, tiles, inter-tile wavefront numbers, dependences; docs/passes.md).
+    #[arg(long = "dump-tiling", value_name = "FILE")]
+    dump_tiling: Option<std::path::PathBuf>,
+
+    /// Parameter values for --dump-tiling (default: the program's defaults), e.g. T=6,N=20.
+    #[arg(long = "dump-tiling-params", value_name = "NAME=VALUE,...", value_delimiter = ',', value_parser = parse_param)]
+    dump_tiling_params: Vec<(String, i64)>,
+
+    /// The statement (apply name) --dump-tiling draws (default: the first with two iterators).
+    #[arg(long = "dump-tiling-statement", value_name = "NAME")]
+    dump_tiling_statement: Option<String>,
+
     #[arg(long = "list-passes")]
     list_passes: bool,
     /// Log filter (tracing EnvFilter syntax, e.g. `debug` or `stencil_ir::pass=trace`);
@@ -124,6 +137,11 @@ fn main() -> ExitCode {
         verify_each: cli.verify_each,
         print_dependences: cli.test_print_dependences,
         print_schedule: cli.test_print_schedule,
+        dump_tiling: cli.dump_tiling.clone(),
+        dump_tiling_request: stencil_passes::tile::TilingSvgRequest {
+            params: cli.dump_tiling_params.clone(),
+            statement: cli.dump_tiling_statement.clone(),
+        },
         dependence_mode: match cli.dependence_mode {
             DependenceModeArg::Direct => DependenceMode::Direct,
             DependenceModeArg::Memory => DependenceMode::MemoryBased,
@@ -163,4 +181,11 @@ fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
         }
         Some(p) => std::fs::write(p, text).map_err(|e| format!("cannot write output file '{p}': {e}")),
     }
+}
+
+/// `N=20` → `("N", 20)`.
+fn parse_param(item: &str) -> Result<(String, i64), String> {
+    let (name, value) = item.split_once('=').ok_or_else(|| format!("expected NAME=VALUE in '{item}'"))?;
+    let value: i64 = value.trim().parse().map_err(|_| format!("'{}' is not an integer (in '{item}')", value.trim()))?;
+    Ok((name.trim().to_string(), value))
 }

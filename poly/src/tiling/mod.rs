@@ -29,10 +29,12 @@ mod build;
 mod carried;
 mod error;
 mod input;
+mod svg;
 mod tiled;
 
 pub use carried::{carried_dependences, CarriedDependences, TiledViolation};
 pub use error::{TilingError, TilingResult};
+pub use svg::{render_svg, TilingPicture};
 pub use input::{InterTile, IntraTile, StatementOrder, TileBand, TilingInput, TilingOptions};
 pub use tiled::{DimDef, DimKind, TiledDim, TiledSchedule, TiledStatement};
 
