@@ -4,48 +4,36 @@
 
 use crate::scalar::Reg;
 use stencil_dialects::stencil::linear::linearize;
-use stencil_ir::affine::{AffineExpr, AffineMap, IntegerSet};
+use stencil_ir::affine::{ceil_div, floor_div, floor_mod, AffineBinOp, AffineExpr, AffineMap, IntegerSet};
 
-/// One compiled affine expression.
+/// One compiled affine expression: linear parts as `constant + Σ coefficient·register`,
+/// divisions and products over them as a small tree (tiled loop bounds such as
+/// `(e1 + N) floordiv 2 + 1` are evaluated once per loop entry, without allocating).
 #[derive(Clone, Debug)]
 pub(crate) enum CompiledExpr {
     /// `constant + Σ coefficient·register`.
     Linear { constant: i64, terms: Box<[(Reg, i64)]> },
-    /// The general form, evaluated with dims then symbols taken from `operands`.
-    Tree { expr: AffineExpr, num_dims: u32 },
+    /// `lhs op rhs` for the operations that are not linear (or not linear in their operands).
+    Binary { op: AffineBinOp, lhs: Box<CompiledExpr>, rhs: Box<CompiledExpr> },
 }
 
 /// A compiled affine map with its operand registers (dims first, then symbols).
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledMap {
     pub results: Box<[CompiledExpr]>,
-    pub operands: Box<[Reg]>,
 }
 
 impl CompiledMap {
     /// Compiles `map` applied to `operands`.
     pub fn new(map: &AffineMap, operands: Vec<Reg>) -> Self {
         let results = map.results.iter().map(|e| compile_expr(e, map.num_dims, map.num_symbols, &operands)).collect();
-        CompiledMap { results, operands: operands.into() }
+        CompiledMap { results }
     }
 
     /// Value of result `i`; `None` on division by zero or overflow.
     #[inline]
     pub fn eval(&self, i: usize, regs: &[u64]) -> Option<i64> {
-        match self.results.get(i)? {
-            CompiledExpr::Linear { constant, terms } => {
-                let mut acc = *constant;
-                for &(r, c) in terms.iter() {
-                    acc = acc.checked_add((regs[r as usize] as i64).checked_mul(c)?)?;
-                }
-                Some(acc)
-            }
-            CompiledExpr::Tree { expr, num_dims } => {
-                let values: Vec<i64> = self.operands.iter().map(|&r| regs[r as usize] as i64).collect();
-                let (dims, symbols) = values.split_at((*num_dims as usize).min(values.len()));
-                expr.eval(dims, symbols)
-            }
-        }
+        self.results.get(i)?.eval(regs)
     }
 
     /// Maximum (or minimum) over the results in `range`.
@@ -63,34 +51,89 @@ impl CompiledMap {
     }
 }
 
-fn compile_expr(e: &AffineExpr, num_dims: u32, num_symbols: u32, operands: &[Reg]) -> CompiledExpr {
-    match linearize(e, num_dims as usize, num_symbols as usize) {
-        Some(l) => {
-            let coefficients = l.dims.iter().chain(&l.symbols);
-            let terms = operands.iter().zip(coefficients).filter(|(_, &c)| c != 0).map(|(&r, &c)| (r, c)).collect();
-            CompiledExpr::Linear { constant: l.constant, terms }
+impl CompiledExpr {
+    /// The value; `None` on division by zero or overflow (MLIR's semantics: `floordiv` and
+    /// `ceildiv` round towards −∞ and +∞, `mod` is non-negative for a positive divisor).
+    /// The linear case — every load and store index — is inlined into the caller; trees go
+    /// through [`CompiledExpr::eval_tree`].
+    #[inline(always)]
+    fn eval(&self, regs: &[u64]) -> Option<i64> {
+        match self {
+            CompiledExpr::Linear { constant, terms } => {
+                let mut acc = *constant;
+                for &(r, c) in terms.iter() {
+                    acc = acc.checked_add((regs[r as usize] as i64).checked_mul(c)?)?;
+                }
+                Some(acc)
+            }
+            CompiledExpr::Binary { .. } => self.eval_tree(regs),
         }
-        None => CompiledExpr::Tree { expr: e.clone(), num_dims },
+    }
+
+    #[inline(never)]
+    fn eval_tree(&self, regs: &[u64]) -> Option<i64> {
+        let CompiledExpr::Binary { op, lhs, rhs } = self else { return self.eval(regs) };
+        let (a, b) = (lhs.eval(regs)?, rhs.eval(regs)?);
+        match op {
+            AffineBinOp::Add => a.checked_add(b),
+            AffineBinOp::Mul => a.checked_mul(b),
+            AffineBinOp::Mod => floor_mod(a, b),
+            AffineBinOp::FloorDiv => floor_div(a, b),
+            AffineBinOp::CeilDiv => ceil_div(a, b),
+        }
     }
 }
 
-/// A compiled `affine.if` condition.
+fn compile_expr(e: &AffineExpr, num_dims: u32, num_symbols: u32, operands: &[Reg]) -> CompiledExpr {
+    if let Some(l) = linearize(e, num_dims as usize, num_symbols as usize) {
+        let coefficients = l.dims.iter().chain(&l.symbols);
+        let terms = operands.iter().zip(coefficients).filter(|(_, &c)| c != 0).map(|(&r, &c)| (r, c)).collect();
+        return CompiledExpr::Linear { constant: l.constant, terms };
+    }
+    match e {
+        AffineExpr::Binary(op, a, b) => CompiledExpr::Binary {
+            op: *op,
+            lhs: Box::new(compile_expr(a, num_dims, num_symbols, operands)),
+            rhs: Box::new(compile_expr(b, num_dims, num_symbols, operands)),
+        },
+        // Dims, symbols and constants are linear; an out-of-range operand index (a malformed
+        // map the verifier rejects) evaluates to an error rather than a wrong value.
+        _ => CompiledExpr::Binary {
+            op: AffineBinOp::FloorDiv,
+            lhs: Box::new(CompiledExpr::Linear { constant: 0, terms: Box::new([]) }),
+            rhs: Box::new(CompiledExpr::Linear { constant: 0, terms: Box::new([]) }),
+        },
+    }
+}
+
+/// A compiled `affine.if` condition: each constraint compiled like a map result (guards of
+/// scanned code are evaluated once per point, so they must not allocate).
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledSet {
-    set: IntegerSet,
-    operands: Box<[Reg]>,
+    /// Per constraint, the expression and whether it is an equality (`== 0`, else `>= 0`).
+    constraints: Box<[(CompiledExpr, bool)]>,
 }
 
 impl CompiledSet {
     /// Compiles `set` applied to `operands`.
     pub fn new(set: &IntegerSet, operands: Vec<Reg>) -> Self {
-        CompiledSet { set: set.clone(), operands: operands.into() }
+        let constraints = set
+            .constraints
+            .iter()
+            .map(|c| (compile_expr(&c.expr, set.num_dims, set.num_symbols, &operands), c.is_equality))
+            .collect();
+        CompiledSet { constraints }
     }
 
     /// Whether the point satisfies the set; `None` when a constraint cannot be evaluated.
+    #[inline]
     pub fn contains(&self, regs: &[u64]) -> Option<bool> {
-        let values: Vec<i64> = self.operands.iter().map(|&r| regs[r as usize] as i64).collect();
-        let (dims, symbols) = values.split_at((self.set.num_dims as usize).min(values.len()));
-        self.set.contains(dims, symbols)
+        for (e, is_equality) in self.constraints.iter() {
+            let v = e.eval(regs)?;
+            if (*is_equality && v != 0) || (!*is_equality && v < 0) {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 }
