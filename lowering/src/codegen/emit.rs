@@ -8,14 +8,15 @@
 use std::collections::HashMap;
 
 use stencil_ir::affine::{AffineBinOp, AffineExpr, SetConstraint};
-use stencil_ir::ir::{InsertPoint, ValueMapping};
-use stencil_ir::{Attribute, Ir, Location, OpId, ValueId};
+use stencil_ir::ir::InsertPoint;
+use stencil_ir::{Ir, Location, OpId, ValueId};
 use stencil_passes::schedule::{affine_expr_of_form, dim_or_symbol};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_poly::codegen::{Bound, Guard, GuardKind, LoopAst, LoopNest};
 use stencil_poly::{AffineForm, StatementId};
 
 use super::signature::LoweredFunc;
+use super::statement::{copy_statement, Indexer};
 use crate::affine_build::{
     affine_apply, affine_for, affine_if, affine_load, affine_parallel, affine_store, MapOperands,
 };
@@ -49,10 +50,6 @@ fn ceil_div(e: AffineExpr, divisor: i64) -> AffineExpr {
 fn floor_div_plus_one(e: AffineExpr, divisor: i64) -> AffineExpr {
     let q = if divisor == 1 { e } else { AffineExpr::binary(AffineBinOp::FloorDiv, e, AffineExpr::Constant(divisor)) };
     AffineExpr::binary(AffineBinOp::Add, q, AffineExpr::Constant(1))
-}
-
-fn plus(e: AffineExpr, c: i64) -> AffineExpr {
-    AffineExpr::binary(AffineBinOp::Add, e, AffineExpr::Constant(c))
 }
 
 /// Where new ops go inside `block`: before its terminator.
@@ -133,112 +130,55 @@ impl<'a> Emitter<'a> {
 
     /// One instance of `statement` at the iterators `iter_values`: its apply body, copied.
     fn statement(&mut self, statement: StatementId, iter_values: &[AffineForm], at: InsertPoint) -> Result<(), String> {
-        let origin =
-            self.info.statements.get(statement.0).ok_or_else(|| format!("statement {} is unknown", statement.0))?;
-        let apply = origin.apply;
-        let n_outer = origin.iterates.len();
         let iters: Vec<AffineExpr> = iter_values.iter().map(|f| self.expr(f)).collect();
-        // Index values of the body — enclosing induction variables and stencil.index results —
-        // as expressions; they become affine.apply ops only where a copied op uses them.
-        let mut index_exprs: HashMap<ValueId, AffineExpr> = HashMap::new();
-        for (k, &iterate) in origin.iterates.iter().enumerate() {
-            let iv = self
-                .ir
-                .regions(iterate)
-                .first()
-                .and_then(|&r| self.ir.entry_block(r))
-                .and_then(|b| self.ir.block_args(b).first().copied())
-                .ok_or("a stencil.iterate without induction variable")?;
-            index_exprs.insert(iv, iters[k].clone());
-        }
-        let mut mapping = ValueMapping::new();
-        for (&from, &to) in &self.args {
-            mapping.map(from, to);
-        }
-        let written = *self.ir.operands(apply).first().ok_or("a stencil.apply without written field")?;
-        let body = self
-            .ir
-            .regions(apply)
-            .first()
-            .and_then(|&r| self.ir.entry_block(r))
-            .ok_or("a stencil.apply without body")?;
-        let point: Vec<AffineExpr> = iters[n_outer..].to_vec();
-        for op in self.ir.block_ops(body) {
-            let location = self.ir.location(op).clone();
-            match self.ir.op_name(op) {
-                "stencil.access" => {
-                    let operands = self.ir.operands(op).to_vec();
-                    let field = self.field(operands[0])?;
-                    let index: Vec<AffineExpr> = if let Some(map) =
-                        self.ir.attr(op, "map").and_then(Attribute::as_affine_map).cloned()
-                    {
-                        let dims = operands[1..]
-                            .iter()
-                            .map(|v| index_exprs.get(v).cloned().ok_or("an access index that is not an index value"))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        map.results.iter().map(|e| e.replace(&dims, &[])).collect()
-                    } else {
-                        let offsets = self
-                            .ir
-                            .attr(op, "offset")
-                            .and_then(Attribute::as_dense_array)
-                            .ok_or("a stencil.access without offsets")?;
-                        point.iter().zip(offsets).map(|(e, &o)| plus(e.clone(), o)).collect()
-                    };
-                    let element = self.ir.value_type(self.ir.result(op, 0)).clone();
-                    let index = self.compact(&index)?;
-                    let v = affine_load(self.ir, at, field, index, element, &location);
-                    mapping.map(self.ir.result(op, 0), v);
-                }
-                "stencil.index" => {
-                    let d = self.ir.attr(op, "dim").and_then(Attribute::as_i64).ok_or("stencil.index without dim")?;
-                    let e = usize::try_from(d)
-                        .ok()
-                        .and_then(|d| point.get(d))
-                        .cloned()
-                        .ok_or("stencil.index of a dimension the apply does not have")?;
-                    index_exprs.insert(self.ir.result(op, 0), e);
-                }
-                "stencil.yield" => {
-                    let value = self.ir.operands(op).first().copied().ok_or("stencil.yield without value")?;
-                    let value = self.materialize(value, &index_exprs, &mut mapping, at)?;
-                    let field = self.field(written)?;
-                    let index = self.compact(&point)?;
-                    affine_store(self.ir, at, value, field, index, &location);
-                }
-                _ => {
-                    for v in self.ir.operands(op).to_vec() {
-                        self.materialize(v, &index_exprs, &mut mapping, at)?;
-                    }
-                    let copy = self.ir.clone_op(op, &mut mapping);
-                    self.ir.insert(copy, at);
-                }
-            }
-        }
+        let mut indexer = AffineIndexer { dims: &self.dims, params: &self.params };
+        copy_statement(self.ir, self.info, statement, &iters, &self.args, at, &mut indexer)
+    }
+}
+
+/// Indices as affine maps over the enclosing loops' induction variables (dimensions) and the
+/// parameters (symbols).
+struct AffineIndexer<'d> {
+    dims: &'d [Option<ValueId>],
+    params: &'d [ValueId],
+}
+
+impl Indexer for AffineIndexer<'_> {
+    fn load(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        memref: ValueId,
+        index: &[AffineExpr],
+        element: stencil_ir::Type,
+        location: &Location,
+    ) -> Result<ValueId, String> {
+        let index = MapOperands::compact(index, self.dims, self.params)?;
+        Ok(affine_load(ir, at, memref, index, element, location))
+    }
+
+    fn store(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        value: ValueId,
+        memref: ValueId,
+        index: &[AffineExpr],
+        location: &Location,
+    ) -> Result<(), String> {
+        let index = MapOperands::compact(index, self.dims, self.params)?;
+        affine_store(ir, at, value, memref, index, location);
         Ok(())
     }
 
-    /// The memref argument standing for program field `v`.
-    fn field(&self, v: ValueId) -> Result<ValueId, String> {
-        self.args.get(&v).copied().ok_or_else(|| "an access to a value that is not a program argument".to_string())
-    }
-
-    /// The value a copied op uses for `v`: its copy, a function argument, or — for an index
-    /// value of the body — an `affine.apply` computing it (made once per statement instance).
-    fn materialize(
+    fn index_value(
         &mut self,
-        v: ValueId,
-        index_exprs: &HashMap<ValueId, AffineExpr>,
-        mapping: &mut ValueMapping,
+        ir: &mut Ir,
         at: InsertPoint,
+        expr: &AffineExpr,
+        location: &Location,
     ) -> Result<ValueId, String> {
-        if mapping.lookup(v) == v {
-            if let Some(e) = index_exprs.get(&v) {
-                let m = self.compact(std::slice::from_ref(e))?;
-                let value = affine_apply(self.ir, at, m, &self.location);
-                mapping.map(v, value);
-            }
-        }
-        Ok(mapping.lookup(v))
+        let m = MapOperands::compact(std::slice::from_ref(expr), self.dims, self.params)?;
+        Ok(affine_apply(ir, at, m, location))
     }
 }

@@ -9,6 +9,7 @@
 //! `docs/runtime.md`, so `stencil-run --check` compares it with the program it came from.
 
 mod emit;
+mod statement;
 mod signature;
 
 use stencil_dialects::support::op_error;
