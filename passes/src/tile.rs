@@ -133,11 +133,26 @@ pub struct TiledProgram {
 /// all when absent). The tiling is checked against every dependence; every failure is an
 /// error located at the program.
 pub fn tile_program(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Result<TiledProgram, Diagnostic> {
+    build_tiled_program(ir, registry, program, true)
+}
+
+/// [`tile_program`] ignoring `poly.schedule` and `poly.tiling`: the program's own sequential
+/// order (the β schedules of thesis §3.2.3), untiled — what a hand-written loop nest does.
+pub fn original_program(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Result<TiledProgram, Diagnostic> {
+    build_tiled_program(ir, registry, program, false)
+}
+
+fn build_tiled_program(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    use_stored: bool,
+) -> Result<TiledProgram, Diagnostic> {
     let info = extract_scop(ir, registry, program)?;
     let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
         .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
-    let spec = TilingSpec::read(ir, program)?;
-    let stored = stored_schedules(ir, &info)?;
+    let (spec, stored) =
+        if use_stored { (TilingSpec::read(ir, program)?, stored_schedules(ir, &info)?) } else { (None, None) };
     let input =
         match (&spec, stored) {
             (None, stored) => {

@@ -35,6 +35,25 @@ pub(crate) struct Emitter<'a> {
     /// Whether DOALL loops become `affine.parallel`.
     parallel: bool,
     location: Location,
+    /// Emits some subtrees differently (GPU kernel launches), if set.
+    offload: Option<&'a mut dyn Offload>,
+}
+
+/// A hook of [`Emitter`]: lets another lowering take over subtrees of the loop nest (the GPU
+/// mapping launches kernels for them; the loops around stay host `affine` loops).
+pub(crate) trait Offload {
+    /// Emits `node` at `at` and returns `true`, or returns `false` to let the emitter emit it.
+    /// `dims` are the induction variables in scope per scanned dimension, `params` the
+    /// parameters' values, `args` the program arguments' values.
+    fn offload(
+        &mut self,
+        ir: &mut Ir,
+        node: &LoopAst,
+        at: InsertPoint,
+        dims: &[Option<ValueId>],
+        params: &[ValueId],
+        args: &HashMap<ValueId, ValueId>,
+    ) -> Result<bool, String>;
 }
 
 /// `⌈e / d⌉` (`divisor ≥ 1`).
@@ -70,7 +89,14 @@ impl<'a> Emitter<'a> {
             dims: vec![None; nest.space.n_dims()],
             parallel,
             location,
+            offload: None,
         }
+    }
+
+    /// The emitter with `offload` deciding first about every node.
+    pub fn with_offload(mut self, offload: &'a mut dyn Offload) -> Self {
+        self.offload = Some(offload);
+        self
     }
 
     /// Emits the whole nest before `ret` (the function's `func.return`).
@@ -91,6 +117,11 @@ impl<'a> Emitter<'a> {
     }
 
     fn node(&mut self, node: &LoopAst, at: InsertPoint) -> Result<(), String> {
+        if let Some(offload) = self.offload.as_mut() {
+            if offload.offload(self.ir, node, at, &self.dims, &self.params, &self.args)? {
+                return Ok(());
+            }
+        }
         match node {
             LoopAst::For(l) => {
                 let lower: Vec<AffineExpr> =

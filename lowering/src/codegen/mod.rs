@@ -8,9 +8,9 @@
 //! copies each statement's body. The function follows the lowered-program convention of
 //! `docs/runtime.md`, so `stencil-run --check` compares it with the program it came from.
 
-mod emit;
-mod statement;
-mod signature;
+pub(crate) mod emit;
+pub(crate) mod statement;
+pub(crate) mod signature;
 
 use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};

@@ -1,0 +1,445 @@
+//! One GPU kernel from a subtree of a scanned loop nest (thesis §3.3.2, §5.2.2, Fig. 3.17):
+//!
+//! * **tiles** — the parallel tile loops of an inter-tile wavefront — are linearised in the
+//!   order the loops enumerate them and distributed cyclically over the 1-D grid: every block
+//!   walks the tile loops with a private counter `k` and runs tile `k` when
+//!   `k mod gridDim = blockIdx` (all threads of a block agree, so barriers inside stay uniform);
+//! * **sequential loops** inside a tile (the intra-tile wavefront) are run by every thread of
+//!   the block in step, with a `gpu.barrier` after each iteration; statement groups in
+//!   sequence (thesis Fig. 4.7) get a barrier between them;
+//! * **parallel loops** (the points of an intra-tile wavefront, or the DOALL loops of an
+//!   untiled kernel) are distributed cyclically over the threads: up to three directly nested
+//!   ones map to the block's x (innermost), y and z; outside tiles the outermost of them also
+//!   strides over the blocks of the grid;
+//! * below the thread-mapped loops, each thread runs its points sequentially.
+//!
+//! Loop bounds and indices use `arith` (`crate::gpu_map::arith`); fields are global memory (no
+//! shared-memory staging yet).
+
+use std::collections::HashMap;
+
+use stencil_dialects::gpu::Dimension;
+use stencil_ir::affine::{AffineBinOp, AffineExpr};
+use stencil_ir::ir::{InsertPoint, OperationState};
+use stencil_ir::types::{Dim, MemRefType};
+use stencil_ir::{Attribute, BlockId, Ir, Location, Type, ValueId};
+use stencil_passes::schedule::{affine_expr_of_form, dim_or_symbol};
+use stencil_passes::stencil_to_poly::ScopInfo;
+use stencil_poly::codegen::{ForLoop, GuardKind, LoopAst, LoopNest};
+use stencil_poly::tiling::DimKind;
+
+use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, SGE};
+use crate::codegen::statement::copy_statement;
+
+/// Whether code runs uniformly in a block (every thread the same) or per thread.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Block,
+    Thread,
+}
+
+/// What a kernel needs from the host side.
+pub(crate) struct KernelInput<'a> {
+    /// The loop nest the subtree comes from.
+    pub nest: &'a LoopNest,
+    /// The SCoP (statements and their apply bodies).
+    pub info: &'a ScopInfo,
+    /// Program arguments (fields and scalars) with their types, in order.
+    pub program_args: &'a [(ValueId, Type)],
+    /// Which scanned dimensions are host loop variables at the launch (passed as arguments).
+    pub host_dims: &'a [bool],
+    /// Number of parameters.
+    pub n_params: usize,
+    /// Blocks in the grid.
+    pub grid: i64,
+}
+
+/// Builds `gpu.func @name` running `node` at the end of `module_block` (a `gpu.module` body).
+/// Its arguments: the program arguments, the parameters, then the host dimensions in scope.
+pub(crate) fn build_kernel(
+    ir: &mut Ir,
+    module_block: BlockId,
+    name: &str,
+    node: &LoopAst,
+    input: &KernelInput<'_>,
+    location: &Location,
+) -> Result<(), String> {
+    let mut arg_types: Vec<Type> = input.program_args.iter().map(|(_, t)| t.clone()).collect();
+    arg_types.extend((0..input.n_params).map(|_| Type::Index));
+    arg_types.extend(input.host_dims.iter().filter(|&&h| h).map(|_| Type::Index));
+    let region = ir.create_region();
+    let entry = ir.append_block(region, &arg_types);
+    let mut state = OperationState::new("gpu.func", location.clone());
+    state.add_property("function_type", Attribute::ty(Type::function(arg_types.clone(), vec![])));
+    state.add_attribute("sym_name", Attribute::string(name));
+    state.add_attribute(stencil_dialects::gpu::KERNEL_ATTR, Attribute::Unit);
+    state.regions.push(region);
+    ir.build(InsertPoint::End(module_block), state);
+    let ret = ir.build(InsertPoint::End(entry), OperationState::new("gpu.return", location.clone()));
+    let at = InsertPoint::Before(ret);
+    let kargs = ir.block_args(entry).to_vec();
+    let n_prog = input.program_args.len();
+    let args: HashMap<ValueId, ValueId> =
+        input.program_args.iter().map(|(v, _)| *v).zip(kargs[..n_prog].iter().copied()).collect();
+    let params = kargs[n_prog..n_prog + input.n_params].to_vec();
+    let mut host = kargs[n_prog + input.n_params..].iter().copied();
+    let dims: Vec<Option<ValueId>> =
+        input.host_dims.iter().map(|&h| if h { host.next() } else { None }).collect();
+    let id = |ir: &mut Ir, op: &str, d: Dimension| {
+        let mut s = OperationState::new(op, location.clone());
+        s.add_property("dimension", d.attr());
+        s.result_types = vec![Type::Index];
+        let op = ir.build(at, s);
+        ir.result(op, 0)
+    };
+    let dims3 = [Dimension::X, Dimension::Y, Dimension::Z];
+    let tid = dims3.map(|d| id(ir, "gpu.thread_id", d));
+    let bdim = dims3.map(|d| id(ir, "gpu.block_dim", d));
+    let bid = id(ir, "gpu.block_id", Dimension::X);
+    let nblocks = id(ir, "gpu.grid_dim", Dimension::X);
+    let mut k = KernelBuilder {
+        ir,
+        input,
+        args,
+        params,
+        dims,
+        tid,
+        bdim,
+        bid,
+        nblocks,
+        counter: None,
+        in_tile: false,
+        location: location.clone(),
+    };
+    if contains_tile_loop(input.nest, node) {
+        let counter = k.alloca_counter(at);
+        k.counter = Some(counter);
+    }
+    k.node(node, at, Level::Block)
+}
+
+/// Whether `node` has a loop enumerating the tiles of a wavefront.
+pub(crate) fn contains_tile_loop(nest: &LoopNest, node: &LoopAst) -> bool {
+    match node {
+        LoopAst::For(l) => is_tile_loop(nest, l) || contains_tile_loop(nest, &l.body),
+        LoopAst::If { then, .. } => contains_tile_loop(nest, then),
+        LoopAst::Stmt { .. } => false,
+        LoopAst::Seq(items) => items.iter().any(|x| contains_tile_loop(nest, x)),
+    }
+}
+
+/// Whether `l` enumerates tiles (a parallel tile dimension, not the inter-tile wavefront).
+pub(crate) fn is_tile_loop(nest: &LoopNest, l: &ForLoop) -> bool {
+    l.parallel && nest.dims.get(l.dim).is_some_and(|d| d.kind == DimKind::Tile)
+}
+
+struct KernelBuilder<'a, 'i> {
+    ir: &'a mut Ir,
+    input: &'a KernelInput<'i>,
+    args: HashMap<ValueId, ValueId>,
+    params: Vec<ValueId>,
+    dims: Vec<Option<ValueId>>,
+    tid: [ValueId; 3],
+    bdim: [ValueId; 3],
+    bid: ValueId,
+    nblocks: ValueId,
+    /// The private tile counter (kernels with tile loops).
+    counter: Option<ValueId>,
+    /// Whether the code being emitted runs for one tile of this block.
+    in_tile: bool,
+    location: Location,
+}
+
+impl KernelBuilder<'_, '_> {
+    fn expr(&self, form: &stencil_poly::AffineForm) -> AffineExpr {
+        let nd = self.input.nest.space.n_dims();
+        affine_expr_of_form(form, |c| dim_or_symbol(c, nd))
+    }
+
+
+    fn constant(&mut self, at: InsertPoint, c: i64) -> ValueId {
+        index_constant(self.ir, at, c, &self.location)
+    }
+
+    fn barrier(&mut self, at: InsertPoint) {
+        self.ir.build(at, OperationState::new("gpu.barrier", self.location.clone()));
+    }
+
+    /// `memref.alloca() : memref<1xindex>` holding 0.
+    fn alloca_counter(&mut self, at: InsertPoint) -> ValueId {
+        let mut s = OperationState::new("memref.alloca", self.location.clone());
+        s.add_property("operandSegmentSizes", Attribute::dense_i32(&[0, 0]));
+        s.result_types = vec![Type::memref(MemRefType::new(vec![Dim::Static(1)], Type::Index))];
+        let op = self.ir.build(at, s);
+        let counter = self.ir.result(op, 0);
+        let zero = self.constant(at, 0);
+        self.store_index(at, zero, counter, zero);
+        counter
+    }
+
+    fn store_index(&mut self, at: InsertPoint, value: ValueId, memref: ValueId, index: ValueId) {
+        let mut s = OperationState::new("memref.store", self.location.clone());
+        s.operands = vec![value, memref, index];
+        self.ir.build(at, s);
+    }
+
+    /// Loop bounds `[lo, hi)`: the maximum of the ceiled lower bounds, the minimum of the
+    /// floored upper bounds plus one.
+    fn bounds(&mut self, l: &ForLoop, at: InsertPoint) -> Result<(ValueId, ValueId), String> {
+        let lower: Vec<AffineExpr> = l
+            .lower
+            .iter()
+            .map(|b| {
+                let e = self.expr(&b.expr);
+                if b.divisor == 1 {
+                    e
+                } else {
+                    AffineExpr::binary(AffineBinOp::CeilDiv, e, AffineExpr::Constant(b.divisor))
+                }
+            })
+            .collect();
+        let upper: Vec<AffineExpr> = l
+            .upper
+            .iter()
+            .map(|b| {
+                let e = self.expr(&b.expr);
+                let q = if b.divisor == 1 {
+                    e
+                } else {
+                    AffineExpr::binary(AffineBinOp::FloorDiv, e, AffineExpr::Constant(b.divisor))
+                };
+                AffineExpr::binary(AffineBinOp::Add, q, AffineExpr::Constant(1))
+            })
+            .collect();
+        let location = self.location.clone();
+        let indexer = ArithIndexer { dims: &self.dims, params: &self.params };
+        let lo = indexer.fold(self.ir, at, &lower, true, &location)?;
+        let hi = indexer.fold(self.ir, at, &upper, false, &location)?;
+        Ok((lo, hi))
+    }
+
+    /// `scf.for %iv = lo to hi step step {}`; returns the induction variable and where the body
+    /// goes (before the `scf.yield`).
+    fn scf_for(&mut self, at: InsertPoint, lo: ValueId, hi: ValueId, step: ValueId) -> (ValueId, InsertPoint) {
+        let region = self.ir.create_region();
+        let block = self.ir.append_block(region, &[Type::Index]);
+        let mut s = OperationState::new("scf.for", self.location.clone());
+        s.operands = vec![lo, hi, step];
+        s.regions.push(region);
+        self.ir.build(at, s);
+        let y = self.ir.build(InsertPoint::End(block), OperationState::new("scf.yield", self.location.clone()));
+        (self.ir.block_args(block)[0], InsertPoint::Before(y))
+    }
+
+    /// `scf.if %cond {}`; returns where the then-body goes.
+    fn scf_if(&mut self, at: InsertPoint, cond: ValueId) -> InsertPoint {
+        let then_region = self.ir.create_region();
+        let block = self.ir.append_block(then_region, &[]);
+        let else_region = self.ir.create_region();
+        let mut s = OperationState::new("scf.if", self.location.clone());
+        s.operands = vec![cond];
+        s.regions = vec![then_region, else_region];
+        self.ir.build(at, s);
+        let y = self.ir.build(InsertPoint::End(block), OperationState::new("scf.yield", self.location.clone()));
+        InsertPoint::Before(y)
+    }
+
+    fn node(&mut self, node: &LoopAst, at: InsertPoint, level: Level) -> Result<(), String> {
+        match node {
+            LoopAst::For(l) if level == Level::Thread => {
+                let (lo, hi) = self.bounds(l, at)?;
+                let step = self.constant(at, l.step);
+                let (iv, inner) = self.scf_for(at, lo, hi, step);
+                self.with_dim(l.dim, iv, |k| k.node(&l.body, inner, Level::Thread))
+            }
+            LoopAst::For(l) if is_tile_loop(self.input.nest, l) => self.tile_loop(l, at),
+            LoopAst::For(l) if l.parallel => self.thread_loops(l, at),
+            LoopAst::For(l) => {
+                if !self.in_tile && self.input.grid > 1 {
+                    return Err(format!(
+                        "a sequential loop over `{}` outside the tiles of a kernel would need grid-wide synchronisation; tile the program (poly-tile) so that sequential loops run inside tiles or on the host",
+                        self.input.nest.dims.get(l.dim).map_or("?", |d| d.name.as_str())
+                    ));
+                }
+                let (lo, hi) = self.bounds(l, at)?;
+                let step = self.constant(at, l.step);
+                let (iv, inner) = self.scf_for(at, lo, hi, step);
+                self.with_dim(l.dim, iv, |k| k.node(&l.body, inner, Level::Block))?;
+                // Every thread finishes this step (an intra-tile wavefront) before any starts
+                // the next (thesis §3.3.2: a barrier after each intra-tile wavefront).
+                self.barrier(inner);
+                Ok(())
+            }
+            LoopAst::If { guards, then } => {
+                let mut cond: Option<ValueId> = None;
+                for g in guards {
+                    let e = self.expr(&g.expr);
+                    let location = self.location.clone();
+                    let v = ArithIndexer { dims: &self.dims, params: &self.params }.value(self.ir, at, &e, &location)?;
+                    let zero = self.constant(at, 0);
+                    let c = compare(self.ir, at, if g.kind == GuardKind::Zero { EQ } else { SGE }, v, zero, &location);
+                    cond = Some(match cond {
+                        None => c,
+                        Some(a) => binary(self.ir, at, "arith.andi", a, c, Type::I1, &location),
+                    });
+                }
+                match cond {
+                    Some(c) => {
+                        let inner = self.scf_if(at, c);
+                        self.node(then, inner, level)
+                    }
+                    None => self.node(then, at, level),
+                }
+            }
+            LoopAst::Stmt { statement, iter_values } => {
+                let at = if level == Level::Block { self.first_thread_only(at) } else { at };
+                let iters: Vec<AffineExpr> = iter_values.iter().map(|f| self.expr(f)).collect();
+                let mut indexer = ArithIndexer { dims: &self.dims, params: &self.params };
+                copy_statement(self.ir, self.input.info, *statement, &iters, &self.args, at, &mut indexer)
+            }
+            LoopAst::Seq(items) => {
+                for (n, item) in items.iter().enumerate() {
+                    self.node(item, at, level)?;
+                    // Statement groups of one wavefront step run in order (thesis Fig. 4.7).
+                    if level == Level::Block && n + 1 < items.len() {
+                        self.barrier(at);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs `f` with dimension `dim` bound to `iv`.
+    fn with_dim(
+        &mut self,
+        dim: usize,
+        iv: ValueId,
+        f: impl FnOnce(&mut Self) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let saved = self.dims.get(dim).copied().flatten();
+        if let Some(d) = self.dims.get_mut(dim) {
+            *d = Some(iv);
+        }
+        let result = f(self);
+        if let Some(d) = self.dims.get_mut(dim) {
+            *d = saved;
+        }
+        result
+    }
+
+    /// A block-level statement runs on one thread (of one block outside tiles).
+    fn first_thread_only(&mut self, at: InsertPoint) -> InsertPoint {
+        let location = self.location.clone();
+        let linear = self.linear_thread(at, 0);
+        let zero = self.constant(at, 0);
+        let mut cond = compare(self.ir, at, EQ, linear, zero, &location);
+        if !self.in_tile {
+            let b = compare(self.ir, at, EQ, self.bid, zero, &location);
+            cond = binary(self.ir, at, "arith.andi", cond, b, Type::I1, &location);
+        }
+        self.scf_if(at, cond)
+    }
+
+    /// The thread id linearised over dimensions `from..3` (`from = 0`: the whole block).
+    fn linear_thread(&mut self, at: InsertPoint, from: usize) -> ValueId {
+        let location = self.location.clone();
+        let mut id = self.tid[2];
+        for d in (from..2).rev() {
+            let scaled = binary(self.ir, at, "arith.muli", id, self.bdim[d], Type::Index, &location);
+            id = binary(self.ir, at, "arith.addi", scaled, self.tid[d], Type::Index, &location);
+        }
+        id
+    }
+
+    /// Threads along dimensions `from..3` (the product of the block sizes).
+    fn thread_count(&mut self, at: InsertPoint, from: usize) -> ValueId {
+        let location = self.location.clone();
+        let mut n = self.bdim[from];
+        for d in from + 1..3 {
+            n = binary(self.ir, at, "arith.muli", n, self.bdim[d], Type::Index, &location);
+        }
+        n
+    }
+
+    /// A parallel tile loop: every tile gets the next value of the block's counter and runs
+    /// on block `counter mod gridDim` (thesis §5.2.2's cyclic distribution of the linearised
+    /// tiles of a wavefront).
+    fn tile_loop(&mut self, l: &ForLoop, at: InsertPoint) -> Result<(), String> {
+        let (lo, hi) = self.bounds(l, at)?;
+        let step = self.constant(at, l.step);
+        let (iv, inner) = self.scf_for(at, lo, hi, step);
+        self.with_dim(l.dim, iv, |k| {
+            if contains_tile_loop(k.input.nest, &l.body) {
+                return k.node(&l.body, inner, Level::Block);
+            }
+            let counter = k.counter.ok_or("a tile loop in a kernel without tile counter")?;
+            let location = k.location.clone();
+            let zero = k.constant(inner, 0);
+            let one = k.constant(inner, 1);
+            let mut s = OperationState::new("memref.load", location.clone());
+            s.operands = vec![counter, zero];
+            s.result_types = vec![Type::Index];
+            let load = k.ir.build(inner, s);
+            let count = k.ir.result(load, 0);
+            let next = binary(k.ir, inner, "arith.addi", count, one, Type::Index, &location);
+            k.store_index(inner, next, counter, zero);
+            let owner = binary(k.ir, inner, "arith.remui", count, k.nblocks, Type::Index, &location);
+            let mine = compare(k.ir, inner, EQ, owner, k.bid, &location);
+            let body = k.scf_if(inner, mine);
+            let was = std::mem::replace(&mut k.in_tile, true);
+            let result = k.node(&l.body, body, Level::Block);
+            k.in_tile = was;
+            result
+        })
+    }
+
+    /// Up to three directly nested parallel loops distributed cyclically over the threads
+    /// (innermost on x); outside tiles the outermost one also strides over the grid.
+    fn thread_loops(&mut self, first: &ForLoop, at: InsertPoint) -> Result<(), String> {
+        let mut chain = vec![first];
+        while chain.len() < 3 {
+            let LoopAst::For(next) = chain[chain.len() - 1].body.as_ref() else { break };
+            if !next.parallel || is_tile_loop(self.input.nest, next) || next.step != 1 {
+                break;
+            }
+            chain.push(next);
+        }
+        if first.step != 1 {
+            chain.truncate(1);
+        }
+        let m = chain.len();
+        self.thread_chain(&chain, 0, m, at)
+    }
+
+    fn thread_chain(&mut self, chain: &[&ForLoop], p: usize, m: usize, at: InsertPoint) -> Result<(), String> {
+        let Some(l) = chain.get(p) else {
+            let last = chain[m - 1];
+            return self.node(&last.body, at, Level::Thread);
+        };
+        let location = self.location.clone();
+        // Loop p (0 = outermost) is on thread dimension m - 1 - p; the outermost takes every
+        // dimension from there up, so no thread is left without points.
+        let d = m - 1 - p;
+        let (mut id, mut size) = if p == 0 {
+            (self.linear_thread(at, d), self.thread_count(at, d))
+        } else {
+            (self.tid[d], self.bdim[d])
+        };
+        if p == 0 && !self.in_tile {
+            let base = binary(self.ir, at, "arith.muli", self.bid, size, Type::Index, &location);
+            id = binary(self.ir, at, "arith.addi", base, id, Type::Index, &location);
+            size = binary(self.ir, at, "arith.muli", size, self.nblocks, Type::Index, &location);
+        }
+        let (lo, hi) = self.bounds(l, at)?;
+        let start = binary(self.ir, at, "arith.addi", lo, id, Type::Index, &location);
+        let step = if l.step == 1 {
+            size
+        } else {
+            let s = self.constant(at, l.step);
+            binary(self.ir, at, "arith.muli", size, s, Type::Index, &location)
+        };
+        let (iv, inner) = self.scf_for(at, start, hi, step);
+        self.with_dim(l.dim, iv, |k| k.thread_chain(chain, p + 1, m, inner))
+    }
+}

@@ -1,0 +1,249 @@
+//! The `gpu-map` pass: a `stencil.program` becomes a host `func.func` (the lowered-program
+//! convention of `docs/runtime.md`) plus a `gpu.module` of kernels (thesis §3.3.2, Fig. 3.17,
+//! §5.2.2; DESIGN §7).
+//!
+//! The program's loop nest is scanned as for `poly-codegen` (stored schedule and tiling; with
+//! `naive`, the program's own order untiled). Sequential loops that enclose the parallel work —
+//! the time loop, the inter-tile wavefront `Θ_T` — stay on the host as `affine.for`, and each
+//! iteration launches a kernel (`gpu.launch_func`) for the subtree below: the host loop is the
+//! thesis' `__syncblocks` between wavefronts. [`kernel`] describes what runs inside.
+//!
+//! `gpu-map{naive}` is the baseline people write by hand: one kernel per `stencil.apply` per
+//! time step over its whole domain. It exists for DOALL applies only; a DOACROSS apply (SOR)
+//! is an error telling the user to schedule and tile first.
+
+mod arith;
+mod kernel;
+
+use std::collections::HashMap;
+
+use stencil_dialects::support::op_error;
+use stencil_ir::ir::{InsertPoint, OperationState};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::{Attribute, BlockId, DiagResult, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
+use stencil_passes::stencil_to_poly::{stencil_programs, ScopInfo};
+use stencil_passes::tile::{original_program, tile_program};
+use stencil_poly::codegen::{generate, LoopAst, LoopNest, ScanOptions, ScanProblem};
+use stencil_poly::tiling::DimKind;
+
+use crate::codegen::emit::{Emitter, Offload};
+use crate::codegen::signature::create_lowered_func;
+use kernel::{build_kernel, contains_tile_loop, KernelInput};
+
+/// Options of [`map_program`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuMapOptions {
+    /// The naive baseline: the program's own order, untiled, one kernel per apply and step.
+    pub naive: bool,
+    /// Threads per block along x, y, z (each `≥ 1`).
+    pub block: [i64; 3],
+    /// Blocks per launch (tiles and points are distributed cyclically over them).
+    pub grid: i64,
+}
+
+impl Default for GpuMapOptions {
+    fn default() -> Self {
+        GpuMapOptions { naive: false, block: [256, 1, 1], grid: 132 }
+    }
+}
+
+/// Replaces `program` by its host function and a `gpu.module` of kernels; returns the host
+/// function. The enclosing module gets `gpu.container_module`.
+pub fn map_program(
+    ir: &mut Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    options: &GpuMapOptions,
+) -> Result<OpId, Diagnostic> {
+    let tiled = if options.naive {
+        original_program(ir, registry, program)?
+    } else {
+        tile_program(ir, registry, program)?
+    };
+    let fail = |ir: &Ir, e: String| op_error(ir, program, format!("gpu-map failed: {e}"));
+    let problem = ScanProblem::from_tiled(&tiled.tiled, &tiled.info.scop).map_err(|e| fail(ir, e.to_string()))?;
+    let nest = generate(&problem, &ScanOptions::default()).map_err(|e| fail(ir, e.to_string()))?;
+    let name = tiled.info.program_name(ir).to_string();
+    let location = ir.location(program).clone();
+    let program_args: Vec<ValueId> = ir
+        .regions(program)
+        .first()
+        .and_then(|&r| ir.entry_block(r))
+        .map(|b| ir.block_args(b).to_vec())
+        .unwrap_or_default();
+    let func = create_lowered_func(ir, program).map_err(|e| fail(ir, e))?;
+    let typed_args: Vec<(ValueId, Type)> =
+        program_args.iter().zip(&func.args).map(|(&p, &(_, f))| (p, ir.value_type(f).clone())).collect();
+    let mut state = OperationState::new("gpu.module", location.clone());
+    state.add_property("sym_name", Attribute::string(&format!("{name}_kernels")));
+    let region = ir.create_region();
+    let module_block = ir.append_block(region, &[]);
+    state.regions.push(region);
+    let gpu_module = ir.build(InsertPoint::After(func.func), state);
+    let mut offload = GpuOffload {
+        nest: &nest,
+        info: &tiled.info,
+        options,
+        module_name: format!("{name}_kernels"),
+        kernel_prefix: name.clone(),
+        module_block,
+        typed_args,
+        launches: 0,
+        location: location.clone(),
+    };
+    let emitted = Emitter::new(ir, &nest, &tiled.info, &func, false).with_offload(&mut offload).emit(func.ret);
+    if let Err(e) = emitted {
+        ir.erase_op(gpu_module);
+        ir.erase_op(func.func);
+        return Err(fail(ir, e));
+    }
+    if let Some(top) = ir.parent_op(program) {
+        ir.set_attribute(top, stencil_dialects::gpu::CONTAINER_MODULE_ATTR, Attribute::Unit);
+    }
+    ir.erase_op(program);
+    Ok(func.func)
+}
+
+/// The host side: decides which subtrees become kernels and launches them.
+struct GpuOffload<'a> {
+    nest: &'a LoopNest,
+    info: &'a ScopInfo,
+    options: &'a GpuMapOptions,
+    module_name: String,
+    kernel_prefix: String,
+    module_block: BlockId,
+    typed_args: Vec<(ValueId, Type)>,
+    launches: usize,
+    location: Location,
+}
+
+impl GpuOffload<'_> {
+    /// Whether `node` runs in a kernel: parallel loops, tile and point loops, and statements
+    /// (which would otherwise run on the host).
+    fn is_kernel(&self, node: &LoopAst) -> bool {
+        match node {
+            LoopAst::For(l) => {
+                let kind = self.nest.dims.get(l.dim).map(|d| d.kind);
+                l.parallel || matches!(kind, Some(DimKind::Tile | DimKind::Point | DimKind::PointWavefront))
+            }
+            LoopAst::Stmt { .. } => true,
+            LoopAst::If { .. } | LoopAst::Seq(_) => false,
+        }
+    }
+}
+
+impl Offload for GpuOffload<'_> {
+    fn offload(
+        &mut self,
+        ir: &mut Ir,
+        node: &LoopAst,
+        at: InsertPoint,
+        dims: &[Option<ValueId>],
+        params: &[ValueId],
+        args: &HashMap<ValueId, ValueId>,
+    ) -> Result<bool, String> {
+        if !self.is_kernel(node) {
+            return Ok(false);
+        }
+        if let LoopAst::Stmt { statement, .. } = node {
+            let name = self.info.scop.statement(*statement).map_or("?", |s| s.name());
+            return Err(format!(
+                "statement {name} would run inside sequential host loops (a DOACROSS nest): schedule and tile the program first (poly-schedule, poly-tile) so that its instances run in parallel tiles"
+            ));
+        }
+        let name = format!("{}_k{}", self.kernel_prefix, self.launches);
+        self.launches += 1;
+        let host_dims: Vec<bool> = dims.iter().map(Option::is_some).collect();
+        let tiles = contains_tile_loop(self.nest, node);
+        let input = KernelInput {
+            nest: self.nest,
+            info: self.info,
+            program_args: &self.typed_args,
+            host_dims: &host_dims,
+            n_params: params.len(),
+            grid: self.options.grid,
+        };
+        build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
+        let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);
+        let grid = [constant(ir, self.options.grid), constant(ir, 1), constant(ir, 1)];
+        let block = self.options.block.map(|b| constant(ir, b));
+        let mut operands: Vec<ValueId> = Vec::new();
+        for (p, _) in &self.typed_args {
+            operands.push(*args.get(p).ok_or("a program argument without host value")?);
+        }
+        operands.extend(params);
+        operands.extend(dims.iter().flatten());
+        let kernel =
+            Attribute::SymbolRef { root: self.module_name.as_str().into(), nested: vec![name.as_str().into()] };
+        let state =
+            stencil_dialects::gpu::launch_func_state(kernel, grid, block, operands, self.location.clone());
+        ir.build(at, state);
+        tracing::debug!(kernel = %name, tiles, "gpu-map: kernel launched");
+        Ok(true)
+    }
+}
+
+/// Registration record of `gpu-map`.
+pub fn pass_info() -> PassInfo {
+    PassInfo {
+        argument: "gpu-map",
+        summary: "Map each stencil.program to a host func.func and a gpu.module of kernels: one launch per inter-tile wavefront, tiles cyclic over blocks, intra-tile wavefronts separated by barriers, points cyclic over threads",
+        options: vec![
+            OptionInfo {
+                name: "naive",
+                kind: OptionKind::Bool,
+                default: "false",
+                description: "Baseline: one kernel per stencil.apply per time step over its whole domain (DOALL applies only)",
+            },
+            OptionInfo {
+                name: "block",
+                kind: OptionKind::IntList,
+                default: "256",
+                description: "Threads per block along x[,y[,z]] (innermost parallel loop on x)",
+            },
+            OptionInfo {
+                name: "grid",
+                kind: OptionKind::Int,
+                default: "132",
+                description: "Blocks per launch; tiles (or points of untiled kernels) are distributed cyclically over them",
+            },
+        ],
+        factory: |opts| {
+            let list = opts.int_list("block");
+            if list.is_empty() || list.len() > 3 || list.iter().any(|&b| b < 1) {
+                return Err(format!(
+                    "option 'block' of pass 'gpu-map': give 1 to 3 block sizes >= 1, got '{}'",
+                    list.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                ));
+            }
+            if list.iter().product::<i64>() > 1024 {
+                return Err("option 'block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)".into());
+            }
+            let mut block = [1i64; 3];
+            block[..list.len()].copy_from_slice(list);
+            let grid = opts.int("grid");
+            if grid < 1 {
+                return Err(format!("option 'grid' of pass 'gpu-map': {grid} blocks; give at least 1"));
+            }
+            Ok(Box::new(GpuMap { options: GpuMapOptions { naive: opts.bool("naive"), block, grid } }))
+        },
+    }
+}
+
+/// Maps every `stencil.program` at or below the anchor with [`map_program`].
+struct GpuMap {
+    options: GpuMapOptions,
+}
+
+impl Pass for GpuMap {
+    fn argument(&self) -> &'static str {
+        "gpu-map"
+    }
+
+    fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
+        for program in stencil_programs(ir, root) {
+            map_program(ir, cx.registry, program, &self.options)?;
+        }
+        Ok(())
+    }
+}
