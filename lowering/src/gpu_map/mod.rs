@@ -124,10 +124,24 @@ impl GpuOffload<'_> {
         match node {
             LoopAst::For(l) => {
                 let kind = self.nest.dims.get(l.dim).map(|d| d.kind);
-                l.parallel || matches!(kind, Some(DimKind::Tile | DimKind::Point | DimKind::PointWavefront))
+                // Sequential tile loops (rectangular inter-tile order) stay on the host.
+                l.parallel || matches!(kind, Some(DimKind::Point | DimKind::PointWavefront))
             }
             LoopAst::Stmt { .. } => true,
             LoopAst::If { .. } | LoopAst::Seq(_) => false,
+        }
+    }
+}
+
+impl GpuOffload<'_> {
+    /// Whether `node` has a sequential loop before any parallel loop (run by all threads of a
+    /// block together).
+    fn has_uniform_sequential_loop(&self, node: &LoopAst) -> bool {
+        match node {
+            LoopAst::For(l) => !l.parallel,
+            LoopAst::If { then, .. } => self.has_uniform_sequential_loop(then),
+            LoopAst::Stmt { .. } => false,
+            LoopAst::Seq(items) => items.iter().any(|x| self.has_uniform_sequential_loop(x)),
         }
     }
 }
@@ -147,25 +161,31 @@ impl Offload for GpuOffload<'_> {
         }
         if let LoopAst::Stmt { statement, .. } = node {
             let name = self.info.scop.statement(*statement).map_or("?", |s| s.name());
-            return Err(format!(
-                "statement {name} would run inside sequential host loops (a DOACROSS nest): schedule and tile the program first (poly-schedule, poly-tile) so that its instances run in parallel tiles"
-            ));
+            return Err(if self.options.naive {
+                format!("gpu-map{{naive}} maps DOALL applies only, and {name} carries a dependence along its own sweep (DOACROSS, e.g. SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map")
+            } else {
+                format!("statement {name} would run inside sequential host loops (no parallel loop or tile around it): schedule and tile the program first (poly-schedule, poly-tile) so that its instances run in parallel tiles")
+            });
         }
         let name = format!("{}_k{}", self.kernel_prefix, self.launches);
         self.launches += 1;
         let host_dims: Vec<bool> = dims.iter().map(Option::is_some).collect();
         let tiles = contains_tile_loop(self.nest, node);
+        // Sequential loops outside tiles (e.g. the intra-tile wavefront of a tile launched on
+        // its own under a rectangular inter-tile order) need every thread of the launch to
+        // meet at barriers: such a kernel runs on one block.
+        let grid = if !tiles && self.has_uniform_sequential_loop(node) { 1 } else { self.options.grid };
         let input = KernelInput {
             nest: self.nest,
             info: self.info,
             program_args: &self.typed_args,
             host_dims: &host_dims,
             n_params: params.len(),
-            grid: self.options.grid,
+            grid,
         };
         build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
         let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);
-        let grid = [constant(ir, self.options.grid), constant(ir, 1), constant(ir, 1)];
+        let grid = [constant(ir, grid), constant(ir, 1), constant(ir, 1)];
         let block = self.options.block.map(|b| constant(ir, b));
         let mut operands: Vec<ValueId> = Vec::new();
         for (p, _) in &self.typed_args {

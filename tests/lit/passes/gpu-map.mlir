@@ -1,0 +1,77 @@
+// gpu-map (docs/passes.md): a host func.func with one gpu.launch_func per inter-tile wavefront
+// (the host loop is the thesis' __syncblocks), and kernels in which the tiles of a wavefront
+// are linearised and distributed cyclically over the blocks (a private counter), each
+// intra-tile wavefront step is followed by a gpu.barrier, and the points of a step are
+// distributed over the threads.
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4},canonicalize,cse)' | FileCheck %s
+// The mapped module compiles to PTX with MLIR 22's GPU pipeline.
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | mlir-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_90},gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
+// Option errors come before any input is read; mapping errors are located at the program.
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{block=64,64})' 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{grid=0})' 2>&1 | FileCheck %s --check-prefix=GRID
+// BLOCK: option 'block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)
+// GRID: option 'grid' of pass 'gpu-map': 0 blocks; give at least 1
+// PTX: gpu.binary @fig_3_4_kernels
+// PTX: gpu.binary @jacobi_kernels
+
+// Thesis Fig. 3.4 tiled 4x4 with balanced hyperplanes (Fig. 4.3).
+// CHECK-LABEL: module attributes {gpu.container_module} {
+// CHECK:       func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index)
+// CHECK:         affine.for %[[W:.*]] = 0 to affine_map<()[s0, s1] -> ((s0 * 3 + s1 * 2 - 7) floordiv 4 + 1)>()[%arg1, %arg2] {
+// CHECK-NEXT:      gpu.launch_func  @fig_3_4_kernels::@fig_3_4_k0 blocks in (%c4, %c1, %c1) threads in (%c8, %c1, %c1)  args(%arg0 : memref<?xf64>, %arg1 : index, %arg2 : index, %[[W]] : index)
+// CHECK-NEXT:    }
+// CHECK:       gpu.module @fig_3_4_kernels {
+// CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) kernel {
+// CHECK:           %[[TX:.*]] = gpu.thread_id  x
+// CHECK:           %[[BID:.*]] = gpu.block_id  x
+// CHECK-NEXT:      %[[NB:.*]] = gpu.grid_dim  x
+// CHECK-NEXT:      %[[CNT:.*]] = memref.alloca() : memref<1xindex>
+// CHECK:           scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step %c1 {
+// CHECK-NEXT:        %[[K:.*]] = memref.load %[[CNT]][%c0] : memref<1xindex>
+// CHECK:             memref.store %{{.*}}, %[[CNT]][%c0] : memref<1xindex>
+// CHECK-NEXT:        %[[OWNER:.*]] = arith.remui %[[K]], %[[NB]] : index
+// CHECK-NEXT:        %[[MINE:.*]] = arith.cmpi eq, %[[OWNER]], %[[BID]] : index
+// CHECK-NEXT:        scf.if %[[MINE]] {
+// CHECK:               scf.for %[[E1:.*]] = %{{.*}} to %{{.*}} step %c1 {
+// CHECK:                 scf.for %[[E2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                   memref.load %arg0
+// CHECK:                   memref.store
+// CHECK-NEXT:            }
+// CHECK-NEXT:            gpu.barrier
+// CHECK-NEXT:          }
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      gpu.return
+stencil.program @fig_3_4(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [0] to [N - 1] {
+      %c = stencil.access %A[0] : f64
+      %e = stencil.access %A[1] : f64
+      %s = arith.addf %c, %e : f64
+      %h = arith.constant 0.5 : f64
+      %v = arith.mulf %s, %h : f64
+      stencil.yield %v : f64
+    }
+  }
+}
+
+// -----
+
+// 2-D Jacobi (gpu-map-naive.mlir maps it naively).
+// CHECK-LABEL: func.func @jacobi(
+stencil.program @jacobi(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %B over [1, 1] to [N - 1, N - 1] {
+      %c = stencil.access %A[0, 0] : f64
+      %n = stencil.access %A[-1, 0] : f64
+      %s = stencil.access %A[1, 0] : f64
+      %a = arith.addf %c, %n : f64
+      %b = arith.addf %a, %s : f64
+      stencil.yield %b : f64
+    }
+    stencil.apply @S1 writes %A over [1, 1] to [N - 1, N - 1] {
+      %b = stencil.access %B[0, 0] : f64
+      stencil.yield %b : f64
+    }
+  }
+}
