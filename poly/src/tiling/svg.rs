@@ -27,6 +27,18 @@ pub struct TilingPicture {
     pub fixed: Vec<Option<i64>>,
 }
 
+/// A point of the slice with what the picture shows of it.
+struct DrawnPoint {
+    /// Its coordinates on the (vertical, horizontal) axes.
+    at: (i64, i64),
+    /// Its tile (the values of the tile dimensions).
+    tile: Vec<i64>,
+    /// Its tile's inter-tile wavefront.
+    wave: i64,
+    /// Its intra-tile wavefront.
+    intra: i64,
+}
+
 /// Pixels between neighbouring points.
 const CELL: i64 = 26;
 /// Margin around the grid (room for axis labels and the legend).
@@ -93,7 +105,7 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
     let wave_dim = tile_dims.first().copied();
     let point_wave = (0..tiled.n_dims()).find(|&d| tiled.dims[d].kind == DimKind::PointWavefront);
     let mut tile_of: HashMap<(i64, i64), Vec<i64>> = HashMap::new();
-    let mut info: Vec<((i64, i64), Vec<i64>, i64, i64)> = Vec::with_capacity(points.len());
+    let mut info: Vec<DrawnPoint> = Vec::with_capacity(points.len());
     for p in &points {
         let full: Vec<i64> = p.iter().chain(&picture.params).copied().collect();
         let stamp = tiled.time_stamp(picture.statement, &full)?;
@@ -101,10 +113,10 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
         let wave = wave_dim.map_or(0, |d| stamp[d]);
         let intra = point_wave.map_or(0, |d| stamp[d]);
         tile_of.insert((p[ya], p[xa]), tile.clone());
-        info.push(((p[ya], p[xa]), tile, wave, intra));
+        info.push(DrawnPoint { at: (p[ya], p[xa]), tile, wave, intra });
     }
-    let (ymin, ymax) = info.iter().fold((i64::MAX, i64::MIN), |(a, b), ((y, _), ..)| (a.min(*y), b.max(*y)));
-    let (xmin, xmax) = info.iter().fold((i64::MAX, i64::MIN), |(a, b), ((_, x), ..)| (a.min(*x), b.max(*x)));
+    let (ymin, ymax) = info.iter().fold((i64::MAX, i64::MIN), |(a, b), d| (a.min(d.at.0), b.max(d.at.0)));
+    let (xmin, xmax) = info.iter().fold((i64::MAX, i64::MIN), |(a, b), d| (a.min(d.at.1), b.max(d.at.1)));
     let width = (xmax - xmin) * CELL + 2 * MARGIN + 220;
     let height = (ymax - ymin) * CELL + 2 * MARGIN;
     // Time grows upwards, as in the thesis' figures.
@@ -127,7 +139,7 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     // Tile cells: one square per point, coloured by the tile's wavefront.
     let _ = writeln!(s, "<g id=\"tiles\">");
-    for ((y, x), _, wave, _) in &info {
+    for DrawnPoint { at: (y, x), wave, .. } in &info {
         let color = TILE_COLORS[usize::try_from(wave.rem_euclid(TILE_COLORS.len() as i64)).unwrap_or(0)];
         let _ = writeln!(
             s,
@@ -139,7 +151,7 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
     let _ = writeln!(s, "</g>");
     // Tile outlines: cell edges between points of different tiles (or the domain's border).
     let _ = writeln!(s, "<g id=\"outlines\" stroke=\"#444\" stroke-width=\"1.5\">");
-    for ((y, x), tile, ..) in &info {
+    for DrawnPoint { at: (y, x), tile, .. } in &info {
         let (cx, cy) = (px(*x), py(*y));
         let h = CELL / 2;
         for (dy, dx, x1, y1, x2, y2) in [
@@ -156,12 +168,12 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
     let _ = writeln!(s, "</g>");
     // Points, darker for later intra-tile wavefronts within their tile.
     let mut first_intra: BTreeMap<Vec<i64>, i64> = BTreeMap::new();
-    for (_, tile, _, intra) in &info {
+    for DrawnPoint { tile, intra, .. } in &info {
         let e = first_intra.entry(tile.clone()).or_insert(*intra);
         *e = (*e).min(*intra);
     }
     let _ = writeln!(s, "<g id=\"points\">");
-    for ((y, x), tile, _, intra) in &info {
+    for DrawnPoint { at: (y, x), tile, intra, .. } in &info {
         let step = intra - first_intra.get(tile).copied().unwrap_or(*intra);
         let shade = 40 + (step * 37).rem_euclid(160);
         let _ = writeln!(
@@ -175,7 +187,7 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
     let _ = writeln!(s, "</g>");
     // Wavefront number of each tile at its centroid.
     let mut centroids: BTreeMap<Vec<i64>, (i64, i64, i64, i64)> = BTreeMap::new();
-    for ((y, x), tile, wave, _) in &info {
+    for DrawnPoint { at: (y, x), tile, wave, .. } in &info {
         let c = centroids.entry(tile.clone()).or_insert((0, 0, 0, *wave));
         c.0 += px(*x);
         c.1 += py(*y);
@@ -189,7 +201,7 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
     // Uniform self dependences inside the slice, drawn from the point nearest the centre.
     let centre = info
         .iter()
-        .map(|((y, x), ..)| (*y, *x))
+        .map(|d| d.at)
         .min_by_key(|(y, x)| ((2 * y - ymin - ymax).abs(), (2 * x - xmin - xmax).abs()))
         .unwrap_or((ymin, xmin));
     let mut legend: Vec<(String, &str)> = Vec::new();
