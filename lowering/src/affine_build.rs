@@ -109,7 +109,6 @@ pub(crate) fn affine_for(
     step: i64,
     location: &Location,
 ) -> (OpId, ValueId, BlockId) {
-    let (region, block) = body_region(ir, &[Type::Index]);
     let mut state = OperationState::new("affine.for", location.clone());
     state.add_property(
         "operandSegmentSizes",
@@ -118,12 +117,7 @@ pub(crate) fn affine_for(
     state.add_property("lowerBoundMap", Attribute::AffineMap(Arc::new(lower.map)));
     state.add_property("upperBoundMap", Attribute::AffineMap(Arc::new(upper.map)));
     state.add_property("step", Attribute::index(step));
-    state.operands = lower.operands.into_iter().chain(upper.operands).collect();
-    state.regions.push(region);
-    let op = ir.build(at, state);
-    affine_yield(ir, block, location);
-    let iv = ir.block_args(block)[0];
-    (op, iv, block)
+    build_loop(ir, at, state, lower.operands, upper.operands, location)
 }
 
 /// `affine.parallel (%iv) = (max lower) to (min upper) { }` (terminated, step 1, no
@@ -135,7 +129,6 @@ pub(crate) fn affine_parallel(
     upper: MapOperands,
     location: &Location,
 ) -> (OpId, ValueId, BlockId) {
-    let (region, block) = body_region(ir, &[Type::Index]);
     let mut state = OperationState::new("affine.parallel", location.clone());
     state.add_property("reductions", Attribute::Array(Vec::new()));
     state.add_property("lowerBoundsGroups", Attribute::dense_i32_elements(&[lower.map.results.len() as i64]));
@@ -143,7 +136,22 @@ pub(crate) fn affine_parallel(
     state.add_property("lowerBoundsMap", Attribute::AffineMap(Arc::new(lower.map)));
     state.add_property("upperBoundsMap", Attribute::AffineMap(Arc::new(upper.map)));
     state.add_property("steps", Attribute::Array(vec![Attribute::i64(1)]));
-    state.operands = lower.operands.into_iter().chain(upper.operands).collect();
+    build_loop(ir, at, state, lower.operands, upper.operands, location)
+}
+
+/// Builds a loop op from `state` (its bound properties set) with the lower- then upper-bound
+/// operands and a terminated one-argument body; returns the op, the induction variable and the
+/// body block.
+fn build_loop(
+    ir: &mut Ir,
+    at: InsertPoint,
+    mut state: OperationState,
+    lower: Vec<ValueId>,
+    upper: Vec<ValueId>,
+    location: &Location,
+) -> (OpId, ValueId, BlockId) {
+    let (region, block) = body_region(ir, &[Type::Index]);
+    state.operands = lower.into_iter().chain(upper).collect();
     state.regions.push(region);
     let op = ir.build(at, state);
     affine_yield(ir, block, location);
