@@ -2,6 +2,7 @@
 #   make run     build (release) and run a Jacobi and an SOR example with stencil-run, checked
 #                against the reference interpreter
 #   make test    everything CI checks: bootstrap, cargo build + test, the lit suite
+#                (STENCIL_REQUIRE_PTXAS=1: bootstrap installed ptxas, so PTX tests must not skip)
 #   make lit     the lit suite only, against the binaries already in target/debug
 
 CARGO ?= cargo
@@ -20,7 +21,7 @@ bootstrap:
 
 test: bootstrap
 	$(CARGO) build --workspace --bins
-	$(CARGO) test --workspace
+	STENCIL_REQUIRE_PTXAS=1 $(CARGO) test --workspace
 	STENCIL_OPT_BIN= $(LLVM_BIN)/lit -sv tests/lit
 
 run: bootstrap

@@ -8,6 +8,7 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
 use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::verifier::verify;
 use stencil_ir::{Diagnostic, DialectRegistry, SourceFile};
+use stencil_lowering::ptx::{compile_gpu_modules, PtxOptions, DEFAULT_CHIP};
 use stencil_passes::schedule::schedule_report;
 use stencil_passes::stencil_to_poly::{dependence_report, stencil_programs};
 use stencil_passes::tile::{tiling_svg, TilingSvgRequest};
@@ -48,6 +49,21 @@ pub struct OptOptions {
     pub dump_tiling: Option<std::path::PathBuf>,
     /// What `--dump-tiling` draws (`--dump-tiling-params`, `--dump-tiling-statement`).
     pub dump_tiling_request: TilingSvgRequest,
+    /// `--emit`: what the output holds after the pipeline (the IR, or PTX).
+    pub emit: Emit,
+    /// `--gpu-chip`: the GPU `--emit=ptx` compiles for (`None`: sm_90).
+    pub gpu_chip: Option<String>,
+}
+
+/// What `stencil-opt` writes to its output.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Emit {
+    /// The IR after the pipeline (MLIR text).
+    #[default]
+    Mlir,
+    /// PTX of every `gpu.module`, compiled by MLIR 22 (docs/gpu.md, "PTX"), each preceded by
+    /// `//` comments naming it and the parameter ABI of its kernels.
+    Ptx,
 }
 
 /// Result of running `stencil-opt` on one input.
@@ -206,8 +222,50 @@ fn process_chunk(
     if let Some(path) = &options.dump_tiling {
         dump_tiling(&module, registries, path, &options.dump_tiling_request)?;
     }
+    if options.emit == Emit::Ptx {
+        // The dependence and schedule reports are `//` lines, which PTX reads as comments.
+        text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref())?);
+        return Ok(text);
+    }
     text.push_str(&print_op(&module.ir, &registries.dialects, module.top, print));
     text.push('\n');
+    Ok(text)
+}
+
+/// `--emit=ptx`: the PTX of every `gpu.module` of `module`, each after a `//` header with its
+/// name and the parameter ABI of its kernels (comments, so a single module stays valid PTX).
+fn emit_ptx(module: &stencil_ir::Module, registries: &Registries, chip: Option<&str>) -> Result<String, Diagnostic> {
+    let options = PtxOptions { chip: chip.unwrap_or(DEFAULT_CHIP).to_string(), ..PtxOptions::with_found_libdevice() };
+    let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &options).map_err(|e| {
+        // MLIR may report several errors: the first leads, the others follow as its notes.
+        let mut diagnostics = e.diagnostics().into_iter();
+        let mut first =
+            diagnostics.next().unwrap_or_else(|| Diagnostic::error(stencil_ir::Location::Unknown, e.to_string()));
+        first.notes.extend(diagnostics);
+        first
+    })?;
+    if compiled.is_empty() {
+        return Err(Diagnostic::error(
+            module.ir.location(module.top).clone(),
+            "--emit=ptx: no gpu.module to compile (the pipeline must map the program to the GPU first)",
+        ));
+    }
+    let mut text = String::new();
+    for ptx_module in compiled {
+        text.push_str(&format!("// gpu.module @{} for {}\n", ptx_module.name, options.chip));
+        for kernel in &ptx_module.kernels {
+            text.push_str(&format!("// kernel @{}\n", kernel.name));
+            for (i, argument) in kernel.arguments.iter().enumerate() {
+                let params: Vec<String> =
+                    argument.params.iter().map(|p| format!("{} {} {}", p.name, p.ptx_type, p.role)).collect();
+                text.push_str(&format!("//   arg {i}: {} -> {}\n", argument.ty, params.join(", ")));
+            }
+        }
+        text.push_str(&ptx_module.ptx);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
     Ok(text)
 }
 
@@ -226,6 +284,9 @@ fn dump_tiling(
     };
     let svg = tiling_svg(&module.ir, &registries.dialects, program, request)?;
     std::fs::write(path, svg).map_err(|e| {
-        Diagnostic::error(module.ir.location(program).clone(), format!("--dump-tiling: cannot write {}: {e}", path.display()))
+        Diagnostic::error(
+            module.ir.location(program).clone(),
+            format!("--dump-tiling: cannot write {}: {e}", path.display()),
+        )
     })
 }

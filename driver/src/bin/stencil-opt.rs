@@ -3,7 +3,7 @@
 use clap::Parser;
 use std::io::{Read, Write};
 use std::process::ExitCode;
-use stencil_driver::opt::{run_opt, OptOptions, Registries};
+use stencil_driver::opt::{run_opt, Emit, OptOptions, Registries};
 use stencil_poly::DependenceMode;
 
 /// Command-line flags (names follow mlir-opt).
@@ -79,6 +79,22 @@ struct Cli {
     /// defaults to `RUST_LOG`.
     #[arg(long = "log", value_name = "FILTER")]
     log: Option<String>,
+    /// What to write after the pipeline: `mlir` (the IR) or `ptx` (every gpu.module compiled to
+    /// PTX by MLIR 22, with its kernels' parameter ABI as comments; docs/gpu.md).
+    #[arg(long = "emit", value_enum, default_value_t = EmitArg::Mlir, value_name = "KIND")]
+    emit: EmitArg,
+    /// The GPU --emit=ptx compiles for.
+    #[arg(long = "gpu-chip", default_value = stencil_lowering::ptx::DEFAULT_CHIP, value_name = "sm_XX")]
+    gpu_chip: String,
+}
+
+/// `--emit` values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EmitArg {
+    /// The IR after the pipeline.
+    Mlir,
+    /// PTX of every gpu.module.
+    Ptx,
 }
 
 /// `--dependence-mode` values.
@@ -125,6 +141,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let chip_check = stencil_lowering::ptx::PtxOptions { chip: cli.gpu_chip.clone(), ..Default::default() };
+    if let Err(e) = chip_check.validate() {
+        eprintln!("stencil-opt: error: --gpu-chip: {e}");
+        return ExitCode::FAILURE;
+    }
     let options = OptOptions {
         pipeline: cli.pass_pipeline,
         split_input_file: cli.split_input_file,
@@ -146,6 +167,11 @@ fn main() -> ExitCode {
             DependenceModeArg::Direct => DependenceMode::Direct,
             DependenceModeArg::Memory => DependenceMode::MemoryBased,
         },
+        emit: match cli.emit {
+            EmitArg::Mlir => Emit::Mlir,
+            EmitArg::Ptx => Emit::Ptx,
+        },
+        gpu_chip: Some(cli.gpu_chip),
     };
     let outcome = run_opt(&name, &text, &options, &registries);
     if !outcome.messages.is_empty() {

@@ -1,0 +1,407 @@
+//! PTX for the `gpu.module`s of a module, compiled by real MLIR 22 (DESIGN §7; docs/gpu.md,
+//! "PTX").
+//!
+//! Our IR is not MLIR's, but it prints MLIR 22 text. So each `gpu.module` is printed (with its
+//! locations), wrapped in a `builtin.module attributes {gpu.container_module}`, parsed by MLIR
+//! through melior, and lowered by MLIR's own GPU pipeline:
+//!
+//! ```text
+//! builtin.module(gpu.module(lower-affine, convert-scf-to-cf, convert-gpu-to-nvvm,
+//!                           convert-math-to-llvm, reconcile-unrealized-casts),
+//!                nvvm-attach-target{chip=sm_90 O=3 l=libdevice.10.bc},
+//!                gpu-module-to-binary{format=isa})
+//! ```
+//!
+//! The PTX text is read from the `#gpu.object` of the resulting `gpu.binary`. MLIR's
+//! diagnostics are captured (never printed) and carry the locations of our input file, because
+//! the text handed to MLIR holds our ops' `loc(...)`s.
+//!
+//! Each kernel comes back with its parameter ABI ([`KernelArgument`]): how MLIR's default
+//! memref calling convention expands every argument into PTX parameters, derived from the
+//! argument types and checked against the `.entry` of the PTX. The CUDA executor fills its
+//! launch parameters from it.
+
+mod abi;
+mod mlir;
+pub mod toolkit;
+
+pub use abi::{KernelArgument, ParamRole, PtxParam};
+
+use std::fmt;
+use std::path::PathBuf;
+use stencil_dialects::gpu::is_kernel;
+use stencil_ir::ir::WalkOrder;
+use stencil_ir::printer::{print_op, PrintOptions};
+use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, Location, OpId, Type};
+
+/// How [`compile_gpu_modules`] compiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxOptions {
+    /// The GPU to compile for, as NVIDIA names it (`sm_90`, `sm_80`, `sm_90a`). It also picks
+    /// the PTX ISA version: LLVM emits the lowest one that supports the chip (7.8 for `sm_90`,
+    /// which every driver since CUDA 11.8 loads); we never ask for a newer one, so the PTX loads
+    /// on as many drivers as possible.
+    pub chip: String,
+    /// Optimisation level of the NVPTX back end, 0 to 3.
+    pub opt_level: u8,
+    /// `libdevice.10.bc`, NVIDIA's math library as LLVM bitcode. MLIR lowers `math` ops such as
+    /// `math.exp` or `math.sqrt` to calls of its `__nv_*` functions, so kernels that use them
+    /// need it linked in ([`toolkit::find_libdevice`] finds the copy tools/bootstrap installs).
+    /// Without it such kernels are rejected with [`PtxError::MissingLibdevice`].
+    pub libdevice: Option<PathBuf>,
+}
+
+impl Default for PtxOptions {
+    fn default() -> Self {
+        PtxOptions { chip: DEFAULT_CHIP.to_string(), opt_level: 3, libdevice: None }
+    }
+}
+
+/// The chip [`PtxOptions::default`] compiles for: the H100 of DESIGN §7.
+pub const DEFAULT_CHIP: &str = "sm_90";
+
+impl PtxOptions {
+    /// Default options that link the libdevice found by [`toolkit::find_libdevice`], if any.
+    pub fn with_found_libdevice() -> Self {
+        PtxOptions { libdevice: toolkit::find_libdevice(), ..PtxOptions::default() }
+    }
+
+    /// Checks the options (they are spliced into an MLIR pass pipeline string); a driver can
+    /// call it to reject bad flags before doing any work.
+    pub fn validate(&self) -> Result<(), PtxError> {
+        if !is_chip_name(&self.chip) {
+            return Err(PtxError::InvalidOption(format!(
+                "GPU chip '{}' is not of the form sm_<number>[letter], e.g. sm_90 or sm_90a",
+                self.chip
+            )));
+        }
+        if self.opt_level > 3 {
+            return Err(PtxError::InvalidOption(format!(
+                "optimisation level {} is out of range (0 to 3)",
+                self.opt_level
+            )));
+        }
+        if let Some(path) = &self.libdevice {
+            // MLIR's pass-option syntax has no escaping we can rely on for these characters.
+            let text = path.to_string_lossy();
+            if text.is_empty() || text.chars().any(|c| c.is_whitespace() || "{},\"'=".contains(c)) {
+                return Err(PtxError::InvalidOption(format!(
+                    "libdevice path '{text}' is empty or contains whitespace or one of {{}},\"'= \
+                     which MLIR pass options cannot carry; move or link it to a plain path"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The MLIR pass pipeline that turns a `gpu.module` into a `gpu.binary` holding PTX.
+    ///
+    /// `lower-affine` first because kernels may hold `affine.for`/`affine.load`;
+    /// `convert-gpu-to-nvvm` maps `math` ops with a libdevice function to `__nv_*` calls and
+    /// `convert-math-to-llvm` takes the rest (`math.trunc`, `math.ctpop`, …) to LLVM intrinsics.
+    /// The order matters: LLVM intrinsics like `llvm.exp.f64` have no NVPTX instruction.
+    pub fn pipeline(&self) -> String {
+        let link = match &self.libdevice {
+            Some(path) => format!(" l={}", path.display()),
+            None => String::new(),
+        };
+        format!(
+            "builtin.module(gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm,\
+             convert-math-to-llvm,reconcile-unrealized-casts),\
+             nvvm-attach-target{{chip={} O={}{link}}},gpu-module-to-binary{{format=isa}})",
+            self.chip, self.opt_level
+        )
+    }
+}
+
+/// `sm_` followed by digits and at most one lowercase letter (`sm_90a`, `sm_100f`).
+pub(crate) fn is_chip_name(chip: &str) -> bool {
+    let Some(rest) = chip.strip_prefix("sm_") else { return false };
+    let digits = rest.trim_end_matches(|c: char| c.is_ascii_lowercase());
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) && rest.len() - digits.len() <= 1
+}
+
+/// The PTX of one `gpu.module`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxModule {
+    /// The `gpu.module`'s symbol name (without `@`).
+    pub name: String,
+    /// The PTX text, ready for `cuModuleLoadData` or ptxas.
+    pub ptx: String,
+    /// The kernels (`gpu.func … kernel`) of the module, in order, with their parameter ABI.
+    pub kernels: Vec<PtxKernel>,
+}
+
+/// One kernel of a [`PtxModule`]: its `.entry` name and how its arguments become PTX
+/// parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxKernel {
+    /// The kernel's name, which is also the name of its PTX `.entry`.
+    pub name: String,
+    /// One entry per argument of the `gpu.func`, in order.
+    pub arguments: Vec<KernelArgument>,
+}
+
+impl PtxKernel {
+    /// All PTX parameters of the `.entry`, in order: what a launch passes.
+    pub fn params(&self) -> impl Iterator<Item = &PtxParam> {
+        self.arguments.iter().flat_map(|a| a.params.iter())
+    }
+}
+
+/// Which MLIR step failed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MlirStage {
+    /// Parsing the printed `gpu.module` (our printer produced something MLIR 22 rejects).
+    Parse,
+    /// The lowering pipeline (an op MLIR cannot lower for the GPU, or an LLVM error).
+    Lower,
+}
+
+impl fmt::Display for MlirStage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MlirStage::Parse => "parse",
+            MlirStage::Lower => "lower to PTX",
+        })
+    }
+}
+
+/// Why [`compile_gpu_modules`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PtxError {
+    /// A [`PtxOptions`] field is unusable.
+    #[error("{0}")]
+    InvalidOption(String),
+    /// MLIR reported errors; `diagnostics` holds them as MLIR worded them, located in our input
+    /// where MLIR knew the op's location.
+    #[error("MLIR could not {stage} gpu.module @{module}:\n{}", render(diagnostics))]
+    Mlir {
+        /// The `gpu.module`.
+        module: String,
+        /// What failed.
+        stage: MlirStage,
+        /// MLIR's messages (errors with their notes).
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// The pipeline succeeded but left no PTX where MLIR puts it.
+    #[error("MLIR produced no PTX for gpu.module @{module}: {reason}")]
+    NoPtx {
+        /// The `gpu.module`.
+        module: String,
+        /// What was missing.
+        reason: String,
+        /// The `gpu.module`'s location.
+        location: Location,
+    },
+    /// Kernels call libdevice functions and [`PtxOptions::libdevice`] is `None`.
+    #[error(
+        "gpu.module @{module} uses math functions from NVIDIA's libdevice ({}) but no \
+         libdevice.10.bc was found to link: run tools/bootstrap (it installs the \
+         nvidia-cuda-nvcc-cu12 wheel that ships it)",
+        functions.join(", ")
+    )]
+    MissingLibdevice {
+        /// The `gpu.module`.
+        module: String,
+        /// The `__nv_*` functions the PTX declares as external.
+        functions: Vec<String>,
+        /// The `gpu.module`'s location.
+        location: Location,
+    },
+    /// A kernel argument type has no PTX parameter ABI we support.
+    #[error("kernel @{kernel}: argument #{index} of type {ty} cannot be passed to a PTX kernel: {reason}")]
+    UnsupportedArgument {
+        /// The kernel.
+        kernel: String,
+        /// 0-based argument position.
+        index: usize,
+        /// The argument type as printed.
+        ty: String,
+        /// Why.
+        reason: String,
+        /// The kernel's location.
+        location: Location,
+    },
+    /// The PTX `.entry` does not have the parameters the argument types predict: MLIR's calling
+    /// convention changed, or a bug here. Reported rather than returning a wrong ABI.
+    #[error("kernel @{kernel}: the PTX .entry does not match the expected parameter ABI: {detail}")]
+    AbiMismatch {
+        /// The kernel.
+        kernel: String,
+        /// What differs.
+        detail: String,
+        /// The kernel's location.
+        location: Location,
+    },
+}
+
+fn render(diagnostics: &[Diagnostic]) -> String {
+    diagnostics.iter().map(Diagnostic::render).collect::<Vec<_>>().join("\n")
+}
+
+impl PtxError {
+    /// The error as located diagnostics, for a driver to print with source excerpts: MLIR's own
+    /// diagnostics for [`PtxError::Mlir`], otherwise one error at the op it concerns.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        match self {
+            PtxError::Mlir { diagnostics, .. } => diagnostics.clone(),
+            PtxError::InvalidOption(_) => vec![Diagnostic::error(Location::Unknown, self.to_string())],
+            PtxError::NoPtx { location, .. }
+            | PtxError::MissingLibdevice { location, .. }
+            | PtxError::UnsupportedArgument { location, .. }
+            | PtxError::AbiMismatch { location, .. } => vec![Diagnostic::error(location.clone(), self.to_string())],
+        }
+    }
+}
+
+/// Compiles every `gpu.module` under `module` to PTX, in order. A module without
+/// `gpu.module`s gives an empty list.
+///
+/// Targets the `gpu.module`s already carry (`[#nvvm.target<…>]`) are replaced by the one
+/// `options` describes, so the chip is always the caller's. One MLIR context is created per
+/// call, on the calling thread (MLIR contexts are `!Send`).
+pub fn compile_gpu_modules(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    module: OpId,
+    options: &PtxOptions,
+) -> Result<Vec<PtxModule>, PtxError> {
+    options.validate()?;
+    let gpu_modules: Vec<OpId> =
+        ir.collect_ops(module, WalkOrder::PreOrder).into_iter().filter(|&op| ir.op_name(op) == "gpu.module").collect();
+    if gpu_modules.is_empty() {
+        return Ok(vec![]);
+    }
+    // Printing must not show the old targets; drop them from a copy, leaving the caller's IR
+    // as it is.
+    let retargeted;
+    let ir = if gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some()) {
+        let mut copy = ir.clone();
+        for &gm in &gpu_modules {
+            if copy.remove_attr(gm, "targets").is_some() {
+                tracing::debug!(module = symbol_name(ir, gm), chip = %options.chip, "replacing the gpu.module's targets");
+            }
+        }
+        retargeted = copy;
+        &retargeted
+    } else {
+        ir
+    };
+    let pipeline = options.pipeline();
+    let session = mlir::Session::new();
+    let mut compiled = Vec::with_capacity(gpu_modules.len());
+    for gm in gpu_modules {
+        let name = symbol_name(ir, gm).to_string();
+        let _span = tracing::debug_span!("ptx", module = %name, chip = %options.chip).entered();
+        let signatures = kernel_signatures(ir, gm)?;
+        let text =
+            wrap_in_container_module(&print_op(ir, registry, gm, PrintOptions { generic: false, debug_info: true }));
+        let needs_math_to_funcs = ir
+            .collect_ops(gm, WalkOrder::PreOrder)
+            .into_iter()
+            .any(|op| matches!(ir.op_name(op), "math.ipowi" | "math.fpowi"));
+        let started = std::time::Instant::now();
+        let ptx = session.compile(&name, &text, &pipeline, needs_math_to_funcs, ir.location(gm))?;
+        tracing::debug!(bytes = ptx.len(), elapsed = ?started.elapsed(), "MLIR produced PTX");
+        let missing = abi::undefined_libdevice_functions(&ptx);
+        if !missing.is_empty() {
+            return Err(PtxError::MissingLibdevice {
+                module: name,
+                functions: missing,
+                location: ir.location(gm).clone(),
+            });
+        }
+        let kernels =
+            signatures.into_iter().map(|signature| abi::kernel_abi(&ptx, signature)).collect::<Result<Vec<_>, _>>()?;
+        compiled.push(PtxModule { name, ptx, kernels });
+    }
+    Ok(compiled)
+}
+
+/// A kernel's name, argument types and location, read from our IR before compiling.
+struct KernelSignature {
+    name: String,
+    inputs: Vec<Type>,
+    location: Location,
+}
+
+fn kernel_signatures(ir: &Ir, gpu_module: OpId) -> Result<Vec<KernelSignature>, PtxError> {
+    let Some(body) = ir.regions(gpu_module).first().and_then(|&r| ir.entry_block(r)) else {
+        return Ok(vec![]);
+    };
+    let mut kernels = vec![];
+    for op in ir.block_ops(body) {
+        if ir.op_name(op) != "gpu.func" || !is_kernel(ir, op) {
+            continue;
+        }
+        let inputs = ir
+            .attr(op, "function_type")
+            .and_then(Attribute::as_type)
+            .and_then(Type::as_function)
+            .map(|f| f.inputs.clone())
+            .unwrap_or_default();
+        let name = symbol_name(ir, op).to_string();
+        let location = ir.location(op).clone();
+        for (index, ty) in inputs.iter().enumerate() {
+            if let Err(reason) = abi::expected_roles(ty) {
+                return Err(PtxError::UnsupportedArgument {
+                    kernel: name,
+                    index,
+                    ty: ty.to_string(),
+                    reason,
+                    location,
+                });
+            }
+        }
+        kernels.push(KernelSignature { name, inputs, location });
+    }
+    Ok(kernels)
+}
+
+fn symbol_name(ir: &Ir, op: OpId) -> &str {
+    ir.attr(op, "sym_name").and_then(Attribute::as_str).unwrap_or("")
+}
+
+/// `gpu-module-to-binary` and the NVVM target attachment run on the module that contains the
+/// `gpu.module`, which must be marked as a GPU container.
+fn wrap_in_container_module(gpu_module: &str) -> String {
+    format!("module attributes {{gpu.container_module}} {{\n{gpu_module}\n}}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chip_names() {
+        for ok in ["sm_90", "sm_80", "sm_90a", "sm_100f", "sm_120"] {
+            assert!(is_chip_name(ok), "{ok}");
+        }
+        for bad in ["", "sm_", "sm90", "sm_9x0", "sm_90ab", "sm_90 O=0", "compute_90", "sm_90}"] {
+            assert!(!is_chip_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn options_are_validated_before_reaching_the_pipeline_string() {
+        let bad_chip = PtxOptions { chip: "sm_90 O=0".into(), ..PtxOptions::default() };
+        assert!(matches!(bad_chip.validate(), Err(PtxError::InvalidOption(_))));
+        let bad_level = PtxOptions { opt_level: 4, ..PtxOptions::default() };
+        assert!(matches!(bad_level.validate(), Err(PtxError::InvalidOption(_))));
+        let bad_path = PtxOptions { libdevice: Some("/a b/libdevice.10.bc".into()), ..PtxOptions::default() };
+        assert!(matches!(bad_path.validate(), Err(PtxError::InvalidOption(_))));
+        assert!(PtxOptions::default().validate().is_ok());
+    }
+
+    #[test]
+    fn pipeline_string() {
+        let options = PtxOptions { chip: "sm_80".into(), opt_level: 2, libdevice: Some("/x/libdevice.10.bc".into()) };
+        assert_eq!(
+            options.pipeline(),
+            "builtin.module(gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm,convert-math-to-llvm,\
+             reconcile-unrealized-casts),nvvm-attach-target{chip=sm_80 O=2 l=/x/libdevice.10.bc},\
+             gpu-module-to-binary{format=isa})"
+        );
+    }
+}

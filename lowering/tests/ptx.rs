@@ -1,0 +1,415 @@
+//! PTX through real MLIR 22 (`stencil_lowering::ptx`) and ptxas (`stencil_lowering::ptxas`):
+//! hand-written gpu-dialect kernels compile to PTX for sm_90 with the expected `.entry`s and
+//! parameter ABI, and ptxas assembles them without spills.
+//!
+//! ptxas and libdevice come from the nvidia-cuda-nvcc-cu12 wheel (tools/bootstrap). Without
+//! them the tests that need them print "ptxas not found: skipped" and pass — unless
+//! `STENCIL_REQUIRE_PTXAS=1` (set by `make test`), which turns a missing ptxas into a failure.
+
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::verifier::verify;
+use stencil_ir::{Module, SourceFile};
+use stencil_lowering::ptx::{compile_gpu_modules, toolkit, MlirStage, ParamRole, PtxError, PtxModule, PtxOptions};
+use stencil_lowering::ptxas::{Ptxas, PtxasReport};
+
+/// 2-D 5-point Jacobi over the interior of an n×m grid: one thread per point, a 2-D grid of
+/// 2-D blocks, a bounds guard for the partial blocks at the edges.
+const JACOBI: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @jacobi {
+    gpu.func @jacobi_5pt(%in: memref<?x?xf64>, %out: memref<?x?xf64>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %fifth = arith.constant 0.2 : f64
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %bdx = gpu.block_dim x
+      %bdy = gpu.block_dim y
+      %n = memref.dim %in, %c0 : memref<?x?xf64>
+      %m = memref.dim %in, %c1 : memref<?x?xf64>
+      %j0 = arith.muli %bx, %bdx : index
+      %j1 = arith.addi %j0, %tx : index
+      %j = arith.addi %j1, %c1 : index
+      %i0 = arith.muli %by, %bdy : index
+      %i1 = arith.addi %i0, %ty : index
+      %i = arith.addi %i1, %c1 : index
+      %n1 = arith.subi %n, %c1 : index
+      %m1 = arith.subi %m, %c1 : index
+      %in_i = arith.cmpi ult, %i, %n1 : index
+      %in_j = arith.cmpi ult, %j, %m1 : index
+      %inside = arith.andi %in_i, %in_j : i1
+      scf.if %inside {
+        %im = arith.subi %i, %c1 : index
+        %ip = arith.addi %i, %c1 : index
+        %jm = arith.subi %j, %c1 : index
+        %jp = arith.addi %j, %c1 : index
+        %center = memref.load %in[%i, %j] : memref<?x?xf64>
+        %north = memref.load %in[%im, %j] : memref<?x?xf64>
+        %south = memref.load %in[%ip, %j] : memref<?x?xf64>
+        %west = memref.load %in[%i, %jm] : memref<?x?xf64>
+        %east = memref.load %in[%i, %jp] : memref<?x?xf64>
+        %s0 = arith.addf %center, %north : f64
+        %s1 = arith.addf %s0, %south : f64
+        %s2 = arith.addf %s1, %west : f64
+        %s3 = arith.addf %s2, %east : f64
+        %r = arith.mulf %s3, %fifth : f64
+        memref.store %r, %out[%i, %j] : memref<?x?xf64>
+      }
+      gpu.return
+    }
+  }
+}
+"#;
+
+/// 1-D 3-point smoothing that stages a 128-element tile and its two halo elements in workgroup
+/// memory, synchronises with gpu.barrier, then reads neighbours from the tile.
+const SHARED_TILE: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @smooth {
+    gpu.func @smooth_3pt(%in: memref<?xf32>, %out: memref<?xf32>, %n: index) workgroup(%tile : memref<130xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c127 = arith.constant 127 : index
+      %c128 = arith.constant 128 : index
+      %third = arith.constant 0.333333343 : f32
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %base = arith.muli %bx, %c128 : index
+      %g = arith.addi %base, %tx : index
+      %last = arith.subi %n, %c1 : index
+      %gc = arith.minui %g, %last : index
+      %v = memref.load %in[%gc] : memref<?xf32>
+      %t1 = arith.addi %tx, %c1 : index
+      memref.store %v, %tile[%t1] : memref<130xf32, #gpu.address_space<workgroup>>
+      %first = arith.cmpi eq, %tx, %c0 : index
+      scf.if %first {
+        %left = arith.subi %base, %c1 : index
+        %lc = arith.minui %left, %last : index
+        %is_edge = arith.cmpi eq, %base, %c0 : index
+        %li = arith.select %is_edge, %c0, %lc : index
+        %lv = memref.load %in[%li] : memref<?xf32>
+        memref.store %lv, %tile[%c0] : memref<130xf32, #gpu.address_space<workgroup>>
+      }
+      %final = arith.cmpi eq, %tx, %c127 : index
+      scf.if %final {
+        %right = arith.addi %g, %c1 : index
+        %rc = arith.minui %right, %last : index
+        %rv = memref.load %in[%rc] : memref<?xf32>
+        %c129 = arith.constant 129 : index
+        memref.store %rv, %tile[%c129] : memref<130xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %t2 = arith.addi %tx, %c2 : index
+      %a = memref.load %tile[%tx] : memref<130xf32, #gpu.address_space<workgroup>>
+      %b = memref.load %tile[%t1] : memref<130xf32, #gpu.address_space<workgroup>>
+      %c = memref.load %tile[%t2] : memref<130xf32, #gpu.address_space<workgroup>>
+      %s0 = arith.addf %a, %b : f32
+      %s1 = arith.addf %s0, %c : f32
+      %r = arith.mulf %s1, %third : f32
+      %valid = arith.cmpi ult, %g, %n : index
+      scf.if %valid {
+        memref.store %r, %out[%g] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
+"#;
+
+/// A kernel with an affine loop: each thread sums one row of a 64-wide matrix with
+/// affine.for/affine.load and a loop-carried value, then scales it with a time step.
+const AFFINE_ROWS: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @rows {
+    gpu.func @row_sums(%a: memref<?x64xf32>, %sums: memref<?xf32>, %rows: index, %dt: f32) kernel {
+      %zero = arith.constant 0.0 : f32
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %bdx = gpu.block_dim x
+      %r0 = arith.muli %bx, %bdx : index
+      %row = arith.addi %r0, %tx : index
+      %valid = arith.cmpi ult, %row, %rows : index
+      scf.if %valid {
+        %sum = affine.for %k = 0 to 64 iter_args(%acc = %zero) -> (f32) {
+          %v = memref.load %a[%row, %k] : memref<?x64xf32>
+          %next = arith.addf %acc, %v : f32
+          affine.yield %next : f32
+        }
+        %scaled = arith.mulf %sum, %dt : f32
+        memref.store %scaled, %sums[%row] : memref<?xf32>
+        affine.for %k = 0 to 64 step 2 {
+          affine.store %zero, %a[0, %k] : memref<?x64xf32>
+        }
+      }
+      gpu.return
+    }
+  }
+}
+"#;
+
+/// Math functions: exp/sqrt/sin come from libdevice, trunc from an LLVM intrinsic, fpowi and
+/// ipowi from convert-math-to-funcs.
+const MATH: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @math {
+    gpu.func @heat_source(%u: memref<?xf64>, %k: memref<?xi32>) kernel {
+      %tx = gpu.thread_id x
+      %x = memref.load %u[%tx] : memref<?xf64>
+      %e = memref.load %k[%tx] : memref<?xi32>
+      %a = math.exp %x : f64
+      %b = math.sqrt %a : f64
+      %c = math.sin %b : f64
+      %d = math.trunc %c : f64
+      %p = math.fpowi %d, %e : f64, i32
+      memref.store %p, %u[%tx] : memref<?xf64>
+      %q = math.ipowi %e, %e : i32
+      memref.store %q, %k[%tx] : memref<?xi32>
+      gpu.return
+    }
+  }
+}
+"#;
+
+fn parse(text: &str) -> Module {
+    let registry = stencil_dialects::registry();
+    let source = SourceFile::new("kernel.mlir", text);
+    let module = parse_source(&source, ParserConfig { registry: &registry, allow_unregistered: true })
+        .unwrap_or_else(|d| panic!("{}", d.render()));
+    verify(&module.ir, &registry, module.top, true).unwrap_or_else(|d| panic!("{}", d.render()));
+    module
+}
+
+fn compile_with(text: &str, options: &PtxOptions) -> Result<Vec<PtxModule>, PtxError> {
+    let module = parse(text);
+    compile_gpu_modules(&module.ir, &stencil_dialects::registry(), module.top, options)
+}
+
+/// Compiles `text`, which must hold exactly one gpu.module, for sm_90 with libdevice linked
+/// when it is installed.
+fn compile_one(text: &str) -> PtxModule {
+    let mut modules = compile_with(text, &PtxOptions::with_found_libdevice()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(modules.len(), 1);
+    modules.remove(0)
+}
+
+fn require_tools() -> bool {
+    std::env::var("STENCIL_REQUIRE_PTXAS").as_deref() == Ok("1")
+}
+
+/// The ptxas to check with; `None` (after saying so) when it is not installed and not required.
+fn ptxas() -> Option<Ptxas> {
+    match Ptxas::find() {
+        Ok(ptxas) => Some(ptxas),
+        Err(e) if require_tools() => panic!("STENCIL_REQUIRE_PTXAS=1 but {e}"),
+        Err(e) => {
+            println!("ptxas not found: skipped ({e})");
+            None
+        }
+    }
+}
+
+/// Assembles `module` for sm_90, asserts no kernel spills, prints the registers, returns the
+/// report (`None` when ptxas is missing and not required).
+fn assemble(module: &PtxModule) -> Option<PtxasReport> {
+    let ptxas = ptxas()?;
+    let report = ptxas.assemble(&module.ptx, "sm_90").unwrap_or_else(|e| panic!("{e}\nPTX:\n{}", module.ptx));
+    for kernel in &module.kernels {
+        let resources = report.kernel(&kernel.name).unwrap_or_else(|| panic!("ptxas reported no {}", kernel.name));
+        println!(
+            "{}: {} registers, {} bytes shared, {} bytes stack, {}/{} bytes spilled (stores/loads)",
+            kernel.name,
+            resources.registers.unwrap_or(0),
+            resources.shared_bytes,
+            resources.stack_frame_bytes,
+            resources.spill_store_bytes,
+            resources.spill_load_bytes
+        );
+        assert!(!resources.spills(), "{} spills:\n{}", kernel.name, report.log);
+        assert!(resources.registers.is_some_and(|r| r > 0), "{}", report.log);
+    }
+    Some(report)
+}
+
+fn assert_sm90_ptx(module: &PtxModule) {
+    assert!(module.ptx.contains(".target sm_90"), "{}", module.ptx);
+    // The lowest PTX ISA for sm_90: loads on every driver since CUDA 11.8.
+    assert!(module.ptx.contains(".version 7.8"), "{}", module.ptx);
+    for kernel in &module.kernels {
+        assert!(module.ptx.contains(&format!(".visible .entry {}(", kernel.name)), "{}", module.ptx);
+    }
+}
+
+#[test]
+fn jacobi_kernel_compiles_with_descriptor_abi_and_assembles() {
+    let module = compile_one(JACOBI);
+    assert_eq!(module.name, "jacobi");
+    assert_sm90_ptx(&module);
+    let kernel = &module.kernels[0];
+    assert_eq!(kernel.name, "jacobi_5pt");
+    assert_eq!(kernel.arguments.len(), 2);
+    // memref<?x?xf64>: allocated, aligned, offset, 2 sizes, 2 strides.
+    let roles: Vec<ParamRole> = kernel.arguments[0].params.iter().map(|p| p.role).collect();
+    assert_eq!(
+        roles,
+        [
+            ParamRole::AllocatedPointer,
+            ParamRole::AlignedPointer,
+            ParamRole::Offset,
+            ParamRole::Size { dim: 0 },
+            ParamRole::Size { dim: 1 },
+            ParamRole::Stride { dim: 0 },
+            ParamRole::Stride { dim: 1 },
+        ]
+    );
+    let names: Vec<&str> = kernel.params().map(|p| p.name.as_str()).collect();
+    assert_eq!(names.len(), 14);
+    assert_eq!(names[0], "jacobi_5pt_param_0");
+    assert_eq!(names[13], "jacobi_5pt_param_13");
+    assert!(kernel.params().all(|p| p.ptx_type == ".u64"));
+    // The thread and block ids became special registers.
+    assert!(module.ptx.contains("%tid.x") && module.ptx.contains("%ctaid.y"), "{}", module.ptx);
+    assemble(&module);
+}
+
+#[test]
+fn workgroup_memory_and_barrier_compile_and_assemble() {
+    let module = compile_one(SHARED_TILE);
+    assert_sm90_ptx(&module);
+    assert!(module.ptx.contains(".shared"), "{}", module.ptx);
+    assert!(module.ptx.contains("bar.sync"), "{}", module.ptx);
+    let kernel = &module.kernels[0];
+    // Two memref<?xf32> (5 params each) and an index; the workgroup buffer is no parameter.
+    assert_eq!(kernel.params().count(), 11);
+    assert_eq!(kernel.arguments[2].params[0].role, ParamRole::Scalar);
+    if let Some(report) = assemble(&module) {
+        let resources = report.kernel("smooth_3pt").expect("smooth_3pt reported");
+        assert_eq!(resources.shared_bytes, 130 * 4, "{}", report.log);
+    }
+}
+
+#[test]
+fn affine_loops_inside_kernels_are_lowered() {
+    let module = compile_one(AFFINE_ROWS);
+    assert_sm90_ptx(&module);
+    let kernel = &module.kernels[0];
+    // memref<?x64xf32> still passes both sizes and strides; f32 scalars are .f32 params.
+    assert_eq!(kernel.arguments[0].params.len(), 7);
+    assert_eq!(kernel.arguments[3].params[0].ptx_type, ".f32");
+    assemble(&module);
+}
+
+#[test]
+fn math_functions_link_libdevice_and_assemble() {
+    if toolkit::find_libdevice().is_none() {
+        assert!(!require_tools(), "STENCIL_REQUIRE_PTXAS=1 but libdevice.10.bc was not found");
+        println!("libdevice not found: skipped");
+        return;
+    }
+    let module = compile_one(MATH);
+    assert_sm90_ptx(&module);
+    assert!(!module.ptx.contains(".extern .func"), "{}", module.ptx);
+    assemble(&module);
+}
+
+#[test]
+fn math_functions_without_libdevice_are_a_clear_error() {
+    let err = compile_with(MATH, &PtxOptions::default()).unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(err, PtxError::MissingLibdevice { .. }), "{message}");
+    assert!(message.contains("__nv_exp") && message.contains("tools/bootstrap"), "{message}");
+    // Located at the gpu.module.
+    let diagnostics = err.diagnostics();
+    assert_eq!(
+        diagnostics[0].location.file_position().map(|(f, l, _)| (f.to_string(), l)),
+        Some(("kernel.mlir".into(), 3))
+    );
+}
+
+#[test]
+fn several_gpu_modules_and_other_chips() {
+    let text = format!(
+        "module attributes {{gpu.container_module}} {{\n{}\n{}\n}}",
+        inner_gpu_module(JACOBI),
+        inner_gpu_module(SHARED_TILE)
+            .replace("gpu.module @smooth {", "gpu.module @smooth [#nvvm.target<chip = \"sm_70\">] {")
+    );
+    let options = PtxOptions { chip: "sm_80".into(), ..PtxOptions::default() };
+    let modules = compile_with(&text, &options).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = modules.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["jacobi", "smooth"]);
+    // The module's own target is replaced by the requested chip.
+    for module in &modules {
+        assert!(module.ptx.contains(".target sm_80"), "{}", module.ptx);
+    }
+    if let Some(ptxas) = ptxas() {
+        for module in &modules {
+            let report = ptxas.assemble(&module.ptx, "sm_80").unwrap_or_else(|e| panic!("{e}"));
+            assert!(report.kernels().all(|k| !k.spills()));
+        }
+    }
+}
+
+/// The text of the gpu.module inside one of the test modules above.
+fn inner_gpu_module(text: &str) -> &str {
+    let start = text.find("  gpu.module").expect("has a gpu.module");
+    let end = text.rfind("\n}").expect("ends with the builtin module");
+    &text[start..end]
+}
+
+#[test]
+fn modules_without_gpu_modules_give_nothing() {
+    let modules = compile_with("func.func @f() {\n  return\n}\n", &PtxOptions::default()).unwrap();
+    assert!(modules.is_empty());
+}
+
+#[test]
+fn ops_mlir_cannot_lower_are_reported_with_mlir_diagnostics_at_their_location() {
+    let text = r#"
+module attributes {gpu.container_module} {
+  gpu.module @bad {
+    gpu.func @k(%a: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = "test.opaque"() : () -> f32
+      memref.store %v, %a[%c0] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"#;
+    let err = compile_with(text, &PtxOptions::default()).unwrap_err();
+    let PtxError::Mlir { module, stage, diagnostics } = &err else { panic!("not an MLIR error: {err}") };
+    assert_eq!(module, "bad");
+    assert_eq!(*stage, MlirStage::Lower);
+    // MLIR's own words, at the op's position in our input.
+    let first = &diagnostics[0];
+    assert!(first.message.contains("test.opaque"), "{err}");
+    assert_eq!(first.location.file_position(), Some(("kernel.mlir", 6, 12)), "{err}");
+    // No dump of half-lowered IR among the notes.
+    assert!(diagnostics.iter().flat_map(|d| &d.notes).all(|n| !n.message.contains("see current operation")), "{err}");
+}
+
+#[test]
+fn unsupported_kernel_arguments_are_rejected_before_mlir() {
+    let text = r#"
+module attributes {gpu.container_module} {
+  gpu.module @wide {
+    gpu.func @k(%a: i128) kernel {
+      gpu.return
+    }
+  }
+}
+"#;
+    let err = compile_with(text, &PtxOptions::default()).unwrap_err();
+    assert!(matches!(err, PtxError::UnsupportedArgument { index: 0, .. }), "{err}");
+    assert!(err.to_string().contains("i128"), "{err}");
+}
+
+#[test]
+fn invalid_chip_is_rejected() {
+    let options = PtxOptions { chip: "sm90".into(), ..PtxOptions::default() };
+    let err = compile_with(JACOBI, &options).unwrap_err();
+    assert!(matches!(err, PtxError::InvalidOption(_)), "{err}");
+}
