@@ -13,7 +13,7 @@
 //! `stencil.field_types` are optional (without field types, every field must be given).
 
 use crate::error::{RuntimeError, RuntimeResult};
-use crate::loops::{CompiledModule, Memory, Value};
+use crate::loops::{CompiledModule, MemRef, Memory, Value};
 use crate::state::{
     scalar_bits, ArgSpec, FieldSpec, ProgramInterface, ProgramState, RunStats, ScalarSpec, ScalarType, ScalarValue,
 };
@@ -24,7 +24,7 @@ use stencil_dialects::stencil::field::parse_field_body;
 use stencil_ir::{Attribute, Ir, Module, OpId, Type};
 
 /// What an entry point is.
-enum Entry {
+pub(crate) enum Entry {
     Program(OpId),
     Lowered(OpId),
 }
@@ -39,7 +39,7 @@ fn sym_name(ir: &Ir, op: OpId) -> &str {
     ir.attr(op, "sym_name").and_then(Attribute::as_str).unwrap_or("")
 }
 
-fn find_entry(module: &Module, entry: Option<&str>) -> RuntimeResult<Entry> {
+pub(crate) fn find_entry(module: &Module, entry: Option<&str>) -> RuntimeResult<Entry> {
     let ir = &module.ir;
     let ops = top_ops(ir, module.top);
     let programs: Vec<OpId> = ops.iter().copied().filter(|&o| ir.op_name(o) == "stencil.program").collect();
@@ -224,6 +224,21 @@ fn scalar_arg(spec: &ScalarSpec, value: ScalarValue) -> RuntimeResult<Value> {
 }
 
 fn run_lowered(module: &Module, func: OpId, state: &mut ProgramState) -> RuntimeResult<RunStats> {
+    run_lowered_with(module, func, state, CompiledModule::new, |compiled, name, values, memory, _| {
+        compiled.call(name, values, memory).map(drop)
+    })
+}
+
+/// Runs lowered function `func` on `state`: checks the state against the function's
+/// interface, `compile`s the module, moves the fields into a memory and `call`s the function
+/// with them (and the field handles by name), then moves the fields back, also on failure.
+pub(crate) fn run_lowered_with<C>(
+    module: &Module,
+    func: OpId,
+    state: &mut ProgramState,
+    compile: impl FnOnce(&Ir, OpId) -> RuntimeResult<C>,
+    call: impl FnOnce(&C, &str, &[Value], &mut Memory, &[(String, MemRef)]) -> RuntimeResult<()>,
+) -> RuntimeResult<RunStats> {
     let ir = &module.ir;
     let interface = lowered_interface(ir, func, state)?;
     interface.check_names(state)?;
@@ -239,7 +254,7 @@ fn run_lowered(module: &Module, func: OpId, state: &mut ProgramState) -> Runtime
             args.push(None);
         }
     }
-    let compiled = CompiledModule::new(ir, module.top)?;
+    let compiled = compile(ir, module.top)?;
     let mut memory = Memory::new();
     let mut handles = vec![];
     for spec in &interface.fields {
@@ -252,7 +267,7 @@ fn run_lowered(module: &Module, func: OpId, state: &mut ProgramState) -> Runtime
         args.into_iter().map(|a| a.or_else(|| fields.next())).collect::<Option<_>>().unwrap_or_default();
     values.extend(interface.params.iter().map(|(_, v)| Value::Int(*v)));
     let start = Instant::now();
-    let result = compiled.call(&interface.name, &values, &mut memory);
+    let result = call(&compiled, &interface.name, &values, &mut memory, &handles);
     let seconds = start.elapsed().as_secs_f64();
     let point_updates = handles.iter().map(|(_, h)| memory.stores(*h)).sum();
     for (name, h) in handles {

@@ -30,6 +30,11 @@ impl fmt::Display for Loc {
     }
 }
 
+/// Formats `[x, y, z]` thread or block ids as `(x, y, z)`.
+pub(crate) fn ids(v: &[u32; 3]) -> String {
+    format!("({}, {}, {})", v[0], v[1], v[2])
+}
+
 /// Everything that can go wrong while preparing or running a program.
 #[derive(Debug, thiserror::Error)]
 pub enum RuntimeError {
@@ -175,6 +180,44 @@ pub enum RuntimeError {
         /// What is wrong.
         message: String,
     },
+    /// Two threads of a simulated GPU kernel access one element without synchronising, at
+    /// least one of them writing ([`crate::gpu_sim`]).
+    #[error("{location}: error: {report}")]
+    DataRace {
+        /// The access that revealed the race.
+        location: Loc,
+        /// Who, what, where.
+        report: Box<crate::gpu_sim::RaceReport>,
+    },
+    /// Threads of a simulated block that do not all reach the same barrier.
+    #[error("{location}: error: {message}")]
+    BarrierDivergence {
+        /// A barrier some threads wait at.
+        location: Loc,
+        /// Which threads are where.
+        message: String,
+    },
+    /// A kernel launch the device would refuse (zero or oversized grid or block, too much
+    /// workgroup memory, arguments that do not fit the kernel).
+    #[error("{location}: error: 'gpu.launch_func' {message}")]
+    Launch {
+        /// The launch.
+        location: Loc,
+        /// What is wrong.
+        message: String,
+    },
+    /// An error raised by one thread of a simulated kernel.
+    #[error("{source} (in kernel {kernel}, block {}, thread {})", ids(.block), ids(.thread))]
+    InKernel {
+        /// The kernel, as `@module::@kernel`.
+        kernel: String,
+        /// `gpu.block_id` of the thread.
+        block: [u32; 3],
+        /// `gpu.thread_id` of the thread.
+        thread: [u32; 3],
+        /// What went wrong.
+        source: Box<RuntimeError>,
+    },
     /// A `.npy` file could not be read or written.
     #[error("{path}: {message}")]
     Npy {
@@ -192,7 +235,11 @@ impl RuntimeError {
             RuntimeError::Unsupported { location, .. }
             | RuntimeError::OutOfBounds { location, .. }
             | RuntimeError::Undefined { location, .. }
-            | RuntimeError::Signature { location, .. } => Some(&*location.0),
+            | RuntimeError::Signature { location, .. }
+            | RuntimeError::DataRace { location, .. }
+            | RuntimeError::BarrierDivergence { location, .. }
+            | RuntimeError::Launch { location, .. } => Some(&*location.0),
+            RuntimeError::InKernel { source, .. } => source.location(),
             _ => None,
         }
     }

@@ -5,6 +5,8 @@
 //!   instructions with precomputed linear offsets, boxes swept with strides.
 //! * [`loops`] runs the upstream subset that lowerings produce (`func`, `arith`, `math`,
 //!   `memref`, `scf`, `affine`) over buffers, with bounds-checked memory accesses.
+//! * [`gpu_sim`] runs host functions that launch `gpu.func` kernels, on the CPU with GPU
+//!   semantics (blocks, threads, workgroup memory, barriers), and detects data races.
 //! * [`run_module`] runs either form from a [`ProgramState`] of named fields, scalars and
 //!   parameters, so a program can be run before and after any pass pipeline and compared
 //!   ([`compare_fields`]).
@@ -18,6 +20,7 @@ mod compare;
 mod entry;
 mod error;
 mod field;
+pub mod gpu_sim;
 pub mod loops;
 pub mod npy;
 mod scalar;

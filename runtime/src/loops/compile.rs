@@ -7,6 +7,7 @@ use super::steps::{AffineBound, Body, Cond, Function, Index, Loop, Reducer, Redu
 use crate::error::{RuntimeError, RuntimeResult};
 use crate::scalar::{constant_bits, is_scalar_op, lower_scalar_op, value_kind, Reg, ValueKind};
 use std::collections::HashMap;
+use stencil_dialects::gpu::LaunchFuncOperands;
 use stencil_ir::types::Dim;
 use stencil_ir::{Attribute, BlockId, Ir, OpId, Type, ValueId};
 
@@ -35,8 +36,23 @@ fn reduction_from_name(name: &str) -> Option<ReductionKind> {
     })
 }
 
-/// Compiles one function; `funcs` maps every function name of the module to its number.
-pub(crate) fn compile_function(ir: &Ir, op: OpId, funcs: &HashMap<String, usize>) -> RuntimeResult<Function> {
+/// A kernel a host function may launch with `gpu.launch_func`: its number in the GPU
+/// simulator's kernel table and its argument types (checked against the launch operands).
+#[derive(Clone, Debug)]
+pub(crate) struct KernelSignature {
+    pub index: usize,
+    pub arg_types: Vec<Type>,
+}
+
+/// Compiles one function; `funcs` maps every function name of the module to its number,
+/// `kernels` every launchable kernel (`module::kernel`) to its signature (empty outside the
+/// GPU simulator, where a launch is then reported as unsupported).
+pub(crate) fn compile_function(
+    ir: &Ir,
+    op: OpId,
+    funcs: &HashMap<String, usize>,
+    kernels: &HashMap<String, KernelSignature>,
+) -> RuntimeResult<Function> {
     let location = ir.location(op).clone();
     let name = ir.attr(op, "sym_name").and_then(Attribute::as_str).unwrap_or("").to_string();
     let fn_type = ir
@@ -48,7 +64,7 @@ pub(crate) fn compile_function(ir: &Ir, op: OpId, funcs: &HashMap<String, usize>
     let block = ir.regions(op).first().and_then(|&r| ir.entry_block(r)).ok_or_else(|| {
         RuntimeError::unsupported(&location, format!("function @{name} has no body (declarations cannot run)"))
     })?;
-    let mut c = FuncCompiler { ir, funcs, regs: HashMap::new(), sites: vec![], constants: vec![] };
+    let mut c = FuncCompiler::new(ir, funcs, kernels);
     let args = ir.block_args(block).iter().map(|&a| c.reg(a)).collect();
     let body = c.body(block)?;
     Ok(Function {
@@ -56,7 +72,7 @@ pub(crate) fn compile_function(ir: &Ir, op: OpId, funcs: &HashMap<String, usize>
         location,
         arg_types: fn_type.inputs,
         result_types: fn_type.results,
-        num_regs: c.regs.len(),
+        num_regs: c.num_regs(),
         constants: c.constants.into(),
         args,
         body,
@@ -64,34 +80,66 @@ pub(crate) fn compile_function(ir: &Ir, op: OpId, funcs: &HashMap<String, usize>
     })
 }
 
-struct FuncCompiler<'a> {
-    ir: &'a Ir,
+/// Register assignment, sites and constants of one function being compiled, with the op
+/// readers both the step-tree compiler here and the GPU simulator's kernel compiler use.
+pub(crate) struct FuncCompiler<'a> {
+    pub ir: &'a Ir,
     funcs: &'a HashMap<String, usize>,
+    kernels: &'a HashMap<String, KernelSignature>,
     regs: HashMap<ValueId, Reg>,
-    sites: Vec<Site>,
-    constants: Vec<(Reg, u64)>,
+    /// Registers handed out so far (SSA values and compiler temporaries).
+    next_reg: Reg,
+    pub sites: Vec<Site>,
+    pub constants: Vec<(Reg, u64)>,
 }
 
 fn is_terminator(name: &str) -> bool {
     matches!(name, "scf.yield" | "affine.yield" | "func.return" | "scf.reduce" | "scf.condition" | "scf.reduce.return")
 }
 
-impl FuncCompiler<'_> {
-    fn reg(&mut self, v: ValueId) -> Reg {
-        let next = self.regs.len() as Reg;
-        *self.regs.entry(v).or_insert(next)
+impl<'a> FuncCompiler<'a> {
+    /// A compiler with no registers assigned yet.
+    pub fn new(ir: &'a Ir, funcs: &'a HashMap<String, usize>, kernels: &'a HashMap<String, KernelSignature>) -> Self {
+        FuncCompiler { ir, funcs, kernels, regs: HashMap::new(), next_reg: 0, sites: vec![], constants: vec![] }
     }
 
-    fn regs_of(&mut self, values: &[ValueId]) -> Box<[Reg]> {
+    /// The size of the register frame.
+    pub fn num_regs(&self) -> usize {
+        self.next_reg as usize
+    }
+
+    /// The register of SSA value `v`.
+    pub fn reg(&mut self, v: ValueId) -> Reg {
+        let next = &mut self.next_reg;
+        *self.regs.entry(v).or_insert_with(|| {
+            *next += 1;
+            *next - 1
+        })
+    }
+
+    /// A register no SSA value uses (loop counters, bounds, parallel-copy temporaries).
+    pub fn fresh_reg(&mut self) -> Reg {
+        self.next_reg += 1;
+        self.next_reg - 1
+    }
+
+    /// A register holding `bits` from the frame's creation on.
+    pub fn constant_reg(&mut self, bits: u64) -> Reg {
+        let r = self.fresh_reg();
+        self.constants.push((r, bits));
+        r
+    }
+
+    pub fn regs_of(&mut self, values: &[ValueId]) -> Box<[Reg]> {
         values.iter().map(|&v| self.reg(v)).collect()
     }
 
-    fn site(&mut self, op: OpId) -> SiteId {
+    pub fn site(&mut self, op: OpId) -> SiteId {
         self.sites.push(Site { location: self.ir.location(op).clone(), op: self.ir.op_name(op).to_string() });
         (self.sites.len() - 1) as SiteId
     }
 
-    fn error(&self, op: OpId, message: impl Into<String>) -> RuntimeError {
+    pub fn error(&self, op: OpId, message: impl Into<String>) -> RuntimeError {
         RuntimeError::unsupported(self.ir.location(op), format!("'{}' {}", self.ir.op_name(op), message.into()))
     }
 
@@ -121,7 +169,7 @@ impl FuncCompiler<'_> {
     }
 
     /// The entry block of region `i` of `op` and its arguments.
-    fn region(&mut self, op: OpId, i: usize) -> RuntimeResult<Option<(BlockId, Box<[Reg]>)>> {
+    pub fn region(&mut self, op: OpId, i: usize) -> RuntimeResult<Option<(BlockId, Box<[Reg]>)>> {
         let Some(&region) = self.ir.regions(op).get(i) else {
             return Err(self.error(op, format!("needs region #{i}")));
         };
@@ -131,18 +179,18 @@ impl FuncCompiler<'_> {
         }))
     }
 
-    fn region_body(&mut self, op: OpId, i: usize) -> RuntimeResult<(Body, Box<[Reg]>)> {
+    pub fn region_body(&mut self, op: OpId, i: usize) -> RuntimeResult<(Body, Box<[Reg]>)> {
         match self.region(op, i)? {
             Some((b, args)) => Ok((self.body(b)?, args)),
             None => Ok((Body::default(), Box::default())),
         }
     }
 
-    fn kind_of(&self, op: OpId, ty: &Type) -> RuntimeResult<ValueKind> {
+    pub fn kind_of(&self, op: OpId, ty: &Type) -> RuntimeResult<ValueKind> {
         value_kind(ty).ok_or_else(|| self.error(op, format!("uses type '{ty}', which the interpreter cannot hold")))
     }
 
-    fn memref_element(&self, op: OpId, ty: &Type) -> RuntimeResult<(ValueKind, Vec<Option<usize>>)> {
+    pub fn memref_element(&self, op: OpId, ty: &Type) -> RuntimeResult<(ValueKind, Vec<Option<usize>>)> {
         let m = ty.as_memref().ok_or_else(|| self.error(op, format!("expects a memref, found '{ty}'")))?;
         let shape =
             m.shape.as_ref().ok_or_else(|| self.error(op, "uses an unranked memref, which is not supported"))?;
@@ -163,7 +211,7 @@ impl FuncCompiler<'_> {
         Ok((kind, dims))
     }
 
-    fn segments(&self, op: OpId, n: usize) -> RuntimeResult<Vec<std::ops::Range<usize>>> {
+    pub fn segments(&self, op: OpId, n: usize) -> RuntimeResult<Vec<std::ops::Range<usize>>> {
         let sizes = self
             .ir
             .attr(op, "operandSegmentSizes")
@@ -183,7 +231,7 @@ impl FuncCompiler<'_> {
         Ok(out)
     }
 
-    fn map_attr(&self, op: OpId, name: &str) -> RuntimeResult<stencil_ir::affine::AffineMap> {
+    pub fn map_attr(&self, op: OpId, name: &str) -> RuntimeResult<stencil_ir::affine::AffineMap> {
         self.ir
             .attr(op, name)
             .and_then(Attribute::as_affine_map)
@@ -191,7 +239,7 @@ impl FuncCompiler<'_> {
             .ok_or_else(|| self.error(op, format!("needs an affine map '{name}'")))
     }
 
-    fn compiled_map(&mut self, op: OpId, name: &str, operands: &[ValueId]) -> RuntimeResult<CompiledMap> {
+    pub fn compiled_map(&mut self, op: OpId, name: &str, operands: &[ValueId]) -> RuntimeResult<CompiledMap> {
         let map = self.map_attr(op, name)?;
         if map.num_inputs() != operands.len() {
             return Err(
@@ -202,7 +250,8 @@ impl FuncCompiler<'_> {
         Ok(CompiledMap::new(&map, regs))
     }
 
-    fn op(&mut self, op: OpId) -> RuntimeResult<Option<Step>> {
+    /// The step of a leaf or structured op (`None` for constants, which go to the frame).
+    pub fn op(&mut self, op: OpId) -> RuntimeResult<Option<Step>> {
         let ir = self.ir;
         let name = ir.op_name(op);
         let operands = ir.operands(op).to_vec();
@@ -368,6 +417,7 @@ impl FuncCompiler<'_> {
                 let results = self.regs_of(&results);
                 Step::While { inits, before_args, before, after_args, after, results }
             }
+            "gpu.launch_func" => self.launch(op)?,
             "func.call" => {
                 let callee = ir
                     .attr(op, "callee")
@@ -391,6 +441,52 @@ impl FuncCompiler<'_> {
         Ok(Some(step))
     }
 
+    /// `gpu.launch_func`: a synchronous launch of a kernel the GPU simulator compiled.
+    fn launch(&mut self, op: OpId) -> RuntimeResult<Step> {
+        let ir = self.ir;
+        let launch = LaunchFuncOperands::of(ir, op).map_err(|m| self.error(op, m))?;
+        if !launch.async_dependencies.is_empty() || !ir.results(op).is_empty() || launch.async_object.is_some() {
+            return Err(
+                self.error(op, "is asynchronous, which the GPU simulator does not support (launch synchronously)")
+            );
+        }
+        if launch.cluster.is_some() {
+            return Err(self.error(op, "uses thread block clusters, which the GPU simulator does not support"));
+        }
+        let name = match ir.attr(op, "kernel") {
+            Some(Attribute::SymbolRef { root, nested }) if nested.len() == 1 => format!("{root}::{}", nested[0]),
+            _ => return Err(self.error(op, "needs a 'kernel' symbol of the form @module::@kernel")),
+        };
+        let Some(kernel) = self.kernels.get(&name) else {
+            let message = if self.kernels.is_empty() {
+                "launches a GPU kernel: run the module with the GPU simulator (stencil_runtime::gpu_sim::run_module_sim)"
+                    .to_string()
+            } else {
+                format!("launches @{}, which is not a kernel gpu.func of the module", name.replace("::", "::@"))
+            };
+            return Err(self.error(op, message));
+        };
+        let types: Vec<&Type> = launch.kernel_operands.iter().map(|&v| ir.value_type(v)).collect();
+        if types.len() != kernel.arg_types.len() || types.iter().zip(&kernel.arg_types).any(|(a, b)| *a != b) {
+            return Err(self.error(
+                op,
+                format!(
+                    "passes ({}) to a kernel taking ({})",
+                    types.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+                    kernel.arg_types.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        let index = kernel.index;
+        Ok(Step::Launch {
+            kernel: index,
+            grid: launch.grid.map(|v| self.reg(v)),
+            block: launch.block.map(|v| self.reg(v)),
+            args: self.regs_of(&launch.kernel_operands),
+            site: self.site(op),
+        })
+    }
+
     /// Induction variable, iter_args and body of `scf.for` / `affine.for`.
     fn loop_parts(&mut self, op: OpId, width: u8, inits: &[ValueId], results: &[ValueId]) -> RuntimeResult<Loop> {
         let (block, args) = self.region(op, 0)?.ok_or_else(|| self.error(op, "needs a body"))?;
@@ -407,7 +503,7 @@ impl FuncCompiler<'_> {
     }
 
     /// A bound map over `operands`, folding the results in `group` (all when `None`).
-    fn bound(
+    pub fn bound(
         &mut self,
         op: OpId,
         attr: &str,

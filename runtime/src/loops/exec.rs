@@ -3,12 +3,27 @@
 //! bounds-checked (an out-of-bounds index is an error naming the op, never a panic).
 
 use super::memory::{Buffer, MemRef, Memory};
-use super::steps::{AffineBound, Body, Cond, Function, Index, Loop, ReductionKind, SiteId, Step};
+use super::steps::{AffineBound, Body, Cond, Function, Index, Loop, ReductionKind, Site, SiteId, Step};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::scalar::{exec, sext, zext, Elem, Reg, ValueKind};
 
 /// Deepest call nesting allowed (deeper recursion is reported, not a stack overflow).
 const MAX_CALL_DEPTH: usize = 64;
+
+/// Runs the kernels that `gpu.launch_func` steps launch (the GPU simulator).
+pub(crate) trait KernelLauncher {
+    /// Runs kernel number `kernel` on a `grid` of `block`s with register-encoded `args`
+    /// (buffer handles into `memory`); `site` is the launching op.
+    fn launch(
+        &mut self,
+        kernel: usize,
+        grid: [i64; 3],
+        block: [i64; 3],
+        args: &[u64],
+        memory: &mut Memory,
+        site: &Site,
+    ) -> RuntimeResult<()>;
+}
 
 /// Runs functions of one module against one memory.
 pub(crate) struct Machine<'m> {
@@ -17,6 +32,8 @@ pub(crate) struct Machine<'m> {
     depth: usize,
     /// Buffers from `memref.alloca`, freed when the allocating call returns.
     stack_buffers: Vec<MemRef>,
+    /// Where `gpu.launch_func` goes (functions with launches only compile when one is given).
+    launcher: Option<&'m mut dyn KernelLauncher>,
 }
 
 fn copy_regs(frame: &mut [u64], dsts: &[Reg], srcs: &[Reg]) {
@@ -35,7 +52,12 @@ fn copy_regs(frame: &mut [u64], dsts: &[Reg], srcs: &[Reg]) {
 impl<'m> Machine<'m> {
     /// A machine over `funcs` and `memory`.
     pub fn new(funcs: &'m [Function], memory: &'m mut Memory) -> Self {
-        Machine { funcs, memory, depth: 0, stack_buffers: vec![] }
+        Machine { funcs, memory, depth: 0, stack_buffers: vec![], launcher: None }
+    }
+
+    /// A machine whose `gpu.launch_func` steps run on `launcher`.
+    pub fn with_launcher(funcs: &'m [Function], memory: &'m mut Memory, launcher: &'m mut dyn KernelLauncher) -> Self {
+        Machine { funcs, memory, depth: 0, stack_buffers: vec![], launcher: Some(launcher) }
     }
 
     /// Calls function `f` with register-encoded arguments; returns its results.
@@ -269,6 +291,15 @@ impl<'m> Machine<'m> {
                     copy_regs(frame, before_args, &after.yields);
                 }
             }
+            Step::Launch { kernel, grid, block, args, site } => {
+                let sizes = |regs: &[Reg; 3]| regs.map(|r| frame[r as usize] as i64);
+                let values: Vec<u64> = args.iter().map(|&r| frame[r as usize]).collect();
+                let s = &f.sites[*site as usize];
+                let launcher = self.launcher.as_deref_mut().ok_or_else(|| {
+                    RuntimeError::unsupported(&s.location, "'gpu.launch_func' needs the GPU simulator to run")
+                })?;
+                launcher.launch(*kernel, sizes(grid), sizes(block), &values, self.memory, s)?;
+            }
             Step::Call { func, args, results, site } => {
                 let values: Vec<u64> = args.iter().map(|&r| frame[r as usize]).collect();
                 let out = self.call(*func, &values, Some((f, *site)))?;
@@ -348,6 +379,22 @@ fn bound(f: &Function, b: &AffineBound, frame: &[u64], lower: bool, site: SiteId
 /// The row-major position of an access, with every index checked against the shape.
 #[inline]
 fn position(f: &Function, buffer: &Buffer, index: &Index, frame: &[u64], site: SiteId) -> RuntimeResult<usize> {
+    checked_position(buffer, index, frame).ok_or_else(|| {
+        let s = &f.sites[site as usize];
+        RuntimeError::OutOfBounds {
+            location: Loc::new(&s.location),
+            op: s.op.clone(),
+            index: index_values(index, frame),
+            shape: buffer.shape.clone(),
+            what: "a memref".into(),
+        }
+    })
+}
+
+/// The row-major position of an access; `None` when an index is outside the shape (or the
+/// index has the wrong rank, or its map cannot be evaluated).
+#[inline]
+pub(crate) fn checked_position(buffer: &Buffer, index: &Index, frame: &[u64]) -> Option<usize> {
     let rank = buffer.shape.len();
     let component = |d: usize| -> Option<i64> {
         match index {
@@ -359,30 +406,24 @@ fn position(f: &Function, buffer: &Buffer, index: &Index, frame: &[u64], site: S
         Index::Regs(regs) => regs.len(),
         Index::Map(map) => map.results.len(),
     };
+    if count != rank {
+        return None;
+    }
     let mut pos = 0usize;
-    let mut ok = count == rank;
-    if ok {
-        for d in 0..rank {
-            match component(d).and_then(|i| usize::try_from(i).ok()).filter(|&i| i < buffer.shape[d]) {
-                Some(i) => pos += i * buffer.strides[d],
-                None => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
+    for d in 0..rank {
+        let i = component(d).and_then(|i| usize::try_from(i).ok()).filter(|&i| i < buffer.shape[d])?;
+        pos += i * buffer.strides[d];
     }
-    if ok {
-        return Ok(pos);
+    Some(pos)
+}
+
+/// The index an access asks for, for error messages (`i64::MIN` where a map cannot be
+/// evaluated).
+pub(crate) fn index_values(index: &Index, frame: &[u64]) -> Vec<i64> {
+    match index {
+        Index::Regs(regs) => regs.iter().map(|&r| frame[r as usize] as i64).collect(),
+        Index::Map(map) => (0..map.results.len()).map(|d| map.eval(d, frame).unwrap_or(i64::MIN)).collect(),
     }
-    let s = &f.sites[site as usize];
-    Err(RuntimeError::OutOfBounds {
-        location: Loc::new(&s.location),
-        op: s.op.clone(),
-        index: (0..count).map(|d| component(d).unwrap_or(i64::MIN)).collect(),
-        shape: buffer.shape.clone(),
-        what: "a memref".into(),
-    })
 }
 
 fn copy_data(from: &Buffer, to: &mut Buffer) -> bool {

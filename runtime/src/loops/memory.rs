@@ -55,6 +55,16 @@ impl Buffer {
         ok
     }
 
+    /// Number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match &self.data {
+            BufferData::F32(v) => v.len(),
+            BufferData::F64(v) => v.len(),
+            BufferData::Int(v) => v.len(),
+        }
+    }
+
     /// Whether the buffer holds values of register kind `kind`.
     pub fn holds(&self, kind: ValueKind) -> bool {
         matches!(

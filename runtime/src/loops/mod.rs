@@ -8,11 +8,11 @@
 //! sequentially in lexicographic order, which is one of their legal executions.
 //! `memref.alloca` buffers live until the allocating call returns.
 
-mod affine_eval;
-mod compile;
-mod exec;
-mod memory;
-mod steps;
+pub(crate) mod affine_eval;
+pub(crate) mod compile;
+pub(crate) mod exec;
+pub(crate) mod memory;
+pub(crate) mod steps;
 
 pub use memory::{MemRef, Memory};
 
@@ -44,6 +44,16 @@ pub struct CompiledModule {
 impl CompiledModule {
     /// Compiles every `func.func` with a body directly inside `module` (a `builtin.module`).
     pub fn new(ir: &Ir, module: OpId) -> RuntimeResult<Self> {
+        Self::with_kernels(ir, module, &HashMap::new())
+    }
+
+    /// [`CompiledModule::new`] for host code whose `gpu.launch_func` ops launch `kernels`
+    /// (by `module::kernel` name), run through [`CompiledModule::call_with_launcher`].
+    pub(crate) fn with_kernels(
+        ir: &Ir,
+        module: OpId,
+        kernels: &HashMap<String, compile::KernelSignature>,
+    ) -> RuntimeResult<Self> {
         let ops: Vec<OpId> = ir
             .regions(module)
             .iter()
@@ -58,8 +68,10 @@ impl CompiledModule {
             .enumerate()
             .filter_map(|(i, &op)| ir.attr(op, "sym_name").and_then(Attribute::as_str).map(|n| (n.to_string(), i)))
             .collect();
-        let funcs =
-            ops.iter().map(|&op| compile::compile_function(ir, op, &by_name)).collect::<RuntimeResult<Vec<_>>>()?;
+        let funcs = ops
+            .iter()
+            .map(|&op| compile::compile_function(ir, op, &by_name, kernels))
+            .collect::<RuntimeResult<Vec<_>>>()?;
         tracing::debug!(functions = funcs.len(), "compiled module for the loop interpreter");
         Ok(CompiledModule { funcs, by_name })
     }
@@ -78,6 +90,27 @@ impl CompiledModule {
     /// Calls function `name` with `args`; buffers live in `memory` (put fields there with
     /// [`Memory::insert_field`] and take them back with [`Memory::take_field`]).
     pub fn call(&self, name: &str, args: &[Value], memory: &mut Memory) -> RuntimeResult<Vec<Value>> {
+        self.call_inner(name, args, memory, None)
+    }
+
+    /// [`CompiledModule::call`] with kernel launches going to `launcher`.
+    pub(crate) fn call_with_launcher(
+        &self,
+        name: &str,
+        args: &[Value],
+        memory: &mut Memory,
+        launcher: &mut dyn exec::KernelLauncher,
+    ) -> RuntimeResult<Vec<Value>> {
+        self.call_inner(name, args, memory, Some(launcher))
+    }
+
+    fn call_inner(
+        &self,
+        name: &str,
+        args: &[Value],
+        memory: &mut Memory,
+        launcher: Option<&mut dyn exec::KernelLauncher>,
+    ) -> RuntimeResult<Vec<Value>> {
         let index = *self.by_name.get(name).ok_or_else(|| RuntimeError::Entry {
             message: format!(
                 "no function @{name} with a body in the module (functions: {})",
@@ -97,13 +130,17 @@ impl CompiledModule {
                 encode(v, ty, memory).map_err(|why| mismatch(format!("argument #{i} of @{name} ({ty}): {why}")))
             })
             .collect::<RuntimeResult<Vec<u64>>>()?;
-        let out = exec::Machine::new(&self.funcs, memory).call(index, &bits, None)?;
+        let mut machine = match launcher {
+            Some(l) => exec::Machine::with_launcher(&self.funcs, memory, l),
+            None => exec::Machine::new(&self.funcs, memory),
+        };
+        let out = machine.call(index, &bits, None)?;
         Ok(out.iter().zip(&f.result_types).map(|(&b, ty)| decode(b, ty)).collect())
     }
 }
 
 /// The register encoding of an argument of type `ty`, checked against the type.
-fn encode(v: &Value, ty: &Type, memory: &Memory) -> Result<u64, String> {
+pub(crate) fn encode(v: &Value, ty: &Type, memory: &Memory) -> Result<u64, String> {
     let kind = value_kind(ty).ok_or_else(|| format!("type '{ty}' is not supported"))?;
     match (v, kind) {
         (Value::F32(x), ValueKind::F32) => Ok(x.to_reg()),

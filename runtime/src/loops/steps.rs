@@ -123,6 +123,8 @@ pub(crate) enum Step {
     },
     /// `func.call`.
     Call { func: usize, args: Box<[Reg]>, results: Box<[Reg]>, site: SiteId },
+    /// `gpu.launch_func` (synchronous): runs kernel number `kernel` of the GPU simulator.
+    Launch { kernel: usize, grid: [Reg; 3], block: [Reg; 3], args: Box<[Reg]>, site: SiteId },
 }
 
 /// The index of a memory access.

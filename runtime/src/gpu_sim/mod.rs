@@ -1,0 +1,193 @@
+//! A GPU simulator: runs a host `func.func` that launches `gpu.func` kernels
+//! (`gpu.launch_func`) on the CPU with GPU semantics, and checks the kernels for data races
+//! (DESIGN §7: how CI, which has no GPU, checks the GPU mapping).
+//!
+//! * The host function runs on the loop interpreter ([`crate::loops`]); each launch runs
+//!   its grid of blocks of threads. `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and
+//!   `gpu.grid_dim` give each thread its position; workgroup attributions are allocated per
+//!   block, private attributions per thread.
+//! * Kernels compile to a flat instruction list ([`kernel`]), so a thread can stop at a
+//!   `gpu.barrier` anywhere — inside loops and ifs — and resume from its program counter.
+//!   Blocks run one after another; within a block every thread runs up to its next barrier
+//!   in turn, then all pass the barrier together. Orders are configurable ([`Order`]): a
+//!   race-free kernel computes the same in every order.
+//! * A barrier not reached by every thread of its block is an error
+//!   ([`crate::RuntimeError::BarrierDivergence`]), as are zero or oversized launch
+//!   configurations ([`crate::RuntimeError::Launch`]).
+//! * Races (`race` module): two threads of a block touching an element of global or
+//!   workgroup memory between two barriers, or two blocks of a launch touching a global
+//!   element, at least one writing. By default a race is an error
+//!   ([`crate::RuntimeError::DataRace`]); [`RacePolicy::Collect`] records them in the
+//!   [`SimReport`] instead.
+//!
+//! Semantics, rules and limits are documented in `docs/runtime.md` ("GPU simulator").
+
+mod compile;
+mod kernel;
+mod launch;
+mod options;
+mod race;
+mod report;
+mod thread;
+
+pub use options::{DeviceLimits, Order, RacePolicy, SimOptions};
+pub use report::{AccessKind, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimReport, SimRunStats};
+
+use crate::entry::{find_entry, run_lowered_with, Entry};
+use crate::error::{RuntimeError, RuntimeResult};
+use crate::loops::compile::KernelSignature;
+use crate::loops::exec::KernelLauncher;
+use crate::loops::steps::Site;
+use crate::loops::{CompiledModule, MemRef, Memory, Value};
+use crate::state::{ProgramState, RunStats};
+use crate::stencil::CompiledProgram;
+use std::collections::HashMap;
+use std::time::Instant;
+use stencil_ir::{Ir, Module, OpId};
+
+/// A module compiled for simulation: its host functions (for the loop interpreter, with
+/// launches resolved) and its kernels.
+#[derive(Clone, Debug)]
+pub struct GpuModule {
+    host: CompiledModule,
+    kernels: Vec<kernel::Kernel>,
+    signatures: HashMap<String, KernelSignature>,
+}
+
+impl GpuModule {
+    /// Compiles every `func.func` directly inside `module` and every kernel `gpu.func` of its
+    /// `gpu.module`s.
+    pub fn new(ir: &Ir, module: OpId) -> RuntimeResult<Self> {
+        let (kernels, signatures) = compile::compile_kernels(ir, module)?;
+        let host = CompiledModule::with_kernels(ir, module, &signatures)?;
+        tracing::debug!(kernels = kernels.len(), "compiled module for the GPU simulator");
+        Ok(GpuModule { host, kernels, signatures })
+    }
+
+    /// The kernels, as `module::kernel`.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.kernels.iter().map(|k| k.name.as_str()).collect()
+    }
+
+    /// The host functions.
+    pub fn function_names(&self) -> Vec<&str> {
+        self.host.function_names()
+    }
+
+    /// Calls host function `name` with `args` (buffers in `memory`), simulating every kernel it
+    /// launches; returns its results and what the simulation did.
+    pub fn call(
+        &self,
+        name: &str,
+        args: &[Value],
+        memory: &mut Memory,
+        options: &SimOptions,
+    ) -> RuntimeResult<(Vec<Value>, SimReport)> {
+        self.call_named(name, args, memory, options, HashMap::new())
+    }
+
+    /// [`GpuModule::call`], naming buffers (`handle → "field 'A'"`) in reports and errors.
+    fn call_named(
+        &self,
+        name: &str,
+        args: &[Value],
+        memory: &mut Memory,
+        options: &SimOptions,
+        host_names: HashMap<u32, String>,
+    ) -> RuntimeResult<(Vec<Value>, SimReport)> {
+        let mut sim = launch::Simulator::new(&self.kernels, options, host_names);
+        let results = self.host.call_with_launcher(name, args, memory, &mut sim)?;
+        Ok((results, sim.report))
+    }
+
+    /// Launches kernel `kernel` (`module::kernel`) directly, without a host function: `grid`
+    /// blocks of `block` threads, with `args` (checked against the kernel's signature).
+    pub fn launch(
+        &self,
+        kernel: &str,
+        grid: [i64; 3],
+        block: [i64; 3],
+        args: &[Value],
+        memory: &mut Memory,
+        options: &SimOptions,
+    ) -> RuntimeResult<SimReport> {
+        let sig = self.signatures.get(kernel).ok_or_else(|| RuntimeError::Entry {
+            message: format!("no kernel {kernel} in the module (kernels: {})", self.kernel_names().join(", ")),
+        })?;
+        let k = &self.kernels[sig.index];
+        if args.len() != k.arg_types.len() {
+            return Err(RuntimeError::Signature {
+                location: crate::error::Loc::new(&k.location),
+                message: format!("{} takes {} arguments, {} given", k.symbol(), k.arg_types.len(), args.len()),
+            });
+        }
+        let bits = args
+            .iter()
+            .zip(&k.arg_types)
+            .enumerate()
+            .map(|(i, (v, ty))| {
+                crate::loops::encode(v, ty, memory).map_err(|why| RuntimeError::Signature {
+                    location: crate::error::Loc::new(&k.location),
+                    message: format!("argument #{i} of {} ({ty}): {why}", k.symbol()),
+                })
+            })
+            .collect::<RuntimeResult<Vec<u64>>>()?;
+        let mut sim = launch::Simulator::new(&self.kernels, options, HashMap::new());
+        let site = Site { location: k.location.clone(), op: "gpu.launch_func".into() };
+        sim.launch(sig.index, grid, block, &bits, memory, &site)?;
+        Ok(sim.report)
+    }
+}
+
+/// Compiles `module` and calls host function `entry` with `args`, simulating its launches.
+pub fn simulate_module(
+    module: &Module,
+    entry: &str,
+    args: &[Value],
+    memory: &mut Memory,
+    options: &SimOptions,
+) -> RuntimeResult<(Vec<Value>, SimReport)> {
+    GpuModule::new(&module.ir, module.top)?.call(entry, args, memory, options)
+}
+
+/// [`crate::run_module`] with kernel launches simulated: runs the lowered program `entry` (or
+/// the module's only entry point) on `state`, following the lowered-program convention of
+/// `docs/runtime.md`; the host function may launch kernels. A `stencil.program` entry runs
+/// on the reference interpreter (it launches nothing). Fields are updated in place, also up
+/// to the point of failure.
+pub fn run_module_sim(
+    module: &Module,
+    entry: Option<&str>,
+    state: &mut ProgramState,
+    options: &SimOptions,
+) -> RuntimeResult<SimRunStats> {
+    match find_entry(module, entry)? {
+        Entry::Program(p) => {
+            let run = CompiledProgram::new(&module.ir, p, &state.params)?.run(state)?;
+            Ok(SimRunStats { run, sim: SimReport::default() })
+        }
+        Entry::Lowered(f) => {
+            let mut report = SimReport::default();
+            let start = Instant::now();
+            let run: RunStats = run_lowered_with(
+                module,
+                f,
+                state,
+                GpuModule::new,
+                |gpu, name, values, memory, handles: &[(String, MemRef)]| {
+                    let names = handles.iter().map(|(n, h)| (h.0, format!("field '{n}'"))).collect();
+                    let (_, r) = gpu.call_named(name, values, memory, options, names)?;
+                    report = r;
+                    Ok(())
+                },
+            )?;
+            tracing::debug!(
+                launches = report.launches.len(),
+                races = report.race_count,
+                seconds = start.elapsed().as_secs_f64(),
+                "simulated lowered program"
+            );
+            Ok(SimRunStats { run, sim: report })
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! What a simulation reports: counters per launch and in total, and the data races found.
+
+use crate::state::RunStats;
+use std::fmt;
+use stencil_ir::Location;
+
+/// Whether an access reads or writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AccessKind {
+    /// A load.
+    Read,
+    /// A store.
+    Write,
+}
+
+impl fmt::Display for AccessKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+        })
+    }
+}
+
+/// The memory a race happened in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemorySpace {
+    /// Global memory (buffers passed to the kernel).
+    Global,
+    /// Workgroup (shared) memory of one block.
+    Workgroup,
+}
+
+/// Between whom a race happened.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RaceScope {
+    /// Two threads of one block, with no `gpu.barrier` between the accesses.
+    WithinBlock,
+    /// Two blocks of one launch (blocks cannot synchronise within a launch).
+    AcrossBlocks,
+}
+
+/// One side of a race: who accessed, how, and where in the source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceAccess {
+    /// `gpu.block_id` x, y, z of the thread.
+    pub block: [u32; 3],
+    /// `gpu.thread_id` x, y, z of the thread.
+    pub thread: [u32; 3],
+    /// Read or write.
+    pub kind: AccessKind,
+    /// The accessing op's name (`memref.store`, `affine.load` …).
+    pub op: String,
+    /// The accessing op's location.
+    pub location: Location,
+}
+
+pub(crate) use crate::error::ids;
+
+/// `file:line:col`, or `<unknown location>`.
+pub(crate) fn place(location: &Location) -> String {
+    crate::error::Loc::new(location).to_string()
+}
+
+impl fmt::Display for RaceAccess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} by block {} thread {} ('{}' at {})",
+            self.kind,
+            ids(&self.block),
+            ids(&self.thread),
+            self.op,
+            place(&self.location)
+        )
+    }
+}
+
+/// A data race: two accesses to one element, at least one a write, by two threads that did
+/// not synchronise in between. With [`crate::gpu_sim::RacePolicy::Collect`], races with the
+/// same kernel, memory, ops and access kinds are merged into one report that counts them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceReport {
+    /// The kernel, as `module::kernel`.
+    pub kernel: String,
+    /// Number of the launch in the run (0 for the first).
+    pub launch: usize,
+    /// The memory: `argument #0 (field 'A')`, `workgroup attribution #1` …
+    pub memory: String,
+    /// Global or workgroup memory.
+    pub space: MemorySpace,
+    /// The element (first occurrence), one index per dimension.
+    pub index: Vec<usize>,
+    /// Within a block or across blocks.
+    pub scope: RaceScope,
+    /// The earlier access (in the simulator's order).
+    pub first: RaceAccess,
+    /// The later access, the one that revealed the race.
+    pub second: RaceAccess,
+    /// How many racing access pairs this report stands for.
+    pub occurrences: u64,
+}
+
+impl fmt::Display for RaceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let index: Vec<String> = self.index.iter().map(ToString::to_string).collect();
+        let between = match self.scope {
+            RaceScope::WithinBlock => "with no gpu.barrier between them",
+            RaceScope::AcrossBlocks => "in different blocks of one launch, which cannot synchronise",
+        };
+        write!(
+            f,
+            "data race in kernel @{} on {} element [{}]: {} and {} {between}",
+            self.kernel.replace("::", "::@"),
+            self.memory,
+            index.join(", "),
+            self.first,
+            self.second
+        )?;
+        if self.occurrences > 1 {
+            write!(f, " ({} racing pairs like it)", self.occurrences)?;
+        }
+        Ok(())
+    }
+}
+
+/// Counters of one `gpu.launch_func`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LaunchStats {
+    /// The kernel, as `module::kernel`.
+    pub kernel: String,
+    /// Blocks along x, y, z.
+    pub grid: [u32; 3],
+    /// Threads per block along x, y, z.
+    pub block: [u32; 3],
+    /// Block-wide barriers completed (one per block per `gpu.barrier` reached).
+    pub barriers: u64,
+    /// Instructions executed by all threads.
+    pub instructions: u64,
+    /// Bytes loaded from global memory (element size × loads; no caches modelled).
+    pub global_bytes_read: u64,
+    /// Bytes stored to global memory.
+    pub global_bytes_written: u64,
+    /// Races found in this launch.
+    pub races: u64,
+}
+
+impl LaunchStats {
+    /// Blocks in the grid.
+    pub fn blocks(&self) -> u64 {
+        self.grid.iter().map(|&g| u64::from(g)).product()
+    }
+
+    /// Threads in the launch.
+    pub fn threads(&self) -> u64 {
+        self.blocks() * self.block.iter().map(|&b| u64::from(b)).product::<u64>()
+    }
+}
+
+/// What a simulation did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimReport {
+    /// One entry per `gpu.launch_func` executed, in order.
+    pub launches: Vec<LaunchStats>,
+    /// Distinct races found (under [`crate::gpu_sim::RacePolicy::Collect`]; at most
+    /// `max_race_reports` of them).
+    pub races: Vec<RaceReport>,
+    /// All racing access pairs found, including those merged or not kept.
+    pub race_count: u64,
+}
+
+impl SimReport {
+    /// Blocks run, over all launches.
+    pub fn blocks(&self) -> u64 {
+        self.launches.iter().map(LaunchStats::blocks).sum()
+    }
+
+    /// Threads run, over all launches.
+    pub fn threads(&self) -> u64 {
+        self.launches.iter().map(LaunchStats::threads).sum()
+    }
+
+    /// Block-wide barriers completed, over all launches.
+    pub fn barriers(&self) -> u64 {
+        self.launches.iter().map(|l| l.barriers).sum()
+    }
+
+    /// Instructions executed by kernel threads, over all launches.
+    pub fn instructions(&self) -> u64 {
+        self.launches.iter().map(|l| l.instructions).sum()
+    }
+
+    /// Global memory bytes read, over all launches.
+    pub fn global_bytes_read(&self) -> u64 {
+        self.launches.iter().map(|l| l.global_bytes_read).sum()
+    }
+
+    /// Global memory bytes written, over all launches.
+    pub fn global_bytes_written(&self) -> u64 {
+        self.launches.iter().map(|l| l.global_bytes_written).sum()
+    }
+}
+
+/// What [`crate::gpu_sim::run_module_sim`] returns: the counters [`crate::run_module`]
+/// gives, and the simulation's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimRunStats {
+    /// Point updates (stores into field arguments, from host or kernels) and seconds.
+    pub run: RunStats,
+    /// Launches, barriers, traffic and races.
+    pub sim: SimReport,
+}
