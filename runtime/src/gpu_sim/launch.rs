@@ -298,9 +298,18 @@ impl LaunchRun<'_> {
         (delinearize(u64::from(gtid / tpb), self.grid), delinearize(u64::from(gtid % tpb), self.block))
     }
 
-    /// Wraps an error raised by a thread with the kernel and the thread's position.
+    /// Wraps an error raised by a thread with the kernel and the thread's position (a race
+    /// report names both threads already).
     fn in_thread(&self, t: &Thread, e: RuntimeError) -> RuntimeError {
-        RuntimeError::InKernel { kernel: self.kernel.symbol(), block: t.block, thread: t.id, source: Box::new(e) }
+        match e {
+            RuntimeError::DataRace { .. } => e,
+            _ => RuntimeError::InKernel {
+                kernel: self.kernel.symbol(),
+                block: t.block,
+                thread: t.id,
+                source: Box::new(e),
+            },
+        }
     }
 
     /// The multi-dimensional index of element `pos` of buffer `handle`.
