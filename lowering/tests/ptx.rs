@@ -173,6 +173,141 @@ module attributes {gpu.container_module} {
 }
 "#;
 
+/// Every arith, math, memref, scf and affine op our dialects print, inside kernels: all must
+/// lower to PTX (memref.alloc/dealloc become device malloc/free, which ptxas resolves).
+const EVERY_OP: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @all {
+    gpu.func @every_op(%f: memref<?xf64>, %g: memref<?xf32>, %h: memref<?xi32>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %x = memref.load %f[%c0] : memref<?xf64>
+      %y = memref.load %g[%c0] : memref<?xf32>
+      %k = memref.load %h[%c0] : memref<?xi32>
+      %a1 = arith.addf %x, %x : f64
+      %a2 = arith.subf %a1, %x : f64
+      %a3 = arith.mulf %a2, %x : f64
+      %a4 = arith.divf %a3, %x : f64
+      %a5 = arith.remf %a4, %x : f64
+      %a6 = arith.negf %a5 : f64
+      %a7 = arith.maximumf %a6, %x : f64
+      %a8 = arith.minimumf %a7, %x : f64
+      %a9 = arith.maxnumf %a8, %x : f64
+      %a10 = arith.minnumf %a9, %x : f64
+      %b1 = arith.addi %k, %k : i32
+      %b2 = arith.subi %b1, %k : i32
+      %b3 = arith.muli %b2, %k : i32
+      %b4 = arith.divsi %b3, %k : i32
+      %b5 = arith.divui %b4, %k : i32
+      %b6 = arith.remsi %b5, %k : i32
+      %b7 = arith.remui %b6, %k : i32
+      %b8 = arith.ceildivsi %b7, %k : i32
+      %b9 = arith.floordivsi %b8, %k : i32
+      %b10 = arith.andi %b9, %k : i32
+      %b11 = arith.ori %b10, %k : i32
+      %b12 = arith.xori %b11, %k : i32
+      %b13 = arith.shli %b12, %k : i32
+      %b14 = arith.shrsi %b13, %k : i32
+      %b15 = arith.shrui %b14, %k : i32
+      %b16 = arith.maxsi %b15, %k : i32
+      %b17 = arith.minsi %b16, %k : i32
+      %b18 = arith.maxui %b17, %k : i32
+      %b19 = arith.minui %b18, %k : i32
+      %cmp = arith.cmpi slt, %b19, %k : i32
+      %cmpf = arith.cmpf olt, %a10, %x : f64
+      %both = arith.andi %cmp, %cmpf : i1
+      %sel = arith.select %both, %a10, %x : f64
+      %t1 = arith.truncf %sel : f64 to f32
+      %t2 = arith.extf %t1 : f32 to f64
+      %t3 = arith.fptosi %t2 : f64 to i32
+      %t4 = arith.fptoui %t2 : f64 to i32
+      %t5 = arith.sitofp %t3 : i32 to f64
+      %t6 = arith.uitofp %t4 : i32 to f32
+      %t7 = arith.extsi %t3 : i32 to i64
+      %t8 = arith.extui %t4 : i32 to i64
+      %t9 = arith.trunci %t7 : i64 to i16
+      %t10 = arith.index_cast %t8 : i64 to index
+      %t11 = arith.index_castui %t10 : index to i32
+      %t12 = arith.bitcast %t6 : f32 to i32
+      %m1 = math.absf %t5 : f64
+      %m2 = math.copysign %m1, %x : f64
+      %m3 = math.fma %m2, %x, %x : f64
+      %m4 = math.floor %m3 : f64
+      %m5 = math.ceil %m4 : f64
+      %m6 = math.round %m5 : f64
+      %m7 = math.roundeven %m6 : f64
+      %m8 = math.trunc %m7 : f64
+      %m9 = math.rsqrt %m8 : f64
+      %m10 = math.powf %m9, %x : f64
+      %m11 = math.atan2 %m10, %x : f64
+      %m12 = math.erf %m11 : f64
+      %m13 = math.cbrt %m12 : f64
+      %m14 = math.tanh %m13 : f64
+      %i1 = math.absi %t12 : i32
+      %i2 = math.ctlz %i1 : i32
+      %i3 = math.cttz %i2 : i32
+      %i4 = math.ctpop %i3 : i32
+      %i5 = math.ipowi %i4, %k : i32
+      %m15 = math.fpowi %m14, %i5 : f64, i32
+      %buf = memref.alloca() : memref<4xf64>
+      memref.store %m15, %buf[%c0] : memref<4xf64>
+      %dim = memref.dim %f, %c0 : memref<?xf64>
+      %cast = memref.cast %buf : memref<4xf64> to memref<?xf64>
+      %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (f64) {
+        %v = memref.load %cast[%i] : memref<?xf64>
+        %s = arith.addf %acc, %v : f64
+        scf.yield %s : f64
+      }
+      %w = scf.while (%i = %c0) : (index) -> index {
+        %more = arith.cmpi ult, %i, %dim : index
+        scf.condition(%more) %i : index
+      } do {
+      ^bb0(%i: index):
+        %next = arith.addi %i, %c1 : index
+        scf.yield %next : index
+      }
+      scf.parallel (%p) = (%c0) to (%c4) step (%c1) {
+        memref.store %sum, %buf[%p] : memref<4xf64>
+        scf.reduce
+      }
+      %r = scf.if %both -> (f64) {
+        scf.yield %sum : f64
+      } else {
+        scf.yield %x : f64
+      }
+      affine.for %i = 0 to 4 {
+        %v = affine.load %buf[%i] : memref<4xf64>
+        affine.store %v, %buf[3 - %i] : memref<4xf64>
+      }
+      affine.parallel (%i) = (0) to (4) {
+        affine.store %r, %buf[%i] : memref<4xf64>
+      }
+      affine.if affine_set<(d0) : (d0 - 1 >= 0)>(%n) {
+        %ap = affine.apply affine_map<(d0) -> (d0 floordiv 2)>(%n)
+        %amin = affine.min affine_map<(d0) -> (d0, 3)>(%ap)
+        %amax = affine.max affine_map<(d0) -> (d0, 0)>(%amin)
+        %v = memref.load %buf[%amax] : memref<4xf64>
+        memref.store %v, %f[%w] : memref<?xf64>
+      }
+      %i16 = arith.extsi %t9 : i16 to i32
+      %i6 = arith.addi %i16, %t11 : i32
+      memref.store %i6, %h[%c0] : memref<?xi32>
+      gpu.return
+    }
+    gpu.func @heap_and_copy(%f: memref<?xf64>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %buf = memref.alloc(%n) : memref<?xf64>
+      memref.copy %f, %buf : memref<?xf64> to memref<?xf64>
+      %v = memref.load %buf[%c0] : memref<?xf64>
+      memref.store %v, %f[%c0] : memref<?xf64>
+      memref.dealloc %buf : memref<?xf64>
+      gpu.return
+    }
+  }
+}
+"#;
+
 fn parse(text: &str) -> Module {
     let registry = stencil_dialects::registry();
     let source = SourceFile::new("kernel.mlir", text);
@@ -231,6 +366,16 @@ fn assemble(module: &PtxModule) -> Option<PtxasReport> {
         assert!(resources.registers.is_some_and(|r| r > 0), "{}", report.log);
     }
     Some(report)
+}
+
+/// Whether libdevice (shipped with ptxas) is installed; says "skipped" when not and not required.
+fn libdevice_found() -> bool {
+    if toolkit::find_libdevice().is_some() {
+        return true;
+    }
+    assert!(!require_tools(), "STENCIL_REQUIRE_PTXAS=1 but libdevice.10.bc was not found");
+    println!("libdevice not found: skipped");
+    false
 }
 
 fn assert_sm90_ptx(module: &PtxModule) {
@@ -303,14 +448,24 @@ fn affine_loops_inside_kernels_are_lowered() {
 
 #[test]
 fn math_functions_link_libdevice_and_assemble() {
-    if toolkit::find_libdevice().is_none() {
-        assert!(!require_tools(), "STENCIL_REQUIRE_PTXAS=1 but libdevice.10.bc was not found");
-        println!("libdevice not found: skipped");
+    if !libdevice_found() {
         return;
     }
     let module = compile_one(MATH);
     assert_sm90_ptx(&module);
     assert!(!module.ptx.contains(".extern .func"), "{}", module.ptx);
+    assemble(&module);
+}
+
+#[test]
+fn every_upstream_op_we_print_lowers_and_assembles() {
+    if !libdevice_found() {
+        return;
+    }
+    let module = compile_one(EVERY_OP);
+    assert_sm90_ptx(&module);
+    let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["every_op", "heap_and_copy"]);
     assemble(&module);
 }
 
