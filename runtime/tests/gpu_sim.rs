@@ -631,3 +631,57 @@ fn kernels_can_be_launched_without_a_host_function() {
     let input = memory.take_field(a).unwrap();
     assert_eq!(f64s(&out)[0].to_bits(), f64s(&input)[31].to_bits());
 }
+
+/// Parallel loops (run sequentially by each thread) and `affine.if` inside a kernel.
+const PARALLEL_LOOPS: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fill(%out: memref<4x6xf64>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c10 = arith.constant 10 : index
+      %minus = arith.constant -1.000000e+00 : f64
+      %t = gpu.thread_id x
+      %base = arith.muli %t, %c10 : index
+      scf.parallel (%j) = (%c0) to (%c3) step (%c1) {
+        %v = arith.addi %base, %j : index
+        %vi = arith.index_cast %v : index to i64
+        %vf = arith.sitofp %vi : i64 to f64
+        memref.store %vf, %out[%t, %j] : memref<4x6xf64>
+        scf.reduce
+      }
+      affine.parallel (%j) = (3) to (6) {
+        affine.if affine_set<(d0) : (d0 - 5 >= 0)>(%j) {
+          memref.store %minus, %out[%t, %j] : memref<4x6xf64>
+        } else {
+          %ji = arith.index_cast %j : index to i64
+          %jf = arith.sitofp %ji : i64 to f64
+          memref.store %jf, %out[%t, %j] : memref<4x6xf64>
+        }
+      }
+      gpu.return
+    }
+  }
+  func.func @run(%out: memref<4x6xf64>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%out : memref<4x6xf64>)
+    return
+  }
+}
+"#;
+
+#[test]
+fn parallel_loops_and_affine_ifs_run_inside_kernels() {
+    let module = parse(PARALLEL_LOOPS);
+    let mut memory = Memory::new();
+    let out = memory.insert_field(FieldData::zeros(vec![4, 6], ElementType::F64).unwrap());
+    simulate_module(&module, "run", &[Value::MemRef(out)], &mut memory, &SimOptions::default()).unwrap();
+    let field = memory.take_field(out).unwrap();
+    for t in 0..4usize {
+        let row = &f64s(&field)[t * 6..t * 6 + 6];
+        let expected = [(10 * t) as f64, (10 * t + 1) as f64, (10 * t + 2) as f64, 3.0, 4.0, -1.0];
+        assert_eq!(row, &expected, "thread {t}");
+    }
+}

@@ -5,7 +5,7 @@
 //! divergent barrier: an error, never a hang.
 
 use super::kernel::{Kernel, Special};
-use super::options::{RacePolicy, SimOptions};
+use super::options::{Order, RacePolicy, SimOptions};
 use super::race::{Finding, RaceDetector, Rec, UnwrittenRead};
 use super::report::{ids, place, AccessKind, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimReport};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
@@ -213,10 +213,19 @@ impl KernelLauncher for Simulator<'_> {
             detect: self.options.races != RacePolicy::Ignore,
         };
         let mut frames = vec![0u64; k.num_regs * tpb as usize];
-        let order = self.options.block_order.permutation(blocks as usize, number as u64);
         let mut result = Ok(());
-        for b in order {
-            result = run.block(b as u64, &mut frames, &template);
+        // Grids can be large: only a shuffled order is materialised.
+        let shuffled = match self.options.block_order {
+            Order::Shuffled { .. } => Some(self.options.block_order.permutation(blocks as usize, number as u64)),
+            Order::Forward | Order::Reverse => None,
+        };
+        for i in 0..blocks {
+            let b = match (&shuffled, self.options.block_order) {
+                (Some(p), _) => p[i as usize] as u64,
+                (None, Order::Reverse) => blocks - 1 - i,
+                (None, _) => i,
+            };
+            result = run.block(b, &mut frames, &template);
             if result.is_err() {
                 break;
             }

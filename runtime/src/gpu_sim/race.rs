@@ -55,6 +55,10 @@ pub(crate) struct UnwrittenRead {
     pub reader: Rec,
 }
 
+/// The shadow cells of a buffer could not be allocated (60 bytes per element).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ShadowTooLarge;
+
 /// Which memory an access goes to, for the rules that differ.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Tracked {
@@ -108,7 +112,8 @@ impl RaceDetector {
     }
 
     /// Records an access by `thread` at `site` to element `pos` of buffer `handle` (of `len`
-    /// elements) and says what it reveals.
+    /// elements) and says what it reveals; fails only when the buffer's shadow cells cannot
+    /// be allocated.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn access(
@@ -120,7 +125,7 @@ impl RaceDetector {
         memory: Tracked,
         thread: u32,
         site: u32,
-    ) -> Option<Finding> {
+    ) -> Result<Option<Finding>, ShadowTooLarge> {
         let (phase, launch_start, block_start, tpb) =
             (self.phase, self.launch_start, self.block_start, self.threads_per_block);
         let h = handle as usize;
@@ -130,9 +135,9 @@ impl RaceDetector {
         let shadow = &mut self.shadows[h];
         if shadow.len() != len {
             // A new buffer in this handle's slot: its old records are meaningless.
-            *shadow = vec![Cell::default(); len];
+            *shadow = crate::field::try_filled_vec(len, Cell::default()).ok_or(ShadowTooLarge)?;
         }
-        let cell = shadow.get_mut(pos)?;
+        let Some(cell) = shadow.get_mut(pos) else { return Ok(None) };
         let me = Rec { thread, site, phase };
         let my_block = thread / tpb;
         let block_of = |r: &Rec| r.thread / tpb;
@@ -179,7 +184,7 @@ impl RaceDetector {
                 }
             }
         }
-        finding
+        Ok(finding)
     }
 }
 
@@ -189,6 +194,19 @@ mod tests {
 
     const W: AccessKind = AccessKind::Write;
     const R: AccessKind = AccessKind::Read;
+
+    /// `RaceDetector::access` on small buffers, whose shadows always fit.
+    fn access(
+        d: &mut RaceDetector,
+        handle: u32,
+        pos: usize,
+        kind: AccessKind,
+        memory: Tracked,
+        thread: u32,
+        site: u32,
+    ) -> Option<Finding> {
+        d.access(handle, 8, pos, kind, memory, thread, site).expect("8 shadow cells fit")
+    }
 
     fn detector(tpb: u32) -> RaceDetector {
         let mut d = RaceDetector::default();
@@ -202,54 +220,54 @@ mod tests {
     fn reads_by_many_threads_do_not_race_but_a_later_write_does() {
         let mut d = detector(4);
         for t in 0..4 {
-            assert_eq!(d.access(0, 8, 3, R, Tracked::Global, t, 1), None);
+            assert_eq!(access(&mut d, 0, 3, R, Tracked::Global, t, 1), None);
         }
-        let found = d.access(0, 8, 3, W, Tracked::Global, 0, 2);
+        let found = access(&mut d, 0, 3, W, Tracked::Global, 0, 2);
         assert!(matches!(found, Some(Finding { earlier_kind: AccessKind::Read, earlier, .. }) if earlier.thread != 0));
     }
 
     #[test]
     fn a_barrier_separates_accesses_of_one_block() {
         let mut d = detector(4);
-        assert_eq!(d.access(0, 8, 1, W, Tracked::Workgroup, 0, 1), None);
+        assert_eq!(access(&mut d, 0, 1, W, Tracked::Workgroup, 0, 1), None);
         d.begin_phase();
-        assert_eq!(d.access(0, 8, 1, R, Tracked::Workgroup, 1, 2), None);
-        assert_eq!(d.access(0, 8, 1, R, Tracked::Workgroup, 2, 2), None);
-        let found = d.access(0, 8, 1, W, Tracked::Workgroup, 3, 3);
+        assert_eq!(access(&mut d, 0, 1, R, Tracked::Workgroup, 1, 2), None);
+        assert_eq!(access(&mut d, 0, 1, R, Tracked::Workgroup, 2, 2), None);
+        let found = access(&mut d, 0, 1, W, Tracked::Workgroup, 3, 3);
         assert!(matches!(found, Some(Finding { scope: RaceScope::WithinBlock, .. })));
     }
 
     #[test]
     fn blocks_race_on_global_memory_even_across_barriers() {
         let mut d = detector(2);
-        assert_eq!(d.access(0, 8, 5, W, Tracked::Global, 0, 1), None);
+        assert_eq!(access(&mut d, 0, 5, W, Tracked::Global, 0, 1), None);
         d.begin_block();
         d.begin_phase();
         d.begin_phase();
-        let found = d.access(0, 8, 5, R, Tracked::Global, 3, 2);
+        let found = access(&mut d, 0, 5, R, Tracked::Global, 3, 2);
         assert!(matches!(found, Some(Finding { scope: RaceScope::AcrossBlocks, earlier_kind: AccessKind::Write, .. })));
         // A new launch forgets the old one.
         d.begin_launch(2);
         d.begin_block();
         d.begin_phase();
-        assert_eq!(d.access(0, 8, 5, W, Tracked::Global, 1, 1), None);
+        assert_eq!(access(&mut d, 0, 5, W, Tracked::Global, 1, 1), None);
     }
 
     #[test]
     fn unwritten_workgroup_reads_are_found_unless_they_race() {
         let mut d = detector(2);
-        assert_eq!(d.access(1, 4, 0, R, Tracked::Workgroup, 0, 1), None);
+        assert_eq!(access(&mut d, 1, 0, R, Tracked::Workgroup, 0, 1), None);
         assert_eq!(d.end_phase().map(|u| (u.pos, u.reader.thread)), Some((0, 0)));
         d.begin_phase();
-        assert_eq!(d.access(1, 4, 1, R, Tracked::Workgroup, 0, 1), None);
+        assert_eq!(access(&mut d, 1, 1, R, Tracked::Workgroup, 0, 1), None);
         // Another thread writes it in the same phase: a race (missing barrier), not an
         // uninitialised read.
-        assert!(d.access(1, 4, 1, W, Tracked::Workgroup, 1, 2).is_some());
+        assert!(access(&mut d, 1, 1, W, Tracked::Workgroup, 1, 2).is_some());
         assert_eq!(d.end_phase(), None);
         d.begin_block();
         d.begin_phase();
         // Written by the previous block only: unwritten for this one.
-        assert_eq!(d.access(1, 4, 1, R, Tracked::Workgroup, 2, 1), None);
+        assert_eq!(access(&mut d, 1, 1, R, Tracked::Workgroup, 2, 1), None);
         assert!(d.end_phase().is_some());
     }
 }

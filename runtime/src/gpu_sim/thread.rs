@@ -5,7 +5,7 @@
 
 use super::kernel::Insn;
 use super::launch::{LaunchRun, MemClass, Stop, Thread};
-use super::race::Tracked;
+use super::race::{ShadowTooLarge, Tracked};
 use super::report::AccessKind;
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::{checked_position, index_values};
@@ -30,15 +30,16 @@ impl LaunchRun<'_> {
         }
     }
 
-    /// The element `index` selects in the buffer `regs[mem]` points to.
+    /// The element `index` selects in the buffer `regs[mem]` points to: handle, position,
+    /// the buffer's length, and the element's current value.
     #[inline]
-    fn element(&self, mem: u32, index: &Index, regs: &[u64], site: SiteId) -> RuntimeResult<(u32, usize, usize)> {
+    fn element(&self, mem: u32, index: &Index, regs: &[u64], site: SiteId) -> RuntimeResult<(u32, usize, usize, u64)> {
         let handle = regs[mem as usize] as u32;
         let Some(buffer) = self.memory.get(MemRef(handle)) else {
             return Err(self.undefined(site, "uses a buffer that was deallocated"));
         };
-        match checked_position(buffer, index, regs) {
-            Some(pos) => Ok((handle, pos, buffer.len())),
+        match checked_position(buffer, index, regs).and_then(|pos| Some((pos, buffer.read(pos)?))) {
+            Some((pos, value)) => Ok((handle, pos, buffer.len(), value)),
             None => Err(self.out_of_bounds(handle, index, regs, site)),
         }
     }
@@ -71,8 +72,15 @@ impl LaunchRun<'_> {
             return Ok(());
         }
         match self.races.access(handle, len, pos, kind, tracked, t.gtid, site) {
-            None => Ok(()),
-            Some(finding) => self.finding(t, finding, handle, pos, kind, site),
+            Ok(None) => Ok(()),
+            Ok(Some(finding)) => self.finding(t, finding, handle, pos, kind, site),
+            Err(ShadowTooLarge) => Err(self.undefined(
+                site,
+                format!(
+                    "accesses {} of {len} elements, too large to track for races in this machine's memory (run with RacePolicy::Ignore)",
+                    self.memory_name(handle)
+                ),
+            )),
         }
     }
 
@@ -111,13 +119,12 @@ impl LaunchRun<'_> {
                     exec(insn, regs).map_err(|fault| self.undefined(*site, fault.message()))?;
                 }
                 Insn::Load { dst, mem, index, bytes, site } => {
-                    let (handle, pos, len) = self.element(*mem, index, regs, *site)?;
-                    let value = self.memory.get(MemRef(handle)).and_then(|b| b.read(pos));
-                    regs[*dst as usize] = value.ok_or_else(|| self.undefined(*site, "reads past the buffer"))?;
+                    let (handle, pos, len, value) = self.element(*mem, index, regs, *site)?;
+                    regs[*dst as usize] = value;
                     self.track(t, handle, pos, len, AccessKind::Read, *bytes, *site)?;
                 }
                 Insn::Store { value, mem, index, bytes, site } => {
-                    let (handle, pos, len) = self.element(*mem, index, regs, *site)?;
+                    let (handle, pos, len, _) = self.element(*mem, index, regs, *site)?;
                     let bits = regs[*value as usize];
                     if !self.memory.get_mut(MemRef(handle)).is_some_and(|b| b.write(pos, bits)) {
                         return Err(self.undefined(*site, "writes past the buffer"));
