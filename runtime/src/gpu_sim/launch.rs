@@ -118,14 +118,14 @@ impl KernelLauncher for Simulator<'_> {
                 let axis = ["x", "y", "z"][d];
                 if v < 1 {
                     return Err(bad(format!(
-                        "launches @{} with {what} size {v} along {axis}; every grid and block size must be at least 1",
-                        k.name.replace("::", "::@")
+                        "launches {} with {what} size {v} along {axis}; every grid and block size must be at least 1",
+                        k.symbol()
                     )));
                 }
                 if v as u64 > m {
                     return Err(bad(format!(
-                        "launches @{} with {what} size {v} along {axis}, above the device limit {m} (SimOptions::limits)",
-                        k.name.replace("::", "::@")
+                        "launches {} with {what} size {v} along {axis}, above the device limit {m} (SimOptions::limits)",
+                        k.symbol()
                     )));
                 }
                 out[d] = v as u32;
@@ -171,7 +171,7 @@ impl KernelLauncher for Simulator<'_> {
             }
             let handle = MemRef(bits as u32);
             crate::loops::encode(&Value::MemRef(handle), ty, memory)
-                .map_err(|why| bad(format!("argument #{i} of {} ({ty}): {why}", k.symbol())))?;
+                .map_err(|why| bad(format!("cannot pass argument #{i} to {} ({ty}): {why}", k.symbol())))?;
             names.entry(bits as u32).or_insert_with(|| match self.host_names.get(&(bits as u32)) {
                 Some(host) => format!("argument #{i} ({host})"),
                 None => format!("argument #{i}"),
@@ -216,7 +216,10 @@ impl KernelLauncher for Simulator<'_> {
         let mut result = Ok(());
         // Grids can be large: only a shuffled order is materialised.
         let shuffled = match self.options.block_order {
-            Order::Shuffled { .. } => Some(self.options.block_order.permutation(blocks as usize, number as u64)),
+            Order::Shuffled { .. } => {
+                let permutation = self.options.block_order.permutation(blocks as usize, number as u64);
+                Some(permutation.ok_or_else(|| bad(format!("launches {blocks} blocks, too many to shuffle")))?)
+            }
             Order::Forward | Order::Reverse => None,
         };
         for i in 0..blocks {
@@ -470,7 +473,12 @@ impl LaunchRun<'_> {
         loop {
             self.races.begin_phase();
             let salt = self.stats.barriers ^ (u64::from(threads[0].gtid) << 20);
-            for t in self.options.thread_order.permutation(threads.len(), salt) {
+            let order =
+                self.options.thread_order.permutation(threads.len(), salt).ok_or_else(|| RuntimeError::Launch {
+                    location: Loc::new(&k.location),
+                    message: format!("cannot order the {} threads of a block of {}", threads.len(), k.symbol()),
+                })?;
+            for t in order {
                 let thread = &mut threads[t];
                 if matches!(thread.stop, Some(Stop::Return(_))) {
                     continue;

@@ -21,10 +21,12 @@ pub enum Order {
 }
 
 impl Order {
-    /// The indices `0..n` in this order; `salt` distinguishes the permutations of a
-    /// [`Order::Shuffled`] order (ignored otherwise).
-    pub(crate) fn permutation(self, n: usize, salt: u64) -> Vec<usize> {
-        let mut items: Vec<usize> = (0..n).collect();
+    /// The indices `0..n` in this order (`None` if they do not fit in memory); `salt`
+    /// distinguishes the permutations of a [`Order::Shuffled`] order (ignored otherwise).
+    pub(crate) fn permutation(self, n: usize, salt: u64) -> Option<Vec<usize>> {
+        let mut items = Vec::new();
+        items.try_reserve_exact(n).ok()?;
+        items.extend(0..n);
         match self {
             Order::Forward => {}
             Order::Reverse => items.reverse(),
@@ -36,7 +38,7 @@ impl Order {
                 }
             }
         }
-        items
+        Some(items)
     }
 }
 
@@ -139,13 +141,13 @@ mod tests {
 
     #[test]
     fn orders_are_permutations() {
-        assert_eq!(Order::Forward.permutation(4, 0), vec![0, 1, 2, 3]);
-        assert_eq!(Order::Reverse.permutation(4, 0), vec![3, 2, 1, 0]);
-        let shuffled = Order::Shuffled { seed: 7 }.permutation(64, 3);
+        assert_eq!(Order::Forward.permutation(4, 0), Some(vec![0, 1, 2, 3]));
+        assert_eq!(Order::Reverse.permutation(4, 0), Some(vec![3, 2, 1, 0]));
+        let shuffled = Order::Shuffled { seed: 7 }.permutation(64, 3).expect("fits");
         let mut sorted = shuffled.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..64).collect::<Vec<_>>());
         assert_ne!(shuffled, sorted, "a 64-element shuffle that is the identity");
-        assert_ne!(shuffled, Order::Shuffled { seed: 7 }.permutation(64, 4), "salt must change the permutation");
+        assert_ne!(Some(shuffled), Order::Shuffled { seed: 7 }.permutation(64, 4), "salt must change the permutation");
     }
 }

@@ -40,7 +40,9 @@ fn reduction_from_name(name: &str) -> Option<ReductionKind> {
 /// simulator's kernel table and its argument types (checked against the launch operands).
 #[derive(Clone, Debug)]
 pub(crate) struct KernelSignature {
+    /// Position in the simulator's kernel table.
     pub index: usize,
+    /// The kernel's argument types.
     pub arg_types: Vec<Type>,
 }
 
@@ -130,15 +132,18 @@ impl<'a> FuncCompiler<'a> {
         r
     }
 
+    /// The registers of `values`.
     pub fn regs_of(&mut self, values: &[ValueId]) -> Box<[Reg]> {
         values.iter().map(|&v| self.reg(v)).collect()
     }
 
+    /// A new site for `op` (its location and name, for errors raised when it runs).
     pub fn site(&mut self, op: OpId) -> SiteId {
         self.sites.push(Site { location: self.ir.location(op).clone(), op: self.ir.op_name(op).to_string() });
         (self.sites.len() - 1) as SiteId
     }
 
+    /// An unsupported-construct error at `op`: `'op.name' message`.
     pub fn error(&self, op: OpId, message: impl Into<String>) -> RuntimeError {
         RuntimeError::unsupported(self.ir.location(op), format!("'{}' {}", self.ir.op_name(op), message.into()))
     }
@@ -179,17 +184,18 @@ impl<'a> FuncCompiler<'a> {
         }))
     }
 
-    pub fn region_body(&mut self, op: OpId, i: usize) -> RuntimeResult<(Body, Box<[Reg]>)> {
+    fn region_body(&mut self, op: OpId, i: usize) -> RuntimeResult<(Body, Box<[Reg]>)> {
         match self.region(op, i)? {
             Some((b, args)) => Ok((self.body(b)?, args)),
             None => Ok((Body::default(), Box::default())),
         }
     }
 
-    pub fn kind_of(&self, op: OpId, ty: &Type) -> RuntimeResult<ValueKind> {
+    fn kind_of(&self, op: OpId, ty: &Type) -> RuntimeResult<ValueKind> {
         value_kind(ty).ok_or_else(|| self.error(op, format!("uses type '{ty}', which the interpreter cannot hold")))
     }
 
+    /// The element kind and the static sizes (`None` for `?`) of memref type `ty`.
     pub fn memref_element(&self, op: OpId, ty: &Type) -> RuntimeResult<(ValueKind, Vec<Option<usize>>)> {
         let m = ty.as_memref().ok_or_else(|| self.error(op, format!("expects a memref, found '{ty}'")))?;
         let shape =
@@ -211,6 +217,7 @@ impl<'a> FuncCompiler<'a> {
         Ok((kind, dims))
     }
 
+    /// The operand ranges of `op`'s `n` groups, from its `operandSegmentSizes`.
     pub fn segments(&self, op: OpId, n: usize) -> RuntimeResult<Vec<std::ops::Range<usize>>> {
         let sizes = self
             .ir
@@ -231,6 +238,7 @@ impl<'a> FuncCompiler<'a> {
         Ok(out)
     }
 
+    /// The affine map attribute `name` of `op`.
     pub fn map_attr(&self, op: OpId, name: &str) -> RuntimeResult<stencil_ir::affine::AffineMap> {
         self.ir
             .attr(op, name)
@@ -239,7 +247,7 @@ impl<'a> FuncCompiler<'a> {
             .ok_or_else(|| self.error(op, format!("needs an affine map '{name}'")))
     }
 
-    pub fn compiled_map(&mut self, op: OpId, name: &str, operands: &[ValueId]) -> RuntimeResult<CompiledMap> {
+    fn compiled_map(&mut self, op: OpId, name: &str, operands: &[ValueId]) -> RuntimeResult<CompiledMap> {
         let map = self.map_attr(op, name)?;
         if map.num_inputs() != operands.len() {
             return Err(
