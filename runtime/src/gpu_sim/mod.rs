@@ -6,7 +6,7 @@
 //!   its grid of blocks of threads. `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and
 //!   `gpu.grid_dim` give each thread its position; workgroup attributions are allocated per
 //!   block, private attributions per thread.
-//! * Kernels compile to a flat instruction list ([`kernel`]), so a thread can stop at a
+//! * Kernels compile to a flat instruction list (`kernel.rs`), so a thread can stop at a
 //!   `gpu.barrier` anywhere — inside loops and ifs — and resume from its program counter.
 //!   Blocks run one after another; within a block every thread runs up to its next barrier
 //!   in turn, then all pass the barrier together. Orders are configurable ([`Order`]): a

@@ -4,7 +4,7 @@
 //! bounds, if, load, store, apply, min, max, parallel with reductions).
 //!
 //! Each function is compiled once ([`CompiledModule::new`]) into a step tree over a register
-//! frame ([`steps`]); running it never looks at the IR again. Parallel loops run
+//! frame (`steps.rs`); running it never looks at the IR again. Parallel loops run
 //! sequentially in lexicographic order, which is one of their legal executions.
 //! `memref.alloca` buffers live until the allocating call returns.
 
