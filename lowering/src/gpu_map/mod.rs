@@ -55,11 +55,8 @@ pub fn map_program(
     program: OpId,
     options: &GpuMapOptions,
 ) -> Result<OpId, Diagnostic> {
-    let tiled = if options.naive {
-        original_program(ir, registry, program)?
-    } else {
-        tile_program(ir, registry, program)?
-    };
+    let tiled =
+        if options.naive { original_program(ir, registry, program)? } else { tile_program(ir, registry, program)? };
     let fail = |ir: &Ir, e: String| op_error(ir, program, format!("gpu-map failed: {e}"));
     let problem = ScanProblem::from_tiled(&tiled.tiled, &tiled.info.scop).map_err(|e| fail(ir, e.to_string()))?;
     let nest = generate(&problem, &ScanOptions::default()).map_err(|e| fail(ir, e.to_string()))?;
@@ -159,7 +156,10 @@ impl Offload for GpuOffload<'_> {
         if !self.is_kernel(node) {
             return Ok(false);
         }
-        if let LoopAst::Stmt { statement, .. } = node {
+        // A statement reached on the host inside sequential loops would be a launch per
+        // instance (a DOACROSS nest that was not tiled); outside every loop it is one launch.
+        let inside_loops = dims.iter().any(Option::is_some);
+        if let (LoopAst::Stmt { statement, .. }, true) = (node, inside_loops) {
             let name = self.info.scop.statement(*statement).map_or("?", |s| s.name());
             return Err(if self.options.naive {
                 format!("gpu-map{{naive}} maps DOALL applies only, and {name} carries a dependence along its own sweep (DOACROSS, e.g. SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map")
@@ -174,7 +174,10 @@ impl Offload for GpuOffload<'_> {
         // Sequential loops outside tiles (e.g. the intra-tile wavefront of a tile launched on
         // its own under a rectangular inter-tile order) need every thread of the launch to
         // meet at barriers: such a kernel runs on one block.
-        let grid = if !tiles && self.has_uniform_sequential_loop(node) { 1 } else { self.options.grid };
+        // A single statement instance outside every loop (e.g. the initialisation of an
+        // array copy, thesis Fig. 4.4) runs on one thread of one block.
+        let single = matches!(node, LoopAst::Stmt { .. });
+        let grid = if single || (!tiles && self.has_uniform_sequential_loop(node)) { 1 } else { self.options.grid };
         let input = KernelInput {
             nest: self.nest,
             info: self.info,
@@ -195,8 +198,7 @@ impl Offload for GpuOffload<'_> {
         operands.extend(dims.iter().flatten());
         let kernel =
             Attribute::SymbolRef { root: self.module_name.as_str().into(), nested: vec![name.as_str().into()] };
-        let state =
-            stencil_dialects::gpu::launch_func_state(kernel, grid, block, operands, self.location.clone());
+        let state = stencil_dialects::gpu::launch_func_state(kernel, grid, block, operands, self.location.clone());
         ir.build(at, state);
         tracing::debug!(kernel = %name, tiles, "gpu-map: kernel launched");
         Ok(true)

@@ -45,7 +45,8 @@ pub fn random_state(module: &Module, params: &[(&str, i64)]) -> Result<ProgramSt
     }
     let interface = module_interface(module, None, &state).map_err(|e| e.to_string())?;
     for (seed, f) in interface.fields.iter().enumerate() {
-        let data = FieldData::pseudo_random(f.shape.clone(), f.element, 1000 + seed as u64).map_err(|e| e.to_string())?;
+        let data =
+            FieldData::pseudo_random(f.shape.clone(), f.element, 1000 + seed as u64).map_err(|e| e.to_string())?;
         state.fields.insert(f.name.clone(), data);
     }
     Ok(state)
@@ -97,4 +98,59 @@ pub fn check_pipeline_after(
         ));
     }
     Ok(printed)
+}
+
+/// [`check_pipeline`] for a pipeline that ends in `gpu-map`: the result runs on the GPU
+/// simulator with `options` (races are errors unless the options collect them) and must be
+/// bit-identical to the program on the reference interpreter, with the same point updates.
+/// Returns the simulator's report.
+pub fn check_gpu_pipeline(
+    text: &str,
+    pipeline: &str,
+    params: &[(&str, i64)],
+    options: &stencil_runtime::gpu_sim::SimOptions,
+) -> Result<stencil_runtime::gpu_sim::SimReport, String> {
+    check_gpu_pipeline_after(text, None, pipeline, params, options)
+}
+
+/// [`check_gpu_pipeline`] comparing with `text` after the pass list `prefix` (as
+/// [`check_pipeline_after`]).
+pub fn check_gpu_pipeline_after(
+    text: &str,
+    prefix: Option<&str>,
+    pipeline: &str,
+    params: &[(&str, i64)],
+    options: &stencil_runtime::gpu_sim::SimOptions,
+) -> Result<stencil_runtime::gpu_sim::SimReport, String> {
+    let (dialects, _) = registries();
+    let mut original = parse(text, &dialects)?;
+    let mut mapped = parse(text, &dialects)?;
+    if let Some(prefix) = prefix {
+        run_pipeline(&mut original, &format!("builtin.module({prefix})"))?;
+        run_pipeline(&mut mapped, &format!("builtin.module({prefix})"))?;
+    }
+    run_pipeline(&mut mapped, pipeline)?;
+    let printed = stencil_ir::printer::print_op(&mapped.ir, &dialects, mapped.top, Default::default());
+    let mut before = random_state(&original, params)?;
+    let mut after = random_state(&mapped, params)?;
+    let run_before = run_module(&original, None, &mut before).map_err(|e| format!("original: {e}"))?;
+    let run_after = stencil_runtime::gpu_sim::run_module_sim(&mapped, None, &mut after, options)
+        .map_err(|e| format!("simulated ({pipeline}, {params:?}): {e}\n{printed}"))?;
+    for (name, expected) in &before.fields {
+        let actual = after.fields.get(name).ok_or_else(|| format!("field {name} is missing after {pipeline}"))?;
+        let c = compare_fields(expected, actual);
+        if !c.bit_exact() {
+            return Err(format!(
+                "field {name} differs after {pipeline} with {params:?}: {} positions, first {:?}\n{printed}",
+                c.differing, c.first_difference
+            ));
+        }
+    }
+    if run_before.point_updates != run_after.run.point_updates {
+        return Err(format!(
+            "{} point updates before {pipeline}, {} after (params {params:?})",
+            run_before.point_updates, run_after.run.point_updates
+        ));
+    }
+    Ok(run_after.sim)
 }
