@@ -59,7 +59,7 @@ struct Cli {
     /// element; thesis Table 3.1) or `memory` (every conflicting pair).
     #[arg(long = "dependence-mode", value_enum, default_value_t = DependenceModeArg::Direct, value_name = "MODE")]
     dependence_mode: DependenceModeArg,
-    /// List the registered passes with their options and exit.
+
     /// Draw the tiling of the first stencil.program after the pipeline as SVG into FILE
     /// (points, tiles, inter-tile wavefront numbers, dependences; docs/passes.md).
     #[arg(long = "dump-tiling", value_name = "FILE")]
@@ -73,6 +73,7 @@ struct Cli {
     #[arg(long = "dump-tiling-statement", value_name = "NAME")]
     dump_tiling_statement: Option<String>,
 
+    /// List the registered passes with their options and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
     /// Log filter (tracing EnvFilter syntax, e.g. `debug` or `stencil_ir::pass=trace`);
