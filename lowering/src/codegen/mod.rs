@@ -4,13 +4,13 @@
 //!
 //! The schedule is the one `poly-schedule` stored (`poly.schedule`; the original β schedule
 //! when there is none), tiled as `poly-tile` recorded (`poly.tiling`; untiled when absent),
-//! scanned by [`stencil_poly::codegen::generate`]; then [`emit::Emitter`] writes the loops and
+//! scanned by [`stencil_poly::codegen::generate`]; then `emit::Emitter` writes the loops and
 //! copies each statement's body. The function follows the lowered-program convention of
 //! `docs/runtime.md`, so `stencil-run --check` compares it with the program it came from.
 
 pub(crate) mod emit;
-pub(crate) mod statement;
 pub(crate) mod signature;
+pub(crate) mod statement;
 
 use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};

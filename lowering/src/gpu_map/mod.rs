@@ -6,7 +6,7 @@
 //! `naive`, the program's own order untiled). Sequential loops that enclose the parallel work —
 //! the time loop, the inter-tile wavefront `Θ_T` — stay on the host as `affine.for`, and each
 //! iteration launches a kernel (`gpu.launch_func`) for the subtree below: the host loop is the
-//! thesis' `__syncblocks` between wavefronts. [`kernel`] describes what runs inside.
+//! thesis' `__syncblocks` between wavefronts. The `kernel` module describes what runs inside.
 //!
 //! `gpu-map{naive}` is the baseline people write by hand: one kernel per `stencil.apply` per
 //! time step over its whole domain. It exists for DOALL applies only; a DOACROSS apply (SOR)
