@@ -6,7 +6,9 @@
 //!   function `u·p + w − (φ_T − φ_S) ≥ 0`, linearised by Farkas with the multipliers
 //!   eliminated; non-negative, bounded coefficients; a non-trivial solution and linear
 //!   independence through the orthogonal sub-space; the lexicographic minimum of
-//!   `(u, w, per statement its coefficients innermost first, its shift)`; permutable bands;
+//!   `(u, w, per statement its coefficients innermost first, its shift)`, replaced by the
+//!   best legal row that keeps each statement's rows unimodular when Pluto's would not (an
+//!   integral inverse for code generation; `unimodular.rs`); permutable bands;
 //!   scalar cuts between strongly connected components when no hyperplane exists. With
 //!   [`SchedulerOptions::intra_balance`] the first hyperplane also satisfies
 //!   `φ¹(i_t) − φ¹(i_s) ≥ 1` on every self dependence (balanced intra-tile wavefronts,
@@ -62,6 +64,7 @@ mod options;
 mod ortho;
 mod pluto;
 mod transformation;
+mod unimodular;
 
 pub use array_copy::{apply_array_copies, plan_array_copies, ArrayCopy};
 pub use error::{ScheduleError, ScheduleResult};

@@ -70,7 +70,10 @@ pub struct SchedulerOptions {
     pub max_rows: usize,
     /// Most combinations of half-spaces tried by the last-resort search for a linearly
     /// independent hyperplane, where Pluto would give up (one half-space `±b·c ≥ 1` per
-    /// kernel basis vector, per statement that needs a row).
+    /// kernel basis vector, per statement that needs a row); also the most case
+    /// combinations of the unimodular completion (one `u·c = ±1` per kernel basis vector, per
+    /// statement whose rows Pluto's row would leave non-unimodular), beyond which Pluto's row
+    /// is kept.
     pub max_independence_cases: usize,
     /// Limits of the exact searches (Farkas elimination, integer programs).
     pub limits: Limits,

@@ -1,5 +1,6 @@
 //! Linear algebra for the linear-independence constraints: the right kernel (orthogonal
-//! sub-space) of the hyperplanes found so far, and ranks.
+//! sub-space) of the hyperplanes found so far, ranks, and saturation of the lattice the rows
+//! generate (unimodular completions).
 //!
 //! The kernel is computed exactly as isl's `isl_mat_right_kernel` (which Pluto calls): the
 //! column echelon form `M·U = H` by unimodular column operations (`isl_mat_left_hermite`),
@@ -118,6 +119,59 @@ pub(crate) fn normalize(v: &mut [i64]) {
     }
 }
 
+/// A basis of the lattice the integer rows generate, in row echelon form (Euclid on the rows,
+/// i.e. unimodular row operations; pivots positive, in increasing columns). Its length is
+/// the rank.
+fn row_echelon(rows: &[Vec<i64>], n: usize) -> Result<Vec<Vec<i64>>> {
+    const OP: &str = "lattice echelon form";
+    let mut m: Vec<Vec<i64>> = rows.iter().filter(|r| r.iter().any(|&x| x != 0)).cloned().collect();
+    let mut r = 0usize;
+    for c in 0..n {
+        // Euclid on column c among the rows from r on, until one row holds their gcd.
+        while let Some(p) = (r..m.len()).filter(|&i| m[i][c] != 0).min_by_key(|&i| m[i][c].unsigned_abs()) {
+            m.swap(r, p);
+            let (top, rest) = m.split_at_mut(r + 1);
+            let pivot = &top[r];
+            let mut done = true;
+            for row in rest.iter_mut().filter(|row| row[c] != 0) {
+                let q = row[c] / pivot[c];
+                for (x, &y) in row.iter_mut().zip(pivot.iter()) {
+                    let v = i128::from(*x) - i128::from(q) * i128::from(y);
+                    *x = i64::try_from(v).map_err(|_| overflow(OP))?;
+                }
+                done &= row[c] == 0;
+            }
+            if done {
+                if m[r][c] < 0 {
+                    for x in m[r].iter_mut() {
+                        *x = x.checked_neg().ok_or_else(|| overflow(OP))?;
+                    }
+                }
+                r += 1;
+                break;
+            }
+        }
+    }
+    m.truncate(r);
+    Ok(m)
+}
+
+/// Whether the integer rows generate a *saturated* lattice: every integer vector of their
+/// rational span is an integer combination of them (the gcd of the maximal minors is 1).
+///
+/// A statement's schedule rows have an integral left inverse — the scanner can recover the
+/// iterators from the loop variables without strides (`codegen::invert`) — exactly when
+/// they are of full column rank and saturated, i.e. unimodular. Test: with `B` a basis of the
+/// row lattice (`r × n`), the lattice is saturated iff the columns of `B` generate `Z^r`,
+/// i.e. the echelon form of `Bᵀ` has unit pivots.
+pub(crate) fn saturated(rows: &[Vec<i64>], n: usize) -> Result<bool> {
+    let basis = row_echelon(rows, n)?;
+    let r = basis.len();
+    let transposed: Vec<Vec<i64>> = (0..n).map(|c| basis.iter().map(|row| row[c]).collect()).collect();
+    let columns = row_echelon(&transposed, r)?;
+    Ok(columns.iter().all(|row| row.iter().find(|&&x| x != 0) == Some(&1)))
+}
+
 /// The rank of an integer matrix (fraction-free Gaussian elimination in `i128`).
 pub(crate) fn rank(rows: &[Vec<i64>]) -> Result<usize> {
     let mut m: Vec<Vec<i128>> = rows.iter().map(|r| r.iter().map(|&x| i128::from(x)).collect()).collect();
@@ -178,6 +232,24 @@ mod tests {
         assert_eq!(rank(&all).unwrap(), 3);
         assert_eq!(rank(&[vec![1, 2], vec![2, 4]]).unwrap(), 1);
         assert_eq!(rank(&[vec![0, 0]]).unwrap(), 0);
+    }
+
+    #[test]
+    fn saturation_is_the_gcd_of_maximal_minors() {
+        // Unimodular: thesis Fig. 4.3's Φ.
+        assert!(saturated(&[vec![2, 1], vec![1, 1]], 2).unwrap());
+        // det 2: `2t + i, i` determines only 2t.
+        assert!(!saturated(&[vec![2, 1], vec![0, 1]], 2).unwrap());
+        // A primitive row is saturated on its own, a multiple is not.
+        assert!(saturated(&[vec![2, 1, 1]], 3).unwrap());
+        assert!(!saturated(&[vec![2, 0, 2]], 3).unwrap());
+        // Minors 2, 0, 1 (columns 01, 02, 12): gcd 1 although no pivot is 1 at column 0.
+        assert!(saturated(&[vec![2, 1, 1, 0], vec![0, 1, 0, 0]], 4).unwrap());
+        // The rows found in a random test: `2t + i + j, i, j` over (t, i, j, k), minors gcd 2.
+        assert!(!saturated(&[vec![2, 1, 1, 0], vec![0, 1, 0, 0], vec![0, 0, 1, 0]], 4).unwrap());
+        // A dependent row can complete the lattice.
+        assert!(saturated(&[vec![2, 0], vec![3, 0], vec![0, 1]], 2).unwrap());
+        assert!(saturated(&[], 3).unwrap());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! Bands of permutable hyperplanes are found one hyperplane at a time against the same
 //! constraint set — legality and bounding function of every dependence not yet satisfied,
 //! non-negative bounded coefficients, a non-trivial solution and linear independence from the
-//! rows found so far — each the lexicographic minimum of `(u, w, coefficients…)`. Only when
+//! rows found so far — each the lexicographic minimum of `(u, w, coefficients…)`, unless it
+//! would leave a statement's rows non-unimodular ([`super::unimodular`]). Only when
 //! the band is complete (every statement full rank) or no further hyperplane exists are the
 //! dependences it satisfies removed. When not even one hyperplane exists, a scalar row cuts
 //! between strongly connected components of the remaining dependences ([`super::cuts`]).
@@ -97,7 +98,7 @@ impl<'a> Problem<'a> {
     /// The lexicographic minimum of Pluto's objective order over `p`, `None` when `p` has no
     /// integer point. Every unknown is `≥ 0`, so an objective that is already 0 at the
     /// current optimum is minimal without solving (most coefficients are).
-    fn lexmin(&self, p: &Polyhedron) -> ScheduleResult<Option<Vec<i64>>> {
+    pub(crate) fn lexmin(&self, p: &Polyhedron) -> ScheduleResult<Option<Vec<i64>>> {
         let limits = &self.options.limits;
         let mut p = p.clone();
         let mut point: Option<Vec<i64>> = None;
@@ -126,7 +127,7 @@ impl<'a> Problem<'a> {
     }
 
     /// The objectives' values at `point`, for comparing solutions lexicographically.
-    fn objective_values(&self, point: &[i64]) -> ScheduleResult<Vec<i64>> {
+    pub(crate) fn objective_values(&self, point: &[i64]) -> ScheduleResult<Vec<i64>> {
         self.objectives.iter().map(|f| Ok(f.eval(point)?)).collect()
     }
 
@@ -337,7 +338,8 @@ impl<'p, 'a> State<'p, 'a> {
             Mode::Lazy => current.add_inequality(&sum_row(&needy)?)?,
         }
         if self.mode == Mode::Exhaustive {
-            return self.find_hyperplane_exhaustively(&current, &needy);
+            let Some(solution) = self.find_hyperplane_exhaustively(&current, &needy)? else { return Ok(None) };
+            return Ok(Some(self.unimodular_completion(&current, &needy, None, solution)?));
         }
         // Linear independence: Σ_b ±b·c_s ≥ 1 over a basis b of the orthogonal sub-space.
         let Some(witness) = current.find_point(limits)? else { return Ok(None) };
@@ -345,21 +347,27 @@ impl<'p, 'a> State<'p, 'a> {
         for &s in &needy {
             independence.push(self.independence_row(s, &current, &witness)?);
         }
-        match self.mode {
+        let mut constrained = current.clone();
+        let lazy = match self.mode {
             Mode::Eager | Mode::Exhaustive => {
                 for row in &independence {
-                    current.add_inequality(row)?;
+                    constrained.add_inequality(row)?;
                 }
+                None
             }
             Mode::Lazy => {
                 let mut sum = AffineForm::constant_form(n, independence.len() as i64 - 1);
                 for row in &independence {
                     sum = sum.checked_add(row)?;
                 }
-                current.add_inequality(&sum)?;
+                constrained.add_inequality(&sum)?;
+                Some(sum)
             }
-        }
-        self.problem.lexmin(&current)
+        };
+        let Some(solution) = self.problem.lexmin(&constrained)? else { return Ok(None) };
+        // Pluto's row may leave a statement's rows a strict sublattice of their span (no
+        // integral inverse); prefer a legal row that does not (see `unimodular`).
+        Ok(Some(self.unimodular_completion(&current, &needy, lazy.as_ref(), solution)?))
     }
 
     /// [`Mode::Exhaustive`]: for every combination of one half-space `±b·c_s ≥ 1` per needy
@@ -421,7 +429,7 @@ impl<'p, 'a> State<'p, 'a> {
     }
 
     /// The loop rows of statement `s` (its iterator coefficients).
-    fn loop_rows(&self, s: usize) -> Vec<Vec<i64>> {
+    pub(crate) fn loop_rows(&self, s: usize) -> Vec<Vec<i64>> {
         self.trans[s].iter().zip(&self.kinds).filter(|(_, k)| **k == RowKind::Loop).map(|(r, _)| r.0.clone()).collect()
     }
 

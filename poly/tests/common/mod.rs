@@ -56,6 +56,18 @@ pub fn program() -> impl Strategy<Value = ProgramSpec> {
     )
 }
 
+/// Two statements fused in one perfect 2-D nest over two arrays, each writing its own and
+/// reading either: the cross dependences need shifts and skews, the family in which Pluto's
+/// linear-independence orthant produced non-unimodular schedules (`schedule_unimodular.rs`).
+pub fn fused_program() -> impl Strategy<Value = ProgramSpec> {
+    (proptest::collection::vec(stmt(2), 2), any::<bool>()).prop_map(|(mut stmts, reverse_inner)| {
+        for (k, s) in stmts.iter_mut().enumerate() {
+            s.write = k;
+        }
+        ProgramSpec { dims: 2, two_arrays: true, perfect: true, reverse_inner, stmts }
+    })
+}
+
 impl ProgramSpec {
     pub fn scop(&self) -> Scop {
         let d = self.dims;
