@@ -79,7 +79,11 @@ fn main() -> Result<(), Error> {
     let tile = "builtin.module(poly-schedule,poly-tile{sizes=32},poly-codegen)";
     codegen_time("jacobi-3d-27pt", j27, tile)?;
     codegen_time("fdtd-2d", fdtd, tile)?;
-    codegen_time("fdtd-2d copied", fdtd, "builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=32},poly-codegen)")?;
+    codegen_time(
+        "fdtd-2d copied",
+        fdtd,
+        "builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=32},poly-codegen)",
+    )?;
     let j5 = include_str!("../../examples/jacobi-2d-5pt.mlir");
     let params = [("T", 64), ("N", 256), ("M", 256)];
     run_time("stencil interpreter (context)", j5, None, &params)?;

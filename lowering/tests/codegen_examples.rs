@@ -8,7 +8,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{check_pipeline, check_pipeline_after, parse, registries, random_state};
+use common::{check_pipeline, check_pipeline_after, parse, random_state, registries};
 
 /// The example programs (every `examples/*.mlir` with a `stencil.program`).
 fn examples() -> Vec<(String, String)> {
@@ -110,7 +110,11 @@ fn tiled_other_wavefront_choices() {
 fn array_copied_and_tiled() {
     // The copies must be as correct as the rest: compared with the array-copied program (all
     // fields, point updates of the copy statements included)…
-    check_all_after(Some("poly-remove-false-deps"), "builtin.module(poly-schedule,poly-tile{sizes=3},poly-codegen)", true);
+    check_all_after(
+        Some("poly-remove-false-deps"),
+        "builtin.module(poly-schedule,poly-tile{sizes=3},poly-codegen)",
+        true,
+    );
     // …which is itself checked against the original by poly-remove-false-deps' own tests.
 }
 

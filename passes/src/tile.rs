@@ -153,27 +153,28 @@ fn build_tiled_program(
         .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
     let (spec, stored) =
         if use_stored { (TilingSpec::read(ir, program)?, stored_schedules(ir, &info)?) } else { (None, None) };
-    let input =
-        match (&spec, stored) {
-            (None, stored) => {
-                let schedules = stored
-                    .unwrap_or_else(|| info.scop.statements().iter().map(|s| s.schedule().clone()).collect::<Vec<_>>());
-                TilingInput::new(schedules, Vec::new())
-            }
-            (Some(_), None) => return Err(op_error(
+    let input = match (&spec, stored) {
+        (None, stored) => {
+            let schedules = stored
+                .unwrap_or_else(|| info.scop.statements().iter().map(|s| s.schedule().clone()).collect::<Vec<_>>());
+            TilingInput::new(schedules, Vec::new())
+        }
+        (Some(_), None) => {
+            return Err(op_error(
                 ir,
                 program,
                 format!(
                     "'{TILING_ATTR}' needs the '{SCHEDULE_ATTR}' of every apply: run poly-schedule before poly-tile"
                 ),
-            )),
-            (Some(spec), Some(schedules)) => {
-                let band = first_band(ir, &info, &schedules)?;
-                let sizes = band_sizes(&spec.sizes, band.len())
-                    .map_err(|m| op_error(ir, program, format!("'{TILING_ATTR}': {m}")))?;
-                TilingInput::new(schedules, vec![TileBand::new(band, sizes)])
-            }
-        };
+            ))
+        }
+        (Some(spec), Some(schedules)) => {
+            let band = first_band(ir, &info, &schedules)?;
+            let sizes = band_sizes(&spec.sizes, band.len())
+                .map_err(|m| op_error(ir, program, format!("'{TILING_ATTR}': {m}")))?;
+            TilingInput::new(schedules, vec![TileBand::new(band, sizes)])
+        }
+    };
     let options = spec.map_or_else(TilingOptions::default, |s| s.options);
     let tiled =
         tile(&info.scop, &input, &graph, &options).map_err(|e| op_error(ir, program, format!("tiling failed: {e}")))?;
@@ -312,7 +313,10 @@ pub fn tiling_svg(
             return Err(op_error(
                 ir,
                 program,
-                format!("--dump-tiling: the program has no parameter '{name}' (parameters: {})", scop.params().join(", ")),
+                format!(
+                    "--dump-tiling: the program has no parameter '{name}' (parameters: {})",
+                    scop.params().join(", ")
+                ),
             ));
         }
     }
@@ -329,9 +333,11 @@ pub fn tiling_svg(
             let names: Vec<&str> = scop.statements().iter().map(|s| s.name()).collect();
             op_error(ir, program, format!("--dump-tiling: no statement '{name}' (statements: {})", names.join(", ")))
         })?,
-        None => scop.statements().iter().position(|s| s.n_iterators() >= 2).ok_or_else(|| {
-            op_error(ir, program, "--dump-tiling: no statement has two iterators to draw")
-        })?,
+        None => scop
+            .statements()
+            .iter()
+            .position(|s| s.n_iterators() >= 2)
+            .ok_or_else(|| op_error(ir, program, "--dump-tiling: no statement has two iterators to draw"))?,
     };
     let picture = stencil_poly::tiling::TilingPicture {
         params,

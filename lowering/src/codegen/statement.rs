@@ -37,8 +37,13 @@ pub(crate) trait Indexer {
     ) -> Result<(), String>;
 
     /// The `index` value of `expr`.
-    fn index_value(&mut self, ir: &mut Ir, at: InsertPoint, expr: &AffineExpr, location: &Location)
-        -> Result<ValueId, String>;
+    fn index_value(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        expr: &AffineExpr,
+        location: &Location,
+    ) -> Result<ValueId, String>;
 }
 
 /// Copies the body of `statement`'s apply at `at` for the instance whose iterators are `iters`
@@ -93,8 +98,10 @@ pub(crate) fn copy_statement(
                             .collect::<Result<Vec<_>, _>>()?;
                         map.results.iter().map(|e| e.replace(&dims, &[])).collect()
                     } else {
-                        let offsets =
-                            ir.attr(op, "offset").and_then(Attribute::as_dense_array).ok_or("a stencil.access without offsets")?;
+                        let offsets = ir
+                            .attr(op, "offset")
+                            .and_then(Attribute::as_dense_array)
+                            .ok_or("a stencil.access without offsets")?;
                         point
                             .iter()
                             .zip(offsets)

@@ -19,7 +19,15 @@ pub(crate) fn index_constant(ir: &mut Ir, at: InsertPoint, c: i64, location: &Lo
 }
 
 /// `name %a, %b` with result type `ty` (an `arith` binary op).
-pub(crate) fn binary(ir: &mut Ir, at: InsertPoint, name: &str, a: ValueId, b: ValueId, ty: Type, location: &Location) -> ValueId {
+pub(crate) fn binary(
+    ir: &mut Ir,
+    at: InsertPoint,
+    name: &str,
+    a: ValueId,
+    b: ValueId,
+    ty: Type,
+    location: &Location,
+) -> ValueId {
     let mut state = OperationState::new(name, location.clone());
     state.operands = vec![a, b];
     state.result_types = vec![ty];
@@ -28,7 +36,14 @@ pub(crate) fn binary(ir: &mut Ir, at: InsertPoint, name: &str, a: ValueId, b: Va
 }
 
 /// `arith.cmpi predicate, %a, %b : index` (MLIR's predicate numbering: eq 0, sge 5, …).
-pub(crate) fn compare(ir: &mut Ir, at: InsertPoint, predicate: i64, a: ValueId, b: ValueId, location: &Location) -> ValueId {
+pub(crate) fn compare(
+    ir: &mut Ir,
+    at: InsertPoint,
+    predicate: i64,
+    a: ValueId,
+    b: ValueId,
+    location: &Location,
+) -> ValueId {
     let mut state = OperationState::new("arith.cmpi", location.clone());
     state.add_property("predicate", Attribute::i64(predicate));
     state.operands = vec![a, b];
@@ -55,9 +70,12 @@ impl ArithIndexer<'_> {
     /// The value of `e` computed with `arith` ops at `at`.
     pub fn value(&self, ir: &mut Ir, at: InsertPoint, e: &AffineExpr, location: &Location) -> Result<ValueId, String> {
         Ok(match e {
-            AffineExpr::Dim(d) => {
-                self.dims.get(*d as usize).copied().flatten().ok_or_else(|| format!("dimension {d} used outside its loop"))?
-            }
+            AffineExpr::Dim(d) => self
+                .dims
+                .get(*d as usize)
+                .copied()
+                .flatten()
+                .ok_or_else(|| format!("dimension {d} used outside its loop"))?,
             AffineExpr::Symbol(s) => {
                 *self.params.get(*s as usize).ok_or_else(|| format!("parameter {s} out of range"))?
             }
@@ -100,7 +118,13 @@ impl ArithIndexer<'_> {
         acc.ok_or_else(|| "a loop without bounds".to_string())
     }
 
-    fn indices(&self, ir: &mut Ir, at: InsertPoint, index: &[AffineExpr], location: &Location) -> Result<Vec<ValueId>, String> {
+    fn indices(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        index: &[AffineExpr],
+        location: &Location,
+    ) -> Result<Vec<ValueId>, String> {
         index.iter().map(|e| self.value(ir, at, e, location)).collect()
     }
 }
@@ -139,7 +163,13 @@ impl Indexer for ArithIndexer<'_> {
         Ok(())
     }
 
-    fn index_value(&mut self, ir: &mut Ir, at: InsertPoint, expr: &AffineExpr, location: &Location) -> Result<ValueId, String> {
+    fn index_value(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        expr: &AffineExpr,
+        location: &Location,
+    ) -> Result<ValueId, String> {
         self.value(ir, at, expr, location)
     }
 }

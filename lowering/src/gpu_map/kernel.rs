@@ -83,8 +83,7 @@ pub(crate) fn build_kernel(
         input.program_args.iter().map(|(v, _)| *v).zip(kargs[..n_prog].iter().copied()).collect();
     let params = kargs[n_prog..n_prog + input.n_params].to_vec();
     let mut host = kargs[n_prog + input.n_params..].iter().copied();
-    let dims: Vec<Option<ValueId>> =
-        input.host_dims.iter().map(|&h| if h { host.next() } else { None }).collect();
+    let dims: Vec<Option<ValueId>> = input.host_dims.iter().map(|&h| if h { host.next() } else { None }).collect();
     let id = |ir: &mut Ir, op: &str, d: Dimension| {
         let mut s = OperationState::new(op, location.clone());
         s.add_property("dimension", d.attr());
@@ -155,7 +154,6 @@ impl KernelBuilder<'_, '_> {
         let nd = self.input.nest.space.n_dims();
         affine_expr_of_form(form, |c| dim_or_symbol(c, nd))
     }
-
 
     fn constant(&mut self, at: InsertPoint, c: i64) -> ValueId {
         index_constant(self.ir, at, c, &self.location)
@@ -275,7 +273,8 @@ impl KernelBuilder<'_, '_> {
                 for g in guards {
                     let e = self.expr(&g.expr);
                     let location = self.location.clone();
-                    let v = ArithIndexer { dims: &self.dims, params: &self.params }.value(self.ir, at, &e, &location)?;
+                    let v =
+                        ArithIndexer { dims: &self.dims, params: &self.params }.value(self.ir, at, &e, &location)?;
                     let zero = self.constant(at, 0);
                     let c = compare(self.ir, at, if g.kind == GuardKind::Zero { EQ } else { SGE }, v, zero, &location);
                     cond = Some(match cond {
@@ -421,11 +420,8 @@ impl KernelBuilder<'_, '_> {
         // Loop p (0 = outermost) is on thread dimension m - 1 - p; the outermost takes every
         // dimension from there up, so no thread is left without points.
         let d = m - 1 - p;
-        let (mut id, mut size) = if p == 0 {
-            (self.linear_thread(at, d), self.thread_count(at, d))
-        } else {
-            (self.tid[d], self.bdim[d])
-        };
+        let (mut id, mut size) =
+            if p == 0 { (self.linear_thread(at, d), self.thread_count(at, d)) } else { (self.tid[d], self.bdim[d]) };
         if p == 0 && !self.in_tile {
             let base = binary(self.ir, at, "arith.muli", self.bid, size, Type::Index, &location);
             id = binary(self.ir, at, "arith.addi", base, id, Type::Index, &location);

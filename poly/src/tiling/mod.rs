@@ -34,8 +34,8 @@ mod tiled;
 
 pub use carried::{carried_dependences, CarriedDependences, TiledViolation};
 pub use error::{TilingError, TilingResult};
-pub use svg::{render_svg, TilingPicture};
 pub use input::{InterTile, IntraTile, StatementOrder, TileBand, TilingInput, TilingOptions};
+pub use svg::{render_svg, TilingPicture};
 pub use tiled::{DimDef, DimKind, TiledDim, TiledSchedule, TiledStatement};
 
 use build::Layout;

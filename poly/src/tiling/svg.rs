@@ -8,9 +8,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
+use super::error::{TilingError, TilingResult};
 use super::tiled::{DimKind, TiledSchedule};
 use crate::dependence::{DependenceGraph, DependenceKind};
-use super::error::{TilingError, TilingResult};
 use crate::limits::Limits;
 use crate::scop::{Scop, StatementId};
 
@@ -49,7 +49,12 @@ const MAX_POINTS: usize = 20_000;
 const TILE_COLORS: [&str; 6] = ["#cfe2f3", "#fce5cd", "#d9ead3", "#ead1dc", "#fff2cc", "#d0e0e3"];
 
 /// Renders `picture` of `tiled` (a tiling of `scop` with dependences `graph`) as SVG text.
-pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, picture: &TilingPicture) -> TilingResult<String> {
+pub fn render_svg(
+    scop: &Scop,
+    tiled: &TiledSchedule,
+    graph: &DependenceGraph,
+    picture: &TilingPicture,
+) -> TilingResult<String> {
     let stmt = scop
         .statement(picture.statement)
         .ok_or_else(|| TilingError::InvalidInput(format!("statement {} is not in the SCoP", picture.statement.0)))?;
@@ -135,7 +140,10 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
         names[xa],
         fixed_text(&names, &fixed)
     );
-    let _ = writeln!(s, r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>"##);
+    let _ = writeln!(
+        s,
+        r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke"/></marker></defs>"##
+    );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
     // Tile cells: one square per point, coloured by the tile's wavefront.
     let _ = writeln!(s, "<g id=\"tiles\">");
@@ -193,7 +201,8 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
         c.1 += py(*y);
         c.2 += 1;
     }
-    let _ = writeln!(s, "<g id=\"wavefronts\" font-size=\"13\" font-weight=\"bold\" fill=\"#b00\" text-anchor=\"middle\">");
+    let _ =
+        writeln!(s, "<g id=\"wavefronts\" font-size=\"13\" font-weight=\"bold\" fill=\"#b00\" text-anchor=\"middle\">");
     for (sx, sy, count, wave) in centroids.values().filter(|_| !tile_dims.is_empty()) {
         let _ = writeln!(s, r#"<text x="{}" y="{}">{wave}</text>"#, sx / count, sy / count - 6);
     }
@@ -271,8 +280,7 @@ pub fn render_svg(scop: &Scop, tiled: &TiledSchedule, graph: &DependenceGraph, p
 
 /// ` at j = 3, k = 4` for the fixed iterators (empty when none).
 fn fixed_text(names: &[String], fixed: &[Option<i64>]) -> String {
-    let parts: Vec<String> =
-        names.iter().zip(fixed).filter_map(|(n, f)| f.map(|v| format!("{n} = {v}"))).collect();
+    let parts: Vec<String> = names.iter().zip(fixed).filter_map(|(n, f)| f.map(|v| format!("{n} = {v}"))).collect();
     if parts.is_empty() {
         String::new()
     } else {
