@@ -1,6 +1,8 @@
 # Entry points; see README.md.
-#   make run     build (release) and run a Jacobi and an SOR example with stencil-run, checked
-#                against the reference interpreter
+#   make run     build (release) and run a Jacobi and an SOR example with stencil-run, tiled and
+#                mapped to the GPU: on the GPU when an NVIDIA driver is present, else on the GPU
+#                simulator (RUN_TARGET=sim|gpu overrides); checked against the reference
+#                interpreter
 #   make test    everything CI checks: bootstrap, cargo build + test, the lit suite
 #                (STENCIL_REQUIRE_PTXAS=1: bootstrap installed ptxas, so PTX tests must not skip)
 #   make lit     the lit suite only, against the binaries already in target/debug
@@ -11,8 +13,12 @@ export LLVM_BIN
 # Where cargo puts binaries; tests/lit/lit.cfg.py follows CARGO_TARGET_DIR the same way.
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-RUN_PIPELINE := builtin.module(canonicalize,cse)
-RUN_SIZE := --param N=512 --param M=512 --param T=20
+# Tiled wavefronts of 16x16 tiles, 32x8-thread blocks. The size keeps the simulator (which
+# checks for races as it goes) at a few seconds per example.
+RUN_PIPELINE := builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map{block=32,8})
+RUN_SIZE := --param N=96 --param M=96 --param T=8
+# gpu where the NVIDIA driver library loads (what stencil-run --target gpu needs), else sim.
+RUN_TARGET ?= $(shell { ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' || ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 >/dev/null 2>&1; } && echo gpu || echo sim)
 
 .PHONY: bootstrap test run lit fmt clippy bench
 
@@ -26,8 +32,9 @@ test: bootstrap
 
 run: bootstrap
 	$(CARGO) build --release --bins
-	$(TARGET_DIR)/release/stencil-run examples/jacobi-2d-5pt.mlir $(RUN_SIZE) --pass-pipeline='$(RUN_PIPELINE)' --check
-	$(TARGET_DIR)/release/stencil-run examples/sor-2d-5pt.mlir $(RUN_SIZE) --pass-pipeline='$(RUN_PIPELINE)' --check
+	@echo "stencil-run --target $(RUN_TARGET)"
+	$(TARGET_DIR)/release/stencil-run examples/jacobi-2d-5pt.mlir $(RUN_SIZE) --pass-pipeline='$(RUN_PIPELINE)' --target $(RUN_TARGET) --check
+	$(TARGET_DIR)/release/stencil-run examples/sor-2d-5pt.mlir $(RUN_SIZE) --pass-pipeline='$(RUN_PIPELINE)' --target $(RUN_TARGET) --check
 
 lit:
 	$(LLVM_BIN)/lit -sv tests/lit

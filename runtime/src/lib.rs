@@ -7,6 +7,8 @@
 //!   `memref`, `scf`, `affine`) over buffers, with bounds-checked memory accesses.
 //! * [`gpu_sim`] runs host functions that launch `gpu.func` kernels, on the CPU with GPU
 //!   semantics (blocks, threads, workgroup memory, barriers), and detects data races.
+//! * [`cuda`] runs the same host functions with their kernels (compiled to PTX elsewhere) on
+//!   a real NVIDIA GPU through cudarc, and says so cleanly when the machine has none.
 //! * [`run_module`] runs either form from a [`ProgramState`] of named fields, scalars and
 //!   parameters, so a program can be run before and after any pass pipeline and compared
 //!   ([`compare_fields`]).
@@ -17,6 +19,7 @@
 #![warn(missing_docs)]
 
 mod compare;
+pub mod cuda;
 mod entry;
 mod error;
 mod field;

@@ -68,3 +68,14 @@ for tool in ("FileCheck", "not", "mlir-opt"):
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(stencil_opt), llvm_bin, config.environment.get("PATH", os.environ["PATH"])]
 )
+
+# GPU feature: `cuda-driver` when the NVIDIA driver library (libcuda.so.1) loads, as
+# stencil-run --target gpu needs. Tests that run on a real GPU say `REQUIRES: cuda-driver`; the
+# test of the no-driver message says `UNSUPPORTED: cuda-driver`.
+import ctypes
+
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    lit_config.note("no NVIDIA driver (libcuda.so.1): GPU lit tests are unsupported here")

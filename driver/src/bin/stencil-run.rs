@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use stencil_driver::opt::Registries;
+use stencil_driver::run::gpu::GpuRunOptions;
 use stencil_driver::run::init::InitPlan;
 use stencil_driver::run::{run_program, RunOptions, Target};
 use stencil_runtime::{Progress, ScalarValue};
@@ -26,9 +27,19 @@ struct Cli {
     /// A scalar argument value, `NAME=NUMBER` (repeatable); overrides the program's default.
     #[arg(long = "scalar", value_name = "NAME=NUMBER")]
     scalars: Vec<String>,
-    /// Where to run: `ref` (the reference interpreter).
+    /// Where to run: `ref` (the reference interpreter), `sim` (the GPU simulator) or `gpu`
+    /// (an NVIDIA GPU). `sim` and `gpu` need a program mapped by the pipeline's `gpu-map`.
     #[arg(long, default_value = "ref")]
     target: String,
+    /// With --target gpu: compile the kernels for this chip (`sm_80`) instead of the GPU's own.
+    #[arg(long = "gpu-chip", value_name = "CHIP")]
+    gpu_chip: Option<String>,
+    /// With --target gpu: untimed runs before the timed one (each from the initial fields).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    warmup: u32,
+    /// With --target gpu: wait for each kernel, so a failing one is named.
+    #[arg(long = "sync-each-launch")]
+    sync_each_launch: bool,
     /// Initial field values: `random[:SEED]`, `const:V`, `zeros` for all fields, or
     /// `NAME=random[:SEED]|const:V|zeros|FILE.npy` for one (repeatable). Default: random:0.
     #[arg(long = "init", value_name = "SPEC")]
@@ -91,6 +102,7 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
         check: cli.check,
         tolerance: cli.tolerance,
         entry: cli.entry.clone(),
+        gpu: GpuRunOptions { chip: cli.gpu_chip.clone(), warmup: cli.warmup, sync_each_launch: cli.sync_each_launch },
     })
 }
 

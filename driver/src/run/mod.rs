@@ -2,6 +2,7 @@
 //! target, optionally check it against the untransformed program on the reference
 //! interpreter, and report (text or JSON) and save the fields.
 
+pub mod gpu;
 pub mod init;
 pub mod output;
 pub mod report;
@@ -24,6 +25,10 @@ use stencil_runtime::{
 pub enum Target {
     /// The reference interpreter (sequential semantics).
     Ref,
+    /// The GPU simulator (a GPU-mapped program's kernels on the CPU, races detected).
+    Sim,
+    /// A real NVIDIA GPU (PTX from MLIR, run through the CUDA driver).
+    Gpu,
 }
 
 impl Target {
@@ -31,10 +36,11 @@ impl Target {
     pub fn parse(name: &str) -> Result<Target, String> {
         match name {
             "ref" => Ok(Target::Ref),
-            "sim" | "gpu" => Err(format!(
-                "target '{name}' is not available yet: it comes with the GPU lowering; available targets: ref (the reference interpreter)"
+            "sim" => Ok(Target::Sim),
+            "gpu" => Ok(Target::Gpu),
+            other => Err(format!(
+                "unknown target '{other}': available targets: ref (the reference interpreter), sim (the GPU simulator), gpu (an NVIDIA GPU)"
             )),
-            other => Err(format!("unknown target '{other}': available targets: ref (the reference interpreter)")),
         }
     }
 
@@ -42,6 +48,8 @@ impl Target {
     pub fn name(self) -> &'static str {
         match self {
             Target::Ref => "ref",
+            Target::Sim => "sim",
+            Target::Gpu => "gpu",
         }
     }
 }
@@ -67,6 +75,8 @@ pub struct RunOptions {
     pub tolerance: f64,
     /// `--entry`: which program of the module to run.
     pub entry: Option<String>,
+    /// `--gpu-chip`, `--warmup`, `--sync-each-launch` (`--target gpu`).
+    pub gpu: gpu::GpuRunOptions,
 }
 
 impl Default for RunOptions {
@@ -81,6 +91,7 @@ impl Default for RunOptions {
             check: false,
             tolerance: 0.0,
             entry: None,
+            gpu: gpu::GpuRunOptions::default(),
         }
     }
 }
@@ -124,6 +135,9 @@ pub fn run_program(
             .map_err(|d| RunError(render_with_source(&d, &source)))?;
     }
     let entry = options.entry.as_deref();
+    if options.target != Target::Ref {
+        gpu::require_gpu_mapped(&transformed, options.target.name())?;
+    }
     let mut state =
         ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
     let interface = module_interface(&transformed, entry, &state)?;
@@ -141,8 +155,17 @@ pub fn run_program(
         state.fields.insert(spec.name.clone(), options.init.make(spec)?);
     }
     let initial = state.fields.clone();
-    let stats = match options.target {
-        Target::Ref => run_module_with_progress(&transformed, entry, &mut state, progress)?,
+    let (stats, target_stats) = match options.target {
+        Target::Ref => (run_module_with_progress(&transformed, entry, &mut state, progress)?, None),
+        Target::Sim => {
+            let (stats, sim) = gpu::run_sim(&transformed, entry, &mut state)?;
+            (stats, Some(sim))
+        }
+        Target::Gpu => {
+            let (stats, device) =
+                gpu::run_gpu(&transformed, &original, entry, &interface.name, &mut state, registries, &options.gpu)?;
+            (stats, Some(device))
+        }
     };
     let check = if options.check {
         let mut reference =
@@ -185,6 +208,7 @@ pub fn run_program(
         stats,
         fields,
         check,
+        target_stats,
     };
     if report.check.as_ref().is_some_and(|c| !c.passed) {
         return Err(RunError(

@@ -2,7 +2,63 @@
 //! bits, to compare runs bit for bit), and the comparison with the reference when checked.
 
 use std::collections::BTreeMap;
+use stencil_runtime::cuda::GpuReport;
 use stencil_runtime::{FieldComparison, FieldData, RunStats, ScalarValue};
+
+/// What the GPU simulator did (`--target sim`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimSummary {
+    /// Kernel launches.
+    pub launches: u64,
+    /// Blocks, over all launches.
+    pub blocks: u64,
+    /// Threads, over all launches.
+    pub threads: u64,
+    /// Block-wide barriers completed.
+    pub barriers: u64,
+    /// Kernel instructions executed.
+    pub instructions: u64,
+    /// Bytes loaded from global memory (no caches modelled).
+    pub global_bytes_read: u64,
+    /// Bytes stored to global memory.
+    pub global_bytes_written: u64,
+    /// Data races found (a race stops the run, so a finished run reports 0).
+    pub races: u64,
+}
+
+/// What the GPU did (`--target gpu`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuSummary {
+    /// Device, kernels, timings, copies.
+    pub report: GpuReport,
+    /// The chip the PTX was compiled for.
+    pub chip: String,
+    /// Bytes of one field element, for the effective-bandwidth model.
+    pub element_bytes: u64,
+}
+
+impl GpuSummary {
+    /// Effective bandwidth in bytes per second: every point update reads one element and
+    /// writes one (the compulsory traffic of a one-input stencil whose neighbours come from
+    /// caches). A model, not a measurement of DRAM traffic.
+    pub fn effective_bandwidth(&self, point_updates: u64) -> f64 {
+        let seconds = self.report.kernel_seconds;
+        if seconds > 0.0 {
+            (2 * self.element_bytes * point_updates) as f64 / seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Statistics of the target beyond time and point updates.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TargetStats {
+    /// `--target sim`.
+    Sim(SimSummary),
+    /// `--target gpu`.
+    Gpu(Box<GpuSummary>),
+}
 
 /// Summary of one field's final values.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +139,8 @@ pub struct RunReport {
     pub fields: Vec<(String, FieldSummary)>,
     /// Comparison with the reference, with `--check`.
     pub check: Option<CheckReport>,
+    /// Simulator or GPU statistics (`None` on `ref`).
+    pub target_stats: Option<TargetStats>,
 }
 
 impl RunReport {
@@ -106,6 +164,57 @@ impl RunReport {
             self.stats.point_updates,
             self.stats.updates_per_second() / 1e6
         ));
+        match &self.target_stats {
+            Some(TargetStats::Sim(sim)) => out.push_str(&format!(
+                "sim      {} launches, {} blocks, {} threads, {} barriers, {} instructions, global memory {} B read / {} B written, races {}\n",
+                sim.launches,
+                sim.blocks,
+                sim.threads,
+                sim.barriers,
+                sim.instructions,
+                sim.global_bytes_read,
+                sim.global_bytes_written,
+                sim.races
+            )),
+            Some(TargetStats::Gpu(gpu)) => {
+                let r = &gpu.report;
+                out.push_str(&format!("device   {} (PTX for {})\n", r.device, gpu.chip));
+                out.push_str(&format!(
+                    "gpu      {} launches, {} blocks, {} threads; kernels {:.6} s (CUDA events), host {:.6} s, upload {:.6} s, download {:.6} s{}\n",
+                    r.launches(),
+                    r.blocks(),
+                    r.threads(),
+                    r.kernel_seconds,
+                    r.host_seconds,
+                    r.upload_seconds,
+                    r.download_seconds,
+                    if r.warmup_runs > 0 { format!(" ({} warm-up runs before)", r.warmup_runs) } else { String::new() }
+                ));
+                let bandwidth = gpu.effective_bandwidth(self.stats.point_updates);
+                let peak = r
+                    .device
+                    .peak_bandwidth()
+                    .map(|p| format!(" ({:.0}% of the {:.0} GB/s peak)", 100.0 * bandwidth / p, p / 1e9))
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    "gpu      {:.3} GCells/s, effective bandwidth {:.1} GB/s{peak}\n",
+                    self.stats.updates_per_second() / 1e9,
+                    bandwidth / 1e9
+                ));
+                for k in &r.kernels {
+                    out.push_str(&format!(
+                        "kernel   @{}: {} registers, {} B static shared, {} B local, at most {} threads/block, {} launches\n",
+                        k.name.replace("::", "::@"),
+                        k.registers,
+                        k.static_shared_bytes,
+                        k.local_bytes,
+                        k.max_threads_per_block,
+                        k.launches
+                    ));
+                }
+            }
+            None => {}
+        }
         for (name, f) in &self.fields {
             let shape: Vec<String> = f.shape.iter().map(ToString::to_string).collect();
             out.push_str(&format!(
@@ -193,7 +302,74 @@ impl RunReport {
                 .collect();
             json!({ "reference": "ref", "tolerance": number(c.tolerance), "passed": c.passed, "fields": per_field })
         });
+        let target_stats = match &self.target_stats {
+            None => Value::Null,
+            Some(TargetStats::Sim(sim)) => json!({
+                "sim": {
+                    "launches": sim.launches,
+                    "blocks": sim.blocks,
+                    "threads": sim.threads,
+                    "barriers": sim.barriers,
+                    "instructions": sim.instructions,
+                    "global_bytes_read": sim.global_bytes_read,
+                    "global_bytes_written": sim.global_bytes_written,
+                    "races": sim.races,
+                }
+            }),
+            Some(TargetStats::Gpu(gpu)) => {
+                let r = &gpu.report;
+                let d = &r.device;
+                let kernels: Vec<Value> = r
+                    .kernels
+                    .iter()
+                    .map(|k| {
+                        json!({
+                            "name": k.name,
+                            "registers": k.registers,
+                            "static_shared_bytes": k.static_shared_bytes,
+                            "local_bytes": k.local_bytes,
+                            "max_threads_per_block": k.max_threads_per_block,
+                            "launches": k.launches,
+                            "blocks": k.blocks,
+                            "threads": k.threads,
+                        })
+                    })
+                    .collect();
+                json!({
+                    "gpu": {
+                        "device": {
+                            "name": d.name,
+                            "chip": d.chip(),
+                            "multiprocessors": d.multiprocessors,
+                            "shared_memory_per_block": d.shared_memory_per_block,
+                            "shared_memory_per_block_optin": d.shared_memory_per_block_optin,
+                            "shared_memory_per_multiprocessor": d.shared_memory_per_multiprocessor,
+                            "registers_per_multiprocessor": d.registers_per_multiprocessor,
+                            "l2_cache_bytes": d.l2_cache_bytes,
+                            "total_memory": d.total_memory,
+                            "peak_bandwidth": d.peak_bandwidth().map(number),
+                            "driver_version": d.driver_version_text(),
+                        },
+                        "ptx_chip": gpu.chip,
+                        "launches": r.launches(),
+                        "blocks": r.blocks(),
+                        "threads": r.threads(),
+                        "kernel_seconds": number(r.kernel_seconds),
+                        "host_seconds": number(r.host_seconds),
+                        "upload_seconds": number(r.upload_seconds),
+                        "download_seconds": number(r.download_seconds),
+                        "bytes_uploaded": r.bytes_uploaded,
+                        "bytes_downloaded": r.bytes_downloaded,
+                        "warmup_runs": r.warmup_runs,
+                        "gcells_per_second": number(self.stats.updates_per_second() / 1e9),
+                        "effective_bandwidth": number(gpu.effective_bandwidth(self.stats.point_updates)),
+                        "kernels": kernels,
+                    }
+                })
+            }
+        };
         json!({
+            "target_stats": target_stats,
             "program": self.program,
             "file": self.file,
             "target": self.target,

@@ -25,8 +25,8 @@
 // BELOW-NEG: error: {{.*}}N{{.*}}-4{{.*}}minimum{{.*}}2
 // UNKNOWN: error: unknown parameter 'M': the program declares N
 // NOTINT: stencil-run: error: --param N: 'x' is not an integer
-// TARGET: stencil-run: error: target 'gpu' is not available yet
-// TARGET2: stencil-run: error: unknown target 'tpu': available targets: ref
+// TARGET: error: --target gpu runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map
+// TARGET2: stencil-run: error: unknown target 'tpu': available targets: ref (the reference interpreter), sim (the GPU simulator), gpu (an NVIDIA GPU)
 // INITNAME: error: --init names unknown field(s) C: the program's fields are A, B
 // INITSPEC: stencil-run: error: invalid --init 'bogus'
 // NPY: error: {{.*}}missing.npy

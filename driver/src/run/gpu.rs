@@ -1,0 +1,147 @@
+//! `--target sim` and `--target gpu`: running a GPU-mapped program on the GPU simulator or on
+//! a real GPU. The driver is where the compiler (`stencil_lowering::ptx`, which makes PTX with
+//! MLIR) and the runtime (`stencil_runtime::cuda`, which loads it with cudarc) meet: DESIGN §8
+//! keeps them independent, so the PTX crosses over as plain data.
+
+use super::report::{GpuSummary, SimSummary, TargetStats};
+use super::RunError;
+use crate::opt::Registries;
+use stencil_ir::attributes::Attribute;
+use stencil_ir::ir::WalkOrder;
+use stencil_ir::Module;
+use stencil_lowering::ptx::{compile_gpu_modules, ParamRole as LoweringRole, PtxModule, PtxOptions};
+use stencil_runtime::cuda::{
+    run_module_cuda, CudaDevice, CudaError, CudaOptions, KernelParam, ParamRole, PtxKernelSpec, PtxModuleSpec,
+};
+use stencil_runtime::gpu_sim::{run_module_sim, SimOptions};
+use stencil_runtime::{CompiledProgram, ProgramState, RunStats};
+
+/// The example pipeline error messages suggest.
+pub const EXAMPLE_GPU_PIPELINE: &str = "builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map{block=32,8})";
+
+/// Refuses a module that was not mapped to the GPU: `--target sim|gpu` run what `gpu-map`
+/// produces. (Appending a mapping silently would hide what is being measured: tiled or naive,
+/// which block shape.)
+pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError> {
+    let ir = &module.ir;
+    let mapped = ir.collect_ops(module.top, WalkOrder::PreOrder).into_iter().any(|op| ir.op_name(op) == "gpu.module");
+    if mapped {
+        return Ok(());
+    }
+    Err(RunError(format!(
+        "error: --target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (or 'builtin.module(gpu-map{{naive}})' for the untiled baseline of a DOALL program)"
+    )))
+}
+
+/// Runs `module` on the GPU simulator (race detection on: a race is an error).
+pub fn run_sim(
+    module: &Module,
+    entry: Option<&str>,
+    state: &mut ProgramState,
+) -> Result<(RunStats, TargetStats), RunError> {
+    let stats = run_module_sim(module, entry, state, &SimOptions::default())?;
+    let sim = &stats.sim;
+    let summary = SimSummary {
+        launches: sim.launches.len() as u64,
+        blocks: sim.blocks(),
+        threads: sim.threads(),
+        barriers: sim.barriers(),
+        instructions: sim.instructions(),
+        global_bytes_read: sim.global_bytes_read(),
+        global_bytes_written: sim.global_bytes_written(),
+        races: sim.race_count,
+    };
+    Ok((stats.run, TargetStats::Sim(summary)))
+}
+
+fn role(role: LoweringRole) -> ParamRole {
+    match role {
+        LoweringRole::Scalar => ParamRole::Scalar,
+        LoweringRole::AllocatedPointer => ParamRole::AllocatedPointer,
+        LoweringRole::AlignedPointer => ParamRole::AlignedPointer,
+        LoweringRole::Offset => ParamRole::Offset,
+        LoweringRole::Size { dim } => ParamRole::Size { dim },
+        LoweringRole::Stride { dim } => ParamRole::Stride { dim },
+    }
+}
+
+/// The runtime's plain-data view of a compiled `gpu.module`.
+pub fn ptx_spec(module: &PtxModule) -> PtxModuleSpec {
+    PtxModuleSpec {
+        name: module.name.clone(),
+        ptx: module.ptx.clone(),
+        kernels: module
+            .kernels
+            .iter()
+            .map(|k| PtxKernelSpec {
+                name: k.name.clone(),
+                arguments: k
+                    .arguments
+                    .iter()
+                    .map(|a| {
+                        a.params
+                            .iter()
+                            .map(|p| KernelParam { ptx_type: p.ptx_type.clone(), role: role(p.role) })
+                            .collect()
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The message `--target gpu` gives on a machine without an NVIDIA driver.
+pub const NO_DRIVER_MESSAGE: &str = "no NVIDIA driver (libcuda.so.1) found: use --target sim";
+
+fn cuda_error(e: CudaError) -> RunError {
+    match e {
+        CudaError::NoDriver { detail } => RunError(format!("error: {NO_DRIVER_MESSAGE} ({detail})")),
+        other => RunError(format!("error: {other}")),
+    }
+}
+
+/// The point updates of the original program `name` for `params` (stores on the device are
+/// not counted), or `None` when the input was not a `stencil.program`.
+fn program_point_updates(original: &Module, name: &str, state: &ProgramState) -> Option<u64> {
+    let ir = &original.ir;
+    let program = ir.collect_ops(original.top, WalkOrder::PreOrder).into_iter().find(|&op| {
+        ir.op_name(op) == "stencil.program" && ir.attr(op, "sym_name").and_then(Attribute::as_str) == Some(name)
+    })?;
+    CompiledProgram::new(ir, program, &state.params).ok().map(|p| p.total_point_updates())
+}
+
+/// What `--target gpu` needs besides the module.
+#[derive(Clone, Debug, Default)]
+pub struct GpuRunOptions {
+    /// `--gpu-chip`: compile for this chip instead of the device's own.
+    pub chip: Option<String>,
+    /// `--warmup`: untimed runs before the timed one.
+    pub warmup: u32,
+    /// `--sync-each-launch`: find the failing kernel.
+    pub sync_each_launch: bool,
+}
+
+/// Opens GPU 0, compiles the module's kernels to PTX for it, and runs the program there.
+/// `original` (the untransformed module) provides the point-update count.
+pub fn run_gpu(
+    module: &Module,
+    original: &Module,
+    entry: Option<&str>,
+    program_name: &str,
+    state: &mut ProgramState,
+    registries: &Registries,
+    options: &GpuRunOptions,
+) -> Result<(RunStats, TargetStats), RunError> {
+    let device = CudaDevice::open(0).map_err(cuda_error)?;
+    let chip = options.chip.clone().unwrap_or_else(|| device.properties().chip());
+    let ptx_options = PtxOptions { chip: chip.clone(), ..PtxOptions::with_found_libdevice() };
+    let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &ptx_options)
+        .map_err(|e| RunError(format!("error: compiling the kernels to PTX for {chip}: {e}")))?;
+    let ptx: Vec<PtxModuleSpec> = compiled.iter().map(ptx_spec).collect();
+    let cuda_options = CudaOptions { sync_each_launch: options.sync_each_launch, warmup_runs: options.warmup };
+    let point_updates = program_point_updates(original, program_name, state);
+    let stats = run_module_cuda(module, entry, state, &ptx, &device, &cuda_options).map_err(cuda_error)?;
+    let run = RunStats { point_updates: point_updates.unwrap_or(stats.run.point_updates), seconds: stats.run.seconds };
+    let element_bytes = state.fields.values().next().map_or(8, |f| f.element().size() as u64);
+    Ok((run, TargetStats::Gpu(Box::new(GpuSummary { report: stats.gpu, chip, element_bytes }))))
+}
