@@ -21,10 +21,11 @@
 //! invariant: then the statements it breaks get, instead of Pluto's orthant, one case
 //! `u_j·c = ±1` each (lazy mode also allows a dependent row), every combination is solved
 //! with the same legality, bounding and balance constraints, and the lexicographically
-//! smallest solution wins; a statement that the winner breaks in turn joins the cases. When
-//! no case is feasible, or there are more than [`SchedulerOptions::max_independence_cases`]
-//! combinations, Pluto's row is kept — still legal; code generation then reports the
-//! statement as non-unimodular.
+//! smallest solution wins; a statement that the winner breaks in turn joins the cases, and
+//! if no combination is feasible every statement that needs a row gets the cases. When even
+//! then no case is feasible, or there are more than
+//! [`SchedulerOptions::max_independence_cases`] combinations, Pluto's row is kept — still
+//! legal; code generation then reports the statement as non-unimodular.
 //!
 //! [`SchedulerOptions::max_independence_cases`]: super::SchedulerOptions::max_independence_cases
 
@@ -132,12 +133,21 @@ impl State<'_, '_> {
                     common.add_inequality(&self.independent_half_space(s, &solution)?)?;
                 }
             }
-            let Some(best) = self.best_case(&common, &choices, lazy)? else { return Ok(solution) };
-            let newly = self.broken_by(needy, &best)?;
-            if newly.is_empty() {
-                return Ok(best);
+            match self.best_case(&common, &choices, lazy)? {
+                Some(best) => {
+                    // The cases keep the fixing statements saturated; others may break now.
+                    let newly: Vec<usize> =
+                        self.broken_by(needy, &best)?.into_iter().filter(|s| !fixing.contains(s)).collect();
+                    if newly.is_empty() {
+                        return Ok(best);
+                    }
+                    fixing.extend(newly);
+                }
+                // The half-spaces kept for the other statements may be what excludes every
+                // case: give every statement the saturating cases before keeping Pluto's row.
+                None if fixing.len() < needy.len() => fixing = needy.to_vec(),
+                None => return Ok(solution),
             }
-            fixing.extend(newly);
         }
     }
 
