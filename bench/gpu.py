@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""GPU benchmarks (issue 7 item 8): the example suite on a real GPU, naive `gpu-map{naive}`
+against tiled `poly-schedule,poly-tile{sizes=S},gpu-map` for several tile sizes, at sizes far
+larger than L2 (2-D 16384^2, 3-D 512^3). Prints GCells/s, effective bandwidth and speedup over
+naive per run, and records the table with device, driver, date and commit in bench/results/.
+Without an NVIDIA driver it says the GPU benchmarks were skipped and exits 0.
+
+Figures come from `stencil-run --target gpu --json` (CUDA-event time of the timed run, after
+--warmup runs). Correctness is not checked here (the reference interpreter would take hours
+at these sizes): driver/tests/gpu_examples.rs checks every example bit-exactly at small sizes.
+
+Usage: bench/gpu.py [--quick] [--only NAME[,NAME...]]
+  --quick   2-D 4096^2, 3-D 256^3, fewer time steps (a smoke run)
+"""
+
+import ctypes
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (example, dimensions). SOR-like programs have no naive mapping (DOACROSS).
+SUITE = [
+    ("jacobi-2d-5pt", 2),
+    ("heat-2d", 2),
+    ("polybench-jacobi-2d", 2),
+    ("sor-2d-5pt", 2),
+    ("jacobi-3d-7pt", 3),
+    ("polybench-heat-3d", 3),
+    ("sor-3d-7pt", 3),
+]
+TILES = {2: [16, 32, 64], 3: [8, 16]}
+BLOCKS = {2: "32,8", 3: "32,4,2"}
+
+
+def driver_present():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+def params_of(path, space, steps):
+    """Every declared parameter: time-like T gets `steps`, the others `space`."""
+    text = open(path).read()
+    header = re.search(r"params\s*\[([^\]]*)\]", text)
+    names = re.findall(r"(\w+)\s*>=", header.group(1)) if header else []
+    return [f"--param={n}={steps if n == 'T' else space}" for n in names]
+
+
+def run(binary, example, params, pipeline):
+    cmd = [binary, os.path.join(ROOT, "examples", example + ".mlir"), *params, "--target", "gpu",
+           "--init", "const:1", "--warmup", "1", "--json", f"--pass-pipeline={pipeline}"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"
+    return json.loads(done.stdout), None
+
+
+def main():
+    quick = "--quick" in sys.argv
+    only = None
+    if "--only" in sys.argv:
+        only = set(sys.argv[sys.argv.index("--only") + 1].split(","))
+    if not driver_present():
+        print("GPU benchmarks skipped: no NVIDIA driver (libcuda.so.1) on this machine")
+        return 0
+    target_dir = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    if not os.path.isabs(target_dir):
+        target_dir = os.path.join(ROOT, target_dir)
+    subprocess.run(["cargo", "build", "--release", "--bins", "-q"], cwd=ROOT, check=True)
+    binary = os.path.join(target_dir, "release", "stencil-run")
+    sizes = {2: (4096, 20), 3: (256, 10)} if quick else {2: (16384, 50), 3: (512, 20)}
+
+    lines = []
+    device = None
+
+    def say(line=""):
+        print(line, flush=True)
+        lines.append(line)
+
+    header = f"{'example':<22} {'mapping':<28} {'GCells/s':>9} {'GB/s':>8} {'speedup':>8} {'launches':>9}  kernel time"
+    for example, dims in SUITE:
+        if only and example not in only:
+            continue
+        space, steps = sizes[dims]
+        params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
+        say(f"{example}: {'x'.join([str(space)] * dims)}, T={steps}")
+        say(header)
+        configs = [("naive", "builtin.module(gpu-map{naive})")]
+        configs += [(f"tiled {t} block {BLOCKS[dims]}",
+                     f"builtin.module(poly-schedule,poly-tile{{sizes={t}}},gpu-map{{block={BLOCKS[dims]}}})")
+                    for t in TILES[dims]]
+        naive = None
+        for name, pipeline in configs:
+            report, error = run(binary, example, params, pipeline)
+            if report is None:
+                say(f"{example:<22} {name:<28} {'-':>9} {'-':>8} {'-':>8} {'-':>9}  {error}")
+                continue
+            gpu = report["target_stats"]["gpu"]
+            device = device or gpu["device"]
+            gcells = gpu["gcells_per_second"]
+            if name == "naive":
+                naive = gcells
+            speedup = f"{gcells / naive:.2f}x" if naive else "n/a"
+            say(f"{example:<22} {name:<28} {gcells:>9.2f} {gpu['effective_bandwidth'] / 1e9:>8.1f} "
+                f"{speedup:>8} {gpu['launches']:>9}  {gpu['kernel_seconds']:.4f} s")
+        say()
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    dirty = "+dirty" if subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+                                       text=True).stdout.strip() else ""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    preamble = [
+        "benchmark: bench/gpu.py (stencil-run --target gpu --json, --warmup 1, CUDA-event time)",
+        f"date: {now.strftime('%Y-%m-%dT%H:%MZ')}",
+        f"commit: {commit}{dirty}",
+    ]
+    if device:
+        preamble.append(f"device: {device['name']} ({device['chip']}, {device['multiprocessors']} SMs, "
+                        f"L2 {device['l2_cache_bytes'] // (1 << 20)} MiB, peak "
+                        f"{(device['peak_bandwidth'] or 0) / 1e9:.0f} GB/s)")
+        preamble.append(f"driver: CUDA {device['driver_version']}")
+    preamble.append("bandwidth: effective, 2 x element size per point update (one read, one write)")
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    out = os.path.join(ROOT, "bench", "results", f"{now.strftime('%Y-%m-%d')}-gpu{'-quick' if quick else ''}.txt")
+    with open(out, "w") as f:
+        f.write("\n".join(preamble + [""] + lines) + "\n")
+    print(f"recorded in {os.path.relpath(out, ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
