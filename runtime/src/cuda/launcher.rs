@@ -176,7 +176,15 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
             CudaError::driver("running the kernels (a kernel failed: rerun with sync_each_launch to find which)"),
         );
         self.report.host_seconds = start.elapsed().as_secs_f64();
-        result?;
+        if let Err(e) = result {
+            // The host stopped at a launch the device could not run (or an error of its own):
+            // bring back what the kernels so far computed, as the other targets leave the
+            // fields at the point of failure. A device that failed cannot copy; its error wins.
+            if let Err(download) = self.download(memory) {
+                tracing::warn!(%download, "could not copy the fields back after a failed run");
+            }
+            return Err(e);
+        }
         self.report.kernel_seconds = f64::from(timing?) / 1e3;
 
         let start = Instant::now();
