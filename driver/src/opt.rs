@@ -53,6 +53,8 @@ pub struct OptOptions {
     pub emit: Emit,
     /// `--gpu-chip`: the GPU `--emit=ptx` compiles for (`None`: sm_90).
     pub gpu_chip: Option<String>,
+    /// `--gpu-index-bitwidth`: the width of `index` in kernels (`None`: 64).
+    pub gpu_index_bitwidth: Option<u32>,
 }
 
 /// What `stencil-opt` writes to its output.
@@ -224,7 +226,7 @@ fn process_chunk(
     }
     if options.emit == Emit::Ptx {
         // The dependence and schedule reports are `//` lines, which PTX reads as comments.
-        text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref())?);
+        text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref(), options.gpu_index_bitwidth)?);
         return Ok(text);
     }
     text.push_str(&print_op(&module.ir, &registries.dialects, module.top, print));
@@ -234,8 +236,18 @@ fn process_chunk(
 
 /// `--emit=ptx`: the PTX of every `gpu.module` of `module`, each after a `//` header with its
 /// name and the parameter ABI of its kernels (comments, so a single module stays valid PTX).
-fn emit_ptx(module: &stencil_ir::Module, registries: &Registries, chip: Option<&str>) -> Result<String, Diagnostic> {
-    let options = PtxOptions { chip: chip.unwrap_or(DEFAULT_CHIP).to_string(), ..PtxOptions::with_found_libdevice() };
+fn emit_ptx(
+    module: &stencil_ir::Module,
+    registries: &Registries,
+    chip: Option<&str>,
+    index_bitwidth: Option<u32>,
+) -> Result<String, Diagnostic> {
+    let defaults = PtxOptions::with_found_libdevice();
+    let options = PtxOptions {
+        chip: chip.unwrap_or(DEFAULT_CHIP).to_string(),
+        index_bitwidth: index_bitwidth.unwrap_or(defaults.index_bitwidth),
+        ..defaults
+    };
     let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &options).map_err(|e| {
         // MLIR may report several errors: the first leads, the others follow as its notes.
         let mut diagnostics = e.diagnostics().into_iter();

@@ -87,6 +87,11 @@ struct Cli {
     /// The GPU --emit=ptx compiles for.
     #[arg(long = "gpu-chip", default_value = stencil_lowering::ptx::DEFAULT_CHIP, value_name = "sm_XX")]
     gpu_chip: String,
+
+    /// Width of `index` in kernels for --emit=ptx: 64 (default) or 32 (fewer registers; fields
+    /// below 2^31 elements; docs/gpu.md).
+    #[arg(long = "gpu-index-bitwidth", default_value_t = 64, value_name = "BITS")]
+    gpu_index_bitwidth: u32,
 }
 
 /// `--emit` values.
@@ -142,9 +147,16 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Each flag is checked on its own so the error names it.
     let chip_check = stencil_lowering::ptx::PtxOptions { chip: cli.gpu_chip.clone(), ..Default::default() };
     if let Err(e) = chip_check.validate() {
         eprintln!("stencil-opt: error: --gpu-chip: {e}");
+        return ExitCode::FAILURE;
+    }
+    let width_check =
+        stencil_lowering::ptx::PtxOptions { index_bitwidth: cli.gpu_index_bitwidth, ..Default::default() };
+    if let Err(e) = width_check.validate() {
+        eprintln!("stencil-opt: error: --gpu-index-bitwidth: {e}");
         return ExitCode::FAILURE;
     }
     let options = OptOptions {
@@ -173,6 +185,7 @@ fn main() -> ExitCode {
             EmitArg::Ptx => Emit::Ptx,
         },
         gpu_chip: Some(cli.gpu_chip),
+        gpu_index_bitwidth: Some(cli.gpu_index_bitwidth),
     };
     let outcome = run_opt(&name, &text, &options, &registries);
     if !outcome.messages.is_empty() {

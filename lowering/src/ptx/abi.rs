@@ -98,7 +98,9 @@ pub(super) fn expected_roles(ty: &Type) -> Result<Vec<ParamRole>, String> {
 }
 
 /// Pairs the expected roles of `signature`'s arguments with the parameters of its `.entry`.
-pub(super) fn kernel_abi(ptx: &str, signature: KernelSignature) -> Result<PtxKernel, PtxError> {
+/// Pointers are 64-bit; offsets, sizes and strides are `index_bits` wide (the
+/// `index-bitwidth` the kernels were compiled with).
+pub(super) fn kernel_abi(ptx: &str, signature: KernelSignature, index_bits: u32) -> Result<PtxKernel, PtxError> {
     let KernelSignature { name, inputs, location } = signature;
     let mismatch = |detail: String| PtxError::AbiMismatch { kernel: name.clone(), detail, location: location.clone() };
     let Some(entry) = entry_params(ptx, &name) else {
@@ -121,11 +123,18 @@ pub(super) fn kernel_abi(ptx: &str, signature: KernelSignature) -> Result<PtxKer
         for role in roles {
             // The count check above guarantees a parameter for every role.
             let Some((ptx_type, param_name)) = entry.next() else { break };
-            let is_pointer_like = !matches!(role, ParamRole::Scalar);
-            if is_pointer_like && !matches!(ptx_type.as_str(), ".u64" | ".b64" | ".s64") {
-                return Err(mismatch(format!(
-                    "parameter {param_name} ({role:?} of a {ty}) should be 64-bit, the .entry declares {ptx_type}"
-                )));
+            let bits = match role {
+                ParamRole::Scalar => None,
+                ParamRole::AllocatedPointer | ParamRole::AlignedPointer => Some(64),
+                ParamRole::Offset | ParamRole::Size { .. } | ParamRole::Stride { .. } => Some(index_bits),
+            };
+            if let Some(bits) = bits {
+                let widths = [format!(".u{bits}"), format!(".b{bits}"), format!(".s{bits}")];
+                if !widths.contains(&ptx_type) {
+                    return Err(mismatch(format!(
+                        "parameter {param_name} ({role:?} of a {ty}) should be {bits}-bit, the .entry declares {ptx_type}"
+                    )));
+                }
             }
             params.push(PtxParam { name: param_name, ptx_type, role });
         }
@@ -262,7 +271,7 @@ mod tests {
 
     #[test]
     fn entry_parameters_are_paired_with_roles() {
-        let kernel = kernel_abi(PTX, signature("k", vec![memref_2d(), Type::F64])).unwrap();
+        let kernel = kernel_abi(PTX, signature("k", vec![memref_2d(), Type::F64]), 64).unwrap();
         assert_eq!(kernel.arguments.len(), 2);
         assert_eq!(kernel.arguments[0].params.len(), 7);
         assert_eq!(kernel.arguments[0].params[1].role, ParamRole::AlignedPointer);
@@ -272,8 +281,8 @@ mod tests {
             vec![PtxParam { name: "k_param_7".into(), ptx_type: ".f64".into(), role: ParamRole::Scalar }]
         );
         assert_eq!(kernel.params().count(), 8);
-        assert_eq!(kernel_abi(PTX, signature("empty", vec![])).unwrap().arguments, vec![]);
-        let half = kernel_abi(PTX, signature("half", vec![Type::Float(FloatKind::F16)])).unwrap();
+        assert_eq!(kernel_abi(PTX, signature("empty", vec![]), 64).unwrap().arguments, vec![]);
+        let half = kernel_abi(PTX, signature("half", vec![Type::Float(FloatKind::F16)]), 64).unwrap();
         assert_eq!(
             half.arguments[0].params,
             vec![PtxParam { name: "half_param_0".into(), ptx_type: ".b8[2]".into(), role: ParamRole::Scalar }]
@@ -282,11 +291,11 @@ mod tests {
 
     #[test]
     fn mismatches_are_errors() {
-        let missing = kernel_abi(PTX, signature("nope", vec![])).unwrap_err();
+        let missing = kernel_abi(PTX, signature("nope", vec![]), 64).unwrap_err();
         assert!(missing.to_string().contains("no `.entry nope"), "{missing}");
-        let count = kernel_abi(PTX, signature("k", vec![memref_2d()])).unwrap_err();
+        let count = kernel_abi(PTX, signature("k", vec![memref_2d()]), 64).unwrap_err();
         assert!(count.to_string().contains("expand into 7 parameters, the .entry has 8"), "{count}");
-        let width = kernel_abi(PTX, signature("k", vec![Type::F64, memref_2d()])).unwrap_err();
+        let width = kernel_abi(PTX, signature("k", vec![Type::F64, memref_2d()]), 64).unwrap_err();
         assert!(width.to_string().contains("should be 64-bit, the .entry declares .f64"), "{width}");
     }
 

@@ -6,7 +6,7 @@
 //! through melior, and lowered by MLIR's own GPU pipeline:
 //!
 //! ```text
-//! builtin.module(gpu.module(lower-affine, convert-scf-to-cf, convert-gpu-to-nvvm,
+//! builtin.module(gpu.module(lower-affine, convert-scf-to-cf, convert-gpu-to-nvvm{index-bitwidth=64},
 //!                           convert-math-to-llvm, reconcile-unrealized-casts),
 //!                nvvm-attach-target{chip=sm_90 O=3 l=libdevice.10.bc},
 //!                gpu-module-to-binary{format=isa})
@@ -44,6 +44,12 @@ pub struct PtxOptions {
     pub chip: String,
     /// Optimisation level of the NVPTX back end, 0 to 3.
     pub opt_level: u8,
+    /// Width of `index` in kernels, 64 (MLIR's default) or 32. With 32, index arithmetic — the
+    /// loop bounds `gpu-map` computes at every level — takes half the registers (jacobi-3d-7pt
+    /// tiled 16: 255 registers with spills → 166 without), and `index` arguments and memref
+    /// offsets, sizes and strides become 32-bit parameters (their `ptx_type` says so). Only
+    /// for fields of fewer than 2³¹ elements.
+    pub index_bitwidth: u32,
     /// `libdevice.10.bc`, NVIDIA's math library as LLVM bitcode. MLIR lowers `math` ops such as
     /// `math.exp` or `math.sqrt` to calls of its `__nv_*` functions, so kernels that use them
     /// need it linked in ([`toolkit::find_libdevice`] finds the copy tools/bootstrap installs).
@@ -53,7 +59,7 @@ pub struct PtxOptions {
 
 impl Default for PtxOptions {
     fn default() -> Self {
-        PtxOptions { chip: DEFAULT_CHIP.to_string(), opt_level: 3, libdevice: None }
+        PtxOptions { chip: DEFAULT_CHIP.to_string(), opt_level: 3, index_bitwidth: 64, libdevice: None }
     }
 }
 
@@ -81,6 +87,12 @@ impl PtxOptions {
                 self.opt_level
             )));
         }
+        if self.index_bitwidth != 32 && self.index_bitwidth != 64 {
+            return Err(PtxError::InvalidOption(format!(
+                "index bit width {} is not supported (32 or 64)",
+                self.index_bitwidth
+            )));
+        }
         if let Some(path) = &self.libdevice {
             // MLIR's pass-option syntax has no escaping we can rely on for these characters.
             let text = path.to_string_lossy();
@@ -106,10 +118,10 @@ impl PtxOptions {
             None => String::new(),
         };
         format!(
-            "builtin.module(gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm,\
+            "builtin.module(gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm{{index-bitwidth={}}},\
              convert-math-to-llvm,reconcile-unrealized-casts),\
              nvvm-attach-target{{chip={} O={}{link}}},gpu-module-to-binary{{format=isa}})",
-            self.chip, self.opt_level
+            self.index_bitwidth, self.chip, self.opt_level
         )
     }
 }
@@ -312,8 +324,10 @@ pub fn compile_gpu_modules(
                 location: ir.location(gm).clone(),
             });
         }
-        let kernels =
-            signatures.into_iter().map(|signature| abi::kernel_abi(&ptx, signature)).collect::<Result<Vec<_>, _>>()?;
+        let kernels = signatures
+            .into_iter()
+            .map(|signature| abi::kernel_abi(&ptx, signature, options.index_bitwidth))
+            .collect::<Result<Vec<_>, _>>()?;
         compiled.push(PtxModule { name, ptx, kernels });
     }
     Ok(compiled)
@@ -392,15 +406,22 @@ mod tests {
         let bad_path = PtxOptions { libdevice: Some("/a b/libdevice.10.bc".into()), ..PtxOptions::default() };
         assert!(matches!(bad_path.validate(), Err(PtxError::InvalidOption(_))));
         assert!(PtxOptions::default().validate().is_ok());
+        let bad_width = PtxOptions { index_bitwidth: 16, ..PtxOptions::default() };
+        assert!(matches!(bad_width.validate(), Err(PtxError::InvalidOption(_))));
     }
 
     #[test]
     fn pipeline_string() {
-        let options = PtxOptions { chip: "sm_80".into(), opt_level: 2, libdevice: Some("/x/libdevice.10.bc".into()) };
+        let options = PtxOptions {
+            chip: "sm_80".into(),
+            opt_level: 2,
+            index_bitwidth: 64,
+            libdevice: Some("/x/libdevice.10.bc".into()),
+        };
         assert_eq!(
             options.pipeline(),
-            "builtin.module(gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm,convert-math-to-llvm,\
-             reconcile-unrealized-casts),nvvm-attach-target{chip=sm_80 O=2 l=/x/libdevice.10.bc},\
+            "builtin.module(gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm{index-bitwidth=64},\
+             convert-math-to-llvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_80 O=2 l=/x/libdevice.10.bc},\
              gpu-module-to-binary{format=isa})"
         );
     }

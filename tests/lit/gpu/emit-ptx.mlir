@@ -7,6 +7,12 @@
 // RUN: stencil-opt %s --emit=ptx --pass-pipeline='builtin.module(canonicalize,cse)' -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: stencil-opt %s --emit=ptx --gpu-chip=sm_80 | FileCheck %s --check-prefix=SM80
+// 32-bit index: offsets, sizes, strides and index arguments become 32-bit parameters.
+// RUN: stencil-opt %s --emit=ptx --gpu-index-bitwidth=32 | FileCheck %s --check-prefix=I32
+// RUN: not stencil-opt %s --emit=ptx --gpu-index-bitwidth=16 2>&1 | FileCheck %s --check-prefix=I16
+// I32:      //   arg 0: memref<?x?xf64> -> jacobi_5pt_param_0 .u64 allocated, jacobi_5pt_param_1 .u64 aligned, jacobi_5pt_param_2 .u32 offset, jacobi_5pt_param_3 .u32 size[0], jacobi_5pt_param_4 .u32 size[1], jacobi_5pt_param_5 .u32 stride[0], jacobi_5pt_param_6 .u32 stride[1]
+// I32:      //   arg 1: index -> column_sweep_param_7 .u32 scalar
+// I16:      error: --gpu-index-bitwidth: index bit width 16 is not supported (32 or 64)
 // The IR itself is untouched by the option's default.
 // RUN: stencil-opt %s | FileCheck %s --check-prefix=IR
 
