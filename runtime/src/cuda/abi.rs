@@ -102,9 +102,17 @@ impl ParamValue {
         })
     }
 
-    /// A 64-bit integer parameter (pointers, offsets, sizes, strides) of PTX type
-    /// `ptx_type`; `None` unless the type is 64 bits wide.
-    pub fn word(ptx_type: &str, value: u64) -> Option<ParamValue> {
-        matches!(ptx_type, ".u64" | ".s64" | ".b64").then_some(ParamValue::U64(value))
+    /// An integer parameter of a memref descriptor of PTX type `ptx_type`: 64-bit, or 32-bit
+    /// for offsets, sizes and strides of kernels compiled with a 32-bit index
+    /// (`--gpu-index-bitwidth=32`); `None` for another type, a 32-bit pointer or a value that
+    /// does not fit.
+    pub fn word(ptx_type: &str, role: ParamRole, value: u64) -> Option<ParamValue> {
+        let pointer = matches!(role, ParamRole::AllocatedPointer | ParamRole::AlignedPointer);
+        match ptx_type {
+            ".u64" | ".s64" | ".b64" => Some(ParamValue::U64(value)),
+            // Signed in the kernel: at most i32::MAX.
+            ".u32" | ".s32" | ".b32" if !pointer => i32::try_from(value).ok().map(|v| ParamValue::U32(v as u32)),
+            _ => None,
+        }
     }
 }

@@ -290,8 +290,11 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
                             return Err(abi(format!("argument #{i} ({ty}) has a scalar parameter")));
                         }
                     };
-                    params.push(ParamValue::word(&p.ptx_type, value).ok_or_else(|| {
-                        abi(format!("argument #{i} ({ty}): parameter {} is {}, not 64-bit", p.role, p.ptx_type))
+                    params.push(ParamValue::word(&p.ptx_type, p.role, value).ok_or_else(|| {
+                        abi(format!(
+                            "argument #{i} ({ty}): parameter {} = {value} cannot be passed as {} (pointers are 64-bit; a 32-bit index holds at most 2^31 - 1)",
+                            p.role, p.ptx_type
+                        ))
                     })?);
                 }
             } else {
