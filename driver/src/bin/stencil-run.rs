@@ -34,6 +34,10 @@ struct Cli {
     /// With --target gpu: compile the kernels for this chip (`sm_80`) instead of the GPU's own.
     #[arg(long = "gpu-chip", value_name = "CHIP")]
     gpu_chip: Option<String>,
+    /// With --target gpu: width of `index` in the kernels, 64 or 32 (fewer registers; fields
+    /// below 2^31 elements; docs/gpu.md).
+    #[arg(long = "gpu-index-bitwidth", value_name = "BITS", value_parser = parse_index_bitwidth)]
+    gpu_index_bitwidth: Option<u32>,
     /// With --target gpu: untimed runs before the timed one (each from the initial fields).
     #[arg(long, value_name = "N", default_value_t = 0)]
     warmup: u32,
@@ -102,7 +106,12 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
         check: cli.check,
         tolerance: cli.tolerance,
         entry: cli.entry.clone(),
-        gpu: GpuRunOptions { chip: cli.gpu_chip.clone(), warmup: cli.warmup, sync_each_launch: cli.sync_each_launch },
+        gpu: GpuRunOptions {
+            chip: cli.gpu_chip.clone(),
+            warmup: cli.warmup,
+            sync_each_launch: cli.sync_each_launch,
+            index_bitwidth: cli.gpu_index_bitwidth,
+        },
     })
 }
 
@@ -168,5 +177,14 @@ fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `--gpu-index-bitwidth`: 32 or 64.
+fn parse_index_bitwidth(text: &str) -> Result<u32, String> {
+    match text {
+        "32" => Ok(32),
+        "64" => Ok(64),
+        _ => Err(format!("'{text}' is not a supported index width (32 or 64)")),
     }
 }

@@ -119,6 +119,8 @@ pub struct GpuRunOptions {
     pub warmup: u32,
     /// `--sync-each-launch`: find the failing kernel.
     pub sync_each_launch: bool,
+    /// `--gpu-index-bitwidth`: width of `index` in the kernels (`None`: 64; docs/gpu.md).
+    pub index_bitwidth: Option<u32>,
 }
 
 /// Opens GPU 0, compiles the module's kernels to PTX for it, and runs the program there.
@@ -134,7 +136,12 @@ pub fn run_gpu(
 ) -> Result<(RunStats, TargetStats), RunError> {
     let device = CudaDevice::open(0).map_err(cuda_error)?;
     let chip = options.chip.clone().unwrap_or_else(|| device.properties().chip());
-    let ptx_options = PtxOptions { chip: chip.clone(), ..PtxOptions::with_found_libdevice() };
+    let defaults = PtxOptions::with_found_libdevice();
+    let ptx_options = PtxOptions {
+        chip: chip.clone(),
+        index_bitwidth: options.index_bitwidth.unwrap_or(defaults.index_bitwidth),
+        ..defaults
+    };
     let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &ptx_options)
         .map_err(|e| RunError(format!("error: compiling the kernels to PTX for {chip}: {e}")))?;
     let ptx: Vec<PtxModuleSpec> = compiled.iter().map(ptx_spec).collect();
