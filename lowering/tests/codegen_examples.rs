@@ -6,28 +6,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{check_pipeline, check_pipeline_after, parse, random_state, registries};
-
-/// The example programs (every `examples/*.mlir` with a `stencil.program`).
-fn examples() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let mut paths: Vec<PathBuf> =
-        std::fs::read_dir(&dir).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "mlir"));
-    paths.sort();
-    let out: Vec<(String, String)> = paths
-        .into_iter()
-        .filter_map(|p| {
-            let text = std::fs::read_to_string(&p).ok()?;
-            let name = p.file_stem()?.to_string_lossy().into_owned();
-            text.contains("stencil.program").then_some((name, text))
-        })
-        .collect();
-    assert!(out.len() >= 20, "expected the example suite in {}", dir.display());
-    out
-}
+use common::{check_pipeline, check_pipeline_after, examples, parse, random_state, registries};
 
 /// Small parameter values: the declared minimum raised to 3 for time-like parameters (named
 /// `T…`) and to 9 for the others, so that tile sizes 2, 3 and 5 do not divide the domains.

@@ -81,22 +81,7 @@ pub fn check_pipeline_after(
     let mut after = random_state(&transformed, params)?;
     let run_before = run_module(&original, None, &mut before).map_err(|e| format!("original: {e}"))?;
     let run_after = run_module(&transformed, None, &mut after).map_err(|e| format!("transformed: {e}\n{printed}"))?;
-    for (name, expected) in &before.fields {
-        let actual = after.fields.get(name).ok_or_else(|| format!("field {name} is missing after {pipeline}"))?;
-        let c = compare_fields(expected, actual);
-        if !c.bit_exact() {
-            return Err(format!(
-                "field {name} differs after {pipeline} with {params:?}: {} positions, first {:?}\n{printed}",
-                c.differing, c.first_difference
-            ));
-        }
-    }
-    if run_before.point_updates != run_after.point_updates {
-        return Err(format!(
-            "{} point updates before {pipeline}, {} after (params {params:?})\n{printed}",
-            run_before.point_updates, run_after.point_updates
-        ));
-    }
+    compare_runs(&before, &after, (run_before.point_updates, run_after.point_updates), pipeline, params, &printed)?;
     Ok(printed)
 }
 
@@ -136,6 +121,20 @@ pub fn check_gpu_pipeline_after(
     let run_before = run_module(&original, None, &mut before).map_err(|e| format!("original: {e}"))?;
     let run_after = stencil_runtime::gpu_sim::run_module_sim(&mapped, None, &mut after, options)
         .map_err(|e| format!("simulated ({pipeline}, {params:?}): {e}\n{printed}"))?;
+    compare_runs(&before, &after, (run_before.point_updates, run_after.run.point_updates), pipeline, params, &printed)?;
+    Ok(run_after.sim)
+}
+
+/// Compares the fields of `before` (every one must be in `after`, bit-identical) and the point
+/// updates of the two runs; errors name the pipeline, the parameters and show `printed`.
+fn compare_runs(
+    before: &ProgramState,
+    after: &ProgramState,
+    updates: (u64, u64),
+    pipeline: &str,
+    params: &[(&str, i64)],
+    printed: &str,
+) -> Result<(), String> {
     for (name, expected) in &before.fields {
         let actual = after.fields.get(name).ok_or_else(|| format!("field {name} is missing after {pipeline}"))?;
         let c = compare_fields(expected, actual);
@@ -146,11 +145,30 @@ pub fn check_gpu_pipeline_after(
             ));
         }
     }
-    if run_before.point_updates != run_after.run.point_updates {
+    if updates.0 != updates.1 {
         return Err(format!(
-            "{} point updates before {pipeline}, {} after (params {params:?})",
-            run_before.point_updates, run_after.run.point_updates
+            "{} point updates before {pipeline}, {} after (params {params:?})\n{printed}",
+            updates.0, updates.1
         ));
     }
-    Ok(run_after.sim)
+    Ok(())
+}
+
+/// Every `examples/*.mlir` with a `stencil.program`, as (file stem, text), sorted.
+pub fn examples() -> Vec<(String, String)> {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut paths: Vec<std::path::PathBuf> =
+        std::fs::read_dir(&dir).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "mlir"));
+    paths.sort();
+    let out: Vec<(String, String)> = paths
+        .into_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).ok()?;
+            let name = p.file_stem()?.to_string_lossy().into_owned();
+            text.contains("stencil.program").then_some((name, text))
+        })
+        .collect();
+    assert!(out.len() >= 20, "expected the example suite in {}", dir.display());
+    out
 }
