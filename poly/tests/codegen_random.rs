@@ -19,7 +19,7 @@
 mod codegen_support;
 mod common;
 
-use codegen_support::check;
+use codegen_support::{check, check_footprints};
 use common::ProgramSpec;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -117,6 +117,7 @@ proptest! {
             .unwrap_or_else(|e| panic!("code generation failed: {e}\n{}", tiled.display(&scop)));
         let n = if spec.dims == 3 { n.min(5) } else { n };
         check(&scop, &tiled, &nest, &[t, n]);
+        check_footprints(&scop, &tiled, &[t, n]);
     }
 }
 
@@ -152,6 +153,7 @@ proptest! {
             .unwrap_or_else(|e| panic!("code generation failed: {e}\n{}", tiled.display(&scop)));
         let n = if spec.dims == 3 { n.min(5) } else { n };
         check(&scop, &tiled, &nest, &[t, n]);
+        check_footprints(&scop, &tiled, &[t, n]);
     }
 }
 

@@ -56,6 +56,31 @@ pub enum CodegenError {
         statements: String,
     },
 
+    /// The elements one statement touches in one array within a tile are not an exact integer
+    /// projection with at most one existential iterator, so no exact membership test exists.
+    #[error(
+        "the elements statement {statement} touches in array {array} within one tile have no exact description \
+         (an inexact projection); shared-memory staging would load or store elements of other tiles"
+    )]
+    FootprintInexact {
+        /// The statement's name.
+        statement: String,
+        /// The array's name.
+        array: String,
+    },
+
+    /// The elements one tile touches are not bounded along an array coordinate by the tile.
+    #[error(
+        "the elements of array {array} one tile touches are unbounded along coordinate {coordinate}; \
+         tile every dimension (poly-tile) to stage tiles in shared memory"
+    )]
+    FootprintUnbounded {
+        /// The array's name.
+        array: String,
+        /// The coordinate (0 = outermost).
+        coordinate: usize,
+    },
+
     /// Executing the loop nest exceeded its instance budget.
     #[error("executing the loop nest exceeded {limit} statement instances; raise `ExecuteOptions::max_instances`")]
     TooManyInstances {

@@ -10,6 +10,8 @@
 //!   sequences, guards only where a statement's domain is narrower than its loops, each loop
 //!   marked DOALL/DOSEQ, and each statement called with its original iterators as affine
 //!   forms of the loop variables.
+//! * [`tile_footprints`]: per array, the box of elements one tile touches and exact tests for
+//!   the elements it reads and writes (GPU shared-memory staging).
 //! * [`LoopNest::execute`]: an exact interpreter for tests; `Display` prints C-like
 //!   pseudo-code.
 
@@ -17,6 +19,7 @@ mod ast;
 mod display;
 mod error;
 mod execute;
+mod footprint;
 mod hull;
 mod invert;
 mod problem;
@@ -25,5 +28,6 @@ mod scan;
 pub use ast::{Bound, ForLoop, Guard, GuardKind, LoopAst, LoopInfo, LoopNest, NestStatement, ScanDim};
 pub use error::{CodegenError, CodegenResult};
 pub use execute::ExecuteOptions;
+pub use footprint::{tile_footprints, ArrayFootprint, ElementRegion, OriginCandidate};
 pub use problem::{ScanOptions, ScanProblem, ScanStatement};
 pub use scan::generate;

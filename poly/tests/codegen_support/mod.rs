@@ -90,3 +90,125 @@ pub fn check(scop: &Scop, tiled: &TiledSchedule, nest: &LoopNest, params: &[i64]
         }
     }
 }
+
+/// Checks [`stencil_poly::codegen::tile_footprints`] against brute force for `params`: for
+/// every tile (the values of the dimensions before the first point dimension) and every array
+/// it touches, the box holds every element the tile reads or writes, and the read and write
+/// membership tests accept exactly those elements (checked over the box and a margin of two
+/// around it).
+pub fn check_footprints(scop: &Scop, tiled: &TiledSchedule, params: &[i64]) {
+    use stencil_poly::codegen::{tile_footprints, Bound, ElementRegion, GuardKind};
+    use stencil_poly::tiling::DimKind;
+    let limits = Limits::default();
+    let problem = ScanProblem::from_tiled(tiled, scop).unwrap();
+    let n = problem.dims.len();
+    let first_point =
+        problem.dims.iter().position(|d| matches!(d.kind, DimKind::Point | DimKind::PointWavefront)).unwrap_or(n);
+    let outer: Vec<bool> = (0..n).map(|d| d < first_point).collect();
+    // Per tile: per array, elements read and written.
+    type Touched = HashMap<usize, (BTreeSet<Vec<i64>>, BTreeSet<Vec<i64>>)>;
+    let mut tiles: std::collections::BTreeMap<Vec<i64>, (BTreeSet<usize>, Touched)> = Default::default();
+    for s in &problem.statements {
+        let k = s.iterators.len();
+        let st = scop.statement(s.statement).unwrap();
+        for point in s.domain.enumerate(params, &limits).unwrap() {
+            let key: Vec<i64> = (0..n).map(|d| if outer[d] { point[d] } else { 0 }).collect();
+            let iters: Vec<i64> = point[n..n + k].iter().chain(params).copied().collect();
+            let entry = tiles.entry(key).or_default();
+            entry.0.insert(s.statement.0);
+            for access in st.accesses() {
+                let element = access.element(&iters).unwrap();
+                let sets = entry.1.entry(access.array().0).or_default();
+                if access.is_write() { &mut sets.1 } else { &mut sets.0 }.insert(element);
+            }
+        }
+    }
+    let eval = |b: &Bound, point: &[i64], ceil: bool| {
+        let v = b.expr.eval(point).unwrap();
+        if ceil {
+            v.div_euclid(b.divisor) + i64::from(v.rem_euclid(b.divisor) != 0)
+        } else {
+            v.div_euclid(b.divisor)
+        }
+    };
+    let member = |regions: &[ElementRegion], point: &[i64]| {
+        regions.iter().any(|r| {
+            r.guards.iter().all(|g| {
+                let v = g.expr.eval(point).unwrap();
+                if g.kind == GuardKind::Zero {
+                    v == 0
+                } else {
+                    v >= 0
+                }
+            }) && (r.lower.is_empty()
+                || r.lower.iter().map(|b| eval(b, point, true)).max()
+                    <= r.upper.iter().map(|b| eval(b, point, false)).min())
+        })
+    };
+    for (key, (statements, touched)) in &tiles {
+        let ids: Vec<StatementId> = statements.iter().map(|&s| StatementId(s)).collect();
+        let footprints = tile_footprints(&problem, scop, &ids, &outer, &limits)
+            .unwrap_or_else(|e| panic!("footprint failed: {e}\n{}", tiled.display(scop)));
+        let nest_point: Vec<i64> = key.iter().chain(params).copied().collect();
+        for fp in &footprints {
+            let (reads, writes) = touched.get(&fp.array.0).cloned().unwrap_or_default();
+            let origin: Vec<i64> = fp
+                .origin
+                .iter()
+                .map(|candidates| {
+                    candidates
+                        .iter()
+                        .filter(|c| {
+                            c.active.iter().all(|g| {
+                                let v = g.expr.eval(&nest_point).unwrap();
+                                if g.kind == GuardKind::Zero {
+                                    v == 0
+                                } else {
+                                    v >= 0
+                                }
+                            })
+                        })
+                        .map(|c| c.lower.iter().map(|b| eval(b, &nest_point, true)).max().unwrap())
+                        .min()
+                        .unwrap_or(i64::MAX)
+                })
+                .collect();
+            let context = || format!("tile {key:?}, array {}, params {params:?}\n{}", fp.array.0, tiled.display(scop));
+            for e in reads.iter().chain(&writes) {
+                for (d, &x) in e.iter().enumerate() {
+                    assert!(
+                        origin[d] <= x && x < origin[d] + fp.extent[d],
+                        "element {e:?} outside the box {origin:?} + {:?} ({})",
+                        fp.extent,
+                        context()
+                    );
+                }
+            }
+            // Every element of the box and a margin of 2.
+            let mut element: Vec<i64> = origin.iter().map(|o| o - 2).collect();
+            'scan: loop {
+                let point: Vec<i64> = key.iter().chain(&element).chain(params).copied().collect();
+                assert_eq!(
+                    member(&fp.reads, &point),
+                    reads.contains(&element),
+                    "read test at {element:?} ({})",
+                    context()
+                );
+                assert_eq!(
+                    member(&fp.writes, &point),
+                    writes.contains(&element),
+                    "write test at {element:?} ({})",
+                    context()
+                );
+                for d in (0..element.len()).rev() {
+                    element[d] += 1;
+                    if element[d] < origin[d] + fp.extent[d] + 2 {
+                        continue 'scan;
+                    }
+                    element[d] = origin[d] - 2;
+                }
+                break;
+            }
+        }
+    }
+}
