@@ -1,7 +1,9 @@
 //! Every example program mapped to the GPU dialect by `gpu-map` — scheduled and tiled with
 //! several tile and block sizes, and the naive baseline where it exists — runs on the GPU
 //! simulator race-free and bit-identical to the reference interpreter, with blocks and threads
-//! in forward, reverse and shuffled order (issue 7: the CI check of the GPU mapping).
+//! in forward, reverse and shuffled order (issue 7: the CI check of the GPU mapping). Tiles
+//! are staged in shared memory (the default) except in one run, which also checks that every
+//! statement instance runs exactly once (with staging, global stores are write-backs).
 
 mod common;
 
@@ -60,7 +62,7 @@ fn tiled_forward_order() {
 #[test]
 fn tiled_reverse_and_shuffled_orders() {
     check_all(
-        "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=2})",
+        "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=2 staging=false})",
         &SimOptions::default().with_order(Order::Reverse),
         &UNSCHEDULABLE,
     );
@@ -95,4 +97,34 @@ fn naive_baseline_for_doall_programs() {
         let err = check_gpu_pipeline(&text, "builtin.module(gpu-map{naive})", &[], &SimOptions::default()).unwrap_err();
         assert!(err.contains("gpu-map{naive} maps DOALL applies only"), "{name}: {err}");
     }
+}
+
+/// The staging barrier after the loads (thesis Fig. 3.17 ①) is needed: without it the
+/// simulator reports a race in workgroup memory (a thread reads an element another thread has
+/// not loaded yet).
+#[test]
+fn dropping_the_staging_barrier_is_a_race() {
+    use common::{parse, random_state, registries, run_pipeline};
+    use stencil_ir::ir::WalkOrder;
+    let (dialects, _) = registries();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/sor-2d-5pt.mlir")).unwrap();
+    let params = [("T", 3), ("N", 12), ("M", 12)];
+    let mut module = parse(&text, &dialects).unwrap();
+    run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8,4 grid=2})").unwrap();
+    let mut state = random_state(&module, &params).unwrap();
+    let intact = stencil_runtime::gpu_sim::run_module_sim(&module, None, &mut state, &SimOptions::default());
+    assert!(intact.is_ok(), "{intact:?}");
+    // ① is the kernel's first barrier: the loads come first.
+    let first = module
+        .ir
+        .collect_ops(module.top, WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| module.ir.op_name(op) == "gpu.barrier")
+        .unwrap();
+    module.ir.erase_op(first);
+    let mut state = random_state(&module, &params).unwrap();
+    let err = stencil_runtime::gpu_sim::run_module_sim(&module, None, &mut state, &SimOptions::default())
+        .expect_err("a race")
+        .to_string();
+    assert!(err.contains("race") && err.contains("workgroup"), "{err}");
 }

@@ -33,13 +33,19 @@ pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError>
     )))
 }
 
-/// Runs `module` on the GPU simulator (race detection on: a race is an error).
+/// Runs `module` on the GPU simulator (race detection on: a race is an error). Point updates
+/// are the original program's statement instances (`original`): with tiles staged in shared
+/// memory, the global stores the simulator counts are write-backs.
 pub fn run_sim(
     module: &Module,
+    original: &Module,
     entry: Option<&str>,
+    program_name: &str,
     state: &mut ProgramState,
 ) -> Result<(RunStats, TargetStats), RunError> {
-    let stats = run_module_sim(module, entry, state, &SimOptions::default())?;
+    let point_updates = program_point_updates(original, program_name, state);
+    let mut stats = run_module_sim(module, entry, state, &SimOptions::default())?;
+    stats.run.point_updates = point_updates.unwrap_or(stats.run.point_updates);
     let sim = &stats.sim;
     let summary = SimSummary {
         launches: sim.launches.len() as u64,

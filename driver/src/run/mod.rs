@@ -158,7 +158,7 @@ pub fn run_program(
     let (stats, target_stats) = match options.target {
         Target::Ref => (run_module_with_progress(&transformed, entry, &mut state, progress)?, None),
         Target::Sim => {
-            let (stats, sim) = gpu::run_sim(&transformed, entry, &mut state)?;
+            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, &mut state)?;
             (stats, Some(sim))
         }
         Target::Gpu => {

@@ -52,10 +52,42 @@ pub(crate) fn compare(
     ir.result(op, 0)
 }
 
+/// `memref.load %memref[indices] : element`.
+pub(crate) fn load(
+    ir: &mut Ir,
+    at: InsertPoint,
+    memref: ValueId,
+    indices: Vec<ValueId>,
+    element: Type,
+    location: &Location,
+) -> ValueId {
+    let mut state = OperationState::new("memref.load", location.clone());
+    state.operands = std::iter::once(memref).chain(indices).collect();
+    state.result_types = vec![element];
+    let op = ir.build(at, state);
+    ir.result(op, 0)
+}
+
+/// `memref.store %value, %memref[indices]`.
+pub(crate) fn store(
+    ir: &mut Ir,
+    at: InsertPoint,
+    value: ValueId,
+    memref: ValueId,
+    indices: Vec<ValueId>,
+    location: &Location,
+) {
+    let mut state = OperationState::new("memref.store", location.clone());
+    state.operands = [value, memref].into_iter().chain(indices).collect();
+    ir.build(at, state);
+}
+
 /// `arith.cmpi` predicate `eq`.
 pub(crate) const EQ: i64 = 0;
 /// `arith.cmpi` predicate `sge`.
 pub(crate) const SGE: i64 = 5;
+/// `arith.cmpi` predicate `sle`.
+pub(crate) const SLE: i64 = 3;
 
 /// Values of the loop dimensions (`d_k`, where in scope) and parameters (`s_k`) that index
 /// expressions refer to.
@@ -118,7 +150,8 @@ impl ArithIndexer<'_> {
         acc.ok_or_else(|| "a loop without bounds".to_string())
     }
 
-    fn indices(
+    /// The values of `index`.
+    pub fn indices(
         &self,
         ir: &mut Ir,
         at: InsertPoint,
@@ -140,11 +173,7 @@ impl Indexer for ArithIndexer<'_> {
         location: &Location,
     ) -> Result<ValueId, String> {
         let indices = self.indices(ir, at, index, location)?;
-        let mut state = OperationState::new("memref.load", location.clone());
-        state.operands = std::iter::once(memref).chain(indices).collect();
-        state.result_types = vec![element];
-        let op = ir.build(at, state);
-        Ok(ir.result(op, 0))
+        Ok(load(ir, at, memref, indices, element, location))
     }
 
     fn store(
@@ -157,9 +186,7 @@ impl Indexer for ArithIndexer<'_> {
         location: &Location,
     ) -> Result<(), String> {
         let indices = self.indices(ir, at, index, location)?;
-        let mut state = OperationState::new("memref.store", location.clone());
-        state.operands = [value, memref].into_iter().chain(indices).collect();
-        ir.build(at, state);
+        store(ir, at, value, memref, indices, location);
         Ok(())
     }
 

@@ -13,8 +13,9 @@
 //!   strides over the blocks of the grid;
 //! * below the thread-mapped loops, each thread runs its points sequentially.
 //!
-//! Loop bounds and indices use `arith` (`crate::gpu_map::arith`); fields are global memory (no
-//! shared-memory staging yet).
+//! Loop bounds and indices use `arith` (`crate::gpu_map::arith`). With staging on, each tile
+//! works on workgroup (shared) memory: `crate::gpu_map::staging` loads its read footprint and
+//! stores back what it wrote.
 
 use std::collections::HashMap;
 
@@ -22,18 +23,19 @@ use stencil_dialects::gpu::Dimension;
 use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::types::{Dim, MemRefType};
-use stencil_ir::{Attribute, BlockId, Ir, Location, Type, ValueId};
+use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::schedule::{affine_expr_of_form, dim_or_symbol};
 use stencil_passes::stencil_to_poly::ScopInfo;
-use stencil_poly::codegen::{ForLoop, GuardKind, LoopAst, LoopNest};
+use stencil_poly::codegen::{ForLoop, Guard, GuardKind, LoopAst, LoopNest, ScanProblem};
 use stencil_poly::tiling::DimKind;
 
 use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, SGE};
+use super::staging::{StagedField, StagedIndexer};
 use crate::codegen::statement::copy_statement;
 
 /// Whether code runs uniformly in a block (every thread the same) or per thread.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
+pub(super) enum Level {
     Block,
     Thread,
 }
@@ -52,6 +54,12 @@ pub(crate) struct KernelInput<'a> {
     pub n_params: usize,
     /// Blocks in the grid.
     pub grid: i64,
+    /// The scan problem the nest was generated from (tile footprints).
+    pub problem: &'a ScanProblem,
+    /// Whether tiles are staged in workgroup memory.
+    pub staging: bool,
+    /// Most bytes of workgroup memory a kernel may use.
+    pub shared_limit: i64,
 }
 
 /// Builds `gpu.func @name` running `node` at the end of `module_block` (a `gpu.module` body).
@@ -74,7 +82,7 @@ pub(crate) fn build_kernel(
     state.add_attribute("sym_name", Attribute::string(name));
     state.add_attribute(stencil_dialects::gpu::KERNEL_ATTR, Attribute::Unit);
     state.regions.push(region);
-    ir.build(InsertPoint::End(module_block), state);
+    let func = ir.build(InsertPoint::End(module_block), state);
     let ret = ir.build(InsertPoint::End(entry), OperationState::new("gpu.return", location.clone()));
     let at = InsertPoint::Before(ret);
     let kargs = ir.block_args(entry).to_vec();
@@ -109,6 +117,11 @@ pub(crate) fn build_kernel(
         counter: None,
         in_tile: false,
         location: location.clone(),
+        func,
+        entry,
+        staged: HashMap::new(),
+        shared: Vec::new(),
+        shared_bytes: 0,
     };
     if contains_tile_loop(input.nest, node) {
         let counter = k.alloca_counter(at);
@@ -132,12 +145,13 @@ pub(crate) fn is_tile_loop(nest: &LoopNest, l: &ForLoop) -> bool {
     l.parallel && nest.dims.get(l.dim).is_some_and(|d| d.kind == DimKind::Tile)
 }
 
-struct KernelBuilder<'a, 'i> {
-    ir: &'a mut Ir,
-    input: &'a KernelInput<'i>,
-    args: HashMap<ValueId, ValueId>,
-    params: Vec<ValueId>,
-    dims: Vec<Option<ValueId>>,
+/// Emits one kernel's body.
+pub(super) struct KernelBuilder<'a, 'i> {
+    pub(super) ir: &'a mut Ir,
+    pub(super) input: &'a KernelInput<'i>,
+    pub(super) args: HashMap<ValueId, ValueId>,
+    pub(super) params: Vec<ValueId>,
+    pub(super) dims: Vec<Option<ValueId>>,
     tid: [ValueId; 3],
     bdim: [ValueId; 3],
     bid: ValueId,
@@ -146,7 +160,15 @@ struct KernelBuilder<'a, 'i> {
     counter: Option<ValueId>,
     /// Whether the code being emitted runs for one tile of this block.
     in_tile: bool,
-    location: Location,
+    pub(super) location: Location,
+    /// The `gpu.func` and its entry block (workgroup attributions are appended to it).
+    pub(super) func: OpId,
+    pub(super) entry: BlockId,
+    /// The fields of the tile being emitted that live in workgroup memory, by kernel argument.
+    pub(super) staged: HashMap<ValueId, StagedField>,
+    /// The workgroup buffers so far, described for error messages, and their total size.
+    pub(super) shared: Vec<String>,
+    pub(super) shared_bytes: i64,
 }
 
 impl KernelBuilder<'_, '_> {
@@ -159,7 +181,7 @@ impl KernelBuilder<'_, '_> {
         index_constant(self.ir, at, c, &self.location)
     }
 
-    fn barrier(&mut self, at: InsertPoint) {
+    pub(super) fn barrier(&mut self, at: InsertPoint) {
         self.ir.build(at, OperationState::new("gpu.barrier", self.location.clone()));
     }
 
@@ -184,30 +206,12 @@ impl KernelBuilder<'_, '_> {
     /// Loop bounds `[lo, hi)`: the maximum of the ceiled lower bounds, the minimum of the
     /// floored upper bounds plus one.
     fn bounds(&mut self, l: &ForLoop, at: InsertPoint) -> Result<(ValueId, ValueId), String> {
-        let lower: Vec<AffineExpr> = l
-            .lower
-            .iter()
-            .map(|b| {
-                let e = self.expr(&b.expr);
-                if b.divisor == 1 {
-                    e
-                } else {
-                    AffineExpr::binary(AffineBinOp::CeilDiv, e, AffineExpr::Constant(b.divisor))
-                }
-            })
-            .collect();
+        let nd = self.input.nest.space.n_dims();
+        let lower: Vec<AffineExpr> = l.lower.iter().map(|b| self.bound_expr(b, true, nd)).collect();
         let upper: Vec<AffineExpr> = l
             .upper
             .iter()
-            .map(|b| {
-                let e = self.expr(&b.expr);
-                let q = if b.divisor == 1 {
-                    e
-                } else {
-                    AffineExpr::binary(AffineBinOp::FloorDiv, e, AffineExpr::Constant(b.divisor))
-                };
-                AffineExpr::binary(AffineBinOp::Add, q, AffineExpr::Constant(1))
-            })
+            .map(|b| AffineExpr::binary(AffineBinOp::Add, self.bound_expr(b, false, nd), AffineExpr::Constant(1)))
             .collect();
         let location = self.location.clone();
         let indexer = ArithIndexer { dims: &self.dims, params: &self.params };
@@ -218,7 +222,13 @@ impl KernelBuilder<'_, '_> {
 
     /// `scf.for %iv = lo to hi step step {}`; returns the induction variable and where the body
     /// goes (before the `scf.yield`).
-    fn scf_for(&mut self, at: InsertPoint, lo: ValueId, hi: ValueId, step: ValueId) -> (ValueId, InsertPoint) {
+    pub(super) fn scf_for(
+        &mut self,
+        at: InsertPoint,
+        lo: ValueId,
+        hi: ValueId,
+        step: ValueId,
+    ) -> (ValueId, InsertPoint) {
         let region = self.ir.create_region();
         let block = self.ir.append_block(region, &[Type::Index]);
         let mut s = OperationState::new("scf.for", self.location.clone());
@@ -230,7 +240,7 @@ impl KernelBuilder<'_, '_> {
     }
 
     /// `scf.if %cond {}`; returns where the then-body goes.
-    fn scf_if(&mut self, at: InsertPoint, cond: ValueId) -> InsertPoint {
+    pub(super) fn scf_if(&mut self, at: InsertPoint, cond: ValueId) -> InsertPoint {
         let then_region = self.ir.create_region();
         let block = self.ir.append_block(then_region, &[]);
         let else_region = self.ir.create_region();
@@ -242,7 +252,7 @@ impl KernelBuilder<'_, '_> {
         InsertPoint::Before(y)
     }
 
-    fn node(&mut self, node: &LoopAst, at: InsertPoint, level: Level) -> Result<(), String> {
+    pub(super) fn node(&mut self, node: &LoopAst, at: InsertPoint, level: Level) -> Result<(), String> {
         match node {
             LoopAst::For(l) if level == Level::Thread => {
                 let (lo, hi) = self.bounds(l, at)?;
@@ -268,32 +278,18 @@ impl KernelBuilder<'_, '_> {
                 self.barrier(inner);
                 Ok(())
             }
-            LoopAst::If { guards, then } => {
-                let mut cond: Option<ValueId> = None;
-                for g in guards {
-                    let e = self.expr(&g.expr);
-                    let location = self.location.clone();
-                    let v =
-                        ArithIndexer { dims: &self.dims, params: &self.params }.value(self.ir, at, &e, &location)?;
-                    let zero = self.constant(at, 0);
-                    let c = compare(self.ir, at, if g.kind == GuardKind::Zero { EQ } else { SGE }, v, zero, &location);
-                    cond = Some(match cond {
-                        None => c,
-                        Some(a) => binary(self.ir, at, "arith.andi", a, c, Type::I1, &location),
-                    });
+            LoopAst::If { guards, then } => match self.guards_value(at, guards, &self.dims.clone())? {
+                Some(c) => {
+                    let inner = self.scf_if(at, c);
+                    self.node(then, inner, level)
                 }
-                match cond {
-                    Some(c) => {
-                        let inner = self.scf_if(at, c);
-                        self.node(then, inner, level)
-                    }
-                    None => self.node(then, at, level),
-                }
-            }
+                None => self.node(then, at, level),
+            },
             LoopAst::Stmt { statement, iter_values } => {
                 let at = if level == Level::Block { self.first_thread_only(at) } else { at };
                 let iters: Vec<AffineExpr> = iter_values.iter().map(|f| self.expr(f)).collect();
-                let mut indexer = ArithIndexer { dims: &self.dims, params: &self.params };
+                let inner = ArithIndexer { dims: &self.dims, params: &self.params };
+                let mut indexer = StagedIndexer { inner, staged: &self.staged };
                 copy_statement(self.ir, self.input.info, *statement, &iters, &self.args, at, &mut indexer)
             }
             LoopAst::Seq(items) => {
@@ -307,6 +303,30 @@ impl KernelBuilder<'_, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// The conjunction of `guards` over the dimensions `scope` (then the parameters); `None`
+    /// when there are none.
+    pub(super) fn guards_value(
+        &mut self,
+        at: InsertPoint,
+        guards: &[Guard],
+        scope: &[Option<ValueId>],
+    ) -> Result<Option<ValueId>, String> {
+        let location = self.location.clone();
+        let nd = scope.len();
+        let mut cond: Option<ValueId> = None;
+        for g in guards {
+            let e = affine_expr_of_form(&g.expr, |c| dim_or_symbol(c, nd));
+            let v = ArithIndexer { dims: scope, params: &self.params }.value(self.ir, at, &e, &location)?;
+            let zero = self.constant(at, 0);
+            let c = compare(self.ir, at, if g.kind == GuardKind::Zero { EQ } else { SGE }, v, zero, &location);
+            cond = Some(match cond {
+                None => c,
+                Some(a) => binary(self.ir, at, "arith.andi", a, c, Type::I1, &location),
+            });
+        }
+        Ok(cond)
     }
 
     /// Runs `f` with dimension `dim` bound to `iv`.
@@ -341,7 +361,7 @@ impl KernelBuilder<'_, '_> {
     }
 
     /// The thread id linearised over dimensions `from..3` (`from = 0`: the whole block).
-    fn linear_thread(&mut self, at: InsertPoint, from: usize) -> ValueId {
+    pub(super) fn linear_thread(&mut self, at: InsertPoint, from: usize) -> ValueId {
         let location = self.location.clone();
         let mut id = self.tid[2];
         for d in (from..2).rev() {
@@ -352,7 +372,7 @@ impl KernelBuilder<'_, '_> {
     }
 
     /// Threads along dimensions `from..3` (the product of the block sizes).
-    fn thread_count(&mut self, at: InsertPoint, from: usize) -> ValueId {
+    pub(super) fn thread_count(&mut self, at: InsertPoint, from: usize) -> ValueId {
         let location = self.location.clone();
         let mut n = self.bdim[from];
         for d in from + 1..3 {
@@ -387,7 +407,8 @@ impl KernelBuilder<'_, '_> {
             let mine = compare(k.ir, inner, EQ, owner, k.bid, &location);
             let body = k.scf_if(inner, mine);
             let was = std::mem::replace(&mut k.in_tile, true);
-            let result = k.node(&l.body, body, Level::Block);
+            let result =
+                if k.input.staging { k.staged_tile(&l.body, body) } else { k.node(&l.body, body, Level::Block) };
             k.in_tile = was;
             result
         })

@@ -14,6 +14,7 @@
 
 mod arith;
 mod kernel;
+mod staging;
 
 use std::collections::HashMap;
 
@@ -39,11 +40,24 @@ pub struct GpuMapOptions {
     pub block: [i64; 3],
     /// Blocks per launch (tiles and points are distributed cyclically over them).
     pub grid: i64,
+    /// Stage each tile's footprint in workgroup (shared) memory (thesis Fig. 3.17 ①–③).
+    pub staging: bool,
+    /// Most bytes of workgroup memory one kernel may use (CUDA's static limit by default).
+    pub shared_memory: i64,
 }
+
+/// CUDA's limit on static shared memory per block (48 KiB); more needs dynamic shared memory.
+pub const DEFAULT_SHARED_MEMORY: i64 = 48 * 1024;
 
 impl Default for GpuMapOptions {
     fn default() -> Self {
-        GpuMapOptions { naive: false, block: [256, 1, 1], grid: 132 }
+        GpuMapOptions {
+            naive: false,
+            block: [256, 1, 1],
+            grid: 132,
+            staging: true,
+            shared_memory: DEFAULT_SHARED_MEMORY,
+        }
     }
 }
 
@@ -79,6 +93,7 @@ pub fn map_program(
     let gpu_module = ir.build(InsertPoint::After(func.func), state);
     let mut offload = GpuOffload {
         nest: &nest,
+        problem: &problem,
         info: &tiled.info,
         options,
         module_name: format!("{name}_kernels"),
@@ -104,6 +119,7 @@ pub fn map_program(
 /// The host side: decides which subtrees become kernels and launches them.
 struct GpuOffload<'a> {
     nest: &'a LoopNest,
+    problem: &'a ScanProblem,
     info: &'a ScopInfo,
     options: &'a GpuMapOptions,
     module_name: String,
@@ -185,6 +201,9 @@ impl Offload for GpuOffload<'_> {
             host_dims: &host_dims,
             n_params: params.len(),
             grid,
+            problem: self.problem,
+            staging: self.options.staging,
+            shared_limit: self.options.shared_memory,
         };
         build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
         let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);
@@ -224,6 +243,18 @@ pub fn pass_info() -> PassInfo {
                 description: "Threads per block along x[,y[,z]] (innermost parallel loop on x)",
             },
             OptionInfo {
+                name: "staging",
+                kind: OptionKind::Bool,
+                default: "true",
+                description: "Stage each tile in workgroup (shared) memory: load exactly what it reads, barrier, compute, barrier, store back exactly what it wrote",
+            },
+            OptionInfo {
+                name: "shared-memory",
+                kind: OptionKind::Int,
+                default: "49152",
+                description: "Most bytes of workgroup memory per kernel; staging a larger tile footprint is an error",
+            },
+            OptionInfo {
                 name: "grid",
                 kind: OptionKind::Int,
                 default: "132",
@@ -247,7 +278,19 @@ pub fn pass_info() -> PassInfo {
             if grid < 1 {
                 return Err(format!("option 'grid' of pass 'gpu-map': {grid} blocks; give at least 1"));
             }
-            Ok(Box::new(GpuMap { options: GpuMapOptions { naive: opts.bool("naive"), block, grid } }))
+            let shared_memory = opts.int("shared-memory");
+            if shared_memory < 0 {
+                return Err(format!("option 'shared-memory' of pass 'gpu-map': {shared_memory} bytes; give 0 or more"));
+            }
+            Ok(Box::new(GpuMap {
+                options: GpuMapOptions {
+                    naive: opts.bool("naive"),
+                    block,
+                    grid,
+                    staging: opts.bool("staging"),
+                    shared_memory,
+                },
+            }))
         },
     }
 }

@@ -87,8 +87,8 @@ pub fn check_pipeline_after(
 
 /// [`check_pipeline`] for a pipeline that ends in `gpu-map`: the result runs on the GPU
 /// simulator with `options` (races are errors unless the options collect them) and must be
-/// bit-identical to the program on the reference interpreter, with the same point updates.
-/// Returns the simulator's report.
+/// bit-identical to the program on the reference interpreter, with the same point updates
+/// (unless tiles are staged in workgroup memory). Returns the simulator's report.
 pub fn check_gpu_pipeline(
     text: &str,
     pipeline: &str,
@@ -121,7 +121,11 @@ pub fn check_gpu_pipeline_after(
     let run_before = run_module(&original, None, &mut before).map_err(|e| format!("original: {e}"))?;
     let run_after = stencil_runtime::gpu_sim::run_module_sim(&mapped, None, &mut after, options)
         .map_err(|e| format!("simulated ({pipeline}, {params:?}): {e}\n{printed}"))?;
-    compare_runs(&before, &after, (run_before.point_updates, run_after.run.point_updates), pipeline, params, &printed)?;
+    // With tiles staged in workgroup memory the global stores are the write-backs (one per
+    // element a tile wrote), not the statement instances: only the fields are compared.
+    let staged = printed.contains("workgroup(");
+    let updates = if staged { (0, 0) } else { (run_before.point_updates, run_after.run.point_updates) };
+    compare_runs(&before, &after, updates, pipeline, params, &printed)?;
     Ok(run_after.sim)
 }
 

@@ -1,9 +1,11 @@
 // gpu-map (docs/passes.md): a host func.func with one gpu.launch_func per inter-tile wavefront
 // (the host loop is the thesis' __syncblocks), and kernels in which the tiles of a wavefront
-// are linearised and distributed cyclically over the blocks (a private counter), each
-// intra-tile wavefront step is followed by a gpu.barrier, and the points of a step are
-// distributed over the threads.
+// are linearised and distributed cyclically over the blocks (a private counter), each tile is
+// staged in workgroup memory (load what it reads, barrier, compute, store back what it
+// wrote), each intra-tile wavefront step is followed by a gpu.barrier, and the
+// points of a step are distributed over the threads.
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4},canonicalize,cse)' | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4 staging=false},canonicalize,cse)' | FileCheck %s --check-prefix=GLOBAL
 // The mapped module compiles to PTX with MLIR 22's GPU pipeline.
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | mlir-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_90},gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
 // Option errors come before any input is read; mapping errors are located at the program.
@@ -21,7 +23,7 @@
 // CHECK-NEXT:      gpu.launch_func  @fig_3_4_kernels::@fig_3_4_k0 blocks in (%c4, %c1, %c1) threads in (%c8, %c1, %c1)  args(%arg0 : memref<?xf64>, %arg1 : index, %arg2 : index, %[[W]] : index)
 // CHECK-NEXT:    }
 // CHECK:       gpu.module @fig_3_4_kernels {
-// CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) kernel {
+// CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) workgroup(%[[SH:.*]] : memref<11xf64, #gpu.address_space<workgroup>>) kernel {
 // CHECK:           %[[TX:.*]] = gpu.thread_id  x
 // CHECK:           %[[BID:.*]] = gpu.block_id  x
 // CHECK-NEXT:      %[[NB:.*]] = gpu.grid_dim  x
@@ -32,16 +34,49 @@
 // CHECK-NEXT:        %[[OWNER:.*]] = arith.remui %[[K]], %[[NB]] : index
 // CHECK-NEXT:        %[[MINE:.*]] = arith.cmpi eq, %[[OWNER]], %[[BID]] : index
 // CHECK-NEXT:        scf.if %[[MINE]] {
+// ①: the threads load the elements the tile reads (11 at most), one per thread in turn.
+// CHECK:               scf.for %[[L:.*]] = %{{.*}} to %c11 step %{{.*}} {
+// CHECK:                 scf.if %{{.*}} {
+// CHECK-NEXT:              %[[V:.*]] = memref.load %arg0[%{{.*}}] : memref<?xf64>
+// CHECK-NEXT:              memref.store %[[V]], %[[SH]][%[[L]]] : memref<11xf64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:            }
+// CHECK-NEXT:          }
+// CHECK-NEXT:          gpu.barrier
+// The intra-tile wavefronts compute in workgroup memory.
 // CHECK:               scf.for %[[E1:.*]] = %{{.*}} to %{{.*}} step %c1 {
 // CHECK:                 scf.for %[[E2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:                   memref.load %arg0
-// CHECK:                   memref.store
+// CHECK-NOT:               %arg0
+// CHECK:                   memref.load %[[SH]]
+// CHECK:                   memref.store %{{.*}}, %[[SH]]
 // CHECK-NEXT:            }
 // CHECK-NEXT:            gpu.barrier
+// CHECK-NEXT:          }
+// The last wavefront's barrier is ②; then the elements the tile wrote go back (no barrier ③:
+// each buffer slot belongs to the same thread in the stores and in the next tile's loads).
+// CHECK-NEXT:          scf.for %{{.*}} = %{{.*}} to %c11 step %{{.*}} {
+// CHECK:                 scf.if %{{.*}} {
+// CHECK-NEXT:              %[[W:.*]] = memref.load %[[SH]][%{{.*}}] : memref<11xf64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:              memref.store %[[W]], %arg0[%{{.*}}] : memref<?xf64>
+// CHECK-NEXT:            }
 // CHECK-NEXT:          }
 // CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      gpu.return
+
+// Without staging the tile works on global memory.
+// GLOBAL:        gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) kernel {
+// GLOBAL:          scf.if %{{.*}} {
+// GLOBAL-NEXT:       %{{.*}} = arith.muli
+// GLOBAL:            scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1 {
+// GLOBAL:              scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// GLOBAL:                memref.load %arg0
+// GLOBAL:                memref.store %{{.*}}, %arg0
+// GLOBAL-NEXT:         }
+// GLOBAL-NEXT:         gpu.barrier
+// GLOBAL-NEXT:       }
+// GLOBAL-NEXT:     }
+// GLOBAL-NEXT:   }
+// GLOBAL-NEXT:   gpu.return
 stencil.program @fig_3_4(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] {
   stencil.iterate %t = 0 to T {
     stencil.apply @S0 writes %A over [0] to [N - 1] {

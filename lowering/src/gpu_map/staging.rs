@@ -1,0 +1,386 @@
+//! Shared-memory staging of a tile (thesis §3.3.2, Fig. 3.17 ①–③): before a block runs a
+//! tile, its threads copy exactly the elements the tile reads from global into workgroup
+//! memory, with consecutive threads on consecutive elements of the innermost array dimension
+//! (coalesced); a barrier; the tile computes on workgroup memory; a barrier; the threads copy
+//! exactly the elements the tile wrote back. (Fig. 3.17's barrier ③ after the stores is not
+//! needed: see [`KernelBuilder::staged_tile`].)
+//!
+//! Each array the tile touches gets one workgroup buffer, a box whose origin depends on the
+//! tile and whose static extent holds every tile (`stencil_poly::codegen::tile_footprints`).
+//! Copying the box without the exact membership tests would read and write elements that
+//! tiles running at the same time in other blocks write.
+
+use std::collections::HashMap;
+
+use stencil_dialects::gpu::{AddressSpace, WORKGROUP_ATTRIBUTIONS_ATTR};
+use stencil_ir::affine::{AffineBinOp, AffineExpr};
+use stencil_ir::ir::InsertPoint;
+use stencil_ir::types::{Dim, MemRefType};
+use stencil_ir::{Attribute, Ir, Location, Type, ValueId};
+use stencil_poly::codegen::{tile_footprints, ArrayFootprint, Bound, ElementRegion, LoopAst, OriginCandidate};
+use stencil_poly::{Limits, StatementId};
+
+use super::arith::{binary, compare, index_constant, load, store, ArithIndexer, SLE};
+use super::kernel::{KernelBuilder, Level};
+use crate::codegen::statement::Indexer;
+
+/// An array staged for the tile being emitted: its workgroup buffer and the box origin.
+pub(super) struct StagedField {
+    buffer: ValueId,
+    origin: Vec<ValueId>,
+}
+
+/// Which way a box copy goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copy {
+    /// Global → workgroup, the elements read.
+    Load,
+    /// Workgroup → global, the elements written.
+    StoreBack,
+}
+
+/// One staged array of a tile.
+struct Plan<'f> {
+    footprint: &'f ArrayFootprint,
+    global: ValueId,
+    element: Type,
+    field: StagedField,
+}
+
+impl KernelBuilder<'_, '_> {
+    /// Emits `body`, one tile run by the whole block, with its footprint staged in workgroup
+    /// memory.
+    pub(super) fn staged_tile(&mut self, body: &LoopAst, at: InsertPoint) -> Result<(), String> {
+        let mut statements = Vec::new();
+        collect_statements(body, &mut statements);
+        let outer: Vec<bool> = self.dims.iter().map(Option::is_some).collect();
+        let footprints =
+            tile_footprints(self.input.problem, &self.input.info.scop, &statements, &outer, &Limits::default())
+                .map_err(|e| format!("shared-memory staging: {e}; use gpu-map{{staging=false}} for this tiling"))?;
+        let mut plans = Vec::new();
+        for footprint in &footprints {
+            let field = *self
+                .input
+                .info
+                .arrays
+                .get(footprint.array.0)
+                .ok_or("shared-memory staging: an array without field argument")?;
+            let global = *self.args.get(&field).ok_or("shared-memory staging: a field without kernel argument")?;
+            let element = match self.ir.value_type(global) {
+                Type::MemRef(m) => m.element.clone(),
+                other => return Err(format!("shared-memory staging: field of type {other} is not a memref")),
+            };
+            let buffer = self.workgroup_buffer(footprint, &element)?;
+            let origin = footprint
+                .origin
+                .iter()
+                .map(|candidates| self.origin_value(at, candidates))
+                .collect::<Result<Vec<_>, _>>()?;
+            plans.push(Plan { footprint, global, element, field: StagedField { buffer, origin } });
+        }
+        for plan in &plans {
+            self.copy_box(at, plan, Copy::Load)?;
+        }
+        // ①: every element is in workgroup memory before any thread computes.
+        self.barrier(at);
+        let staged: HashMap<ValueId, StagedField> = plans
+            .iter()
+            .map(|p| (p.global, StagedField { buffer: p.field.buffer, origin: p.field.origin.clone() }))
+            .collect();
+        let saved = std::mem::replace(&mut self.staged, staged);
+        let result = self.node(body, at, Level::Block);
+        self.staged = saved;
+        result?;
+        // ②: the tile is complete before its results are copied back — already so when it
+        // ends with an intra-tile wavefront loop, which has a barrier after every step.
+        if !self.ends_with_barrier(body) {
+            self.barrier(at);
+        }
+        for plan in &plans {
+            self.copy_box(at, plan, Copy::StoreBack)?;
+        }
+        // No barrier ③ is needed before the block's next tile: its loads give every buffer
+        // slot to the same thread as these stores did (the slot's linear index modulo the
+        // block size, and every tile has the same box extents), so each thread only
+        // overwrites slots it has itself stored back; the next tile's computation waits at ①.
+        Ok(())
+    }
+
+    /// Whether the code of `node` at block level ends with a barrier every thread passed after
+    /// its last memory access.
+    fn ends_with_barrier(&self, node: &LoopAst) -> bool {
+        match node {
+            LoopAst::For(l) => !l.parallel && !super::kernel::is_tile_loop(self.input.nest, l),
+            LoopAst::Seq(items) => items.last().is_some_and(|x| self.ends_with_barrier(x)),
+            LoopAst::If { .. } | LoopAst::Stmt { .. } => false,
+        }
+    }
+
+    /// A new workgroup attribution of the kernel holding `footprint`'s box; fails when the
+    /// kernel's attributions exceed the shared-memory limit.
+    fn workgroup_buffer(&mut self, footprint: &ArrayFootprint, element: &Type) -> Result<ValueId, String> {
+        let name = self.input.info.scop.array(footprint.array).map_or("?", |a| a.name.as_str()).to_string();
+        let bytes_per_element = element
+            .bit_width()
+            .map(|b| i64::from(b.div_ceil(8)))
+            .ok_or_else(|| format!("field {name}: element type {element} has no size"))?;
+        let elements = footprint.extent.iter().try_fold(1i64, |acc, &e| acc.checked_mul(e.max(1)));
+        let bytes = elements
+            .and_then(|e| e.checked_mul(bytes_per_element))
+            .ok_or_else(|| format!("field {name}: the tile footprint is too large"))?;
+        let shape = footprint.extent.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("×");
+        self.shared.push(format!("{name}: {shape} × {element} = {bytes} bytes"));
+        self.shared_bytes = self.shared_bytes.saturating_add(bytes);
+        if self.shared_bytes > self.input.shared_limit {
+            return Err(format!(
+                "shared-memory staging needs {} bytes per block ({}), above the limit of {} bytes; choose smaller tile sizes, raise gpu-map{{shared-memory=…}} for a device with more, or use gpu-map{{staging=false}}",
+                self.shared_bytes,
+                self.shared.join(", "),
+                self.input.shared_limit
+            ));
+        }
+        let mut ty =
+            MemRefType::new(footprint.extent.iter().map(|&e| Dim::Static(e.max(1))).collect(), element.clone());
+        ty.memory_space = Some(AddressSpace::Workgroup.attr());
+        let buffer = self.ir.add_block_argument(self.entry, Type::memref(ty));
+        let count = stencil_dialects::gpu::num_workgroup_attributions(self.ir, self.func) + 1;
+        self.ir.set_attribute(self.func, WORKGROUP_ATTRIBUTIONS_ATTR, Attribute::i64(count as i64));
+        Ok(buffer)
+    }
+
+    /// The box origin along one coordinate: the minimum over the active candidates. When none
+    /// is active the tile touches nothing of the array and the value is never used.
+    fn origin_value(&mut self, at: InsertPoint, candidates: &[OriginCandidate]) -> Result<ValueId, String> {
+        let location = self.location.clone();
+        let nd = self.input.nest.space.n_dims();
+        let mut acc: Option<(ValueId, Option<ValueId>)> = None; // (minimum so far, any active)
+        for c in candidates {
+            let lower: Vec<AffineExpr> = c.lower.iter().map(|b| self.bound_expr(b, true, nd)).collect();
+            let indexer = ArithIndexer { dims: &self.dims, params: &self.params };
+            let v = indexer.fold(self.ir, at, &lower, true, &location)?;
+            let active = self.guards_value(at, &c.active, &self.dims.clone())?;
+            acc = Some(match (acc, active) {
+                (None, active) => (v, active),
+                (Some((m, seen)), None) => {
+                    let lower = binary(self.ir, at, "arith.minsi", m, v, Type::Index, &location);
+                    (self.select(at, seen, lower, v), None)
+                }
+                (Some((m, seen)), Some(active)) => {
+                    let lower = binary(self.ir, at, "arith.minsi", m, v, Type::Index, &location);
+                    let with = self.select(at, seen, lower, v);
+                    let chosen = self.select(at, Some(active), with, m);
+                    let any = match seen {
+                        Some(s) => Some(binary(self.ir, at, "arith.ori", s, active, Type::I1, &location)),
+                        None => None,
+                    };
+                    (chosen, any)
+                }
+            });
+        }
+        acc.map(|(v, _)| v).ok_or_else(|| "shared-memory staging: a box coordinate without origin".to_string())
+    }
+
+    /// `cond ? a : b`; `a` when `cond` is `None` (always true).
+    fn select(&mut self, at: InsertPoint, cond: Option<ValueId>, a: ValueId, b: ValueId) -> ValueId {
+        let Some(cond) = cond else { return a };
+        let mut state = stencil_ir::ir::OperationState::new("arith.select", self.location.clone());
+        state.operands = vec![cond, a, b];
+        state.result_types = vec![Type::Index];
+        let op = self.ir.build(at, state);
+        self.ir.result(op, 0)
+    }
+
+    /// Copies the member elements of a plan's box, cyclically over the block's threads with the
+    /// innermost coordinate fastest (consecutive threads, consecutive addresses).
+    fn copy_box(&mut self, at: InsertPoint, plan: &Plan<'_>, direction: Copy) -> Result<(), String> {
+        let regions = match direction {
+            Copy::Load => &plan.footprint.reads,
+            Copy::StoreBack => &plan.footprint.writes,
+        };
+        if regions.is_empty() {
+            return Ok(());
+        }
+        let location = self.location.clone();
+        let extent = &plan.footprint.extent;
+        let total: i64 = extent.iter().map(|&e| e.max(1)).product();
+        let first = self.linear_thread(at, 0);
+        let threads = self.thread_count(at, 0);
+        let end = index_constant(self.ir, at, total, &location);
+        let (linear, body) = self.scf_for(at, first, end, threads);
+        // Delinearise: the innermost coordinate varies fastest.
+        let mut coords = vec![linear; extent.len()];
+        let mut rest = linear;
+        for d in (1..extent.len()).rev() {
+            let size = index_constant(self.ir, body, extent[d].max(1), &location);
+            coords[d] = binary(self.ir, body, "arith.remui", rest, size, Type::Index, &location);
+            rest = binary(self.ir, body, "arith.divui", rest, size, Type::Index, &location);
+        }
+        // The outermost coordinate is what is left (the linear index is below the total).
+        coords[0] = rest;
+        let element: Vec<ValueId> = coords
+            .iter()
+            .zip(&plan.field.origin)
+            .map(|(&c, &o)| binary(self.ir, body, "arith.addi", o, c, Type::Index, &location))
+            .collect();
+        let mut scope = self.dims.clone();
+        scope.extend(element.iter().map(|&v| Some(v)));
+        let member = self.membership(body, regions, &scope)?;
+        let inside = self.scf_if(body, member);
+        match direction {
+            Copy::Load => {
+                let v = load(self.ir, inside, plan.global, element, plan.element.clone(), &location);
+                store(self.ir, inside, v, plan.field.buffer, coords, &location);
+            }
+            Copy::StoreBack => {
+                let v = load(self.ir, inside, plan.field.buffer, coords, plan.element.clone(), &location);
+                store(self.ir, inside, v, plan.global, element, &location);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the element whose coordinates follow the dimensions in `scope` is in the union
+    /// of `regions`.
+    fn membership(
+        &mut self,
+        at: InsertPoint,
+        regions: &[ElementRegion],
+        scope: &[Option<ValueId>],
+    ) -> Result<ValueId, String> {
+        let location = self.location.clone();
+        let nd = scope.len();
+        let mut any: Option<ValueId> = None;
+        for region in regions {
+            let mut cond = self.guards_value(at, &region.guards, scope)?;
+            if !region.lower.is_empty() {
+                let lower: Vec<AffineExpr> = region.lower.iter().map(|b| self.bound_expr(b, true, nd)).collect();
+                let upper: Vec<AffineExpr> = region.upper.iter().map(|b| self.bound_expr(b, false, nd)).collect();
+                let indexer = ArithIndexer { dims: scope, params: &self.params };
+                let lo = indexer.fold(self.ir, at, &lower, true, &location)?;
+                let hi = indexer.fold(self.ir, at, &upper, false, &location)?;
+                let fits = compare(self.ir, at, SLE, lo, hi, &location);
+                cond = Some(match cond {
+                    Some(c) => binary(self.ir, at, "arith.andi", c, fits, Type::I1, &location),
+                    None => fits,
+                });
+            }
+            let cond = match cond {
+                Some(c) => c,
+                // A region without conditions holds every element (never for a bounded tile).
+                None => {
+                    let mut state = stencil_ir::ir::OperationState::new("arith.constant", location.clone());
+                    state.add_property("value", Attribute::Bool(true));
+                    state.result_types = vec![Type::I1];
+                    let op = self.ir.build(at, state);
+                    self.ir.result(op, 0)
+                }
+            };
+            any = Some(match any {
+                Some(a) => binary(self.ir, at, "arith.ori", a, cond, Type::I1, &location),
+                None => cond,
+            });
+        }
+        any.ok_or_else(|| "shared-memory staging: no region".to_string())
+    }
+
+    /// `⌈expr / divisor⌉` (`ceil`) or `⌊expr / divisor⌋` over `nd` dimensions and the parameters.
+    pub(super) fn bound_expr(&self, b: &Bound, ceil: bool, nd: usize) -> AffineExpr {
+        let e =
+            stencil_passes::schedule::affine_expr_of_form(&b.expr, |c| stencil_passes::schedule::dim_or_symbol(c, nd));
+        if b.divisor == 1 {
+            e
+        } else {
+            let op = if ceil { AffineBinOp::CeilDiv } else { AffineBinOp::FloorDiv };
+            AffineExpr::binary(op, e, AffineExpr::Constant(b.divisor))
+        }
+    }
+}
+
+/// An [`Indexer`] for statements inside a staged tile: accesses to staged fields go to their
+/// workgroup buffers (element minus box origin), everything else to the arith indexer.
+pub(super) struct StagedIndexer<'a> {
+    /// Index values and global accesses.
+    pub inner: ArithIndexer<'a>,
+    /// The staged fields of the tile, by kernel argument.
+    pub staged: &'a HashMap<ValueId, StagedField>,
+}
+
+impl StagedIndexer<'_> {
+    /// The buffer and buffer indices of `memref[index]` when `memref` is staged.
+    fn redirect(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        memref: ValueId,
+        index: &[AffineExpr],
+        location: &Location,
+    ) -> Result<Option<(ValueId, Vec<ValueId>)>, String> {
+        let Some(field) = self.staged.get(&memref) else { return Ok(None) };
+        let global = self.inner.indices(ir, at, index, location)?;
+        let local = global
+            .into_iter()
+            .zip(&field.origin)
+            .map(|(g, &o)| binary(ir, at, "arith.subi", g, o, Type::Index, location))
+            .collect();
+        Ok(Some((field.buffer, local)))
+    }
+}
+
+impl Indexer for StagedIndexer<'_> {
+    fn load(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        memref: ValueId,
+        index: &[AffineExpr],
+        element: Type,
+        location: &Location,
+    ) -> Result<ValueId, String> {
+        match self.redirect(ir, at, memref, index, location)? {
+            Some((buffer, local)) => Ok(load(ir, at, buffer, local, element, location)),
+            None => self.inner.load(ir, at, memref, index, element, location),
+        }
+    }
+
+    fn store(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        value: ValueId,
+        memref: ValueId,
+        index: &[AffineExpr],
+        location: &Location,
+    ) -> Result<(), String> {
+        match self.redirect(ir, at, memref, index, location)? {
+            Some((buffer, local)) => {
+                store(ir, at, value, buffer, local, location);
+                Ok(())
+            }
+            None => self.inner.store(ir, at, value, memref, index, location),
+        }
+    }
+
+    fn index_value(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        expr: &AffineExpr,
+        location: &Location,
+    ) -> Result<ValueId, String> {
+        self.inner.index_value(ir, at, expr, location)
+    }
+}
+
+/// The statements that run in `node`.
+fn collect_statements(node: &LoopAst, out: &mut Vec<StatementId>) {
+    match node {
+        LoopAst::For(l) => collect_statements(&l.body, out),
+        LoopAst::If { then, .. } => collect_statements(then, out),
+        LoopAst::Stmt { statement, .. } => {
+            if !out.contains(statement) {
+                out.push(*statement);
+            }
+        }
+        LoopAst::Seq(items) => items.iter().for_each(|x| collect_statements(x, out)),
+    }
+}

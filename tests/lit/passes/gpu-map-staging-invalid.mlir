@@ -1,0 +1,27 @@
+// gpu-map's shared-memory staging rejects what does not fit, located at the program: a tile
+// footprint larger than the shared-memory limit (a tile of 8 of this 2-D Jacobi, skewed in i by
+// time, touches 24×8 elements of A and 23×8 of B, 3008 bytes in all), naming the buffers.
+// RUN: stencil-opt %s --verify-diagnostics --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=2048})'
+// Raising the limit, or staging off, maps it.
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=3008})' | FileCheck %s
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=2048 staging=false})' | FileCheck %s --check-prefix=GLOBAL
+// CHECK: workgroup(%{{.*}} : memref<24x8xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<23x8xf64, #gpu.address_space<workgroup>>) kernel
+// GLOBAL-NOT: workgroup(
+
+// expected-error@+1 {{gpu-map failed: shared-memory staging needs 3008 bytes per block (A: 24×8 × f64 = 1536 bytes, B: 23×8 × f64 = 1472 bytes), above the limit of 2048 bytes; choose smaller tile sizes, raise gpu-map{shared-memory=…} for a device with more, or use gpu-map{staging=false}}}
+stencil.program @jacobi(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %B over [1, 1] to [N - 1, N - 1] {
+      %c = stencil.access %A[0, 0] : f64
+      %n = stencil.access %A[-1, 0] : f64
+      %s = stencil.access %A[1, 0] : f64
+      %a = arith.addf %c, %n : f64
+      %b = arith.addf %a, %s : f64
+      stencil.yield %b : f64
+    }
+    stencil.apply @S1 writes %A over [1, 1] to [N - 1, N - 1] {
+      %b = stencil.access %B[0, 0] : f64
+      stencil.yield %b : f64
+    }
+  }
+}
