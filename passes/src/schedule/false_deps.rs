@@ -210,6 +210,21 @@ fn apply_copy(ir: &mut Ir, info: &ScopInfo, copy: &ArrayCopy) -> Result<(), Diag
     let not_a_box = |ir: &Ir, what: &str, e: String| {
         op_error(ir, origin.apply, format!("cannot copy {array_name} to {} ({what}): {e}", copy.copy_name))
     };
+    // The copy runs between iterates; one inside the reader's own point loops (a plan moved
+    // inward for a flow dependence carried there, `plan_array_copies`) has no IR form, and
+    // hoisting it before the apply would hide the values the apply writes for itself.
+    if copy.depth > origin.iterates.len() {
+        return Err(op_error(
+            ir,
+            origin.apply,
+            format!(
+                "cannot copy {array_name} to {}: the copy would run inside the point loops of this apply (depth {}, {} enclosing iterate(s))",
+                copy.copy_name,
+                copy.depth,
+                origin.iterates.len()
+            ),
+        ));
+    }
     let copy_box = element_box(&copy.copy_domain, copy.depth, rank).map_err(|e| not_a_box(ir, "copy domain", e))?;
     let init_box = match &copy.initialization {
         Some(p) => Some(element_box(p, 0, rank).map_err(|e| not_a_box(ir, "initialization", e))?),

@@ -3,7 +3,9 @@
 //!
 //! For an anti dependence from a read of `A` in statement `R` to a later write of `A`, the
 //! values the read needs are saved in a fresh array `A0` right before `R`, inside the loops
-//! that carry (or enclose) the dependence, and the read is redirected to `A0`:
+//! that enclose the dependence's level — and those carrying or enclosing the flow dependences
+//! into the read, so that the copy sees every value the read receives — and the read is
+//! redirected to `A0`:
 //!
 //! ```text
 //! A0[I+1] = A[I+1];                         // initialisation: read, never written
@@ -33,8 +35,9 @@ pub struct ArrayCopy {
     pub copy_name: String,
     /// The statement whose reads are redirected; the copy runs right before it.
     pub reader: StatementId,
-    /// The copy runs inside the reader's first `depth` loops (the loops enclosing the
-    /// removed dependences' level): thesis Fig. 4.4 copies once per time step, `depth = 1`.
+    /// The copy runs inside the reader's first `depth` loops: those enclosing the removed
+    /// dependences' level (thesis Fig. 4.4 copies once per time step, `depth = 1`), or more
+    /// where a flow dependence into a redirected read requires it (see `flow_depth`).
     pub depth: usize,
     /// The reads of `reader` that must read the copy instead of `array`.
     pub redirected: Vec<AccessId>,
@@ -94,7 +97,8 @@ pub fn plan_array_copies(
             .and_then(|s| s.accesses().get(d.source.access.0))
             .ok_or_else(|| fail("the source access is not in the SCoP"))?;
         let depth = enclosing_loops(scop, reader, d.schedule_row)
-            .ok_or_else(|| fail("the reader's schedule is not a loop nest (β0, i1, β1, …)"))?;
+            .ok_or_else(|| fail("the reader's schedule is not a loop nest (β0, i1, β1, …)"))?
+            .max(flow_depth(scop, graph, reader, d.source.access));
         match groups.iter_mut().find(|g| g.array == access.array() && g.reader == reader && g.depth == depth) {
             Some(g) => {
                 if !g.redirected.contains(&d.source.access) {
@@ -123,6 +127,35 @@ pub fn plan_array_copies(
         footprints(scop, g, limits)?;
     }
     Ok(groups)
+}
+
+/// The number of loops a copy for the read `access` of `reader` must run inside so that
+/// every flow dependence into the read comes from before the copy point: the loop carrying
+/// it, or the loops enclosing a loop-independent one (0 without flow dependences).
+///
+/// The dependence's own level puts the copy inside the loops enclosing the loop that carries
+/// it (thesis Fig. 4.4: the anti dependence `(0, 1)` is carried by `i`, the copy runs once per
+/// `j`). When the dependence is carried by the time loop — PolyBench fdtd-2d: the `hz` update
+/// reads `ey[0][j]` at `t`, the excitation overwrites it at `t + 1` — that alone would be a
+/// single copy before the SCoP, yet the same read receives `ey[0][j] = fict[t]` of its own time
+/// step. The copy then runs once per `t`, after the excitation and the `ey` update, right
+/// before the reader: the copied program reads exactly the values of the original, and the
+/// read, redirected, no longer depends on the excitation's next write. A flow dependence
+/// whose level is not a loop of a loop-nest schedule is skipped here; `check_redirect`
+/// reports it.
+fn flow_depth(scop: &Scop, graph: &DependenceGraph, reader: StatementId, access: AccessId) -> usize {
+    let loops = enclosing_loops(scop, reader, usize::MAX).unwrap_or(0);
+    graph
+        .dependences()
+        .iter()
+        .filter(|d| d.kind == DependenceKind::Flow && d.target.statement == reader && d.target.access == access)
+        .filter_map(|d| match d.level {
+            DependenceLevel::Carried { depth } => Some(depth),
+            DependenceLevel::Independent => enclosing_loops(scop, reader, d.schedule_row),
+        })
+        .filter(|&k| k <= loops)
+        .max()
+        .unwrap_or(0)
 }
 
 /// A redirected read must not see a value written after the copy point: every flow
