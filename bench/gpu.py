@@ -61,7 +61,8 @@ def run(binary, example, params, pipeline):
            "--init", "const:1", "--warmup", "1", "--json", f"--pass-pipeline={pipeline}"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        return None, done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"
+        errors = [line for line in done.stderr.splitlines() if "error:" in line]
+        return None, (errors[0].split("error:", 1)[1].strip() if errors else "failed")
     return json.loads(done.stdout), None
 
 

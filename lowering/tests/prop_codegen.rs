@@ -2,13 +2,15 @@
 //! random offsets, in place or on two fields, random parameters and tile sizes — scheduled
 //! (`poly-schedule`), tiled (`poly-tile`) and lowered (`poly-codegen`): the affine code on
 //! the reference interpreter updates exactly as many points as the program (each statement
-//! instance once) and leaves bit-identical fields.
+//! instance once) and leaves bit-identical fields. The same programs mapped to the GPU
+//! (`gpu-map`, tiles staged in shared memory or not, random block and grid sizes) run on the
+//! GPU simulator race-free with bit-identical fields.
 
 mod common;
 
 use std::fmt::Write;
 
-use common::check_pipeline;
+use common::{check_gpu_pipeline, check_pipeline};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -104,6 +106,33 @@ proptest! {
         let pipeline = format!("builtin.module(poly-schedule,poly-tile{{sizes={size} intra={intra}}},poly-codegen)");
         if let Err(e) = check_pipeline(&text, &pipeline, &[("T", t), ("N", n)]) {
             prop_assert!(false, "{e}\nprogram:\n{text}");
+        }
+    }
+}
+
+proptest! {
+    // Fewer cases: the simulator runs every thread of every block.
+    #![proptest_config(ProptestConfig { cases: 24, rng_seed: RngSeed::Fixed(0x6E0_C0DE), ..ProptestConfig::default() })]
+
+    #[test]
+    fn gpu_mapped_code_is_race_free_and_bit_identical(
+        p in program(),
+        t in 1i64..=3,
+        n in 4i64..=7,
+        size in 1i64..=3,
+        staging in any::<bool>(),
+        block in prop_oneof![Just("4"), Just("4,2"), Just("2,2,2")],
+        grid in 1i64..=3,
+    ) {
+        let n = if p.dims == 3 { n.min(5) } else { n };
+        let text = p.text();
+        let pipeline = format!(
+            "builtin.module(poly-schedule,poly-tile{{sizes={size}}},gpu-map{{block={block} grid={grid} staging={staging}}})"
+        );
+        let options = stencil_runtime::gpu_sim::SimOptions::default();
+        match check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options) {
+            Ok(report) => prop_assert_eq!(report.race_count, 0),
+            Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
         }
     }
 }
