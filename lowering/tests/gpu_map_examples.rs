@@ -74,6 +74,16 @@ fn tiled_reverse_and_shuffled_orders() {
 }
 
 #[test]
+fn rectangular_tile_order_stages_each_launched_tile() {
+    // inter=rectangular keeps the tile loops on the host: each tile is a one-block launch.
+    check_all(
+        "builtin.module(poly-schedule,poly-tile{sizes=3 inter=rectangular},gpu-map{block=4,2})",
+        &SimOptions::default().with_order(Order::Shuffled { seed: 3 }),
+        &UNSCHEDULABLE,
+    );
+}
+
+#[test]
 fn array_copied_tiled() {
     // Compared with the array-copied program: the copy statements run on the GPU too.
     check_all_after(

@@ -126,6 +126,16 @@ pub(crate) fn build_kernel(
     if contains_tile_loop(input.nest, node) {
         let counter = k.alloca_counter(at);
         k.counter = Some(counter);
+        return k.node(node, at, Level::Block);
+    }
+    // A tile launched on its own (a sequential inter-tile order keeps the tile loops on the
+    // host) runs on one block: the whole kernel is that tile, staged like the tiles of a
+    // wavefront.
+    let one_tile = input.grid == 1
+        && input.nest.dims.iter().zip(input.host_dims).any(|(d, &host)| host && d.kind == DimKind::Tile);
+    if input.staging && one_tile {
+        k.in_tile = true;
+        return k.staged_tile(node, at);
     }
     k.node(node, at, Level::Block)
 }
