@@ -5,8 +5,10 @@
 //! Pluto's `fourier_motzkin_eliminate`). A variable that sits in an equality is eliminated by
 //! Gaussian elimination instead, and the next variable is always the one that produces the
 //! fewest rows (Pluto's heuristic). After every step the system is deduplicated and, when it
-//! grew, redundant rows are removed by exact linear programming (bounded by
-//! [`Limits::max_redundancy_checks`]).
+//! grew, redundant rows are removed by exact linear programming — every row the step left,
+//! even past [`Limits::max_redundancy_checks`] (at most [`Limits::max_constraints`] LPs): a row
+//! left unchecked is combined pairwise again by the next step, which is how redundant rows
+//! make Fourier–Motzkin blow up.
 //!
 //! Over the integers the rational shadow can contain points with no integer preimage. Pugh's
 //! condition decides exactness: a pair is exact when `a_i = 1` or `b_j = 1`, an equality when
@@ -67,7 +69,7 @@ pub(crate) fn eliminate(sys: &mut System, cols: &[usize], limits: &Limits) -> Re
             exact &= fm_step(sys, col, limits)?;
             sys.dedupe()?;
             if sys.ineqs.len() > before {
-                sys.remove_redundant(&[], limits)?;
+                sys.remove_redundant(&[], &step_budget(sys, limits))?;
             }
         }
     }
@@ -75,6 +77,24 @@ pub(crate) fn eliminate(sys: &mut System, cols: &[usize], limits: &Limits) -> Re
         exact = true;
     }
     Ok(exact)
+}
+
+/// The limits of the redundancy removal after a growing step: one LP for every row the step
+/// left (at most [`Limits::max_constraints`]), when that is more than
+/// [`Limits::max_redundancy_checks`], unless the budget is 0 (syntactic only).
+///
+/// A step that combines `l` lower with `u` upper bounds leaves up to `l·u` rows, typically a
+/// few of them irredundant; rows left unchecked once a smaller budget runs out are combined
+/// pairwise again by the next step. On a 3-D two-statement stencil tiled 2×2×2×2
+/// (`poly/tests/codegen_scan.rs`) dropping the tile dimensions one by one then grew
+/// 58 → 76 → 479 rows and past `max_constraints` (47 144 pairs), where checking every row
+/// gives 58 → 39 → 15 → 4 (550, 236 and 42 LPs).
+fn step_budget(sys: &System, limits: &Limits) -> Limits {
+    let checks = match limits.max_redundancy_checks {
+        0 => 0,
+        n => n.max(sys.ineqs.len()),
+    };
+    Limits { max_redundancy_checks: checks, ..*limits }
 }
 
 /// Removes column `col` using equality `ei`; exact iff its coefficient is ±1.

@@ -19,6 +19,8 @@ pub struct Limits {
     pub max_constraints: usize,
     /// Linear programs one redundancy-removal pass may solve; once spent, the remaining
     /// constraints are kept (the result stays exact, only less simplified). 0 = syntactic only.
+    /// The pass after a growing Fourier–Motzkin step may check every row the step left
+    /// (at most `max_constraints`), since unchecked rows would be combined again.
     pub max_redundancy_checks: usize,
     /// Points [`crate::Polyhedron::enumerate`] may produce (exceeding it is an error).
     pub max_enumerated_points: usize,

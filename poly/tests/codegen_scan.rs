@@ -1,6 +1,7 @@
 //! Scanning corner cases: fused statements whose extents are incomparable parameters (the
 //! convex-hull fallback), negative coordinates (floor-correct tiles and bounds), guards on
-//! parameters only, and the interpreter's limits.
+//! parameters only, the interpreter's limits, and a dense four-row band of two statements
+//! whose tile projections need Fourier–Motzkin's redundancy removal to finish.
 
 mod codegen_support;
 mod common;
@@ -144,4 +145,39 @@ fn malformed_scan_problems_are_reported() {
     problem.statements[0].domain = Polyhedron::parse(free, "0 <= i < N, c1 = 0, s1 = 0").unwrap();
     let err = generate(&problem, &ScanOptions::default()).unwrap_err();
     assert!(matches!(err, CodegenError::UndeterminedIterator { .. }), "{err}");
+}
+
+/// The 3-D two-statement program of `lowering/tests/prop_codegen.proptest-regressions`:
+/// `for t: S0: A[i][j][k] = A[i][j][k+1]; S1: A[i][j][k] = A[i][j-1][k] + A[i-1][j+1][k+1] +
+/// A[i+1][j+1][k]` under the scheduler's dense four-row band, tiled by 2 (inter-tile
+/// wavefront). Dropping the tile dimensions one by one from the 58-row tile polyhedron, the
+/// redundancy budget ran out after the first step and the rows it left unchecked were
+/// combined pairwise by the next: 76, 479, then past `Limits::max_constraints`.
+fn dense_3d_two_statements() -> (Scop, TilingInput) {
+    let it = ["t", "i", "j", "k"];
+    let dom = "0 <= t < T, 1 <= i <= N - 2, 1 <= j <= N - 2, 1 <= k <= N - 2";
+    let scop = common::stencils::Builder::new(&["T", "N"], "T >= 1, N >= 4")
+        .array("A", 3)
+        .stmt("S0", &it, dom, &[0, 0, 0, 0, 0], &[("A", "i, j, k + 1")], ("A", "i, j, k"))
+        .stmt(
+            "S1",
+            &it,
+            dom,
+            &[0, 1, 0, 0, 0],
+            &[("A", "i, j - 1, k"), ("A", "i - 1, j + 1, k + 1"), ("A", "i + 1, j + 1, k")],
+            ("A", "i, j, k"),
+        )
+        .build();
+    let space = scop.statements()[0].space().clone();
+    let s0 = rows(&space, &["5*t + 3*i + j + k", "3*t + i + j", "2*t + i + k", "4*t + 2*i + j + k", "0"]);
+    let s1 =
+        rows(&space, &["5*t + 3*i + j + k + 4", "3*t + i + j + 2", "2*t + i + k + 1", "4*t + 2*i + j + k + 3", "1"]);
+    (scop, TilingInput::new(vec![s0, s1], vec![TileBand::new(0..4, vec![2; 4])]))
+}
+
+#[test]
+fn dense_four_row_band_of_two_statements_scans_within_the_limits() {
+    let (scop, input) = dense_3d_two_statements();
+    let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+    check(&scop, &tiled, &nest, &[2, 5]);
 }
