@@ -398,14 +398,31 @@ impl<'p, 'a> State<'p, 'a> {
                 context: "exhaustive linear-independence search",
             }));
         }
+        self.best_combination(&choices, |picked| {
+            let mut p = current.clone();
+            for row in picked {
+                p.add_inequality(row)?;
+            }
+            Ok(p)
+        })
+    }
+
+    /// Over every combination of one entry per list of `choices` (none when a list is empty),
+    /// the lexicographic minimum of the polyhedron `build` makes from it; the smallest of them
+    /// by the problem's objectives.
+    pub(crate) fn best_combination<C>(
+        &self,
+        choices: &[Vec<C>],
+        mut build: impl FnMut(&[&C]) -> ScheduleResult<Polyhedron>,
+    ) -> ScheduleResult<Option<Vec<i64>>> {
+        if choices.iter().any(Vec::is_empty) {
+            return Ok(None);
+        }
         let mut best: Option<(Vec<i64>, Vec<i64>)> = None;
         let mut pick = vec![0usize; choices.len()];
         loop {
-            let mut p = current.clone();
-            for (c, &k) in choices.iter().zip(&pick) {
-                p.add_inequality(&c[k])?;
-            }
-            if let Some(point) = self.problem.lexmin(&p)? {
+            let picked: Vec<&C> = choices.iter().zip(&pick).map(|(c, &k)| &c[k]).collect();
+            if let Some(point) = self.problem.lexmin(&build(&picked)?)? {
                 let key = self.problem.objective_values(&point)?;
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, point));

@@ -166,40 +166,19 @@ impl State<'_, '_> {
         if cases.is_none_or(|c| c == 0 || c > self.problem.options.max_independence_cases) {
             return Ok(None);
         }
-        let mut best: Option<(Vec<i64>, Vec<i64>)> = None;
-        let mut pick = vec![0usize; choices.len()];
-        loop {
+        self.best_combination(choices, |picked| {
             let mut p = common.clone();
             let mut independent = false;
-            for (c, &k) in choices.iter().zip(&pick) {
-                for e in &c[k].equalities {
+            for case in picked {
+                for e in &case.equalities {
                     p.add_equality(e)?;
                 }
-                independent |= c[k].independent;
+                independent |= case.independent;
             }
             if let (Some(row), false) = (lazy, independent) {
                 p.add_inequality(row)?;
             }
-            if let Some(point) = self.problem.lexmin(&p)? {
-                let key = self.problem.objective_values(&point)?;
-                if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                    best = Some((key, point));
-                }
-            }
-            // Next combination (odometer).
-            let mut d = 0;
-            while d < pick.len() {
-                pick[d] += 1;
-                if pick[d] < choices[d].len() {
-                    break;
-                }
-                pick[d] = 0;
-                d += 1;
-            }
-            if d == pick.len() {
-                break;
-            }
-        }
-        Ok(best.map(|(_, point)| point))
+            Ok(p)
+        })
     }
 }
