@@ -25,6 +25,7 @@ use super::kernel::{KernelBuilder, Level};
 use crate::codegen::statement::Indexer;
 
 /// An array staged for the tile being emitted: its workgroup buffer and the box origin.
+#[derive(Clone)]
 pub(super) struct StagedField {
     buffer: ValueId,
     origin: Vec<ValueId>,
@@ -83,10 +84,7 @@ impl KernelBuilder<'_, '_> {
         }
         // ①: every element is in workgroup memory before any thread computes.
         self.barrier(at);
-        let staged: HashMap<ValueId, StagedField> = plans
-            .iter()
-            .map(|p| (p.global, StagedField { buffer: p.field.buffer, origin: p.field.origin.clone() }))
-            .collect();
+        let staged: HashMap<ValueId, StagedField> = plans.iter().map(|p| (p.global, p.field.clone())).collect();
         let saved = std::mem::replace(&mut self.staged, staged);
         let result = self.node(body, at, Level::Block);
         self.staged = saved;
