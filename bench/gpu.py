@@ -56,9 +56,11 @@ def params_of(path, space, steps):
     return [f"--param={n}={steps if n == 'T' else space}" for n in names]
 
 
-def run(binary, example, params, pipeline):
-    cmd = [binary, os.path.join(ROOT, "examples", example + ".mlir"), *params, "--target", "gpu",
-           "--init", "const:1", "--warmup", "1", "--json", f"--pass-pipeline={pipeline}"]
+def stencil_run(binary, example, params, pipeline, options):
+    """`stencil-run EXAMPLE PARAMS OPTIONS --json --pass-pipeline=PIPELINE`: the JSON report and
+    None, or None and the first error line."""
+    cmd = [binary, os.path.join(ROOT, "examples", example + ".mlir"), *params, *options, "--json",
+           f"--pass-pipeline={pipeline}"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if "error:" in line]
@@ -66,19 +68,49 @@ def run(binary, example, params, pipeline):
     return json.loads(done.stdout), None
 
 
-def main():
-    quick = "--quick" in sys.argv
-    only = None
-    if "--only" in sys.argv:
-        only = set(sys.argv[sys.argv.index("--only") + 1].split(","))
-    if not driver_present():
-        print("GPU benchmarks skipped: no NVIDIA driver (libcuda.so.1) on this machine")
-        return 0
+def run(binary, example, params, pipeline):
+    return stencil_run(binary, example, params, pipeline,
+                       ["--target", "gpu", "--init", "const:1", "--warmup", "1"])
+
+
+def only_arg():
+    """The example names of `--only NAME[,NAME...]`, or None for all."""
+    if "--only" not in sys.argv:
+        return None
+    return set(sys.argv[sys.argv.index("--only") + 1].split(","))
+
+
+def build_release():
+    """Builds the release binaries; returns the path of stencil-run."""
     target_dir = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
     if not os.path.isabs(target_dir):
         target_dir = os.path.join(ROOT, target_dir)
     subprocess.run(["cargo", "build", "--release", "--bins", "-q"], cwd=ROOT, check=True)
-    binary = os.path.join(target_dir, "release", "stencil-run")
+    return os.path.join(target_dir, "release", "stencil-run")
+
+
+def record(benchmark, details, lines, suffix):
+    """Writes bench/results/DATE-SUFFIX.txt: what ran, date, commit, `details`, then `lines`."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    dirty = "+dirty" if subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+                                       text=True).stdout.strip() else ""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    preamble = [f"benchmark: {benchmark}", f"date: {now:%Y-%m-%dT%H:%MZ}", f"commit: {commit}{dirty}", *details]
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    out = os.path.join(ROOT, "bench", "results", f"{now:%Y-%m-%d}-{suffix}.txt")
+    with open(out, "w") as f:
+        f.write("\n".join(preamble + [""] + lines) + "\n")
+    print(f"recorded in {os.path.relpath(out, ROOT)}")
+
+
+def main():
+    quick = "--quick" in sys.argv
+    only = only_arg()
+    if not driver_present():
+        print("GPU benchmarks skipped: no NVIDIA driver (libcuda.so.1) on this machine")
+        return 0
+    binary = build_release()
     sizes = {2: (4096, 20), 3: (256, 10)} if quick else {2: (16384, 50), 3: (512, 20)}
 
     lines = []
@@ -119,27 +151,15 @@ def main():
                 f"{speedup:>8} {gpu['launches']:>9}  {gpu['kernel_seconds']:.4f} s")
         say()
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    dirty = "+dirty" if subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
-                                       text=True).stdout.strip() else ""
-    now = datetime.datetime.now(datetime.timezone.utc)
-    preamble = [
-        "benchmark: bench/gpu.py (stencil-run --target gpu --json, --warmup 1, CUDA-event time)",
-        f"date: {now.strftime('%Y-%m-%dT%H:%MZ')}",
-        f"commit: {commit}{dirty}",
-    ]
+    details = []
     if device:
-        preamble.append(f"device: {device['name']} ({device['chip']}, {device['multiprocessors']} SMs, "
-                        f"L2 {device['l2_cache_bytes'] // (1 << 20)} MiB, peak "
-                        f"{(device['peak_bandwidth'] or 0) / 1e9:.0f} GB/s)")
-        preamble.append(f"driver: CUDA {device['driver_version']}")
-    preamble.append("bandwidth: effective, 2 x element size per point update (one read, one write)")
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    out = os.path.join(ROOT, "bench", "results", f"{now.strftime('%Y-%m-%d')}-gpu{'-quick' if quick else ''}.txt")
-    with open(out, "w") as f:
-        f.write("\n".join(preamble + [""] + lines) + "\n")
-    print(f"recorded in {os.path.relpath(out, ROOT)}")
+        details.append(f"device: {device['name']} ({device['chip']}, {device['multiprocessors']} SMs, "
+                       f"L2 {device['l2_cache_bytes'] // (1 << 20)} MiB, peak "
+                       f"{(device['peak_bandwidth'] or 0) / 1e9:.0f} GB/s)")
+        details.append(f"driver: CUDA {device['driver_version']}")
+    details.append("bandwidth: effective, 2 x element size per point update (one read, one write)")
+    record("bench/gpu.py (stencil-run --target gpu --json, --warmup 1, CUDA-event time)", details, lines,
+           "gpu-quick" if quick else "gpu")
     return 0
 
 

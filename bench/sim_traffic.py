@@ -9,38 +9,23 @@ Every run is checked bit-exactly against the reference interpreter (`--check`).
 Usage: bench/sim_traffic.py [--only NAME[,NAME...]]
 """
 
-import datetime
-import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu import BLOCKS, ROOT, SUITE, params_of  # noqa: E402
+from gpu import BLOCKS, ROOT, SUITE, build_release, only_arg, params_of, record, stencil_run  # noqa: E402
 
 SIZES = {2: (64, 8), 3: (16, 4)}
 TILES = {2: 8, 3: 4}
 
 
 def run(binary, example, params, pipeline):
-    cmd = [binary, os.path.join(ROOT, "examples", example + ".mlir"), *params, "--target=sim", "--check",
-           "--json", f"--pass-pipeline={pipeline}"]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        errors = [line for line in done.stderr.splitlines() if "error:" in line]
-        return None, (errors[0].split("error:", 1)[1].strip() if errors else "failed")
-    return json.loads(done.stdout), None
+    return stencil_run(binary, example, params, pipeline, ["--target=sim", "--check"])
 
 
 def main():
-    only = None
-    if "--only" in sys.argv:
-        only = set(sys.argv[sys.argv.index("--only") + 1].split(","))
-    target_dir = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    if not os.path.isabs(target_dir):
-        target_dir = os.path.join(ROOT, target_dir)
-    subprocess.run(["cargo", "build", "--release", "--bins", "-q"], cwd=ROOT, check=True)
-    binary = os.path.join(target_dir, "release", "stencil-run")
+    only = only_arg()
+    binary = build_release()
     lines = []
 
     def say(line=""):
@@ -71,23 +56,9 @@ def main():
             say(f"{example:<22} {name:<26} {sim['global_bytes_read'] / updates:>14.2f} "
                 f"{sim['global_bytes_written'] / updates:>17.2f} {sim['launches']:>9}  {check}")
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    dirty = "+dirty" if subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
-                                       text=True).stdout.strip() else ""
-    now = datetime.datetime.now(datetime.timezone.utc)
-    preamble = [
-        "benchmark: bench/sim_traffic.py (global-memory accesses on the GPU simulator, stencil-run --target sim --json)",
-        f"date: {now:%Y-%m-%dT%H:%MZ}",
-        f"commit: {commit}{dirty}",
-        f"sizes: 2-D {SIZES[2][0]}^2 T={SIZES[2][1]}, 3-D {SIZES[3][0]}^3 T={SIZES[3][1]}; f64",
-        "",
-    ]
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    out = os.path.join(ROOT, "bench", "results", f"{now:%Y-%m-%d}-sim-traffic.txt")
-    with open(out, "w") as f:
-        f.write("\n".join(preamble + lines) + "\n")
-    print(f"recorded in {out}")
+    record("bench/sim_traffic.py (global-memory accesses on the GPU simulator, stencil-run --target sim --json)",
+           [f"sizes: 2-D {SIZES[2][0]}^2 T={SIZES[2][1]}, 3-D {SIZES[3][0]}^3 T={SIZES[3][1]}; f64"], lines,
+           "sim-traffic")
     return 0
 
 
