@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{f64s, parse, parse_unverified, random_f64};
+use common::{f64s, parse, parse_unverified, random_f64, reverse_without_barrier};
 use stencil_runtime::gpu_sim::{
     run_module_sim, simulate_module, AccessKind, GpuModule, MemorySpace, Order, RacePolicy, RaceReport, RaceScope,
     SimOptions,
@@ -31,38 +31,8 @@ fn file_position(location: &stencil_ir::Location) -> (u32, u32) {
     (line, col)
 }
 
-/// The reversal of `tests/gpu_sim.rs` with its barrier removed: thread `t` stores element `t`
-/// of the tile and loads element `31 - t` with nothing ordering the two.
-const REVERSE_WITHOUT_BARRIER: &str = r#"
-module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @reverse(%in: memref<?xf64>, %out: memref<?xf64>)
-        workgroup(%tile : memref<32xf64, #gpu.address_space<workgroup>>) kernel {
-      %c31 = arith.constant 31 : index
-      %tx = gpu.thread_id x
-      %bx = gpu.block_id x
-      %bd = gpu.block_dim x
-      %base = arith.muli %bx, %bd : index
-      %g = arith.addi %base, %tx : index
-      %v = memref.load %in[%g] : memref<?xf64>
-      memref.store %v, %tile[%tx] : memref<32xf64, #gpu.address_space<workgroup>>
-      %r = arith.subi %c31, %tx : index
-      %w = memref.load %tile[%r] : memref<32xf64, #gpu.address_space<workgroup>>
-      memref.store %w, %out[%g] : memref<?xf64>
-      gpu.return
-    }
-  }
-  func.func @run(%in: memref<?xf64>, %out: memref<?xf64>, %blocks: index) {
-    %c1 = arith.constant 1 : index
-    %c32 = arith.constant 32 : index
-    gpu.launch_func @kernels::@reverse blocks in (%blocks, %c1, %c1) threads in (%c32, %c1, %c1) args(%in : memref<?xf64>, %out : memref<?xf64>)
-    return
-  }
-}
-"#;
-
 fn run_reverse(options: &SimOptions) -> Result<stencil_runtime::gpu_sim::SimReport, RuntimeError> {
-    let module = parse(REVERSE_WITHOUT_BARRIER);
+    let module = parse(&reverse_without_barrier());
     let mut memory = Memory::new();
     let a = memory.insert_field(random_f64(&[96], 3));
     let b = memory.insert_field(FieldData::zeros(vec![96], ElementType::F64).unwrap());
@@ -80,8 +50,9 @@ fn race_of(error: RuntimeError) -> (RaceReport, String) {
 
 #[test]
 fn a_missing_barrier_is_reported_as_a_race_in_workgroup_memory() {
-    let store = position_of(REVERSE_WITHOUT_BARRIER, "memref.store %v, %tile[%tx]");
-    let load = position_of(REVERSE_WITHOUT_BARRIER, "%w = memref.load %tile[%r]");
+    let text = reverse_without_barrier();
+    let store = position_of(&text, "memref.store %v, %tile[%tx]");
+    let load = position_of(&text, "%w = memref.load %tile[%r]");
     for order in [Order::Forward, Order::Reverse, Order::Shuffled { seed: 5 }] {
         let error = run_reverse(&SimOptions::default().with_order(order)).expect_err("the race must be caught");
         let location = file_position(error.location().expect("located"));
@@ -449,7 +420,7 @@ module attributes {gpu.container_module} {
 #[test]
 fn kernels_need_the_simulator_and_a_matching_launch() {
     // The reference interpreter says where to go.
-    let module = parse(REVERSE_WITHOUT_BARRIER);
+    let module = parse(&reverse_without_barrier());
     let mut memory = Memory::new();
     let a = memory.insert_field(random_f64(&[32], 1));
     let error = stencil_runtime::loops::CompiledModule::new(&module.ir, module.top)

@@ -90,3 +90,42 @@ stencil.program @jacobi2d(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[
   }
 }
 "#;
+
+/// Reverses each 32-element chunk of `in` through workgroup memory: thread `t` stores element
+/// `t` and, after the barrier, loads element `31 - t`, which another thread stored.
+pub const REVERSE: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @reverse(%in: memref<?xf64>, %out: memref<?xf64>)
+        workgroup(%tile : memref<32xf64, #gpu.address_space<workgroup>>) kernel {
+      %c31 = arith.constant 31 : index
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %bd = gpu.block_dim x
+      %base = arith.muli %bx, %bd : index
+      %g = arith.addi %base, %tx : index
+      %v = memref.load %in[%g] : memref<?xf64>
+      memref.store %v, %tile[%tx] : memref<32xf64, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %r = arith.subi %c31, %tx : index
+      %w = memref.load %tile[%r] : memref<32xf64, #gpu.address_space<workgroup>>
+      memref.store %w, %out[%g] : memref<?xf64>
+      gpu.return
+    }
+  }
+  func.func @run(%in: memref<?xf64>, %out: memref<?xf64>, %blocks: index) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@reverse blocks in (%blocks, %c1, %c1) threads in (%c32, %c1, %c1) args(%in : memref<?xf64>, %out : memref<?xf64>)
+    return
+  }
+}
+"#;
+
+/// [`REVERSE`] with its barrier removed: thread `t` stores element `t` of the tile and loads
+/// element `31 - t` with nothing ordering the two (a race in workgroup memory).
+pub fn reverse_without_barrier() -> String {
+    let text = REVERSE.replacen("      gpu.barrier\n", "", 1);
+    assert_ne!(text, REVERSE, "REVERSE has a barrier to remove");
+    text
+}
