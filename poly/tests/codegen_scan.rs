@@ -1,7 +1,8 @@
 //! Scanning corner cases: fused statements whose extents are incomparable parameters (the
 //! convex-hull fallback), negative coordinates (floor-correct tiles and bounds), guards on
 //! parameters only, the interpreter's limits, and a dense four-row band of two statements
-//! whose tile projections need Fourier–Motzkin's redundancy removal to finish.
+//! whose tile projections need Fourier–Motzkin's redundancy removal to finish; tile footprints
+//! over dimensions the tiling does not bound.
 
 mod codegen_support;
 mod common;
@@ -180,4 +181,22 @@ fn dense_four_row_band_of_two_statements_scans_within_the_limits() {
     let (scop, input) = dense_3d_two_statements();
     let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
     check(&scop, &tiled, &nest, &[2, 5]);
+}
+
+/// Tile footprints need every dimension of the tile bounded by the tiling: with only the time
+/// loop fixed (no tiles), the elements a "tile" touches grow with `N` and the footprint is an
+/// error naming the array and coordinate, not a wrong box.
+#[test]
+fn footprints_of_untiled_dimensions_are_unbounded_errors() {
+    use stencil_poly::codegen::tile_footprints;
+    let scop = common::stencils::jacobi_1d_3pt();
+    let schedules: Vec<Schedule> = scop.statements().iter().map(|s| s.schedule().clone()).collect();
+    let (tiled, _) = tile_and_generate(&scop, &TilingInput::new(schedules, Vec::new()), &TilingOptions::default());
+    let problem = ScanProblem::from_tiled(&tiled, &scop).unwrap();
+    let statements: Vec<StatementId> = (0..scop.statements().len()).map(StatementId).collect();
+    // The time dimension (outermost) fixed, the rest scanned inside the "tile".
+    let outer: Vec<bool> = (0..problem.dims.len()).map(|d| d == 0).collect();
+    let error = tile_footprints(&problem, &scop, &statements, &outer, &Limits::default()).unwrap_err();
+    assert!(matches!(error, CodegenError::FootprintUnbounded { coordinate: 0, .. }), "{error}");
+    assert!(error.to_string().contains("unbounded along coordinate 0"), "{error}");
 }
