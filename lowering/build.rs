@@ -21,6 +21,11 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_LINK_SHARED");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
+    // Without the `mlir` feature nothing links MLIR: no linker script, no rpath (the MLIR-free
+    // stencil-run of tools/gpu-bundle must not even mention the LLVM libdir).
+    if env::var_os("CARGO_FEATURE_MLIR").is_none() {
+        return;
+    }
     // Static linking (mlir-sys' default) needs neither the linker script nor an rpath.
     if env::var("MLIR_SYS_LINK_SHARED").as_deref() != Ok("1") {
         return;

@@ -8,7 +8,7 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
 use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::verifier::verify;
 use stencil_ir::{Diagnostic, DialectRegistry, SourceFile};
-use stencil_lowering::ptx::{compile_gpu_modules, PtxOptions, DEFAULT_CHIP};
+use stencil_lowering::ptx::{compile_gpu_modules, render_ptx_file, PtxOptions, DEFAULT_CHIP};
 use stencil_passes::schedule::schedule_report;
 use stencil_passes::stencil_to_poly::{dependence_report, stencil_programs};
 use stencil_passes::tile::{tiling_svg, TilingSvgRequest};
@@ -235,7 +235,9 @@ fn process_chunk(
 }
 
 /// `--emit=ptx`: the PTX of every `gpu.module` of `module`, each after a `//` header with its
-/// name and the parameter ABI of its kernels (comments, so a single module stays valid PTX).
+/// name, chip, index width and fingerprint and the parameter ABI of its kernels (comments, so
+/// a single module stays valid PTX). `stencil-run --ptx` reads this format back
+/// (`stencil_lowering::ptx::precompiled`).
 fn emit_ptx(
     module: &stencil_ir::Module,
     registries: &Registries,
@@ -262,23 +264,7 @@ fn emit_ptx(
             "--emit=ptx: no gpu.module to compile (the pipeline must map the program to the GPU first)",
         ));
     }
-    let mut text = String::new();
-    for ptx_module in compiled {
-        text.push_str(&format!("// gpu.module @{} for {}\n", ptx_module.name, options.chip));
-        for kernel in &ptx_module.kernels {
-            text.push_str(&format!("// kernel @{}\n", kernel.name));
-            for (i, argument) in kernel.arguments.iter().enumerate() {
-                let params: Vec<String> =
-                    argument.params.iter().map(|p| format!("{} {} {}", p.name, p.ptx_type, p.role)).collect();
-                text.push_str(&format!("//   arg {i}: {} -> {}\n", argument.ty, params.join(", ")));
-            }
-        }
-        text.push_str(&ptx_module.ptx);
-        if !text.ends_with('\n') {
-            text.push('\n');
-        }
-    }
-    Ok(text)
+    Ok(render_ptx_file(&compiled))
 }
 
 /// Writes the `--dump-tiling` picture of the first `stencil.program` of `module` to `path`.

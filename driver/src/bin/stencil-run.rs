@@ -38,6 +38,12 @@ struct Cli {
     /// below 2^31 elements; docs/gpu.md).
     #[arg(long = "gpu-index-bitwidth", value_name = "BITS", value_parser = parse_index_bitwidth)]
     gpu_index_bitwidth: Option<u32>,
+    /// With --target gpu: run the kernels' PTX from FILE (written by `stencil-opt --emit=ptx`
+    /// for the same input and --pass-pipeline) instead of compiling it; needed by builds
+    /// without MLIR. The file must match the mapped kernels (fingerprints), or the run is
+    /// refused. With --target sim the match is checked and the simulator runs.
+    #[arg(long = "ptx", value_name = "FILE")]
+    ptx: Option<String>,
     /// With --target gpu: untimed runs before the timed one (each from the initial fields).
     #[arg(long, value_name = "N", default_value_t = 0)]
     warmup: u32,
@@ -111,6 +117,7 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
             warmup: cli.warmup,
             sync_each_launch: cli.sync_each_launch,
             index_bitwidth: cli.gpu_index_bitwidth,
+            ptx_file: cli.ptx.as_ref().map(Into::into),
         },
     })
 }

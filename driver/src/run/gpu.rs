@@ -6,10 +6,13 @@
 use super::report::{GpuSummary, SimSummary, TargetStats};
 use super::RunError;
 use crate::opt::Registries;
+use std::path::{Path, PathBuf};
 use stencil_ir::attributes::Attribute;
 use stencil_ir::ir::WalkOrder;
 use stencil_ir::Module;
-use stencil_lowering::ptx::{compile_gpu_modules, ParamRole as LoweringRole, PtxModule, PtxOptions};
+use stencil_lowering::ptx::{
+    attach_precompiled, compile_gpu_modules, ParamRole as LoweringRole, PrecompiledPtx, PtxModule, PtxOptions,
+};
 use stencil_runtime::cuda::{
     run_module_cuda, CudaDevice, CudaError, CudaOptions, KernelParam, ParamRole, PtxKernelSpec, PtxModuleSpec,
 };
@@ -125,8 +128,37 @@ pub struct GpuRunOptions {
     pub warmup: u32,
     /// `--sync-each-launch`: find the failing kernel.
     pub sync_each_launch: bool,
-    /// `--gpu-index-bitwidth`: width of `index` in the kernels (`None`: 64; docs/gpu.md).
+    /// `--gpu-index-bitwidth`: width of `index` in the kernels (`None`: 64, or the width the
+    /// `--ptx` file was compiled with; docs/gpu.md).
     pub index_bitwidth: Option<u32>,
+    /// `--ptx FILE`: take the kernels' PTX from this file (written by `stencil-opt --emit=ptx`)
+    /// instead of compiling it; the file must match the mapped module (fingerprints).
+    pub ptx_file: Option<PathBuf>,
+}
+
+/// Reads the `--ptx` file and matches it against the `gpu.module`s of `module`
+/// (`stencil_lowering::ptx::precompiled`): the PTX of every module, or why the file does not
+/// belong to this run.
+pub fn load_precompiled(
+    path: &Path,
+    module: &Module,
+    registries: &Registries,
+    requested_bitwidth: Option<u32>,
+) -> Result<Vec<PtxModule>, RunError> {
+    let origin = path.display().to_string();
+    let text = std::fs::read(path)
+        .map_err(|e| RunError(format!("error: cannot read --ptx file '{origin}': {e}")))
+        .and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|_| RunError(format!("error: --ptx file '{origin}' is not valid UTF-8")))
+        })?;
+    let file = PrecompiledPtx::parse(&text, &origin).map_err(|e| RunError(format!("error: {e}")))?;
+    attach_precompiled(&module.ir, &registries.dialects, module.top, &file, requested_bitwidth)
+        .map_err(|e| RunError(format!("error: {e}")))
+}
+
+/// The SM number of a chip name (`sm_90a` → 90).
+fn sm_number(chip: &str) -> Option<u32> {
+    chip.strip_prefix("sm_")?.trim_end_matches(|c: char| c.is_ascii_lowercase()).parse().ok()
 }
 
 /// Opens GPU 0, compiles the module's kernels to PTX for it, and runs the program there.
@@ -141,15 +173,38 @@ pub fn run_gpu(
     options: &GpuRunOptions,
 ) -> Result<(RunStats, TargetStats), RunError> {
     let device = CudaDevice::open(0).map_err(cuda_error)?;
-    let chip = options.chip.clone().unwrap_or_else(|| device.properties().chip());
-    let defaults = PtxOptions::with_found_libdevice();
-    let ptx_options = PtxOptions {
-        chip: chip.clone(),
-        index_bitwidth: options.index_bitwidth.unwrap_or(defaults.index_bitwidth),
-        ..defaults
+    let device_chip = device.properties().chip();
+    let (compiled, chip) = match &options.ptx_file {
+        Some(path) => {
+            let compiled = load_precompiled(path, module, registries, options.index_bitwidth)?;
+            let chip = compiled.first().map_or_else(|| device_chip.clone(), |m| m.chip.clone());
+            if let Some(requested) = options.chip.as_ref().filter(|&c| c != &chip) {
+                return Err(RunError(format!(
+                    "error: --gpu-chip={requested} asks for other PTX than the --ptx file holds ({chip}): drop --gpu-chip or recompile the file for {requested}"
+                )));
+            }
+            if let (Some(ptx_sm), Some(device_sm)) = (sm_number(&chip), sm_number(&device_chip)) {
+                if ptx_sm > device_sm {
+                    return Err(RunError(format!(
+                        "error: the --ptx file was compiled for {chip}, newer than this GPU ({device_chip}): recompile it with --gpu-chip={device_chip}"
+                    )));
+                }
+            }
+            (compiled, chip)
+        }
+        None => {
+            let chip = options.chip.clone().unwrap_or_else(|| device_chip.clone());
+            let defaults = PtxOptions::with_found_libdevice();
+            let ptx_options = PtxOptions {
+                chip: chip.clone(),
+                index_bitwidth: options.index_bitwidth.unwrap_or(defaults.index_bitwidth),
+                ..defaults
+            };
+            let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &ptx_options)
+                .map_err(|e| RunError(format!("error: compiling the kernels to PTX for {chip}: {e}")))?;
+            (compiled, chip)
+        }
     };
-    let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &ptx_options)
-        .map_err(|e| RunError(format!("error: compiling the kernels to PTX for {chip}: {e}")))?;
     let ptx: Vec<PtxModuleSpec> = compiled.iter().map(ptx_spec).collect();
     let cuda_options = CudaOptions { sync_each_launch: options.sync_each_launch, warmup_runs: options.warmup };
     let point_updates = program_point_updates(original, program_name, state);

@@ -138,6 +138,17 @@ pub fn run_program(
     if options.target != Target::Ref {
         gpu::require_gpu_mapped(&transformed, options.target.name())?;
     }
+    if let Some(path) = &options.gpu.ptx_file {
+        if options.target != Target::Sim && options.target != Target::Gpu {
+            return Err(RunError("error: --ptx gives the kernels of --target gpu (or is checked with --target sim); it means nothing for --target ref".to_string()));
+        }
+        if options.target == Target::Sim {
+            // The simulator runs the IR, not the PTX; the file is matched against the mapped
+            // module all the same, so a bundle can be checked on a machine without a GPU.
+            let matched = gpu::load_precompiled(path, &transformed, registries, options.gpu.index_bitwidth)?;
+            tracing::info!(file = %path.display(), modules = matched.len(), "--ptx matches the mapped module");
+        }
+    }
     let mut state =
         ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
     let interface = module_interface(&transformed, entry, &state)?;

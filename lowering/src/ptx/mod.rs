@@ -22,10 +22,24 @@
 //! launch parameters from it.
 
 mod abi;
+#[cfg(feature = "mlir")]
 mod mlir;
+pub mod precompiled;
 pub mod toolkit;
+#[cfg(not(feature = "mlir"))]
+mod without_mlir;
 
 pub use abi::{KernelArgument, ParamRole, PtxParam};
+#[cfg(feature = "mlir")]
+use mlir::Session;
+pub use precompiled::{attach_precompiled, fingerprint, render_ptx_file, PrecompiledPtx};
+#[cfg(not(feature = "mlir"))]
+use without_mlir::Session;
+
+/// Whether this build can compile PTX (the `mlir` cargo feature, on by default). Without it,
+/// [`compile_gpu_modules`] fails with [`PtxError::MlirUnavailable`] and PTX must come from a
+/// file written by a build that has it ([`precompiled`]).
+pub const MLIR_AVAILABLE: bool = cfg!(feature = "mlir");
 
 use std::fmt;
 use std::path::PathBuf;
@@ -138,6 +152,13 @@ pub(crate) fn is_chip_name(chip: &str) -> bool {
 pub struct PtxModule {
     /// The `gpu.module`'s symbol name (without `@`).
     pub name: String,
+    /// The chip the PTX targets (`sm_90`).
+    pub chip: String,
+    /// The width of `index` the kernels were compiled with (32 or 64).
+    pub index_bitwidth: u32,
+    /// [`fingerprint`] of the `gpu.module` the PTX was compiled from: what ties a PTX file to
+    /// exactly the kernels a runner is about to launch.
+    pub fingerprint: String,
     /// The PTX text, ready for `cuModuleLoadData` or ptxas.
     pub ptx: String,
     /// The kernels (`gpu.func … kernel`) of the module, in order, with their parameter ABI.
@@ -185,6 +206,22 @@ pub enum PtxError {
     /// A [`PtxOptions`] field is unusable.
     #[error("{0}")]
     InvalidOption(String),
+    /// This build has no MLIR (the `mlir` cargo feature is off), so it cannot compile PTX.
+    #[error(
+        "gpu.module @{module} cannot be compiled to PTX: this build of stencil-opt has no MLIR \
+         (built without the `mlir` cargo feature); compile the PTX with a build that has it \
+         (`stencil-opt INPUT --pass-pipeline=... --emit=ptx -o FILE.ptx`) and pass it with --ptx FILE.ptx"
+    )]
+    MlirUnavailable {
+        /// The first `gpu.module` that needed compiling.
+        module: String,
+        /// Its location.
+        location: Location,
+    },
+    /// A precompiled PTX file (see [`precompiled`]) is malformed or does not belong to the
+    /// module it is attached to.
+    #[error("{0}")]
+    Precompiled(#[from] precompiled::PrecompiledError),
     /// MLIR reported errors; `diagnostics` holds them as MLIR worded them, located in our input
     /// where MLIR knew the op's location.
     #[error("MLIR could not {stage} gpu.module @{module}:\n{}", render(diagnostics))]
@@ -258,7 +295,10 @@ impl PtxError {
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         match self {
             PtxError::Mlir { diagnostics, .. } => diagnostics.clone(),
-            PtxError::InvalidOption(_) => vec![Diagnostic::error(Location::Unknown, self.to_string())],
+            PtxError::InvalidOption(_) | PtxError::Precompiled(_) => {
+                vec![Diagnostic::error(Location::Unknown, self.to_string())]
+            }
+            PtxError::MlirUnavailable { location, .. } => vec![Diagnostic::error(location.clone(), self.to_string())],
             PtxError::NoPtx { location, .. }
             | PtxError::MissingLibdevice { location, .. }
             | PtxError::UnsupportedArgument { location, .. }
@@ -301,7 +341,7 @@ pub fn compile_gpu_modules(
         ir
     };
     let pipeline = options.pipeline();
-    let session = mlir::Session::new();
+    let session = Session::new();
     let mut compiled = Vec::with_capacity(gpu_modules.len());
     for gm in gpu_modules {
         let name = symbol_name(ir, gm).to_string();
@@ -315,6 +355,7 @@ pub fn compile_gpu_modules(
             .any(|op| matches!(ir.op_name(op), "math.ipowi" | "math.fpowi"));
         let started = std::time::Instant::now();
         let ptx = session.compile(&name, &text, &pipeline, needs_math_to_funcs, ir.location(gm))?;
+        let fingerprint = fingerprint(ir, registry, gm, options.index_bitwidth);
         tracing::debug!(bytes = ptx.len(), elapsed = ?started.elapsed(), "MLIR produced PTX");
         let missing = abi::undefined_libdevice_functions(&ptx);
         if !missing.is_empty() {
@@ -328,7 +369,14 @@ pub fn compile_gpu_modules(
             .into_iter()
             .map(|signature| abi::kernel_abi(&ptx, signature, options.index_bitwidth))
             .collect::<Result<Vec<_>, _>>()?;
-        compiled.push(PtxModule { name, ptx, kernels });
+        compiled.push(PtxModule {
+            name,
+            chip: options.chip.clone(),
+            index_bitwidth: options.index_bitwidth,
+            fingerprint,
+            ptx,
+            kernels,
+        });
     }
     Ok(compiled)
 }

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""The script of a GPU bundle (written by tools/gpu-bundle, which copies this file as run.py).
+
+Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only]
+
+Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing else. In order:
+
+  1. checks: every example, mapped naive (where legal) and tiled, at small sizes, with
+     `stencil-run --check` against the reference interpreter (bit-exact). On the GPU when a
+     driver is present, otherwise on the simulator (the PTX files are still matched against the
+     mapped modules), after which the script says the GPU part was skipped and exits 0.
+  2. copy bandwidth: a device-to-device cuMemcpy of 1 GiB, timed with CUDA events: the roofline
+     reference for the table (bytes read + written per second).
+  3. the benchmark table at sizes far beyond L2, one warm-up run each, CUDA-event kernel time.
+  4. RESULTS_DIR/results.json and RESULTS_DIR/results.md (device, driver, date, commit,
+     GCells/s, GB/s, % of copy bandwidth, speed-up over naive, registers), and log.txt.
+
+The whole run keeps to --budget seconds (default 450): benchmarks that would start after it are
+listed as skipped, so results always come back. Progress goes to stdout as it happens.
+"""
+
+import ctypes
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+START = time.monotonic()
+LOG = []
+
+
+def say(line=""):
+    stamp = f"[{time.monotonic() - START:6.1f}s] "
+    print(stamp + line, flush=True)
+    LOG.append(stamp + line)
+
+
+def load_driver():
+    try:
+        return ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+
+
+def runner(entry, target, params, extra):
+    """stencil-run on one manifest entry: (report dict, None) or (None, error line)."""
+    command = [os.path.join(HERE, "bin", "stencil-run"), os.path.join(HERE, entry["program"]),
+               f"--pass-pipeline={entry['pipeline']}", f"--ptx={os.path.join(HERE, entry['ptx'])}",
+               "--target", target, "--json", *[f"--param={k}={v}" for k, v in params.items()], *extra]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=extra_timeout(extra))
+    except subprocess.TimeoutExpired:
+        return None, "timed out"
+    if done.returncode != 0:
+        errors = [line for line in done.stderr.splitlines() if "error:" in line]
+        return None, (errors[0].split("error:", 1)[1].strip() if errors else (done.stderr.strip() or "failed")[-300:])
+    try:
+        return json.loads(done.stdout), None
+    except json.JSONDecodeError:
+        return None, "unreadable report: " + done.stdout[:200]
+
+
+def extra_timeout(extra):
+    # Checks are small; a benchmark at 16384^2 may legitimately take a minute when slow.
+    return 120 if "--warmup" in extra else 60
+
+
+def copy_bandwidth(cuda, size=1 << 30, repeats=10):
+    """Bytes read + written per second of cuMemcpyDtoD, median of `repeats` timed copies."""
+    def check(result, what):
+        if result != 0:
+            raise RuntimeError(f"{what} failed with CUDA error {result}")
+
+    check(cuda.cuInit(0), "cuInit")
+    device, context = ctypes.c_int(), ctypes.c_void_p()
+    check(cuda.cuDeviceGet(ctypes.byref(device), 0), "cuDeviceGet")
+    check(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), device), "cuDevicePrimaryCtxRetain")
+    check(cuda.cuCtxSetCurrent(context), "cuCtxSetCurrent")
+    source, destination = ctypes.c_uint64(), ctypes.c_uint64()
+    check(cuda.cuMemAlloc_v2(ctypes.byref(source), ctypes.c_size_t(size)), "cuMemAlloc")
+    check(cuda.cuMemAlloc_v2(ctypes.byref(destination), ctypes.c_size_t(size)), "cuMemAlloc")
+    start, stop = ctypes.c_void_p(), ctypes.c_void_p()
+    check(cuda.cuEventCreate(ctypes.byref(start), 0), "cuEventCreate")
+    check(cuda.cuEventCreate(ctypes.byref(stop), 0), "cuEventCreate")
+    times = []
+    try:
+        check(cuda.cuMemsetD8_v2(source, ctypes.c_ubyte(1), ctypes.c_size_t(size)), "cuMemsetD8")
+        for i in range(repeats + 1):
+            check(cuda.cuEventRecord(start, None), "cuEventRecord")
+            check(cuda.cuMemcpyDtoD_v2(destination, source, ctypes.c_size_t(size)), "cuMemcpyDtoD")
+            check(cuda.cuEventRecord(stop, None), "cuEventRecord")
+            check(cuda.cuEventSynchronize(stop), "cuEventSynchronize")
+            ms = ctypes.c_float()
+            check(cuda.cuEventElapsedTime(ctypes.byref(ms), start, stop), "cuEventElapsedTime")
+            if i > 0:  # the first copy is the warm-up
+                times.append(ms.value / 1e3)
+    finally:
+        cuda.cuMemFree_v2(source)
+        cuda.cuMemFree_v2(destination)
+        cuda.cuEventDestroy_v2(start)
+        cuda.cuEventDestroy_v2(stop)
+        cuda.cuDevicePrimaryCtxRelease_v2(device)
+    times.sort()
+    return 2 * size / times[len(times) // 2]
+
+
+def run_checks(manifest, target):
+    say(f"checks: {len(manifest['checks'])} configurations at small sizes, --target {target} --check")
+    results, failures = [], 0
+    for entry in manifest["checks"]:
+        label = f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
+        if "ptx" not in entry:
+            results.append({**entry, "status": "refused by the compiler"})
+            say(f"  {label}: not mapped ({entry['refused']})")
+            continue
+        report, error = runner(entry, target, entry["params"], ["--check", "--init", "random:7"])
+        if report is None:
+            failures += 1
+            results.append({**entry, "status": "FAILED", "error": error})
+            say(f"  {label}: FAILED: {error}")
+        else:
+            results.append({**entry, "status": "bit-exact", "point_updates": report["point_updates"]})
+            say(f"  {label}: bit-exact ({report['point_updates']} point updates)")
+    say(f"checks: {sum(1 for r in results if r['status'] == 'bit-exact')} bit-exact, {failures} failed, "
+        f"{sum(1 for r in results if r['status'].startswith('refused'))} not mapped by the compiler")
+    return results, failures
+
+
+def run_benchmarks(manifest, budget, copy_bw):
+    say(f"benchmarks: {len(manifest['benchmarks'])} configurations (budget {budget:.0f} s in all)")
+    rows, naive = [], {}
+    for entry in manifest["benchmarks"]:
+        label = f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
+        row = {k: entry[k] for k in ("example", "dtype", "mapping", "pipeline", "params", "element_bytes")}
+        if "ptx" not in entry:
+            rows.append({**row, "status": "not mapped", "error": entry["refused"]})
+            say(f"  {label}: not mapped ({entry['refused']})")
+            continue
+        if time.monotonic() - START > budget:
+            rows.append({**row, "status": "skipped: time budget"})
+            say(f"  {label}: skipped (time budget)")
+            continue
+        report, error = runner(entry, "gpu", entry["params"], ["--init", "const:1", "--warmup", "1"])
+        if report is None:
+            rows.append({**row, "status": "failed", "error": error})
+            say(f"  {label}: failed: {error}")
+            continue
+        gpu = report["target_stats"]["gpu"]
+        gcells = gpu["gcells_per_second"]
+        key = (entry["example"], entry["dtype"])
+        if entry["mapping"] == "naive":
+            naive[key] = gcells
+        bandwidth = gpu["effective_bandwidth"]
+        row.update({
+            "status": "ok",
+            "gcells_per_second": gcells,
+            "effective_bandwidth": bandwidth,
+            "percent_of_copy_bandwidth": 100 * bandwidth / copy_bw if copy_bw else None,
+            "speedup_over_naive": gcells / naive[key] if key in naive else None,
+            "kernel_seconds": gpu["kernel_seconds"],
+            "launches": gpu["launches"],
+            "point_updates": report["point_updates"],
+            "registers": max((k["registers"] for k in gpu["kernels"]), default=None),
+            "kernels": gpu["kernels"],
+            "device": gpu["device"],
+        })
+        rows.append(row)
+        speedup = f"{row['speedup_over_naive']:.2f}x naive" if row["speedup_over_naive"] else "no naive"
+        say(f"  {label}: {gcells:.2f} GCells/s, {bandwidth / 1e9:.0f} GB/s, {speedup}, "
+            f"{gpu['launches']} launches, {row['registers']} registers, {gpu['kernel_seconds']:.4f} s")
+    return rows
+
+
+def markdown(summary):
+    lines = [
+        "# GPU bundle results",
+        "",
+        f"- device: {summary['device']}",
+        f"- driver: {summary['driver']}",
+        f"- date: {summary['date']}",
+        f"- commit: {summary['commit']} (bundle made {summary['bundle_created']}, PTX for {summary['chip']})",
+        f"- copy bandwidth (cuMemcpyDtoD, 1 GiB, read + write): "
+        + (f"{summary['copy_bandwidth'] / 1e9:.0f} GB/s" if summary["copy_bandwidth"] else "not measured"),
+        f"- checks: {summary['checks_passed']} bit-exact against the reference interpreter, "
+        f"{summary['checks_failed']} failed, {summary['checks_not_mapped']} not mapped by the compiler",
+        "- GB/s: effective, 2 x element size per point update (one read, one write); time: CUDA events "
+        "around the timed run after one warm-up run",
+        "",
+        "| example | type | mapping | size | GCells/s | GB/s | % copy BW | vs naive | registers | launches |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in summary["benchmarks"]:
+        size = " x ".join(str(v) for k, v in row["params"].items() if k != "T") + f", T={row['params'].get('T', '-')}"
+        if row["status"] != "ok":
+            lines.append(f"| {row['example']} | {row['dtype']} | {row['mapping']} | {size} | {row['status']} "
+                         f"{row.get('error', '')} | | | | | |")
+            continue
+        pct = f"{row['percent_of_copy_bandwidth']:.0f} %" if row["percent_of_copy_bandwidth"] else "-"
+        vs = f"{row['speedup_over_naive']:.2f}x" if row["speedup_over_naive"] else "-"
+        lines.append(f"| {row['example']} | {row['dtype']} | {row['mapping']} | {size} | {row['gcells_per_second']:.2f} | "
+                     f"{row['effective_bandwidth'] / 1e9:.0f} | {pct} | {vs} | {row['registers']} | {row['launches']} |")
+    failed = [c for c in summary["checks"] if c["status"] == "FAILED"]
+    if failed:
+        lines += ["", "## Failed checks", ""]
+        lines += [f"- {c['example']} [{c['dtype']}] {c['mapping']}: {c['error']}" for c in failed]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0].startswith("-"):
+        sys.exit(__doc__)
+    results_dir = args[0]
+    budget = float(args[args.index("--budget") + 1]) if "--budget" in args else 450.0
+    os.makedirs(results_dir, exist_ok=True)
+    with open(os.path.join(HERE, "manifest.json")) as f:
+        manifest = json.load(f)
+    say(f"bundle of commit {manifest['commit']} made {manifest['created']}, PTX for {manifest['chip']}, "
+        f"on {platform.node()} ({platform.machine()})")
+    cuda = load_driver()
+    target = "gpu" if cuda else "sim"
+    if not cuda:
+        say("no NVIDIA driver (libcuda.so.1): checking the bundle on the GPU simulator instead")
+    checks, failures = run_checks(manifest, target)
+    summary = {
+        "device": None, "driver": None, "chip": manifest["chip"], "commit": manifest["commit"],
+        "bundle_created": manifest["created"],
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
+        "check_target": target, "checks": checks,
+        "checks_passed": sum(1 for c in checks if c["status"] == "bit-exact"),
+        "checks_failed": failures,
+        "checks_not_mapped": sum(1 for c in checks if c["status"].startswith("refused")),
+        "copy_bandwidth": None, "benchmarks": [],
+    }
+    if cuda and "--checks-only" not in args:
+        try:
+            summary["copy_bandwidth"] = copy_bandwidth(cuda)
+            say(f"copy bandwidth: {summary['copy_bandwidth'] / 1e9:.0f} GB/s (cuMemcpyDtoD, read + write)")
+        except (RuntimeError, AttributeError) as e:
+            say(f"copy bandwidth not measured: {e}")
+        summary["benchmarks"] = run_benchmarks(manifest, budget, summary["copy_bandwidth"])
+        device = next((r["device"] for r in summary["benchmarks"] if r.get("device")), None)
+        if device:
+            summary["device"] = (f"{device['name']} ({device['chip']}, {device['multiprocessors']} SMs, "
+                                 f"L2 {device['l2_cache_bytes'] // (1 << 20)} MiB)")
+            summary["driver"] = f"CUDA {device['driver_version']}"
+    elif not cuda:
+        say("GPU benchmarks skipped: no NVIDIA driver on this machine")
+    try:
+        smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=20)
+        if smi.returncode == 0 and smi.stdout.strip():
+            summary["nvidia_smi"] = smi.stdout.strip()
+            summary["driver"] = (summary["driver"] or "") + f" (nvidia-smi: {smi.stdout.strip()})"
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    for row in summary["benchmarks"]:
+        row.pop("device", None)
+    with open(os.path.join(results_dir, "results.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    with open(os.path.join(results_dir, "results.md"), "w") as f:
+        f.write(markdown(summary))
+    say(f"wrote {results_dir}/results.json and results.md in {time.monotonic() - START:.0f} s")
+    with open(os.path.join(results_dir, "log.txt"), "w") as f:
+        f.write("\n".join(LOG) + "\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
