@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The script of a GPU bundle (written by tools/gpu-bundle, which copies this file as run.py).
 
-Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only]
+Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX]
+
+  --bench REGEX   time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
+  --skip-checks   no correctness checks (only after a run of the same bundle passed them)
 
 Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing else. In order:
 
@@ -24,6 +27,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -130,11 +134,12 @@ def run_checks(manifest, target):
     return results, failures
 
 
-def run_benchmarks(manifest, budget, copy_bw):
-    say(f"benchmarks: {len(manifest['benchmarks'])} configurations (budget {budget:.0f} s in all)")
+def run_benchmarks(manifest, budget, copy_bw, selected):
+    benchmarks = [b for b in manifest["benchmarks"] if selected(bench_label(b))]
+    say(f"benchmarks: {len(benchmarks)} configurations (budget {budget:.0f} s in all)")
     rows, naive = [], {}
-    for entry in manifest["benchmarks"]:
-        label = f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
+    for entry in benchmarks:
+        label = bench_label(entry)
         row = {k: entry[k] for k in ("example", "dtype", "mapping", "pipeline", "params", "element_bytes")}
         if "ptx" not in entry:
             rows.append({**row, "status": "not mapped", "error": entry["refused"]})
@@ -173,6 +178,10 @@ def run_benchmarks(manifest, budget, copy_bw):
         say(f"  {label}: {gcells:.2f} GCells/s, {bandwidth / 1e9:.0f} GB/s, {speedup}, "
             f"{gpu['launches']} launches, {row['registers']} registers, {gpu['kernel_seconds']:.4f} s")
     return rows
+
+
+def bench_label(entry):
+    return f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
 
 
 def markdown(summary):
@@ -225,7 +234,12 @@ def main():
     target = "gpu" if cuda else "sim"
     if not cuda:
         say("no NVIDIA driver (libcuda.so.1): checking the bundle on the GPU simulator instead")
-    checks, failures = run_checks(manifest, target)
+    if "--skip-checks" in args:
+        say("checks skipped (--skip-checks)")
+        checks, failures = [], 0
+    else:
+        checks, failures = run_checks(manifest, target)
+    pattern = re.compile(args[args.index("--bench") + 1]) if "--bench" in args else None
     summary = {
         "device": None, "driver": None, "chip": manifest["chip"], "commit": manifest["commit"],
         "bundle_created": manifest["created"],
@@ -242,7 +256,8 @@ def main():
             say(f"copy bandwidth: {summary['copy_bandwidth'] / 1e9:.0f} GB/s (cuMemcpyDtoD, read + write)")
         except (RuntimeError, AttributeError) as e:
             say(f"copy bandwidth not measured: {e}")
-        summary["benchmarks"] = run_benchmarks(manifest, budget, summary["copy_bandwidth"])
+        summary["benchmarks"] = run_benchmarks(manifest, budget, summary["copy_bandwidth"],
+                                               lambda label: pattern is None or pattern.search(label))
         device = next((r["device"] for r in summary["benchmarks"] if r.get("device")), None)
         if device:
             summary["device"] = (f"{device['name']} ({device['chip']}, {device['multiprocessors']} SMs, "
