@@ -3,7 +3,9 @@
 #                mapped to the GPU: on the GPU when an NVIDIA driver is present, else on the GPU
 #                simulator (RUN_TARGET=sim|gpu overrides); checked against the reference
 #                interpreter
-#   make test    everything CI checks: bootstrap, cargo build + test, the lit suite
+#   make test    everything CI checks: bootstrap, cargo build + test in both configurations
+#                (with MLIR, the default, and without: --no-default-features into
+#                target/mlir-free, docs/gpu.md), the lit suite
 #                (STENCIL_REQUIRE_PTXAS=1: bootstrap installed ptxas, so PTX tests must not skip)
 #   make lit     the lit suite only, against the binaries already in target/debug
 
@@ -12,6 +14,9 @@ LLVM_BIN ?= /usr/lib/llvm-22/bin
 export LLVM_BIN
 # Where cargo puts binaries; tests/lit/lit.cfg.py follows CARGO_TARGET_DIR the same way.
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+# The build without the `mlir` feature: its own target folder, so the two configurations never
+# overwrite each other's binaries.
+MLIR_FREE := CARGO_TARGET_DIR=$(TARGET_DIR)/mlir-free $(CARGO)
 
 # Tiled wavefronts of 16x16 tiles, 32x8-thread blocks. The size keeps the simulator (which
 # checks for races as it goes) at a few seconds per example.
@@ -27,7 +32,9 @@ bootstrap:
 
 test: bootstrap
 	$(CARGO) build --workspace --bins
+	$(MLIR_FREE) build -p stencil-driver --no-default-features --bins
 	STENCIL_REQUIRE_PTXAS=1 $(CARGO) test --workspace
+	$(MLIR_FREE) test -p stencil-lowering -p stencil-driver --no-default-features
 	STENCIL_OPT_BIN= $(LLVM_BIN)/lit -sv tests/lit
 
 run: bootstrap

@@ -3,6 +3,8 @@
 //! compiled to PTX and run through
 //! the CUDA driver, is bit-identical to the reference interpreter. Without an NVIDIA driver the
 //! tests check the clean error instead and print "GPU checks skipped: no NVIDIA driver".
+// PTX comes from MLIR: these tests need the `mlir` feature (on by default).
+#![cfg(feature = "mlir")]
 
 use std::path::PathBuf;
 use stencil_driver::opt::Registries;

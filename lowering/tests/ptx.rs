@@ -5,6 +5,8 @@
 //! ptxas and libdevice come from the nvidia-cuda-nvcc-cu12 wheel (tools/bootstrap). Without
 //! them the tests that need them print "ptxas not found: skipped" and pass — unless
 //! `STENCIL_REQUIRE_PTXAS=1` (set by `make test`), which turns a missing ptxas into a failure.
+// PTX comes from MLIR: these tests need the `mlir` feature (on by default).
+#![cfg(feature = "mlir")]
 
 use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::verifier::verify;

@@ -5,6 +5,8 @@
 //! Registers and spills are printed (`--nocapture`), not asserted: how many registers the
 //! mapped kernels need is for gpu-map to tune; this test guards that they compile and assemble.
 //! Without ptxas the assembly is skipped (see tests/ptx.rs) unless `STENCIL_REQUIRE_PTXAS=1`.
+// PTX comes from MLIR: these tests need the `mlir` feature (on by default).
+#![cfg(feature = "mlir")]
 
 mod common;
 

@@ -56,6 +56,19 @@ def tool_pattern(name):
 # so the plain-name pattern never sees it; the plain names are rewritten to absolute paths too,
 # so a failing test prints a command line that can be pasted into a shell as is.
 stencil_run = os.environ.get("STENCIL_RUN_BIN") or os.path.join(os.path.dirname(stencil_opt), "stencil-run")
+# The stencil-run built without the `mlir` feature (no LLVM/MLIR linked; docs/gpu.md,
+# "Precompiled PTX"): `make test` builds it into <target>/mlir-free. It comes first: `%stencil-run`
+# is a prefix of its name.
+stencil_run_mlir_free = os.environ.get("STENCIL_RUN_MLIR_FREE_BIN") or os.path.join(
+    target_dir, "mlir-free", build_mode, "stencil-run"
+)
+if not os.access(stencil_run_mlir_free, os.X_OK):
+    lit_config.warning(
+        f"{stencil_run_mlir_free} does not exist: tests of the MLIR-free build will fail. Build it with "
+        "CARGO_TARGET_DIR=target/mlir-free cargo build -p stencil-driver --no-default-features --bins "
+        "(make test does) or point STENCIL_RUN_MLIR_FREE_BIN at a binary."
+    )
+config.substitutions.append(("%stencil-run-mlir-free", stencil_run_mlir_free))
 config.substitutions.append(("%stencil-opt", stencil_opt))
 config.substitutions.append(("%stencil-run", stencil_run))
 config.substitutions.append((tool_pattern("stencil-opt"), stencil_opt))

@@ -138,17 +138,29 @@ pub fn run_program(
     if options.target != Target::Ref {
         gpu::require_gpu_mapped(&transformed, options.target.name())?;
     }
-    if let Some(path) = &options.gpu.ptx_file {
-        if options.target != Target::Sim && options.target != Target::Gpu {
-            return Err(RunError("error: --ptx gives the kernels of --target gpu (or is checked with --target sim); it means nothing for --target ref".to_string()));
+    let precompiled = match &options.gpu.ptx_file {
+        Some(_) if options.target == Target::Ref => {
+            return Err(RunError(
+                "error: --ptx gives the kernels of --target gpu (and is checked with --target sim); it means nothing for --target ref".to_string(),
+            ));
         }
-        if options.target == Target::Sim {
-            // The simulator runs the IR, not the PTX; the file is matched against the mapped
-            // module all the same, so a bundle can be checked on a machine without a GPU.
+        // The simulator runs the IR, not the PTX, and the GPU run loads the file itself; it is
+        // matched against the mapped module here for both, before any work, so a bundle can be
+        // checked on a machine without a GPU and a stale file fails fast.
+        Some(path) => {
             let matched = gpu::load_precompiled(path, &transformed, registries, options.gpu.index_bitwidth)?;
-            tracing::info!(file = %path.display(), modules = matched.len(), "--ptx matches the mapped module");
+            Some(report::PrecompiledSummary {
+                file: path.display().to_string(),
+                modules: matched.into_iter().map(|m| (m.name, m.chip, m.index_bitwidth, m.fingerprint)).collect(),
+            })
         }
-    }
+        None if options.target == Target::Gpu && !stencil_lowering::ptx::MLIR_AVAILABLE => {
+            return Err(RunError(
+                "error: this stencil-run was built without MLIR (no `mlir` cargo feature), so it cannot compile kernels: give their PTX with --ptx FILE, written by `stencil-opt INPUT --pass-pipeline=... --emit=ptx -o FILE` with the same input and --pass-pipeline".to_string(),
+            ));
+        }
+        None => None,
+    };
     let mut state =
         ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
     let interface = module_interface(&transformed, entry, &state)?;
@@ -220,6 +232,7 @@ pub fn run_program(
         fields,
         check,
         target_stats,
+        precompiled,
     };
     if report.check.as_ref().is_some_and(|c| !c.passed) {
         return Err(RunError(

@@ -141,6 +141,17 @@ pub struct RunReport {
     pub check: Option<CheckReport>,
     /// Simulator or GPU statistics (`None` on `ref`).
     pub target_stats: Option<TargetStats>,
+    /// With `--ptx FILE`: the file and the `gpu.module`s whose fingerprints it matched.
+    pub precompiled: Option<PrecompiledSummary>,
+}
+
+/// Which precompiled PTX a run used (`--ptx`), once matched against the mapped module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrecompiledSummary {
+    /// The file.
+    pub file: String,
+    /// `(gpu.module name, chip, index bit width, fingerprint)` of every module it matched.
+    pub modules: Vec<(String, String, u32, String)>,
 }
 
 impl RunReport {
@@ -164,6 +175,14 @@ impl RunReport {
             self.stats.point_updates,
             self.stats.updates_per_second() / 1e6
         ));
+        if let Some(ptx) = &self.precompiled {
+            let modules: Vec<String> = ptx
+                .modules
+                .iter()
+                .map(|(name, chip, width, fingerprint)| format!("@{name} ({chip}, index {width} bit, {fingerprint})"))
+                .collect();
+            out.push_str(&format!("ptx      {} matches {}\n", ptx.file, modules.join(", ")));
+        }
         match &self.target_stats {
             Some(TargetStats::Sim(sim)) => out.push_str(&format!(
                 "sim      {} launches, {} blocks, {} threads, {} barriers, {} instructions, global memory {} B read / {} B written, races {}\n",
@@ -381,6 +400,12 @@ impl RunReport {
             "updates_per_second": number(self.stats.updates_per_second()),
             "fields": fields,
             "check": check,
+            "ptx": self.precompiled.as_ref().map(|p| json!({
+                "file": p.file,
+                "modules": p.modules.iter().map(|(name, chip, width, fingerprint)| json!({
+                    "name": name, "chip": chip, "index_bitwidth": width, "fingerprint": fingerprint,
+                })).collect::<Vec<_>>(),
+            })),
         })
     }
 }

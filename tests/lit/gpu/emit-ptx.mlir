@@ -16,7 +16,7 @@
 // The IR itself is untouched by the option's default.
 // RUN: stencil-opt %s | FileCheck %s --check-prefix=IR
 
-// CHECK-LABEL: // gpu.module @jacobi for sm_90
+// CHECK-LABEL: // stencil-opt ptx v1: gpu.module @jacobi chip=sm_90 index-bitwidth=64 fingerprint=sha256:{{[0-9a-f]{64}$}}
 // CHECK-NEXT:  // kernel @jacobi_5pt
 // CHECK-NEXT:  //   arg 0: memref<?x?xf64> -> jacobi_5pt_param_0 .u64 allocated, jacobi_5pt_param_1 .u64 aligned, jacobi_5pt_param_2 .u64 offset, jacobi_5pt_param_3 .u64 size[0], jacobi_5pt_param_4 .u64 size[1], jacobi_5pt_param_5 .u64 stride[0], jacobi_5pt_param_6 .u64 stride[1]
 // CHECK-NEXT:  //   arg 1: memref<?x?xf64> -> jacobi_5pt_param_7 .u64 allocated, {{.*}}, jacobi_5pt_param_13 .u64 stride[1]
@@ -39,7 +39,7 @@
 // CHECK:       .param .f32 column_sweep_param_8
 // CHECK:       ret;
 
-// SM80:      // gpu.module @jacobi for sm_80
+// SM80:      // stencil-opt ptx v1: gpu.module @jacobi chip=sm_80 index-bitwidth=64 fingerprint=sha256:{{[0-9a-f]{64}$}}
 // SM80:      .version 7.0
 // SM80-NEXT: .target sm_80
 // SM80:      .visible .entry jacobi_5pt(
