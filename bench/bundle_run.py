@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The script of a GPU bundle (written by tools/gpu-bundle, which copies this file as run.py).
 
-Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX]
+Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX] [--check REGEX]
 
   --bench REGEX   time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
+  --check REGEX   check only the configurations whose label matches REGEX
   --skip-checks   no correctness checks (only after a run of the same bundle passed them)
 
 Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing else. In order:
@@ -121,12 +122,13 @@ def simulator_params(params):
     return {k: min(v, 3 if k == "T" else limit) for k, v in params.items()}
 
 
-def run_checks(manifest, target):
-    say(f"checks: {len(manifest['checks'])} configurations at small sizes, --target {target} --check"
+def run_checks(manifest, target, selected):
+    checks = [c for c in manifest["checks"] if selected(bench_label(c))]
+    say(f"checks: {len(checks)} configurations at small sizes, --target {target} --check"
         + (" (sizes reduced for the simulator)" if target == "sim" else ""))
     results, failures = [], 0
-    for entry in manifest["checks"]:
-        label = f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
+    for entry in checks:
+        label = bench_label(entry)
         if "ptx" not in entry:
             results.append({**entry, "status": "refused by the compiler"})
             say(f"  {label}: not mapped ({entry['refused']})")
@@ -249,7 +251,8 @@ def main():
         say("checks skipped (--skip-checks)")
         checks, failures = [], 0
     else:
-        checks, failures = run_checks(manifest, target)
+        check_pattern = re.compile(args[args.index("--check") + 1]) if "--check" in args else None
+        checks, failures = run_checks(manifest, target, lambda label: check_pattern is None or check_pattern.search(label))
     pattern = re.compile(args[args.index("--bench") + 1]) if "--bench" in args else None
     summary = {
         "device": None, "driver": None, "chip": manifest["chip"], "commit": manifest["commit"],

@@ -30,6 +30,7 @@ use stencil_poly::codegen::{ForLoop, Guard, GuardKind, LoopAst, LoopNest, ScanPr
 use stencil_poly::tiling::DimKind;
 
 use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, SGE};
+use super::ops;
 use super::staging::{StagedField, StagedIndexer};
 use crate::codegen::statement::copy_statement;
 
@@ -92,13 +93,7 @@ pub(crate) fn build_kernel(
     let params = kargs[n_prog..n_prog + input.n_params].to_vec();
     let mut host = kargs[n_prog + input.n_params..].iter().copied();
     let dims: Vec<Option<ValueId>> = input.host_dims.iter().map(|&h| if h { host.next() } else { None }).collect();
-    let id = |ir: &mut Ir, op: &str, d: Dimension| {
-        let mut s = OperationState::new(op, location.clone());
-        s.add_property("dimension", d.attr());
-        s.result_types = vec![Type::Index];
-        let op = ir.build(at, s);
-        ir.result(op, 0)
-    };
+    let id = |ir: &mut Ir, op: &str, d: Dimension| ops::gpu_id(ir, at, op, d, location);
     let dims3 = [Dimension::X, Dimension::Y, Dimension::Z];
     let tid = dims3.map(|d| id(ir, "gpu.thread_id", d));
     let bdim = dims3.map(|d| id(ir, "gpu.block_dim", d));
@@ -192,7 +187,7 @@ impl KernelBuilder<'_, '_> {
     }
 
     pub(super) fn barrier(&mut self, at: InsertPoint) {
-        self.ir.build(at, OperationState::new("gpu.barrier", self.location.clone()));
+        ops::barrier(self.ir, at, &self.location);
     }
 
     /// `memref.alloca() : memref<1xindex>` holding 0.
@@ -231,7 +226,7 @@ impl KernelBuilder<'_, '_> {
     }
 
     /// `scf.for %iv = lo to hi step step {}`; returns the induction variable and where the body
-    /// goes (before the `scf.yield`).
+    /// goes.
     pub(super) fn scf_for(
         &mut self,
         at: InsertPoint,
@@ -239,27 +234,12 @@ impl KernelBuilder<'_, '_> {
         hi: ValueId,
         step: ValueId,
     ) -> (ValueId, InsertPoint) {
-        let region = self.ir.create_region();
-        let block = self.ir.append_block(region, &[Type::Index]);
-        let mut s = OperationState::new("scf.for", self.location.clone());
-        s.operands = vec![lo, hi, step];
-        s.regions.push(region);
-        self.ir.build(at, s);
-        let y = self.ir.build(InsertPoint::End(block), OperationState::new("scf.yield", self.location.clone()));
-        (self.ir.block_args(block)[0], InsertPoint::Before(y))
+        ops::scf_for(self.ir, at, lo, hi, step, &self.location)
     }
 
     /// `scf.if %cond {}`; returns where the then-body goes.
     pub(super) fn scf_if(&mut self, at: InsertPoint, cond: ValueId) -> InsertPoint {
-        let then_region = self.ir.create_region();
-        let block = self.ir.append_block(then_region, &[]);
-        let else_region = self.ir.create_region();
-        let mut s = OperationState::new("scf.if", self.location.clone());
-        s.operands = vec![cond];
-        s.regions = vec![then_region, else_region];
-        self.ir.build(at, s);
-        let y = self.ir.build(InsertPoint::End(block), OperationState::new("scf.yield", self.location.clone()));
-        InsertPoint::Before(y)
+        ops::scf_if(self.ir, at, cond, &self.location)
     }
 
     pub(super) fn node(&mut self, node: &LoopAst, at: InsertPoint, level: Level) -> Result<(), String> {

@@ -2,48 +2,87 @@
 //! convention of `docs/runtime.md`) plus a `gpu.module` of kernels (thesis §3.3.2, Fig. 3.17,
 //! §5.2.2; DESIGN §7).
 //!
-//! The program's loop nest is scanned as for `poly-codegen` (stored schedule and tiling; with
-//! `naive`, the program's own order untiled). Sequential loops that enclose the parallel work —
-//! the time loop, the inter-tile wavefront `Θ_T` — stay on the host as `affine.for`, and each
-//! iteration launches a kernel (`gpu.launch_func`) for the subtree below: the host loop is the
-//! thesis' `__syncblocks` between wavefronts. The `kernel` module describes what runs inside.
+//! How the program's work is spread over launches, blocks and threads is a *mapping strategy*
+//! ([`MappingStrategy`]); each owns its kernel builder and shares the op builders (`ops`,
+//! `arith`) and the program walk (`nest`):
 //!
-//! `gpu-map{naive}` is the baseline people write by hand: one kernel per `stencil.apply` per
-//! time step over its whole domain. It exists for DOALL applies only; a DOACROSS apply (SOR)
-//! is an error telling the user to schedule and tile first.
+//! * `wavefront` (default): the thesis' mapping of a scheduled and tiled program — one launch
+//!   per inter-tile wavefront, tiles of a wavefront over the blocks, intra-tile wavefronts
+//!   separated by barriers, each tile staged in shared memory (`wavefront`, `kernel`,
+//!   `staging`). Works for every program `poly-schedule`/`poly-tile` can tile, SOR included.
+//! * `naive`: the baseline people write by hand — one kernel per `stencil.apply` per time step
+//!   over its whole box, one thread per point on a 1-, 2- or 3-D grid (`naive`). DOALL
+//!   applies only.
+//! * `overlapped`: temporal blocking for DOALL programs — each block loads its tile plus a halo
+//!   into shared memory, runs several time steps there (recomputing the halo it needs instead of
+//!   exchanging it) and writes its tile back; one launch per group of time steps (`overlapped`).
 
 mod arith;
+mod host;
 mod kernel;
+mod naive;
+mod nest;
+mod ops;
+mod overlapped;
 mod staging;
-
-use std::collections::HashMap;
+mod wavefront;
 
 use stencil_dialects::support::op_error;
-use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
-use stencil_ir::{Attribute, BlockId, DiagResult, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
-use stencil_passes::stencil_to_poly::{stencil_programs, ScopInfo};
-use stencil_passes::tile::{original_program, tile_program};
-use stencil_poly::codegen::{generate, LoopAst, LoopNest, ScanOptions, ScanProblem};
-use stencil_poly::tiling::DimKind;
+use stencil_ir::{DiagResult, Diagnostic, DialectRegistry, Ir, OpId};
+use stencil_passes::stencil_to_poly::stencil_programs;
 
-use crate::codegen::emit::{Emitter, Offload};
-use crate::codegen::signature::create_lowered_func;
-use kernel::{build_kernel, contains_tile_loop, KernelInput};
+/// Which mapping strategy `gpu-map` uses (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// The thesis' wavefront tiles (needs nothing, uses `poly-schedule`/`poly-tile` results).
+    Wavefront,
+    /// One thread per point, one launch per apply and time step (DOALL applies only).
+    Naive,
+    /// Temporal blocking with overlapped tiles in shared memory (DOALL applies only).
+    Overlapped,
+}
+
+impl Strategy {
+    /// Parses `strategy=…`.
+    pub fn parse(text: &str) -> Result<Strategy, String> {
+        match text {
+            "wavefront" => Ok(Strategy::Wavefront),
+            "naive" => Ok(Strategy::Naive),
+            "overlapped" => Ok(Strategy::Overlapped),
+            other => Err(format!("unknown strategy '{other}': choose wavefront (tiled, the default), naive or overlapped")),
+        }
+    }
+
+    fn implementation(self) -> &'static dyn MappingStrategy {
+        match self {
+            Strategy::Wavefront => &wavefront::Wavefront,
+            Strategy::Naive => &naive::Naive,
+            Strategy::Overlapped => &overlapped::Overlapped,
+        }
+    }
+}
 
 /// Options of [`map_program`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GpuMapOptions {
-    /// The naive baseline: the program's own order, untiled, one kernel per apply and step.
-    pub naive: bool,
-    /// Threads per block along x, y, z (each `≥ 1`).
-    pub block: [i64; 3],
-    /// Blocks per launch (tiles and points are distributed cyclically over them).
+    /// The mapping strategy.
+    pub strategy: Strategy,
+    /// Threads per block along x, y, z (each `≥ 1`); `None`: the strategy's default for the
+    /// program's rank.
+    pub block: Option<[i64; 3]>,
+    /// Blocks per launch of the wavefront strategy (tiles are distributed cyclically over them).
     pub grid: i64,
-    /// Stage each tile's footprint in workgroup (shared) memory (thesis Fig. 3.17 ①–③).
+    /// Stage each tile's footprint in workgroup (shared) memory (wavefront strategy; thesis
+    /// Fig. 3.17 ①–③).
     pub staging: bool,
     /// Most bytes of workgroup memory one kernel may use (CUDA's static limit by default).
     pub shared_memory: i64,
+    /// Overlapped strategy: the points a block owns per dimension, outermost first (empty: the
+    /// default for the rank).
+    pub tile: Vec<i64>,
+    /// Overlapped strategy: time steps per launch (`0`: the default).
+    pub time_tile: i64,
 }
 
 /// CUDA's limit on static shared memory per block (48 KiB); more needs dynamic shared memory.
@@ -52,243 +91,151 @@ pub const DEFAULT_SHARED_MEMORY: i64 = 48 * 1024;
 impl Default for GpuMapOptions {
     fn default() -> Self {
         GpuMapOptions {
-            naive: false,
-            block: [256, 1, 1],
+            strategy: Strategy::Wavefront,
+            block: None,
             grid: 132,
             staging: true,
             shared_memory: DEFAULT_SHARED_MEMORY,
+            tile: vec![],
+            time_tile: 0,
         }
     }
 }
 
-/// Replaces `program` by its host function and a `gpu.module` of kernels; returns the host
-/// function. The enclosing module gets `gpu.container_module`.
+/// A way of mapping a `stencil.program` to a host function and kernels.
+pub(crate) trait MappingStrategy {
+    /// The name `gpu-map{strategy=…}` uses.
+    fn name(&self) -> &'static str;
+
+    /// Replaces `program` by its host function and a `gpu.module` of kernels; returns the host
+    /// function. On error the IR is left as it was.
+    fn map(&self, ir: &mut Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Result<OpId, Diagnostic>;
+}
+
+/// Replaces `program` by its host function and a `gpu.module` of kernels, with the strategy of
+/// `options`; returns the host function. The enclosing module gets `gpu.container_module`.
 pub fn map_program(
     ir: &mut Ir,
     registry: &DialectRegistry,
     program: OpId,
     options: &GpuMapOptions,
 ) -> Result<OpId, Diagnostic> {
-    let tiled =
-        if options.naive { original_program(ir, registry, program)? } else { tile_program(ir, registry, program)? };
-    let fail = |ir: &Ir, e: String| op_error(ir, program, format!("gpu-map failed: {e}"));
-    let problem = ScanProblem::from_tiled(&tiled.tiled, &tiled.info.scop).map_err(|e| fail(ir, e.to_string()))?;
-    let nest = generate(&problem, &ScanOptions::default()).map_err(|e| fail(ir, e.to_string()))?;
-    let name = tiled.info.program_name(ir).to_string();
-    let location = ir.location(program).clone();
-    let program_args: Vec<ValueId> = ir
-        .regions(program)
-        .first()
-        .and_then(|&r| ir.entry_block(r))
-        .map(|b| ir.block_args(b).to_vec())
-        .unwrap_or_default();
-    let func = create_lowered_func(ir, program).map_err(|e| fail(ir, e))?;
-    let typed_args: Vec<(ValueId, Type)> =
-        program_args.iter().zip(&func.args).map(|(&p, &(_, f))| (p, ir.value_type(f).clone())).collect();
-    let mut state = OperationState::new("gpu.module", location.clone());
-    state.add_property("sym_name", Attribute::string(&format!("{name}_kernels")));
-    let region = ir.create_region();
-    let module_block = ir.append_block(region, &[]);
-    state.regions.push(region);
-    let gpu_module = ir.build(InsertPoint::After(func.func), state);
-    let mut offload = GpuOffload {
-        nest: &nest,
-        problem: &problem,
-        info: &tiled.info,
-        options,
-        module_name: format!("{name}_kernels"),
-        kernel_prefix: name.clone(),
-        module_block,
-        typed_args,
-        launches: 0,
-        location: location.clone(),
-    };
-    let emitted = Emitter::new(ir, &nest, &tiled.info, &func, false).with_offload(&mut offload).emit(func.ret);
-    if let Err(e) = emitted {
-        ir.erase_op(gpu_module);
-        ir.erase_op(func.func);
-        return Err(fail(ir, e));
-    }
-    if let Some(top) = ir.parent_op(program) {
-        ir.set_attribute(top, stencil_dialects::gpu::CONTAINER_MODULE_ATTR, Attribute::Unit);
-    }
-    ir.erase_op(program);
-    Ok(func.func)
+    let strategy = options.strategy.implementation();
+    let _span = tracing::debug_span!("gpu-map", strategy = strategy.name()).entered();
+    strategy.map(ir, registry, program, options)
 }
 
-/// The host side: decides which subtrees become kernels and launches them.
-struct GpuOffload<'a> {
-    nest: &'a LoopNest,
-    problem: &'a ScanProblem,
-    info: &'a ScopInfo,
-    options: &'a GpuMapOptions,
-    module_name: String,
-    kernel_prefix: String,
-    module_block: BlockId,
-    typed_args: Vec<(ValueId, Type)>,
-    launches: usize,
-    location: Location,
-}
-
-impl GpuOffload<'_> {
-    /// Whether `node` runs in a kernel: parallel loops, tile and point loops, and statements
-    /// (which would otherwise run on the host).
-    fn is_kernel(&self, node: &LoopAst) -> bool {
-        match node {
-            LoopAst::For(l) => {
-                let kind = self.nest.dims.get(l.dim).map(|d| d.kind);
-                // Sequential tile loops (rectangular inter-tile order) stay on the host.
-                l.parallel || matches!(kind, Some(DimKind::Point | DimKind::PointWavefront))
-            }
-            LoopAst::Stmt { .. } => true,
-            LoopAst::If { .. } | LoopAst::Seq(_) => false,
-        }
-    }
-}
-
-impl GpuOffload<'_> {
-    /// Whether `node` has a sequential loop before any parallel loop (run by all threads of a
-    /// block together).
-    fn has_uniform_sequential_loop(&self, node: &LoopAst) -> bool {
-        match node {
-            LoopAst::For(l) => !l.parallel,
-            LoopAst::If { then, .. } => self.has_uniform_sequential_loop(then),
-            LoopAst::Stmt { .. } => false,
-            LoopAst::Seq(items) => items.iter().any(|x| self.has_uniform_sequential_loop(x)),
-        }
-    }
-}
-
-impl Offload for GpuOffload<'_> {
-    fn offload(
-        &mut self,
-        ir: &mut Ir,
-        node: &LoopAst,
-        at: InsertPoint,
-        dims: &[Option<ValueId>],
-        params: &[ValueId],
-        args: &HashMap<ValueId, ValueId>,
-    ) -> Result<bool, String> {
-        if !self.is_kernel(node) {
-            return Ok(false);
-        }
-        // A statement reached on the host inside sequential loops would be a launch per
-        // instance (a DOACROSS nest that was not tiled); outside every loop it is one launch.
-        let inside_loops = dims.iter().any(Option::is_some);
-        if let (LoopAst::Stmt { statement, .. }, true) = (node, inside_loops) {
-            let name = self.info.scop.statement(*statement).map_or("?", |s| s.name());
-            return Err(if self.options.naive {
-                format!("gpu-map{{naive}} maps DOALL applies only, and {name} carries a dependence along its own sweep (DOACROSS, e.g. SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map")
-            } else {
-                format!("statement {name} would run inside sequential host loops (no parallel loop or tile around it): schedule and tile the program first (poly-schedule, poly-tile) so that its instances run in parallel tiles")
-            });
-        }
-        let name = format!("{}_k{}", self.kernel_prefix, self.launches);
-        self.launches += 1;
-        let host_dims: Vec<bool> = dims.iter().map(Option::is_some).collect();
-        let tiles = contains_tile_loop(self.nest, node);
-        // Sequential loops outside tiles (e.g. the intra-tile wavefront of a tile launched on
-        // its own under a rectangular inter-tile order) need every thread of the launch to
-        // meet at barriers: such a kernel runs on one block.
-        // A single statement instance outside every loop (e.g. the initialisation of an
-        // array copy, thesis Fig. 4.4) runs on one thread of one block.
-        let single = matches!(node, LoopAst::Stmt { .. });
-        let grid = if single || (!tiles && self.has_uniform_sequential_loop(node)) { 1 } else { self.options.grid };
-        let input = KernelInput {
-            nest: self.nest,
-            info: self.info,
-            program_args: &self.typed_args,
-            host_dims: &host_dims,
-            n_params: params.len(),
-            grid,
-            problem: self.problem,
-            staging: self.options.staging,
-            shared_limit: self.options.shared_memory,
-        };
-        build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
-        let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);
-        let grid = [constant(ir, grid), constant(ir, 1), constant(ir, 1)];
-        let block = self.options.block.map(|b| constant(ir, b));
-        let mut operands: Vec<ValueId> = Vec::new();
-        for (p, _) in &self.typed_args {
-            operands.push(*args.get(p).ok_or("a program argument without host value")?);
-        }
-        operands.extend(params);
-        operands.extend(dims.iter().flatten());
-        let kernel =
-            Attribute::SymbolRef { root: self.module_name.as_str().into(), nested: vec![name.as_str().into()] };
-        let state = stencil_dialects::gpu::launch_func_state(kernel, grid, block, operands, self.location.clone());
-        ir.build(at, state);
-        tracing::debug!(kernel = %name, tiles, "gpu-map: kernel launched");
-        Ok(true)
-    }
+/// The error of a strategy that cannot map `program`, located at it.
+pub(super) fn mapping_error(ir: &Ir, program: OpId, strategy: &str, message: impl std::fmt::Display) -> Diagnostic {
+    op_error(ir, program, format!("gpu-map{{strategy={strategy}}} failed: {message}"))
 }
 
 /// Registration record of `gpu-map`.
 pub fn pass_info() -> PassInfo {
     PassInfo {
         argument: "gpu-map",
-        summary: "Map each stencil.program to a host func.func and a gpu.module of kernels: one launch per inter-tile wavefront, tiles cyclic over blocks, intra-tile wavefronts separated by barriers, points cyclic over threads",
+        summary: "Map each stencil.program to a host func.func and a gpu.module of kernels, with a mapping strategy: wavefront (the thesis' tiles, default), naive (one thread per point) or overlapped (temporal blocking of DOALL programs)",
         options: vec![
+            OptionInfo {
+                name: "strategy",
+                kind: OptionKind::String,
+                default: "wavefront",
+                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only)",
+            },
             OptionInfo {
                 name: "naive",
                 kind: OptionKind::Bool,
                 default: "false",
-                description: "Baseline: one kernel per stencil.apply per time step over its whole domain (DOALL applies only)",
+                description: "Same as strategy=naive",
             },
             OptionInfo {
                 name: "block",
                 kind: OptionKind::IntList,
-                default: "256",
-                description: "Threads per block along x[,y[,z]] (innermost parallel loop on x)",
+                default: "",
+                description: "Threads per block along x[,y[,z]] (innermost dimension on x); default: 256 for wavefront, 256 / 32,8 / 32,4,2 for naive and overlapped by rank",
             },
             OptionInfo {
                 name: "staging",
                 kind: OptionKind::Bool,
                 default: "true",
-                description: "Stage each tile in workgroup (shared) memory: load exactly what it reads, barrier, compute, barrier, store back exactly what it wrote",
+                description: "wavefront: stage each tile in workgroup (shared) memory: load exactly what it reads, barrier, compute, barrier, store back exactly what it wrote",
             },
             OptionInfo {
                 name: "shared-memory",
                 kind: OptionKind::Int,
                 default: "49152",
-                description: "Most bytes of workgroup memory per kernel; staging a larger tile footprint is an error",
+                description: "Most bytes of workgroup memory per kernel; a larger tile footprint is an error",
             },
             OptionInfo {
                 name: "grid",
                 kind: OptionKind::Int,
                 default: "132",
-                description: "Blocks per launch; tiles (or points of untiled kernels) are distributed cyclically over them",
+                description: "wavefront: blocks per launch; the tiles of a wavefront are distributed cyclically over them",
+            },
+            OptionInfo {
+                name: "tile",
+                kind: OptionKind::IntList,
+                default: "",
+                description: "overlapped: points per block along each dimension, outermost first; default 32,64 (2-D), 256 (1-D), 4,8,32 (3-D)",
+            },
+            OptionInfo {
+                name: "time-tile",
+                kind: OptionKind::Int,
+                default: "0",
+                description: "overlapped: time steps per launch (0: the largest the shared-memory limit allows, at most 8)",
             },
         ],
         factory: |opts| {
+            let pass = |message: String| format!("option '{message}");
             let list = opts.int_list("block");
-            if list.is_empty() || list.len() > 3 || list.iter().any(|&b| b < 1) {
-                return Err(format!(
-                    "option 'block' of pass 'gpu-map': give 1 to 3 block sizes >= 1, got '{}'",
-                    list.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
-                ));
-            }
-            if list.iter().product::<i64>() > 1024 {
-                return Err("option 'block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)".into());
-            }
-            let mut block = [1i64; 3];
-            block[..list.len()].copy_from_slice(list);
+            let block = if list.is_empty() {
+                None
+            } else {
+                if list.len() > 3 || list.iter().any(|&b| b < 1) {
+                    return Err(pass(format!(
+                        "block' of pass 'gpu-map': give 1 to 3 block sizes >= 1, got '{}'",
+                        list.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                    )));
+                }
+                if list.iter().product::<i64>() > 1024 {
+                    return Err(pass("block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)".into()));
+                }
+                let mut block = [1i64; 3];
+                block[..list.len()].copy_from_slice(list);
+                Some(block)
+            };
             let grid = opts.int("grid");
             if grid < 1 {
-                return Err(format!("option 'grid' of pass 'gpu-map': {grid} blocks; give at least 1"));
+                return Err(pass(format!("grid' of pass 'gpu-map': {grid} blocks; give at least 1")));
             }
             let shared_memory = opts.int("shared-memory");
             if shared_memory < 0 {
-                return Err(format!("option 'shared-memory' of pass 'gpu-map': {shared_memory} bytes; give 0 or more"));
+                return Err(pass(format!("shared-memory' of pass 'gpu-map': {shared_memory} bytes; give 0 or more")));
+            }
+            let mut strategy = Strategy::parse(opts.string("strategy")).map_err(|e| pass(format!("strategy' of pass 'gpu-map': {e}")))?;
+            if opts.bool("naive") {
+                if strategy != Strategy::Wavefront && strategy != Strategy::Naive {
+                    return Err(pass("naive' of pass 'gpu-map': contradicts the strategy option".into()));
+                }
+                strategy = Strategy::Naive;
+            }
+            let tile = opts.int_list("tile").to_vec();
+            if tile.iter().any(|&t| t < 1) {
+                return Err(pass("tile' of pass 'gpu-map': every tile size must be at least 1".into()));
+            }
+            let time_tile = opts.int("time-tile");
+            if time_tile < 0 {
+                return Err(pass(format!("time-tile' of pass 'gpu-map': {time_tile}; give 1 or more (0: automatic)")));
             }
             Ok(Box::new(GpuMap {
                 options: GpuMapOptions {
-                    naive: opts.bool("naive"),
+                    strategy,
                     block,
                     grid,
                     staging: opts.bool("staging"),
                     shared_memory,
+                    tile,
+                    time_tile,
                 },
             }))
         },

@@ -12,10 +12,8 @@
 
 use std::collections::HashMap;
 
-use stencil_dialects::gpu::{AddressSpace, WORKGROUP_ATTRIBUTIONS_ATTR};
 use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::InsertPoint;
-use stencil_ir::types::{Dim, MemRefType};
 use stencil_ir::{Attribute, Ir, Location, Type, ValueId};
 use stencil_poly::codegen::{tile_footprints, ArrayFootprint, Bound, ElementRegion, LoopAst, OriginCandidate};
 use stencil_poly::{Limits, StatementId};
@@ -29,6 +27,13 @@ use crate::codegen::statement::Indexer;
 pub(super) struct StagedField {
     buffer: ValueId,
     origin: Vec<ValueId>,
+}
+
+impl StagedField {
+    /// A field held in `buffer`, whose element 0 is the field's element `origin`.
+    pub(super) fn new(buffer: ValueId, origin: Vec<ValueId>) -> Self {
+        StagedField { buffer, origin }
+    }
 }
 
 /// Which way a box copy goes.
@@ -118,9 +123,7 @@ impl KernelBuilder<'_, '_> {
     /// kernel's attributions exceed the shared-memory limit.
     fn workgroup_buffer(&mut self, footprint: &ArrayFootprint, element: &Type) -> Result<ValueId, String> {
         let name = self.input.info.scop.array(footprint.array).map_or("?", |a| a.name.as_str()).to_string();
-        let bytes_per_element = element
-            .bit_width()
-            .map(|b| i64::from(b.div_ceil(8)))
+        let bytes_per_element = super::ops::element_bytes(element)
             .ok_or_else(|| format!("field {name}: element type {element} has no size"))?;
         let elements = footprint.extent.iter().try_fold(1i64, |acc, &e| acc.checked_mul(e.max(1)));
         let bytes = elements
@@ -137,13 +140,7 @@ impl KernelBuilder<'_, '_> {
                 self.input.shared_limit
             ));
         }
-        let mut ty =
-            MemRefType::new(footprint.extent.iter().map(|&e| Dim::Static(e.max(1))).collect(), element.clone());
-        ty.memory_space = Some(AddressSpace::Workgroup.attr());
-        let buffer = self.ir.add_block_argument(self.entry, Type::memref(ty));
-        let count = stencil_dialects::gpu::num_workgroup_attributions(self.ir, self.func) + 1;
-        self.ir.set_attribute(self.func, WORKGROUP_ATTRIBUTIONS_ATTR, Attribute::i64(count as i64));
-        Ok(buffer)
+        Ok(super::ops::workgroup_buffer(self.ir, self.func, self.entry, &footprint.extent, element))
     }
 
     /// The box origin along one coordinate: the minimum over the active candidates. When none

@@ -12,7 +12,7 @@ use crate::loops::steps::Site;
 use crate::loops::{MemRef, Memory, Value};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 /// The device copy of one buffer.
@@ -37,6 +37,8 @@ pub(super) struct DeviceLauncher<'p, 'd> {
     options: &'p CudaOptions,
     /// Device copies, by host buffer handle.
     buffers: HashMap<u32, DeviceBuffer>,
+    /// Buffers the host function allocated: device-only, never copied back.
+    scratch: HashSet<u32>,
     /// Launches, blocks and threads per kernel, of the current run.
     counts: Vec<[u64; 3]>,
     /// The CUDA error behind the last failed launch (the interpreter carries only
@@ -71,6 +73,7 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
             program,
             options,
             buffers: HashMap::new(),
+            scratch: HashSet::new(),
             counts: vec![[0; 3]; program.kernels.len()],
             failure: None,
             report,
@@ -110,6 +113,26 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
         Ok(())
     }
 
+    /// Allocates a zeroed device buffer for host buffer `h` without copying it (see the caller).
+    fn allocate_scratch(&mut self, h: MemRef, memory: &Memory) -> Result<(), CudaError> {
+        let stream = &self.program.device.stream;
+        let buffer =
+            memory.get(h).ok_or_else(|| CudaError::Unsupported("a kernel argument is a freed buffer".to_string()))?;
+        let during = CudaError::driver("allocating a buffer on the device");
+        let copy = match &buffer.data {
+            BufferData::F32(v) => DeviceBuffer::F32(stream.alloc_zeros::<f32>(v.len()).map_err(during)?),
+            BufferData::F64(v) => DeviceBuffer::F64(stream.alloc_zeros::<f64>(v.len()).map_err(during)?),
+            BufferData::Int(_) => {
+                return Err(CudaError::Unsupported(
+                    "integer buffers are not supported by the CUDA executor (fields are f32 or f64)".to_string(),
+                ))
+            }
+        };
+        self.buffers.insert(h.0, copy);
+        self.scratch.insert(h.0);
+        Ok(())
+    }
+
     /// Uploads the fields, refusing when they cannot fit in the device's free memory.
     fn upload_fields(&mut self, memory: &Memory, handles: &[(String, MemRef)]) -> Result<(), CudaError> {
         let needed: u64 = handles.iter().filter_map(|(_, h)| memory.get(*h)).map(|b| element_bytes(&b.data)).sum();
@@ -123,6 +146,7 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
             )));
         }
         self.buffers.clear();
+        self.scratch.clear();
         for (_, h) in handles {
             self.upload(*h, memory)?;
         }
@@ -204,6 +228,9 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
         let stream = &self.program.device.stream;
         let during = CudaError::driver;
         for (&h, copy) in &self.buffers {
+            if self.scratch.contains(&h) {
+                continue;
+            }
             let Some(buffer) = memory.get_mut(MemRef(h)) else { continue };
             let bytes = element_bytes(&buffer.data);
             match (copy, &mut buffer.data) {
@@ -274,8 +301,11 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
                 crate::loops::encode(&Value::MemRef(h), ty, memory)
                     .map_err(|why| bad(format!("cannot pass argument #{i} to {symbol} ({ty}): {why}")))?;
                 if !self.buffers.contains_key(&h.0) {
-                    // A buffer the host allocated: first use on the device.
-                    self.upload(h, memory)?;
+                    // A buffer the host allocated (`memref.alloc`): first use on the device. Its
+                    // contents are undefined until a kernel writes them (MLIR's semantics, and
+                    // the host may not touch buffers), so it is allocated there, zeroed for
+                    // determinism, instead of copied; it is not copied back either.
+                    self.allocate_scratch(h, memory)?;
                 }
                 let shape = memory.shape(h).unwrap_or(&[]).to_vec();
                 let pointer = self.buffers.get(&h.0).map_or(0, |b| b.pointer(&program.device.stream));

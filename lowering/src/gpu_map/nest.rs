@@ -1,0 +1,153 @@
+//! The shape of a `stencil.program` as the direct strategies (`naive`, `overlapped`) see it:
+//! `stencil.iterate` loops and `stencil.apply` boxes with bounds affine in the parameters, and
+//! for each apply the field it writes and the fields it reads at which offsets.
+//!
+//! Those strategies build their kernels from this, not from a scanned loop nest: they keep the
+//! program's own order (a DOALL apply's points are independent, so any order is the order).
+
+use stencil_ir::affine::AffineExpr;
+use stencil_ir::{Attribute, Ir, Location, OpId, ValueId};
+use stencil_passes::stencil_to_poly::ScopInfo;
+use stencil_poly::StatementId;
+
+/// A `stencil.iterate` or a `stencil.apply`, in program order.
+#[derive(Debug, Clone)]
+pub(super) enum NestItem {
+    /// `stencil.iterate %iv = lower to upper { body }`.
+    Loop(TimeLoop),
+    /// `stencil.apply`.
+    Apply(ApplyBox),
+}
+
+/// A `stencil.iterate`.
+#[derive(Debug, Clone)]
+pub(super) struct TimeLoop {
+    /// Lower bound, over the parameters as symbols (declaration order).
+    pub lower: AffineExpr,
+    /// Upper bound (exclusive).
+    pub upper: AffineExpr,
+    /// What it encloses.
+    pub body: Vec<NestItem>,
+}
+
+/// A read of a `stencil.apply`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Read {
+    /// The program argument read.
+    pub field: ValueId,
+    /// The constant offset from the current point; `None` for a general affine access.
+    pub offset: Option<Vec<i64>>,
+}
+
+/// A `stencil.apply`.
+#[derive(Debug, Clone)]
+pub(super) struct ApplyBox {
+    /// Its statement in the SCoP.
+    pub statement: StatementId,
+    /// Its name (`S0`), for messages.
+    pub name: String,
+    /// The field it writes (a program argument).
+    pub written: ValueId,
+    /// The box: lower bounds (inclusive) per dimension, over the parameters as symbols.
+    pub lower: Vec<AffineExpr>,
+    /// Upper bounds (exclusive).
+    pub upper: Vec<AffineExpr>,
+    /// Its reads, in body order.
+    pub reads: Vec<Read>,
+    /// Its location.
+    pub location: Location,
+}
+
+impl ApplyBox {
+    /// The number of point dimensions.
+    pub fn rank(&self) -> usize {
+        self.lower.len()
+    }
+
+    /// Whether every point is independent of the others: the written field is read at the
+    /// current point only (or not at all). Any other read of it is a dependence carried along
+    /// the box (a Gauss-Seidel/SOR sweep): DOACROSS.
+    pub fn is_doall(&self) -> bool {
+        self.reads
+            .iter()
+            .filter(|r| r.field == self.written)
+            .all(|r| r.offset.as_ref().is_some_and(|o| o.iter().all(|&x| x == 0)))
+    }
+
+    /// The error for a strategy that needs DOALL applies.
+    pub fn doacross_error(&self, strategy: &str) -> String {
+        format!(
+            "gpu-map{{{strategy}}} maps DOALL applies only, and {} carries a dependence along its own sweep (DOACROSS, e.g. SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
+            self.name
+        )
+    }
+}
+
+/// The items of `program`'s body. Fails on ops the direct strategies do not know.
+pub(super) fn program_nest(ir: &Ir, program: OpId, info: &ScopInfo) -> Result<Vec<NestItem>, String> {
+    let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r)).ok_or("the program has no body")?;
+    items(ir, body, info)
+}
+
+fn items(ir: &Ir, block: stencil_ir::BlockId, info: &ScopInfo) -> Result<Vec<NestItem>, String> {
+    let mut out = vec![];
+    for op in ir.block_ops(block) {
+        match ir.op_name(op) {
+            "stencil.iterate" => {
+                let inner = ir
+                    .regions(op)
+                    .first()
+                    .and_then(|&r| ir.entry_block(r))
+                    .ok_or("a stencil.iterate without body")?;
+                out.push(NestItem::Loop(TimeLoop {
+                    lower: bound(ir, op, "lower_bound")?.remove(0),
+                    upper: bound(ir, op, "upper_bound")?.remove(0),
+                    body: items(ir, inner, info)?,
+                }));
+            }
+            "stencil.apply" => out.push(NestItem::Apply(apply_box(ir, op, info)?)),
+            // Terminators of the program and iterate bodies.
+            "stencil.yield" | "stencil.end" => {}
+            other => return Err(format!("'{other}' in a stencil.program body is not supported by this mapping")),
+        }
+    }
+    Ok(out)
+}
+
+/// The results of the bound map `name` of `op` (over the parameters as symbols).
+fn bound(ir: &Ir, op: OpId, name: &str) -> Result<Vec<AffineExpr>, String> {
+    let map = ir.attr(op, name).and_then(Attribute::as_affine_map).ok_or_else(|| format!("'{}' has no {name}", ir.op_name(op)))?;
+    if map.results.is_empty() {
+        return Err(format!("'{}' has an empty {name}", ir.op_name(op)));
+    }
+    Ok(map.results.clone())
+}
+
+fn apply_box(ir: &Ir, op: OpId, info: &ScopInfo) -> Result<ApplyBox, String> {
+    let statement = info.statement_of(op).ok_or("a stencil.apply without statement in the SCoP")?;
+    let name = info.scop.statement(statement).map_or_else(|| "?".to_string(), |s| s.name().to_string());
+    let written = *ir.operands(op).first().ok_or("a stencil.apply without written field")?;
+    let body = ir.regions(op).first().and_then(|&r| ir.entry_block(r)).ok_or("a stencil.apply without body")?;
+    let mut reads = vec![];
+    for access in ir.block_ops(body) {
+        if ir.op_name(access) != "stencil.access" {
+            continue;
+        }
+        let field = *ir.operands(access).first().ok_or("a stencil.access without field")?;
+        let offset = if ir.attr(access, "map").is_some() {
+            None
+        } else {
+            Some(ir.attr(access, "offset").and_then(Attribute::as_dense_array).ok_or("a stencil.access without offsets")?.to_vec())
+        };
+        reads.push(Read { field, offset });
+    }
+    Ok(ApplyBox {
+        statement,
+        name,
+        written,
+        lower: bound(ir, op, "lower_bounds")?,
+        upper: bound(ir, op, "upper_bounds")?,
+        reads,
+        location: ir.location(op).clone(),
+    })
+}

@@ -1,0 +1,71 @@
+//! Builders for the structured and `gpu` ops every mapping strategy emits inside kernels:
+//! `scf.for`, `scf.if`, `gpu.barrier`, the thread/block id ops and workgroup (shared-memory)
+//! buffers. The strategies differ in what they compute, not in how these ops are spelled.
+
+use stencil_dialects::gpu::{AddressSpace, Dimension, WORKGROUP_ATTRIBUTIONS_ATTR};
+use stencil_ir::ir::{InsertPoint, OperationState};
+use stencil_ir::types::{Dim, MemRefType};
+use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, Type, ValueId};
+
+/// `scf.for %iv = lo to hi step step {}`; returns the induction variable and where the body
+/// goes (before the `scf.yield`).
+pub(super) fn scf_for(
+    ir: &mut Ir,
+    at: InsertPoint,
+    lo: ValueId,
+    hi: ValueId,
+    step: ValueId,
+    location: &Location,
+) -> (ValueId, InsertPoint) {
+    let region = ir.create_region();
+    let block = ir.append_block(region, &[Type::Index]);
+    let mut s = OperationState::new("scf.for", location.clone());
+    s.operands = vec![lo, hi, step];
+    s.regions.push(region);
+    ir.build(at, s);
+    let y = ir.build(InsertPoint::End(block), OperationState::new("scf.yield", location.clone()));
+    (ir.block_args(block)[0], InsertPoint::Before(y))
+}
+
+/// `scf.if %cond {}` (empty else); returns where the then-body goes.
+pub(super) fn scf_if(ir: &mut Ir, at: InsertPoint, cond: ValueId, location: &Location) -> InsertPoint {
+    let then_region = ir.create_region();
+    let block = ir.append_block(then_region, &[]);
+    let else_region = ir.create_region();
+    let mut s = OperationState::new("scf.if", location.clone());
+    s.operands = vec![cond];
+    s.regions = vec![then_region, else_region];
+    ir.build(at, s);
+    let y = ir.build(InsertPoint::End(block), OperationState::new("scf.yield", location.clone()));
+    InsertPoint::Before(y)
+}
+
+/// `gpu.barrier`.
+pub(super) fn barrier(ir: &mut Ir, at: InsertPoint, location: &Location) {
+    ir.build(at, OperationState::new("gpu.barrier", location.clone()));
+}
+
+/// `gpu.thread_id x` (or `block_dim`, `block_id`, `grid_dim`: `op` names which).
+pub(super) fn gpu_id(ir: &mut Ir, at: InsertPoint, op: &str, dimension: Dimension, location: &Location) -> ValueId {
+    let mut s = OperationState::new(op, location.clone());
+    s.add_property("dimension", dimension.attr());
+    s.result_types = vec![Type::Index];
+    let op = ir.build(at, s);
+    ir.result(op, 0)
+}
+
+/// A new workgroup attribution of kernel `func` (entry block `entry`) of `extent` elements of
+/// `element`: a statically shaped buffer in shared memory, one per block.
+pub(super) fn workgroup_buffer(ir: &mut Ir, func: OpId, entry: BlockId, extent: &[i64], element: &Type) -> ValueId {
+    let mut ty = MemRefType::new(extent.iter().map(|&e| Dim::Static(e.max(1))).collect(), element.clone());
+    ty.memory_space = Some(AddressSpace::Workgroup.attr());
+    let buffer = ir.add_block_argument(entry, Type::memref(ty));
+    let count = stencil_dialects::gpu::num_workgroup_attributions(ir, func) + 1;
+    ir.set_attribute(func, WORKGROUP_ATTRIBUTIONS_ATTR, Attribute::i64(count as i64));
+    buffer
+}
+
+/// Bytes of one element of `ty`, if it has a size.
+pub(super) fn element_bytes(ty: &Type) -> Option<i64> {
+    ty.bit_width().map(|b| i64::from(b.div_ceil(8)))
+}

@@ -1,0 +1,649 @@
+//! The `overlapped` strategy: temporal blocking of DOALL (Jacobi-like) programs with
+//! overlapped tiles in shared memory.
+//!
+//! The program must be one `stencil.iterate` around DOALL applies of one rank (1 to 3) that
+//! read fields of that rank at constant offsets. The fields are cut into tiles of
+//! `tile = [T₀, …]` points; each launch advances every tile by up to `time-tile = b` time
+//! steps, one block per tile:
+//!
+//! 1. the block loads its tile plus a halo into one shared-memory buffer per field;
+//! 2. it runs the applies of `b` steps on the buffers, barrier after each apply; the region
+//!    an apply computes shrinks step by step, by what the applies after it still read (their
+//!    offsets), so it ends at the tile itself: the halo is *recomputed*, not exchanged;
+//! 3. it writes its tile of every written field back.
+//!
+//! **Why it is exact.** Apply instances `I₁ … I_n` (step-major) compute on regions
+//! `R(I_m) = tile ⊕ Σ_{m' > m} rad(I_m')`, where `rad` is an apply's offset box (Minkowski
+//! sums). A value `I_m` reads at `p + o` (`p ∈ R(I_m)`, `o` in its offsets) lies in
+//! `tile ⊕ Σ_{m' ≥ m} rad ⊆ R(I_w)` for any earlier writer `I_w`, so if an earlier instance in
+//! this launch wrote it, it was computed here; if none did, it is the launch's initial value,
+//! loaded in step 1 (the loaded box is `tile ⊕ Σ_all rad`). Every point runs the same
+//! operations on the same values as in the program, so results are bit-identical.
+//!
+//! **Why it is race-free.** Blocks read halos that other blocks own. A field that is both
+//! loaded and written therefore alternates between itself and a second buffer the host
+//! allocates (`memref.alloc`): launch `k` reads one and writes the other, and after an odd
+//! number of launches a copy kernel moves the result back. A written field no apply reads
+//! before writing it (Jacobi's `B = f(A)`) is not loaded at all and needs no second buffer;
+//! a field never written is read in place. Each block writes back only its own tile.
+
+use std::collections::HashMap;
+
+use stencil_dialects::stencil::linear::linearize;
+use stencil_dialects::stencil::{FieldType, ProgramParams};
+use stencil_ir::affine::{AffineBinOp, AffineExpr};
+use stencil_ir::ir::{InsertPoint, OperationState};
+use stencil_ir::types::Dim;
+use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
+use stencil_passes::stencil_to_poly::{extract_scop, ScopInfo};
+
+use super::arith::{binary, index_constant, load, store, ArithIndexer};
+use super::host::{default_block, HostSide, KernelFunc, ThreadIds};
+use super::nest::{program_nest, ApplyBox, NestItem, TimeLoop};
+use super::staging::{StagedField, StagedIndexer};
+use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
+use crate::affine_build::{affine_for, MapOperands};
+use crate::codegen::statement::copy_statement;
+
+/// See the module documentation.
+pub(super) struct Overlapped;
+
+/// Time steps per launch when `time-tile` is not given: the most that fit the shared-memory
+/// limit, at most this many (more recomputes ever wider halos for little extra reuse).
+const MAX_AUTO_TIME_TILE: i64 = 8;
+
+impl MappingStrategy for Overlapped {
+    fn name(&self) -> &'static str {
+        "overlapped"
+    }
+
+    fn map(&self, ir: &mut Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Result<OpId, Diagnostic> {
+        let info = extract_scop(ir, registry, program)?;
+        let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
+        let nest = program_nest(ir, program, &info).map_err(|e| fail(ir, e))?;
+        let plan = Plan::new(ir, program, &nest, options).map_err(|e| fail(ir, e))?;
+        let name = info.program_name(ir).to_string();
+        let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
+        if let Err(e) = emit(ir, &info, &plan, &mut host) {
+            host.abandon(ir);
+            return Err(fail(ir, e));
+        }
+        tracing::debug!(tile = ?plan.tile, time_tile = plan.time_tile, block = ?plan.block, shared = plan.shared_bytes, "gpu-map{{overlapped}}");
+        Ok(host.finish(ir, program))
+    }
+}
+
+/// A field the applies access, and how the tiles treat it.
+struct FieldPlan {
+    /// The program argument.
+    arg: ValueId,
+    /// Its name, for messages.
+    name: String,
+    /// Element type.
+    element: Type,
+    /// Extent per dimension, over the parameters as symbols.
+    shape: Vec<AffineExpr>,
+    /// Loaded into shared memory at the start of a launch (read before it is written).
+    loaded: bool,
+    /// Written by some apply.
+    written: bool,
+    /// For a written field that is not loaded: the box its (single) writer covers, where the
+    /// tile's values are valid to write back.
+    write_box: Option<(Vec<AffineExpr>, Vec<AffineExpr>)>,
+}
+
+impl FieldPlan {
+    /// Loaded and written: alternates with a second buffer between launches.
+    fn ping_pong(&self) -> bool {
+        self.loaded && self.written
+    }
+}
+
+/// What every kernel of the mapping is built from, decided before any IR is emitted.
+struct Plan {
+    rank: usize,
+    time: TimeLoop,
+    applies: Vec<ApplyBox>,
+    tile: Vec<i64>,
+    time_tile: i64,
+    block: [i64; 3],
+    /// Per dimension, the reach of one whole time step (all applies).
+    step_lo: Vec<i64>,
+    step_hi: Vec<i64>,
+    /// Per apply and dimension, the reach of the applies after it in a step.
+    after_lo: Vec<Vec<i64>>,
+    after_hi: Vec<Vec<i64>>,
+    /// Per dimension, the halo loaded below the tile (`time_tile` steps); the buffers start there.
+    halo_lo: Vec<i64>,
+    /// Shared buffer extent per dimension (tile plus halos).
+    extent: Vec<i64>,
+    fields: Vec<FieldPlan>,
+    shared_bytes: i64,
+}
+
+impl Plan {
+    fn new(ir: &Ir, program: OpId, nest: &[NestItem], options: &GpuMapOptions) -> Result<Plan, String> {
+        let time = match nest {
+            [NestItem::Loop(l)] if l.body.iter().all(|i| matches!(i, NestItem::Apply(_))) && !l.body.is_empty() => l.clone(),
+            _ => return Err("overlapped tiling needs the program to be one stencil.iterate around stencil.apply ops (no nested iterates, nothing outside it)".into()),
+        };
+        let applies: Vec<ApplyBox> =
+            time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a.clone()) } else { None }).collect();
+        let rank = applies[0].rank();
+        for a in &applies {
+            if !a.is_doall() {
+                return Err(a.doacross_error("strategy=overlapped"));
+            }
+            if a.rank() != rank {
+                return Err(format!("{} has {} dimensions and {} has {rank}: overlapped tiles need applies of one rank", a.name, a.rank(), applies[0].name));
+            }
+            if a.reads.iter().any(|r| r.offset.is_none()) {
+                return Err(format!("{} reads a field at an affine index, not a constant offset from the point: overlapped tiles need constant offsets", a.name));
+            }
+        }
+        if !(1..=3).contains(&rank) {
+            return Err(format!("the applies have {rank} dimensions; overlapped tiles handle 1 to 3"));
+        }
+        let mut tile = if options.tile.is_empty() { default_tile(rank) } else { options.tile.clone() };
+        if tile.len() != rank {
+            return Err(format!("tile has {} sizes for {rank}-dimensional applies: give one per dimension, outermost first", tile.len()));
+        }
+        let block = options.block.unwrap_or_else(|| default_block(rank));
+        // How far each apply reads around its point, per side and dimension.
+        let mut reach_lo = vec![vec![0i64; rank]; applies.len()];
+        let mut reach_hi = vec![vec![0i64; rank]; applies.len()];
+        for (k, a) in applies.iter().enumerate() {
+            for r in &a.reads {
+                for (d, &o) in r.offset.iter().flatten().enumerate().take(rank) {
+                    reach_lo[k][d] = reach_lo[k][d].max(-o);
+                    reach_hi[k][d] = reach_hi[k][d].max(o);
+                }
+            }
+        }
+        let sum = |rows: &[Vec<i64>], d: usize| rows.iter().map(|r| r[d]).sum::<i64>();
+        let step_lo: Vec<i64> = (0..rank).map(|d| sum(&reach_lo, d)).collect();
+        let step_hi: Vec<i64> = (0..rank).map(|d| sum(&reach_hi, d)).collect();
+        let after = |rows: &[Vec<i64>]| -> Vec<Vec<i64>> {
+            (0..applies.len()).map(|k| (0..rank).map(|d| sum(&rows[k + 1..], d)).collect()).collect()
+        };
+        let (after_lo, after_hi) = (after(&reach_lo), after(&reach_hi));
+        let fields = field_plans(ir, program, &applies, rank)?;
+        let bytes_per_point: i64 = fields
+            .iter()
+            .map(|f| ops::element_bytes(&f.element).ok_or_else(|| format!("field {} has no element size", f.name)))
+            .sum::<Result<i64, String>>()?;
+        let footprint_of = |tile: &[i64], b: i64| -> Option<i64> {
+            (0..rank).try_fold(bytes_per_point, |acc, d| {
+                let e = tile[d].checked_add(b.checked_mul(step_lo[d] + step_hi[d])?)?;
+                acc.checked_mul(e)
+            })
+        };
+        // Without a tile from the user, halve the default (its largest outer size first, the
+        // innermost last: it keeps accesses coalesced) until one time step fits.
+        while options.tile.is_empty() && !footprint_of(&tile, 1).is_some_and(|f| f <= options.shared_memory) {
+            let Some(d) = (0..rank).filter(|&d| tile[d] > 1).max_by_key(|&d| (tile[d] * if d + 1 == rank { 1 } else { 4 }, d)) else {
+                break;
+            };
+            tile[d] /= 2;
+        }
+        let footprint = |b: i64| footprint_of(&tile, b);
+        let time_tile = if options.time_tile > 0 {
+            options.time_tile
+        } else {
+            (1..=MAX_AUTO_TIME_TILE).rev().find(|&b| footprint(b).is_some_and(|f| f <= options.shared_memory)).unwrap_or(1)
+        };
+        let shared_bytes = footprint(time_tile).ok_or("the tile footprint overflows")?;
+        if shared_bytes > options.shared_memory {
+            let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+            return Err(format!(
+                "tiles of {} with {time_tile} time step(s) need {shared_bytes} bytes of shared memory per block ({} fields: {}), above the limit of {} bytes; choose a smaller tile or time-tile, or raise gpu-map{{shared-memory=…}} for a device with more",
+                tile.iter().map(i64::to_string).collect::<Vec<_>>().join("×"),
+                names.len(),
+                names.join(", "),
+                options.shared_memory
+            ));
+        }
+        let halo_lo: Vec<i64> = step_lo.iter().map(|r| r * time_tile).collect();
+        let halo_hi: Vec<i64> = step_hi.iter().map(|r| r * time_tile).collect();
+        let extent = (0..rank).map(|d| tile[d] + halo_lo[d] + halo_hi[d]).collect();
+        Ok(Plan {
+            rank,
+            time,
+            applies,
+            tile,
+            time_tile,
+            block,
+            step_lo,
+            step_hi,
+            after_lo,
+            after_hi,
+            halo_lo,
+            extent,
+            fields,
+            shared_bytes,
+        })
+    }
+}
+
+/// The default tile for `rank`: a few warps wide along the innermost dimension.
+fn default_tile(rank: usize) -> Vec<i64> {
+    match rank {
+        1 => vec![1024],
+        2 => vec![32, 64],
+        _ => vec![4, 8, 32],
+    }
+}
+
+/// Every field the applies access, with whether it must be loaded and where it may be written
+/// back.
+fn field_plans(ir: &Ir, program: OpId, applies: &[ApplyBox], rank: usize) -> Result<Vec<FieldPlan>, String> {
+    let params = ProgramParams::of(ir, program);
+    let names = stencil_dialects::stencil::program_arg_names(ir, program);
+    let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r)).ok_or("the program has no body")?;
+    let program_args = ir.block_args(body).to_vec();
+    let mut accessed: Vec<ValueId> = vec![];
+    for a in applies {
+        for f in a.reads.iter().map(|r| r.field).chain(std::iter::once(a.written)) {
+            if !accessed.contains(&f) {
+                accessed.push(f);
+            }
+        }
+    }
+    let n_symbols = params.names.len();
+    let mut plans = vec![];
+    for arg in accessed {
+        let position = program_args.iter().position(|&a| a == arg).ok_or("an access to a value that is not a program argument")?;
+        let name = names.get(position).cloned().flatten().unwrap_or_else(|| format!("arg{position}"));
+        let field = FieldType::from_type(ir.value_type(arg)).ok_or_else(|| format!("{name} is not a field"))?;
+        if field.rank() != rank {
+            return Err(format!("field {name} has {} dimensions and the applies {rank}: overlapped tiles need fields of the applies' rank", field.rank()));
+        }
+        let shape = field
+            .shape
+            .iter()
+            .map(|e| param_expr(e, &params))
+            .collect::<Result<Vec<_>, _>>()?;
+        let writers: Vec<&ApplyBox> = applies.iter().filter(|a| a.written == arg).collect();
+        let written = !writers.is_empty();
+        // Not loaded: the first apply touching it writes it, every writer covers one box, and
+        // no read (apply box shifted by its offset) leaves that box — so every value a tile
+        // reads was computed in the tile.
+        let first = applies.iter().find(|a| a.written == arg || a.reads.iter().any(|r| r.field == arg));
+        let write_box = writers.first().map(|w| (w.lower.clone(), w.upper.clone()));
+        let same_box = write_box.as_ref().is_some_and(|(lo, hi)| writers.iter().all(|w| &w.lower == lo && &w.upper == hi));
+        let reads_inside = write_box.as_ref().is_some_and(|(lo, hi)| {
+            applies.iter().all(|a| {
+                a.reads.iter().filter(|r| r.field == arg).all(|r| {
+                    let offset = r.offset.as_deref().unwrap_or(&[]);
+                    (0..rank).all(|d| {
+                        let o = offset.get(d).copied().unwrap_or(0);
+                        // a.lower + o ≥ lo and a.upper + o ≤ hi, exactly for all parameters.
+                        constant_difference(&a.lower[d], &lo[d], n_symbols).is_some_and(|c| c + o >= 0)
+                            && constant_difference(&hi[d], &a.upper[d], n_symbols).is_some_and(|c| c - o >= 0)
+                    })
+                })
+            })
+        });
+        let first_writes = first.is_some_and(|a| a.written == arg && !a.reads.iter().any(|r| r.field == arg));
+        let loaded = !(written && same_box && reads_inside && first_writes);
+        let element = field.element_type();
+        plans.push(FieldPlan { arg, name, element, shape, loaded, written, write_box: if loaded { None } else { write_box } });
+    }
+    Ok(plans)
+}
+
+/// `a − b` when it is the same constant for all parameter values.
+fn constant_difference(a: &AffineExpr, b: &AffineExpr, n_symbols: usize) -> Option<i64> {
+    let difference = linearize(a, 0, n_symbols)?.add_scaled(&linearize(b, 0, n_symbols)?, -1)?;
+    difference.symbols.iter().all(|&c| c == 0).then_some(difference.constant)
+}
+
+/// A field extent as an affine expression over the parameters (symbols in declaration order).
+fn param_expr(e: &stencil_dialects::stencil::ParamExpr, params: &ProgramParams) -> Result<AffineExpr, String> {
+    let mut out = AffineExpr::Constant(e.constant);
+    for (name, &c) in &e.terms {
+        let s = params.index_of(name).ok_or_else(|| format!("field extent uses unknown parameter {name}"))?;
+        let term = AffineExpr::binary(AffineBinOp::Mul, AffineExpr::Symbol(s as u32), AffineExpr::Constant(c));
+        out = AffineExpr::binary(AffineBinOp::Add, out, term);
+    }
+    Ok(out)
+}
+
+/// The host function and the kernels.
+fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Result<(), String> {
+    let location = host.location.clone();
+    let at = host.entry();
+    // The second buffer of every ping-pong field, shaped like the field.
+    let mut second: HashMap<ValueId, ValueId> = HashMap::new();
+    for f in plan.fields.iter().filter(|f| f.ping_pong()) {
+        let ty = host.arg_type(f.arg).cloned().ok_or("a field without host type")?;
+        let mut sizes = vec![];
+        if let Type::MemRef(m) = &ty {
+            for (d, dim) in m.shape.iter().flatten().enumerate() {
+                if matches!(dim, Dim::Dynamic) {
+                    sizes.push(host.host_value(ir, at, &f.shape[d], &[])?);
+                }
+            }
+        }
+        let mut state = OperationState::new("memref.alloc", location.clone());
+        state.add_property("operandSegmentSizes", Attribute::dense_i32(&[sizes.len() as i64, 0]));
+        state.operands = sizes;
+        state.result_types = vec![ty];
+        let op = ir.build(at, state);
+        second.insert(f.arg, ir.result(op, 0));
+    }
+    let ping_pong: Vec<&FieldPlan> = plan.fields.iter().filter(|f| f.ping_pong()).collect();
+    let mut extra: Vec<Type> = ping_pong.iter().map(|f| host.arg_type(f.arg).cloned().unwrap_or(Type::Index)).collect();
+    extra.push(Type::Index); // t0
+    let kernel = host.new_kernel(ir, &extra);
+    build_tile_kernel(ir, info, plan, &kernel, &location)?;
+    // The grid: the tiles covering the largest field extent per dimension.
+    let mut grid = [None; 3];
+    for d in 0..plan.rank {
+        let axis = plan.rank - 1 - d;
+        let mut size: Option<ValueId> = None;
+        for f in &plan.fields {
+            let v = host.host_value(ir, at, &f.shape[d], &[])?;
+            size = Some(match size {
+                Some(s) => binary(ir, at, "arith.maxsi", s, v, Type::Index, &location),
+                None => v,
+            });
+        }
+        let size = size.ok_or("no field")?;
+        let t = index_constant(ir, at, plan.tile[d], &location);
+        let blocks = binary(ir, at, "arith.ceildivsi", size, t, Type::Index, &location);
+        let one = index_constant(ir, at, 1, &location);
+        grid[axis] = Some(binary(ir, at, "arith.maxsi", blocks, one, Type::Index, &location));
+    }
+    let one = index_constant(ir, at, 1, &location);
+    let grid = grid.map(|g| g.unwrap_or(one));
+    let b = plan.time_tile;
+    let (lower, upper) = (&plan.time.lower, &plan.time.upper);
+    // n = ⌈(upper − lower) / b⌉ launches.
+    let launches = AffineExpr::binary(
+        AffineBinOp::CeilDiv,
+        AffineExpr::binary(AffineBinOp::Add, upper.clone(), AffineExpr::binary(AffineBinOp::Mul, lower.clone(), AffineExpr::Constant(-1))),
+        AffineExpr::Constant(b),
+    );
+    // t0 of launch number `index_expr`.
+    let t0_of = |index: AffineExpr| {
+        AffineExpr::binary(AffineBinOp::Add, lower.clone(), AffineExpr::binary(AffineBinOp::Mul, index, AffineExpr::Constant(b)))
+    };
+    let direct: HashMap<ValueId, ValueId> = HashMap::new();
+    let originals: Vec<ValueId> = ping_pong.iter().map(|f| host.host_arg(f.arg).ok_or("a field without host argument")).collect::<Result<_, _>>()?;
+    let seconds: Vec<ValueId> = ping_pong.iter().map(|f| second[&f.arg]).collect();
+    let swapped: HashMap<ValueId, ValueId> = ping_pong.iter().map(|f| (f.arg, second[&f.arg])).collect();
+    if ping_pong.is_empty() {
+        // Every launch reads and writes the fields themselves.
+        let (iv, body) = host_range(ir, host, at, &AffineExpr::Constant(0), &[launches], &location)?;
+        let t0 = host.host_value(ir, body, &t0_of(AffineExpr::Dim(0)), &[iv])?;
+        host.launch(ir, body, &kernel, grid, plan.block, &direct, &[t0]);
+        return Ok(());
+    }
+    // Pairs of launches: fields → second buffers, then back.
+    let pairs = AffineExpr::binary(AffineBinOp::FloorDiv, launches.clone(), AffineExpr::Constant(2));
+    let (q, body) = host_range(ir, host, at, &AffineExpr::Constant(0), &[pairs], &location)?;
+    let first = host.host_value(ir, body, &t0_of(AffineExpr::binary(AffineBinOp::Mul, AffineExpr::Dim(0), AffineExpr::Constant(2))), &[q])?;
+    let mut operands: Vec<ValueId> = seconds.clone();
+    operands.push(first);
+    host.launch(ir, body, &kernel, grid, plan.block, &direct, &operands);
+    let next = host.host_value(
+        ir,
+        body,
+        &t0_of(AffineExpr::binary(AffineBinOp::Add, AffineExpr::binary(AffineBinOp::Mul, AffineExpr::Dim(0), AffineExpr::Constant(2)), AffineExpr::Constant(1))),
+        &[q],
+    )?;
+    let mut operands: Vec<ValueId> = originals.clone();
+    operands.push(next);
+    host.launch(ir, body, &kernel, grid, plan.block, &swapped, &operands);
+    // An odd last launch writes the second buffers; copy them back. (The range is empty when
+    // there are no launches at all: min(n mod 2, n).)
+    let odd = AffineExpr::binary(AffineBinOp::Mod, launches.clone(), AffineExpr::Constant(2));
+    let (r, body) = host_range(ir, host, at, &AffineExpr::Constant(0), &[odd, launches.clone()], &location)?;
+    let last = host.host_value(
+        ir,
+        body,
+        &t0_of(AffineExpr::binary(AffineBinOp::Add, launches.clone(), AffineExpr::binary(AffineBinOp::Add, AffineExpr::Dim(0), AffineExpr::Constant(-1)))),
+        &[r],
+    )?;
+    let mut operands: Vec<ValueId> = seconds.clone();
+    operands.push(last);
+    host.launch(ir, body, &kernel, grid, plan.block, &direct, &operands);
+    for f in &ping_pong {
+        let copy = host.new_kernel(ir, &[host.arg_type(f.arg).cloned().ok_or("a field without host type")?]);
+        build_copy_kernel(ir, plan, f, &copy, &location)?;
+        let mut copy_grid = [one; 3];
+        let mut block = [1i64; 3];
+        block[0] = 256;
+        let total = f.shape.iter().cloned().reduce(|a, b| AffineExpr::binary(AffineBinOp::Mul, a, b)).unwrap_or(AffineExpr::Constant(1));
+        copy_grid[0] = host.grid_size(ir, body, &total, 256, 0, &[])?;
+        let from_second: HashMap<ValueId, ValueId> = [(f.arg, second[&f.arg])].into_iter().collect();
+        let original = host.host_arg(f.arg).ok_or("a field without host argument")?;
+        host.launch(ir, body, &copy, copy_grid, block, &from_second, &[original]);
+    }
+    Ok(())
+}
+
+/// `affine.for %iv = lower to min(uppers)` on the host; the induction variable and its body.
+fn host_range(
+    ir: &mut Ir,
+    host: &HostSide,
+    at: InsertPoint,
+    lower: &AffineExpr,
+    uppers: &[AffineExpr],
+    location: &Location,
+) -> Result<(ValueId, InsertPoint), String> {
+    let lo = MapOperands::compact(std::slice::from_ref(lower), &[], &host.func.params)?;
+    let hi = MapOperands::compact(uppers, &[], &host.func.params)?;
+    let (_, iv, body) = affine_for(ir, at, lo, hi, 1, location);
+    let terminator = ir.block_ops(body).last().copied().ok_or("an affine.for without terminator")?;
+    Ok((iv, InsertPoint::Before(terminator)))
+}
+
+/// The values of `exprs` (over the parameters) in a kernel.
+fn values(ir: &mut Ir, at: InsertPoint, exprs: &[AffineExpr], params: &[ValueId], location: &Location) -> Result<Vec<ValueId>, String> {
+    let indexer = ArithIndexer { dims: &[], params };
+    exprs.iter().map(|e| indexer.value(ir, at, e, location)).collect()
+}
+
+/// Runs `body` for every point of the box `[lo, hi)` distributed over the block's threads:
+/// dimension `d` on axis `rank − 1 − d` (innermost on x: coalesced), the outermost also taking
+/// the axes above it.
+fn for_each_point(
+    ir: &mut Ir,
+    at: InsertPoint,
+    ids: &ThreadIds,
+    lo: &[ValueId],
+    hi: &[ValueId],
+    location: &Location,
+    body: &mut dyn FnMut(&mut Ir, InsertPoint, &[ValueId]) -> Result<(), String>,
+) -> Result<(), String> {
+    let rank = lo.len();
+    let mut point = vec![];
+    let mut inner = at;
+    for d in 0..rank {
+        let axis = rank - 1 - d;
+        let (thread, threads) = if d == 0 { ids.linear(ir, inner, axis, location) } else { (ids.tid[axis], ids.bdim[axis]) };
+        let start = binary(ir, inner, "arith.addi", lo[d], thread, Type::Index, location);
+        let (p, next) = ops::scf_for(ir, inner, start, hi[d], threads, location);
+        point.push(p);
+        inner = next;
+    }
+    body(ir, inner, &point)
+}
+
+/// The tile kernel: load, `time_tile` steps of every apply on shared memory, write back.
+fn build_tile_kernel(ir: &mut Ir, info: &ScopInfo, plan: &Plan, kernel: &KernelFunc, location: &Location) -> Result<(), String> {
+    let at = kernel.at;
+    let rank = plan.rank;
+    let ids = ThreadIds::read(ir, at, location);
+    let c = |ir: &mut Ir, at: InsertPoint, v: i64| index_constant(ir, at, v, location);
+    let ping_pong: Vec<&FieldPlan> = plan.fields.iter().filter(|f| f.ping_pong()).collect();
+    let t0 = *kernel.extra.last().ok_or("the tile kernel has no t0 argument")?;
+    let t_end = values(ir, at, std::slice::from_ref(&plan.time.upper), &kernel.params, location)?[0];
+    // steps = min(time_tile, t_end − t0): the last launch may have fewer.
+    let remaining = binary(ir, at, "arith.subi", t_end, t0, Type::Index, location);
+    let b = c(ir, at, plan.time_tile);
+    let steps = binary(ir, at, "arith.minsi", remaining, b, Type::Index, location);
+    // The tile's first point and the buffers' first element, per dimension.
+    let mut origin = vec![];
+    let mut base = vec![];
+    for d in 0..rank {
+        let axis = rank - 1 - d;
+        let t = c(ir, at, plan.tile[d]);
+        let o = binary(ir, at, "arith.muli", ids.bid[axis], t, Type::Index, location);
+        let h = c(ir, at, plan.halo_lo[d]);
+        base.push(binary(ir, at, "arith.subi", o, h, Type::Index, location));
+        origin.push(o);
+    }
+    // Shared buffers and where each field is read from / written to.
+    let mut staged: HashMap<ValueId, StagedField> = HashMap::new();
+    let mut buffers = vec![];
+    for f in &plan.fields {
+        let buffer = ops::workgroup_buffer(ir, kernel.func, kernel.entry, &plan.extent, &f.element);
+        let source = kernel.args[&f.arg];
+        staged.insert(source, StagedField::new(buffer, base.clone()));
+        buffers.push(buffer);
+    }
+    let destination = |f: &FieldPlan| -> ValueId {
+        match ping_pong.iter().position(|p| p.arg == f.arg) {
+            Some(k) => kernel.extra[k],
+            None => kernel.args[&f.arg],
+        }
+    };
+    // 1. Load: the buffer box clipped to the field.
+    for (f, &buffer) in plan.fields.iter().zip(&buffers) {
+        if !f.loaded {
+            continue;
+        }
+        let size = values(ir, at, &f.shape, &kernel.params, location)?;
+        let zero = c(ir, at, 0);
+        let (mut lo, mut hi) = (vec![], vec![]);
+        for d in 0..rank {
+            let e = c(ir, at, plan.extent[d]);
+            let end = binary(ir, at, "arith.addi", base[d], e, Type::Index, location);
+            lo.push(binary(ir, at, "arith.maxsi", base[d], zero, Type::Index, location));
+            hi.push(binary(ir, at, "arith.minsi", end, size[d], Type::Index, location));
+        }
+        let source = kernel.args[&f.arg];
+        let element = f.element.clone();
+        let base = base.clone();
+        for_each_point(ir, at, &ids, &lo, &hi, location, &mut |ir, at, point| {
+            let local: Vec<ValueId> =
+                point.iter().zip(&base).map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location)).collect();
+            let v = load(ir, at, source, point.to_vec(), element.clone(), location);
+            store(ir, at, v, buffer, local, location);
+            Ok(())
+        })?;
+    }
+    ops::barrier(ir, at, location);
+    // 2. The time steps.
+    let zero = c(ir, at, 0);
+    let one = c(ir, at, 1);
+    let (s, step_body) = ops::scf_for(ir, at, zero, steps, one, location);
+    let t = binary(ir, step_body, "arith.addi", t0, s, Type::Index, location);
+    // Steps still to come after this one.
+    let last = binary(ir, step_body, "arith.subi", steps, one, Type::Index, location);
+    let later = binary(ir, step_body, "arith.subi", last, s, Type::Index, location);
+    for (k, apply) in plan.applies.iter().enumerate() {
+        let box_lo = values(ir, step_body, &apply.lower, &kernel.params, location)?;
+        let box_hi = values(ir, step_body, &apply.upper, &kernel.params, location)?;
+        let (mut lo, mut hi) = (vec![], vec![]);
+        for d in 0..rank {
+            // The halo still needed below/above: the later steps' reach plus the later applies'.
+            let per_step_lo = c(ir, step_body, plan.step_lo[d]);
+            let later_lo = binary(ir, step_body, "arith.muli", later, per_step_lo, Type::Index, location);
+            let after_lo = c(ir, step_body, plan.after_lo[k][d]);
+            let need_lo = binary(ir, step_body, "arith.addi", later_lo, after_lo, Type::Index, location);
+            let per_step_hi = c(ir, step_body, plan.step_hi[d]);
+            let later_hi = binary(ir, step_body, "arith.muli", later, per_step_hi, Type::Index, location);
+            let after_hi = c(ir, step_body, plan.after_hi[k][d]);
+            let need_hi = binary(ir, step_body, "arith.addi", later_hi, after_hi, Type::Index, location);
+            let from = binary(ir, step_body, "arith.subi", origin[d], need_lo, Type::Index, location);
+            let tile = c(ir, step_body, plan.tile[d]);
+            let tile_end = binary(ir, step_body, "arith.addi", origin[d], tile, Type::Index, location);
+            let to = binary(ir, step_body, "arith.addi", tile_end, need_hi, Type::Index, location);
+            lo.push(binary(ir, step_body, "arith.maxsi", from, box_lo[d], Type::Index, location));
+            hi.push(binary(ir, step_body, "arith.minsi", to, box_hi[d], Type::Index, location));
+        }
+        let statement = apply.statement;
+        for_each_point(ir, step_body, &ids, &lo, &hi, location, &mut |ir, at, point| {
+            let mut dims: Vec<Option<ValueId>> = vec![Some(t)];
+            dims.extend(point.iter().map(|&p| Some(p)));
+            let iters: Vec<AffineExpr> = (0..=rank).map(|k| AffineExpr::Dim(k as u32)).collect();
+            let inner = ArithIndexer { dims: &dims, params: &kernel.params };
+            let mut indexer = StagedIndexer { inner, staged: &staged };
+            copy_statement(ir, info, statement, &iters, &kernel.args, at, &mut indexer)
+        })?;
+        // The apply is complete before the next reads its results.
+        ops::barrier(ir, step_body, location);
+    }
+    // 3. Write back the tile of every written field, clipped to the field (and, for a field
+    // not loaded, to the box its writer covers).
+    for (f, &buffer) in plan.fields.iter().zip(&buffers) {
+        if !f.written {
+            continue;
+        }
+        let size = values(ir, at, &f.shape, &kernel.params, location)?;
+        let zero = c(ir, at, 0);
+        let (mut lo, mut hi) = (vec![], vec![]);
+        let write_box = match &f.write_box {
+            Some((l, h)) => Some((values(ir, at, l, &kernel.params, location)?, values(ir, at, h, &kernel.params, location)?)),
+            None => None,
+        };
+        for d in 0..rank {
+            let t = c(ir, at, plan.tile[d]);
+            let end = binary(ir, at, "arith.addi", origin[d], t, Type::Index, location);
+            let mut l = binary(ir, at, "arith.maxsi", origin[d], zero, Type::Index, location);
+            let mut h = binary(ir, at, "arith.minsi", end, size[d], Type::Index, location);
+            if let Some((wl, wh)) = &write_box {
+                l = binary(ir, at, "arith.maxsi", l, wl[d], Type::Index, location);
+                h = binary(ir, at, "arith.minsi", h, wh[d], Type::Index, location);
+            }
+            lo.push(l);
+            hi.push(h);
+        }
+        let target = destination(f);
+        let element = f.element.clone();
+        let base = base.clone();
+        for_each_point(ir, at, &ids, &lo, &hi, location, &mut |ir, at, point| {
+            let local: Vec<ValueId> =
+                point.iter().zip(&base).map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location)).collect();
+            let v = load(ir, at, buffer, local, element.clone(), location);
+            store(ir, at, v, target, point.to_vec(), location);
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// `destination[p] = field[p]` over the whole field (the second buffer back into the field
+/// after an odd number of launches): the program argument `f.arg` is the source (the host
+/// passes the second buffer for it), the kernel's extra argument the destination.
+fn build_copy_kernel(ir: &mut Ir, plan: &Plan, f: &FieldPlan, kernel: &KernelFunc, location: &Location) -> Result<(), String> {
+    let at = kernel.at;
+    let ids = ThreadIds::read(ir, at, location);
+    let size = values(ir, at, &f.shape, &kernel.params, location)?;
+    let source = kernel.args[&f.arg];
+    let destination = *kernel.extra.first().ok_or("the copy kernel has no destination")?;
+    // One linear index per thread over the grid, delinearised innermost-fastest.
+    let (thread, threads) = ids.linear(ir, at, 0, location);
+    let first = binary(ir, at, "arith.muli", ids.bid[0], threads, Type::Index, location);
+    let start = binary(ir, at, "arith.addi", first, thread, Type::Index, location);
+    let stride = binary(ir, at, "arith.muli", ids.gdim[0], threads, Type::Index, location);
+    let mut total = size[0];
+    for &s in &size[1..] {
+        total = binary(ir, at, "arith.muli", total, s, Type::Index, location);
+    }
+    let (linear, body) = ops::scf_for(ir, at, start, total, stride, location);
+    let mut point = vec![linear; plan.rank];
+    let mut rest = linear;
+    for d in (1..plan.rank).rev() {
+        point[d] = binary(ir, body, "arith.remui", rest, size[d], Type::Index, location);
+        rest = binary(ir, body, "arith.divui", rest, size[d], Type::Index, location);
+    }
+    point[0] = rest;
+    let v = load(ir, body, source, point.clone(), f.element.clone(), location);
+    store(ir, body, v, destination, point, location);
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! The wavefront strategy of `gpu-map` (thesis §3.3.2, Fig. 3.17, §5.2.2): the host side.
+//!
+//! The program's loop nest is scanned as for `poly-codegen` (stored schedule and tiling).
+//! Sequential loops that enclose the parallel work — the time loop, the inter-tile wavefront
+//! `Θ_T` — stay on the host as `affine.for`, and each iteration launches a kernel
+//! (`gpu.launch_func`) for the subtree below: the host loop is the thesis' `__syncblocks`
+//! between wavefronts. The `kernel` module builds what runs inside.
+
+use std::collections::HashMap;
+
+use stencil_ir::ir::{InsertPoint, OperationState};
+use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
+use stencil_dialects::support::op_error;
+use stencil_passes::stencil_to_poly::ScopInfo;
+use stencil_passes::tile::tile_program;
+use stencil_poly::codegen::{generate, LoopAst, LoopNest, ScanOptions, ScanProblem};
+use stencil_poly::tiling::DimKind;
+
+use super::kernel::{build_kernel, contains_tile_loop, KernelInput};
+use super::{arith, GpuMapOptions, MappingStrategy};
+use crate::codegen::emit::{Emitter, Offload};
+use crate::codegen::signature::create_lowered_func;
+
+/// Threads per block when `gpu-map{block=…}` is not given: the kernels distribute points
+/// cyclically over a linearised block, so one dimension suffices.
+const WAVEFRONT_BLOCK: [i64; 3] = [256, 1, 1];
+
+/// The thesis' mapping (§3.3.2, §5.2.2, Fig. 3.17): the program's scanned loop nest (its stored
+/// schedule and tiling) with the sequential loops enclosing the parallel work on the host and
+/// one launch per inter-tile wavefront; inside a kernel, tiles cyclic over blocks, intra-tile
+/// wavefronts separated by barriers, points cyclic over threads (the `kernel` and `staging`
+/// modules).
+pub(super) struct Wavefront;
+
+impl MappingStrategy for Wavefront {
+    fn name(&self) -> &'static str {
+        "wavefront"
+    }
+
+    fn map(&self, ir: &mut Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Result<OpId, Diagnostic> {
+        map_wavefront(ir, registry, program, options)
+    }
+}
+
+fn map_wavefront(
+    ir: &mut Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    options: &GpuMapOptions,
+) -> Result<OpId, Diagnostic> {
+    let tiled = tile_program(ir, registry, program)?;
+    let fail = |ir: &Ir, e: String| op_error(ir, program, format!("gpu-map failed: {e}"));
+    let problem = ScanProblem::from_tiled(&tiled.tiled, &tiled.info.scop).map_err(|e| fail(ir, e.to_string()))?;
+    let nest = generate(&problem, &ScanOptions::default()).map_err(|e| fail(ir, e.to_string()))?;
+    let name = tiled.info.program_name(ir).to_string();
+    let location = ir.location(program).clone();
+    let program_args: Vec<ValueId> = ir
+        .regions(program)
+        .first()
+        .and_then(|&r| ir.entry_block(r))
+        .map(|b| ir.block_args(b).to_vec())
+        .unwrap_or_default();
+    let func = create_lowered_func(ir, program).map_err(|e| fail(ir, e))?;
+    let typed_args: Vec<(ValueId, Type)> =
+        program_args.iter().zip(&func.args).map(|(&p, &(_, f))| (p, ir.value_type(f).clone())).collect();
+    let mut state = OperationState::new("gpu.module", location.clone());
+    state.add_property("sym_name", Attribute::string(&format!("{name}_kernels")));
+    let region = ir.create_region();
+    let module_block = ir.append_block(region, &[]);
+    state.regions.push(region);
+    let gpu_module = ir.build(InsertPoint::After(func.func), state);
+    let mut offload = GpuOffload {
+        nest: &nest,
+        problem: &problem,
+        info: &tiled.info,
+        options,
+        module_name: format!("{name}_kernels"),
+        kernel_prefix: name.clone(),
+        module_block,
+        typed_args,
+        launches: 0,
+        location: location.clone(),
+    };
+    let emitted = Emitter::new(ir, &nest, &tiled.info, &func, false).with_offload(&mut offload).emit(func.ret);
+    if let Err(e) = emitted {
+        ir.erase_op(gpu_module);
+        ir.erase_op(func.func);
+        return Err(fail(ir, e));
+    }
+    if let Some(top) = ir.parent_op(program) {
+        ir.set_attribute(top, stencil_dialects::gpu::CONTAINER_MODULE_ATTR, Attribute::Unit);
+    }
+    ir.erase_op(program);
+    Ok(func.func)
+}
+
+/// The host side: decides which subtrees become kernels and launches them.
+struct GpuOffload<'a> {
+    nest: &'a LoopNest,
+    problem: &'a ScanProblem,
+    info: &'a ScopInfo,
+    options: &'a GpuMapOptions,
+    module_name: String,
+    kernel_prefix: String,
+    module_block: BlockId,
+    typed_args: Vec<(ValueId, Type)>,
+    launches: usize,
+    location: Location,
+}
+
+impl GpuOffload<'_> {
+    /// Whether `node` runs in a kernel: parallel loops, tile and point loops, and statements
+    /// (which would otherwise run on the host).
+    fn is_kernel(&self, node: &LoopAst) -> bool {
+        match node {
+            LoopAst::For(l) => {
+                let kind = self.nest.dims.get(l.dim).map(|d| d.kind);
+                // Sequential tile loops (rectangular inter-tile order) stay on the host.
+                l.parallel || matches!(kind, Some(DimKind::Point | DimKind::PointWavefront))
+            }
+            LoopAst::Stmt { .. } => true,
+            LoopAst::If { .. } | LoopAst::Seq(_) => false,
+        }
+    }
+}
+
+impl GpuOffload<'_> {
+    /// Whether `node` has a sequential loop before any parallel loop (run by all threads of a
+    /// block together).
+    fn has_uniform_sequential_loop(&self, node: &LoopAst) -> bool {
+        match node {
+            LoopAst::For(l) => !l.parallel,
+            LoopAst::If { then, .. } => self.has_uniform_sequential_loop(then),
+            LoopAst::Stmt { .. } => false,
+            LoopAst::Seq(items) => items.iter().any(|x| self.has_uniform_sequential_loop(x)),
+        }
+    }
+}
+
+impl Offload for GpuOffload<'_> {
+    fn offload(
+        &mut self,
+        ir: &mut Ir,
+        node: &LoopAst,
+        at: InsertPoint,
+        dims: &[Option<ValueId>],
+        params: &[ValueId],
+        args: &HashMap<ValueId, ValueId>,
+    ) -> Result<bool, String> {
+        if !self.is_kernel(node) {
+            return Ok(false);
+        }
+        // A statement reached on the host inside sequential loops would be a launch per
+        // instance (a DOACROSS nest that was not tiled); outside every loop it is one launch.
+        let inside_loops = dims.iter().any(Option::is_some);
+        if let (LoopAst::Stmt { statement, .. }, true) = (node, inside_loops) {
+            let name = self.info.scop.statement(*statement).map_or("?", |s| s.name());
+            return Err(format!("statement {name} would run inside sequential host loops (no parallel loop or tile around it): schedule and tile the program first (poly-schedule, poly-tile) so that its instances run in parallel tiles, or map a DOALL program with gpu-map{{strategy=naive}} or {{strategy=overlapped}}"));
+        }
+        let name = format!("{}_k{}", self.kernel_prefix, self.launches);
+        self.launches += 1;
+        let host_dims: Vec<bool> = dims.iter().map(Option::is_some).collect();
+        let tiles = contains_tile_loop(self.nest, node);
+        // Sequential loops outside tiles (e.g. the intra-tile wavefront of a tile launched on
+        // its own under a rectangular inter-tile order) need every thread of the launch to
+        // meet at barriers: such a kernel runs on one block.
+        // A single statement instance outside every loop (e.g. the initialisation of an
+        // array copy, thesis Fig. 4.4) runs on one thread of one block.
+        let single = matches!(node, LoopAst::Stmt { .. });
+        let grid = if single || (!tiles && self.has_uniform_sequential_loop(node)) { 1 } else { self.options.grid };
+        let input = KernelInput {
+            nest: self.nest,
+            info: self.info,
+            program_args: &self.typed_args,
+            host_dims: &host_dims,
+            n_params: params.len(),
+            grid,
+            problem: self.problem,
+            staging: self.options.staging,
+            shared_limit: self.options.shared_memory,
+        };
+        build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
+        let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);
+        let grid = [constant(ir, grid), constant(ir, 1), constant(ir, 1)];
+        let block = self.options.block.unwrap_or(WAVEFRONT_BLOCK).map(|b| constant(ir, b));
+        let mut operands: Vec<ValueId> = Vec::new();
+        for (p, _) in &self.typed_args {
+            operands.push(*args.get(p).ok_or("a program argument without host value")?);
+        }
+        operands.extend(params);
+        operands.extend(dims.iter().flatten());
+        let kernel =
+            Attribute::SymbolRef { root: self.module_name.as_str().into(), nested: vec![name.as_str().into()] };
+        let state = stencil_dialects::gpu::launch_func_state(kernel, grid, block, operands, self.location.clone());
+        ir.build(at, state);
+        tracing::debug!(kernel = %name, tiles, "gpu-map: kernel launched");
+        Ok(true)
+    }
+}
+
