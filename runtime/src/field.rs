@@ -103,6 +103,13 @@ pub fn element_count(shape: &[usize]) -> Option<usize> {
 
 /// `n` copies of `value`, `None` when the memory cannot be had (so a huge size from user
 /// input is an error, not an abort).
+/// `n` zeros, fallibly, from zeroed memory (`calloc`): the pages are only touched when
+/// written, so a large buffer that the host never reads (e.g. one that lives on the GPU) costs
+/// nothing here.
+pub(crate) fn try_zeroed_vec<T: bytemuck::Zeroable + Clone>(n: usize) -> Option<Vec<T>> {
+    bytemuck::allocation::try_zeroed_vec(n).ok()
+}
+
 pub(crate) fn try_filled_vec<T: Clone>(n: usize, value: T) -> Option<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).ok()?;
@@ -155,12 +162,12 @@ impl FieldData {
         // The top 24 (53) bits scaled to [0, 1): exactly representable, uniformly spaced.
         let values = match element {
             ElementType::F32 => {
-                let mut v = try_filled_vec(n, 0f32).ok_or_else(|| too_large(&shape))?;
+                let mut v = try_zeroed_vec::<f32>(n).ok_or_else(|| too_large(&shape))?;
                 v.iter_mut().for_each(|x| *x = (next() >> 40) as f32 / (1u64 << 24) as f32);
                 FieldValues::F32(v)
             }
             ElementType::F64 => {
-                let mut v = try_filled_vec(n, 0f64).ok_or_else(|| too_large(&shape))?;
+                let mut v = try_zeroed_vec::<f64>(n).ok_or_else(|| too_large(&shape))?;
                 v.iter_mut().for_each(|x| *x = (next() >> 11) as f64 / (1u64 << 53) as f64);
                 FieldValues::F64(v)
             }

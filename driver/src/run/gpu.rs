@@ -156,6 +156,33 @@ pub fn load_precompiled(
         .map_err(|e| RunError(format!("error: {e}")))
 }
 
+/// The index width kernels are compiled with when `--gpu-index-bitwidth` is not given: 32 when
+/// every field has fewer than 2³¹ elements (then every index and linearised offset fits, and
+/// index arithmetic takes half the registers and instructions), else 64.
+pub fn default_index_bitwidth(state: &ProgramState) -> u32 {
+    let fits = state.fields.values().all(|f| i32::try_from(f.len()).is_ok());
+    if fits {
+        32
+    } else {
+        64
+    }
+}
+
+/// What `gpu-map` recorded on the host function of `module` about its mapping (empty when the
+/// program was not mapped).
+pub fn recorded_mapping(module: &Module) -> Vec<(String, Attribute)> {
+    let ir = &module.ir;
+    ir.collect_ops(module.top, WalkOrder::PreOrder)
+        .into_iter()
+        .find_map(|op| match ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR) {
+            Some(Attribute::Dictionary(entries)) => {
+                Some(entries.iter().map(|e| (e.name.to_string(), e.value.clone())).collect())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// The SM number of a chip name (`sm_90a` → 90).
 fn sm_number(chip: &str) -> Option<u32> {
     chip.strip_prefix("sm_")?.trim_end_matches(|c: char| c.is_ascii_lowercase()).parse().ok()
@@ -197,7 +224,7 @@ pub fn run_gpu(
             let defaults = PtxOptions::with_found_libdevice();
             let ptx_options = PtxOptions {
                 chip: chip.clone(),
-                index_bitwidth: options.index_bitwidth.unwrap_or(defaults.index_bitwidth),
+                index_bitwidth: options.index_bitwidth.unwrap_or_else(|| default_index_bitwidth(state)),
                 ..defaults
             };
             let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &ptx_options)
@@ -211,5 +238,6 @@ pub fn run_gpu(
     let stats = run_module_cuda(module, entry, state, &ptx, &device, &cuda_options).map_err(cuda_error)?;
     let run = RunStats { point_updates: point_updates.unwrap_or(stats.run.point_updates), seconds: stats.run.seconds };
     let element_bytes = state.fields.values().next().map_or(8, |f| f.element().size() as u64);
-    Ok((run, TargetStats::Gpu(Box::new(GpuSummary { report: stats.gpu, chip, element_bytes }))))
+    let index_bitwidth = compiled.first().map_or(64, |m| m.index_bitwidth);
+    Ok((run, TargetStats::Gpu(Box::new(GpuSummary { report: stats.gpu, chip, element_bytes, index_bitwidth }))))
 }

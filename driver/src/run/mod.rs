@@ -235,6 +235,7 @@ pub fn run_program(
         check,
         target_stats,
         precompiled,
+        mapping: gpu::recorded_mapping(&transformed),
     };
     if report.check.as_ref().is_some_and(|c| !c.passed) {
         return Err(RunError(

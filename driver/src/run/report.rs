@@ -1,7 +1,9 @@
 //! What a run reports: throughput, a checksum and L2 norm per field (plus a hash of the exact
 //! bits, to compare runs bit for bit), and the comparison with the reference when checked.
 
+use serde_json::Value;
 use std::collections::BTreeMap;
+use stencil_ir::Attribute;
 use stencil_runtime::cuda::GpuReport;
 use stencil_runtime::{FieldComparison, FieldData, FieldValues, RunStats, ScalarValue};
 
@@ -35,6 +37,8 @@ pub struct GpuSummary {
     pub chip: String,
     /// Bytes of one field element, for the effective-bandwidth model.
     pub element_bytes: u64,
+    /// The width of `index` in the kernels (32 or 64).
+    pub index_bitwidth: u32,
 }
 
 impl GpuSummary {
@@ -149,6 +153,28 @@ pub struct RunReport {
     pub target_stats: Option<TargetStats>,
     /// With `--ptx FILE`: the file and the `gpu.module`s whose fingerprints it matched.
     pub precompiled: Option<PrecompiledSummary>,
+    /// How `gpu-map` mapped the program (`stencil_lowering::gpu_map::MAPPING_ATTR`): its
+    /// entries in order, `strategy` first.
+    pub mapping: Vec<(String, Attribute)>,
+}
+
+/// `32`, `true`, `overlapped`, `32x64` (an integer array) — for the report's mapping line.
+fn attribute_text(value: &Attribute) -> String {
+    match value {
+        Attribute::String(s) => s.to_string(),
+        Attribute::Array(items) => items.iter().map(attribute_text).collect::<Vec<_>>().join("x"),
+        other => other.as_i64().map_or_else(|| other.to_string(), |i| i.to_string()),
+    }
+}
+
+/// The JSON of a mapping entry: numbers, booleans, strings and arrays of them.
+fn attribute_json(value: &Attribute) -> Value {
+    match value {
+        Attribute::String(s) => Value::from(s.to_string()),
+        Attribute::Bool(b) => Value::from(*b),
+        Attribute::Array(items) => Value::Array(items.iter().map(attribute_json).collect()),
+        other => other.as_i64().map_or_else(|| Value::from(other.to_string()), Value::from),
+    }
 }
 
 /// Which precompiled PTX a run used (`--ptx`), once matched against the mapped module.
@@ -181,6 +207,12 @@ impl RunReport {
             self.stats.point_updates,
             self.stats.updates_per_second() / 1e6
         ));
+        if !self.mapping.is_empty() {
+            let entries: Vec<String> =
+                self.mapping.iter().skip(1).map(|(name, value)| format!("{name}={}", attribute_text(value))).collect();
+            let strategy = self.mapping.first().map_or_else(String::new, |(_, v)| attribute_text(v));
+            out.push_str(&format!("mapping  {strategy}: {}\n", entries.join(" ")));
+        }
         if let Some(ptx) = &self.precompiled {
             let modules: Vec<String> = ptx
                 .modules
@@ -203,7 +235,10 @@ impl RunReport {
             )),
             Some(TargetStats::Gpu(gpu)) => {
                 let r = &gpu.report;
-                out.push_str(&format!("device   {} (PTX for {})\n", r.device, gpu.chip));
+                out.push_str(&format!(
+                    "device   {} (PTX for {}, {}-bit index)\n",
+                    r.device, gpu.chip, gpu.index_bitwidth
+                ));
                 out.push_str(&format!(
                     "gpu      {} launches, {} blocks, {} threads; kernels {:.6} s (CUDA events), host {:.6} s, upload {:.6} s, download {:.6} s{}\n",
                     r.launches(),
@@ -279,7 +314,7 @@ impl RunReport {
 
     /// One JSON object with everything.
     pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::{json, Map, Value};
+        use serde_json::{json, Map};
         let number =
             |v: f64| serde_json::Number::from_f64(v).map(Value::Number).unwrap_or(Value::String(v.to_string()));
         let params: Map<String, Value> = self.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
@@ -376,6 +411,7 @@ impl RunReport {
                             "driver_version": d.driver_version_text(),
                         },
                         "ptx_chip": gpu.chip,
+                        "index_bitwidth": gpu.index_bitwidth,
                         "launches": r.launches(),
                         "blocks": r.blocks(),
                         "threads": r.threads(),
@@ -406,6 +442,11 @@ impl RunReport {
             "updates_per_second": number(self.stats.updates_per_second()),
             "fields": fields,
             "check": check,
+            "mapping": if self.mapping.is_empty() {
+                Value::Null
+            } else {
+                Value::Object(self.mapping.iter().map(|(name, value)| (name.clone(), attribute_json(value))).collect())
+            },
             "ptx": self.precompiled.as_ref().map(|p| json!({
                 "file": p.file,
                 "modules": p.modules.iter().map(|(name, chip, width, fingerprint)| json!({

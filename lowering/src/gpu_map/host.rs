@@ -170,7 +170,13 @@ impl HostSide {
 
     /// `affine.for %iv = lower to upper` on the host (bounds over the parameters); returns the
     /// induction variable and where the body goes.
-    pub fn host_loop(&self, ir: &mut Ir, at: InsertPoint, lower: &AffineExpr, upper: &AffineExpr) -> Result<(ValueId, InsertPoint), String> {
+    pub fn host_loop(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        lower: &AffineExpr,
+        upper: &AffineExpr,
+    ) -> Result<(ValueId, InsertPoint), String> {
         self.host_loop_step(ir, at, lower, upper, 1)
     }
 
@@ -191,7 +197,13 @@ impl HostSide {
     }
 
     /// The host value of `e`, an expression over the parameters (symbols) and `dims`.
-    pub fn host_value(&self, ir: &mut Ir, at: InsertPoint, e: &AffineExpr, dims: &[ValueId]) -> Result<ValueId, String> {
+    pub fn host_value(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        e: &AffineExpr,
+        dims: &[ValueId],
+    ) -> Result<ValueId, String> {
         let dims: Vec<Option<ValueId>> = dims.iter().map(|&d| Some(d)).collect();
         let value = MapOperands::compact(std::slice::from_ref(e), &dims, &self.func.params)?;
         Ok(affine_apply(ir, at, value, &self.location))

@@ -29,7 +29,7 @@ mod wavefront;
 
 use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
-use stencil_ir::{DiagResult, Diagnostic, DialectRegistry, Ir, OpId};
+use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId};
 use stencil_passes::stencil_to_poly::stencil_programs;
 
 /// Which mapping strategy `gpu-map` uses (module docs).
@@ -50,7 +50,9 @@ impl Strategy {
             "wavefront" => Ok(Strategy::Wavefront),
             "naive" => Ok(Strategy::Naive),
             "overlapped" => Ok(Strategy::Overlapped),
-            other => Err(format!("unknown strategy '{other}': choose wavefront (tiled, the default), naive or overlapped")),
+            other => {
+                Err(format!("unknown strategy '{other}': choose wavefront (tiled, the default), naive or overlapped"))
+            }
         }
     }
 
@@ -109,7 +111,13 @@ pub(crate) trait MappingStrategy {
 
     /// Replaces `program` by its host function and a `gpu.module` of kernels; returns the host
     /// function. On error the IR is left as it was.
-    fn map(&self, ir: &mut Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Result<OpId, Diagnostic>;
+    fn map(
+        &self,
+        ir: &mut Ir,
+        registry: &DialectRegistry,
+        program: OpId,
+        options: &GpuMapOptions,
+    ) -> Result<OpId, Diagnostic>;
 }
 
 /// Replaces `program` by its host function and a `gpu.module` of kernels, with the strategy of
@@ -123,6 +131,23 @@ pub fn map_program(
     let strategy = options.strategy.implementation();
     let _span = tracing::debug_span!("gpu-map", strategy = strategy.name()).entered();
     strategy.map(ir, registry, program, options)
+}
+
+/// The attribute of the host function that records how `gpu-map` mapped the program: a
+/// dictionary with at least `strategy`, and the block, tile and shared-memory choices of that
+/// strategy. `stencil-run` reports it.
+pub const MAPPING_ATTR: &str = "stencil.gpu_mapping";
+
+/// Records the mapping on the host function `func` ([`MAPPING_ATTR`]).
+pub(crate) fn record_mapping(ir: &mut Ir, func: OpId, strategy: &str, mut entries: Vec<(&str, Attribute)>) {
+    entries.insert(0, ("strategy", Attribute::string(strategy)));
+    let dictionary = entries.into_iter().map(|(name, value)| NamedAttribute::new(name, value)).collect();
+    ir.set_attribute(func, MAPPING_ATTR, Attribute::Dictionary(dictionary));
+}
+
+/// `[a, b, c]` as an attribute.
+pub(crate) fn int_array(values: &[i64]) -> Attribute {
+    Attribute::Array(values.iter().map(|&v| Attribute::i64(v)).collect())
 }
 
 /// The error of a strategy that cannot map `program`, located at it.

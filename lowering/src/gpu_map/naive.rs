@@ -31,7 +31,13 @@ impl MappingStrategy for Naive {
         "naive"
     }
 
-    fn map(&self, ir: &mut Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Result<OpId, Diagnostic> {
+    fn map(
+        &self,
+        ir: &mut Ir,
+        registry: &DialectRegistry,
+        program: OpId,
+        options: &GpuMapOptions,
+    ) -> Result<OpId, Diagnostic> {
         let info = extract_scop(ir, registry, program)?;
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
         let nest = program_nest(ir, program, &info).map_err(|e| fail(ir, e))?;
@@ -47,8 +53,28 @@ impl MappingStrategy for Naive {
             host.abandon(ir);
             return Err(fail(ir, e));
         }
-        Ok(host.finish(ir, program))
+        let func = host.finish(ir, program);
+        let block = options.block.unwrap_or_else(|| default_block(max_rank(&nest)));
+        super::record_mapping(
+            ir,
+            func,
+            self.name(),
+            vec![("block", super::int_array(&block)), ("points_per_thread", stencil_ir::Attribute::i64(1))],
+        );
+        Ok(func)
     }
+}
+
+/// The largest rank of the applies (what the default block is chosen for).
+fn max_rank(items: &[NestItem]) -> usize {
+    items
+        .iter()
+        .map(|item| match item {
+            NestItem::Loop(l) => max_rank(&l.body),
+            NestItem::Apply(a) => a.rank(),
+        })
+        .max()
+        .unwrap_or(1)
 }
 
 /// Every apply must be DOALL and have at most three dimensions.
@@ -74,7 +100,13 @@ struct NaiveEmitter<'a> {
 
 impl NaiveEmitter<'_> {
     /// Host code for `items` at `at`, inside the host loops whose variables are `ivs`.
-    fn items(&mut self, ir: &mut Ir, items: &[NestItem], at: InsertPoint, ivs: &mut Vec<ValueId>) -> Result<(), String> {
+    fn items(
+        &mut self,
+        ir: &mut Ir,
+        items: &[NestItem],
+        at: InsertPoint,
+        ivs: &mut Vec<ValueId>,
+    ) -> Result<(), String> {
         for item in items {
             match item {
                 NestItem::Loop(l) => {
@@ -124,8 +156,11 @@ impl NaiveEmitter<'_> {
         let mut grid = [None; 3];
         for d in 0..rank {
             let axis = rank - 1 - d;
-            let extent =
-                AffineExpr::binary(AffineBinOp::Add, apply.upper[d].clone(), AffineExpr::binary(AffineBinOp::Mul, apply.lower[d].clone(), AffineExpr::Constant(-1)));
+            let extent = AffineExpr::binary(
+                AffineBinOp::Add,
+                apply.upper[d].clone(),
+                AffineExpr::binary(AffineBinOp::Mul, apply.lower[d].clone(), AffineExpr::Constant(-1)),
+            );
             let per_block: i64 = if d == 0 { block[axis..].iter().product() } else { block[axis] };
             grid[axis] = Some(self.host.grid_size(ir, at, &extent, per_block, axis, ivs)?);
         }

@@ -94,11 +94,8 @@ fn items(ir: &Ir, block: stencil_ir::BlockId, info: &ScopInfo) -> Result<Vec<Nes
     for op in ir.block_ops(block) {
         match ir.op_name(op) {
             "stencil.iterate" => {
-                let inner = ir
-                    .regions(op)
-                    .first()
-                    .and_then(|&r| ir.entry_block(r))
-                    .ok_or("a stencil.iterate without body")?;
+                let inner =
+                    ir.regions(op).first().and_then(|&r| ir.entry_block(r)).ok_or("a stencil.iterate without body")?;
                 out.push(NestItem::Loop(TimeLoop {
                     lower: bound(ir, op, "lower_bound")?.remove(0),
                     upper: bound(ir, op, "upper_bound")?.remove(0),
@@ -116,7 +113,10 @@ fn items(ir: &Ir, block: stencil_ir::BlockId, info: &ScopInfo) -> Result<Vec<Nes
 
 /// The results of the bound map `name` of `op` (over the parameters as symbols).
 fn bound(ir: &Ir, op: OpId, name: &str) -> Result<Vec<AffineExpr>, String> {
-    let map = ir.attr(op, name).and_then(Attribute::as_affine_map).ok_or_else(|| format!("'{}' has no {name}", ir.op_name(op)))?;
+    let map = ir
+        .attr(op, name)
+        .and_then(Attribute::as_affine_map)
+        .ok_or_else(|| format!("'{}' has no {name}", ir.op_name(op)))?;
     if map.results.is_empty() {
         return Err(format!("'{}' has an empty {name}", ir.op_name(op)));
     }
@@ -137,7 +137,12 @@ fn apply_box(ir: &Ir, op: OpId, info: &ScopInfo) -> Result<ApplyBox, String> {
         let offset = if ir.attr(access, "map").is_some() {
             None
         } else {
-            Some(ir.attr(access, "offset").and_then(Attribute::as_dense_array).ok_or("a stencil.access without offsets")?.to_vec())
+            Some(
+                ir.attr(access, "offset")
+                    .and_then(Attribute::as_dense_array)
+                    .ok_or("a stencil.access without offsets")?
+                    .to_vec(),
+            )
         };
         reads.push(Read { field, offset });
     }

@@ -57,7 +57,13 @@ impl MappingStrategy for Overlapped {
         "overlapped"
     }
 
-    fn map(&self, ir: &mut Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Result<OpId, Diagnostic> {
+    fn map(
+        &self,
+        ir: &mut Ir,
+        registry: &DialectRegistry,
+        program: OpId,
+        options: &GpuMapOptions,
+    ) -> Result<OpId, Diagnostic> {
         let info = extract_scop(ir, registry, program)?;
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
         let nest = program_nest(ir, program, &info).map_err(|e| fail(ir, e))?;
@@ -69,7 +75,25 @@ impl MappingStrategy for Overlapped {
             return Err(fail(ir, e));
         }
         tracing::debug!(tile = ?plan.tile, time_tile = plan.time_tile, block = ?plan.block, shared = plan.shared_bytes, "gpu-map{{overlapped}}");
-        Ok(host.finish(ir, program))
+        let func = host.finish(ir, program);
+        super::record_mapping(
+            ir,
+            func,
+            self.name(),
+            vec![
+                ("tile", super::int_array(&plan.tile)),
+                ("time_tile", Attribute::i64(plan.time_tile)),
+                ("block", super::int_array(&plan.block)),
+                ("shared_memory", Attribute::i64(plan.shared_bytes)),
+                (
+                    "second_buffers",
+                    Attribute::Array(
+                        plan.fields.iter().filter(|f| f.ping_pong()).map(|f| Attribute::string(&f.name)).collect(),
+                    ),
+                ),
+            ],
+        );
+        Ok(func)
     }
 }
 
@@ -135,7 +159,12 @@ impl Plan {
                 return Err(a.doacross_error("strategy=overlapped"));
             }
             if a.rank() != rank {
-                return Err(format!("{} has {} dimensions and {} has {rank}: overlapped tiles need applies of one rank", a.name, a.rank(), applies[0].name));
+                return Err(format!(
+                    "{} has {} dimensions and {} has {rank}: overlapped tiles need applies of one rank",
+                    a.name,
+                    a.rank(),
+                    applies[0].name
+                ));
             }
             if a.reads.iter().any(|r| r.offset.is_none()) {
                 return Err(format!("{} reads a field at an affine index, not a constant offset from the point: overlapped tiles need constant offsets", a.name));
@@ -146,7 +175,10 @@ impl Plan {
         }
         let mut tile = if options.tile.is_empty() { default_tile(rank) } else { options.tile.clone() };
         if tile.len() != rank {
-            return Err(format!("tile has {} sizes for {rank}-dimensional applies: give one per dimension, outermost first", tile.len()));
+            return Err(format!(
+                "tile has {} sizes for {rank}-dimensional applies: give one per dimension, outermost first",
+                tile.len()
+            ));
         }
         let block = options.block.unwrap_or_else(|| default_block(rank));
         // How far each apply reads around its point, per side and dimension.
@@ -181,7 +213,9 @@ impl Plan {
         // Without a tile from the user, halve the default (its largest outer size first, the
         // innermost last: it keeps accesses coalesced) until one time step fits.
         while options.tile.is_empty() && !footprint_of(&tile, 1).is_some_and(|f| f <= options.shared_memory) {
-            let Some(d) = (0..rank).filter(|&d| tile[d] > 1).max_by_key(|&d| (tile[d] * if d + 1 == rank { 1 } else { 4 }, d)) else {
+            let Some(d) =
+                (0..rank).filter(|&d| tile[d] > 1).max_by_key(|&d| (tile[d] * if d + 1 == rank { 1 } else { 4 }, d))
+            else {
                 break;
             };
             tile[d] /= 2;
@@ -190,7 +224,10 @@ impl Plan {
         let time_tile = if options.time_tile > 0 {
             options.time_tile
         } else {
-            (1..=MAX_AUTO_TIME_TILE).rev().find(|&b| footprint(b).is_some_and(|f| f <= options.shared_memory)).unwrap_or(1)
+            (1..=MAX_AUTO_TIME_TILE)
+                .rev()
+                .find(|&b| footprint(b).is_some_and(|f| f <= options.shared_memory))
+                .unwrap_or(1)
         };
         let shared_bytes = footprint(time_tile).ok_or("the tile footprint overflows")?;
         if shared_bytes > options.shared_memory {
@@ -252,17 +289,14 @@ fn field_plans(ir: &Ir, program: OpId, applies: &[ApplyBox], rank: usize) -> Res
     let n_symbols = params.names.len();
     let mut plans = vec![];
     for arg in accessed {
-        let position = program_args.iter().position(|&a| a == arg).ok_or("an access to a value that is not a program argument")?;
+        let position =
+            program_args.iter().position(|&a| a == arg).ok_or("an access to a value that is not a program argument")?;
         let name = names.get(position).cloned().flatten().unwrap_or_else(|| format!("arg{position}"));
         let field = FieldType::from_type(ir.value_type(arg)).ok_or_else(|| format!("{name} is not a field"))?;
         if field.rank() != rank {
             return Err(format!("field {name} has {} dimensions and the applies {rank}: overlapped tiles need fields of the applies' rank", field.rank()));
         }
-        let shape = field
-            .shape
-            .iter()
-            .map(|e| param_expr(e, &params))
-            .collect::<Result<Vec<_>, _>>()?;
+        let shape = field.shape.iter().map(|e| param_expr(e, &params)).collect::<Result<Vec<_>, _>>()?;
         let writers: Vec<&ApplyBox> = applies.iter().filter(|a| a.written == arg).collect();
         let written = !writers.is_empty();
         // Not loaded: the first apply touching it writes it, every writer covers one box, and
@@ -270,7 +304,8 @@ fn field_plans(ir: &Ir, program: OpId, applies: &[ApplyBox], rank: usize) -> Res
         // reads was computed in the tile.
         let first = applies.iter().find(|a| a.written == arg || a.reads.iter().any(|r| r.field == arg));
         let write_box = writers.first().map(|w| (w.lower.clone(), w.upper.clone()));
-        let same_box = write_box.as_ref().is_some_and(|(lo, hi)| writers.iter().all(|w| &w.lower == lo && &w.upper == hi));
+        let same_box =
+            write_box.as_ref().is_some_and(|(lo, hi)| writers.iter().all(|w| &w.lower == lo && &w.upper == hi));
         let reads_inside = write_box.as_ref().is_some_and(|(lo, hi)| {
             applies.iter().all(|a| {
                 a.reads.iter().filter(|r| r.field == arg).all(|r| {
@@ -287,7 +322,15 @@ fn field_plans(ir: &Ir, program: OpId, applies: &[ApplyBox], rank: usize) -> Res
         let first_writes = first.is_some_and(|a| a.written == arg && !a.reads.iter().any(|r| r.field == arg));
         let loaded = !(written && same_box && reads_inside && first_writes);
         let element = field.element_type();
-        plans.push(FieldPlan { arg, name, element, shape, loaded, written, write_box: if loaded { None } else { write_box } });
+        plans.push(FieldPlan {
+            arg,
+            name,
+            element,
+            shape,
+            loaded,
+            written,
+            write_box: if loaded { None } else { write_box },
+        });
     }
     Ok(plans)
 }
@@ -362,15 +405,26 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
     // n = ⌈(upper − lower) / b⌉ launches.
     let launches = AffineExpr::binary(
         AffineBinOp::CeilDiv,
-        AffineExpr::binary(AffineBinOp::Add, upper.clone(), AffineExpr::binary(AffineBinOp::Mul, lower.clone(), AffineExpr::Constant(-1))),
+        AffineExpr::binary(
+            AffineBinOp::Add,
+            upper.clone(),
+            AffineExpr::binary(AffineBinOp::Mul, lower.clone(), AffineExpr::Constant(-1)),
+        ),
         AffineExpr::Constant(b),
     );
     // t0 of launch number `index_expr`.
     let t0_of = |index: AffineExpr| {
-        AffineExpr::binary(AffineBinOp::Add, lower.clone(), AffineExpr::binary(AffineBinOp::Mul, index, AffineExpr::Constant(b)))
+        AffineExpr::binary(
+            AffineBinOp::Add,
+            lower.clone(),
+            AffineExpr::binary(AffineBinOp::Mul, index, AffineExpr::Constant(b)),
+        )
     };
     let direct: HashMap<ValueId, ValueId> = HashMap::new();
-    let originals: Vec<ValueId> = ping_pong.iter().map(|f| host.host_arg(f.arg).ok_or("a field without host argument")).collect::<Result<_, _>>()?;
+    let originals: Vec<ValueId> = ping_pong
+        .iter()
+        .map(|f| host.host_arg(f.arg).ok_or("a field without host argument"))
+        .collect::<Result<_, _>>()?;
     let seconds: Vec<ValueId> = ping_pong.iter().map(|f| second[&f.arg]).collect();
     let swapped: HashMap<ValueId, ValueId> = ping_pong.iter().map(|f| (f.arg, second[&f.arg])).collect();
     if ping_pong.is_empty() {
@@ -383,14 +437,23 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
     // Pairs of launches: fields → second buffers, then back.
     let pairs = AffineExpr::binary(AffineBinOp::FloorDiv, launches.clone(), AffineExpr::Constant(2));
     let (q, body) = host_range(ir, host, at, &AffineExpr::Constant(0), &[pairs], &location)?;
-    let first = host.host_value(ir, body, &t0_of(AffineExpr::binary(AffineBinOp::Mul, AffineExpr::Dim(0), AffineExpr::Constant(2))), &[q])?;
+    let first = host.host_value(
+        ir,
+        body,
+        &t0_of(AffineExpr::binary(AffineBinOp::Mul, AffineExpr::Dim(0), AffineExpr::Constant(2))),
+        &[q],
+    )?;
     let mut operands: Vec<ValueId> = seconds.clone();
     operands.push(first);
     host.launch(ir, body, &kernel, grid, plan.block, &direct, &operands);
     let next = host.host_value(
         ir,
         body,
-        &t0_of(AffineExpr::binary(AffineBinOp::Add, AffineExpr::binary(AffineBinOp::Mul, AffineExpr::Dim(0), AffineExpr::Constant(2)), AffineExpr::Constant(1))),
+        &t0_of(AffineExpr::binary(
+            AffineBinOp::Add,
+            AffineExpr::binary(AffineBinOp::Mul, AffineExpr::Dim(0), AffineExpr::Constant(2)),
+            AffineExpr::Constant(1),
+        )),
         &[q],
     )?;
     let mut operands: Vec<ValueId> = originals.clone();
@@ -403,7 +466,11 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
     let last = host.host_value(
         ir,
         body,
-        &t0_of(AffineExpr::binary(AffineBinOp::Add, launches.clone(), AffineExpr::binary(AffineBinOp::Add, AffineExpr::Dim(0), AffineExpr::Constant(-1)))),
+        &t0_of(AffineExpr::binary(
+            AffineBinOp::Add,
+            launches.clone(),
+            AffineExpr::binary(AffineBinOp::Add, AffineExpr::Dim(0), AffineExpr::Constant(-1)),
+        )),
         &[r],
     )?;
     let mut operands: Vec<ValueId> = seconds.clone();
@@ -415,7 +482,12 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
         let mut copy_grid = [one; 3];
         let mut block = [1i64; 3];
         block[0] = 256;
-        let total = f.shape.iter().cloned().reduce(|a, b| AffineExpr::binary(AffineBinOp::Mul, a, b)).unwrap_or(AffineExpr::Constant(1));
+        let total = f
+            .shape
+            .iter()
+            .cloned()
+            .reduce(|a, b| AffineExpr::binary(AffineBinOp::Mul, a, b))
+            .unwrap_or(AffineExpr::Constant(1));
         copy_grid[0] = host.grid_size(ir, body, &total, 256, 0, &[])?;
         let from_second: HashMap<ValueId, ValueId> = [(f.arg, second[&f.arg])].into_iter().collect();
         let original = host.host_arg(f.arg).ok_or("a field without host argument")?;
@@ -441,7 +513,13 @@ fn host_range(
 }
 
 /// The values of `exprs` (over the parameters) in a kernel.
-fn values(ir: &mut Ir, at: InsertPoint, exprs: &[AffineExpr], params: &[ValueId], location: &Location) -> Result<Vec<ValueId>, String> {
+fn values(
+    ir: &mut Ir,
+    at: InsertPoint,
+    exprs: &[AffineExpr],
+    params: &[ValueId],
+    location: &Location,
+) -> Result<Vec<ValueId>, String> {
     let indexer = ArithIndexer { dims: &[], params };
     exprs.iter().map(|e| indexer.value(ir, at, e, location)).collect()
 }
@@ -463,7 +541,8 @@ fn for_each_point(
     let mut inner = at;
     for d in 0..rank {
         let axis = rank - 1 - d;
-        let (thread, threads) = if d == 0 { ids.linear(ir, inner, axis, location) } else { (ids.tid[axis], ids.bdim[axis]) };
+        let (thread, threads) =
+            if d == 0 { ids.linear(ir, inner, axis, location) } else { (ids.tid[axis], ids.bdim[axis]) };
         let start = binary(ir, inner, "arith.addi", lo[d], thread, Type::Index, location);
         let (p, next) = ops::scf_for(ir, inner, start, hi[d], threads, location);
         point.push(p);
@@ -473,7 +552,13 @@ fn for_each_point(
 }
 
 /// The tile kernel: load, `time_tile` steps of every apply on shared memory, write back.
-fn build_tile_kernel(ir: &mut Ir, info: &ScopInfo, plan: &Plan, kernel: &KernelFunc, location: &Location) -> Result<(), String> {
+fn build_tile_kernel(
+    ir: &mut Ir,
+    info: &ScopInfo,
+    plan: &Plan,
+    kernel: &KernelFunc,
+    location: &Location,
+) -> Result<(), String> {
     let at = kernel.at;
     let rank = plan.rank;
     let ids = ThreadIds::read(ir, at, location);
@@ -529,8 +614,11 @@ fn build_tile_kernel(ir: &mut Ir, info: &ScopInfo, plan: &Plan, kernel: &KernelF
         let element = f.element.clone();
         let base = base.clone();
         for_each_point(ir, at, &ids, &lo, &hi, location, &mut |ir, at, point| {
-            let local: Vec<ValueId> =
-                point.iter().zip(&base).map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location)).collect();
+            let local: Vec<ValueId> = point
+                .iter()
+                .zip(&base)
+                .map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location))
+                .collect();
             let v = load(ir, at, source, point.to_vec(), element.clone(), location);
             store(ir, at, v, buffer, local, location);
             Ok(())
@@ -588,7 +676,9 @@ fn build_tile_kernel(ir: &mut Ir, info: &ScopInfo, plan: &Plan, kernel: &KernelF
         let zero = c(ir, at, 0);
         let (mut lo, mut hi) = (vec![], vec![]);
         let write_box = match &f.write_box {
-            Some((l, h)) => Some((values(ir, at, l, &kernel.params, location)?, values(ir, at, h, &kernel.params, location)?)),
+            Some((l, h)) => {
+                Some((values(ir, at, l, &kernel.params, location)?, values(ir, at, h, &kernel.params, location)?))
+            }
             None => None,
         };
         for d in 0..rank {
@@ -607,8 +697,11 @@ fn build_tile_kernel(ir: &mut Ir, info: &ScopInfo, plan: &Plan, kernel: &KernelF
         let element = f.element.clone();
         let base = base.clone();
         for_each_point(ir, at, &ids, &lo, &hi, location, &mut |ir, at, point| {
-            let local: Vec<ValueId> =
-                point.iter().zip(&base).map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location)).collect();
+            let local: Vec<ValueId> = point
+                .iter()
+                .zip(&base)
+                .map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location))
+                .collect();
             let v = load(ir, at, buffer, local, element.clone(), location);
             store(ir, at, v, target, point.to_vec(), location);
             Ok(())
@@ -620,7 +713,13 @@ fn build_tile_kernel(ir: &mut Ir, info: &ScopInfo, plan: &Plan, kernel: &KernelF
 /// `destination[p] = field[p]` over the whole field (the second buffer back into the field
 /// after an odd number of launches): the program argument `f.arg` is the source (the host
 /// passes the second buffer for it), the kernel's extra argument the destination.
-fn build_copy_kernel(ir: &mut Ir, plan: &Plan, f: &FieldPlan, kernel: &KernelFunc, location: &Location) -> Result<(), String> {
+fn build_copy_kernel(
+    ir: &mut Ir,
+    plan: &Plan,
+    f: &FieldPlan,
+    kernel: &KernelFunc,
+    location: &Location,
+) -> Result<(), String> {
     let at = kernel.at;
     let ids = ThreadIds::read(ir, at, location);
     let size = values(ir, at, &f.shape, &kernel.params, location)?;

@@ -8,11 +8,11 @@
 
 use std::collections::HashMap;
 
+use stencil_dialects::support::op_error;
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
-use stencil_dialects::support::op_error;
 use stencil_passes::stencil_to_poly::ScopInfo;
-use stencil_passes::tile::tile_program;
+use stencil_passes::tile::{tile_program, TilingSpec};
 use stencil_poly::codegen::{generate, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::DimKind;
 
@@ -37,7 +37,13 @@ impl MappingStrategy for Wavefront {
         "wavefront"
     }
 
-    fn map(&self, ir: &mut Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Result<OpId, Diagnostic> {
+    fn map(
+        &self,
+        ir: &mut Ir,
+        registry: &DialectRegistry,
+        program: OpId,
+        options: &GpuMapOptions,
+    ) -> Result<OpId, Diagnostic> {
         map_wavefront(ir, registry, program, options)
     }
 }
@@ -90,7 +96,17 @@ fn map_wavefront(
     if let Some(top) = ir.parent_op(program) {
         ir.set_attribute(top, stencil_dialects::gpu::CONTAINER_MODULE_ATTR, Attribute::Unit);
     }
+    let tile = TilingSpec::read(ir, program).ok().flatten().map(|spec| super::int_array(&spec.sizes));
     ir.erase_op(program);
+    let mut entries = vec![
+        ("block", super::int_array(&options.block.unwrap_or(WAVEFRONT_BLOCK))),
+        ("grid", Attribute::i64(options.grid)),
+        ("staging", Attribute::Bool(options.staging)),
+    ];
+    if let Some(tile) = tile {
+        entries.insert(0, ("tile", tile));
+    }
+    super::record_mapping(ir, func.func, "wavefront", entries);
     Ok(func.func)
 }
 
@@ -197,4 +213,3 @@ impl Offload for GpuOffload<'_> {
         Ok(true)
     }
 }
-

@@ -2,7 +2,7 @@
 //! freed buffers stay invalid (a later use is an error, not a read of another buffer) until
 //! their slot is reused by a new allocation.
 
-use crate::field::{element_count, try_filled_vec, FieldData, FieldValues};
+use crate::field::{element_count, try_zeroed_vec, FieldData, FieldValues};
 use crate::scalar::{Elem, ValueKind};
 
 /// A handle to a buffer in a [`Memory`].
@@ -132,9 +132,9 @@ impl Memory {
     pub(crate) fn alloc(&mut self, shape: Vec<usize>, kind: ValueKind) -> Option<MemRef> {
         let n = element_count(&shape)?;
         let data = match kind {
-            ValueKind::F32 => BufferData::F32(try_filled_vec(n, 0.0)?),
-            ValueKind::F64 => BufferData::F64(try_filled_vec(n, 0.0)?),
-            ValueKind::Int(_) => BufferData::Int(try_filled_vec(n, 0)?),
+            ValueKind::F32 => BufferData::F32(try_zeroed_vec(n)?),
+            ValueKind::F64 => BufferData::F64(try_zeroed_vec(n)?),
+            ValueKind::Int(_) => BufferData::Int(try_zeroed_vec(n)?),
             ValueKind::MemRef => return None,
         };
         Some(self.insert(Buffer::new(shape, data)))
