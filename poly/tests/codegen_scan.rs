@@ -200,3 +200,67 @@ fn footprints_of_untiled_dimensions_are_unbounded_errors() {
     assert!(matches!(error, CodegenError::FootprintUnbounded { coordinate: 0, .. }), "{error}");
     assert!(error.to_string().contains("unbounded along coordinate 0"), "{error}");
 }
+
+/// `dimension_range` (sizing a GPU grid over the tiles of one inter-tile wavefront): for 2-D
+/// SOR under the thesis schedule `(2t + i + j, t + i + j, t + j)` tiled with an inter-tile
+/// wavefront, the range of each tile dimension given the wavefront alone contains every tile
+/// coordinate of the wavefront's instances (enumerated), for several parameter values and tile
+/// sizes. It is a rational projection (Fourier–Motzkin), so it may hold a few empty tiles — as
+/// the scanned loops themselves may — but stays close: over all wavefronts, at most twice the
+/// exact extents.
+#[test]
+fn dimension_ranges_are_the_exact_projection_over_a_wavefront() {
+    use stencil_poly::codegen::{dimension_range, Bound};
+    let scop = common::stencils::sor_2d_5pt();
+    let space = scop.statements()[0].space().clone();
+    let eval = |b: &Bound, point: &[i64], ceil: bool| {
+        let v = b.expr.eval(point).unwrap();
+        if ceil {
+            v.div_euclid(b.divisor) + i64::from(v.rem_euclid(b.divisor) != 0)
+        } else {
+            v.div_euclid(b.divisor)
+        }
+    };
+    for size in [2, 3] {
+        let input = TilingInput::new(
+            vec![rows(&space, &["2*t + i + j", "t + i + j", "t + j"])],
+            vec![TileBand::new(0..3, vec![size; 3])],
+        );
+        let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+        let problem = ScanProblem::from_tiled(&tiled, &scop).unwrap();
+        // Dimension 0 is the wavefront (on the host); 1 and 2 the tiles of a wavefront.
+        let nd = problem.dims.len();
+        for dim in 1..3 {
+            let range = dimension_range(&problem, dim, 1, &ScanOptions::default()).unwrap().expect("a plain loop");
+            for params in [[2, 7, 6], [3, 9, 11]] {
+                // Per wavefront value, the smallest and largest tile coordinate of its instances.
+                let mut seen: std::collections::BTreeMap<i64, (i64, i64)> = Default::default();
+                for st in &tiled.statements {
+                    for point in st.domain.enumerate(&params, &Limits::default()).unwrap() {
+                        let e = seen.entry(point[0]).or_insert((i64::MAX, i64::MIN));
+                        *e = (e.0.min(point[dim]), e.1.max(point[dim]));
+                    }
+                }
+                assert!(!seen.is_empty());
+                let (mut exact, mut ranged) = (0i64, 0i64);
+                for (&w, &(lo, hi)) in &seen {
+                    let mut column = vec![0i64; nd];
+                    column[0] = w;
+                    column.extend(params);
+                    let lower =
+                        range.lower.iter().map(|g| g.iter().map(|b| eval(b, &column, true)).max().unwrap()).min();
+                    let upper =
+                        range.upper.iter().map(|g| g.iter().map(|b| eval(b, &column, false)).min().unwrap()).max();
+                    let (lower, upper) = (lower.unwrap(), upper.unwrap());
+                    assert!(lower <= lo && hi <= upper, "tile dimension {dim}, wavefront {w}: range {lower}..={upper} misses {lo}..={hi}, params {params:?}, size {size}\n{nest}");
+                    exact += hi - lo + 1;
+                    ranged += upper - lower + 1;
+                }
+                assert!(
+                    ranged <= 2 * exact,
+                    "tile dimension {dim}: ranges hold {ranged} values for {exact} (params {params:?}, size {size})"
+                );
+            }
+        }
+    }
+}

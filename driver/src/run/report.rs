@@ -162,6 +162,7 @@ pub struct RunReport {
 fn attribute_text(value: &Attribute) -> String {
     match value {
         Attribute::String(s) => s.to_string(),
+        Attribute::Bool(b) => b.to_string(),
         Attribute::Array(items) => items.iter().map(attribute_text).collect::<Vec<_>>().join("x"),
         other => other.as_i64().map_or_else(|| other.to_string(), |i| i.to_string()),
     }

@@ -82,12 +82,26 @@ pub(crate) fn store(
     ir.build(at, state);
 }
 
+/// `⌈expr / divisor⌉` (`ceil`) or `⌊expr / divisor⌋` of a scanned loop bound, over `nd`
+/// dimensions (`d_k`) and the parameters (`s_k`).
+pub(crate) fn bound_affine(b: &stencil_poly::codegen::Bound, ceil: bool, nd: usize) -> AffineExpr {
+    let e = stencil_passes::schedule::affine_expr_of_form(&b.expr, |c| stencil_passes::schedule::dim_or_symbol(c, nd));
+    if b.divisor == 1 {
+        e
+    } else {
+        let op = if ceil { AffineBinOp::CeilDiv } else { AffineBinOp::FloorDiv };
+        AffineExpr::binary(op, e, AffineExpr::Constant(b.divisor))
+    }
+}
+
 /// `arith.cmpi` predicate `eq`.
 pub(crate) const EQ: i64 = 0;
 /// `arith.cmpi` predicate `sge`.
 pub(crate) const SGE: i64 = 5;
 /// `arith.cmpi` predicate `sle`.
 pub(crate) const SLE: i64 = 3;
+/// `arith.cmpi` predicate `slt`.
+pub(crate) const SLT: i64 = 2;
 
 /// Values of the loop dimensions (`d_k`, where in scope) and parameters (`s_k`) that index
 /// expressions refer to.

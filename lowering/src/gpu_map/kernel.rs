@@ -1,7 +1,12 @@
 //! One GPU kernel from a subtree of a scanned loop nest (thesis §3.3.2, §5.2.2, Fig. 3.17):
 //!
-//! * **tiles** — the parallel tile loops of an inter-tile wavefront — are linearised in the
-//!   order the loops enumerate them and distributed cyclically over the 1-D grid: every block
+//! * **tiles** — the parallel tile loops of an inter-tile wavefront — go directly to blocks:
+//!   up to three directly nested tile loops map to the grid's x (innermost), y and z, each
+//!   block computing its tile from its block id (no block walks the wavefront), with the grid
+//!   sized on the host to the wavefront's range of each tile coordinate
+//!   ([`stencil_poly::codegen::dimension_range`]: the exact projection, so only a few blocks
+//!   find an empty tile and leave); the block then checks the tile's exact bounds. Tile loops
+//!   that do not nest that way fall back to the cyclic scheme of thesis §5.2.2: every block
 //!   walks the tile loops with a private counter `k` and runs tile `k` when
 //!   `k mod gridDim = blockIdx` (all threads of a block agree, so barriers inside stay uniform);
 //! * **sequential loops** inside a tile (the intra-tile wavefront) are run by every thread of
@@ -26,10 +31,12 @@ use stencil_ir::types::{Dim, MemRefType};
 use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::schedule::{affine_expr_of_form, dim_or_symbol};
 use stencil_passes::stencil_to_poly::ScopInfo;
-use stencil_poly::codegen::{ForLoop, Guard, GuardKind, LoopAst, LoopNest, ScanProblem};
+use stencil_poly::codegen::{
+    dimension_range, DimensionRange, ForLoop, Guard, GuardKind, LoopAst, LoopNest, ScanOptions, ScanProblem,
+};
 use stencil_poly::tiling::DimKind;
 
-use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, SGE};
+use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, SGE, SLT};
 use super::ops;
 use super::staging::{StagedField, StagedIndexer};
 use crate::codegen::statement::copy_statement;
@@ -63,6 +70,15 @@ pub(crate) struct KernelInput<'a> {
     pub shared_limit: i64,
 }
 
+/// How the host must size a kernel's grid.
+pub(crate) enum KernelGrid {
+    /// `n` blocks along x (tiles cyclic over them, or untiled work).
+    Blocks(i64),
+    /// One block per tile: per grid axis x, y, z (innermost tile dimension first), the range of
+    /// its tile coordinate over the launch, over the host dimensions and parameters.
+    Tiles(Vec<DimensionRange>),
+}
+
 /// Builds `gpu.func @name` running `node` at the end of `module_block` (a `gpu.module` body).
 /// Its arguments: the program arguments, the parameters, then the host dimensions in scope.
 pub(crate) fn build_kernel(
@@ -72,7 +88,7 @@ pub(crate) fn build_kernel(
     node: &LoopAst,
     input: &KernelInput<'_>,
     location: &Location,
-) -> Result<(), String> {
+) -> Result<KernelGrid, String> {
     let mut arg_types: Vec<Type> = input.program_args.iter().map(|(_, t)| t.clone()).collect();
     arg_types.extend((0..input.n_params).map(|_| Type::Index));
     arg_types.extend(input.host_dims.iter().filter(|&&h| h).map(|_| Type::Index));
@@ -97,8 +113,9 @@ pub(crate) fn build_kernel(
     let dims3 = [Dimension::X, Dimension::Y, Dimension::Z];
     let tid = dims3.map(|d| id(ir, "gpu.thread_id", d));
     let bdim = dims3.map(|d| id(ir, "gpu.block_dim", d));
-    let bid = id(ir, "gpu.block_id", Dimension::X);
-    let nblocks = id(ir, "gpu.grid_dim", Dimension::X);
+    let bids = dims3.map(|d| id(ir, "gpu.block_id", d));
+    let grids = dims3.map(|d| id(ir, "gpu.grid_dim", d));
+    let (bid, nblocks) = (bids[0], grids[0]);
     let mut k = KernelBuilder {
         ir,
         input,
@@ -109,6 +126,8 @@ pub(crate) fn build_kernel(
         bdim,
         bid,
         nblocks,
+        bids,
+        grids,
         counter: None,
         in_tile: false,
         location: location.clone(),
@@ -119,9 +138,16 @@ pub(crate) fn build_kernel(
         shared_bytes: 0,
     };
     if contains_tile_loop(input.nest, node) {
+        if let Some(chain) = direct_chain(input.nest, node) {
+            if let Some(ranges) = tile_ranges(input, &chain)? {
+                k.direct_tiles(&chain, &ranges, at)?;
+                return Ok(KernelGrid::Tiles(ranges.into_iter().rev().collect()));
+            }
+        }
         let counter = k.alloca_counter(at);
         k.counter = Some(counter);
-        return k.node(node, at, Level::Block);
+        k.node(node, at, Level::Block)?;
+        return Ok(KernelGrid::Blocks(input.grid));
     }
     // A tile launched on its own (a sequential inter-tile order keeps the tile loops on the
     // host) runs on one block: the whole kernel is that tile, staged like the tiles of a
@@ -130,9 +156,46 @@ pub(crate) fn build_kernel(
         && input.nest.dims.iter().zip(input.host_dims).any(|(d, &host)| host && d.kind == DimKind::Tile);
     if input.staging && one_tile {
         k.in_tile = true;
-        return k.staged_tile(node, at);
+        k.staged_tile(node, at)?;
+        return Ok(KernelGrid::Blocks(1));
     }
-    k.node(node, at, Level::Block)
+    k.node(node, at, Level::Block)?;
+    Ok(KernelGrid::Blocks(input.grid))
+}
+
+/// The tile loops of `node` that map to grid axes: `node` itself a tile loop, then up to two
+/// more directly nested in it, the last with no tile loop inside.
+fn direct_chain<'n>(nest: &LoopNest, node: &'n LoopAst) -> Option<Vec<&'n ForLoop>> {
+    let LoopAst::For(first) = node else { return None };
+    if !is_tile_loop(nest, first) || first.step != 1 {
+        return None;
+    }
+    let mut chain = vec![first];
+    loop {
+        let body = match chain[chain.len() - 1].body.as_ref() {
+            LoopAst::Seq(items) if items.len() == 1 => &items[0],
+            other => other,
+        };
+        match body {
+            LoopAst::For(next) if is_tile_loop(nest, next) && next.step == 1 && chain.len() < 3 => chain.push(next),
+            _ => break,
+        }
+    }
+    (!contains_tile_loop(nest, &chain[chain.len() - 1].body)).then_some(chain)
+}
+
+/// The range of each loop of `chain` over the launch: the first loop's own bounds (they depend
+/// on host dimensions only), the others' projections (`None` when one has no plain range).
+fn tile_ranges(input: &KernelInput<'_>, chain: &[&ForLoop]) -> Result<Option<Vec<DimensionRange>>, String> {
+    let position = chain[0].dim;
+    let mut ranges = vec![DimensionRange { lower: vec![chain[0].lower.clone()], upper: vec![chain[0].upper.clone()] }];
+    for l in &chain[1..] {
+        match dimension_range(input.problem, l.dim, position, &ScanOptions::default()).map_err(|e| e.to_string())? {
+            Some(range) => ranges.push(range),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(ranges))
 }
 
 /// Whether `node` has a loop enumerating the tiles of a wavefront.
@@ -161,6 +224,9 @@ pub(super) struct KernelBuilder<'a, 'i> {
     bdim: [ValueId; 3],
     bid: ValueId,
     nblocks: ValueId,
+    /// `gpu.block_id` and `gpu.grid_dim` along x, y, z (direct tile mapping).
+    bids: [ValueId; 3],
+    grids: [ValueId; 3],
     /// The private tile counter (kernels with tile loops).
     counter: Option<ValueId>,
     /// Whether the code being emitted runs for one tile of this block.
@@ -369,6 +435,63 @@ impl KernelBuilder<'_, '_> {
             n = binary(self.ir, at, "arith.muli", n, self.bdim[d], Type::Index, &location);
         }
         n
+    }
+
+    /// `min_g max_k ⌈lower⌉` (`lower`) or `max_g min_k ⌊upper⌋` of a range, at `at`.
+    fn range_value(&mut self, range: &DimensionRange, lower: bool, at: InsertPoint) -> Result<ValueId, String> {
+        let nd = self.input.nest.space.n_dims();
+        let location = self.location.clone();
+        let groups = if lower { &range.lower } else { &range.upper };
+        let mut acc: Option<ValueId> = None;
+        for group in groups {
+            let exprs: Vec<AffineExpr> = group.iter().map(|b| self.bound_expr(b, lower, nd)).collect();
+            let indexer = ArithIndexer { dims: &self.dims, params: &self.params };
+            let v = indexer.fold(self.ir, at, &exprs, lower, &location)?;
+            acc = Some(match acc {
+                None => v,
+                Some(a) => {
+                    binary(self.ir, at, if lower { "arith.minsi" } else { "arith.maxsi" }, a, v, Type::Index, &location)
+                }
+            });
+        }
+        acc.ok_or_else(|| "a tile range without bounds".to_string())
+    }
+
+    /// The tiles of `chain` one per block: loop `i` (0 = outermost) on grid axis
+    /// `len − 1 − i`, its coordinate the range's start plus the block id (striding by the grid
+    /// size when the host had to clamp it), then the loop's exact bounds as a guard.
+    fn direct_tiles(&mut self, chain: &[&ForLoop], ranges: &[DimensionRange], at: InsertPoint) -> Result<(), String> {
+        let location = self.location.clone();
+        let saved = self.dims.clone();
+        let mut inner = at;
+        let n = chain.len();
+        for (i, (l, range)) in chain.iter().zip(ranges).enumerate() {
+            let axis = n - 1 - i;
+            let first = self.range_value(range, true, inner)?;
+            let last = self.range_value(range, false, inner)?;
+            let one = self.constant(inner, 1);
+            let end = binary(self.ir, inner, "arith.addi", last, one, Type::Index, &location);
+            let start = binary(self.ir, inner, "arith.addi", first, self.bids[axis], Type::Index, &location);
+            let (v, body) = self.scf_for(inner, start, end, self.grids[axis]);
+            if let Some(d) = self.dims.get_mut(l.dim) {
+                *d = Some(v);
+            }
+            let (lo, hi) = self.bounds(l, body)?;
+            let above = compare(self.ir, body, SGE, v, lo, &location);
+            let below = compare(self.ir, body, SLT, v, hi, &location);
+            let inside = binary(self.ir, body, "arith.andi", above, below, Type::I1, &location);
+            inner = self.scf_if(body, inside);
+        }
+        let was = std::mem::replace(&mut self.in_tile, true);
+        let last = chain[n - 1];
+        let result = if self.input.staging {
+            self.staged_tile(&last.body, inner)
+        } else {
+            self.node(&last.body, inner, Level::Block)
+        };
+        self.in_tile = was;
+        self.dims = saved;
+        result
     }
 
     /// A parallel tile loop: every tile gets the next value of the block's counter and runs

@@ -73,7 +73,8 @@ pub struct GpuMapOptions {
     /// Threads per block along x, y, z (each `≥ 1`); `None`: the strategy's default for the
     /// program's rank.
     pub block: Option<[i64; 3]>,
-    /// Blocks per launch of the wavefront strategy (tiles are distributed cyclically over them).
+    /// Wavefront strategy: the most blocks per grid axis (`0`: one block per tile of a
+    /// wavefront); blocks of the cyclic fallback (`0`: [`FALLBACK_GRID`]).
     pub grid: i64,
     /// Stage each tile's footprint in workgroup (shared) memory (wavefront strategy; thesis
     /// Fig. 3.17 ①–③).
@@ -87,6 +88,10 @@ pub struct GpuMapOptions {
     pub time_tile: i64,
 }
 
+/// Blocks of the wavefront strategy's cyclic fallback when `grid` is automatic: one per SM of
+/// the H100.
+pub const FALLBACK_GRID: i64 = 132;
+
 /// CUDA's limit on static shared memory per block (48 KiB); more needs dynamic shared memory.
 pub const DEFAULT_SHARED_MEMORY: i64 = 48 * 1024;
 
@@ -95,7 +100,7 @@ impl Default for GpuMapOptions {
         GpuMapOptions {
             strategy: Strategy::Wavefront,
             block: None,
-            grid: 132,
+            grid: 0,
             staging: true,
             shared_memory: DEFAULT_SHARED_MEMORY,
             tile: vec![],
@@ -194,8 +199,8 @@ pub fn pass_info() -> PassInfo {
             OptionInfo {
                 name: "grid",
                 kind: OptionKind::Int,
-                default: "132",
-                description: "wavefront: blocks per launch; the tiles of a wavefront are distributed cyclically over them",
+                default: "0",
+                description: "wavefront: at most this many blocks per grid axis (0: as many as the wavefront has tiles; blocks then take several tiles in turn); the cyclic fallback for tile loops that do not map to grid axes uses this many blocks (0: 132)",
             },
             OptionInfo {
                 name: "tile",
@@ -230,8 +235,8 @@ pub fn pass_info() -> PassInfo {
                 Some(block)
             };
             let grid = opts.int("grid");
-            if grid < 1 {
-                return Err(pass(format!("grid' of pass 'gpu-map': {grid} blocks; give at least 1")));
+            if grid < 0 {
+                return Err(pass(format!("grid' of pass 'gpu-map': {grid} blocks; give at least 1 (or 0: automatic)")));
             }
             let shared_memory = opts.int("shared-memory");
             if shared_memory < 0 {

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use stencil_ir::affine::{AffineBinOp, AffineExpr};
+use stencil_ir::affine::AffineExpr;
 use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Attribute, Ir, Location, Type, ValueId};
 use stencil_poly::codegen::{tile_footprints, ArrayFootprint, Bound, ElementRegion, LoopAst, OriginCandidate};
@@ -280,14 +280,7 @@ impl KernelBuilder<'_, '_> {
 
     /// `⌈expr / divisor⌉` (`ceil`) or `⌊expr / divisor⌋` over `nd` dimensions and the parameters.
     pub(super) fn bound_expr(&self, b: &Bound, ceil: bool, nd: usize) -> AffineExpr {
-        let e =
-            stencil_passes::schedule::affine_expr_of_form(&b.expr, |c| stencil_passes::schedule::dim_or_symbol(c, nd));
-        if b.divisor == 1 {
-            e
-        } else {
-            let op = if ceil { AffineBinOp::CeilDiv } else { AffineBinOp::FloorDiv };
-            AffineExpr::binary(op, e, AffineExpr::Constant(b.divisor))
-        }
+        super::arith::bound_affine(b, ceil, nd)
     }
 }
 

@@ -13,11 +13,12 @@ use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_passes::tile::{tile_program, TilingSpec};
-use stencil_poly::codegen::{generate, LoopAst, LoopNest, ScanOptions, ScanProblem};
+use stencil_poly::codegen::{generate, Bound, DimensionRange, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::DimKind;
 
-use super::kernel::{build_kernel, contains_tile_loop, KernelInput};
+use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput};
 use super::{arith, GpuMapOptions, MappingStrategy};
+use crate::affine_build::{affine_apply, MapOperands};
 use crate::codegen::emit::{Emitter, Offload};
 use crate::codegen::signature::create_lowered_func;
 
@@ -153,6 +154,68 @@ impl GpuOffload<'_> {
     }
 }
 
+impl GpuOffload<'_> {
+    /// Blocks along grid axis `axis` for the tiles in `range` at this launch (host values of
+    /// the outer dimensions `dims`): its number of values, at least 1 and at most CUDA's limit
+    /// (the kernel strides over the rest).
+    fn tile_count(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        range: &DimensionRange,
+        axis: usize,
+        dims: &[Option<ValueId>],
+        params: &[ValueId],
+    ) -> Result<ValueId, String> {
+        let nd = self.nest.space.n_dims();
+        let location = &self.location;
+        let fold = |ir: &mut Ir, groups: &[Vec<Bound>], lower: bool| -> Result<ValueId, String> {
+            let mut outer: Option<ValueId> = None;
+            for group in groups {
+                let mut inner: Option<ValueId> = None;
+                for b in group {
+                    let e = arith::bound_affine(b, lower, nd);
+                    let v = affine_apply(ir, at, MapOperands::compact(&[e], dims, params)?, location);
+                    inner = Some(match inner {
+                        None => v,
+                        Some(a) => arith::binary(
+                            ir,
+                            at,
+                            if lower { "arith.maxsi" } else { "arith.minsi" },
+                            a,
+                            v,
+                            Type::Index,
+                            location,
+                        ),
+                    });
+                }
+                let v = inner.ok_or("a tile range group without bounds")?;
+                outer = Some(match outer {
+                    None => v,
+                    Some(a) => arith::binary(
+                        ir,
+                        at,
+                        if lower { "arith.minsi" } else { "arith.maxsi" },
+                        a,
+                        v,
+                        Type::Index,
+                        location,
+                    ),
+                });
+            }
+            outer.ok_or_else(|| "a tile range without bounds".to_string())
+        };
+        let first = fold(ir, &range.lower, true)?;
+        let last = fold(ir, &range.upper, false)?;
+        let span = arith::binary(ir, at, "arith.subi", last, first, Type::Index, location);
+        let one = arith::index_constant(ir, at, 1, location);
+        let count = arith::binary(ir, at, "arith.addi", span, one, Type::Index, location);
+        let count = arith::binary(ir, at, "arith.maxsi", count, one, Type::Index, location);
+        let limit = arith::index_constant(ir, at, if axis == 0 { (1 << 31) - 1 } else { 65_535 }, location);
+        Ok(arith::binary(ir, at, "arith.minsi", count, limit, Type::Index, location))
+    }
+}
+
 impl Offload for GpuOffload<'_> {
     fn offload(
         &mut self,
@@ -183,7 +246,8 @@ impl Offload for GpuOffload<'_> {
         // A single statement instance outside every loop (e.g. the initialisation of an
         // array copy, thesis Fig. 4.4) runs on one thread of one block.
         let single = matches!(node, LoopAst::Stmt { .. });
-        let grid = if single || (!tiles && self.has_uniform_sequential_loop(node)) { 1 } else { self.options.grid };
+        let cyclic = if self.options.grid > 0 { self.options.grid } else { super::FALLBACK_GRID };
+        let grid = if single || (!tiles && self.has_uniform_sequential_loop(node)) { 1 } else { cyclic };
         let input = KernelInput {
             nest: self.nest,
             info: self.info,
@@ -195,9 +259,24 @@ impl Offload for GpuOffload<'_> {
             staging: self.options.staging,
             shared_limit: self.options.shared_memory,
         };
-        build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
+        let shape = build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
         let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);
-        let grid = [constant(ir, grid), constant(ir, 1), constant(ir, 1)];
+        let grid = match shape {
+            KernelGrid::Blocks(n) => [constant(ir, n), constant(ir, 1), constant(ir, 1)],
+            KernelGrid::Tiles(ranges) => {
+                let mut grid = [constant(ir, 1), constant(ir, 1), constant(ir, 1)];
+                for (axis, range) in ranges.iter().enumerate() {
+                    let count = self.tile_count(ir, at, range, axis, dims, params)?;
+                    grid[axis] = if self.options.grid > 0 {
+                        let cap = constant(ir, self.options.grid);
+                        arith::binary(ir, at, "arith.minsi", count, cap, Type::Index, &self.location)
+                    } else {
+                        count
+                    };
+                }
+                grid
+            }
+        };
         let block = self.options.block.unwrap_or(WAVEFRONT_BLOCK).map(|b| constant(ir, b));
         let mut operands: Vec<ValueId> = Vec::new();
         for (p, _) in &self.typed_args {

@@ -10,6 +10,8 @@
 //!   sequences, guards only where a statement's domain is narrower than its loops, each loop
 //!   marked DOALL/DOSEQ, and each statement called with its original iterators as affine
 //!   forms of the loop variables.
+//! * [`dimension_range`]: the range of one dimension over everything inside a loop prefix (the
+//!   tiles of one inter-tile wavefront, to size a GPU grid).
 //! * [`tile_footprints`]: per array, the box of elements one tile touches and exact tests for
 //!   the elements it reads and writes (GPU shared-memory staging).
 //! * [`LoopNest::execute`]: an exact interpreter for tests; `Display` prints C-like
@@ -23,6 +25,7 @@ mod footprint;
 mod hull;
 mod invert;
 mod problem;
+mod range;
 mod scan;
 
 pub use ast::{Bound, ForLoop, Guard, GuardKind, LoopAst, LoopInfo, LoopNest, NestStatement, ScanDim};
@@ -30,4 +33,5 @@ pub use error::{CodegenError, CodegenResult};
 pub use execute::ExecuteOptions;
 pub use footprint::{tile_footprints, ArrayFootprint, ElementRegion, OriginCandidate};
 pub use problem::{ScanOptions, ScanProblem, ScanStatement};
+pub use range::{dimension_range, DimensionRange};
 pub use scan::generate;

@@ -21,6 +21,8 @@
 // SOR-NEXT: params   T=4 N=24 M=20
 // SOR-NEXT: scalars  omega=1.5
 // SOR-NEXT: time {{.*}} 1584 point updates
+// How gpu-map mapped it (grid 0: one block per tile of each wavefront).
+// SOR-NEXT: mapping  wavefront: tile=8 block=16x4x1 grid=0 staging=true
 // Staged tiles load each element they read once and store back each element they wrote once.
 // SOR-NEXT: sim      14 launches, {{[0-9]+}} blocks, {{[0-9]+}} threads, {{[1-9][0-9]*}} barriers, {{[0-9]+}} instructions, global memory 11152 B read / 7112 B written, races 0
 // SOR-NEXT: field    A [24x20] f64
@@ -28,12 +30,14 @@
 // SOR-NEXT: A: identical
 
 // UNSTAGED: time {{.*}} 1584 point updates
+// UNSTAGED-NEXT: mapping  wavefront: tile=8 block=16x4x1 grid=0 staging=false
 // 1584 updates of 5 reads and 1 write each.
 // UNSTAGED-NEXT: sim      14 launches, {{[0-9]+}} blocks, {{[0-9]+}} threads, {{[1-9][0-9]*}} barriers, {{[0-9]+}} instructions, global memory 63360 B read / 12672 B written, races 0
 // UNSTAGED: check    against the untransformed program on ref (bit-exact): passed
 
 // JACOBI: target   sim
 // JACOBI: time {{.*}} 3168 point updates
+// JACOBI-NEXT: mapping  naive: block=32x8x1 points_per_thread=1
 // Two kernels (B from A, A from B) per time step; no barriers in the naive kernels.
 // JACOBI-NEXT: sim      8 launches, {{[0-9]+}} blocks, {{[0-9]+}} threads, 0 barriers, {{[0-9]+}} instructions, global memory 76032 B read / 25344 B written, races 0
 // JACOBI: check    against the untransformed program on ref (bit-exact): passed

@@ -15,7 +15,7 @@
 // TEXT-NEXT: field    A [8] f64: checksum
 // TEXT-NEXT: field    B [8] f64: checksum
 
-// JSON: {"check":null,"fields":{"A":{"bits_hash":"{{[0-9a-f]+}}","checksum":{{.*}},"dtype":"f64","l2":{{.*}},"shape":[12]},"B":{{.*}}"params":{"N":12,"T":3},"pipeline":null,"point_updates":60,"program":"smooth","scalars":{"w":0.25},{{.*}}"target":"ref"
+// JSON: {"check":null,"fields":{"A":{"bits_hash":"{{[0-9a-f]+}}","checksum":{{.*}},"dtype":"f64","l2":{{.*}},"shape":[12]},"B":{{.*}}"params":{"N":12,"T":3},"pipeline":null,"point_updates":60,"program":"smooth",{{.*}}"scalars":{"w":0.25},{{.*}}"target":"ref"
 
 // CHECK-PASS: pipeline builtin.module(canonicalize,cse)
 // CHECK-PASS: check    against the untransformed program on ref (bit-exact): passed

@@ -1,17 +1,28 @@
 // gpu-map{naive} (docs/passes.md): the hand-written baseline, one kernel per apply per time
-// step over the whole box, the innermost dimension on threads x (coalesced), the outer one on
-// y and strided over the grid; no barriers.
+// step over the whole box, one thread per point: the innermost dimension on threads x
+// (coalesced), the outer one on y, a grid covering the box (⌈extent / block⌉ blocks per axis,
+// computed on the host; threads stride on only past CUDA's grid limits); no barriers.
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=32,8},canonicalize,cse)' | FileCheck %s
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=naive block=32,8},canonicalize,cse)' | FileCheck %s
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive})' | mlir-opt --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_90},gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive strategy=overlapped})' 2>&1 | FileCheck %s --check-prefix=BOTH
 // PTX: gpu.binary @jacobi_kernels
+// BOTH: option 'naive' of pass 'gpu-map': contradicts the strategy option
 // CHECK-LABEL: func.func @jacobi(
+// CHECK-SAME:    stencil.gpu_mapping = {strategy = "naive", block = [32, 8, 1], points_per_thread = 1 : i64}
 // CHECK:        affine.for %[[T:.*]] = 0 to %arg2 {
-// CHECK-NEXT:     gpu.launch_func  @jacobi_kernels::@jacobi_k0 blocks in (%c132, %c1, %c1) threads in (%c32, %c8, %c1)
-// CHECK-NEXT:     gpu.launch_func  @jacobi_kernels::@jacobi_k1 blocks in (%c132, %c1, %c1) threads in (%c32, %c8, %c1)
+// CHECK-NEXT:     %[[ROWS:.*]] = affine.apply affine_map<()[s0] -> ((s0 - 2) ceildiv 8)>()[%arg3]
+// CHECK:          %[[COLS:.*]] = affine.apply affine_map<()[s0] -> ((s0 - 2) ceildiv 32)>()[%arg3]
+// CHECK:          gpu.launch_func  @jacobi_kernels::@jacobi_k0 blocks in (%[[X:.*]], %[[Y:.*]], %c1) threads in (%c32, %c8, %c1)
+// CHECK-NEXT:     gpu.launch_func  @jacobi_kernels::@jacobi_k1 blocks in (%[[X]], %[[Y]], %c1) threads in (%c32, %c8, %c1)
 // CHECK-NEXT:   }
 // CHECK:        gpu.func @jacobi_k0(
+// CHECK:          %[[BX:.*]] = gpu.block_id  x
+// CHECK-NEXT:     %[[BY:.*]] = gpu.block_id  y
 // CHECK:          scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:            scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %block_dim_x {
+// CHECK:            %[[BASE:.*]] = arith.muli %[[BX]], %block_dim_x : index
+// CHECK-NEXT:       %[[J0:.*]] = arith.addi %[[BASE]], %thread_id_x : index
+// CHECK:            scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:              memref.load %arg0[%[[I]], %[[J]]] : memref<?x?xf64>
 // CHECK:              memref.store %{{.*}}, %arg1[%[[I]], %[[J]]] : memref<?x?xf64>
 // CHECK-NOT:        gpu.barrier

@@ -1,6 +1,6 @@
 // gpu-map (docs/passes.md): a host func.func with one gpu.launch_func per inter-tile wavefront
-// (the host loop is the thesis' __syncblocks), and kernels in which the tiles of a wavefront
-// are linearised and distributed cyclically over the blocks (a private counter), each tile is
+// (the host loop is the thesis' __syncblocks), and kernels in which each block runs the tile its
+// block id names (the grid sized on the host to the wavefront's tiles), each tile is
 // staged in workgroup memory (load what it reads, barrier, compute, store back what it
 // wrote), each intra-tile wavefront step is followed by a gpu.barrier, and the
 // points of a step are distributed over the threads.
@@ -10,30 +10,36 @@
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | mlir-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_90},gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
 // Option errors come before any input is read; mapping errors are located at the program.
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{block=64,64})' 2>&1 | FileCheck %s --check-prefix=BLOCK
-// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{grid=0})' 2>&1 | FileCheck %s --check-prefix=GRID
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{grid=-1})' 2>&1 | FileCheck %s --check-prefix=GRID
 // BLOCK: option 'block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)
-// GRID: option 'grid' of pass 'gpu-map': 0 blocks; give at least 1
+// GRID: option 'grid' of pass 'gpu-map': -1 blocks; give at least 1 (or 0: automatic)
 // PTX: gpu.binary @fig_3_4_kernels
 // PTX: gpu.binary @jacobi_kernels
 
 // Thesis Fig. 3.4 tiled 4x4 with balanced hyperplanes (Fig. 4.3).
 // CHECK-LABEL: module attributes {gpu.container_module} {
-// CHECK:       func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index)
+// CHECK:       func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index) attributes {{{.*}}stencil.gpu_mapping = {strategy = "wavefront", tile = [4], block = [8, 1, 1], grid = 4 : i64, staging = true}
 // CHECK:         affine.for %[[W:.*]] = 0 to affine_map<()[s0, s1] -> ((s0 * 3 + s1 * 2 - 7) floordiv 4 + 1)>()[%arg1, %arg2] {
-// CHECK-NEXT:      gpu.launch_func  @fig_3_4_kernels::@fig_3_4_k0 blocks in (%c4, %c1, %c1) threads in (%c8, %c1, %c1)  args(%arg0 : memref<?xf64>, %arg1 : index, %arg2 : index, %[[W]] : index)
+// The grid: one block per tile of the wavefront (the tile loop's range at this wavefront,
+// computed on the host), here capped at grid=4.
+// CHECK:           %[[N:.*]] = arith.minsi %{{.*}}, %c4 : index
+// CHECK-NEXT:      gpu.launch_func  @fig_3_4_kernels::@fig_3_4_k0 blocks in (%[[N]], %c1, %c1) threads in (%c8, %c1, %c1)  args(%arg0 : memref<?xf64>, %arg1 : index, %arg2 : index, %[[W]] : index)
 // CHECK-NEXT:    }
 // CHECK:       gpu.module @fig_3_4_kernels {
 // CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) workgroup(%[[SH:.*]] : memref<11xf64, #gpu.address_space<workgroup>>) kernel {
 // CHECK:           %[[TX:.*]] = gpu.thread_id  x
 // CHECK:           %[[BID:.*]] = gpu.block_id  x
-// CHECK-NEXT:      %[[NB:.*]] = gpu.grid_dim  x
-// CHECK-NEXT:      %[[CNT:.*]] = memref.alloca() : memref<1xindex>
-// CHECK:           scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step %c1 {
-// CHECK-NEXT:        %[[K:.*]] = memref.load %[[CNT]][%c0] : memref<1xindex>
-// CHECK:             memref.store %{{.*}}, %[[CNT]][%c0] : memref<1xindex>
-// CHECK-NEXT:        %[[OWNER:.*]] = arith.remui %[[K]], %[[NB]] : index
-// CHECK-NEXT:        %[[MINE:.*]] = arith.cmpi eq, %[[OWNER]], %[[BID]] : index
-// CHECK-NEXT:        scf.if %[[MINE]] {
+// CHECK:           %[[NB:.*]] = gpu.grid_dim  x
+// Each block takes the tile at the range's start plus its block id (striding by the grid size
+// when there are more tiles than blocks) and checks the tile's exact bounds: no block walks
+// the wavefront.
+// CHECK-NOT:       memref.alloca
+// CHECK:           %[[FIRST:.*]] = arith.addi %[[LO:.*]], %[[BID]] : index
+// CHECK-NEXT:      scf.for %[[T2:.*]] = %[[FIRST]] to %{{.*}} step %[[NB]] {
+// CHECK:             %[[GE:.*]] = arith.cmpi sge, %[[T2]], %[[LO]] : index
+// CHECK-NEXT:        %[[LT:.*]] = arith.cmpi slt, %[[T2]], %{{.*}} : index
+// CHECK-NEXT:        %[[IN:.*]] = arith.andi %[[GE]], %[[LT]] : i1
+// CHECK-NEXT:        scf.if %[[IN]] {
 // ①: the threads load the elements the tile reads (11 at most), one per thread in turn.
 // CHECK:               scf.for %[[L:.*]] = %{{.*}} to %c11 step %{{.*}} {
 // CHECK:                 scf.if %{{.*}} {
