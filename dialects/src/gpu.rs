@@ -20,7 +20,9 @@ mod launch;
 mod tests;
 
 pub use attributes::{async_token_type, nvvm_target, AddressSpace, Dimension};
-pub use func::{is_kernel, num_workgroup_attributions};
+pub use func::{
+    is_kernel, num_workgroup_attributions, workgroup_layout, MAX_STATIC_SHARED_MEMORY, WORKGROUP_BUFFER_ALIGNMENT,
+};
 pub use launch::{launch_func_state, LaunchFuncOperands};
 
 use std::fmt::{self, Write};

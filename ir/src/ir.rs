@@ -209,6 +209,16 @@ impl Ir {
         v
     }
 
+    /// Removes the last argument of `block`, which must have no uses (replace them first);
+    /// returns it, or `None` when the block has no argument or the last one is still used.
+    pub fn pop_block_argument(&mut self, block: BlockId) -> Option<ValueId> {
+        let &last = self.blocks[block].args.last()?;
+        if !self.values[last].uses.is_empty() {
+            return None;
+        }
+        self.blocks[block].args.pop()
+    }
+
     /// Creates a detached operation from `state`; its regions become owned by it.
     pub fn create_op(&mut self, state: OperationState) -> OpId {
         let op = self.ops.push(OpData {

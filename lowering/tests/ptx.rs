@@ -570,3 +570,44 @@ fn invalid_chip_is_rejected() {
     let err = compile_with(JACOBI, &options).unwrap_err();
     assert!(matches!(err, PtxError::InvalidOption(_)), "{err}");
 }
+
+/// Two workgroup buffers of 32 KiB each (64 KiB, above CUDA's 48 KiB static limit): the PTX
+/// takes them from dynamic shared memory (views at aligned offsets of one block), ptxas
+/// accepts it, the parameters do not change, and a kernel within the limit keeps static
+/// buffers.
+#[test]
+fn workgroup_buffers_beyond_48_kib_come_from_dynamic_shared_memory() {
+    let kernel = |n: usize| {
+        format!(
+            r#"module attributes {{gpu.container_module}} {{
+  gpu.module @big {{
+    gpu.func @copy(%out: memref<?xf64>, %i: index) workgroup(%a : memref<{n}xf64, #gpu.address_space<workgroup>>, %b : memref<{n}xf64, #gpu.address_space<workgroup>>) kernel {{
+      %t = gpu.thread_id x
+      %x = memref.load %out[%t] : memref<?xf64>
+      memref.store %x, %a[%t] : memref<{n}xf64, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %v = memref.load %a[%i] : memref<{n}xf64, #gpu.address_space<workgroup>>
+      memref.store %v, %b[%t] : memref<{n}xf64, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %b[%i] : memref<{n}xf64, #gpu.address_space<workgroup>>
+      memref.store %w, %out[%t] : memref<?xf64>
+      gpu.return
+    }}
+  }}
+}}"#
+        )
+    };
+    let big = compile_one(&kernel(4096));
+    assert!(big.ptx.contains("__dynamic_shmem__"), "{}", big.ptx);
+    assert!(!big.ptx.contains("__wg_copy"), "{}", big.ptx);
+    assert_eq!(big.kernels[0].arguments.len(), 2);
+    if let Some(report) = assemble(&big) {
+        let resources = report.kernel("copy").expect("ptxas reports the kernel");
+        assert!(resources.shared_bytes < 1024, "static shared memory left: {}", report.log);
+    }
+    let small = compile_one(&kernel(1024));
+    assert!(!small.ptx.contains("__dynamic_shmem__"), "{}", small.ptx);
+    if let Some(report) = assemble(&small) {
+        assert_eq!(report.kernel("copy").expect("ptxas reports the kernel").shared_bytes, 16384, "{}", report.log);
+    }
+}

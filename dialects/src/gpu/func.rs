@@ -106,6 +106,42 @@ pub fn num_workgroup_attributions(ir: &Ir, func: OpId) -> usize {
         .unwrap_or(0)
 }
 
+/// CUDA's limit on static shared memory per block: a kernel whose workgroup buffers need more
+/// must take them from dynamic shared memory (and the launch must ask for it).
+pub const MAX_STATIC_SHARED_MEMORY: u64 = 48 * 1024;
+
+/// Alignment of each workgroup buffer inside a kernel's dynamic shared memory (enough for any
+/// element type we use and for vector accesses).
+pub const WORKGROUP_BUFFER_ALIGNMENT: u64 = 16;
+
+/// Where a kernel's workgroup attributions lie in one block of shared memory: per attribution,
+/// its byte offset (aligned to [`WORKGROUP_BUFFER_ALIGNMENT`]), and the total size. `None`
+/// when an attribution is not a statically shaped memref of sized elements.
+pub fn workgroup_layout(ir: &Ir, func: OpId) -> Option<(Vec<u64>, u64)> {
+    let n = num_workgroup_attributions(ir, func);
+    let inputs = ir
+        .attr(func, "function_type")
+        .and_then(Attribute::as_type)
+        .and_then(Type::as_function)
+        .map_or(0, |f| f.inputs.len());
+    let entry = ir.regions(func).first().and_then(|&r| ir.entry_block(r))?;
+    let args = ir.block_args(entry);
+    let mut offsets = Vec::with_capacity(n);
+    let mut total = 0u64;
+    for &arg in args.get(inputs..inputs + n)? {
+        let memref = ir.value_type(arg).as_memref()?;
+        let elements = memref.shape.as_ref()?.iter().try_fold(1u64, |acc, d| match d {
+            stencil_ir::types::Dim::Static(e) => acc.checked_mul(u64::try_from(*e).ok()?),
+            stencil_ir::types::Dim::Dynamic => None,
+        })?;
+        let bytes = elements.checked_mul(u64::from(memref.element.bit_width()?.div_ceil(8)))?;
+        total = total.div_ceil(WORKGROUP_BUFFER_ALIGNMENT).checked_mul(WORKGROUP_BUFFER_ALIGNMENT)?;
+        offsets.push(total);
+        total = total.checked_add(bytes)?;
+    }
+    Some((offsets, total))
+}
+
 pub(super) fn print_func(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
     let ir = pr.ir();
     pr.write_char(' ')?;

@@ -388,6 +388,7 @@ impl RunReport {
                             "name": k.name,
                             "registers": k.registers,
                             "static_shared_bytes": k.static_shared_bytes,
+                            "dynamic_shared_bytes": k.dynamic_shared_bytes,
                             "local_bytes": k.local_bytes,
                             "max_threads_per_block": k.max_threads_per_block,
                             "launches": k.launches,

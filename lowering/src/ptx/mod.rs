@@ -22,6 +22,7 @@
 //! launch parameters from it.
 
 mod abi;
+mod dynamic_shared;
 #[cfg(feature = "mlir")]
 mod mlir;
 pub mod precompiled;
@@ -325,18 +326,33 @@ pub fn compile_gpu_modules(
     if gpu_modules.is_empty() {
         return Ok(vec![]);
     }
-    // Printing must not show the old targets; drop them from a copy, leaving the caller's IR
-    // as it is.
-    let retargeted;
-    let ir = if gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some()) {
+    // What MLIR gets differs from the caller's IR in two ways, made on a copy: the old targets
+    // are dropped (the chip is the caller's), and kernels with more than 48 KiB of workgroup
+    // buffers take them from dynamic shared memory (`dynamic_shared`). Fingerprints are of the
+    // caller's IR, which is what a runner maps.
+    let original = ir;
+    let needs_dynamic = gpu_modules.iter().any(|&gm| {
+        ir.collect_ops(gm, WalkOrder::PreOrder).into_iter().any(|f| {
+            ir.op_name(f) == "gpu.func"
+                && stencil_dialects::gpu::workgroup_layout(ir, f)
+                    .is_some_and(|(_, total)| total > stencil_dialects::gpu::MAX_STATIC_SHARED_MEMORY)
+        })
+    });
+    let rewritten;
+    let ir = if needs_dynamic || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some()) {
         let mut copy = ir.clone();
         for &gm in &gpu_modules {
             if copy.remove_attr(gm, "targets").is_some() {
                 tracing::debug!(module = symbol_name(ir, gm), chip = %options.chip, "replacing the gpu.module's targets");
             }
+            dynamic_shared::use_dynamic_shared_memory(&mut copy, gm).map_err(|reason| PtxError::NoPtx {
+                module: symbol_name(ir, gm).to_string(),
+                reason,
+                location: ir.location(gm).clone(),
+            })?;
         }
-        retargeted = copy;
-        &retargeted
+        rewritten = copy;
+        &rewritten
     } else {
         ir
     };
@@ -355,7 +371,7 @@ pub fn compile_gpu_modules(
             .any(|op| matches!(ir.op_name(op), "math.ipowi" | "math.fpowi"));
         let started = std::time::Instant::now();
         let ptx = session.compile(&name, &text, &pipeline, needs_math_to_funcs, ir.location(gm))?;
-        let fingerprint = fingerprint(ir, registry, gm, options.index_bitwidth);
+        let fingerprint = fingerprint(original, registry, gm, options.index_bitwidth);
         tracing::debug!(bytes = ptx.len(), elapsed = ?started.elapsed(), "MLIR produced PTX");
         let missing = abi::undefined_libdevice_functions(&ptx);
         if !missing.is_empty() {

@@ -353,7 +353,7 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
         let config = LaunchConfig {
             grid_dim: (grid[0], grid[1], grid[2]),
             block_dim: (block[0], block[1], block[2]),
-            shared_mem_bytes: 0,
+            shared_mem_bytes: u32::try_from(k.info.dynamic_shared_bytes).unwrap_or(u32::MAX),
         };
         // SAFETY: the parameters are exactly the kernel's `.entry` list (checked against the
         // argument types at load time), every pointer is a live device buffer of the shape

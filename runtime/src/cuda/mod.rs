@@ -68,6 +68,9 @@ pub struct KernelInfo {
     pub local_bytes: u64,
     /// Most threads per block this kernel can be launched with (registers limit it).
     pub max_threads_per_block: u32,
+    /// Dynamic shared memory per block, bytes: the workgroup buffers of a kernel that needs
+    /// more than CUDA's 48 KiB of static shared memory (the PTX takes them from there).
+    pub dynamic_shared_bytes: u64,
     /// Launches in the timed run.
     pub launches: u64,
     /// Blocks launched in the timed run.
@@ -159,7 +162,7 @@ fn top_ops(ir: &Ir, op: OpId) -> Vec<OpId> {
 
 /// Every kernel `gpu.func` of the `gpu.module`s directly inside `module`: `module::kernel`
 /// and its argument types.
-fn kernel_signatures(ir: &Ir, module: OpId) -> Result<Vec<(String, Vec<Type>)>, CudaError> {
+fn kernel_signatures(ir: &Ir, module: OpId) -> Result<Vec<(String, Vec<Type>, u64)>, CudaError> {
     let mut out = vec![];
     for gpu_module in top_ops(ir, module).into_iter().filter(|&o| ir.op_name(o) == "gpu.module") {
         let module_name = ir.attr(gpu_module, "sym_name").and_then(Attribute::as_str).unwrap_or("");
@@ -174,7 +177,23 @@ fn kernel_signatures(ir: &Ir, module: OpId) -> Result<Vec<(String, Vec<Type>)>, 
                 .and_then(Attribute::as_type)
                 .and_then(Type::as_function)
                 .ok_or_else(|| CudaError::Abi { kernel: name.clone(), message: "has no function_type".into() })?;
-            out.push((name, fn_type.inputs.clone()));
+            // The same rule as the PTX (stencil-lowering's ptx module): buffers beyond the
+            // static limit come from dynamic shared memory, which the launch must request.
+            let dynamic = match stencil_dialects::gpu::workgroup_layout(ir, func) {
+                // One alignment unit of slack: MLIR's dynamic shared memory symbol is a
+                // zero-length static array, which ptxas may place before the dynamic region.
+                Some((_, total)) if total > stencil_dialects::gpu::MAX_STATIC_SHARED_MEMORY => {
+                    total + stencil_dialects::gpu::WORKGROUP_BUFFER_ALIGNMENT
+                }
+                Some(_) => 0,
+                None => {
+                    return Err(CudaError::Abi {
+                        kernel: name,
+                        message: "has a workgroup buffer that is not a statically shaped memref".into(),
+                    })
+                }
+            };
+            out.push((name, fn_type.inputs.clone(), dynamic));
         }
     }
     Ok(out)
@@ -243,7 +262,9 @@ impl<'d> CudaProgram<'d> {
         let table: HashMap<String, KernelSignature> = signatures
             .iter()
             .enumerate()
-            .map(|(index, (name, arg_types))| (name.clone(), KernelSignature { index, arg_types: arg_types.clone() }))
+            .map(|(index, (name, arg_types, _))| {
+                (name.clone(), KernelSignature { index, arg_types: arg_types.clone() })
+            })
             .collect();
         let host = CompiledModule::with_kernels(ir, top, &table)?;
         let mut loaded_modules = HashMap::new();
@@ -258,7 +279,7 @@ impl<'d> CudaProgram<'d> {
             loaded_modules.insert(spec.name.as_str(), (module, spec));
         }
         let mut kernels = vec![];
-        for (symbol, arg_types) in signatures {
+        for (symbol, arg_types, dynamic_shared_bytes) in signatures {
             let abi = |message: String| CudaError::Abi { kernel: symbol.clone(), message };
             let (module_name, kernel_name) = symbol.split_once("::").unwrap_or(("", symbol.as_str()));
             let (module, module_spec) = loaded_modules
@@ -291,6 +312,16 @@ impl<'d> CudaProgram<'d> {
             let function = module
                 .load_function(kernel_name)
                 .map_err(CudaError::driver(format!("looking up kernel {kernel_name} in the loaded PTX")))?;
+            if dynamic_shared_bytes > 0 {
+                // More than 48 KiB of dynamic shared memory must be allowed per function first.
+                let bytes = i32::try_from(dynamic_shared_bytes).unwrap_or(i32::MAX);
+                function
+                    .set_attribute(FuncAttr::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes)
+                    .map_err(CudaError::driver(format!(
+                        "allowing kernel {kernel_name} {dynamic_shared_bytes} bytes of dynamic shared memory (this GPU allows {} per block)",
+                        device.properties().shared_memory_per_block_optin
+                    )))?;
+            }
             let info = KernelInfo {
                 name: symbol.clone(),
                 registers: func_attr(&function, FuncAttr::CU_FUNC_ATTRIBUTE_NUM_REGS, &symbol)? as u32,
@@ -298,6 +329,7 @@ impl<'d> CudaProgram<'d> {
                 local_bytes: func_attr(&function, FuncAttr::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &symbol)?,
                 max_threads_per_block: func_attr(&function, FuncAttr::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &symbol)?
                     as u32,
+                dynamic_shared_bytes,
                 ..KernelInfo::default()
             };
             tracing::debug!(kernel = %symbol, registers = info.registers, local = info.local_bytes, "loaded kernel");
