@@ -153,6 +153,7 @@ impl HostSide {
         buffers: &HashMap<ValueId, ValueId>,
         extra: &[ValueId],
     ) {
+        super::ops::set_known_block_size(ir, kernel.func, block);
         let block = block.map(|b| index_constant(ir, at, b, &self.location));
         let mut operands: Vec<ValueId> = self
             .func

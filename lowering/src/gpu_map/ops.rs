@@ -69,3 +69,10 @@ pub(super) fn workgroup_buffer(ir: &mut Ir, func: OpId, entry: BlockId, extent: 
 pub(super) fn element_bytes(ty: &Type) -> Option<i64> {
     ty.bit_width().map(|b| i64::from(b.div_ceil(8)))
 }
+
+/// Records on kernel `func` the block it is always launched with (`known_block_size`): MLIR's
+/// NVVM lowering then folds `gpu.block_dim` to constants, so strides and trip counts that
+/// depend on it become constants too. The simulator refuses a launch with another block.
+pub(super) fn set_known_block_size(ir: &mut Ir, func: OpId, block: [i64; 3]) {
+    ir.set_property(func, "known_block_size", Attribute::dense_i32(&block));
+}

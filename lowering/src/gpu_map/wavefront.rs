@@ -277,7 +277,11 @@ impl Offload for GpuOffload<'_> {
                 grid
             }
         };
-        let block = self.options.block.unwrap_or(WAVEFRONT_BLOCK).map(|b| constant(ir, b));
+        let block_size = self.options.block.unwrap_or(WAVEFRONT_BLOCK);
+        if let Some(func) = ir.block_ops(self.module_block).last().copied() {
+            super::ops::set_known_block_size(ir, func, block_size);
+        }
+        let block = block_size.map(|b| constant(ir, b));
         let mut operands: Vec<ValueId> = Vec::new();
         for (p, _) in &self.typed_args {
             operands.push(*args.get(p).ok_or("a program argument without host value")?);

@@ -26,7 +26,8 @@
 // CHECK-NEXT:      gpu.launch_func  @fig_3_4_kernels::@fig_3_4_k0 blocks in (%[[N]], %c1, %c1) threads in (%c8, %c1, %c1)  args(%arg0 : memref<?xf64>, %arg1 : index, %arg2 : index, %[[W]] : index)
 // CHECK-NEXT:    }
 // CHECK:       gpu.module @fig_3_4_kernels {
-// CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) workgroup(%[[SH:.*]] : memref<11xf64, #gpu.address_space<workgroup>>) kernel {
+// The block size is known to the kernel (MLIR folds gpu.block_dim to constants).
+// CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) workgroup(%[[SH:.*]] : memref<11xf64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
 // CHECK:           %[[TX:.*]] = gpu.thread_id  x
 // CHECK:           %[[BID:.*]] = gpu.block_id  x
 // CHECK:           %[[NB:.*]] = gpu.grid_dim  x
@@ -70,7 +71,7 @@
 // CHECK-NEXT:      gpu.return
 
 // Without staging the tile works on global memory.
-// GLOBAL:        gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) kernel {
+// GLOBAL:        gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
 // GLOBAL:          scf.if %{{.*}} {
 // GLOBAL-NEXT:       %{{.*}} = arith.muli
 // GLOBAL:            scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1 {
