@@ -93,6 +93,11 @@ pub(crate) struct Kernel {
     /// Constants loaded into every thread's registers when it starts.
     pub constants: Box<[(Reg, u64)]>,
     pub code: Box<[Insn]>,
+    /// Per instruction of `code`, its slot among the instructions the warp model counts
+    /// (`warp::NOT_COUNTED` for the others).
+    pub slots: Box<[u32]>,
+    /// Number of counted instructions (slots).
+    pub num_slots: usize,
     pub sites: Vec<Site>,
 }
 

@@ -1,0 +1,158 @@
+//! The bound model: an estimated time for each launch from what the simulator counted and the
+//! kernel's occupancy (docs/cost-model.md, "Bound model"). A launch takes the launch overhead
+//! plus the larger of its DRAM time and its issue time (with barrier stalls); both are slowed
+//! when too few warps are resident to hide latency, and a launch whose busy blocks are fewer
+//! than the GPU holds uses only part of it.
+
+use super::device::DeviceModel;
+use super::occupancy::Occupancy;
+use crate::gpu_sim::LaunchStats;
+use std::ops::AddAssign;
+
+/// The estimated time of one launch or a sum of launches, by term, in seconds.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Estimate {
+    /// Global bytes over the DRAM bandwidth the launch can draw.
+    pub dram_s: f64,
+    /// Warp-instructions over the issue rate the launch can reach.
+    pub issue_s: f64,
+    /// Barrier stalls of the busiest block not hidden by other resident blocks.
+    pub barrier_s: f64,
+    /// Launch overhead.
+    pub overhead_s: f64,
+    /// The estimate: overhead + max(DRAM, issue + barriers), summed over launches.
+    pub seconds: f64,
+    /// The part of `seconds` spent in launches whose DRAM time exceeded their issue time.
+    pub dram_bound_s: f64,
+}
+
+impl AddAssign for Estimate {
+    fn add_assign(&mut self, o: Estimate) {
+        self.dram_s += o.dram_s;
+        self.issue_s += o.issue_s;
+        self.barrier_s += o.barrier_s;
+        self.overhead_s += o.overhead_s;
+        self.seconds += o.seconds;
+        self.dram_bound_s += o.dram_bound_s;
+    }
+}
+
+/// How much of the GPU a launch keeps busy.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Parallelism {
+    /// Blocks' worth of work: warp-instructions over those of the busiest block (between 1 and
+    /// the number of blocks; blocks of a tiled launch that find no tile barely count).
+    pub busy_blocks: f64,
+    /// SMs with work.
+    pub sms: f64,
+    /// Resident warps on each of them.
+    pub warps_per_sm: f64,
+    /// Resident blocks on each of them.
+    pub blocks_per_sm: f64,
+}
+
+/// How launch `l`, whose blocks fit `occupancy.blocks_per_sm` to an SM, spreads over the GPU.
+pub fn parallelism(device: &DeviceModel, l: &LaunchStats, occupancy: &Occupancy) -> Parallelism {
+    let blocks = l.blocks() as f64;
+    let busy_blocks = if l.busiest_block_warp_instructions > 0 {
+        (l.warp_instructions as f64 / l.busiest_block_warp_instructions as f64).clamp(1.0, blocks.max(1.0))
+    } else {
+        blocks.max(1.0)
+    };
+    let sms = f64::from(device.multiprocessors);
+    let blocks_per_sm = (busy_blocks / sms).ceil().min(f64::from(occupancy.blocks_per_sm.max(1)));
+    Parallelism {
+        busy_blocks,
+        sms: busy_blocks.ceil().min(sms),
+        warps_per_sm: blocks_per_sm * f64::from(occupancy.warps_per_block),
+        blocks_per_sm,
+    }
+}
+
+/// The estimated time of launch `l` (`None` when a block does not fit on an SM: the launch
+/// would fail on the device).
+pub fn estimate_launch(device: &DeviceModel, l: &LaunchStats, occupancy: &Occupancy) -> Option<Estimate> {
+    if occupancy.blocks_per_sm == 0 {
+        return None;
+    }
+    let p = parallelism(device, l, occupancy);
+    let schedulers = f64::from(device.schedulers_per_sm);
+    // Little's law on issue: a scheduler issues every cycle only with enough ready warps.
+    let issue_efficiency = (p.warps_per_sm / (schedulers * device.issue_latency_warps)).min(1.0);
+    let issue_rate = p.sms * schedulers * device.clock_hz * device.ipc_per_scheduler * issue_efficiency;
+    let issue_s = l.warp_instructions as f64 / issue_rate;
+    // Little's law on memory: the bytes in flight grow with the resident warps of the GPU.
+    let resident_warps = p.sms * p.warps_per_sm;
+    let memory_efficiency =
+        (resident_warps / (f64::from(device.multiprocessors) * device.bandwidth_warps_per_sm)).min(1.0);
+    let bytes = (l.global_bytes_read + l.global_bytes_written) as f64;
+    let dram_s = bytes / (device.dram_bandwidth * memory_efficiency);
+    // A stalled block idles its SM unless other blocks are resident there to issue.
+    let barrier_s = l.busiest_block_barriers as f64 * device.barrier_cycles / device.clock_hz / p.blocks_per_sm;
+    let compute_s = issue_s + barrier_s;
+    let overhead_s = device.launch_overhead_s;
+    let seconds = overhead_s + dram_s.max(compute_s);
+    let dram_bound_s = if dram_s > compute_s { seconds } else { 0.0 };
+    Some(Estimate { dram_s, issue_s, barrier_s, overhead_s, seconds, dram_bound_s })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{estimate_launch, parallelism};
+    use crate::cost::{occupancy, DeviceModel};
+    use crate::gpu_sim::LaunchStats;
+
+    fn launch(blocks: u32, warp_instructions: u64, busiest: u64, bytes: u64) -> LaunchStats {
+        LaunchStats {
+            kernel: "m::k".into(),
+            grid: [blocks, 1, 1],
+            block: [256, 1, 1],
+            warp_instructions,
+            busiest_block_warp_instructions: busiest,
+            global_bytes_read: bytes,
+            ..LaunchStats::default()
+        }
+    }
+
+    #[test]
+    fn a_full_gpu_issues_at_its_peak_rate() {
+        let d = DeviceModel::h100();
+        // 32 registers: 8 blocks of 8 warps per SM, 16 warps per scheduler.
+        let o = occupancy(&d, 256, Some(32), 0);
+        let blocks = 132 * 8;
+        let l = launch(blocks, u64::from(blocks) * 1000, 1000, 0);
+        let e = estimate_launch(&d, &l, &o).unwrap();
+        let expected = l.warp_instructions as f64 / d.peak_issue_rate();
+        assert!((e.issue_s - expected).abs() < 1e-15, "{} vs {expected}", e.issue_s);
+        assert!((e.seconds - expected - d.launch_overhead_s).abs() < 1e-15);
+        assert_eq!(e.dram_s, 0.0);
+    }
+
+    #[test]
+    fn few_blocks_or_few_warps_use_part_of_the_gpu() {
+        let d = DeviceModel::h100();
+        let o = occupancy(&d, 256, Some(32), 0);
+        // One block of 8 warps: one SM, 2 warps per scheduler (half the issue rate).
+        let one = launch(1, 1000, 1000, 0);
+        let p = parallelism(&d, &one, &o);
+        assert_eq!((p.sms, p.warps_per_sm), (1.0, 8.0));
+        let e = estimate_launch(&d, &one, &o).unwrap();
+        let rate = 4.0 * d.clock_hz * 0.5;
+        assert!((e.issue_s - 1000.0 / rate).abs() < 1e-15);
+        // 132 blocks whose work adds up to three times the busiest block's: 3 busy blocks.
+        let tiled = launch(132, 2 * 1000 + 130 * 10 - 300, 1000, 0);
+        assert!((parallelism(&d, &tiled, &o).busy_blocks - 3.0).abs() < 1e-12);
+        // DRAM: 8 warps on 132 SMs is a quarter of the 32 per SM the bandwidth needs.
+        let dram = launch(132, 132, 1, 1 << 30);
+        let e = estimate_launch(&d, &dram, &o).unwrap();
+        assert!((e.dram_s - (1u64 << 30) as f64 / (d.dram_bandwidth * 0.25)).abs() < 1e-12);
+        assert_eq!(e.dram_bound_s, e.seconds);
+    }
+
+    #[test]
+    fn a_block_that_does_not_fit_has_no_estimate() {
+        let d = DeviceModel::h100();
+        let o = occupancy(&d, 1024, Some(128), 0);
+        assert_eq!(estimate_launch(&d, &launch(1, 1, 1, 0), &o), None);
+    }
+}
