@@ -215,7 +215,7 @@ impl KernelLauncher for Simulator<'_> {
             detect: self.options.races != RacePolicy::Ignore,
         };
         let mut frames = vec![0u64; k.num_regs * tpb as usize];
-        let mut warps = WarpCounter::new(tpb as usize, k.num_slots);
+        let mut warps = WarpCounter::new(tpb as usize, &k.slot_weights);
         let mut result = Ok(());
         // Grids can be large: only a shuffled order is materialised.
         let shuffled = match self.options.block_order {
@@ -499,7 +499,8 @@ impl LaunchRun<'_> {
                 }
                 let before = thread.executed;
                 let regs = &mut frames[t * num_regs..(t + 1) * num_regs];
-                let stop = self.run_thread(regs, thread, &mut warps.lane(t));
+                let stop = self.run_thread(regs, thread, warps.lane());
+                warps.end_thread(t);
                 self.stats.instructions += thread.executed - before;
                 thread.stop = Some(stop.map_err(|e| self.in_thread(thread, e))?);
             }

@@ -99,18 +99,17 @@ impl LaunchRun<'_> {
 
     /// Runs thread `t` (registers `regs`) until it stops at a barrier or returns, counting
     /// the instructions it runs in `lane` for the warp model.
-    pub(super) fn run_thread(&mut self, regs: &mut [u64], t: &mut Thread, lane: &mut Lane<'_>) -> RuntimeResult<Stop> {
+    pub(super) fn run_thread(&mut self, regs: &mut [u64], t: &mut Thread, mut lane: Lane<'_>) -> RuntimeResult<Stop> {
         let kernel = self.kernel;
         let code = &kernel.code;
-        let slots = &kernel.slots;
         let budget = self.options.max_instructions_per_thread;
         let mut pc = t.pc;
         loop {
-            let Some(insn) = code.get(pc) else {
+            // Only a basic block's first instruction has a slot: the warp model counts block
+            // entries.
+            let Some(&(ref insn, slot)) = code.get(pc) else {
                 return Err(RuntimeError::unsupported(&kernel.location, "the kernel ends without gpu.return"));
             };
-            // `slots` has one entry per instruction of `code`.
-            let slot = slots[pc];
             if slot != NOT_COUNTED {
                 lane.count(slot);
             }
