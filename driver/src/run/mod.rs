@@ -2,6 +2,8 @@
 //! target, optionally check it against the untransformed program on the reference
 //! interpreter, and report (text or JSON) and save the fields.
 
+pub mod cost;
+mod cost_report;
 pub mod gpu;
 pub mod init;
 pub mod output;
@@ -77,6 +79,8 @@ pub struct RunOptions {
     pub entry: Option<String>,
     /// `--gpu-chip`, `--warmup`, `--sync-each-launch` (`--target gpu`).
     pub gpu: gpu::GpuRunOptions,
+    /// `--cost`: the GPU cost report (`--target sim`).
+    pub cost: bool,
 }
 
 impl Default for RunOptions {
@@ -92,6 +96,7 @@ impl Default for RunOptions {
             tolerance: 0.0,
             entry: None,
             gpu: gpu::GpuRunOptions::default(),
+            cost: false,
         }
     }
 }
@@ -138,15 +143,24 @@ pub fn run_program(
     if options.target != Target::Ref {
         gpu::require_gpu_mapped(&transformed, options.target.name())?;
     }
+    if options.cost && options.target != Target::Sim {
+        return Err(RunError(format!(
+            "error: --cost estimates the GPU cost from the simulator's counters: use it with --target sim, not --target {}",
+            options.target.name()
+        )));
+    }
+    let mut precompiled = None;
     if let Some(path) = &options.gpu.ptx_file {
         if options.target != Target::Sim && options.target != Target::Gpu {
             return Err(RunError("error: --ptx gives the kernels of --target gpu (or is checked with --target sim); it means nothing for --target ref".to_string()));
         }
         if options.target == Target::Sim {
             // The simulator runs the IR, not the PTX; the file is matched against the mapped
-            // module all the same, so a bundle can be checked on a machine without a GPU.
+            // module all the same, so a bundle can be checked on a machine without a GPU (and
+            // --cost takes the kernels' registers from it).
             let matched = gpu::load_precompiled(path, &transformed, registries, options.gpu.index_bitwidth)?;
             tracing::info!(file = %path.display(), modules = matched.len(), "--ptx matches the mapped module");
+            precompiled = Some(matched);
         }
     }
     let mut state =
@@ -169,7 +183,14 @@ pub fn run_program(
     let (stats, target_stats) = match options.target {
         Target::Ref => (run_module_with_progress(&transformed, entry, &mut state, progress)?, None),
         Target::Sim => {
-            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, &mut state)?;
+            let cost = cost::CostRequest {
+                registries,
+                chip: options.gpu.chip.as_deref(),
+                index_bitwidth: options.gpu.index_bitwidth,
+                precompiled: precompiled.as_deref(),
+            };
+            let cost = options.cost.then_some(&cost);
+            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, &mut state, cost)?;
             (stats, Some(sim))
         }
         Target::Gpu => {

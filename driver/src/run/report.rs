@@ -1,12 +1,13 @@
 //! What a run reports: throughput, a checksum and L2 norm per field (plus a hash of the exact
 //! bits, to compare runs bit for bit), and the comparison with the reference when checked.
 
+use super::cost::CostSummary;
 use std::collections::BTreeMap;
 use stencil_runtime::cuda::GpuReport;
 use stencil_runtime::{FieldComparison, FieldData, RunStats, ScalarValue};
 
 /// What the GPU simulator did (`--target sim`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimSummary {
     /// Kernel launches.
     pub launches: u64,
@@ -24,6 +25,8 @@ pub struct SimSummary {
     pub global_bytes_written: u64,
     /// Data races found (a race stops the run, so a finished run reports 0).
     pub races: u64,
+    /// The cost report (`--cost`).
+    pub cost: Option<CostSummary>,
 }
 
 /// What the GPU did (`--target gpu`).
@@ -165,17 +168,22 @@ impl RunReport {
             self.stats.updates_per_second() / 1e6
         ));
         match &self.target_stats {
-            Some(TargetStats::Sim(sim)) => out.push_str(&format!(
-                "sim      {} launches, {} blocks, {} threads, {} barriers, {} instructions, global memory {} B read / {} B written, races {}\n",
-                sim.launches,
-                sim.blocks,
-                sim.threads,
-                sim.barriers,
-                sim.instructions,
-                sim.global_bytes_read,
-                sim.global_bytes_written,
-                sim.races
-            )),
+            Some(TargetStats::Sim(sim)) => {
+                out.push_str(&format!(
+                    "sim      {} launches, {} blocks, {} threads, {} barriers, {} instructions, global memory {} B read / {} B written, races {}\n",
+                    sim.launches,
+                    sim.blocks,
+                    sim.threads,
+                    sim.barriers,
+                    sim.instructions,
+                    sim.global_bytes_read,
+                    sim.global_bytes_written,
+                    sim.races
+                ));
+                if let Some(cost) = &sim.cost {
+                    out.push_str(&super::cost_report::render_text(cost));
+                }
+            }
             Some(TargetStats::Gpu(gpu)) => {
                 let r = &gpu.report;
                 out.push_str(&format!("device   {} (PTX for {})\n", r.device, gpu.chip));
@@ -314,6 +322,7 @@ impl RunReport {
                     "global_bytes_read": sim.global_bytes_read,
                     "global_bytes_written": sim.global_bytes_written,
                     "races": sim.races,
+                    "cost": sim.cost.as_ref().map(super::cost_report::to_json),
                 }
             }),
             Some(TargetStats::Gpu(gpu)) => {
