@@ -312,8 +312,8 @@ impl RunReport {
         });
         let target_stats = match &self.target_stats {
             None => Value::Null,
-            Some(TargetStats::Sim(sim)) => json!({
-                "sim": {
+            Some(TargetStats::Sim(sim)) => {
+                let mut stats = json!({
                     "launches": sim.launches,
                     "blocks": sim.blocks,
                     "threads": sim.threads,
@@ -322,9 +322,13 @@ impl RunReport {
                     "global_bytes_read": sim.global_bytes_read,
                     "global_bytes_written": sim.global_bytes_written,
                     "races": sim.races,
-                    "cost": sim.cost.as_ref().map(super::cost_report::to_json),
+                });
+                // Only with --cost: a run without it reports what it always did.
+                if let (Some(cost), Some(map)) = (&sim.cost, stats.as_object_mut()) {
+                    map.insert("cost".to_string(), super::cost_report::to_json(cost));
                 }
-            }),
+                json!({ "sim": stats })
+            }
             Some(TargetStats::Gpu(gpu)) => {
                 let r = &gpu.report;
                 let d = &r.device;

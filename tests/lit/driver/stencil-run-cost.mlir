@@ -34,6 +34,7 @@
 // JSON-SAME: "per_update":{"barriers":0.0,"blocks":0.3333333333333333,"global_bytes":32.0,"global_bytes_read":24.0,"global_bytes_written":8.0,"global_loads":3.0,"global_stores":1.0,
 // JSON-SAME: "registers":{"known":false,"reason":"no ptxas:
 
-// NOCOST: "cost":null
+// NOCOST: "target_stats":{"sim":
+// NOCOST-NOT: "cost"
 
 // REF: error: --cost estimates the GPU cost from the simulator's counters: use it with --target sim, not --target ref
