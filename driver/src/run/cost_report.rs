@@ -209,7 +209,7 @@ fn estimate_line(r: &CostReport) -> String {
         return format!("estimate none: a block of {} does not fit on an SM of the device\n", which.join(", "));
     };
     let rate = r.updates_per_second().map_or_else(|| "-".to_string(), |u| format!("{:.3}", u / 1e9));
-    format!(
+    let mut out = format!(
         "estimate {} ({rate} GCells/s for {} point updates): launch overhead {}, DRAM {}, issue {}, barriers {}; each launch takes overhead + max(DRAM, issue + barriers)\n",
         duration(e.seconds),
         r.point_updates,
@@ -217,7 +217,17 @@ fn estimate_line(r: &CostReport) -> String {
         duration(e.dram_s),
         duration(e.issue_s),
         duration(e.barrier_s)
-    )
+    );
+    if let (Some(f), Some(rate)) = (r.filled, r.filled_updates_per_second()) {
+        out.push_str(&format!(
+            "estimate {:.3} GCells/s in the large-problem limit (the same work per update on a GPU full of blocks, no launch overhead): DRAM {}, issue {}, barriers {}\n",
+            rate / 1e9,
+            duration(f.dram_s),
+            duration(f.issue_s),
+            duration(f.barrier_s)
+        ));
+    }
+    out
 }
 
 fn work_json(w: &Work) -> Value {
@@ -280,6 +290,7 @@ pub fn to_json(summary: &CostSummary) -> Value {
                     "by_blocks": o.by_blocks,
                 },
                 "estimate": estimate_json(k.estimate),
+                "filled": estimate_json(k.filled),
             })
         })
         .collect();
@@ -330,5 +341,7 @@ pub fn to_json(summary: &CostSummary) -> Value {
         },
         "estimate": estimate_json(r.estimate),
         "gcells_per_second": r.updates_per_second().map(|u| u / 1e9),
+        "filled": estimate_json(r.filled),
+        "filled_gcells_per_second": r.filled_updates_per_second().map(|u| u / 1e9),
     })
 }

@@ -7,7 +7,7 @@
 //! * [`estimate_launch`]: the bound model — per launch, the launch overhead plus the larger
 //!   of DRAM time and issue time (with barrier stalls), both slowed when too few warps are
 //!   resident to hide latency, and limited to the part of the GPU the launch's busy blocks
-//!   fill.
+//!   fill; [`estimate_filled`] is its large-problem limit (every SM full, no launch overhead).
 //! * [`CostReport`]: the simulator's counters per kernel and in total, with occupancy and the
 //!   estimate, for `stencil-run --target sim --cost`.
 //!
@@ -20,6 +20,6 @@ mod occupancy;
 mod report;
 
 pub use device::DeviceModel;
-pub use estimate::{estimate_launch, parallelism, Estimate, Parallelism};
+pub use estimate::{estimate_filled, estimate_launch, parallelism, Estimate, Parallelism};
 pub use occupancy::{occupancy, Limiter, Occupancy};
 pub use report::{CostReport, KernelCost, KernelResources, Work};

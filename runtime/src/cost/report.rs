@@ -2,7 +2,7 @@
 //! kernel's resources and occupancy, and the bound model's estimate.
 
 use super::device::DeviceModel;
-use super::estimate::{estimate_launch, Estimate};
+use super::estimate::{estimate_filled, estimate_launch, Estimate};
 use super::occupancy::{occupancy, Occupancy};
 use crate::gpu_sim::{LaunchStats, SimReport, WARP_SIZE};
 use std::collections::HashMap;
@@ -106,6 +106,9 @@ pub struct KernelCost {
     pub occupancy: Occupancy,
     /// Estimated time over its launches (`None`: a block does not fit on an SM).
     pub estimate: Option<Estimate>,
+    /// Its large-problem limit: the same work on a GPU filled with its blocks, without
+    /// launch overhead.
+    pub filled: Option<Estimate>,
 }
 
 /// The cost report of a simulated run.
@@ -121,6 +124,8 @@ pub struct CostReport {
     pub total: Work,
     /// Estimated time of the whole run (`None` when some kernel's block does not fit).
     pub estimate: Option<Estimate>,
+    /// The large-problem limit of the run: the kernels' `filled` estimates summed.
+    pub filled: Option<Estimate>,
 }
 
 impl CostReport {
@@ -150,6 +155,7 @@ impl CostReport {
                         resources: res,
                         shared_bytes,
                         estimate: Some(Estimate::default()),
+                        filled: None,
                     });
                     kernels.len() - 1
                 }
@@ -174,7 +180,18 @@ impl CostReport {
                 };
             }
         }
-        CostReport { device: device.clone(), point_updates, kernels, total, estimate }
+        let mut filled = Some(Estimate::default());
+        for k in &mut kernels {
+            k.filled = estimate_filled(device, &k.work, &k.occupancy);
+            filled = match (filled, k.filled) {
+                (Some(mut sum), Some(e)) => {
+                    sum += e;
+                    Some(sum)
+                }
+                _ => None,
+            };
+        }
+        CostReport { device: device.clone(), point_updates, kernels, total, estimate, filled }
     }
 
     /// `value` per point update (`None` without point updates).
@@ -185,6 +202,11 @@ impl CostReport {
     /// Estimated point updates per second (`None` without an estimate).
     pub fn updates_per_second(&self) -> Option<f64> {
         self.estimate.filter(|e| e.seconds > 0.0).map(|e| self.point_updates as f64 / e.seconds)
+    }
+
+    /// Point updates per second in the large-problem limit (`None` without an estimate).
+    pub fn filled_updates_per_second(&self) -> Option<f64> {
+        self.filled.filter(|e| e.seconds > 0.0).map(|e| self.point_updates as f64 / e.seconds)
     }
 
     /// Whether every kernel's registers were known.
@@ -232,5 +254,8 @@ mod tests {
         let total = report.estimate.unwrap().seconds;
         let by_kernel: f64 = report.kernels.iter().map(|k| k.estimate.unwrap().seconds).sum();
         assert!((total - by_kernel).abs() < 1e-15);
+        let filled = report.filled.unwrap();
+        assert_eq!(filled.overhead_s, 0.0);
+        assert!(filled.seconds < total, "no launch overhead, a full GPU");
     }
 }

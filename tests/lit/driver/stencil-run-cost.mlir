@@ -27,6 +27,7 @@
 // CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 256x1x1 ? ? 0 8 100.0 % (max) threads {{.*}} launches
 // CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k1 256x1x1 ? ? 0 8 100.0 % (max) threads
 // CHECK-NEXT: estimate {{.*}} ({{.*}} GCells/s for 3168 point updates): launch overhead 16.00 µs, DRAM {{.*}}, issue {{.*}}, barriers 0.00 µs; each launch takes overhead + max(DRAM, issue + barriers)
+// CHECK-NEXT: estimate {{.*}} GCells/s in the large-problem limit (the same work per update on a GPU full of blocks, no launch overhead): DRAM {{.*}}, issue {{.*}}, barriers 0.00 µs
 // CHECK-NEXT: field A
 
 // JSON: "cost":{
