@@ -62,7 +62,7 @@ pub fn run_sim(
         global_bytes_read: sim.global_bytes_read(),
         global_bytes_written: sim.global_bytes_written(),
         races: sim.race_count,
-        cost: cost.map(|request| cost_summary(module, sim, stats.run.point_updates, request)),
+        cost: cost.map(|request| Box::new(cost_summary(module, sim, stats.run.point_updates, request))),
     };
     Ok((stats.run, TargetStats::Sim(summary)))
 }

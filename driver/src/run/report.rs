@@ -26,7 +26,7 @@ pub struct SimSummary {
     /// Data races found (a race stops the run, so a finished run reports 0).
     pub races: u64,
     /// The cost report (`--cost`).
-    pub cost: Option<CostSummary>,
+    pub cost: Option<Box<CostSummary>>,
 }
 
 /// What the GPU did (`--target gpu`).
