@@ -76,7 +76,8 @@ def summary(report):
 
 
 def ratio(value, base):
-    return f"{value / base:.2f}" if value is not None and base else "-"
+    """`value / base` to 3 significant digits (the 3-D ratios are in the thousandths)."""
+    return f"{value / base:.3g}" if value is not None and base else "-"
 
 
 def main():
