@@ -7,6 +7,8 @@
 //!   `memref`, `scf`, `affine`) over buffers, with bounds-checked memory accesses.
 //! * [`gpu_sim`] runs host functions that launch `gpu.func` kernels, on the CPU with GPU
 //!   semantics (blocks, threads, workgroup memory, barriers), and detects data races.
+//! * [`cost`] turns what the simulator counted (warp-instructions, memory accesses, barriers)
+//!   and ptxas's register counts into occupancy and an estimated time on a device model.
 //! * [`cuda`] runs the same host functions with their kernels (compiled to PTX elsewhere) on
 //!   a real NVIDIA GPU through cudarc, and says so cleanly when the machine has none.
 //! * [`run_module`] runs either form from a [`ProgramState`] of named fields, scalars and
@@ -19,6 +21,7 @@
 #![warn(missing_docs)]
 
 mod compare;
+pub mod cost;
 pub mod cuda;
 mod entry;
 mod error;

@@ -44,6 +44,11 @@ struct Cli {
     /// refused. With --target sim the match is checked and the simulator runs.
     #[arg(long = "ptx", value_name = "FILE")]
     ptx: Option<String>,
+    /// With --target sim: report what the kernels would cost on a GPU (an H100 model):
+    /// warp-instructions, lane utilisation, memory traffic and barriers per kernel and per
+    /// point update, registers from ptxas, occupancy and an estimated time (docs/cost-model.md).
+    #[arg(long)]
+    cost: bool,
     /// With --target gpu: untimed runs before the timed one (each from the initial fields).
     #[arg(long, value_name = "N", default_value_t = 0)]
     warmup: u32,
@@ -119,6 +124,7 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
             index_bitwidth: cli.gpu_index_bitwidth,
             ptx_file: cli.ptx.as_ref().map(Into::into),
         },
+        cost: cli.cost,
     })
 }
 

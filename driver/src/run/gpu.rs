@@ -3,6 +3,7 @@
 //! MLIR) and the runtime (`stencil_runtime::cuda`, which loads it with cudarc) meet: DESIGN §8
 //! keeps them independent, so the PTX crosses over as plain data.
 
+use super::cost::{cost_summary, CostRequest};
 use super::report::{GpuSummary, SimSummary, TargetStats};
 use super::RunError;
 use crate::opt::Registries;
@@ -38,13 +39,15 @@ pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError>
 
 /// Runs `module` on the GPU simulator (race detection on: a race is an error). Point updates
 /// are the original program's statement instances (`original`): with tiles staged in shared
-/// memory, the global stores the simulator counts are write-backs.
+/// memory, the global stores the simulator counts are write-backs. With `cost`, the summary
+/// carries the cost report (`--cost`).
 pub fn run_sim(
     module: &Module,
     original: &Module,
     entry: Option<&str>,
     program_name: &str,
     state: &mut ProgramState,
+    cost: Option<&CostRequest<'_>>,
 ) -> Result<(RunStats, TargetStats), RunError> {
     let point_updates = program_point_updates(original, program_name, state);
     let mut stats = run_module_sim(module, entry, state, &SimOptions::default())?;
@@ -59,6 +62,7 @@ pub fn run_sim(
         global_bytes_read: sim.global_bytes_read(),
         global_bytes_written: sim.global_bytes_written(),
         races: sim.race_count,
+        cost: cost.map(|request| Box::new(cost_summary(module, sim, stats.run.point_updates, request))),
     };
     Ok((stats.run, TargetStats::Sim(summary)))
 }

@@ -2,6 +2,8 @@
 //! target, optionally check it against the untransformed program on the reference
 //! interpreter, and report (text or JSON) and save the fields.
 
+pub mod cost;
+mod cost_report;
 pub mod gpu;
 pub mod init;
 pub mod output;
@@ -77,6 +79,8 @@ pub struct RunOptions {
     pub entry: Option<String>,
     /// `--gpu-chip`, `--warmup`, `--sync-each-launch` (`--target gpu`).
     pub gpu: gpu::GpuRunOptions,
+    /// `--cost`: the GPU cost report (`--target sim`).
+    pub cost: bool,
 }
 
 impl Default for RunOptions {
@@ -92,6 +96,7 @@ impl Default for RunOptions {
             tolerance: 0.0,
             entry: None,
             gpu: gpu::GpuRunOptions::default(),
+            cost: false,
         }
     }
 }
@@ -138,6 +143,14 @@ pub fn run_program(
     if options.target != Target::Ref {
         gpu::require_gpu_mapped(&transformed, options.target.name())?;
     }
+    if options.cost && options.target != Target::Sim {
+        return Err(RunError(format!(
+            "error: --cost estimates the GPU cost from the simulator's counters: use it with --target sim, not --target {}",
+            options.target.name()
+        )));
+    }
+    // The matched modules of --ptx (their PTX gives --cost the kernels' registers).
+    let mut matched_ptx = None;
     let precompiled = match &options.gpu.ptx_file {
         Some(_) if options.target == Target::Ref => {
             return Err(RunError(
@@ -149,10 +162,15 @@ pub fn run_program(
         // checked on a machine without a GPU and a stale file fails fast.
         Some(path) => {
             let matched = gpu::load_precompiled(path, &transformed, registries, options.gpu.index_bitwidth)?;
-            Some(report::PrecompiledSummary {
+            let summary = report::PrecompiledSummary {
                 file: path.display().to_string(),
-                modules: matched.into_iter().map(|m| (m.name, m.chip, m.index_bitwidth, m.fingerprint)).collect(),
-            })
+                modules: matched
+                    .iter()
+                    .map(|m| (m.name.clone(), m.chip.clone(), m.index_bitwidth, m.fingerprint.clone()))
+                    .collect(),
+            };
+            matched_ptx = Some(matched);
+            Some(summary)
         }
         None if options.target == Target::Gpu && !stencil_lowering::ptx::MLIR_AVAILABLE => {
             return Err(RunError(
@@ -183,7 +201,14 @@ pub fn run_program(
     let (stats, target_stats) = match options.target {
         Target::Ref => (run_module_with_progress(&transformed, entry, &mut state, progress)?, None),
         Target::Sim => {
-            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, &mut state)?;
+            let cost = cost::CostRequest {
+                registries,
+                chip: options.gpu.chip.as_deref(),
+                index_bitwidth: options.gpu.index_bitwidth,
+                precompiled: matched_ptx.as_deref(),
+            };
+            let cost = options.cost.then_some(&cost);
+            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, &mut state, cost)?;
             (stats, Some(sim))
         }
         Target::Gpu => {

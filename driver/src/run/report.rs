@@ -1,6 +1,7 @@
 //! What a run reports: throughput, a checksum and L2 norm per field (plus a hash of the exact
 //! bits, to compare runs bit for bit), and the comparison with the reference when checked.
 
+use super::cost::CostSummary;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use stencil_ir::Attribute;
@@ -8,7 +9,7 @@ use stencil_runtime::cuda::GpuReport;
 use stencil_runtime::{FieldComparison, FieldData, FieldValues, RunStats, ScalarValue};
 
 /// What the GPU simulator did (`--target sim`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimSummary {
     /// Kernel launches.
     pub launches: u64,
@@ -26,6 +27,8 @@ pub struct SimSummary {
     pub global_bytes_written: u64,
     /// Data races found (a race stops the run, so a finished run reports 0).
     pub races: u64,
+    /// The cost report (`--cost`).
+    pub cost: Option<Box<CostSummary>>,
 }
 
 /// What the GPU did (`--target gpu`).
@@ -223,17 +226,22 @@ impl RunReport {
             out.push_str(&format!("ptx      {} matches {}\n", ptx.file, modules.join(", ")));
         }
         match &self.target_stats {
-            Some(TargetStats::Sim(sim)) => out.push_str(&format!(
-                "sim      {} launches, {} blocks, {} threads, {} barriers, {} instructions, global memory {} B read / {} B written, races {}\n",
-                sim.launches,
-                sim.blocks,
-                sim.threads,
-                sim.barriers,
-                sim.instructions,
-                sim.global_bytes_read,
-                sim.global_bytes_written,
-                sim.races
-            )),
+            Some(TargetStats::Sim(sim)) => {
+                out.push_str(&format!(
+                    "sim      {} launches, {} blocks, {} threads, {} barriers, {} instructions, global memory {} B read / {} B written, races {}\n",
+                    sim.launches,
+                    sim.blocks,
+                    sim.threads,
+                    sim.barriers,
+                    sim.instructions,
+                    sim.global_bytes_read,
+                    sim.global_bytes_written,
+                    sim.races
+                ));
+                if let Some(cost) = &sim.cost {
+                    out.push_str(&super::cost_report::render_text(cost));
+                }
+            }
             Some(TargetStats::Gpu(gpu)) => {
                 let r = &gpu.report;
                 out.push_str(&format!(
@@ -365,8 +373,8 @@ impl RunReport {
         });
         let target_stats = match &self.target_stats {
             None => Value::Null,
-            Some(TargetStats::Sim(sim)) => json!({
-                "sim": {
+            Some(TargetStats::Sim(sim)) => {
+                let mut stats = json!({
                     "launches": sim.launches,
                     "blocks": sim.blocks,
                     "threads": sim.threads,
@@ -375,8 +383,13 @@ impl RunReport {
                     "global_bytes_read": sim.global_bytes_read,
                     "global_bytes_written": sim.global_bytes_written,
                     "races": sim.races,
+                });
+                // Only with --cost: a run without it reports what it always did.
+                if let (Some(cost), Some(map)) = (&sim.cost, stats.as_object_mut()) {
+                    map.insert("cost".to_string(), super::cost_report::to_json(cost));
                 }
-            }),
+                json!({ "sim": stats })
+            }
             Some(TargetStats::Gpu(gpu)) => {
                 let r = &gpu.report;
                 let d = &r.device;

@@ -148,11 +148,11 @@ impl HostSide {
         ir: &mut Ir,
         at: InsertPoint,
         kernel: &KernelFunc,
-        grid: [ValueId; 3],
-        block: [i64; 3],
+        shape: LaunchShape,
         buffers: &HashMap<ValueId, ValueId>,
         extra: &[ValueId],
     ) {
+        let LaunchShape { grid, block } = shape;
         super::ops::set_known_block_size(ir, kernel.func, block);
         let block = block.map(|b| index_constant(ir, at, b, &self.location));
         let mut operands: Vec<ValueId> = self
@@ -230,6 +230,15 @@ impl HostSide {
         let v = binary(ir, at, "arith.maxsi", v, one, Type::Index, &self.location);
         Ok(binary(ir, at, "arith.minsi", v, limit, Type::Index, &self.location))
     }
+}
+
+/// The grid (host values) and block of a launch.
+#[derive(Clone, Copy)]
+pub(super) struct LaunchShape {
+    /// Blocks along x, y, z.
+    pub grid: [ValueId; 3],
+    /// Threads per block along x, y, z.
+    pub block: [i64; 3],
 }
 
 /// Thread and block coordinates of a kernel, read once at its start.

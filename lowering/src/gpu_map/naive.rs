@@ -18,7 +18,7 @@ use stencil_ir::{Diagnostic, DialectRegistry, Ir, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::{extract_scop, ScopInfo};
 
 use super::arith::{binary, ArithIndexer};
-use super::host::{default_block, HostSide, ThreadIds};
+use super::host::{default_block, HostSide, LaunchShape, ThreadIds};
 use super::nest::{program_nest, ApplyBox, NestItem};
 use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
 use crate::codegen::statement::copy_statement;
@@ -166,7 +166,7 @@ impl NaiveEmitter<'_> {
         }
         let one = super::arith::index_constant(ir, at, 1, &location);
         let grid = grid.map(|g| g.unwrap_or(one));
-        self.host.launch(ir, at, &kernel, grid, block, &Default::default(), ivs);
+        self.host.launch(ir, at, &kernel, LaunchShape { grid, block }, &Default::default(), ivs);
         tracing::debug!(kernel = %kernel.name, apply = %apply.name, ?block, "gpu-map{{naive}}: kernel");
         Ok(())
     }

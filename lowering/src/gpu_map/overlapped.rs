@@ -38,7 +38,7 @@ use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, Location, OpId, Typ
 use stencil_passes::stencil_to_poly::{extract_scop, ScopInfo};
 
 use super::arith::{binary, index_constant, load, store, ArithIndexer};
-use super::host::{default_block, HostSide, KernelFunc, ThreadIds};
+use super::host::{default_block, HostSide, KernelFunc, LaunchShape, ThreadIds};
 use super::nest::{program_nest, ApplyBox, NestItem, TimeLoop};
 use super::staging::{StagedField, StagedIndexer};
 use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
@@ -212,7 +212,7 @@ impl Plan {
         };
         // Without a tile from the user, halve the default (its largest outer size first, the
         // innermost last: it keeps accesses coalesced) until one time step fits.
-        while options.tile.is_empty() && !footprint_of(&tile, 1).is_some_and(|f| f <= options.shared_memory) {
+        while options.tile.is_empty() && footprint_of(&tile, 1).is_none_or(|f| f > options.shared_memory) {
             let Some(d) =
                 (0..rank).filter(|&d| tile[d] > 1).max_by_key(|&d| (tile[d] * if d + 1 == rank { 1 } else { 4 }, d))
             else {
@@ -431,7 +431,7 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
         // Every launch reads and writes the fields themselves.
         let (iv, body) = host_range(ir, host, at, &AffineExpr::Constant(0), &[launches], &location)?;
         let t0 = host.host_value(ir, body, &t0_of(AffineExpr::Dim(0)), &[iv])?;
-        host.launch(ir, body, &kernel, grid, plan.block, &direct, &[t0]);
+        host.launch(ir, body, &kernel, LaunchShape { grid, block: plan.block }, &direct, &[t0]);
         return Ok(());
     }
     // Pairs of launches: fields → second buffers, then back.
@@ -445,7 +445,7 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
     )?;
     let mut operands: Vec<ValueId> = seconds.clone();
     operands.push(first);
-    host.launch(ir, body, &kernel, grid, plan.block, &direct, &operands);
+    host.launch(ir, body, &kernel, LaunchShape { grid, block: plan.block }, &direct, &operands);
     let next = host.host_value(
         ir,
         body,
@@ -458,7 +458,7 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
     )?;
     let mut operands: Vec<ValueId> = originals.clone();
     operands.push(next);
-    host.launch(ir, body, &kernel, grid, plan.block, &swapped, &operands);
+    host.launch(ir, body, &kernel, LaunchShape { grid, block: plan.block }, &swapped, &operands);
     // An odd last launch writes the second buffers; copy them back. (The range is empty when
     // there are no launches at all: min(n mod 2, n).)
     let odd = AffineExpr::binary(AffineBinOp::Mod, launches.clone(), AffineExpr::Constant(2));
@@ -475,7 +475,7 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
     )?;
     let mut operands: Vec<ValueId> = seconds.clone();
     operands.push(last);
-    host.launch(ir, body, &kernel, grid, plan.block, &direct, &operands);
+    host.launch(ir, body, &kernel, LaunchShape { grid, block: plan.block }, &direct, &operands);
     for f in &ping_pong {
         let copy = host.new_kernel(ir, &[host.arg_type(f.arg).cloned().ok_or("a field without host type")?]);
         build_copy_kernel(ir, plan, f, &copy, &location)?;
@@ -491,7 +491,7 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
         copy_grid[0] = host.grid_size(ir, body, &total, 256, 0, &[])?;
         let from_second: HashMap<ValueId, ValueId> = [(f.arg, second[&f.arg])].into_iter().collect();
         let original = host.host_arg(f.arg).ok_or("a field without host argument")?;
-        host.launch(ir, body, &copy, copy_grid, block, &from_second, &[original]);
+        host.launch(ir, body, &copy, LaunchShape { grid: copy_grid, block }, &from_second, &[original]);
     }
     Ok(())
 }
@@ -524,6 +524,9 @@ fn values(
     exprs.iter().map(|e| indexer.value(ir, at, e, location)).collect()
 }
 
+/// What [`for_each_point`] emits at each point (given the point's coordinates).
+type PointBody<'a> = dyn FnMut(&mut Ir, InsertPoint, &[ValueId]) -> Result<(), String> + 'a;
+
 /// Runs `body` for every point of the box `[lo, hi)` distributed over the block's threads:
 /// dimension `d` on axis `rank − 1 − d` (innermost on x: coalesced), the outermost also taking
 /// the axes above it.
@@ -534,7 +537,7 @@ fn for_each_point(
     lo: &[ValueId],
     hi: &[ValueId],
     location: &Location,
-    body: &mut dyn FnMut(&mut Ir, InsertPoint, &[ValueId]) -> Result<(), String>,
+    body: &mut PointBody<'_>,
 ) -> Result<(), String> {
     let rank = lo.len();
     let mut point = vec![];

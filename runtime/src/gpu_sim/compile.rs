@@ -90,6 +90,7 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         c.code.push(Insn::Return { site });
     }
     tracing::debug!(kernel = %name, instructions = c.code.len(), registers = c.fc.num_regs(), "compiled kernel");
+    let (slots, slot_weights) = super::warp::basic_block_slots(&c.code);
     Ok(Kernel {
         name,
         location,
@@ -100,7 +101,8 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         specials: c.specials.into(),
         num_regs: c.fc.num_regs(),
         constants: std::mem::take(&mut c.fc.constants).into(),
-        code: c.code.into(),
+        code: c.code.into_iter().zip(slots.iter().copied()).collect(),
+        slot_weights,
         sites: std::mem::take(&mut c.fc.sites),
     })
 }

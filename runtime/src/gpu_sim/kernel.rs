@@ -92,7 +92,11 @@ pub(crate) struct Kernel {
     pub num_regs: usize,
     /// Constants loaded into every thread's registers when it starts.
     pub constants: Box<[(Reg, u64)]>,
-    pub code: Box<[Insn]>,
+    /// The instructions, each with the warp model's counting slot of the basic block it
+    /// starts (`warp::NOT_COUNTED` for the others); side by side, one load fetches both.
+    pub code: Box<[(Insn, u32)]>,
+    /// Per slot, the counted instructions of its basic block.
+    pub slot_weights: Box<[u64]>,
     pub sites: Vec<Site>,
 }
 

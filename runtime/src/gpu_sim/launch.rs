@@ -8,6 +8,7 @@ use super::kernel::{Kernel, Special};
 use super::options::{Order, RacePolicy, SimOptions};
 use super::race::{Finding, RaceDetector, Rec, UnwrittenRead};
 use super::report::{ids, place, AccessKind, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimReport};
+use super::warp::WarpCounter;
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::KernelLauncher;
 use crate::loops::steps::{Site, SiteId};
@@ -180,7 +181,8 @@ impl KernelLauncher for Simulator<'_> {
 
         let start = Instant::now();
         let number = self.report.launches.len();
-        let mut stats = LaunchStats { kernel: k.name.clone(), grid, block, ..LaunchStats::default() };
+        let mut stats =
+            LaunchStats { kernel: k.name.clone(), grid, block, workgroup_bytes: wg_bytes, ..LaunchStats::default() };
         let mut template = vec![0u64; k.num_regs];
         for &(r, bits) in k.constants.iter() {
             template[r as usize] = bits;
@@ -213,6 +215,7 @@ impl KernelLauncher for Simulator<'_> {
             detect: self.options.races != RacePolicy::Ignore,
         };
         let mut frames = vec![0u64; k.num_regs * tpb as usize];
+        let mut warps = WarpCounter::new(tpb as usize, &k.slot_weights);
         let mut result = Ok(());
         // Grids can be large: only a shuffled order is materialised.
         let shuffled = match self.options.block_order {
@@ -228,7 +231,7 @@ impl KernelLauncher for Simulator<'_> {
                 (None, Order::Reverse) => blocks - 1 - i,
                 (None, _) => i,
             };
-            result = run.block(b, &mut frames, &template);
+            result = run.block(b, &mut frames, &template, &mut warps);
             if result.is_err() {
                 break;
             }
@@ -239,6 +242,7 @@ impl KernelLauncher for Simulator<'_> {
             block = %ids(&block),
             barriers = stats.barriers,
             instructions = stats.instructions,
+            warp_instructions = stats.warp_instructions,
             races = stats.races,
             seconds = start.elapsed().as_secs_f64(),
             "simulated launch"
@@ -403,10 +407,17 @@ impl LaunchRun<'_> {
         Ok(())
     }
 
-    /// Runs block number `linear` to completion. `frames` holds one register frame per thread.
-    fn block(&mut self, linear: u64, frames: &mut [u64], template: &[u64]) -> RuntimeResult<()> {
+    /// Runs block number `linear` to completion. `frames` holds one register frame per thread,
+    /// `warps` the instruction counts of the warp model.
+    fn block(
+        &mut self,
+        linear: u64,
+        frames: &mut [u64],
+        template: &[u64],
+        warps: &mut WarpCounter,
+    ) -> RuntimeResult<()> {
         let mut owned = vec![];
-        let result = self.block_inner(linear, frames, template, &mut owned);
+        let result = self.block_inner(linear, frames, template, warps, &mut owned);
         for m in owned {
             self.free(m);
         }
@@ -418,6 +429,7 @@ impl LaunchRun<'_> {
         linear: u64,
         frames: &mut [u64],
         template: &[u64],
+        warps: &mut WarpCounter,
         owned: &mut Vec<MemRef>,
     ) -> RuntimeResult<()> {
         let k = self.kernel;
@@ -459,17 +471,19 @@ impl LaunchRun<'_> {
             let gtid = (linear * u64::from(self.tpb) + t as u64) as u32;
             threads.push(Thread { gtid, block: block_id, id, pc: 0, executed: 0, stop: None, allocas: vec![] });
         }
-        let result = self.phases(frames, &mut threads);
+        let result = self.phases(frames, &mut threads, warps);
         for t in threads.iter_mut() {
             owned.append(&mut t.allocas);
         }
         result
     }
 
-    /// Runs the threads of a block phase by phase until all have returned.
-    fn phases(&mut self, frames: &mut [u64], threads: &mut [Thread]) -> RuntimeResult<()> {
+    /// Runs the threads of a block phase by phase until all have returned; folds the warp
+    /// model's counts at the end of every phase.
+    fn phases(&mut self, frames: &mut [u64], threads: &mut [Thread], warps: &mut WarpCounter) -> RuntimeResult<()> {
         let k = self.kernel;
         let num_regs = k.num_regs;
+        let (mut block_warp_instructions, mut block_barriers) = (0u64, 0u64);
         loop {
             self.races.begin_phase();
             let salt = self.stats.barriers ^ (u64::from(threads[0].gtid) << 20);
@@ -485,10 +499,15 @@ impl LaunchRun<'_> {
                 }
                 let before = thread.executed;
                 let regs = &mut frames[t * num_regs..(t + 1) * num_regs];
-                let stop = self.run_thread(regs, thread);
+                let stop = self.run_thread(regs, thread, warps.lane());
+                warps.end_thread(t);
                 self.stats.instructions += thread.executed - before;
                 thread.stop = Some(stop.map_err(|e| self.in_thread(thread, e))?);
             }
+            let phase = warps.fold();
+            self.stats.warp_instructions += phase.warp_instructions;
+            self.stats.thread_instructions += phase.thread_instructions;
+            block_warp_instructions += phase.warp_instructions;
             if let Some(u) = self.races.end_phase() {
                 return Err(self.unwritten(u));
             }
@@ -496,7 +515,13 @@ impl LaunchRun<'_> {
                 Some(Stop::Barrier(s)) => Some((t, s)),
                 _ => None,
             });
-            let Some((first, barrier)) = waiting else { return Ok(()) };
+            let Some((first, barrier)) = waiting else {
+                let busiest = &mut self.stats.busiest_block_warp_instructions;
+                *busiest = (*busiest).max(block_warp_instructions);
+                let most = &mut self.stats.busiest_block_barriers;
+                *most = (*most).max(block_barriers);
+                return Ok(());
+            };
             for t in threads.iter() {
                 match t.stop {
                     Some(Stop::Barrier(s)) if s == barrier => {}
@@ -532,6 +557,7 @@ impl LaunchRun<'_> {
                 }
             }
             self.stats.barriers += 1;
+            block_barriers += 1;
         }
     }
 

@@ -29,9 +29,11 @@ mod options;
 mod race;
 mod report;
 mod thread;
+mod warp;
 
 pub use options::{DeviceLimits, Order, RacePolicy, SimOptions};
 pub use report::{AccessKind, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimReport, SimRunStats};
+pub use warp::WARP_SIZE;
 
 use crate::entry::{find_entry, run_lowered_with, Entry};
 use crate::error::{RuntimeError, RuntimeResult};

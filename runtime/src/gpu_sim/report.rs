@@ -1,5 +1,6 @@
 //! What a simulation reports: counters per launch and in total, and the data races found.
 
+use super::warp::WARP_SIZE;
 use crate::state::RunStats;
 use std::fmt;
 use stencil_ir::Location;
@@ -133,14 +134,35 @@ pub struct LaunchStats {
     pub grid: [u32; 3],
     /// Threads per block along x, y, z.
     pub block: [u32; 3],
+    /// Workgroup memory of one block (its workgroup attributions), in bytes.
+    pub workgroup_bytes: u64,
     /// Block-wide barriers completed (one per block per `gpu.barrier` reached).
     pub barriers: u64,
-    /// Instructions executed by all threads.
+    /// Instructions executed by all threads (every simulator instruction, register copies
+    /// included).
     pub instructions: u64,
+    /// Warp-instructions issued: per barrier phase and warp of 32 threads, each counted
+    /// instruction as many times as the warp's busiest lane ran it (docs/cost-model.md).
+    pub warp_instructions: u64,
+    /// Counted instructions executed by all threads (the same instructions as
+    /// `warp_instructions`, per thread: their ratio is the lane utilisation).
+    pub thread_instructions: u64,
+    /// Warp-instructions of the block that issued the most.
+    pub busiest_block_warp_instructions: u64,
+    /// Most barriers one block completed.
+    pub busiest_block_barriers: u64,
+    /// Loads from global memory (one per thread access; no caches modelled).
+    pub global_loads: u64,
+    /// Stores to global memory.
+    pub global_stores: u64,
     /// Bytes loaded from global memory (element size × loads; no caches modelled).
     pub global_bytes_read: u64,
     /// Bytes stored to global memory.
     pub global_bytes_written: u64,
+    /// Loads from workgroup (shared) memory.
+    pub workgroup_loads: u64,
+    /// Stores to workgroup (shared) memory.
+    pub workgroup_stores: u64,
     /// Races found in this launch.
     pub races: u64,
 }
@@ -151,9 +173,20 @@ impl LaunchStats {
         self.grid.iter().map(|&g| u64::from(g)).product()
     }
 
+    /// Threads in one block.
+    pub fn threads_per_block(&self) -> u32 {
+        self.block.iter().product()
+    }
+
     /// Threads in the launch.
     pub fn threads(&self) -> u64 {
-        self.blocks() * self.block.iter().map(|&b| u64::from(b)).product::<u64>()
+        self.blocks() * u64::from(self.threads_per_block())
+    }
+
+    /// Warps in the launch: each block's threads in warps of [`WARP_SIZE`], the last one
+    /// possibly partial.
+    pub fn warps(&self) -> u64 {
+        self.blocks() * u64::from(self.threads_per_block().div_ceil(WARP_SIZE as u32))
     }
 }
 
@@ -188,6 +221,11 @@ impl SimReport {
     /// Instructions executed by kernel threads, over all launches.
     pub fn instructions(&self) -> u64 {
         self.launches.iter().map(|l| l.instructions).sum()
+    }
+
+    /// Warp-instructions issued, over all launches.
+    pub fn warp_instructions(&self) -> u64 {
+        self.launches.iter().map(|l| l.warp_instructions).sum()
     }
 
     /// Global memory bytes read, over all launches.

@@ -7,6 +7,7 @@ use super::kernel::Insn;
 use super::launch::{LaunchRun, MemClass, Stop, Thread};
 use super::race::{ShadowTooLarge, Tracked};
 use super::report::AccessKind;
+use super::warp::{Lane, NOT_COUNTED};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::{checked_position, index_values};
 use crate::loops::steps::{Index, SiteId};
@@ -61,12 +62,24 @@ impl LaunchRun<'_> {
             MemClass::Private => return Ok(()),
             MemClass::Global => {
                 match kind {
-                    AccessKind::Read => self.stats.global_bytes_read += u64::from(bytes),
-                    AccessKind::Write => self.stats.global_bytes_written += u64::from(bytes),
+                    AccessKind::Read => {
+                        self.stats.global_loads += 1;
+                        self.stats.global_bytes_read += u64::from(bytes);
+                    }
+                    AccessKind::Write => {
+                        self.stats.global_stores += 1;
+                        self.stats.global_bytes_written += u64::from(bytes);
+                    }
                 }
                 Tracked::Global
             }
-            MemClass::Workgroup(_) => Tracked::Workgroup,
+            MemClass::Workgroup(_) => {
+                match kind {
+                    AccessKind::Read => self.stats.workgroup_loads += 1,
+                    AccessKind::Write => self.stats.workgroup_stores += 1,
+                }
+                Tracked::Workgroup
+            }
         };
         if !self.detect {
             return Ok(());
@@ -84,16 +97,22 @@ impl LaunchRun<'_> {
         }
     }
 
-    /// Runs thread `t` (registers `regs`) until it stops at a barrier or returns.
-    pub(super) fn run_thread(&mut self, regs: &mut [u64], t: &mut Thread) -> RuntimeResult<Stop> {
+    /// Runs thread `t` (registers `regs`) until it stops at a barrier or returns, counting
+    /// the instructions it runs in `lane` for the warp model.
+    pub(super) fn run_thread(&mut self, regs: &mut [u64], t: &mut Thread, mut lane: Lane<'_>) -> RuntimeResult<Stop> {
         let kernel = self.kernel;
         let code = &kernel.code;
         let budget = self.options.max_instructions_per_thread;
         let mut pc = t.pc;
         loop {
-            let Some(insn) = code.get(pc) else {
+            // Only a basic block's first instruction has a slot: the warp model counts block
+            // entries.
+            let Some(&(ref insn, slot)) = code.get(pc) else {
                 return Err(RuntimeError::unsupported(&kernel.location, "the kernel ends without gpu.return"));
             };
+            if slot != NOT_COUNTED {
+                lane.count(slot);
+            }
             pc += 1;
             t.executed += 1;
             if t.executed > budget {

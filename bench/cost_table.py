@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The GPU cost model without a GPU (docs/cost-model.md): the example suite of bench/gpu.py on the
+GPU simulator with `stencil-run --target sim --cost --check --json`, naive `gpu-map{naive}`
+against tiled `gpu-map` (tiles staged in shared memory, and on global memory with
+`staging=false`), with 64- and 32-bit `index` in the kernels. Per run: warp-instructions per
+point update, lane utilisation, global bytes per update, ptxas registers and occupancy on the H100
+model, and the estimated GCells/s — at the simulated size (launch overhead and partly idle GPU
+included) and in the large-problem limit (the same per-update work on a GPU full of blocks) —
+with the ratios tiled / naive. Every run is checked bit-exactly against the reference.
+
+Sizes are the simulator's (2-D 64^2 T=8, 3-D 16^3 T=4): per-update figures include boundary
+effects (halo loads of partial tiles, wavefronts that fill part of the GPU), so they are higher
+than at the sizes bench/gpu.py times.
+
+Usage: bench/cost_table.py [--only NAME[,NAME...]]
+"""
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu import BLOCKS, ROOT, SUITE, build_release, only_arg, params_of, record, stencil_run  # noqa: E402
+
+SIZES = {2: (64, 8), 3: (16, 4)}
+# Staged tiles of 16 (2-D) and 4 (3-D) are the largest whose footprint fits 48 KiB of shared
+# memory; on global memory the H100's best tiles so far (bench/results/2026-11-25-h100) are 32
+# (2-D) and 8 (3-D), listed beside the staged size.
+STAGED = {2: 16, 3: 4}
+GLOBAL = {2: [16, 32], 3: [4, 8]}
+WIDTHS = [64, 32]
+
+
+def configs(dims):
+    tiled = "poly-schedule,poly-tile{{sizes={}}},gpu-map{{block=" + BLOCKS[dims]
+    out = [("naive", "builtin.module(gpu-map{naive})")]
+    out.append((f"tiled {STAGED[dims]} shared", "builtin.module(" + tiled.format(STAGED[dims]) + "})"))
+    for t in GLOBAL[dims]:
+        out.append((f"tiled {t} global", "builtin.module(" + tiled.format(t) + " staging=false})"))
+    return out
+
+
+def ptxas_version():
+    """`ptxas --version`'s last line, looked up as stencil-run does (PTXAS, PATH, the wheel)."""
+    path = os.environ.get("PTXAS") or shutil.which("ptxas")
+    if not path:
+        wheel = subprocess.run(["python3", "-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"],
+                               capture_output=True, text=True).stdout.strip()
+        path = os.path.join(wheel, "bin", "ptxas") if wheel else None
+    if not path or not os.path.exists(path):
+        return "not found (registers unknown)"
+    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    return out[-1] if out else path
+
+
+def summary(report):
+    """The figures of one run, from `target_stats.sim.cost`."""
+    cost = report["target_stats"]["sim"]["cost"]
+    per = cost["per_update"]
+    kernels = cost["kernels"]
+    regs = ",".join("?" if k["registers"] is None else str(k["registers"]) for k in kernels)
+    occupancy = ",".join(f"{100 * k['occupancy']['fraction']:.0f}" for k in kernels)
+    util = cost["total"]["lane_utilisation"]
+    return {
+        "warp": per["warp_instructions"],
+        "util": util,
+        "bytes": per["global_bytes"],
+        "regs": regs,
+        "occupancy": occupancy,
+        "gcells": cost["gcells_per_second"],
+        "filled": cost["filled_gcells_per_second"],
+        "check": "bit-exact" if (report.get("check") or {}).get("passed") else "FAILED",
+    }
+
+
+def ratio(value, base):
+    """`value / base` to 3 significant digits (the 3-D ratios are in the thousandths)."""
+    return f"{value / base:.3g}" if value is not None and base else "-"
+
+
+def main():
+    only = only_arg()
+    binary = build_release()
+    lines = []
+
+    def say(line=""):
+        print(line, flush=True)
+        lines.append(line)
+
+    header = (f"{'example':<20} {'mapping':<16} {'idx':>3} {'warp-i/upd':>10} {'lane':>5} {'gl B/upd':>8} "
+              f"{'regs':>7} {'occ %':>7} {'GCells/s':>8} {'limit':>7} {'x warp-i':>8} {'x GC/s':>7} "
+              f"{'x limit':>7}  check")
+    say(header)
+    for example, dims in SUITE:
+        if only and example not in only:
+            continue
+        space, steps = SIZES[dims]
+        params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
+        naive = {}
+        for name, pipeline in configs(dims):
+            for width in WIDTHS:
+                options = ["--target=sim", "--cost", "--check", f"--gpu-index-bitwidth={width}"]
+                report, error = stencil_run(binary, example, params, pipeline, options)
+                if report is None:
+                    say(f"{example:<20} {name:<16} {width:>3} {'-':>10}  {error}")
+                    continue
+                s = summary(report)
+                if name == "naive":
+                    naive[width] = s
+                base = naive.get(width)
+                say(f"{example:<20} {name:<16} {width:>3} {s['warp']:>10.2f} {100 * s['util']:>4.0f}% "
+                    f"{s['bytes']:>8.2f} {s['regs']:>7} {s['occupancy']:>7} {s['gcells']:>8.3f} "
+                    f"{s['filled']:>7.2f} {ratio(s['warp'], base and base['warp']):>8} "
+                    f"{ratio(s['gcells'], base and base['gcells']):>7} {ratio(s['filled'], base and base['filled']):>7}"
+                    f"  {s['check']}")
+        say()
+
+    details = [
+        f"machine: no GPU: simulator + ptxas ({ptxas_version()}); {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores",
+        f"sizes: 2-D {SIZES[2][0]}^2 T={SIZES[2][1]}, 3-D {SIZES[3][0]}^3 T={SIZES[3][1]}; f64; blocks "
+        f"{BLOCKS[2]} (2-D), {BLOCKS[3]} (3-D)",
+        "device model: H100 SXM5 (stencil_runtime::cost::DeviceModel::h100, docs/cost-model.md)",
+        "columns: warp-instructions and global bytes (read + written, every access, no caches) per point update;"
+        " lane utilisation; ptxas registers and occupancy (% of 64 warps per SM) of each kernel; estimated"
+        " GCells/s at the simulated size (launch overhead and idle SMs included) and in the large-problem limit;"
+        " x: ratio to naive at the same index width",
+        "small sizes: per-update figures include boundary effects (partial tiles, wavefronts that fill part of"
+        " the GPU), and at this size launch overhead dominates the estimated GCells/s",
+    ]
+    record("bench/cost_table.py (stencil-run --target sim --cost --check --json --gpu-index-bitwidth=64|32)",
+           details, lines, "cost")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+//! Occupancy: how many blocks of a kernel an SM holds at once, limited by registers, shared
+//! memory, threads and blocks — the rules of CUDA's occupancy calculator
+//! (`cuda_occupancy.h`) for devices with partitioned register files.
+
+use super::device::DeviceModel;
+use crate::gpu_sim::WARP_SIZE;
+use std::fmt;
+
+/// What limits the resident blocks per SM.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Limiter {
+    /// Registers per thread × threads.
+    Registers,
+    /// Shared memory per block.
+    SharedMemory,
+    /// Threads (warps) per SM.
+    Threads,
+    /// Blocks per SM.
+    Blocks,
+}
+
+impl fmt::Display for Limiter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limiter::Registers => "registers",
+            Limiter::SharedMemory => "shared memory",
+            Limiter::Threads => "threads",
+            Limiter::Blocks => "blocks",
+        })
+    }
+}
+
+/// The occupancy of one kernel launched with one block size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Occupancy {
+    /// Resident blocks per SM (0: a block does not fit on an SM at all).
+    pub blocks_per_sm: u32,
+    /// Warps per block (threads rounded up to whole warps).
+    pub warps_per_block: u32,
+    /// The tightest limit.
+    pub limiter: Limiter,
+    /// Blocks per SM the registers allow (`None` when the register count is unknown: the
+    /// occupancy is then an upper bound).
+    pub by_registers: Option<u32>,
+    /// Blocks per SM shared memory allows.
+    pub by_shared_memory: u32,
+    /// Blocks per SM the thread limit allows.
+    pub by_threads: u32,
+    /// The per-SM block limit.
+    pub by_blocks: u32,
+}
+
+impl Occupancy {
+    /// Resident warps per SM.
+    pub fn warps_per_sm(&self) -> u32 {
+        self.blocks_per_sm * self.warps_per_block
+    }
+
+    /// Resident warps over the most an SM can hold (0 to 1).
+    pub fn fraction(&self, device: &DeviceModel) -> f64 {
+        f64::from(self.warps_per_sm()) / f64::from(device.max_warps_per_sm().max(1))
+    }
+
+    /// Whether the register count was known.
+    pub fn registers_known(&self) -> bool {
+        self.by_registers.is_some()
+    }
+}
+
+fn round_up(n: u64, to: u64) -> u64 {
+    n.div_ceil(to.max(1)) * to.max(1)
+}
+
+/// Blocks per SM the registers allow: registers go to warps in units of
+/// `register_granularity`, each warp in one of the SM's `schedulers_per_sm` register-file
+/// partitions; a block whose registers exceed the per-block limit (checked as if its warps
+/// were spread over every partition, as the hardware does) does not launch.
+fn blocks_by_registers(device: &DeviceModel, registers: u32, warps_per_block: u32) -> u32 {
+    let per_warp = round_up(u64::from(registers) * WARP_SIZE as u64, u64::from(device.register_granularity));
+    let partitions = u64::from(device.schedulers_per_sm.max(1));
+    let warps = u64::from(warps_per_block);
+    let assumed_per_block = per_warp * round_up(warps, partitions);
+    let limit = u64::from(device.max_registers_per_block);
+    if registers > device.max_registers_per_thread || assumed_per_block > limit || per_warp * warps > limit {
+        return 0;
+    }
+    if per_warp == 0 {
+        return u32::MAX;
+    }
+    let warps_per_partition = u64::from(device.registers_per_sm) / partitions / per_warp;
+    ((warps_per_partition * partitions) / warps.max(1)) as u32
+}
+
+/// Blocks per SM shared memory allows: each block takes its shared memory plus the reserved
+/// part, rounded up to the allocation granularity.
+fn blocks_by_shared(device: &DeviceModel, shared_bytes: u64) -> u32 {
+    if shared_bytes > device.max_shared_bytes_per_block {
+        return 0;
+    }
+    let per_block = round_up(shared_bytes + device.shared_reserved_per_block, device.shared_granularity);
+    if per_block == 0 {
+        return u32::MAX;
+    }
+    u32::try_from(device.shared_bytes_per_sm / per_block).unwrap_or(u32::MAX)
+}
+
+/// The occupancy of blocks of `threads_per_block` threads using `registers` registers per
+/// thread (`None`: unknown, not counted as a limit) and `shared_bytes` of shared memory.
+pub fn occupancy(device: &DeviceModel, threads_per_block: u32, registers: Option<u32>, shared_bytes: u64) -> Occupancy {
+    let warps_per_block = threads_per_block.div_ceil(WARP_SIZE as u32);
+    let by_threads = if threads_per_block > device.max_threads_per_block || warps_per_block == 0 {
+        0
+    } else {
+        device.max_warps_per_sm() / warps_per_block
+    };
+    let by_registers = registers.map(|r| blocks_by_registers(device, r, warps_per_block));
+    let by_shared_memory = blocks_by_shared(device, shared_bytes);
+    let by_blocks = device.max_blocks_per_sm;
+    // On ties the first one named is reported: registers, then shared memory, then threads.
+    let candidates = [
+        (by_registers.unwrap_or(u32::MAX), Limiter::Registers),
+        (by_shared_memory, Limiter::SharedMemory),
+        (by_threads, Limiter::Threads),
+        (by_blocks, Limiter::Blocks),
+    ];
+    let (blocks_per_sm, limiter) =
+        candidates.iter().copied().fold((u32::MAX, Limiter::Blocks), |best, c| if c.0 < best.0 { c } else { best });
+    Occupancy { blocks_per_sm, warps_per_block, limiter, by_registers, by_shared_memory, by_threads, by_blocks }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{occupancy, Limiter};
+    use crate::cost::DeviceModel;
+
+    #[test]
+    fn h100_register_limits_match_cudas_calculator() {
+        let h100 = DeviceModel::h100();
+        // 255 registers: 8 160 per warp, rounded to 8 192; two warps per 16 384-register
+        // partition, eight per SM: one block of eight warps.
+        let o = occupancy(&h100, 256, Some(255), 0);
+        assert_eq!((o.blocks_per_sm, o.limiter), (1, Limiter::Registers));
+        assert_eq!(o.warps_per_sm(), 8);
+        assert!((o.fraction(&h100) - 0.125).abs() < 1e-12);
+        // 32 registers: 1 024 per warp, 64 warps per SM; threads allow 8 blocks of 256 too,
+        // and registers are named first on a tie.
+        let o = occupancy(&h100, 256, Some(32), 0);
+        assert_eq!((o.blocks_per_sm, o.by_threads, o.limiter), (8, 8, Limiter::Registers));
+        assert!((o.fraction(&h100) - 1.0).abs() < 1e-12);
+        // 48 registers × 256 threads (the naive 2-D Jacobi on an H100): 1 536 per warp,
+        // 10 warps per partition, 40 per SM, 5 blocks.
+        assert_eq!(occupancy(&h100, 256, Some(48), 0).blocks_per_sm, 5);
+        // 128 registers × 1024 threads need 131 072 registers: the block does not launch.
+        assert_eq!(occupancy(&h100, 1024, Some(128), 0).blocks_per_sm, 0);
+        // 64 registers × 1024 threads fill the register file exactly.
+        assert_eq!(occupancy(&h100, 1024, Some(64), 0).blocks_per_sm, 1);
+    }
+
+    #[test]
+    fn shared_memory_threads_and_blocks_limit_too() {
+        let h100 = DeviceModel::h100();
+        // 36 864 bytes + 1 024 reserved = 37 888 per block; 233 472 / 37 888 = 6.
+        let o = occupancy(&h100, 256, Some(32), 36_864);
+        assert_eq!((o.blocks_per_sm, o.limiter), (6, Limiter::SharedMemory));
+        // More than 227 KiB per block does not launch.
+        assert_eq!(occupancy(&h100, 256, None, 228 * 1024).blocks_per_sm, 0);
+        // Blocks of 32 threads with few registers: 32 blocks per SM at most.
+        let o = occupancy(&h100, 32, Some(16), 0);
+        assert_eq!((o.blocks_per_sm, o.limiter), (32, Limiter::Blocks));
+        // A partial warp takes a whole one: 40 threads are 2 warps, 32 blocks by threads.
+        let o = occupancy(&h100, 40, None, 0);
+        assert_eq!((o.warps_per_block, o.by_threads, o.blocks_per_sm), (2, 32, 32));
+        // Without registers the estimate is threads-only: 1024-thread blocks, 2 per SM.
+        let o = occupancy(&h100, 1024, None, 0);
+        assert_eq!((o.blocks_per_sm, o.limiter, o.registers_known()), (2, Limiter::Threads, false));
+    }
+}
