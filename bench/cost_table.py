@@ -12,7 +12,9 @@ Sizes are the simulator's (2-D 64^2 T=8, 3-D 16^3 T=4): per-update figures inclu
 effects (halo loads of partial tiles, wavefronts that fill part of the GPU), so they are higher
 than at the sizes bench/gpu.py times.
 
-Usage: bench/cost_table.py [--only NAME[,NAME...]]
+Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large] [--widths 64,32]
+  --large   2-D 256^2 T=16, 3-D 32^3 T=8: fewer boundary effects, slower (minutes per example)
+  --widths  the index widths to run (default 64,32)
 """
 
 import os
@@ -25,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpu import BLOCKS, ROOT, SUITE, build_release, only_arg, params_of, record, stencil_run  # noqa: E402
 
 SIZES = {2: (64, 8), 3: (16, 4)}
+LARGE_SIZES = {2: (256, 16), 3: (32, 8)}
 # Staged tiles of 16 (2-D) and 4 (3-D) are the largest whose footprint fits 48 KiB of shared
 # memory; on global memory the H100's best tiles so far (bench/results/2026-11-25-h100) are 32
 # (2-D) and 8 (3-D), listed beside the staged size.
@@ -34,8 +37,13 @@ WIDTHS = [64, 32]
 
 
 def configs(dims):
+    """naive; overlapped temporal blocking (DOALL programs; 3-D also with 96 KiB of shared
+    memory); the thesis' wavefront tiles staged and on global memory."""
     tiled = "poly-schedule,poly-tile{{sizes={}}},gpu-map{{block=" + BLOCKS[dims]
-    out = [("naive", "builtin.module(gpu-map{naive})")]
+    out = [("naive", "builtin.module(gpu-map{naive})"),
+           ("overlapped", "builtin.module(gpu-map{strategy=overlapped})")]
+    if dims == 3:
+        out.append(("overlapped 96K", "builtin.module(gpu-map{strategy=overlapped shared-memory=98304})"))
     out.append((f"tiled {STAGED[dims]} shared", "builtin.module(" + tiled.format(STAGED[dims]) + "})"))
     for t in GLOBAL[dims]:
         out.append((f"tiled {t} global", "builtin.module(" + tiled.format(t) + " staging=false})"))
@@ -81,7 +89,12 @@ def ratio(value, base):
 
 
 def main():
+    global SIZES, WIDTHS
     only = only_arg()
+    if "--large" in sys.argv:
+        SIZES = LARGE_SIZES
+    if "--widths" in sys.argv:
+        WIDTHS = [int(w) for w in sys.argv[sys.argv.index("--widths") + 1].split(",")]
     binary = build_release()
     lines = []
 
@@ -130,8 +143,9 @@ def main():
         "small sizes: per-update figures include boundary effects (partial tiles, wavefronts that fill part of"
         " the GPU), and at this size launch overhead dominates the estimated GCells/s",
     ]
-    record("bench/cost_table.py (stencil-run --target sim --cost --check --json --gpu-index-bitwidth=64|32)",
-           details, lines, "cost")
+    command = "bench/cost_table.py " + " ".join(sys.argv[1:])
+    record(f"{command.strip()} (stencil-run --target sim --cost --check --json --gpu-index-bitwidth=…)",
+           details, lines, "cost-large" if "--large" in sys.argv else "cost")
     return 0
 
 
