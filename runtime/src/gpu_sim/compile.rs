@@ -91,7 +91,15 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
     }
     tracing::debug!(kernel = %name, instructions = c.code.len(), registers = c.fc.num_regs(), "compiled kernel");
     let (slots, slot_weights) = super::warp::basic_block_slots(&c.code);
+    let known_block = match ir.attr(op, "known_block_size") {
+        Some(Attribute::DenseArray { values, .. }) if values.len() == 3 => {
+            let sizes: Option<Vec<u64>> = values.iter().map(|&v| u64::try_from(v).ok()).collect();
+            sizes.map(|s| [s[0], s[1], s[2]])
+        }
+        _ => None,
+    };
     Ok(Kernel {
+        known_block,
         name,
         location,
         arg_types: fn_type.inputs,

@@ -98,6 +98,9 @@ pub(crate) struct Kernel {
     /// Per slot, the counted instructions of its basic block.
     pub slot_weights: Box<[u64]>,
     pub sites: Vec<Site>,
+    /// The block size the kernel promises to be launched with (`known_block_size`): MLIR
+    /// folds `gpu.block_dim` to it, so a launch with another block is refused.
+    pub known_block: Option<[u64; 3]>,
 }
 
 impl Kernel {

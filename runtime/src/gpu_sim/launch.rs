@@ -135,6 +135,14 @@ impl KernelLauncher for Simulator<'_> {
         };
         let grid = dims(grid, "grid", limits.max_grid_dims)?;
         let block = dims(block, "block", limits.max_block_dims)?;
+        if let Some(known) = k.known_block.filter(|known| known.iter().zip(&block).any(|(&a, &b)| a != u64::from(b))) {
+            return Err(bad(format!(
+                "launches {} with block {}, but the kernel was built for block {} (known_block_size)",
+                k.symbol(),
+                ids(&block),
+                ids(&known.map(|v| u32::try_from(v).unwrap_or(u32::MAX)))
+            )));
+        }
         let tpb: u64 = block.iter().map(|&b| u64::from(b)).product();
         if tpb > limits.max_threads_per_block {
             return Err(bad(format!(
