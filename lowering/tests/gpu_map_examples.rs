@@ -190,3 +190,19 @@ fn overlapped_temporal_blocking_for_doall_programs() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(checked >= 3 * 15, "only {checked} runs");
 }
+
+/// Full/partial tile separation (`full-tiles=true`): the tiles wholly inside the domains run
+/// their own loops, the others the general ones — race-free and bit-identical, staged and not.
+#[test]
+fn full_tile_separation() {
+    check_all(
+        "builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map{block=4,2 full-tiles=true})",
+        &SimOptions::default().with_order(Order::Shuffled { seed: 13 }),
+        &UNSCHEDULABLE,
+    );
+    check_all(
+        "builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map{block=4,2 grid=3 staging=false full-tiles=true})",
+        &SimOptions::default().with_order(Order::Reverse),
+        &UNSCHEDULABLE,
+    );
+}

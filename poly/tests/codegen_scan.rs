@@ -264,3 +264,100 @@ fn dimension_ranges_are_the_exact_projection_over_a_wavefront() {
         }
     }
 }
+
+/// Full/partial tile separation (`full_tiles`): for 2-D SOR tiled with an inter-tile wavefront
+/// (tiles of 3 and 4) and 2-D Jacobi's two statements, every tile classified full runs, with the
+/// full-tile loops, exactly the instances the general loops run in it — in the same order — and
+/// enough tiles are full for this to mean something; partial tiles are only ever classified
+/// partial.
+#[test]
+fn full_tiles_run_what_the_general_code_runs_in_them() {
+    use stencil_poly::codegen::{full_tiles, GuardKind, LoopAst, LoopNest};
+    let holds = |guards: &[stencil_poly::codegen::Guard], column: &[i64]| {
+        guards.iter().all(|g| {
+            let v = g.expr.eval(column).unwrap();
+            match g.kind {
+                GuardKind::NonNegative => v >= 0,
+                GuardKind::Zero => v == 0,
+            }
+        })
+    };
+    let sor = common::stencils::sor_2d_5pt();
+    let sor_space = sor.statements()[0].space().clone();
+    let jacobi = common::stencils::jacobi_2d_5pt();
+    let jacobi_space = jacobi.statements()[0].space().clone();
+    let cases: Vec<(Scop, TilingInput, [i64; 3])> = vec![
+        (
+            sor.clone(),
+            TilingInput::new(
+                vec![rows(&sor_space, &["2*t + i + j", "t + i + j", "t + j"])],
+                vec![TileBand::new(0..3, vec![3; 3])],
+            ),
+            [10, 24, 23],
+        ),
+        (
+            sor,
+            TilingInput::new(
+                vec![rows(&sor_space, &["2*t + i + j", "t + i + j", "t + j"])],
+                vec![TileBand::new(0..3, vec![4; 3])],
+            ),
+            [13, 31, 30],
+        ),
+        (
+            jacobi,
+            TilingInput::new(
+                vec![
+                    rows(&jacobi_space, &["t", "2*t + i", "2*t + j", "0"]),
+                    rows(&jacobi_space, &["t", "2*t + i + 1", "2*t + j + 1", "1"]),
+                ],
+                vec![TileBand::new(0..3, vec![3; 3])],
+            ),
+            [8, 24, 23],
+        ),
+    ];
+    for (scop, input, params) in cases {
+        let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+        // The host loop (wavefront) and the tile loops: the first three dimensions.
+        let outer = 3;
+        let full = full_tiles(&tiled, &scop, outer, &ScanOptions::default()).unwrap();
+        let body = LoopNest { root: full.body.clone(), ..nest.clone() };
+        // The general nest's instances per tile, in order.
+        let mut per_tile: std::collections::BTreeMap<Vec<i64>, Vec<(usize, Vec<i64>)>> = Default::default();
+        let mut tile_of = std::collections::HashMap::new();
+        for st in &tiled.statements {
+            for point in st.domain.enumerate(&params, &Limits::default()).unwrap() {
+                let n = scop.statement(st.statement).unwrap().n_iterators();
+                let nd = tiled.dims.len();
+                tile_of.insert((st.statement.0, point[nd..nd + n].to_vec()), point[..outer].to_vec());
+            }
+        }
+        nest.execute(&params, |s, it| {
+            let tile = tile_of[&(s.0, it.to_vec())].clone();
+            per_tile.entry(tile).or_default().push((s.0, it.to_vec()));
+        })
+        .unwrap();
+        let mut full_count = 0;
+        let mut truly_full = 0;
+        for (tile, instances) in &per_tile {
+            let mut column = tile.clone();
+            column.resize(nest.space.n_dims(), 0);
+            column.extend(params);
+            let partial = full.partial_when.iter().any(|set| holds(set, &column));
+            let mut ran = Vec::new();
+            body.execute_at(tile, &params, &Default::default(), |s, it| ran.push((s.0, it.to_vec()))).unwrap();
+            if !partial {
+                full_count += 1;
+                assert_eq!(&ran, instances, "tile {tile:?} classified full runs other instances\n{nest}");
+            }
+            // A tile whose instances differ from the whole tile (a partial one) is never full.
+            assert!(&ran == instances || partial, "partial tile {tile:?} classified full");
+            if &ran == instances {
+                truly_full += 1;
+            }
+        }
+        // Here the test is exact: every truly full tile is recognised.
+        assert_eq!(full_count, truly_full, "full tiles missed by the test");
+        assert!(full_count * 10 >= per_tile.len(), "only {full_count} of {} tiles are full", per_tile.len());
+        assert!(matches!(full.body, LoopAst::For(_) | LoopAst::Seq(_)));
+    }
+}

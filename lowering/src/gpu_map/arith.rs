@@ -100,6 +100,8 @@ pub(crate) const EQ: i64 = 0;
 pub(crate) const SGE: i64 = 5;
 /// `arith.cmpi` predicate `sle`.
 pub(crate) const SLE: i64 = 3;
+/// `arith.cmpi` predicate `ne`.
+pub(crate) const NE: i64 = 1;
 /// `arith.cmpi` predicate `slt`.
 pub(crate) const SLT: i64 = 2;
 

@@ -32,11 +32,12 @@ use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::schedule::{affine_expr_of_form, dim_or_symbol};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_poly::codegen::{
-    dimension_range, DimensionRange, ForLoop, Guard, GuardKind, LoopAst, LoopNest, ScanOptions, ScanProblem,
+    dimension_range, full_tiles, DimensionRange, ForLoop, FullTiles, Guard, GuardKind, LoopAst, LoopNest, ScanOptions,
+    ScanProblem,
 };
-use stencil_poly::tiling::DimKind;
+use stencil_poly::tiling::{DimKind, TiledSchedule};
 
-use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, SGE, SLT};
+use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, NE, SGE, SLT};
 use super::ops;
 use super::staging::{StagedField, StagedIndexer};
 use crate::codegen::statement::copy_statement;
@@ -68,6 +69,10 @@ pub(crate) struct KernelInput<'a> {
     pub staging: bool,
     /// Most bytes of workgroup memory a kernel may use.
     pub shared_limit: i64,
+    /// The tiled schedule (full-tile code), and whether to separate full tiles at all.
+    pub tiled: &'a TiledSchedule,
+    /// Whether tiles wholly inside the domains run simpler loops (`gpu-map{full-tiles}`).
+    pub full_tiles: bool,
 }
 
 /// How the host must size a kernel's grid.
@@ -484,14 +489,81 @@ impl KernelBuilder<'_, '_> {
         }
         let was = std::mem::replace(&mut self.in_tile, true);
         let last = chain[n - 1];
-        let result = if self.input.staging {
-            self.staged_tile(&last.body, inner)
-        } else {
-            self.node(&last.body, inner, Level::Block)
+        let result = match self.full_tile_code(last.dim + 1) {
+            Some(full) => {
+                // Full tiles (wholly inside the domains) scan with the tile's bounds alone; the
+                // test is uniform over the block, so the barriers inside stay uniform.
+                let is_full = self.full_test(&full, inner)?;
+                let (then_at, else_at) = ops::scf_if_else(self.ir, inner, is_full, &location);
+                self.tile_body(&full.body, then_at).and_then(|()| self.tile_body(&last.body, else_at))
+            }
+            None => self.tile_body(&last.body, inner),
         };
         self.in_tile = was;
         self.dims = saved;
         result
+    }
+
+    /// One tile's code at `at`: staged in shared memory or on global memory.
+    fn tile_body(&mut self, body: &LoopAst, at: InsertPoint) -> Result<(), String> {
+        if self.input.staging {
+            self.staged_tile(body, at)
+        } else {
+            self.node(body, at, Level::Block)
+        }
+    }
+
+    /// The full-tile code below the first `outer` dimensions, when separation is on and the
+    /// analysis succeeds (it may not, within the projection limits: then every tile takes the
+    /// general code).
+    fn full_tile_code(&self, outer: usize) -> Option<FullTiles> {
+        if !self.input.full_tiles {
+            return None;
+        }
+        match full_tiles(self.input.tiled, &self.input.info.scop, outer, &ScanOptions::default()) {
+            Ok(full) => Some(full),
+            Err(e) => {
+                tracing::debug!(error = %e, "no full-tile separation for this kernel");
+                None
+            }
+        }
+    }
+
+    /// Whether the current tile is full: outside every set of [`FullTiles::partial_when`] (each
+    /// a conjunction of guards: the tile is outside when one of them fails).
+    fn full_test(&mut self, full: &FullTiles, at: InsertPoint) -> Result<ValueId, String> {
+        let location = self.location.clone();
+        let nd = self.input.nest.space.n_dims();
+        let mut all: Option<ValueId> = None;
+        for set in &full.partial_when {
+            let mut any_fails: Option<ValueId> = None;
+            for g in set {
+                let e = affine_expr_of_form(&g.expr, |c| dim_or_symbol(c, nd));
+                let v = ArithIndexer { dims: &self.dims, params: &self.params }.value(self.ir, at, &e, &location)?;
+                let zero = self.constant(at, 0);
+                let predicate = if g.kind == GuardKind::Zero { NE } else { SLT };
+                let fails = compare(self.ir, at, predicate, v, zero, &location);
+                any_fails = Some(match any_fails {
+                    None => fails,
+                    Some(a) => binary(self.ir, at, "arith.ori", a, fails, Type::I1, &location),
+                });
+            }
+            let outside = any_fails.ok_or("a partial-tile set without guards")?;
+            all = Some(match all {
+                None => outside,
+                Some(a) => binary(self.ir, at, "arith.andi", a, outside, Type::I1, &location),
+            });
+        }
+        Ok(match all {
+            Some(v) => v,
+            None => {
+                let mut state = OperationState::new("arith.constant", location.clone());
+                state.add_property("value", Attribute::Bool(true));
+                state.result_types = vec![Type::I1];
+                let op = self.ir.build(at, state);
+                self.ir.result(op, 0)
+            }
+        })
     }
 
     /// A parallel tile loop: every tile gets the next value of the block's counter and runs

@@ -86,6 +86,9 @@ pub struct GpuMapOptions {
     pub tile: Vec<i64>,
     /// Overlapped strategy: time steps per launch (`0`: the default).
     pub time_tile: i64,
+    /// Wavefront strategy: tiles wholly inside the domains run loops with the tile's bounds
+    /// alone (full/partial tile separation).
+    pub full_tiles: bool,
 }
 
 /// Blocks of the wavefront strategy's cyclic fallback when `grid` is automatic: one per SM of
@@ -105,6 +108,7 @@ impl Default for GpuMapOptions {
             shared_memory: DEFAULT_SHARED_MEMORY,
             tile: vec![],
             time_tile: 0,
+            full_tiles: false,
         }
     }
 }
@@ -203,6 +207,12 @@ pub fn pass_info() -> PassInfo {
                 description: "wavefront: at most this many blocks per grid axis (0: as many as the wavefront has tiles; blocks then take several tiles in turn); the cyclic fallback for tile loops that do not map to grid axes uses this many blocks (0: 132)",
             },
             OptionInfo {
+                name: "full-tiles",
+                kind: OptionKind::Bool,
+                default: "false",
+                description: "wavefront: tiles wholly inside the iteration domain run loops with the tile's own bounds (tested once per tile, two code paths: more registers); false: every tile runs the general loops",
+            },
+            OptionInfo {
                 name: "tile",
                 kind: OptionKind::IntList,
                 default: "",
@@ -266,6 +276,7 @@ pub fn pass_info() -> PassInfo {
                     shared_memory,
                     tile,
                     time_tile,
+                    full_tiles: opts.bool("full-tiles"),
                 },
             }))
         },

@@ -40,6 +40,26 @@ pub(super) fn scf_if(ir: &mut Ir, at: InsertPoint, cond: ValueId, location: &Loc
     InsertPoint::Before(y)
 }
 
+/// `scf.if %cond {} else {}`; returns where the then-body and the else-body go.
+pub(super) fn scf_if_else(
+    ir: &mut Ir,
+    at: InsertPoint,
+    cond: ValueId,
+    location: &Location,
+) -> (InsertPoint, InsertPoint) {
+    let then_region = ir.create_region();
+    let then_block = ir.append_block(then_region, &[]);
+    let else_region = ir.create_region();
+    let else_block = ir.append_block(else_region, &[]);
+    let mut s = OperationState::new("scf.if", location.clone());
+    s.operands = vec![cond];
+    s.regions = vec![then_region, else_region];
+    ir.build(at, s);
+    let then_yield = ir.build(InsertPoint::End(then_block), OperationState::new("scf.yield", location.clone()));
+    let else_yield = ir.build(InsertPoint::End(else_block), OperationState::new("scf.yield", location.clone()));
+    (InsertPoint::Before(then_yield), InsertPoint::Before(else_yield))
+}
+
 /// `gpu.barrier`.
 pub(super) fn barrier(ir: &mut Ir, at: InsertPoint, location: &Location) {
     ir.build(at, OperationState::new("gpu.barrier", location.clone()));

@@ -77,6 +77,7 @@ fn map_wavefront(
     state.regions.push(region);
     let gpu_module = ir.build(InsertPoint::After(func.func), state);
     let mut offload = GpuOffload {
+        tiled: &tiled.tiled,
         nest: &nest,
         problem: &problem,
         info: &tiled.info,
@@ -113,6 +114,7 @@ fn map_wavefront(
 
 /// The host side: decides which subtrees become kernels and launches them.
 struct GpuOffload<'a> {
+    tiled: &'a stencil_poly::tiling::TiledSchedule,
     nest: &'a LoopNest,
     problem: &'a ScanProblem,
     info: &'a ScopInfo,
@@ -258,6 +260,8 @@ impl Offload for GpuOffload<'_> {
             problem: self.problem,
             staging: self.options.staging,
             shared_limit: self.options.shared_memory,
+            tiled: self.tiled,
+            full_tiles: self.options.full_tiles,
         };
         let shape = build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
         let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);

@@ -38,6 +38,18 @@ impl LoopNest {
         &self,
         params: &[i64],
         options: &ExecuteOptions,
+        f: impl FnMut(StatementId, &[i64]),
+    ) -> CodegenResult<usize> {
+        self.execute_at(&[], params, options, f)
+    }
+
+    /// [`LoopNest::execute_with`] with the leading dimensions set to `prefix` first: runs a
+    /// nest whose root scans only later dimensions (e.g. [`super::FullTiles::body`] for one tile).
+    pub fn execute_at(
+        &self,
+        prefix: &[i64],
+        params: &[i64],
+        options: &ExecuteOptions,
         mut f: impl FnMut(StatementId, &[i64]),
     ) -> CodegenResult<usize> {
         if params.len() != self.space.n_params() {
@@ -49,7 +61,11 @@ impl LoopNest {
             )));
         }
         let nd = self.space.n_dims();
+        if prefix.len() > nd {
+            return Err(CodegenError::InvalidProblem(format!("{} prefix values for {nd} dimensions", prefix.len())));
+        }
         let mut run = Run { env: vec![0; nd + params.len()], n_dims: nd, options, count: 0, iters: Vec::new() };
+        run.env[..prefix.len()].copy_from_slice(prefix);
         run.env[nd..].copy_from_slice(params);
         run.node(&self.root, &mut f)?;
         Ok(run.count)

@@ -12,6 +12,8 @@
 //!   forms of the loop variables.
 //! * [`dimension_range`]: the range of one dimension over everything inside a loop prefix (the
 //!   tiles of one inter-tile wavefront, to size a GPU grid).
+//! * [`full_tiles`]: simpler loops for the tiles that lie wholly inside the domains, and the test
+//!   that tells them from the partial ones (full/partial tile separation).
 //! * [`tile_footprints`]: per array, the box of elements one tile touches and exact tests for
 //!   the elements it reads and writes (GPU shared-memory staging).
 //! * [`LoopNest::execute`]: an exact interpreter for tests; `Display` prints C-like
@@ -22,6 +24,7 @@ mod display;
 mod error;
 mod execute;
 mod footprint;
+mod full_tile;
 mod hull;
 mod invert;
 mod problem;
@@ -32,6 +35,7 @@ pub use ast::{Bound, ForLoop, Guard, GuardKind, LoopAst, LoopInfo, LoopNest, Nes
 pub use error::{CodegenError, CodegenResult};
 pub use execute::ExecuteOptions;
 pub use footprint::{tile_footprints, ArrayFootprint, ElementRegion, OriginCandidate};
+pub use full_tile::{full_tiles, FullTiles};
 pub use problem::{ScanOptions, ScanProblem, ScanStatement};
 pub use range::{dimension_range, DimensionRange};
 pub use scan::generate;

@@ -131,17 +131,29 @@ pub(crate) fn layout(scop: &Scop, input: &TilingInput, choice: Layout) -> Vec<Ti
 /// Per statement, the transformed domain over `[dims…, iterators…, params…]` (Eq. 3.15 with
 /// the skews of Eq. 3.19).
 pub(crate) fn domains(scop: &Scop, input: &TilingInput, dims: &[TiledDim]) -> Result<Vec<TiledStatement>> {
+    domains_of(scop, &input.schedules, dims, true)
+}
+
+/// The transformed domains of `schedules` tiled as `dims`; with `keep_domains == false` the
+/// statements' own domains are left out, so only the schedule equalities and the tile
+/// constraints remain: every point of every tile (what a *full* tile runs).
+pub(crate) fn domains_of(
+    scop: &Scop,
+    schedules: &[crate::scop::Schedule],
+    dims: &[TiledDim],
+    keep_domains: bool,
+) -> Result<Vec<TiledStatement>> {
     let nd = dims.len();
     let dim_names: Vec<String> = dims.iter().map(|d| d.name.clone()).collect();
     let mut out = Vec::with_capacity(scop.statements().len());
-    for (s, (stmt, sched)) in scop.statements().iter().zip(&input.schedules).enumerate() {
+    for (s, (stmt, sched)) in scop.statements().iter().zip(schedules).enumerate() {
         let n = stmt.n_iterators();
         let np = stmt.space().n_params();
         let space =
             Space::new(dim_names.iter().cloned().chain(stmt.space().dims().iter().cloned()), scop.params().to_vec());
         let cols = nd + n + np;
         let shift: Vec<usize> = (0..n + np).map(|c| nd + c).collect();
-        let mut domain = stmt.domain().embed(space, &shift)?;
+        let mut domain = if keep_domains { stmt.domain().embed(space, &shift)? } else { Polyhedron::universe(space) };
         let phi = |r: usize| -> Result<AffineForm> { sched.rows()[r].remap(cols, &shift) };
         let dim = |k: usize| AffineForm::unit(cols, k);
         for (k, d) in dims.iter().enumerate() {

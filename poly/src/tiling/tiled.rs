@@ -114,6 +114,14 @@ pub struct TiledSchedule {
 }
 
 impl TiledSchedule {
+    /// Per statement, every point of every tile: the transformed domains without the
+    /// statements' own domains (the schedule equalities and tile constraints only). A tile is
+    /// *full* when these points all lie in the real domains; code for full tiles can then scan
+    /// them with the tile's bounds alone.
+    pub fn full_tile_domains(&self, scop: &crate::scop::Scop) -> crate::error::Result<Vec<TiledStatement>> {
+        super::build::domains_of(scop, &self.schedules, &self.dims, false)
+    }
+
     /// Number of tiled dimensions.
     pub fn n_dims(&self) -> usize {
         self.dims.len()

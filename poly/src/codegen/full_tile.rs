@@ -1,0 +1,178 @@
+//! Code for full tiles (CLooG's and PPCG's "separation" of full and partial tiles).
+//!
+//! The loops that scan one tile evaluate, at every level, the maximum and minimum of every
+//! bound the statement domains and the tiling give — most of which only matter in the tiles on
+//! the domain's boundary. Given the values of the `outer` leading dimensions (the host loops
+//! and the tile coordinates), a tile is *full* when every point of it lies in the statement
+//! domains; its points can then be scanned with the tiling constraints alone:
+//!
+//! * [`FullTiles::body`] scans the dimensions after `outer` over the points of a tile with the
+//!   statements' own domains left out ([`crate::tiling::TiledSchedule::full_tile_domains`]),
+//!   the leading dimensions taken as parameters — a few simple bounds per loop;
+//! * [`FullTiles::partial_when`] says when a tile is not full: per statement and domain
+//!   constraint, the projection onto (leading dimensions, parameters) of the tile points that
+//!   violate it (Fourier–Motzkin). A projection is rational, so a superset: a tile outside every
+//!   set is certainly full, and a full tile inside one merely takes the general code.
+//!
+//! Both are over the original loop nest's columns, so a code generator emits them like the
+//! general nest.
+
+use super::ast::{ForLoop, Guard, GuardKind, LoopAst};
+use super::error::{CodegenError, CodegenResult};
+use super::problem::{ScanOptions, ScanProblem, ScanStatement};
+use super::scan::generate;
+use crate::affine::AffineForm;
+use crate::scop::Scop;
+use crate::space::Space;
+use crate::tiling::TiledSchedule;
+
+/// Full-tile code for the dimensions after a prefix; see the module documentation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FullTiles {
+    /// The loops of the dimensions after the prefix for a full tile, over the columns of the
+    /// general nest (`[dimensions…, parameters…]`).
+    pub body: LoopAst,
+    /// Each entry a conjunction of guards over the prefix dimensions and the parameters: the
+    /// tile is partial when all guards of some entry hold. Empty: every tile is full.
+    pub partial_when: Vec<Vec<Guard>>,
+}
+
+/// The full-tile code of `tiled` (of `scop`) below its first `outer` dimensions.
+pub fn full_tiles(tiled: &TiledSchedule, scop: &Scop, outer: usize, options: &ScanOptions) -> CodegenResult<FullTiles> {
+    let general = ScanProblem::from_tiled(tiled, scop)?;
+    let nd = general.dims.len();
+    if outer == 0 || outer >= nd {
+        return Err(CodegenError::InvalidProblem(format!(
+            "full tiles need a prefix of 1 to {} of the {nd} dimensions, not {outer}",
+            nd - 1
+        )));
+    }
+    let params = general.context.space().params().to_vec();
+    let np = params.len();
+    let inner = nd - outer;
+    let full = tiled.full_tile_domains(scop)?;
+    // The prefix dimensions become parameters, placed before the SCoP's.
+    let prefix_names: Vec<String> = general.dims[..outer].iter().map(|d| d.name.clone()).collect();
+    let inner_params: Vec<String> = prefix_names.iter().cloned().chain(params.iter().cloned()).collect();
+    let context_mapping: Vec<usize> = (0..np).map(|p| outer + p).collect();
+    let context = general.context.embed(Space::new(Vec::<String>::new(), inner_params.clone()), &context_mapping)?;
+    let mut statements = Vec::with_capacity(full.len());
+    for (st, general_st) in full.iter().zip(&general.statements) {
+        let n = general_st.iterators.len();
+        let names: Vec<String> =
+            general.dims[outer..].iter().map(|d| d.name.clone()).chain(general_st.iterators.iter().cloned()).collect();
+        let space = Space::new(names, inner_params.clone());
+        // Old columns [dims, iterators, params] → [inner dims, iterators, prefix dims, params].
+        let mapping: Vec<usize> = (0..nd + n + np)
+            .map(|c| match c {
+                c if c < outer => inner + n + c,
+                c if c < nd + n => c - outer,
+                c => c,
+            })
+            .collect();
+        statements.push(ScanStatement { domain: st.domain.embed(space, &mapping)?, ..general_st.clone() });
+    }
+    let problem = ScanProblem { dims: general.dims[outer..].to_vec(), context, statements };
+    let nest = generate(&problem, options)?;
+    // Back to the general nest's columns [dims, params]: inner dimension j → outer + j, prefix
+    // dimension k (a parameter here, column inner + k) → k, parameters unchanged.
+    let back: Vec<usize> = (0..nd + np)
+        .map(|c| match c {
+            c if c < inner => outer + c,
+            c if c < nd => c - inner,
+            c => c,
+        })
+        .collect();
+    let body = remap_ast(&nest.root, &back, nd + np, outer)?;
+    let partial_when = partial_sets(tiled, scop, &general, outer, options)?;
+    Ok(FullTiles { body, partial_when })
+}
+
+/// Per statement and domain constraint, the prefix values (and parameters) for which some
+/// point of the tile violates it; rationally empty sets are left out.
+fn partial_sets(
+    tiled: &TiledSchedule,
+    scop: &Scop,
+    general: &ScanProblem,
+    outer: usize,
+    options: &ScanOptions,
+) -> CodegenResult<Vec<Vec<Guard>>> {
+    let limits = &options.limits;
+    let nd = general.dims.len();
+    let full = tiled.full_tile_domains(scop)?;
+    let mut sets = Vec::new();
+    for (st, general_st) in full.iter().zip(&general.statements) {
+        let statement = scop.statement(general_st.statement).ok_or_else(|| {
+            CodegenError::InvalidProblem(format!("statement {} is not in the SCoP", general_st.statement.0))
+        })?;
+        let n = general_st.iterators.len();
+        let np = statement.space().n_params();
+        let shift: Vec<usize> = (0..n + np).map(|c| nd + c).collect();
+        let context = general.context.embed(st.domain.space().clone(), &(nd + n..nd + n + np).collect::<Vec<_>>())?;
+        let tile = st.domain.intersect(&context)?;
+        let domain = statement.domain();
+        let mut constraints: Vec<AffineForm> = domain.inequalities().to_vec();
+        for e in domain.equalities() {
+            constraints.push(e.clone());
+            constraints.push(e.checked_neg()?);
+        }
+        for c in constraints {
+            // Points of the tile with c ≤ −1.
+            let violated = c.remap(nd + n + np, &shift)?.checked_neg()?.checked_add_constant(-1)?;
+            let mut bad = tile.clone();
+            bad.add_inequality(&violated)?;
+            if bad.is_rationally_empty(limits)? {
+                continue;
+            }
+            let projected = bad.project_out(outer, nd - outer + n, limits)?.set;
+            if projected.is_rationally_empty(limits)? {
+                continue;
+            }
+            // Columns [prefix dims, params] → the nest's [dims, params].
+            let to_nest: Vec<usize> = (0..outer + np).map(|c| if c < outer { c } else { nd + (c - outer) }).collect();
+            let mut guards = Vec::new();
+            for e in projected.equalities() {
+                guards.push(Guard { expr: e.remap(nd + np, &to_nest)?, kind: GuardKind::Zero });
+            }
+            for f in projected.inequalities() {
+                guards.push(Guard { expr: f.remap(nd + np, &to_nest)?, kind: GuardKind::NonNegative });
+            }
+            if !sets.contains(&guards) {
+                sets.push(guards);
+            }
+        }
+    }
+    Ok(sets)
+}
+
+/// `node` with every form's columns moved by `mapping` into `len` columns and every loop's
+/// dimension shifted by `outer`.
+fn remap_ast(node: &LoopAst, mapping: &[usize], len: usize, outer: usize) -> CodegenResult<LoopAst> {
+    let form = |f: &AffineForm| f.remap(len, mapping).map_err(CodegenError::from);
+    let guards = |gs: &[Guard]| -> CodegenResult<Vec<Guard>> {
+        gs.iter().map(|g| Ok(Guard { expr: form(&g.expr)?, kind: g.kind })).collect()
+    };
+    let bounds = |bs: &[super::ast::Bound]| -> CodegenResult<Vec<super::ast::Bound>> {
+        bs.iter().map(|b| Ok(super::ast::Bound { expr: form(&b.expr)?, divisor: b.divisor })).collect()
+    };
+    Ok(match node {
+        LoopAst::For(l) => LoopAst::For(ForLoop {
+            dim: l.dim + outer,
+            lower: bounds(&l.lower)?,
+            upper: bounds(&l.upper)?,
+            step: l.step,
+            parallel: l.parallel,
+            body: Box::new(remap_ast(&l.body, mapping, len, outer)?),
+        }),
+        LoopAst::If { guards: g, then } => {
+            LoopAst::If { guards: guards(g)?, then: Box::new(remap_ast(then, mapping, len, outer)?) }
+        }
+        LoopAst::Stmt { statement, iter_values } => LoopAst::Stmt {
+            statement: *statement,
+            iter_values: iter_values.iter().map(form).collect::<CodegenResult<Vec<_>>>()?,
+        },
+        LoopAst::Seq(items) => {
+            LoopAst::Seq(items.iter().map(|x| remap_ast(x, mapping, len, outer)).collect::<CodegenResult<Vec<_>>>()?)
+        }
+    })
+}
