@@ -155,8 +155,12 @@ fn build_tiled_program(
         if use_stored { (TilingSpec::read(ir, program)?, stored_schedules(ir, &info)?) } else { (None, None) };
     let input = match (&spec, stored) {
         (None, stored) => {
-            let schedules = stored
-                .unwrap_or_else(|| info.scop.statements().iter().map(|s| s.schedule().clone()).collect::<Vec<_>>());
+            let schedules = match stored {
+                Some(s) => s,
+                None => {
+                    original_schedules(&info).map_err(|e| op_error(ir, program, format!("original schedule: {e}")))?
+                }
+            };
             TilingInput::new(schedules, Vec::new())
         }
         (Some(_), None) => {
@@ -179,6 +183,23 @@ fn build_tiled_program(
     let tiled =
         tile(&info.scop, &input, &graph, &options).map_err(|e| op_error(ir, program, format!("tiling failed: {e}")))?;
     Ok(TiledProgram { info, graph, tiled })
+}
+
+/// The original β schedules of every statement (thesis §3.2.3), padded with zero rows to the
+/// longest: a statement outside some iterate (an initialisation before the time loop) has fewer
+/// rows, and trailing zeros keep the order the β entries already decide.
+fn original_schedules(info: &ScopInfo) -> Result<Vec<Schedule>, stencil_poly::PolyError> {
+    let statements = info.scop.statements();
+    let depth = statements.iter().map(|s| s.schedule().len()).max().unwrap_or(0);
+    statements
+        .iter()
+        .map(|s| {
+            let mut rows = s.schedule().rows().to_vec();
+            let columns = s.space().n_dims() + s.space().n_params();
+            rows.resize(depth, stencil_poly::AffineForm::new(vec![0; columns], 0));
+            Schedule::new(s.space(), rows)
+        })
+        .collect()
 }
 
 /// The first permutable band of `poly.bands`; an error when the schedule has none.
