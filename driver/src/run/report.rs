@@ -139,8 +139,10 @@ pub struct RunReport {
     pub fields: Vec<(String, FieldSummary)>,
     /// Comparison with the reference, with `--check`.
     pub check: Option<CheckReport>,
-    /// Simulator or GPU statistics (`None` on `ref`).
+    /// Simulator or GPU statistics (`None` on `ref`; of the last run with `--converge`).
     pub target_stats: Option<TargetStats>,
+    /// The convergence run, with `--converge`.
+    pub convergence: Option<super::converge::ConvergenceReport>,
 }
 
 impl RunReport {
@@ -214,6 +216,22 @@ impl RunReport {
                 }
             }
             None => {}
+        }
+        if let Some(c) = &self.convergence {
+            out.push_str(&format!(
+                "converge {} of {} < {:e}: {} after {} steps = {} sweeps ({} per step), final {:e} (initial {:e}), {:.6} s running + {:.6} s norms\n",
+                c.norm.name(),
+                c.field,
+                c.tolerance,
+                if c.converged { "converged" } else { "NOT converged" },
+                c.steps,
+                c.sweeps(),
+                c.sweeps_per_step,
+                c.last,
+                c.initial,
+                c.run_seconds,
+                c.norm_seconds
+            ));
         }
         for (name, f) in &self.fields {
             let shape: Vec<String> = f.shape.iter().map(ToString::to_string).collect();
@@ -368,7 +386,29 @@ impl RunReport {
                 })
             }
         };
+        let convergence = self.convergence.as_ref().map(|c| {
+            let history: Vec<Value> = c
+                .history
+                .iter()
+                .map(|&(sweeps, norm, seconds)| json!([sweeps, number(norm), number(seconds)]))
+                .collect();
+            json!({
+                "norm": c.norm.name(),
+                "tolerance": number(c.tolerance),
+                "field": c.field,
+                "converged": c.converged,
+                "steps": c.steps,
+                "sweeps": c.sweeps(),
+                "sweeps_per_step": c.sweeps_per_step,
+                "initial": number(c.initial),
+                "final": number(c.last),
+                "run_seconds": number(c.run_seconds),
+                "norm_seconds": number(c.norm_seconds),
+                "history": history,
+            })
+        });
         json!({
+            "convergence": convergence,
             "target_stats": target_stats,
             "program": self.program,
             "file": self.file,
