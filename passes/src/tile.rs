@@ -202,10 +202,14 @@ fn original_schedules(info: &ScopInfo) -> Result<Vec<Schedule>, stencil_poly::Po
         .collect()
 }
 
-/// The first permutable band of `poly.bands`; an error when the schedule has none.
+/// The band of `poly.bands` to tile: the first one with at least two rows — tiling a single row
+/// (SSOR's time loop, which no hyperplane shares with the sweeps) gives no parallel tiles — or
+/// else the first; an error when the schedule has none.
 fn first_band(ir: &Ir, info: &ScopInfo, schedules: &[Schedule]) -> Result<Range<usize>, Diagnostic> {
     let depth = schedules.iter().map(Schedule::len).max().unwrap_or(0);
-    read_bands(ir, info, depth)?.into_iter().next().ok_or_else(|| {
+    let bands = read_bands(ir, info, depth)?;
+    let wide = bands.iter().find(|b| b.len() >= 2).cloned();
+    wide.or_else(|| bands.into_iter().next()).ok_or_else(|| {
         op_error(
             ir,
             info.program,

@@ -407,8 +407,7 @@ impl RunReport {
                 "history": history,
             })
         });
-        json!({
-            "convergence": convergence,
+        let mut out = json!({
             "target_stats": target_stats,
             "program": self.program,
             "file": self.file,
@@ -421,6 +420,11 @@ impl RunReport {
             "updates_per_second": number(self.stats.updates_per_second()),
             "fields": fields,
             "check": check,
-        })
+        });
+        // Only convergence runs have the key (reports of other runs keep their shape).
+        if let (Some(c), Some(map)) = (convergence, out.as_object_mut()) {
+            map.insert("convergence".to_string(), c);
+        }
+        out
     }
 }
