@@ -16,6 +16,10 @@ solution equals everywhere (5-point Laplacian exact on quadratics), the interior
 `random` — stencil-run's deterministic pseudo-random field (the solution is the harmonic
 extension of the random boundary).
 
+The table gives the sweeps at the first check below the tolerance and, interpolated between
+checks (log-linear), the fractional sweep count where the norm crossed it: one MLSOR step is
+2K (alternate) or K sweeps, so its plain counts are multiples of that.
+
 Usage: bench/sor_convergence.py [--size N] [--omega W] [--tol T] [--norm NORM] [--absolute]
                                 [--input laplace|random] [--only NAME,...] [--max-steps S]
 Defaults: N = 1024 interior points per dimension, ω = 1.9, tolerance 1e-3 relative to the
@@ -79,6 +83,22 @@ def run(binary, pipeline, args, init):
     return json.loads(done.stdout), None, cmd
 
 
+def interpolated_sweeps(convergence):
+    """The fractional sweep count at which the norm crosses the tolerance, interpolating
+    log(norm) linearly between the last check above it and the first below (a step of MLSOR
+    is 2K sweeps: without this its counts are multiples of 2K)."""
+    import math
+    tol, prev = convergence["tolerance"], (0, convergence["initial"])
+    for sweeps, norm, _ in convergence["history"]:
+        if norm < tol:
+            (s0, n0) = prev
+            if not (n0 > 0 and norm > 0 and n0 > norm and math.isfinite(n0)):
+                return float(sweeps)
+            return s0 + (sweeps - s0) * (math.log(n0) - math.log(tol)) / (math.log(n0) - math.log(norm))
+        prev = (sweeps, norm)
+    return None
+
+
 def svg_plot(runs, path, title):
     """Two log-y panels: the norm against sweeps and against run time."""
     width, height, pad = 520, 360, 60
@@ -136,8 +156,17 @@ def main():
     ap.add_argument("--only", default=None, help="comma-separated method names (as in the table)")
     ap.add_argument("--max-steps", type=int, default=20000)
     ap.add_argument("--suffix", default="sor-convergence")
+    ap.add_argument("--from-json", default=None,
+                    help="re-render the table and plot of an earlier run's JSON instead of running")
     args = ap.parse_args()
+    if args.from_json:
+        return render(args.from_json)
     binary = build_release()
+    # The commit the binary was built from (the run may outlast later commits).
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    dirty = "+dirty" if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                                       capture_output=True, text=True).stdout.strip() else ""
     tmp = tempfile.mkdtemp()
     if args.input == "laplace":
         npy = os.path.join(tmp, "laplace.npy")
@@ -150,7 +179,7 @@ def main():
     lines = [f"input {args.input}, {args.size}x{args.size} interior points (N = M = {args.size + 2}), "
              f"omega = {args.omega}, tolerance {tolerance}, reference interpreter (release), one thread",
              "",
-             f"{'method':<28} {'sweeps':>8} {'steps':>7} {'final':>11} {'run s':>9} {'s/sweep':>9}  note"]
+             f"{'method':<28} {'sweeps':>8} {'interp.':>8} {'steps':>7} {'final':>11} {'run s':>9} {'s/sweep':>9}  note"]
     print("\n".join(lines), flush=True)
     runs, records = [], []
     for name, pipeline in methods():
@@ -159,20 +188,9 @@ def main():
         report, error, cmd = run(binary, pipeline, args, init)
         runs.append((name, report))
         records.append({"method": name, "pipeline": pipeline, "command": cmd, "report": report, "error": error})
-        if report is None:
-            line = f"{name:<28} {'-':>8} {'-':>7} {'-':>11} {'-':>9} {'-':>9}  {error}"
-        else:
-            c = report["convergence"]
-            note = "" if c["converged"] else "NOT converged"
-            per = c["run_seconds"] / c["sweeps"] if c["sweeps"] else 0
-            line = (f"{name:<28} {c['sweeps']:>8} {c['steps']:>7} {c['final']:>11.3e} {c['run_seconds']:>9.2f} "
-                    f"{per:>9.4f}  {note}")
+        line = table_line(name, report, error)
         print(line, flush=True)
         lines.append(line)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "unknown"
-    dirty = "+dirty" if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                                       capture_output=True, text=True).stdout.strip() else ""
     now = datetime.datetime.now(datetime.timezone.utc)
     base = os.path.join(ROOT, "bench", "results", f"{now:%Y-%m-%d}-{args.suffix}")
     os.makedirs(os.path.dirname(base), exist_ok=True)
@@ -185,6 +203,40 @@ def main():
                    "runs": records}, f, indent=1)
     svg_plot(runs, base + ".svg", f"{args.input} {args.size}², ω = {args.omega}: {args.norm} against sweeps and time")
     print(f"recorded in {os.path.relpath(base, ROOT)}.{{txt,json,svg}}")
+
+
+def table_line(name, report, error):
+    """One row of the table."""
+    if report is None:
+        return f"{name:<28} {'-':>8} {'-':>8} {'-':>7} {'-':>11} {'-':>9} {'-':>9}  {error}"
+    c = report["convergence"]
+    note = "" if c["converged"] else "NOT converged"
+    per = c["run_seconds"] / c["sweeps"] if c["sweeps"] else 0
+    interp = interpolated_sweeps(c)
+    interp = f"{interp:>8.1f}" if interp is not None else f"{'-':>8}"
+    return (f"{name:<28} {c['sweeps']:>8} {interp} {c['steps']:>7} {c['final']:>11.3e} "
+            f"{c['run_seconds']:>9.2f} {per:>9.4f}  {note}")
+
+
+def render(path):
+    """Rewrites PATH's .txt and .svg from its JSON (the table format of this version)."""
+    with open(path) as f:
+        data = json.load(f)
+    a = data["arguments"]
+    tolerance = f"{a['tol']:g} {'absolute' if a['absolute'] else 'relative to the initial'} {a['norm']}"
+    lines = [f"input {a['input']}, {a['size']}x{a['size']} interior points (N = M = {a['size'] + 2}), "
+             f"omega = {a['omega']}, tolerance {tolerance}, reference interpreter (release), one thread", "",
+             f"{'method':<28} {'sweeps':>8} {'interp.':>8} {'steps':>7} {'final':>11} {'run s':>9} {'s/sweep':>9}  note"]
+    lines += [table_line(r["method"], r["report"], r["error"]) for r in data["runs"]]
+    base = path[:-len(".json")]
+    preamble = ["benchmark: bench/sor_convergence.py (stencil-run --converge on the reference interpreter)",
+                f"date: {data['date']}", f"commit: {data['commit']}",
+                f"arguments: {' '.join(f'--{k.replace(chr(95), chr(45))}={v}' for k, v in a.items() if v not in (None, False))}"]
+    with open(base + ".txt", "w") as f:
+        f.write("\n".join(preamble + [""] + lines) + "\n")
+    svg_plot([(r["method"], r["report"]) for r in data["runs"]], base + ".svg",
+             f"{a['input']} {a['size']}², ω = {a['omega']}: {a['norm']} against sweeps and time")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
