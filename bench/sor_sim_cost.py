@@ -41,7 +41,8 @@ CONFIGS = [
     ("RBSOR", "builtin.module(stencil-rbsor,gpu-map{naive block=32,8})", 1),
     ("RBSOR tiled", f"builtin.module(stencil-rbsor,poly-schedule,{TILED})", 1),
     ("MLSOR 2x4x4 forward", f"builtin.module(stencil-mlsor{{K=2 P=4 directions=forward}},poly-schedule,{UNSTAGED})", 2),
-    ("MLSOR 4x8x8 forward", f"builtin.module(stencil-mlsor{{K=4 P=8 directions=forward}},poly-schedule,{UNSTAGED})", 4),
+    ("MLSOR 4x8x8 forward",
+     f"builtin.module(stencil-mlsor{{K=4 P=8 directions=forward}},poly-schedule{{intra-balance=false}},{UNSTAGED})", 4),
     ("MLSOR 2x4x4 alternate",
      f"builtin.module(stencil-mlsor{{K=2 P=4}},poly-schedule{{intra-balance=false}},{UNSTAGED})", 4),
     ("MLSOR 4x8x8 alternate",
@@ -53,6 +54,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=64, help="interior points per dimension on the simulator")
     ap.add_argument("--convergence", default=None, help="a DATE-sor-convergence.json to scale by")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per simulated run")
     args = ap.parse_args()
     binary = build_release()
     sweeps_of, grid = {}, None
@@ -73,10 +75,14 @@ def main():
     for name, pipeline, per_step in CONFIGS:
         cmd = [binary, EXAMPLE, "--json", "--target=sim", f"--pass-pipeline={pipeline}", f"--param=N={n + 2}",
                f"--param=M={n + 2}", "--param=T=1", "--scalar=omega=1.9"]
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            errors = [line for line in done.stderr.splitlines() if "error" in line]
-            line = f"{name:<24} {(errors[0] if errors else 'failed')}"
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            done = None
+        if done is None or done.returncode != 0:
+            errors = [line for line in done.stderr.splitlines() if "error" in line] if done else []
+            why = errors[0].split("error:")[-1].strip() if errors else f"no result within {args.timeout} s"
+            line = f"{name:<24} {why}"
             records.append({"method": name, "pipeline": pipeline, "error": line})
         else:
             sim = json.loads(done.stdout)["target_stats"]["sim"]
