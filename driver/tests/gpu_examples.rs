@@ -61,9 +61,6 @@ fn gpu_options(name: &str, text: &str, pipeline: &str) -> RunOptions {
     }
 }
 
-/// SSOR's reverse sweep has no schedule with non-negative coefficients (docs/poly.md).
-const UNSCHEDULABLE: [&str; 1] = ["ssor-2d-5pt"];
-
 #[test]
 fn without_a_driver_target_gpu_is_a_clean_error() {
     if stencil_runtime::cuda::probe_driver().is_ok() {
@@ -94,9 +91,6 @@ fn check_all_with(pipeline_of: &dyn Fn(&str) -> String, skip_doacross: bool) {
         let pipeline = pipeline_of(&name);
         let pipeline = pipeline.as_str();
         pipelines.insert(pipeline.to_string());
-        if UNSCHEDULABLE.contains(&name.as_str()) && pipeline.contains("poly-schedule") {
-            continue;
-        }
         let options = gpu_options(&name, &text, pipeline);
         match run_program(&name, &text, &options, &registries, &mut |_| {}) {
             Ok(report) => {

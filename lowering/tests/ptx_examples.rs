@@ -40,8 +40,7 @@ fn every_example_mapped_to_the_gpu_compiles_to_ptx_and_assembles() {
     let ptxas = ptxas();
     let options = PtxOptions::with_found_libdevice();
     let mut failures = vec![];
-    // SSOR has no Pluto schedule with non-negative coefficients (docs/poly.md): nothing to tile.
-    for (name, text) in examples().into_iter().filter(|(n, _)| n != "ssor-2d-5pt") {
+    for (name, text) in examples() {
         let result = (|| -> Result<(), String> {
             let mut module = parse(&text, &dialects)?;
             run_pipeline(&mut module, if name.contains("3d") { PIPELINE_3D } else { PIPELINE })?;

@@ -8,12 +8,15 @@
 //!   intra-tile wavefronts, thesis Ch. 4), `poly-verify-schedule` (the legality checker on
 //!   the stored schedules), `poly-remove-false-deps` (array copying, thesis Alg. 4.2), and the
 //!   report of `stencil-opt --test-print-schedule`.
+//! * [`sor`]: SOR recognition with an e-graph (egg) and the non-dependence-preserving
+//!   rewrites of thesis Ch. 6: `stencil-recognize-sor`, `stencil-rbsor`, `stencil-mlsor`.
 //!
 //! `docs/passes.md` documents every pass, its options and what it records on the IR.
 
 #![warn(missing_docs)]
 
 pub mod schedule;
+pub mod sor;
 pub mod stencil_to_poly;
 pub mod tile;
 
@@ -27,4 +30,7 @@ pub fn register_passes(registry: &mut PassRegistry) {
     registry.register(schedule::verify_pass_info());
     registry.register(schedule::remove_false_deps_pass_info());
     registry.register(tile::pass_info());
+    registry.register(sor::pass::recognize_pass_info());
+    registry.register(sor::pass::rbsor_pass_info());
+    registry.register(sor::pass::mlsor_pass_info());
 }

@@ -155,8 +155,12 @@ fn build_tiled_program(
         if use_stored { (TilingSpec::read(ir, program)?, stored_schedules(ir, &info)?) } else { (None, None) };
     let input = match (&spec, stored) {
         (None, stored) => {
-            let schedules = stored
-                .unwrap_or_else(|| info.scop.statements().iter().map(|s| s.schedule().clone()).collect::<Vec<_>>());
+            let schedules = match stored {
+                Some(s) => s,
+                None => {
+                    original_schedules(&info).map_err(|e| op_error(ir, program, format!("original schedule: {e}")))?
+                }
+            };
             TilingInput::new(schedules, Vec::new())
         }
         (Some(_), None) => {
@@ -181,10 +185,31 @@ fn build_tiled_program(
     Ok(TiledProgram { info, graph, tiled })
 }
 
-/// The first permutable band of `poly.bands`; an error when the schedule has none.
+/// The original β schedules of every statement (thesis §3.2.3), padded with zero rows to the
+/// longest: a statement outside some iterate (an initialisation before the time loop) has fewer
+/// rows, and trailing zeros keep the order the β entries already decide.
+fn original_schedules(info: &ScopInfo) -> Result<Vec<Schedule>, stencil_poly::PolyError> {
+    let statements = info.scop.statements();
+    let depth = statements.iter().map(|s| s.schedule().len()).max().unwrap_or(0);
+    statements
+        .iter()
+        .map(|s| {
+            let mut rows = s.schedule().rows().to_vec();
+            let columns = s.space().n_dims() + s.space().n_params();
+            rows.resize(depth, stencil_poly::AffineForm::new(vec![0; columns], 0));
+            Schedule::new(s.space(), rows)
+        })
+        .collect()
+}
+
+/// The band of `poly.bands` to tile: the first one with at least two rows — tiling a single row
+/// (SSOR's time loop, which no hyperplane shares with the sweeps) gives no parallel tiles — or
+/// else the first; an error when the schedule has none.
 fn first_band(ir: &Ir, info: &ScopInfo, schedules: &[Schedule]) -> Result<Range<usize>, Diagnostic> {
     let depth = schedules.iter().map(Schedule::len).max().unwrap_or(0);
-    read_bands(ir, info, depth)?.into_iter().next().ok_or_else(|| {
+    let bands = read_bands(ir, info, depth)?;
+    let wide = bands.iter().find(|b| b.len() >= 2).cloned();
+    wide.or_else(|| bands.into_iter().next()).ok_or_else(|| {
         op_error(
             ir,
             info.program,

@@ -1,5 +1,6 @@
 //! The scheduler, the checker and the copy planner fail with clean errors (no panics) on what
-//! they cannot do: loops run backwards, bounds too tight, limits, malformed inputs.
+//! they cannot do: bounds too tight, limits, malformed inputs; and loops run backwards, which
+//! they can.
 
 mod common;
 
@@ -27,14 +28,18 @@ fn reversed() -> Scop {
 }
 
 #[test]
-fn loops_run_backwards_need_negative_coefficients() {
+fn loops_run_backwards_are_scheduled_in_the_reversed_iterator() {
+    // The dependence (0, -1) needs a negative coefficient on i: the scheduler renames i' = -i
+    // (the statement's original schedule runs i backwards), schedules, and renames back.
     let scop = reversed();
     let g = deps(&scop);
-    let e = schedule(&scop, &g, &SchedulerOptions::pluto()).unwrap_err();
-    assert!(matches!(e, ScheduleError::NoHyperplane { rows: 1, .. }), "{e}");
-    assert!(e.to_string().contains("coefficient_bound"));
-    // No first row can be 1 on the dependence (0, -1) with non-negative coefficients.
-    assert_eq!(schedule(&scop, &g, &SchedulerOptions::gpu()), Err(ScheduleError::BalanceInfeasible));
+    let pluto = schedule(&scop, &g, &SchedulerOptions::pluto()).unwrap();
+    assert_eq!(pluto.display(&scop).to_string(), "S: (t, t - i)\n");
+    let gpu = schedule(&scop, &g, &SchedulerOptions::gpu()).unwrap();
+    assert_eq!(gpu.display(&scop).to_string(), "S: (2*t - i, t - i)\n");
+    for t in [&pluto, &gpu] {
+        assert!(check_legality(&scop, &g, &t.schedules, &Limits::default()).unwrap().is_legal());
+    }
     // The original schedule is legal all the same.
     let original: Vec<Schedule> = scop.statements().iter().map(|s| s.schedule().clone()).collect();
     assert!(check_legality(&scop, &g, &original, &Limits::default()).unwrap().is_legal());

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use stencil_driver::opt::Registries;
+use stencil_driver::run::converge::{ConvergeOptions, Norm};
 use stencil_driver::run::gpu::GpuRunOptions;
 use stencil_driver::run::init::InitPlan;
 use stencil_driver::run::{run_program, RunOptions, Target};
@@ -77,6 +78,33 @@ struct Cli {
     /// Which program to run when the file has several.
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
+    /// Run the program a few steps at a time until the norm (--norm) of a field is below TOL;
+    /// report steps, SOR sweeps, the final norm and the time.
+    #[arg(long, value_name = "TOL")]
+    converge: Option<f64>,
+    /// With --converge: residual-l2 (default), residual-max (the Laplace residual Σ neighbours −
+    /// 2·rank·u over the interior), change-l2 or change-max (since the previous check).
+    #[arg(long, value_name = "NORM", default_value = "residual-l2")]
+    norm: String,
+    /// With --converge: the field measured (default: the program's first field).
+    #[arg(long = "converge-field", value_name = "NAME")]
+    converge_field: Option<String>,
+    /// With --converge: the parameter counting time steps.
+    #[arg(long = "steps-param", value_name = "NAME", default_value = "T")]
+    steps_param: String,
+    /// With --converge: steps per run between two norm checks.
+    #[arg(long = "check-every", value_name = "STEPS", default_value_t = 1)]
+    check_every: i64,
+    /// With --converge: give up after this many steps.
+    #[arg(long = "max-steps", value_name = "STEPS", default_value_t = 100_000)]
+    max_steps: u64,
+    /// With --converge: SOR sweeps per step (default: what stencil-rbsor/stencil-mlsor recorded,
+    /// else the applies of the time loop).
+    #[arg(long = "sweeps-per-step", value_name = "N")]
+    sweeps_per_step: Option<u64>,
+    /// With --converge: TOL is relative to the initial residual (or to the first change).
+    #[arg(long)]
+    relative: bool,
     /// Log filter (tracing EnvFilter syntax); defaults to RUST_LOG.
     #[arg(long = "log", value_name = "FILTER")]
     log: Option<String>,
@@ -107,7 +135,27 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
     if !(cli.tolerance >= 0.0 && cli.tolerance.is_finite()) {
         return Err(format!("--tolerance must be a finite non-negative number, got {}", cli.tolerance));
     }
+    let converge = match cli.converge {
+        None => None,
+        Some(tol) if tol > 0.0 && tol.is_finite() => {
+            if cli.check_every < 1 {
+                return Err(format!("--check-every must be at least 1, got {}", cli.check_every));
+            }
+            Some(ConvergeOptions {
+                tolerance: tol,
+                norm: Norm::parse(&cli.norm).map_err(|e| format!("--norm: {e}"))?,
+                field: cli.converge_field.clone(),
+                steps_param: cli.steps_param.clone(),
+                every: cli.check_every,
+                max_steps: cli.max_steps,
+                sweeps_per_step: cli.sweeps_per_step,
+                relative: cli.relative,
+            })
+        }
+        Some(tol) => return Err(format!("--converge must be a positive tolerance, got {tol}")),
+    };
     Ok(RunOptions {
+        converge,
         params,
         scalars,
         target: Target::parse(&cli.target)?,

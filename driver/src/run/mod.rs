@@ -2,6 +2,7 @@
 //! target, optionally check it against the untransformed program on the reference
 //! interpreter, and report (text or JSON) and save the fields.
 
+pub mod converge;
 pub mod cost;
 mod cost_report;
 pub mod gpu;
@@ -81,6 +82,8 @@ pub struct RunOptions {
     pub gpu: gpu::GpuRunOptions,
     /// `--cost`: the GPU cost report (`--target sim`).
     pub cost: bool,
+    /// `--converge` and its companions: run until a norm is below a tolerance.
+    pub converge: Option<converge::ConvergeOptions>,
 }
 
 impl Default for RunOptions {
@@ -97,6 +100,7 @@ impl Default for RunOptions {
             entry: None,
             gpu: gpu::GpuRunOptions::default(),
             cost: false,
+            converge: None,
         }
     }
 }
@@ -198,23 +202,72 @@ pub fn run_program(
     // The check runs the original program from the same initial fields; keep a copy only then
     // (fields of GiBs take a second to copy).
     let initial = if options.check { state.fields.clone() } else { BTreeMap::new() };
-    let (stats, target_stats) = match options.target {
-        Target::Ref => (run_module_with_progress(&transformed, entry, &mut state, progress)?, None),
+    let cost = cost::CostRequest {
+        registries,
+        chip: options.gpu.chip.as_deref(),
+        index_bitwidth: options.gpu.index_bitwidth,
+        precompiled: matched_ptx.as_deref(),
+    };
+    let cost = options.cost.then_some(&cost);
+    let run_once = |state: &mut ProgramState, progress: &mut dyn FnMut(Progress)| match options.target {
+        Target::Ref => Ok((run_module_with_progress(&transformed, entry, state, progress)?, None)),
         Target::Sim => {
-            let cost = cost::CostRequest {
-                registries,
-                chip: options.gpu.chip.as_deref(),
-                index_bitwidth: options.gpu.index_bitwidth,
-                precompiled: matched_ptx.as_deref(),
-            };
-            let cost = options.cost.then_some(&cost);
-            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, &mut state, cost)?;
-            (stats, Some(sim))
+            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, state, cost)?;
+            Ok::<_, RunError>((stats, Some(sim)))
         }
         Target::Gpu => {
             let (stats, device) =
-                gpu::run_gpu(&transformed, &original, entry, &interface.name, &mut state, registries, &options.gpu)?;
-            (stats, Some(device))
+                gpu::run_gpu(&transformed, &original, entry, &interface.name, state, registries, &options.gpu)?;
+            Ok((stats, Some(device)))
+        }
+    };
+    let (stats, target_stats, convergence) = match &options.converge {
+        None => {
+            let (stats, target_stats) = run_once(&mut state, progress)?;
+            (stats, target_stats, None)
+        }
+        Some(c) => {
+            if options.check {
+                return Err(RunError(
+                    "error: --converge and --check do not go together: a convergence run compares norms, not bits"
+                        .into(),
+                ));
+            }
+            let field = match &c.field {
+                Some(f) if interface.fields.iter().any(|s| &s.name == f) => f.clone(),
+                Some(f) => return Err(RunError(format!("error: --converge-field: the program has no field '{f}'"))),
+                None => interface
+                    .fields
+                    .first()
+                    .map(|s| s.name.clone())
+                    .ok_or_else(|| RunError("error: --converge: the program has no field".into()))?,
+            };
+            if !interface.params.iter().any(|(n, _)| n == &c.steps_param) {
+                return Err(RunError(format!(
+                    "error: --converge runs the program a few steps at a time through its step parameter, and it has no parameter '{}' (choose one with --steps-param)",
+                    c.steps_param
+                )));
+            }
+            state.params.insert(c.steps_param.clone(), c.every);
+            let sweeps = c.sweeps_per_step.unwrap_or_else(|| converge::sweeps_per_step(&transformed));
+            let mut last_target = None;
+            let state_cell = std::cell::RefCell::new(&mut state);
+            let (report, stats) = converge::converge(
+                c,
+                &field,
+                sweeps,
+                || {
+                    let mut s = state_cell.borrow_mut();
+                    let (stats, target) = run_once(&mut s, &mut |_| {})?;
+                    last_target = target;
+                    Ok(stats)
+                },
+                || {
+                    let s = state_cell.borrow();
+                    s.fields.get(&field).cloned().ok_or_else(|| RunError(format!("error: field {field} vanished")))
+                },
+            )?;
+            (stats, last_target, Some(report))
         }
     };
     let check = if options.check {
@@ -261,6 +314,7 @@ pub fn run_program(
         target_stats,
         precompiled,
         mapping: gpu::recorded_mapping(&transformed),
+        convergence,
     };
     if report.check.as_ref().is_some_and(|c| !c.passed) {
         return Err(RunError(

@@ -152,13 +152,15 @@ pub struct RunReport {
     pub fields: Vec<(String, FieldSummary)>,
     /// Comparison with the reference, with `--check`.
     pub check: Option<CheckReport>,
-    /// Simulator or GPU statistics (`None` on `ref`).
+    /// Simulator or GPU statistics (`None` on `ref`; of the last run with `--converge`).
     pub target_stats: Option<TargetStats>,
     /// With `--ptx FILE`: the file and the `gpu.module`s whose fingerprints it matched.
     pub precompiled: Option<PrecompiledSummary>,
     /// How `gpu-map` mapped the program (`stencil_lowering::gpu_map::MAPPING_ATTR`): its
     /// entries in order, `strategy` first.
     pub mapping: Vec<(String, Attribute)>,
+    /// The convergence run, with `--converge`.
+    pub convergence: Option<super::converge::ConvergenceReport>,
 }
 
 /// `32`, `true`, `overlapped`, `32x64` (an integer array) — for the report's mapping line.
@@ -283,6 +285,22 @@ impl RunReport {
                 }
             }
             None => {}
+        }
+        if let Some(c) = &self.convergence {
+            out.push_str(&format!(
+                "converge {} of {} < {:e}: {} after {} steps = {} sweeps ({} per step), final {:e} (initial {:e}), {:.6} s running + {:.6} s norms\n",
+                c.norm.name(),
+                c.field,
+                c.tolerance,
+                if c.converged { "converged" } else { "NOT converged" },
+                c.steps,
+                c.sweeps(),
+                c.sweeps_per_step,
+                c.last,
+                c.initial,
+                c.run_seconds,
+                c.norm_seconds
+            ));
         }
         for (name, f) in &self.fields {
             let shape: Vec<String> = f.shape.iter().map(ToString::to_string).collect();
@@ -444,7 +462,28 @@ impl RunReport {
                 })
             }
         };
-        json!({
+        let convergence = self.convergence.as_ref().map(|c| {
+            let history: Vec<Value> = c
+                .history
+                .iter()
+                .map(|&(sweeps, norm, seconds)| json!([sweeps, number(norm), number(seconds)]))
+                .collect();
+            json!({
+                "norm": c.norm.name(),
+                "tolerance": number(c.tolerance),
+                "field": c.field,
+                "converged": c.converged,
+                "steps": c.steps,
+                "sweeps": c.sweeps(),
+                "sweeps_per_step": c.sweeps_per_step,
+                "initial": number(c.initial),
+                "final": number(c.last),
+                "run_seconds": number(c.run_seconds),
+                "norm_seconds": number(c.norm_seconds),
+                "history": history,
+            })
+        });
+        let mut out = json!({
             "target_stats": target_stats,
             "program": self.program,
             "file": self.file,
@@ -468,6 +507,11 @@ impl RunReport {
                     "name": name, "chip": chip, "index_bitwidth": width, "fingerprint": fingerprint,
                 })).collect::<Vec<_>>(),
             })),
-        })
+        });
+        // Only convergence runs have the key (reports of other runs keep their shape).
+        if let (Some(c), Some(map)) = (convergence, out.as_object_mut()) {
+            map.insert("convergence".to_string(), c);
+        }
+        out
     }
 }

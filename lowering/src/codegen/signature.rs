@@ -71,6 +71,11 @@ pub(crate) fn create_lowered_func(ir: &mut Ir, program: OpId) -> Result<LoweredF
         let d: Vec<NamedAttribute> = d.clone();
         state.add_attribute("stencil.defaults", Attribute::Dictionary(d));
     }
+    // What a non-dependence-preserving SOR rewrite recorded (`stencil-run --converge` counts
+    // sweeps with its `sweeps_per_step`) stays with the lowered function.
+    if let Some(rewrite) = ir.attr(program, "sor.rewrite") {
+        state.add_attribute("sor.rewrite", rewrite.clone());
+    }
     state.regions.push(region);
     let func = ir.build(InsertPoint::Before(program), state);
     let ret = ir.build(InsertPoint::End(entry), OperationState::new("func.return", location));

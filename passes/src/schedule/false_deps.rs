@@ -66,8 +66,9 @@ impl Pass for RemoveFalseDeps {
             let info = extract_scop(ir, cx.registry, program)?;
             let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
                 .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
-            let hindering = hindering_false_dependences(&info.scop, &graph, &self.options)
-                .map_err(|e| op_error(ir, program, format!("false-dependence analysis failed: {e}")))?;
+            let hindering = hindering_false_dependences(&info.scop, &graph, &self.options).map_err(|e| {
+                op_error(ir, program, format!("false-dependence analysis failed: {}", super::pass::user_advice(&e)))
+            })?;
             if hindering.is_empty() {
                 continue;
             }

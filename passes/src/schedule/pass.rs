@@ -4,7 +4,7 @@
 use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Ir, OpId, Type};
-use stencil_poly::schedule::{schedule, FuseStrategy, RowKind, SchedulerOptions};
+use stencil_poly::schedule::{schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions};
 use stencil_poly::{DependenceGraph, DependenceOptions};
 
 use super::attr::{schedule_attribute, BANDS_ATTR, SCHEDULE_ATTR};
@@ -47,6 +47,29 @@ pub fn pass_info() -> PassInfo {
     }
 }
 
+/// A scheduler error as the user of the pass reads it: the library's advice names Rust fields
+/// (`SchedulerOptions::…`), which a pass user cannot set; this names what they can do.
+pub(crate) fn user_advice(e: &ScheduleError) -> String {
+    match e {
+        ScheduleError::BalanceInfeasible => {
+            "no hyperplane with balanced intra-tile wavefronts (thesis Eq. 4.1) exists \
+             within the coefficient bound, neither first nor after a cut between statements; schedule with \
+             poly-schedule{intra-balance=false}"
+                .to_string()
+        }
+        ScheduleError::NoHyperplane { rows, unsatisfied, first } => format!(
+            "no legal hyperplane after {rows} schedule rows; {unsatisfied} dependence(s) still unsatisfied (first: \
+             dependence {first}); no schedule with non-negative coefficients exists (loops run backwards by \
+             'order reverse' are handled; other negative dependences are not): try poly-schedule{{fuse=none}}, or \
+             run the program in its own order (poly-codegen or gpu-map without poly-schedule)"
+        ),
+        ScheduleError::TooManyRows { limit } => {
+            format!("the schedule needs more than {limit} rows (the scheduler's limit); try poly-schedule{{fuse=none}}")
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Schedules every `stencil.program` at or below the anchor: SCoP extraction
 /// (`extract_scop`), direct dependences (thesis Table 3.1), Pluto's algorithm
 /// ([`schedule`]), then [`SCHEDULE_ATTR`] and [`BANDS_ATTR`] on each apply (overwriting earlier
@@ -68,7 +91,7 @@ impl Pass for PolySchedule {
             let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
                 .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
             let t = schedule(&info.scop, &graph, &self.options)
-                .map_err(|e| op_error(ir, program, format!("scheduling failed: {e}")))?;
+                .map_err(|e| op_error(ir, program, format!("scheduling failed: {}", user_advice(&e))))?;
             let bands: Vec<i64> = t
                 .rows
                 .iter()
@@ -91,5 +114,25 @@ impl Pass for PolySchedule {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advice_names_pass_options_not_rust_fields() {
+        let errors = [
+            ScheduleError::BalanceInfeasible,
+            ScheduleError::NoHyperplane { rows: 4, unsatisfied: 2, first: 7 },
+            ScheduleError::TooManyRows { limit: 30 },
+        ];
+        for e in &errors {
+            let text = user_advice(e);
+            assert!(text.contains("poly-schedule{"), "{text}");
+            assert!(!text.contains("SchedulerOptions") && !text.contains('`'), "{text}");
+        }
+        assert!(user_advice(&errors[0]).ends_with("poly-schedule{intra-balance=false}"));
     }
 }

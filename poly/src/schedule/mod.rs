@@ -63,6 +63,7 @@ mod legality;
 mod options;
 mod ortho;
 mod pluto;
+mod reversal;
 mod transformation;
 mod unimodular;
 
@@ -79,7 +80,22 @@ use crate::scop::Scop;
 /// Computes tiling hyperplanes for every statement of `scop` that respect all dependences of
 /// `graph` (see the module documentation; thesis Alg. 4.1 with
 /// [`SchedulerOptions::intra_balance`], Pluto's algorithm without).
+///
+/// When that finds no schedule (no hyperplane, or no balanced one) and some statement's original
+/// schedule runs an iterator backwards (SSOR's reverse sweep), the statements are scheduled
+/// again in the reversed iterators and renamed back (`reversal.rs`): Pluto's hyperplanes have
+/// non-negative coefficients and could not describe them otherwise. Schedules found without
+/// the reversal are never changed by it.
 pub fn schedule(scop: &Scop, graph: &DependenceGraph, options: &SchedulerOptions) -> ScheduleResult<Transformation> {
     let problem = pluto::Problem::new(scop, graph, *options)?;
-    problem.solve(&vec![true; graph.dependences().len()])
+    let direct = problem.solve(&vec![true; graph.dependences().len()]);
+    let reversed = reversal::reversed_iterators(scop);
+    let retry = matches!(direct, Err(ScheduleError::NoHyperplane { .. } | ScheduleError::BalanceInfeasible));
+    if !retry || reversed.iter().all(Vec::is_empty) {
+        return direct;
+    }
+    let (renamed, renamed_graph) = reversal::rename(scop, graph, &reversed)?;
+    let problem = pluto::Problem::new(&renamed, &renamed_graph, *options)?;
+    let t = problem.solve(&vec![true; graph.dependences().len()])?;
+    Ok(reversal::rename_back(scop, t, &reversed)?)
 }

@@ -150,6 +150,12 @@ pub(crate) struct State<'p, 'a> {
     pub bands: Vec<Band>,
     pub satisfied_at: Vec<Option<usize>>,
     mode: Mode,
+    /// With `intra_balance`: the balanced hyperplane (thesis Alg. 4.1) is still to be found.
+    balance_pending: bool,
+    /// The row count when no balanced hyperplane existed: balancing waits for a scalar cut
+    /// after it (SSOR: no balanced row fuses the forward and backward sweeps, the time loop
+    /// goes first and each sweep's band after the cut is balanced).
+    balance_deferred_at: Option<usize>,
 }
 
 impl<'p, 'a> State<'p, 'a> {
@@ -163,6 +169,8 @@ impl<'p, 'a> State<'p, 'a> {
             bands: Vec::new(),
             satisfied_at: vec![None; problem.graph.dependences().len()],
             mode: Mode::Eager,
+            balance_pending: problem.options.intra_balance,
+            balance_deferred_at: None,
         }
     }
 
@@ -235,6 +243,9 @@ impl<'p, 'a> State<'p, 'a> {
                 let before = self.n_rows();
                 self.cut()?;
                 if self.n_rows() == before {
+                    if self.defer_balance() {
+                        continue;
+                    }
                     return Err(self.stuck());
                 }
             } else if self.mode == Mode::Eager {
@@ -243,6 +254,8 @@ impl<'p, 'a> State<'p, 'a> {
                 // Only linearly independent rows are missing.
             } else if self.mode == Mode::Lazy {
                 self.mode = Mode::Exhaustive;
+            } else if self.defer_balance() {
+                continue;
             } else {
                 return Err(self.stuck());
             }
@@ -250,9 +263,27 @@ impl<'p, 'a> State<'p, 'a> {
                 self.precise_satisfaction()?;
             }
             if self.full_rank()? && self.all_satisfied() {
+                if self.balance_pending {
+                    // No band could be balanced, not even after a cut.
+                    return Err(ScheduleError::BalanceInfeasible);
+                }
                 return Ok(());
             }
         }
+    }
+
+    /// Where the search would fail because no balanced first hyperplane exists (thesis Alg.
+    /// 4.1), defers the balance: the search starts over unbalanced, and the first hyperplane
+    /// after the next scalar cut is balanced instead (SSOR: no balanced row fuses the forward
+    /// and backward sweeps; the time loop comes first, then each sweep's own band). Only
+    /// programs that had no schedule before are affected. Whether it deferred.
+    fn defer_balance(&mut self) -> bool {
+        if !(self.balance_pending && self.balance_deferred_at.is_none() && !self.has_loop_row()) {
+            return false;
+        }
+        self.balance_deferred_at = Some(self.n_rows());
+        self.mode = Mode::Eager;
+        true
     }
 
     /// The error when nothing makes progress.
@@ -290,18 +321,30 @@ impl<'p, 'a> State<'p, 'a> {
         if max == 0 {
             return Ok(0);
         }
-        let balance = self.options().intra_balance;
+        if let Some(at) = self.balance_deferred_at {
+            if self.kinds[at..].contains(&RowKind::Scalar) {
+                self.balance_deferred_at = None;
+            }
+        }
         let plain = self.base_constraints(false)?;
-        let balanced = if balance && !self.has_loop_row() { Some(self.base_constraints(true)?) } else { None };
+        let balanced = if self.balance_pending && self.balance_deferred_at.is_none() {
+            Some(self.base_constraints(true)?)
+        } else {
+            None
+        };
         let mut found = 0;
         while found < max {
-            // Thesis Alg. 4.1 step 3 with k = 1: only the first hyperplane is balanced.
-            let base = match (&balanced, self.has_loop_row()) {
-                (Some(b), false) => b,
+            // Thesis Alg. 4.1 step 3 with k = 1: only the first hyperplane is balanced — the
+            // first of the schedule, or, when none can be, the first after the next cut.
+            let base = match (&balanced, found) {
+                (Some(b), 0) => b,
                 _ => &plain,
             };
             let Some(solution) = self.find_hyperplane(base)? else { break };
             self.add_loop_row(&solution);
+            if found == 0 && balanced.is_some() {
+                self.balance_pending = false;
+            }
             found += 1;
         }
         Ok(found)

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""GPU cost of one SOR sweep on the GPU simulator, per method, and the cost to a tolerance.
+
+Maps `examples/sor-2d-5pt.mlir` for each method the way it runs on a GPU today —
+
+* SOR, dependence-preserving: `poly-schedule,poly-tile{sizes=16},gpu-map{block=32,8}` (tiles
+  staged in shared memory);
+* RBSOR: `stencil-rbsor,gpu-map{naive}` (one kernel per colour and step) and tiled
+  (`poly-schedule,poly-tile{sizes=16},gpu-map{block=32,8}` after it);
+* MLSOR: `stencil-mlsor{…},poly-schedule[{intra-balance=false}],poly-tile{sizes=16},
+  gpu-map{block=32,8 staging=false}` — the masked kernels as pipelined wavefronts, not the
+  thesis' one-thread-per-tile kernels (docs/passes.md);
+
+runs one step on the simulator (`stencil-run --target sim --json`, every run checked race-free)
+at a small size, and reports per SOR sweep and grid point: warp-level instructions (the
+simulator counts one per thread per instruction executed), global-memory bytes, launches and
+barriers. With a convergence result of bench/sor_convergence.py (--convergence FILE.json) it
+multiplies the per-sweep cost by the sweeps each method needed there (scaled to that grid):
+instructions to tolerance, the simulator's stand-in for time when no GPU is lent.
+
+Usage: bench/sor_sim_cost.py [--size N] [--convergence bench/results/DATE-sor-convergence.json]
+"""
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu import ROOT, build_release  # noqa: E402
+
+EXAMPLE = os.path.join(ROOT, "examples", "sor-2d-5pt.mlir")
+TILED = "poly-tile{sizes=16},gpu-map{block=32,8}"
+UNSTAGED = "poly-tile{sizes=16},gpu-map{block=32,8 staging=false}"
+
+# (name in the convergence table, pipeline, SOR sweeps per step)
+CONFIGS = [
+    ("SOR", f"builtin.module(poly-schedule,{TILED})", 1),
+    ("RBSOR", "builtin.module(stencil-rbsor,gpu-map{naive block=32,8})", 1),
+    ("RBSOR tiled", f"builtin.module(stencil-rbsor,poly-schedule,{TILED})", 1),
+    ("MLSOR 2x4x4 forward", f"builtin.module(stencil-mlsor{{K=2 P=4 directions=forward}},poly-schedule,{UNSTAGED})", 2),
+    ("MLSOR 4x8x8 forward",
+     f"builtin.module(stencil-mlsor{{K=4 P=8 directions=forward}},poly-schedule{{intra-balance=false}},{UNSTAGED})", 4),
+    ("MLSOR 2x4x4 alternate",
+     f"builtin.module(stencil-mlsor{{K=2 P=4}},poly-schedule{{intra-balance=false}},{UNSTAGED})", 4),
+    ("MLSOR 4x8x8 alternate",
+     f"builtin.module(stencil-mlsor{{K=4 P=8}},poly-schedule{{intra-balance=false}},{UNSTAGED})", 8),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=64, help="interior points per dimension on the simulator")
+    ap.add_argument("--convergence", default=None, help="a DATE-sor-convergence.json to scale by")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per simulated run")
+    args = ap.parse_args()
+    binary = build_release()
+    sweeps_of, grid = {}, None
+    if args.convergence:
+        with open(args.convergence) as f:
+            conv = json.load(f)
+        grid = conv["arguments"]["size"]
+        for r in conv["runs"]:
+            if r["report"]:
+                sweeps_of[r["method"]] = r["report"]["convergence"]["sweeps"]
+    n = args.size
+    lines = [f"simulator, {n}x{n} interior points, one step; per SOR sweep and grid point:"
+             + (f" cost to tolerance scaled to the {grid}x{grid} convergence run" if grid else ""), "",
+             f"{'method':<24} {'instr/pt':>9} {'global B/pt':>12} {'launches':>9} {'barriers':>9}"
+             f" {'sweeps':>7} {'Ginstr to tol':>14}  races"]
+    print("\n".join(lines), flush=True)
+    records = []
+    for name, pipeline, per_step in CONFIGS:
+        cmd = [binary, EXAMPLE, "--json", "--target=sim", f"--pass-pipeline={pipeline}", f"--param=N={n + 2}",
+               f"--param=M={n + 2}", "--param=T=1", "--scalar=omega=1.9"]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            done = None
+        if done is None or done.returncode != 0:
+            errors = [line for line in done.stderr.splitlines() if "error" in line] if done else []
+            why = errors[0].split("error:")[-1].strip() if errors else f"no result within {args.timeout} s"
+            line = f"{name:<24} {why}"
+            records.append({"method": name, "pipeline": pipeline, "error": line})
+        else:
+            sim = json.loads(done.stdout)["target_stats"]["sim"]
+            points = n * n * per_step
+            instr = sim["instructions"] / points
+            traffic = (sim["global_bytes_read"] + sim["global_bytes_written"]) / points
+            key = name.replace(" tiled", "")
+            sweeps = sweeps_of.get(key)
+            to_tol = f"{instr * sweeps * grid * grid / 1e9:>14.1f}" if sweeps and grid else f"{'-':>14}"
+            line = (f"{name:<24} {instr:>9.1f} {traffic:>12.1f} {sim['launches'] / per_step:>9.1f} "
+                    f"{sim['barriers'] / per_step:>9.1f} {sweeps if sweeps else '-':>7} {to_tol}  {sim['races']}")
+            records.append({"method": name, "pipeline": pipeline, "sweeps_per_step": per_step, "sim": sim,
+                            "instructions_per_point_sweep": instr, "global_bytes_per_point_sweep": traffic,
+                            "sweeps_to_tolerance": sweeps})
+        print(line, flush=True)
+        lines.append(line)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    base = os.path.join(ROOT, "bench", "results", f"{now:%Y-%m-%d}-sor-sim-cost")
+    preamble = ["benchmark: bench/sor_sim_cost.py (stencil-run --target sim --json, one step)",
+                f"date: {now:%Y-%m-%dT%H:%MZ}", f"commit: {commit}", f"arguments: {' '.join(sys.argv[1:])}"]
+    with open(base + ".txt", "w") as f:
+        f.write("\n".join(preamble + [""] + lines) + "\n")
+    with open(base + ".json", "w") as f:
+        json.dump({"date": f"{now:%Y-%m-%dT%H:%MZ}", "commit": commit, "arguments": vars(args), "runs": records},
+                  f, indent=1)
+    print(f"recorded in {os.path.relpath(base, ROOT)}.{{txt,json}}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+// stencil-run --converge: run a program step by step until a norm of a field falls below a
+// tolerance; report steps, SOR sweeps (a step of a stencil-rbsor/stencil-mlsor program is worth
+// the sweeps_per_step it records), the final norm and the time, in text and JSON.
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-6 --norm residual-max | FileCheck %s --check-prefix=SOR
+// RUN: stencil-run %S/../../../examples/ssor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-3 --relative | FileCheck %s --check-prefix=SSOR
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-6 --norm residual-max --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4})' 2>/dev/null | FileCheck %s --check-prefix=MLSOR
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-3 --relative --norm change-l2 --json \
+// RUN:   --target sim --pass-pipeline='builtin.module(stencil-rbsor,gpu-map{naive})' 2>/dev/null | FileCheck %s --check-prefix=JSON
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-30 --max-steps 3 | FileCheck %s --check-prefix=CAP
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --converge 1e-6 --check 2>&1 | FileCheck %s --check-prefix=CHECK-FLAG
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --converge 1e-6 --norm energy 2>&1 | FileCheck %s --check-prefix=NORM
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --converge 1e-6 --steps-param K 2>&1 | FileCheck %s --check-prefix=PARAM
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --converge=-1 2>&1 | FileCheck %s --check-prefix=TOL
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --scalar omega=2.5 --converge 1e-6 2>&1 | FileCheck %s --check-prefix=DIVERGE
+
+// SOR: converge residual-max of A < 1e-6: converged after [[N:[0-9]+]] steps = [[N]] sweeps (1 per step), final {{.*}}, {{.*}} s running + {{.*}} s norms
+// SSOR: converge residual-l2 of A < {{.*}}: converged after [[M:[0-9]+]] steps = {{[0-9]+}} sweeps (2 per step)
+// MLSOR: converge residual-max of A < 1e-6: converged after {{[0-9]+}} steps = {{[0-9]+}} sweeps (4 per step)
+// JSON: "convergence":{"converged":true,"field":"A","final":{{.*}},"history":{{\[\[}}1,
+// JSON-SAME: "norm":"change-l2",{{.*}}"sweeps_per_step":1,
+// JSON-SAME: "races":0
+// CAP: converge residual-l2 of A < 1e-30: NOT converged after 3 steps = 3 sweeps (1 per step)
+// CHECK-FLAG: error: --converge and --check do not go together
+// NORM: error: --norm: unknown norm 'energy': expected one of residual-l2, residual-max, change-l2, change-max
+// PARAM: error: --converge runs the program a few steps at a time through its step parameter, and it has no parameter 'K' (choose one with --steps-param)
+// TOL: error: --converge must be a positive tolerance, got -1
+// DIVERGE: error: --converge: the residual-l2 of A is {{.*}}inf after {{[0-9]+}} steps: the method diverges

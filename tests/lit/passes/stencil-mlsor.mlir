@@ -1,0 +1,68 @@
+// stencil-mlsor: the parallel multi-layer SOR method (thesis §6.4) from a recognised SOR
+// iteration. One time step: K forward layers run as four kernels (tiles 11, 12, 21, 22), each a
+// layer loop over a masked apply, then the mirror-image backward layers, anchored at the far
+// corner by one-iteration iterates; recorded as sor.rewrite.
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4})' 2>/dev/null | FileCheck %s
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4})' 2>/dev/null | stencil-opt | FileCheck %s
+// RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=3 P=7 directions=forward})' 2>/dev/null | FileCheck %s --check-prefix=FWD
+// Forward-only MLSOR schedules, tiles and maps to the GPU simulator, race-free and bit-identical.
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward})' 2>/dev/null | FileCheck %s --check-prefix=REF
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},poly-schedule,poly-tile{sizes=4},gpu-map{block=8,8 staging=false})' 2>/dev/null | FileCheck %s --check-prefix=SIM
+// Errors: K above ⌊P/2⌋, unknown directions, a program that is not SOR.
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=3 P=5})' 2>&1 | FileCheck %s --check-prefix=BIGK
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{directions=sideways})' 2>&1 | FileCheck %s --check-prefix=DIR
+// RUN: not stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor)' 2>&1 | FileCheck %s --check-prefix=JACOBI
+
+// CHECK: attributes {sor.rewrite = {K = 2 : i64, P = 4 : i64, dependence_preserving = false, directions = "alternate", method = "mlsor", sweeps_per_step = 4 : i64}}
+// CHECK:      stencil.iterate %t = 0 to T {
+// CHECK-NEXT:   stencil.iterate %t_0 = 0 to 2 {
+// CHECK-NEXT:     stencil.apply @S_f11 writes %A over [1, 1] to [N - 1, M - 1] {
+// The layer's part-2 threshold P − 1 − 2l and, per dimension, x = i − 1, r = (x + P − l) rem P.
+// CHECK:            %c4 = arith.constant 4 : index
+// CHECK-NEXT:       %c3 = arith.constant 3 : index
+// CHECK-NEXT:       %[[PL:.*]] = arith.subi %c4, %t_0 : index
+// CHECK-NEXT:       %[[L2:.*]] = arith.addi %t_0, %t_0 : index
+// CHECK-NEXT:       %[[TH:.*]] = arith.subi %c3, %[[L2]] : index
+// CHECK-NEXT:       %i = stencil.index 0
+// CHECK-NEXT:       %c1 = arith.constant 1 : index
+// CHECK-NEXT:       %[[X:.*]] = arith.subi %i, %c1 : index
+// CHECK-NEXT:       %[[Y:.*]] = arith.addi %[[X]], %[[PL]] : index
+// CHECK-NEXT:       %[[R:.*]] = arith.remsi %[[Y]], %c4 : index
+// Part 1: r < P − 1 − 2l, or the first subdomain's edge x < l.
+// CHECK-NEXT:       %[[E:.*]] = arith.cmpi slt, %[[R]], %[[TH]] : index
+// CHECK-NEXT:       %[[EDGE:.*]] = arith.cmpi slt, %[[X]], %t_0 : index
+// CHECK-NEXT:       arith.ori %[[E]], %[[EDGE]] : i1
+// CHECK:            %[[MASK:.*]] = arith.andi
+// CHECK-NEXT:       %[[V:.*]] = arith.select %[[MASK]], %{{.*}}, %{{.*}} : f64
+// CHECK-NEXT:       stencil.yield %[[V]] : f64
+// CHECK:        stencil.apply @S_f12 writes %A
+// CHECK:        stencil.apply @S_f21 writes %A
+// CHECK:        stencil.apply @S_f22 writes %A
+// Part 2 of a dimension: r ≥ P − 1 − 2l and x ≥ l.
+// CHECK:          arith.cmpi sge, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:     arith.cmpi sge, %{{.*}}, %t_0 : index
+// CHECK-NEXT:     arith.andi
+// The backward sweep, mirrored at (N − 2, M − 2): x = e − i, points in reverse order.
+// CHECK:        stencil.iterate %t_0 = N - 2 to N - 1 {
+// CHECK-NEXT:     stencil.iterate %t_1 = M - 2 to M - 1 {
+// CHECK-NEXT:       stencil.iterate %t_2 = 0 to 2 {
+// CHECK-NEXT:         stencil.apply @S_b11 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
+// CHECK:                arith.subi %t_0, %i : index
+// CHECK:              stencil.apply @S_b12 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
+// CHECK:              stencil.apply @S_b21 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
+// CHECK:              stencil.apply @S_b22 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
+
+// An SSOR iteration (a forward and a reverse sweep) becomes one MLSOR step, forward only here.
+// FWD: attributes {sor.rewrite = {K = 3 : i64, P = 7 : i64, dependence_preserving = false, directions = "forward", method = "mlsor", sweeps_per_step = 3 : i64}}
+// FWD: stencil.iterate %t_0 = 0 to 3 {
+// FWD: stencil.apply @F_f11
+// FWD: stencil.apply @F_f22
+// FWD-NOT: order reverse
+
+// REF: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
+// SIM: races 0
+// SIM: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
+
+// BIGK: pass 'stencil-mlsor': K=3 with P=5: K must be between 1 and ⌊P/2⌋ = 2
+// DIR: option 'directions' of pass 'stencil-mlsor': unknown directions 'sideways'; expected one of: alternate, forward
+// JACOBI: error: 'stencil.access' op is not an SOR update: reads field 'A'; an SOR update reads only the field it writes ('B')
