@@ -521,7 +521,20 @@ impl KernelBuilder<'_, '_> {
             return None;
         }
         match full_tiles(self.input.tiled, &self.input.info.scop, outer, &ScanOptions::default()) {
-            Ok(full) => Some(full),
+            // Every prefix dimension the code uses must be known here (a scalar dimension of the
+            // statement order, fixed only inside its group, is not).
+            Ok(full)
+                if full
+                    .prefix_dimensions_used(outer)
+                    .iter()
+                    .all(|&c| self.dims.get(c).copied().flatten().is_some()) =>
+            {
+                Some(full)
+            }
+            Ok(_) => {
+                tracing::debug!("no full-tile separation: the code refers to a dimension without a value here");
+                None
+            }
             Err(e) => {
                 tracing::debug!(error = %e, "no full-tile separation for this kernel");
                 None

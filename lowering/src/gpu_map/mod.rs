@@ -159,6 +159,19 @@ pub(crate) fn int_array(values: &[i64]) -> Attribute {
     Attribute::Array(values.iter().map(|&v| Attribute::i64(v)).collect())
 }
 
+/// What the direct strategies (`naive`, `overlapped`) start from: the SCoP (whose statement
+/// bodies they copy into kernels) and the program's nest of iterates and applies.
+fn direct_program(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    strategy: &str,
+) -> Result<(stencil_passes::stencil_to_poly::ScopInfo, Vec<nest::NestItem>), Diagnostic> {
+    let info = stencil_passes::stencil_to_poly::extract_scop(ir, registry, program)?;
+    let nest = nest::program_nest(ir, program, &info).map_err(|e| mapping_error(ir, program, strategy, e))?;
+    Ok((info, nest))
+}
+
 /// The error of a strategy that cannot map `program`, located at it.
 pub(super) fn mapping_error(ir: &Ir, program: OpId, strategy: &str, message: impl std::fmt::Display) -> Diagnostic {
     op_error(ir, program, format!("gpu-map{{strategy={strategy}}} failed: {message}"))

@@ -15,11 +15,11 @@
 use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Diagnostic, DialectRegistry, Ir, OpId, Type, ValueId};
-use stencil_passes::stencil_to_poly::{extract_scop, ScopInfo};
+use stencil_passes::stencil_to_poly::ScopInfo;
 
 use super::arith::{binary, ArithIndexer};
 use super::host::{default_block, HostSide, LaunchShape, ThreadIds};
-use super::nest::{program_nest, ApplyBox, NestItem};
+use super::nest::{ApplyBox, NestItem};
 use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
 use crate::codegen::statement::copy_statement;
 
@@ -38,9 +38,8 @@ impl MappingStrategy for Naive {
         program: OpId,
         options: &GpuMapOptions,
     ) -> Result<OpId, Diagnostic> {
-        let info = extract_scop(ir, registry, program)?;
+        let (info, nest) = super::direct_program(ir, registry, program, self.name())?;
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
-        let nest = program_nest(ir, program, &info).map_err(|e| fail(ir, e))?;
         check_applies(&nest).map_err(|e| {
             // Keep the historical wording users and scripts look for ("gpu-map failed: …").
             stencil_dialects::support::op_error(ir, program, format!("gpu-map failed: {e}"))

@@ -35,11 +35,11 @@ use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::types::Dim;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
-use stencil_passes::stencil_to_poly::{extract_scop, ScopInfo};
+use stencil_passes::stencil_to_poly::ScopInfo;
 
 use super::arith::{binary, index_constant, load, store, ArithIndexer};
 use super::host::{default_block, HostSide, KernelFunc, LaunchShape, ThreadIds};
-use super::nest::{program_nest, ApplyBox, NestItem, TimeLoop};
+use super::nest::{ApplyBox, NestItem, TimeLoop};
 use super::staging::{StagedField, StagedIndexer};
 use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
 use crate::affine_build::{affine_for, MapOperands};
@@ -64,9 +64,8 @@ impl MappingStrategy for Overlapped {
         program: OpId,
         options: &GpuMapOptions,
     ) -> Result<OpId, Diagnostic> {
-        let info = extract_scop(ir, registry, program)?;
+        let (info, nest) = super::direct_program(ir, registry, program, self.name())?;
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
-        let nest = program_nest(ir, program, &info).map_err(|e| fail(ir, e))?;
         let plan = Plan::new(ir, program, &nest, options).map_err(|e| fail(ir, e))?;
         let name = info.program_name(ir).to_string();
         let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
@@ -554,6 +553,43 @@ fn for_each_point(
     body(ir, inner, &point)
 }
 
+/// Which way [`copy_box`] copies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copy {
+    /// Global memory into the shared buffer (a tile's load).
+    ToShared,
+    /// The shared buffer into global memory (a tile's write-back).
+    ToGlobal,
+}
+
+/// Copies the points of the box `[lo, hi)` between a field in global memory and its shared
+/// buffer (whose first element is the field's element `base`), spread over the block's
+/// threads with the innermost coordinate fastest (coalesced).
+#[allow(clippy::too_many_arguments)]
+fn copy_box(
+    ir: &mut Ir,
+    at: InsertPoint,
+    ids: &ThreadIds,
+    (lo, hi): (&[ValueId], &[ValueId]),
+    base: &[ValueId],
+    (global, buffer): (ValueId, ValueId),
+    direction: Copy,
+    element: &Type,
+    location: &Location,
+) -> Result<(), String> {
+    for_each_point(ir, at, ids, lo, hi, location, &mut |ir, at, point| {
+        let local: Vec<ValueId> =
+            point.iter().zip(base).map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location)).collect();
+        let (from, from_index, to, to_index) = match direction {
+            Copy::ToShared => (global, point.to_vec(), buffer, local),
+            Copy::ToGlobal => (buffer, local, global, point.to_vec()),
+        };
+        let v = load(ir, at, from, from_index, element.clone(), location);
+        store(ir, at, v, to, to_index, location);
+        Ok(())
+    })
+}
+
 /// The tile kernel: load, `time_tile` steps of every apply on shared memory, write back.
 fn build_tile_kernel(
     ir: &mut Ir,
@@ -614,18 +650,7 @@ fn build_tile_kernel(
             hi.push(binary(ir, at, "arith.minsi", end, size[d], Type::Index, location));
         }
         let source = kernel.args[&f.arg];
-        let element = f.element.clone();
-        let base = base.clone();
-        for_each_point(ir, at, &ids, &lo, &hi, location, &mut |ir, at, point| {
-            let local: Vec<ValueId> = point
-                .iter()
-                .zip(&base)
-                .map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location))
-                .collect();
-            let v = load(ir, at, source, point.to_vec(), element.clone(), location);
-            store(ir, at, v, buffer, local, location);
-            Ok(())
-        })?;
+        copy_box(ir, at, &ids, (&lo, &hi), &base, (source, buffer), Copy::ToShared, &f.element, location)?;
     }
     ops::barrier(ir, at, location);
     // 2. The time steps.
@@ -697,18 +722,7 @@ fn build_tile_kernel(
             hi.push(h);
         }
         let target = destination(f);
-        let element = f.element.clone();
-        let base = base.clone();
-        for_each_point(ir, at, &ids, &lo, &hi, location, &mut |ir, at, point| {
-            let local: Vec<ValueId> = point
-                .iter()
-                .zip(&base)
-                .map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location))
-                .collect();
-            let v = load(ir, at, buffer, local, element.clone(), location);
-            store(ir, at, v, target, point.to_vec(), location);
-            Ok(())
-        })?;
+        copy_box(ir, at, &ids, (&lo, &hi), &base, (target, buffer), Copy::ToGlobal, &f.element, location)?;
     }
     Ok(())
 }

@@ -37,6 +37,41 @@ pub struct FullTiles {
     pub partial_when: Vec<Vec<Guard>>,
 }
 
+impl FullTiles {
+    /// The prefix dimensions (columns below `outer`) the code and the test refer to: a code
+    /// generator must have a value for each (a scalar dimension fixed per statement group, for
+    /// instance, has none outside its group).
+    pub fn prefix_dimensions_used(&self, outer: usize) -> Vec<usize> {
+        let mut used = vec![false; outer];
+        let mut mark = |f: &AffineForm| {
+            for (c, slot) in used.iter_mut().enumerate() {
+                if f.coeff(c) != 0 {
+                    *slot = true;
+                }
+            }
+        };
+        self.partial_when.iter().flatten().for_each(|g| mark(&g.expr));
+        visit_forms(&self.body, &mut mark);
+        used.iter().enumerate().filter(|(_, &u)| u).map(|(c, _)| c).collect()
+    }
+}
+
+/// Calls `f` on every affine form of `node` (bounds, guards, statement iterators).
+fn visit_forms(node: &LoopAst, f: &mut impl FnMut(&AffineForm)) {
+    match node {
+        LoopAst::For(l) => {
+            l.lower.iter().chain(&l.upper).for_each(|b| f(&b.expr));
+            visit_forms(&l.body, f);
+        }
+        LoopAst::If { guards, then } => {
+            guards.iter().for_each(|g| f(&g.expr));
+            visit_forms(then, f);
+        }
+        LoopAst::Stmt { iter_values, .. } => iter_values.iter().for_each(|v| f(v)),
+        LoopAst::Seq(items) => items.iter().for_each(|x| visit_forms(x, f)),
+    }
+}
+
 /// The full-tile code of `tiled` (of `scop`) below its first `outer` dimensions.
 pub fn full_tiles(tiled: &TiledSchedule, scop: &Scop, outer: usize, options: &ScanOptions) -> CodegenResult<FullTiles> {
     let general = ScanProblem::from_tiled(tiled, scop)?;
