@@ -67,7 +67,7 @@ fn visit_forms(node: &LoopAst, f: &mut impl FnMut(&AffineForm)) {
             guards.iter().for_each(|g| f(&g.expr));
             visit_forms(then, f);
         }
-        LoopAst::Stmt { iter_values, .. } => iter_values.iter().for_each(|v| f(v)),
+        LoopAst::Stmt { iter_values, .. } => iter_values.iter().for_each(f),
         LoopAst::Seq(items) => items.iter().for_each(|x| visit_forms(x, f)),
     }
 }
