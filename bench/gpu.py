@@ -128,7 +128,8 @@ def main():
         params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
         say(f"{example}: {'x'.join([str(space)] * dims)}, T={steps}")
         say(header)
-        configs = [("naive", "builtin.module(gpu-map{naive})")]
+        configs = [("naive", "builtin.module(gpu-map{naive})"),
+                   ("overlapped", "builtin.module(gpu-map{strategy=overlapped})")]
         configs += [(f"tiled {t} shared, block {BLOCKS[dims]}",
                      f"builtin.module(poly-schedule,poly-tile{{sizes={t}}},gpu-map{{block={BLOCKS[dims]}}})")
                     for t in STAGED_TILES[dims]]
