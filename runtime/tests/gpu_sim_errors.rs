@@ -306,7 +306,8 @@ fn launch_with(grid: [i64; 3], block: [i64; 3], big: bool) -> Result<(), Runtime
 }
 
 fn launch_config_module(big: bool) -> String {
-    let size = if big { 8192 } else { 8 };
+    // 32768 f64 = 256 KiB: above the H100's 227 KiB of (dynamic) shared memory per block.
+    let size = if big { 32768 } else { 8 };
     format!(
         r#"
 module attributes {{gpu.container_module}} {{
@@ -335,7 +336,7 @@ fn launches_the_device_would_refuse_are_errors() {
         ([1, 1, 1], [32, 32, 2], false, "launches blocks of 2048 threads (32, 32, 2), above the device limit of 1024"),
         ([1, 1, 1], [1, 1, 65], false, "with block size 65 along z, above the device limit 64"),
         ([1, 70000, 1], [1, 1, 1], false, "with grid size 70000 along y, above the device limit 65535"),
-        ([1, 1, 1], [1, 1, 1], true, "take 65536 bytes per block, above the device limit of 49152 bytes"),
+        ([1, 1, 1], [1, 1, 1], true, "take 262144 bytes per block, above the device limit of 232448 bytes"),
     ] {
         let error = launch_with(grid, block, big).expect_err(expected);
         let text = error.to_string();
