@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod contract;
 pub mod schedule;
 pub mod stencil_to_poly;
 pub mod tile;
