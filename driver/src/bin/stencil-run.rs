@@ -195,7 +195,7 @@ fn main() -> ExitCode {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {percent}% {msg} ({per_sec}, eta {eta})",
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} ({per_sec}, eta {eta})",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );

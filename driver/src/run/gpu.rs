@@ -11,12 +11,8 @@ use std::path::{Path, PathBuf};
 use stencil_ir::attributes::Attribute;
 use stencil_ir::ir::WalkOrder;
 use stencil_ir::Module;
-use stencil_lowering::ptx::{
-    attach_precompiled, compile_gpu_modules, ParamRole as LoweringRole, PrecompiledPtx, PtxModule, PtxOptions,
-};
-use stencil_runtime::cuda::{
-    run_module_cuda, CudaDevice, CudaError, CudaOptions, KernelParam, ParamRole, PtxKernelSpec, PtxModuleSpec,
-};
+use stencil_lowering::ptx::{attach_precompiled, compile_gpu_modules, PrecompiledPtx, PtxModule, PtxOptions};
+use stencil_runtime::cuda::{run_module_cuda, CudaDevice, CudaError, CudaOptions, PtxModuleSpec};
 use stencil_runtime::gpu_sim::{count_launches, run_module_sim_with_progress, SimOptions, SimProgress};
 use stencil_runtime::{CompiledProgram, ProgramState, RunStats};
 
@@ -79,41 +75,8 @@ pub fn run_sim(
     Ok((stats.run, TargetStats::Sim(summary)))
 }
 
-fn role(role: LoweringRole) -> ParamRole {
-    match role {
-        LoweringRole::Scalar => ParamRole::Scalar,
-        LoweringRole::AllocatedPointer => ParamRole::AllocatedPointer,
-        LoweringRole::AlignedPointer => ParamRole::AlignedPointer,
-        LoweringRole::Offset => ParamRole::Offset,
-        LoweringRole::Size { dim } => ParamRole::Size { dim },
-        LoweringRole::Stride { dim } => ParamRole::Stride { dim },
-    }
-}
-
-/// The runtime's plain-data view of a compiled `gpu.module`.
-pub fn ptx_spec(module: &PtxModule) -> PtxModuleSpec {
-    PtxModuleSpec {
-        name: module.name.clone(),
-        ptx: module.ptx.clone(),
-        kernels: module
-            .kernels
-            .iter()
-            .map(|k| PtxKernelSpec {
-                name: k.name.clone(),
-                arguments: k
-                    .arguments
-                    .iter()
-                    .map(|a| {
-                        a.params
-                            .iter()
-                            .map(|p| KernelParam { ptx_type: p.ptx_type.clone(), role: role(p.role) })
-                            .collect()
-                    })
-                    .collect(),
-            })
-            .collect(),
-    }
-}
+/// The runtime's plain-data view of a compiled `gpu.module` (the library's conversion).
+pub use stencil::ptx_spec;
 
 /// The message `--target gpu` gives on a machine without an NVIDIA driver.
 pub const NO_DRIVER_MESSAGE: &str = "no NVIDIA driver (libcuda.so.1) found: use --target sim";
