@@ -257,7 +257,8 @@ fn dump_tiling(
         ));
     };
     let svg = tiling_svg(&module.ir, &registries.dialects, program, request)?;
-    std::fs::write(path, svg).map_err(|e| {
+    // Like -o: a failed write leaves an earlier picture whole.
+    crate::cli::write_file_atomically(path, svg.as_bytes()).map_err(|e| {
         Diagnostic::error(
             module.ir.location(program).clone(),
             format!("--dump-tiling: cannot write {}: {e}", path.display()),

@@ -4,18 +4,19 @@
 
 use std::process::{Command, Stdio};
 
-/// Runs `binary args` with its stdout's reading end closed before the child writes anything
-/// (the child needs milliseconds to start; the pipe is closed microseconds after the spawn).
+/// Runs `binary args` with a standard output whose reader is gone before the child starts: one
+/// end of a connected socket pair, the other end closed, so every write fails with a broken
+/// pipe (a pipe closed after the spawn would race with a fast child's write).
 fn run_with_closed_stdout(binary: &str, args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(binary)
+    let (writer, reader) = std::os::unix::net::UnixStream::pair().unwrap_or_else(|e| panic!("socket pair: {e}"));
+    drop(reader);
+    let output = Command::new(binary)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(writer)))
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{binary}: {e}"));
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {binary}: {e}"));
     (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
