@@ -19,18 +19,22 @@ pub struct Expectation {
     pub text: String,
     /// Line of the comment itself, for error messages.
     pub comment_line: u32,
+    /// 1-based column of the `expected-…` keyword on that line, for error messages.
+    pub comment_column: u32,
     /// Set once a diagnostic matched it.
     pub matched: bool,
 }
 
 /// An ill-formed expectation comment.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: error: {message}")]
+#[error("{file}:{line}:{column}: error: {message}")]
 pub struct ExpectationSyntaxError {
     /// File name.
     pub file: String,
     /// Line of the comment.
     pub line: u32,
+    /// 1-based column of the expectation's keyword.
+    pub column: u32,
     /// What is wrong.
     pub message: String,
 }
@@ -53,7 +57,14 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
         while let Some((kind_pos, kind, severity)) =
             KINDS.iter().filter_map(|(k, s)| rest.find(k).map(|p| (p, *k, *s))).min_by_key(|x| x.0)
         {
-            let err = |message: String| ExpectationSyntaxError { file: file.to_string(), line: comment_line, message };
+            let byte = line.len() - rest.len() + kind_pos;
+            let comment_column = line[..byte].chars().count() as u32 + 1;
+            let err = |message: String| ExpectationSyntaxError {
+                file: file.to_string(),
+                line: comment_line,
+                column: comment_column,
+                message,
+            };
             let after = &rest[kind_pos + kind.len()..];
             if after.starts_with("-re") {
                 return Err(
@@ -101,6 +112,7 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
                 line: target,
                 text: body[..close].to_string(),
                 comment_line,
+                comment_column,
                 matched: false,
             });
             rest = &body[close + 2..];
@@ -137,8 +149,8 @@ pub fn check(file: &str, produced: &[Diagnostic], expectations: &mut [Expectatio
     }
     for e in expectations.iter().filter(|e| !e.matched) {
         problems.push(format!(
-            "{file}:{}: error: expected {} \"{}\" was not produced (expected on line {})",
-            e.comment_line, e.severity, e.text, e.line
+            "{file}:{}:{}: error: expected {} \"{}\" was not produced (expected on line {})",
+            e.comment_line, e.comment_column, e.severity, e.text, e.line
         ));
     }
     problems
@@ -163,11 +175,13 @@ mod tests {
         assert_eq!((e[0].line, e[0].text.as_str()), (12, "boom"));
         assert_eq!(e[1].line, 12);
         assert_eq!((e[2].severity, e[2].line), (Severity::Warning, 13));
+        assert_eq!((e[0].comment_column, e[1].comment_column, e[2].comment_column), (4, 4, 30));
     }
 
     #[test]
     fn rejects_malformed() {
-        assert!(parse_expectations("f", "// expected-error {{open", 1).is_err());
+        let e = parse_expectations("f", "x // expected-error {{open", 1).err().map(|e| e.to_string());
+        assert_eq!(e.as_deref(), Some("f:1:6: error: expected '}}' to end the expected message"));
         assert!(parse_expectations("f", "// expected-error@+x {{a}}", 1).is_err());
         assert_eq!(parse_expectations("f", "// prose about expected-error here", 1).unwrap(), vec![]);
     }

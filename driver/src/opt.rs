@@ -88,41 +88,17 @@ pub struct Registries {
 }
 
 impl Registries {
-    /// Every dialect and pass stencil-opt ships.
+    /// Every dialect and pass stencil-opt ships (the library's registries,
+    /// `stencil::dialect_registry` and `stencil::pass_registry`).
     pub fn all() -> Self {
-        let mut passes = PassRegistry::with_generic_passes();
-        stencil_passes::register_passes(&mut passes);
-        stencil_lowering::register_passes(&mut passes);
-        Registries { dialects: stencil_dialects::registry(), passes }
+        Registries { dialects: stencil::dialect_registry(), passes: stencil::pass_registry() }
     }
 }
 
 /// Renders a diagnostic as `file:line:col: error: message`, followed by the source line and a
-/// caret when the location is in `source`.
-pub fn render_with_source(d: &Diagnostic, source: &SourceFile) -> String {
-    let mut out = String::new();
-    render_one(d, source, &mut out);
-    for n in &d.notes {
-        render_one(n, source, &mut out);
-    }
-    out
-}
-
-fn render_one(d: &Diagnostic, source: &SourceFile, out: &mut String) {
-    let single = Diagnostic { notes: vec![], ..d.clone() };
-    out.push_str(&single.render());
-    out.push('\n');
-    if let Some((file, line, col)) = d.location.file_position() {
-        if file == &**source.name() {
-            if let Some(text) = source.line_text(line) {
-                out.push_str(text);
-                out.push('\n');
-                out.push_str(&" ".repeat(col.saturating_sub(1) as usize));
-                out.push_str("^\n");
-            }
-        }
-    }
-}
+/// caret when the location is in `source` (the library's rendering: tools and library print
+/// errors alike).
+pub use stencil::render_with_source;
 
 /// Runs the tool on `text` read from `file_name`.
 pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &Registries) -> OptOutcome {
@@ -281,7 +257,8 @@ fn dump_tiling(
         ));
     };
     let svg = tiling_svg(&module.ir, &registries.dialects, program, request)?;
-    std::fs::write(path, svg).map_err(|e| {
+    // Like -o: a failed write leaves an earlier picture whole.
+    crate::cli::write_file_atomically(path, svg.as_bytes()).map_err(|e| {
         Diagnostic::error(
             module.ir.location(program).clone(),
             format!("--dump-tiling: cannot write {}: {e}", path.display()),

@@ -95,5 +95,5 @@ fn cost_needs_the_simulator() {
     let text = example("jacobi-2d-5pt");
     let options = RunOptions { target: Target::Ref, ..cost_options("builtin.module(gpu-map{naive})") };
     let error = run_program("jacobi-2d-5pt.mlir", &text, &options, &Registries::all(), &mut |_| {}).unwrap_err();
-    assert!(error.0.contains("--cost") && error.0.contains("--target sim"), "{}", error.0);
+    assert!(error.text.contains("--cost") && error.text.contains("--target sim"), "{}", error.text);
 }

@@ -71,7 +71,7 @@ fn without_a_driver_target_gpu_is_a_clean_error() {
     let options = gpu_options(&name, &text, "builtin.module(gpu-map{naive})");
     let result = std::panic::catch_unwind(|| run_program(&name, &text, &options, &Registries::all(), &mut |_| {}));
     let error = result.expect("--target gpu must not panic without a driver").expect_err("ran without a driver");
-    assert!(error.0.starts_with(&format!("error: {NO_DRIVER_MESSAGE}")), "unclear error: {}", error.0);
+    assert!(error.text.starts_with(&format!("error: {NO_DRIVER_MESSAGE}")), "unclear error: {}", error.text);
     eprintln!("GPU checks skipped: no NVIDIA driver");
 }
 
@@ -99,8 +99,8 @@ fn check_all_with(pipeline_of: &dyn Fn(&str) -> String, skip_doacross: bool) {
                 checked += 1;
             }
             // The naive baseline exists for DOALL programs only.
-            Err(e) if skip_doacross && e.0.contains("DOACROSS") => {}
-            Err(e) => failures.push(format!("{name}: {}", e.0)),
+            Err(e) if skip_doacross && e.text.contains("DOACROSS") => {}
+            Err(e) => failures.push(format!("{name}: {}", e.text)),
         }
     }
     let pipelines: Vec<String> = pipelines.into_iter().collect();

@@ -67,7 +67,7 @@ fn matching_ptx_runs_and_is_reported() {
     {
         let text = example(name);
         let ptx = temp_file("match", &format!("{name}.ptx"), &emit_ptx(&text, pipeline, None));
-        let report = run_sim(&text, pipeline, ptx.clone(), None).unwrap_or_else(|e| panic!("{name}: {}", e.0));
+        let report = run_sim(&text, pipeline, ptx.clone(), None).unwrap_or_else(|e| panic!("{name}: {}", e));
         assert!(report.contains(&format!("ptx      {} matches @", ptx.display())), "{report}");
         assert!(report.contains("index 64 bit, sha256:"), "{report}");
     }
@@ -81,11 +81,11 @@ fn stale_ptx_is_refused() {
     let changed = text.replacen("arith.constant 5.0 : f64", "arith.constant 4.0 : f64", 1);
     assert_ne!(changed, text);
     let error = run_sim(&changed, TILED, ptx.clone(), None).expect_err("stale PTX ran");
-    assert!(error.0.contains("was compiled from different kernels than this run maps"), "{}", error.0);
+    assert!(error.to_string().contains("was compiled from different kernels than this run maps"), "{error}");
     // The pipeline changed: other tile sizes give other kernels.
     let other = "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8,4})";
     let error = run_sim(&text, other, ptx, None).expect_err("PTX of another pipeline ran");
-    assert!(error.0.contains("was compiled from different kernels than this run maps"), "{}", error.0);
+    assert!(error.to_string().contains("was compiled from different kernels than this run maps"), "{error}");
 }
 
 #[test]
@@ -95,19 +95,22 @@ fn foreign_plain_and_wrong_width_ptx_are_refused() {
     let sor_ptx = emit_ptx(&sor, TILED, None);
     let foreign = temp_file("foreign", "sor.ptx", &sor_ptx);
     let error = run_sim(&jacobi, TILED, foreign, None).expect_err("another program's PTX ran");
-    assert!(error.0.contains("holds PTX for gpu.module @sor_2d_5pt_kernels"), "{}", error.0);
+    assert!(error.to_string().contains("holds PTX for gpu.module @sor_2d_5pt_kernels"), "{error}");
 
     let plain: String = sor_ptx.lines().filter(|l| !l.starts_with("// ")).map(|l| format!("{l}\n")).collect();
     let plain = temp_file("plain", "plain.ptx", &plain);
     let error = run_sim(&sor, TILED, plain, None).expect_err("plain PTX ran");
-    assert!(error.0.contains("is not a PTX file written by stencil-opt --emit=ptx"), "{}", error.0);
+    assert!(error.to_string().contains("is not a PTX file written by stencil-opt --emit=ptx"), "{error}");
 
     let narrow = temp_file("width", "sor32.ptx", &emit_ptx(&sor, TILED, Some(32)));
     let error = run_sim(&sor, TILED, narrow.clone(), Some(64)).expect_err("PTX of another index width ran");
-    assert!(error.0.contains("was compiled with --gpu-index-bitwidth=32, but this run asks for 64"), "{}", error.0);
+    assert!(
+        error.to_string().contains("was compiled with --gpu-index-bitwidth=32, but this run asks for 64"),
+        "{error}"
+    );
     // Without the flag the run takes the file's width.
-    run_sim(&sor, TILED, narrow, None).unwrap_or_else(|e| panic!("{}", e.0));
+    run_sim(&sor, TILED, narrow, None).unwrap_or_else(|e| panic!("{}", e));
 
     let error = run_sim(&sor, TILED, PathBuf::from("/nonexistent/k.ptx"), None).expect_err("missing file");
-    assert!(error.0.contains("cannot read --ptx file '/nonexistent/k.ptx'"), "{}", error.0);
+    assert!(error.to_string().contains("cannot read --ptx file '/nonexistent/k.ptx'"), "{error}");
 }

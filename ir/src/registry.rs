@@ -231,6 +231,13 @@ impl DialectRegistry {
         self.dialects.contains_key(name)
     }
 
+    /// All registered dialect names, sorted (`stencil-opt --show-dialects`).
+    pub fn dialect_names(&self) -> Vec<&'static str> {
+        let mut v: Vec<_> = self.dialects.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
     /// All registered op names, sorted.
     pub fn op_names(&self) -> Vec<&'static str> {
         let mut v: Vec<_> = self.ops.keys().copied().collect();

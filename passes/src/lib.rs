@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod contract;
 pub mod schedule;
 pub mod sor;
 pub mod stencil_to_poly;

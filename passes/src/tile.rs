@@ -279,6 +279,13 @@ pub fn pass_info() -> PassInfo {
             };
             Ok(Box::new(PolyTile { spec: TilingSpec { sizes, options } }))
         },
+        // A second poly-tile would replace the first one's poly.tiling, not tile the tiles.
+        contract: stencil_ir::pass::PassContract {
+            unique: true,
+            ..crate::contract::program_pass(
+                "poly-tile works on stencil.program ops, after poly-schedule and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
+            )
+        },
     }
 }
 

@@ -259,7 +259,7 @@ pub(crate) fn run_lowered_with<C>(
     let mut handles = vec![];
     for spec in &interface.fields {
         if let Some(data) = state.fields.remove(&spec.name) {
-            handles.push((spec.name.clone(), memory.insert_field(data)));
+            handles.push((spec.name.clone(), memory.insert_caller_field(data)));
         }
     }
     let mut fields = handles.iter().map(|(_, h)| Value::MemRef(*h));
@@ -270,11 +270,26 @@ pub(crate) fn run_lowered_with<C>(
     let result = call(&compiled, &interface.name, &values, &mut memory, &handles);
     let seconds = start.elapsed().as_secs_f64();
     let point_updates = handles.iter().map(|(_, h)| memory.stores(*h)).sum();
+    let mut lost = vec![];
     for (name, h) in handles {
-        if let Some(data) = memory.take_field(h) {
-            state.fields.insert(name, data);
+        match memory.take_field(h) {
+            Some(data) => {
+                state.fields.insert(name, data);
+            }
+            None => lost.push(name),
         }
     }
     result?;
+    // Freeing a field argument is refused where it happens; this keeps any other way of
+    // losing one from passing as a successful run with fewer fields.
+    if !lost.is_empty() {
+        return Err(RuntimeError::Entry {
+            message: format!(
+                "lowered program @{}: the run lost field(s) {}; a lowered program must leave its field arguments to the caller",
+                interface.name,
+                lost.join(", ")
+            ),
+        });
+    }
     Ok(RunStats { point_updates, seconds })
 }

@@ -8,6 +8,7 @@
 //! `docs/dialects/stencil.md`.
 
 mod admissible;
+pub mod builder;
 pub mod field;
 pub mod linear;
 mod ops;

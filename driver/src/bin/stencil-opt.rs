@@ -1,27 +1,30 @@
 //! `stencil-opt`: parse, verify, transform and print IR, like `mlir-opt`.
 
-use clap::Parser;
-use std::io::{Read, Write};
+use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
+use stencil_driver::cli::{normalize_args, read_input, write_file_atomically, write_stderr, write_stdout, InputError};
 use stencil_driver::opt::{run_opt, Emit, OptOptions, Registries};
 use stencil_poly::DependenceMode;
 
-/// Command-line flags (names follow mlir-opt).
+/// Command-line flags (names follow mlir-opt; single-dash long options such as
+/// `-pass-pipeline=…` work too).
 #[derive(Parser, Debug)]
 #[command(
     name = "stencil-opt",
     version,
-    about = "Parse, verify, transform and print stencil-opt IR (MLIR textual format)"
+    about = "Parse, verify, transform and print stencil-opt IR (MLIR textual format)",
+    after_help = "Long options may also be written with one dash, as mlir-opt allows (-pass-pipeline=..., -split-input-file)."
 )]
 struct Cli {
     /// Input file, or `-` for standard input.
     #[arg(default_value = "-")]
     input: String,
-    /// Output file (standard output by default).
+    /// Output file (standard output by default). Written only when the run succeeds, and
+    /// atomically: a failed run leaves an existing FILE as it was.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
     /// Pass pipeline, e.g. `builtin.module(canonicalize,cse)`.
-    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    #[arg(short = 'p', long = "pass-pipeline", value_name = "PIPELINE")]
     pass_pipeline: Option<String>,
     /// Process each `// -----` separated chunk of the input independently.
     #[arg(long = "split-input-file")]
@@ -39,10 +42,10 @@ struct Cli {
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered: bool,
     /// Print the IR to stderr after each pass.
-    #[arg(long = "print-ir-after-all")]
+    #[arg(long = "mlir-print-ir-after-all", visible_alias = "print-ir-after-all")]
     print_ir_after_all: bool,
     /// Report the time spent in each pass on stderr.
-    #[arg(long = "timing")]
+    #[arg(long = "mlir-timing", visible_alias = "timing")]
     timing: bool,
     /// Run the verifier after each pass.
     #[arg(long = "verify-each", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
@@ -76,6 +79,9 @@ struct Cli {
     /// List the registered passes with their options and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
+    /// Print the list of registered dialects and exit.
+    #[arg(long = "show-dialects")]
+    show_dialects: bool,
     /// Log filter (tracing EnvFilter syntax, e.g. `debug` or `stencil_ir::pass=trace`);
     /// defaults to `RUST_LOG`.
     #[arg(long = "log", value_name = "FILTER")]
@@ -130,35 +136,51 @@ fn list_passes(registries: &Registries) -> String {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(normalize_args(&Cli::command(), std::env::args_os()));
     if let Err(e) = stencil_driver::logging::init(cli.log.as_deref()) {
-        eprintln!("stencil-opt: error: {e}");
+        write_stderr(&format!("stencil-opt: error: {e}\n"));
         return ExitCode::FAILURE;
     }
     let registries = Registries::all();
-    if cli.list_passes {
-        print!("{}", list_passes(&registries));
-        return ExitCode::SUCCESS;
+    if cli.list_passes || cli.show_dialects {
+        let text = if cli.list_passes {
+            list_passes(&registries)
+        } else {
+            // mlir-opt's format, so scripts written for it read ours.
+            format!("Available Dialects: {}\n", registries.dialects.dialect_names().join(","))
+        };
+        return match write_stdout(&text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                write_stderr(&format!("stencil-opt: error: cannot write to standard output: {e}\n"));
+                ExitCode::FAILURE
+            }
+        };
     }
-    let (name, text) = match read_input(&cli.input) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("stencil-opt: error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    // Each flag is checked on its own so the error names it.
+    // Each flag is checked on its own, before any input is read, so the error names it.
     let chip_check = stencil_lowering::ptx::PtxOptions { chip: cli.gpu_chip.clone(), ..Default::default() };
     if let Err(e) = chip_check.validate() {
-        eprintln!("stencil-opt: error: --gpu-chip: {e}");
+        write_stderr(&format!("stencil-opt: error: --gpu-chip: {e}\n"));
         return ExitCode::FAILURE;
     }
     let width_check =
         stencil_lowering::ptx::PtxOptions { index_bitwidth: cli.gpu_index_bitwidth, ..Default::default() };
     if let Err(e) = width_check.validate() {
-        eprintln!("stencil-opt: error: --gpu-index-bitwidth: {e}");
+        write_stderr(&format!("stencil-opt: error: --gpu-index-bitwidth: {e}\n"));
         return ExitCode::FAILURE;
     }
+    let (name, text) = match read_input(&cli.input) {
+        Ok(t) => t,
+        // Located errors carry their own `file:line:col: error:` prefix.
+        Err(e @ InputError::NotUtf8 { .. }) => {
+            write_stderr(&format!("{e}\n"));
+            return ExitCode::FAILURE;
+        }
+        Err(e) => {
+            write_stderr(&format!("stencil-opt: error: {e}\n"));
+            return ExitCode::FAILURE;
+        }
+    };
     let options = OptOptions {
         pipeline: cli.pass_pipeline,
         split_input_file: cli.split_input_file,
@@ -189,37 +211,24 @@ fn main() -> ExitCode {
     };
     let outcome = run_opt(&name, &text, &options, &registries);
     if !outcome.messages.is_empty() {
-        eprint!("{}", outcome.messages);
+        write_stderr(&outcome.messages);
     }
-    if let Err(e) = write_output(cli.output.as_deref(), &outcome.output) {
-        eprintln!("stencil-opt: error: {e}");
+    let written = match cli.output.as_deref() {
+        None | Some("-") => write_stdout(&outcome.output).map_err(|e| format!("cannot write to standard output: {e}")),
+        // A failed run (parse error, bad pipeline, failed --emit=ptx) must not replace, let
+        // alone truncate, what FILE held: it is written only on success, in one rename.
+        Some(path) if outcome.success => write_file_atomically(std::path::Path::new(path), outcome.output.as_bytes())
+            .map_err(|e| format!("cannot write output file '{path}': {e}")),
+        Some(_) => Ok(()),
+    };
+    if let Err(e) = written {
+        write_stderr(&format!("stencil-opt: error: {e}\n"));
         return ExitCode::FAILURE;
     }
     if outcome.success {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
-}
-
-fn read_input(path: &str) -> Result<(String, String), String> {
-    if path == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("cannot read standard input: {e}"))?;
-        return Ok(("<stdin>".to_string(), text));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot open input file '{path}': {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("input file '{path}' is not valid UTF-8"))?;
-    Ok((path.to_string(), text))
-}
-
-fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
-    match path {
-        None | Some("-") => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| format!("cannot write output: {e}"))
-        }
-        Some(p) => std::fs::write(p, text).map_err(|e| format!("cannot write output file '{p}': {e}")),
     }
 }
 

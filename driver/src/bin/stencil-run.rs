@@ -1,31 +1,35 @@
 //! `stencil-run`: compile (optionally transform) and run a stencil program, verify it against
 //! the reference interpreter, report timing and checksums, save the fields.
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use stencil_driver::cli::{normalize_args, read_input, write_stderr, write_stdout};
 use stencil_driver::opt::Registries;
 use stencil_driver::run::converge::{ConvergeOptions, Norm};
 use stencil_driver::run::gpu::GpuRunOptions;
 use stencil_driver::run::init::InitPlan;
-use stencil_driver::run::{run_program, RunOptions, Target};
-use stencil_runtime::{Progress, ScalarValue};
+use stencil_driver::run::{run_program, RunError, RunOptions, RunProgress, Target};
+use stencil_runtime::ScalarValue;
 
 /// Command-line flags.
 #[derive(Parser, Debug)]
 #[command(
     name = "stencil-run",
     version,
-    about = "Run a stencil program (optionally transformed by a pass pipeline) and check it against the reference interpreter"
+    about = "Run a stencil program (optionally transformed by a pass pipeline) and check it against the reference interpreter",
+    after_help = "Long options may also be written with one dash (-pass-pipeline=...), as mlir-opt allows."
 )]
 struct Cli {
     /// Input file (a stencil.program, or a lowered program).
     input: String,
-    /// A parameter value, `NAME=INT` (repeatable); overrides the program's default.
+    /// A parameter value, `NAME=INT` (repeatable, once per name); overrides the program's
+    /// default.
     #[arg(long = "param", value_name = "NAME=INT")]
     params: Vec<String>,
-    /// A scalar argument value, `NAME=NUMBER` (repeatable); overrides the program's default.
+    /// A scalar argument value, `NAME=NUMBER` (repeatable, once per name); overrides the
+    /// program's default.
     #[arg(long = "scalar", value_name = "NAME=NUMBER")]
     scalars: Vec<String>,
     /// Where to run: `ref` (the reference interpreter), `sim` (the GPU simulator) or `gpu`
@@ -57,17 +61,19 @@ struct Cli {
     #[arg(long = "sync-each-launch")]
     sync_each_launch: bool,
     /// Initial field values: `random[:SEED]`, `const:V`, `zeros` for all fields, or
-    /// `NAME=random[:SEED]|const:V|zeros|FILE.npy` for one (repeatable). Default: random:0.
+    /// `NAME=random[:SEED]|const:V|zeros|FILE.npy` for one (repeatable, once per field).
+    /// Default: random:0.
     #[arg(long = "init", value_name = "SPEC")]
     init: Vec<String>,
-    /// Write every field as DIR/NAME.npy after a successful run.
+    /// Write every field as DIR/NAME.npy after a successful run, all or nothing: a failure
+    /// leaves DIR as it was.
     #[arg(long = "out", value_name = "DIR")]
     out: Option<String>,
-    /// Print one JSON object instead of the text report.
+    /// Print one JSON object instead of the text report; errors too (`{"error": …}`).
     #[arg(long)]
     json: bool,
     /// Transform the program before running it (same syntax as stencil-opt).
-    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    #[arg(short = 'p', long = "pass-pipeline", value_name = "PIPELINE")]
     pass_pipeline: Option<String>,
     /// Also run the untransformed program on the reference interpreter and compare every field.
     #[arg(long)]
@@ -121,7 +127,9 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
     for p in &cli.params {
         let (n, v) = split_assignment("--param", p)?;
         let v: i64 = v.parse().map_err(|_| format!("--param {n}: '{v}' is not an integer"))?;
-        params.insert(n.to_string(), v);
+        if let Some(first) = params.insert(n.to_string(), v) {
+            return Err(format!("--param {n} is given twice ({first}, then {v}): give each parameter once"));
+        }
     }
     let mut scalars = BTreeMap::new();
     for s in &cli.scalars {
@@ -130,7 +138,9 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
             Ok(i) => ScalarValue::Int(i),
             Err(_) => ScalarValue::Float(v.parse().map_err(|_| format!("--scalar {n}: '{v}' is not a number"))?),
         };
-        scalars.insert(n.to_string(), value);
+        if let Some(first) = scalars.insert(n.to_string(), value) {
+            return Err(format!("--scalar {n} is given twice ({first}, then {value}): give each scalar once"));
+        }
     }
     if !(cli.tolerance >= 0.0 && cli.tolerance.is_finite()) {
         return Err(format!("--tolerance must be a finite non-negative number, got {}", cli.tolerance));
@@ -154,6 +164,11 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
         }
         Some(tol) => return Err(format!("--converge must be a positive tolerance, got {tol}")),
     };
+    if let Some(chip) = &cli.gpu_chip {
+        stencil_lowering::ptx::PtxOptions { chip: chip.clone(), ..Default::default() }
+            .validate()
+            .map_err(|e| format!("--gpu-chip: {e}"))?;
+    }
     Ok(RunOptions {
         converge,
         params,
@@ -173,69 +188,91 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
             ptx_file: cli.ptx.as_ref().map(Into::into),
         },
         cost: cli.cost,
+        // Counting the simulator's blocks first is only worth it where a person watches.
+        progress: std::io::stderr().is_terminal(),
     })
 }
 
+/// Reports `error` and fails: as one JSON object on stdout with `--json` (what a script
+/// parses, whatever happened), else as text on stderr.
+fn fail(json: bool, error: &RunError) -> ExitCode {
+    if json {
+        if let Err(e) = write_stdout(&format!("{}\n", error.to_json())) {
+            write_stderr(&format!("{error}\nstencil-run: error: cannot write to standard output: {e}\n"));
+        }
+    } else {
+        let text = error.to_string();
+        write_stderr(&if text.ends_with('\n') { text } else { text + "\n" });
+    }
+    ExitCode::FAILURE
+}
+
+/// An error of the command line itself (not of the program).
+fn usage_error(message: impl std::fmt::Display) -> RunError {
+    let mut error = RunError::new(message.to_string());
+    error.text = format!("stencil-run: {}", error.text);
+    error
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args = normalize_args(&Cli::command(), std::env::args_os());
+    let json = args.iter().skip(1).any(|a| a == "--json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) if json && e.use_stderr() => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            return fail(json, &usage_error(first.strip_prefix("error: ").unwrap_or(first)));
+        }
+        Err(e) => e.exit(),
+    };
     if let Err(e) = stencil_driver::logging::init(cli.log.as_deref()) {
-        eprintln!("stencil-run: error: {e}");
-        return ExitCode::FAILURE;
+        return fail(json, &usage_error(e));
     }
     let options = match options(&cli) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("stencil-run: error: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(json, &usage_error(e)),
     };
-    let text = match std::fs::read(&cli.input).map(String::from_utf8) {
-        Ok(Ok(t)) => t,
-        Ok(Err(_)) => {
-            eprintln!("stencil-run: error: input file '{}' is not valid UTF-8", cli.input);
-            return ExitCode::FAILURE;
-        }
-        Err(e) => {
-            eprintln!("stencil-run: error: cannot open input file '{}': {e}", cli.input);
-            return ExitCode::FAILURE;
-        }
+    let text = match read_input(&cli.input) {
+        Ok((_, t)) => t,
+        Err(e @ stencil_driver::cli::InputError::NotUtf8 { .. }) => return fail(json, &RunError::new(e.to_string())),
+        Err(e) => return fail(json, &usage_error(e)),
     };
     // A progress bar only where a person watches: stderr is a terminal.
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {percent}% ({per_sec}, eta {eta})",
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} ({per_sec}, eta {eta})",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         bar
     });
-    let mut on_progress = |p: Progress| {
+    let mut on_progress = |p: RunProgress| {
         if let Some(bar) = &bar {
             bar.set_length(p.total);
             bar.set_position(p.done);
+            if bar.message().is_empty() {
+                bar.set_message(p.unit);
+            }
         }
     };
     let result = run_program(&cli.input, &text, &options, &Registries::all(), &mut on_progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    match result {
-        Ok(report) => {
-            if cli.json {
-                println!("{}", report.to_json());
-            } else {
-                print!("{}", report.render_text());
-            }
-            ExitCode::SUCCESS
-        }
+    let report = match result {
+        Ok(report) => report,
+        Err(e) => return fail(json, &e),
+    };
+    let text = if cli.json { format!("{}\n", report.to_json()) } else { report.render_text() };
+    // A closed pipe (`| head -0`) or a full disk is an error, not a panic; the fields of
+    // --out are already written.
+    match write_stdout(&text) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let msg = e.to_string();
-            eprint!("{msg}");
-            if !msg.ends_with('\n') {
-                eprintln!();
-            }
+            write_stderr(&format!("stencil-run: error: cannot write the report to standard output: {e}\n"));
             ExitCode::FAILURE
         }
     }

@@ -263,8 +263,8 @@ pub fn converge(
         previous = now;
         norm_seconds += measured.elapsed().as_secs_f64();
         if !value.is_finite() {
-            return Err(RunError(format!(
-                "error: --converge: the {} of {field} is {value} after {} steps: the method diverges",
+            return Err(RunError::new(format!(
+                "--converge: the {} of {field} is {value} after {} steps: the method diverges",
                 options.norm.name(),
                 report.steps
             )));

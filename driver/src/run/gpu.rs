@@ -11,13 +11,9 @@ use std::path::{Path, PathBuf};
 use stencil_ir::attributes::Attribute;
 use stencil_ir::ir::WalkOrder;
 use stencil_ir::Module;
-use stencil_lowering::ptx::{
-    attach_precompiled, compile_gpu_modules, ParamRole as LoweringRole, PrecompiledPtx, PtxModule, PtxOptions,
-};
-use stencil_runtime::cuda::{
-    run_module_cuda, CudaDevice, CudaError, CudaOptions, KernelParam, ParamRole, PtxKernelSpec, PtxModuleSpec,
-};
-use stencil_runtime::gpu_sim::{run_module_sim, SimOptions};
+use stencil_lowering::ptx::{attach_precompiled, compile_gpu_modules, PrecompiledPtx, PtxModule, PtxOptions};
+use stencil_runtime::cuda::{run_module_cuda, CudaDevice, CudaError, CudaOptions, PtxModuleSpec};
+use stencil_runtime::gpu_sim::{count_launches, run_module_sim_with_progress, SimOptions, SimProgress};
 use stencil_runtime::{CompiledProgram, ProgramState, RunStats};
 
 /// The example pipeline error messages suggest.
@@ -32,15 +28,16 @@ pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError>
     if mapped {
         return Ok(());
     }
-    Err(RunError(format!(
-        "error: --target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (or 'builtin.module(gpu-map{{naive}})' for the untiled baseline of a DOALL program)"
+    Err(RunError::new(format!(
+        "--target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (or 'builtin.module(gpu-map{{naive}})' for the untiled baseline of a DOALL program)"
     )))
 }
 
 /// Runs `module` on the GPU simulator (race detection on: a race is an error). Point updates
 /// are the original program's statement instances (`original`): with tiles staged in shared
 /// memory, the global stores the simulator counts are write-backs. With `cost`, the summary
-/// carries the cost report (`--cost`).
+/// carries the cost report (`--cost`). With `progress`, the blocks are counted first (a dry
+/// run of the host function) and `progress` hears how many are done after each.
 pub fn run_sim(
     module: &Module,
     original: &Module,
@@ -48,9 +45,20 @@ pub fn run_sim(
     program_name: &str,
     state: &mut ProgramState,
     cost: Option<&CostRequest<'_>>,
+    progress: Option<&mut dyn FnMut(super::RunProgress)>,
 ) -> Result<(RunStats, TargetStats), RunError> {
     let point_updates = program_point_updates(original, program_name, state);
-    let mut stats = run_module_sim(module, entry, state, &SimOptions::default())?;
+    let mut stats = match progress {
+        Some(progress) => {
+            // Without a total the display still counts; a failed count is no reason to fail the run.
+            let total = count_launches(module, entry, state).map_or(0, |c| c.blocks);
+            let mut blocks = |p: SimProgress| {
+                progress(super::RunProgress { done: p.blocks, total: total.max(p.blocks), unit: "blocks" })
+            };
+            run_module_sim_with_progress(module, entry, state, &SimOptions::default(), &mut blocks)?
+        }
+        None => run_module_sim_with_progress(module, entry, state, &SimOptions::default(), &mut |_| {})?,
+    };
     stats.run.point_updates = point_updates.unwrap_or(stats.run.point_updates);
     let sim = &stats.sim;
     let summary = SimSummary {
@@ -67,49 +75,16 @@ pub fn run_sim(
     Ok((stats.run, TargetStats::Sim(summary)))
 }
 
-fn role(role: LoweringRole) -> ParamRole {
-    match role {
-        LoweringRole::Scalar => ParamRole::Scalar,
-        LoweringRole::AllocatedPointer => ParamRole::AllocatedPointer,
-        LoweringRole::AlignedPointer => ParamRole::AlignedPointer,
-        LoweringRole::Offset => ParamRole::Offset,
-        LoweringRole::Size { dim } => ParamRole::Size { dim },
-        LoweringRole::Stride { dim } => ParamRole::Stride { dim },
-    }
-}
-
-/// The runtime's plain-data view of a compiled `gpu.module`.
-pub fn ptx_spec(module: &PtxModule) -> PtxModuleSpec {
-    PtxModuleSpec {
-        name: module.name.clone(),
-        ptx: module.ptx.clone(),
-        kernels: module
-            .kernels
-            .iter()
-            .map(|k| PtxKernelSpec {
-                name: k.name.clone(),
-                arguments: k
-                    .arguments
-                    .iter()
-                    .map(|a| {
-                        a.params
-                            .iter()
-                            .map(|p| KernelParam { ptx_type: p.ptx_type.clone(), role: role(p.role) })
-                            .collect()
-                    })
-                    .collect(),
-            })
-            .collect(),
-    }
-}
+/// The runtime's plain-data view of a compiled `gpu.module` (the library's conversion).
+pub use stencil::ptx_spec;
 
 /// The message `--target gpu` gives on a machine without an NVIDIA driver.
 pub const NO_DRIVER_MESSAGE: &str = "no NVIDIA driver (libcuda.so.1) found: use --target sim";
 
 fn cuda_error(e: CudaError) -> RunError {
     match e {
-        CudaError::NoDriver { detail } => RunError(format!("error: {NO_DRIVER_MESSAGE} ({detail})")),
-        other => RunError(format!("error: {other}")),
+        CudaError::NoDriver { detail } => RunError::new(format!("{NO_DRIVER_MESSAGE} ({detail})")),
+        other => RunError::new(format!("{other}")),
     }
 }
 
@@ -151,13 +126,13 @@ pub fn load_precompiled(
 ) -> Result<Vec<PtxModule>, RunError> {
     let origin = path.display().to_string();
     let text = std::fs::read(path)
-        .map_err(|e| RunError(format!("error: cannot read --ptx file '{origin}': {e}")))
+        .map_err(|e| RunError::new(format!("cannot read --ptx file '{origin}': {e}")))
         .and_then(|bytes| {
-            String::from_utf8(bytes).map_err(|_| RunError(format!("error: --ptx file '{origin}' is not valid UTF-8")))
+            String::from_utf8(bytes).map_err(|_| RunError::new(format!("--ptx file '{origin}' is not valid UTF-8")))
         })?;
-    let file = PrecompiledPtx::parse(&text, &origin).map_err(|e| RunError(format!("error: {e}")))?;
+    let file = PrecompiledPtx::parse(&text, &origin).map_err(|e| RunError::new(format!("{e}")))?;
     attach_precompiled(&module.ir, &registries.dialects, module.top, &file, requested_bitwidth)
-        .map_err(|e| RunError(format!("error: {e}")))
+        .map_err(|e| RunError::new(format!("{e}")))
 }
 
 /// The index width kernels are compiled with when `--gpu-index-bitwidth` is not given: 32 when
@@ -210,14 +185,14 @@ pub fn run_gpu(
             let compiled = load_precompiled(path, module, registries, options.index_bitwidth)?;
             let chip = compiled.first().map_or_else(|| device_chip.clone(), |m| m.chip.clone());
             if let Some(requested) = options.chip.as_ref().filter(|&c| c != &chip) {
-                return Err(RunError(format!(
-                    "error: --gpu-chip={requested} asks for other PTX than the --ptx file holds ({chip}): drop --gpu-chip or recompile the file for {requested}"
+                return Err(RunError::new(format!(
+                    "--gpu-chip={requested} asks for other PTX than the --ptx file holds ({chip}): drop --gpu-chip or recompile the file for {requested}"
                 )));
             }
             if let (Some(ptx_sm), Some(device_sm)) = (sm_number(&chip), sm_number(&device_chip)) {
                 if ptx_sm > device_sm {
-                    return Err(RunError(format!(
-                        "error: the --ptx file was compiled for {chip}, newer than this GPU ({device_chip}): recompile it with --gpu-chip={device_chip}"
+                    return Err(RunError::new(format!(
+                        "the --ptx file was compiled for {chip}, newer than this GPU ({device_chip}): recompile it with --gpu-chip={device_chip}"
                     )));
                 }
             }
@@ -232,7 +207,7 @@ pub fn run_gpu(
                 ..defaults
             };
             let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &ptx_options)
-                .map_err(|e| RunError(format!("error: compiling the kernels to PTX for {chip}: {e}")))?;
+                .map_err(|e| RunError::new(format!("compiling the kernels to PTX for {chip}: {e}")))?;
             (compiled, chip)
         }
     };

@@ -5,12 +5,13 @@
 pub mod converge;
 pub mod cost;
 mod cost_report;
+pub mod error;
 pub mod gpu;
 pub mod init;
 pub mod output;
 pub mod report;
 
-use crate::opt::{render_with_source, Registries};
+use crate::opt::Registries;
 use init::InitPlan;
 use report::{FieldSummary, RunReport};
 use std::collections::BTreeMap;
@@ -19,9 +20,7 @@ use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::pass::{PassManager, PassManagerOptions};
 use stencil_ir::verifier::verify;
 use stencil_ir::{Module, SourceFile};
-use stencil_runtime::{
-    compare_fields, module_interface, run_module_with_progress, ProgramState, Progress, ScalarValue,
-};
+use stencil_runtime::{compare_fields, module_interface, run_module_with_progress, ProgramState, ScalarValue};
 
 /// Where a program runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -84,6 +83,9 @@ pub struct RunOptions {
     pub cost: bool,
     /// `--converge` and its companions: run until a norm is below a tolerance.
     pub converge: Option<converge::ConvergeOptions>,
+    /// Report progress of a `--target sim` run (a terminal watches): its total comes from a
+    /// dry run of the host function that counts the launches and blocks first.
+    pub progress: bool,
 }
 
 impl Default for RunOptions {
@@ -101,55 +103,58 @@ impl Default for RunOptions {
             gpu: gpu::GpuRunOptions::default(),
             cost: false,
             converge: None,
+            progress: false,
         }
     }
 }
 
-/// A failed run: a message ready for stderr.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct RunError(pub String);
-
-impl From<stencil_runtime::RuntimeError> for RunError {
-    fn from(e: stencil_runtime::RuntimeError) -> Self {
-        RunError(format!("error: {e}"))
-    }
-}
+pub use error::RunError;
 
 fn parse_and_verify(source: &SourceFile, registries: &Registries) -> Result<Module, RunError> {
     let config = ParserConfig { registry: &registries.dialects, allow_unregistered: false };
-    let module = parse_source(source, config).map_err(|d| RunError(render_with_source(&d, source)))?;
-    verify(&module.ir, &registries.dialects, module.top, false)
-        .map_err(|d| RunError(render_with_source(&d, source)))?;
+    let module = parse_source(source, config).map_err(|d| RunError::diagnostic(&d, source))?;
+    verify(&module.ir, &registries.dialects, module.top, false).map_err(|d| RunError::diagnostic(&d, source))?;
     Ok(module)
 }
 
+/// How far a run is, for a progress display: `done` of `total` units (point updates on the
+/// reference interpreter, blocks on the simulator).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RunProgress {
+    /// Units done.
+    pub done: u64,
+    /// Units of the whole run (0 when unknown).
+    pub total: u64,
+    /// What is counted: `point updates` or `blocks`.
+    pub unit: &'static str,
+}
+
 /// Runs the program in `text` (read from `file`) as `options` say. `progress` receives the
-/// progress of the main run (not of the check run).
+/// progress of the main run (not of the check run); on `--target sim` only with
+/// [`RunOptions::progress`].
 pub fn run_program(
     file: &str,
     text: &str,
     options: &RunOptions,
     registries: &Registries,
-    progress: &mut dyn FnMut(Progress),
+    progress: &mut dyn FnMut(RunProgress),
 ) -> Result<RunReport, RunError> {
     let source = SourceFile::new(file, text);
     let original = parse_and_verify(&source, registries)?;
     let mut transformed = original.clone();
     if let Some(pipeline) = &options.pipeline {
         let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
-        let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options)
-            .map_err(|e| RunError(format!("<pass-pipeline>: error: {e}")))?;
+        let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
         pm.run(&mut transformed.ir, transformed.top, &registries.dialects)
-            .map_err(|d| RunError(render_with_source(&d, &source)))?;
+            .map_err(|d| RunError::diagnostic(&d, &source))?;
     }
     let entry = options.entry.as_deref();
     if options.target != Target::Ref {
         gpu::require_gpu_mapped(&transformed, options.target.name())?;
     }
     if options.cost && options.target != Target::Sim {
-        return Err(RunError(format!(
-            "error: --cost estimates the GPU cost from the simulator's counters: use it with --target sim, not --target {}",
+        return Err(RunError::new(format!(
+            "--cost estimates the GPU cost from the simulator's counters: use it with --target sim, not --target {}",
             options.target.name()
         )));
     }
@@ -157,8 +162,8 @@ pub fn run_program(
     let mut matched_ptx = None;
     let precompiled = match &options.gpu.ptx_file {
         Some(_) if options.target == Target::Ref => {
-            return Err(RunError(
-                "error: --ptx gives the kernels of --target gpu (and is checked with --target sim); it means nothing for --target ref".to_string(),
+            return Err(RunError::new(
+                "--ptx gives the kernels of --target gpu (and is checked with --target sim); it means nothing for --target ref".to_string(),
             ));
         }
         // The simulator runs the IR, not the PTX, and the GPU run loads the file itself; it is
@@ -177,8 +182,8 @@ pub fn run_program(
             Some(summary)
         }
         None if options.target == Target::Gpu && !stencil_lowering::ptx::MLIR_AVAILABLE => {
-            return Err(RunError(
-                "error: this stencil-run was built without MLIR (no `mlir` cargo feature), so it cannot compile kernels: give their PTX with --ptx FILE, written by `stencil-opt INPUT --pass-pipeline=... --emit=ptx -o FILE` with the same input and --pass-pipeline".to_string(),
+            return Err(RunError::new(
+                "this stencil-run was built without MLIR (no `mlir` cargo feature), so it cannot compile kernels: give their PTX with --ptx FILE, written by `stencil-opt INPUT --pass-pipeline=... --emit=ptx -o FILE` with the same input and --pass-pipeline".to_string(),
             ));
         }
         None => None,
@@ -190,14 +195,29 @@ pub fn run_program(
     let unknown = options.init.unknown_fields(&interface.fields);
     if !unknown.is_empty() {
         let declared: Vec<&str> = interface.fields.iter().map(|f| f.name.as_str()).collect();
-        return Err(RunError(format!(
-            "error: --init names unknown field(s) {}: the program's fields are {}",
+        return Err(RunError::new(format!(
+            "--init names unknown field(s) {}: the program's fields are {}",
             unknown.join(", "),
             declared.join(", ")
         )));
     }
     for spec in &interface.fields {
-        state.fields.insert(spec.name.clone(), options.init.make(spec)?);
+        let data = options.init.make(spec).map_err(|e| match &e {
+            // A file of another shape: say which --param values would fit it.
+            stencil_runtime::RuntimeError::FieldShapeMismatch { found, .. } => {
+                let hint = init::field_extents(&transformed, &interface.name, &spec.name)
+                    .and_then(|extents| init::params_for_shape(&extents, found, &interface.params));
+                match hint {
+                    Some(params) => {
+                        let flags: Vec<String> = params.iter().map(|(n, v)| format!("--param {n}={v}")).collect();
+                        RunError::new(format!("{e}; {} gives the program that shape", flags.join(" ")))
+                    }
+                    None => RunError::from(e),
+                }
+            }
+            _ => RunError::from(e),
+        })?;
+        state.fields.insert(spec.name.clone(), data);
     }
     // The check runs the original program from the same initial fields; keep a copy only then
     // (fields of GiBs take a second to copy).
@@ -209,10 +229,16 @@ pub fn run_program(
         precompiled: matched_ptx.as_deref(),
     };
     let cost = options.cost.then_some(&cost);
-    let run_once = |state: &mut ProgramState, progress: &mut dyn FnMut(Progress)| match options.target {
-        Target::Ref => Ok((run_module_with_progress(&transformed, entry, state, progress)?, None)),
+    let run_once = |state: &mut ProgramState, progress: &mut dyn FnMut(RunProgress)| match options.target {
+        Target::Ref => {
+            let mut points = |p: stencil_runtime::Progress| {
+                progress(RunProgress { done: p.done, total: p.total, unit: "point updates" })
+            };
+            Ok((run_module_with_progress(&transformed, entry, state, &mut points)?, None))
+        }
         Target::Sim => {
-            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, state, cost)?;
+            let progress = options.progress.then_some(progress);
+            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, state, cost, progress)?;
             Ok::<_, RunError>((stats, Some(sim)))
         }
         Target::Gpu => {
@@ -228,23 +254,21 @@ pub fn run_program(
         }
         Some(c) => {
             if options.check {
-                return Err(RunError(
-                    "error: --converge and --check do not go together: a convergence run compares norms, not bits"
-                        .into(),
+                return Err(RunError::new(
+                    "--converge and --check do not go together: a convergence run compares norms, not bits",
                 ));
             }
             let field = match &c.field {
                 Some(f) if interface.fields.iter().any(|s| &s.name == f) => f.clone(),
-                Some(f) => return Err(RunError(format!("error: --converge-field: the program has no field '{f}'"))),
+                Some(f) => return Err(RunError::new(format!("--converge-field: the program has no field '{f}'"))),
                 None => interface
                     .fields
                     .first()
                     .map(|s| s.name.clone())
-                    .ok_or_else(|| RunError("error: --converge: the program has no field".into()))?,
+                    .ok_or_else(|| RunError::new("--converge: the program has no field"))?,
             };
             if !interface.params.iter().any(|(n, _)| n == &c.steps_param) {
-                return Err(RunError(format!(
-                    "error: --converge runs the program a few steps at a time through its step parameter, and it has no parameter '{}' (choose one with --steps-param)",
+                return Err(RunError::new(format!("--converge runs the program a few steps at a time through its step parameter, and it has no parameter '{}' (choose one with --steps-param)",
                     c.steps_param
                 )));
             }
@@ -264,12 +288,23 @@ pub fn run_program(
                 },
                 || {
                     let s = state_cell.borrow();
-                    s.fields.get(&field).cloned().ok_or_else(|| RunError(format!("error: field {field} vanished")))
+                    s.fields.get(&field).cloned().ok_or_else(|| RunError::new(format!("field {field} vanished")))
                 },
             )?;
             (stats, last_target, Some(report))
         }
     };
+    // A field the run did not give back has no results: reporting the others (and passing
+    // --check on them) would hide that. The runtime refuses a `memref.dealloc` of a field
+    // argument where it happens; this catches any other way of losing one.
+    let lost: Vec<&str> =
+        interface.fields.iter().filter(|f| !state.fields.contains_key(&f.name)).map(|f| f.name.as_str()).collect();
+    if !lost.is_empty() {
+        return Err(RunError::new(format!(
+            "the run lost field(s) {}: the program must leave its field arguments to the caller (docs/runtime.md, lowered programs)",
+            lost.join(", ")
+        )));
+    }
     let check = if options.check {
         let mut reference =
             ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
@@ -317,9 +352,11 @@ pub fn run_program(
         convergence,
     };
     if report.check.as_ref().is_some_and(|c| !c.passed) {
-        return Err(RunError(
-            report.render_text() + "error: the transformed program's results differ from the reference (see above)",
-        ));
+        let message = "the transformed program's results differ from the reference (see above)";
+        let mut error = RunError::new(message);
+        error.text = format!("{}{}", report.render_text(), error.text);
+        error.report = Some(Box::new(report));
+        return Err(error);
     }
     if let Some(dir) = &options.out_dir {
         output::write_fields(dir, &state.fields)?;

@@ -3,7 +3,7 @@
 //! constants with the dialect's hook), runs each op's canonicalization patterns, and hoists
 //! and uniques constants at the top of the enclosing isolated region, until a fixed point.
 
-use super::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use super::{OptionInfo, OptionKind, Pass, PassContext, PassContract, PassInfo};
 use crate::attributes::Attribute;
 use crate::diagnostics::DiagResult;
 use crate::ir::{InsertPoint, Ir, OpId, ValueId, WalkOrder};
@@ -28,6 +28,7 @@ pub fn info() -> PassInfo {
             }
             Ok(Box::new(Canonicalize { max_iterations: max_iterations as usize }))
         },
+        contract: PassContract::default(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! that dominates it: one earlier in the same block or in an enclosing block, never across
 //! an isolated-from-above boundary.
 
-use super::{Pass, PassContext, PassInfo};
+use super::{Pass, PassContext, PassContract, PassInfo};
 use crate::attributes::NamedAttribute;
 use crate::diagnostics::DiagResult;
 use crate::ir::{Ir, OpId, RegionId, ValueId};
@@ -19,6 +19,7 @@ pub fn info() -> PassInfo {
         summary: "Eliminate common subexpressions of pure operations",
         options: vec![],
         factory: |_| Ok(Box::new(Cse)),
+        contract: PassContract::default(),
     }
 }
 

@@ -133,6 +133,30 @@ fn parse_option_value(kind: OptionKind, text: &str) -> Result<OptionValue, Strin
 /// How to construct a pass from its options.
 pub type PassFactory = fn(&PassOptions) -> Result<Box<dyn Pass>, String>;
 
+/// What a pass works on and what it leaves behind. With it the pass manager refuses a pipeline
+/// whose order cannot work before any input is read (`poly-codegen,gpu-map`: the first lowers
+/// what the second maps), and a run in which the pass finds nothing to work on, instead of
+/// letting either succeed silently with no effect. The default promises nothing (any anchor,
+/// any IR), which is right for generic passes such as `canonicalize`.
+#[derive(Clone, Debug, Default)]
+pub struct PassContract {
+    /// The op names the pass may be nested on (`builtin.module` for `builtin.module(p)`);
+    /// empty: any op.
+    pub anchors: &'static [&'static str],
+    /// The op the pass works on: it handles every such op at or below its anchor, and a run
+    /// that finds none is an error.
+    pub works_on: Option<&'static str>,
+    /// The op the pass lowers away: none is left after it, so a later pass that works on it
+    /// would find nothing.
+    pub lowers: Option<&'static str>,
+    /// A second instance in one pipeline replaces what the first recorded instead of
+    /// composing with it (a second `poly-tile` does not tile the tiles), so a repeat is an
+    /// error.
+    pub unique: bool,
+    /// Where the pass belongs in a pipeline, with an example; ends the errors above.
+    pub usage: &'static str,
+}
+
 /// Registration record of a pass.
 #[derive(Clone)]
 pub struct PassInfo {
@@ -144,6 +168,8 @@ pub struct PassInfo {
     pub options: Vec<OptionInfo>,
     /// Constructor.
     pub factory: PassFactory,
+    /// What it works on and leaves behind (pipeline order checks).
+    pub contract: PassContract,
 }
 
 impl PassInfo {
@@ -157,6 +183,9 @@ impl PassInfo {
             values.insert(o.name, v);
         }
         for (key, text) in given {
+            if let Some(hint) = self.comma_separated_options_hint(key, text, given) {
+                return Err(hint);
+            }
             let Some(info) = self.options.iter().find(|o| o.name == key) else {
                 let valid: Vec<&str> = self.options.iter().map(|o| o.name).collect();
                 let hint = if valid.is_empty() {
@@ -171,6 +200,40 @@ impl PassInfo {
             values.insert(info.name, v);
         }
         Ok(PassOptions { values })
+    }
+
+    /// Options separated by commas (`gpu-map{block=32,8,staging=false}`) read as one value that
+    /// swallows the next option (`block` = `32,8,staging=false`): MLIR separates options with
+    /// spaces, since list values use commas. Recognised when the value holds `,NAME=` for a
+    /// declared option, and answered with the pipeline text written the right way.
+    fn comma_separated_options_hint(&self, key: &str, text: &str, given: &[(String, String)]) -> Option<String> {
+        let swallowed = text.split(',').skip(1).find_map(|part| {
+            let (name, _) = part.split_once('=')?;
+            self.options.iter().any(|o| o.name == name.trim()).then(|| name.trim().to_string())
+        })?;
+        let declared =
+            |part: &str| part.split_once('=').is_some_and(|(n, _)| self.options.iter().any(|o| o.name == n.trim()));
+        let mut fixed: Vec<String> = vec![];
+        for (k, v) in given {
+            let mut current = format!("{k}=");
+            for (i, part) in v.split(',').enumerate() {
+                if i > 0 && declared(part) {
+                    fixed.push(std::mem::replace(&mut current, part.trim().to_string()));
+                } else {
+                    if i > 0 {
+                        current.push(',');
+                    }
+                    current.push_str(part);
+                }
+            }
+            fixed.push(current);
+        }
+        Some(format!(
+            "option '{key}' of pass '{}' got '{text}', which holds option '{swallowed}': pass options are separated by spaces (commas separate the items of a list), e.g. {}{{{}}}",
+            self.argument,
+            self.argument,
+            fixed.join(" ")
+        ))
     }
 }
 
@@ -210,6 +273,7 @@ struct ScheduledPass {
     nesting: Vec<String>,
     pass: Box<dyn Pass>,
     description: String,
+    contract: PassContract,
 }
 
 /// Pass manager settings.
@@ -241,6 +305,7 @@ impl PassManager {
         let spec = parse_pipeline(text).map_err(|e| e.to_string())?;
         let mut passes = vec![];
         Self::schedule(&spec.elements, &mut vec![], registry, &mut passes)?;
+        check_order(&spec.anchor, &passes)?;
         Ok(PassManager { anchor: spec.anchor, passes, options, timings: vec![] })
     }
 
@@ -262,7 +327,12 @@ impl PassManager {
                     };
                     let opts = info.parse_options(options)?;
                     let pass = (info.factory)(&opts)?;
-                    out.push(ScheduledPass { nesting: nesting.clone(), pass, description: e.to_string() });
+                    out.push(ScheduledPass {
+                        nesting: nesting.clone(),
+                        pass,
+                        description: e.to_string(),
+                        contract: info.contract.clone(),
+                    });
                 }
                 PipelineElement::Nested { anchor, elements } => {
                     nesting.push(anchor.clone());
@@ -295,6 +365,25 @@ impl PassManager {
         let cx = PassContext { registry };
         for scheduled in &mut self.passes {
             let targets = anchored_ops(ir, root, &scheduled.nesting);
+            if let Some(works_on) = scheduled.contract.works_on {
+                let found = targets.iter().any(|&t| {
+                    let mut any = false;
+                    ir.walk(t, crate::ir::WalkOrder::PreOrder, &mut |op| any |= ir.op_name(op) == works_on);
+                    any
+                });
+                if !found {
+                    let at = targets.first().copied().unwrap_or(root);
+                    return Err(Diagnostic::error(
+                        ir.location(at).clone(),
+                        format!(
+                            "pass '{}' found no '{works_on}' to work on in '{}': {}",
+                            scheduled.description,
+                            ir.op_name(at),
+                            scheduled.contract.usage
+                        ),
+                    ));
+                }
+            }
             let start = Instant::now();
             let span = tracing::info_span!("pass", name = scheduled.pass.argument());
             let _enter = span.enter();
@@ -350,6 +439,67 @@ impl PassManager {
         out.push_str(&format!("    {:.4} (100.0%)  Total\n", total.as_secs_f64()));
         out
     }
+}
+
+/// Refuses a pipeline whose order cannot work, before any input is read: a pass nested on an
+/// op it cannot run on, a pass after one that lowered away what it works on, a repeated pass
+/// whose second run would replace the first instead of composing with it.
+fn check_order(anchor: &str, passes: &[ScheduledPass]) -> Result<(), String> {
+    // The op each earlier pass lowered away, and which pass did it.
+    let mut lowered: Vec<(&str, usize)> = vec![];
+    for (j, p) in passes.iter().enumerate() {
+        let name = p.pass.argument();
+        let contract = &p.contract;
+        let nested_on = p.nesting.last().map_or(anchor, String::as_str);
+        if !contract.anchors.is_empty() && !contract.anchors.contains(&nested_on) {
+            let allowed: Vec<String> = contract.anchors.iter().map(|a| format!("'{a}'")).collect();
+            return Err(format!(
+                "pass '{name}' cannot run nested on '{nested_on}': it runs on {} ops, e.g. {}({name}); {}",
+                allowed.join(" or "),
+                contract.anchors[0],
+                contract.usage
+            ));
+        }
+        if contract.unique {
+            if let Some(first) = passes[..j].iter().find(|q| q.pass.argument() == name) {
+                return Err(format!(
+                    "pass '{name}' appears twice ({}, then {}): a second {name} replaces what the first recorded instead of composing with it; keep one",
+                    first.description, p.description
+                ));
+            }
+        }
+        if let Some(works_on) = contract.works_on {
+            if let Some(&(_, i)) = lowered.iter().find(|(op, _)| *op == works_on) {
+                let lowerer = passes[i].pass.argument();
+                if contract.lowers == Some(works_on) {
+                    return Err(format!(
+                        "pass '{name}' cannot come after '{lowerer}': both lower every '{works_on}', so '{name}' would find none left; use one of them ({})",
+                        contract.usage
+                    ));
+                }
+                let fix = reordered(anchor, passes, i, j).map(|p| format!(": {p}")).unwrap_or_default();
+                return Err(format!(
+                    "pass '{name}' cannot come after '{lowerer}': '{lowerer}' lowers every '{works_on}', so '{name}' would find none; run '{name}' before '{lowerer}'{fix}"
+                ));
+            }
+        }
+        if let Some(op) = contract.lowers {
+            lowered.push((op, j));
+        }
+    }
+    Ok(())
+}
+
+/// The pipeline text with pass `j` moved before pass `i`, when every pass is at the top level
+/// (a nested pipeline has no single right place to move a pass to).
+fn reordered(anchor: &str, passes: &[ScheduledPass], i: usize, j: usize) -> Option<String> {
+    if passes.iter().any(|p| !p.nesting.is_empty()) {
+        return None;
+    }
+    let mut order: Vec<&str> = passes.iter().map(|p| p.description.as_str()).collect();
+    let moved = order.remove(j);
+    order.insert(i, moved);
+    Some(format!("{anchor}({})", order.join(",")))
 }
 
 /// Ops reached from `root` by following `nesting` (each level: ops of that name directly

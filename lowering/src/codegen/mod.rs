@@ -78,6 +78,9 @@ pub fn pass_info() -> PassInfo {
             description: "Emit loops that carry no dependence (DOALL) as affine.parallel",
         }],
         factory: |opts| Ok(Box::new(PolyCodegen { options: CodegenOptions { parallel: opts.bool("parallel") } })),
+        contract: stencil_passes::contract::lowering_pass(
+            "poly-codegen lowers stencil.program ops to affine loops, after poly-schedule and poly-tile (in place of gpu-map), e.g. builtin.module(poly-schedule,poly-tile{sizes=16},poly-codegen)",
+        ),
     }
 }
 

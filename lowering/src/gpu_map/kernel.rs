@@ -142,30 +142,40 @@ pub(crate) fn build_kernel(
         shared: Vec::new(),
         shared_bytes: 0,
     };
-    if contains_tile_loop(input.nest, node) {
-        if let Some(chain) = direct_chain(input.nest, node) {
-            if let Some(ranges) = tile_ranges(input, &chain)? {
-                k.direct_tiles(&chain, &ranges, at)?;
-                return Ok(KernelGrid::Tiles(ranges.into_iter().rev().collect()));
+    let grid = k.body(node, at)?;
+    k.check_shared_limit()?;
+    Ok(grid)
+}
+
+impl KernelBuilder<'_, '_> {
+    /// Builds the kernel's body at `at` and says how it is launched.
+    fn body(&mut self, node: &LoopAst, at: InsertPoint) -> Result<KernelGrid, String> {
+        let input = self.input;
+        if contains_tile_loop(input.nest, node) {
+            if let Some(chain) = direct_chain(input.nest, node) {
+                if let Some(ranges) = tile_ranges(input, &chain)? {
+                    self.direct_tiles(&chain, &ranges, at)?;
+                    return Ok(KernelGrid::Tiles(ranges.into_iter().rev().collect()));
+                }
             }
+            let counter = self.alloca_counter(at);
+            self.counter = Some(counter);
+            self.node(node, at, Level::Block)?;
+            return Ok(KernelGrid::Blocks(input.grid));
         }
-        let counter = k.alloca_counter(at);
-        k.counter = Some(counter);
-        k.node(node, at, Level::Block)?;
-        return Ok(KernelGrid::Blocks(input.grid));
+        // A tile launched on its own (a sequential inter-tile order keeps the tile loops on the
+        // host) runs on one block: the whole kernel is that tile, staged like the tiles of a
+        // wavefront.
+        let one_tile = input.grid == 1
+            && input.nest.dims.iter().zip(input.host_dims).any(|(d, &host)| host && d.kind == DimKind::Tile);
+        if input.staging && one_tile {
+            self.in_tile = true;
+            self.staged_tile(node, at)?;
+            return Ok(KernelGrid::Blocks(1));
+        }
+        self.node(node, at, Level::Block)?;
+        Ok(KernelGrid::Blocks(input.grid))
     }
-    // A tile launched on its own (a sequential inter-tile order keeps the tile loops on the
-    // host) runs on one block: the whole kernel is that tile, staged like the tiles of a
-    // wavefront.
-    let one_tile = input.grid == 1
-        && input.nest.dims.iter().zip(input.host_dims).any(|(d, &host)| host && d.kind == DimKind::Tile);
-    if input.staging && one_tile {
-        k.in_tile = true;
-        k.staged_tile(node, at)?;
-        return Ok(KernelGrid::Blocks(1));
-    }
-    k.node(node, at, Level::Block)?;
-    Ok(KernelGrid::Blocks(input.grid))
 }
 
 /// The tile loops of `node` that map to grid axes: `node` itself a tile loop, then up to two

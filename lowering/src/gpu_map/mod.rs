@@ -293,6 +293,9 @@ pub fn pass_info() -> PassInfo {
                 },
             }))
         },
+        contract: stencil_passes::contract::lowering_pass(
+            "gpu-map lowers stencil.program ops to GPU kernels, after poly-schedule and poly-tile (in place of poly-codegen; gpu-map{naive} needs neither), e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
+        ),
     }
 }
 

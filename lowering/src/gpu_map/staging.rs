@@ -119,8 +119,8 @@ impl KernelBuilder<'_, '_> {
         }
     }
 
-    /// A new workgroup attribution of the kernel holding `footprint`'s box; fails when the
-    /// kernel's attributions exceed the shared-memory limit.
+    /// A new workgroup attribution of the kernel holding `footprint`'s box, counted towards the
+    /// kernel's shared memory.
     fn workgroup_buffer(&mut self, footprint: &ArrayFootprint, element: &Type) -> Result<ValueId, String> {
         let name = self.input.info.scop.array(footprint.array).map_or("?", |a| a.name.as_str()).to_string();
         let bytes_per_element = super::ops::element_bytes(element)
@@ -131,16 +131,23 @@ impl KernelBuilder<'_, '_> {
             .ok_or_else(|| format!("field {name}: the tile footprint is too large"))?;
         let shape = footprint.extent.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("×");
         self.shared.push(format!("{name}: {shape} × {element} = {bytes} bytes"));
+        // The limit is checked once the whole kernel is built (`check_shared_limit`), so the
+        // error gives the kernel's complete need, not the part found before the limit passed.
         self.shared_bytes = self.shared_bytes.saturating_add(bytes);
-        if self.shared_bytes > self.input.shared_limit {
-            return Err(format!(
-                "shared-memory staging needs {} bytes per block ({}), above the limit of {} bytes; choose smaller tile sizes, raise gpu-map{{shared-memory=…}} for a device with more, or use gpu-map{{staging=false}}",
-                self.shared_bytes,
-                self.shared.join(", "),
-                self.input.shared_limit
-            ));
-        }
         Ok(super::ops::workgroup_buffer(self.ir, self.func, self.entry, &footprint.extent, element))
+    }
+
+    /// Fails when the kernel's workgroup buffers, all of them, exceed the shared-memory limit.
+    pub(super) fn check_shared_limit(&self) -> Result<(), String> {
+        if self.shared_bytes <= self.input.shared_limit {
+            return Ok(());
+        }
+        Err(format!(
+            "shared-memory staging needs {} bytes per block ({}), above the limit of {} bytes; choose smaller tile sizes, raise gpu-map{{shared-memory=…}} for a device with more, or use gpu-map{{staging=false}}",
+            self.shared_bytes,
+            self.shared.join(", "),
+            self.input.shared_limit
+        ))
     }
 
     /// The box origin along one coordinate: the minimum over the active candidates. When none

@@ -96,6 +96,13 @@ impl PtxOptions {
                 self.chip
             )));
         }
+        if !KNOWN_CHIPS.contains(&self.chip.as_str()) {
+            return Err(PtxError::InvalidOption(format!(
+                "GPU chip '{}' is not one LLVM 22's NVPTX back end knows; known chips: {}",
+                self.chip,
+                KNOWN_CHIPS.join(", ")
+            )));
+        }
         if self.opt_level > 3 {
             return Err(PtxError::InvalidOption(format!(
                 "optimisation level {} is out of range (0 to 3)",
@@ -141,7 +148,19 @@ impl PtxOptions {
     }
 }
 
-/// `sm_` followed by digits and at most one lowercase letter (`sm_90a`, `sm_100f`).
+/// The chips LLVM 22's NVPTX back end compiles for (`llc -march=nvptx64 -mcpu=help`). MLIR
+/// passes any other name on, and LLVM only warns ("not a recognized processor") and compiles for
+/// a default, so `sm_99999` would silently give PTX for another chip: [`PtxOptions::validate`]
+/// refuses names outside this list.
+pub const KNOWN_CHIPS: &[&str] = &[
+    "sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62",
+    "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a",
+    "sm_100f", "sm_101", "sm_101a", "sm_101f", "sm_103", "sm_103a", "sm_103f", "sm_110", "sm_110a", "sm_110f",
+    "sm_120", "sm_120a", "sm_120f", "sm_121", "sm_121a", "sm_121f",
+];
+
+/// `sm_` followed by digits and at most one lowercase letter (`sm_90a`, `sm_100f`): the form of
+/// a chip name, also of chips newer than [`KNOWN_CHIPS`] (a newer ptxas may know them).
 pub(crate) fn is_chip_name(chip: &str) -> bool {
     let Some(rest) = chip.strip_prefix("sm_") else { return false };
     let digits = rest.trim_end_matches(|c: char| c.is_ascii_lowercase());
@@ -459,6 +478,19 @@ mod tests {
         for bad in ["", "sm_", "sm90", "sm_9x0", "sm_90ab", "sm_90 O=0", "compute_90", "sm_90}"] {
             assert!(!is_chip_name(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn unknown_chips_are_refused() {
+        for chip in ["sm_90", "sm_80", "sm_90a", "sm_120"] {
+            assert!(PtxOptions { chip: chip.into(), ..PtxOptions::default() }.validate().is_ok(), "{chip}");
+        }
+        let e = PtxOptions { chip: "sm_99999".into(), ..PtxOptions::default() }.validate();
+        let text = e.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            text.contains("GPU chip 'sm_99999' is not one LLVM 22's NVPTX back end knows; known chips: sm_20"),
+            "{text}"
+        );
     }
 
     #[test]

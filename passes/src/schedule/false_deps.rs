@@ -44,6 +44,9 @@ pub fn pass_info() -> PassInfo {
             let options = SchedulerOptions { intra_balance: opts.bool("intra-balance"), fuse, ..SchedulerOptions::gpu() };
             Ok(Box::new(RemoveFalseDeps { options }))
         },
+        contract: crate::contract::program_pass(
+            "poly-remove-false-deps rewrites stencil.program ops, before poly-schedule and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=16},gpu-map)",
+        ),
     }
 }
 

@@ -44,6 +44,9 @@ pub fn pass_info() -> PassInfo {
             let options = SchedulerOptions { intra_balance: opts.bool("intra-balance"), fuse, ..SchedulerOptions::gpu() };
             Ok(Box::new(PolySchedule { options, verify: opts.bool("verify") }))
         },
+        contract: crate::contract::program_pass(
+            "poly-schedule works on stencil.program ops, before poly-tile and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
+        ),
     }
 }
 

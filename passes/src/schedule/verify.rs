@@ -19,6 +19,9 @@ pub fn pass_info() -> PassInfo {
         summary: "Prove the poly.schedule of every stencil.program legal against its dependences, or report a violated dependence instance",
         options: vec![],
         factory: |_| Ok(Box::new(PolyVerifySchedule)),
+        contract: crate::contract::program_pass(
+            "poly-verify-schedule checks the schedules of stencil.program ops, after poly-schedule and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-schedule,poly-verify-schedule)",
+        ),
     }
 }
 

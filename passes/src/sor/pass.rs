@@ -55,6 +55,9 @@ pub fn recognize_pass_info() -> PassInfo {
         summary: "Recognise the relaxed Gauss-Seidel (SOR) update of every stencil.apply with an e-graph and record ω and the stencil as sor.update (an apply that is not one is an error saying why)",
         options: recognition_option_infos(),
         factory: |opts| Ok(Box::new(RecognizeSor { options: recognition_options("stencil-recognize-sor", opts)? })),
+        contract: crate::contract::program_pass(
+            "stencil-recognize-sor works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-recognize-sor)",
+        ),
     }
 }
 
@@ -126,6 +129,9 @@ pub fn rbsor_pass_info() -> PassInfo {
         summary: "Rewrite each recognised SOR iteration into red-black SOR (thesis §6.5.1.2), two DOALL ping-pong applies per sweep; not dependence-preserving",
         options: recognition_option_infos(),
         factory: |opts| Ok(Box::new(RewritePass { argument: "stencil-rbsor", rewrite: Box::new(RedBlack), options: recognition_options("stencil-rbsor", opts)? })),
+        contract: crate::contract::program_pass(
+            "stencil-rbsor works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-rbsor,gpu-map{naive})",
+        ),
     }
 }
 
@@ -160,6 +166,9 @@ pub fn mlsor_pass_info() -> PassInfo {
                 .map_err(|e| format!("pass 'stencil-mlsor': {e}"))?;
             Ok(Box::new(RewritePass { argument: "stencil-mlsor", rewrite: Box::new(mlsor), options: recognition_options("stencil-mlsor", opts)? }))
         },
+        contract: crate::contract::program_pass(
+            "stencil-mlsor works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-mlsor{K=2 P=4},poly-schedule,poly-tile{sizes=8},gpu-map)",
+        ),
     }
 }
 

@@ -22,6 +22,9 @@ pub fn pass_info() -> PassInfo {
         summary: "Extract the polyhedral model (SCoP) of each stencil.program and record statement ids and β vectors",
         options: vec![],
         factory: |_| Ok(Box::new(StencilToPoly)),
+        contract: crate::contract::program_pass(
+            "stencil-to-poly works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-to-poly)",
+        ),
     }
 }
 

@@ -7,7 +7,10 @@
 use super::kernel::{Kernel, Special};
 use super::options::{Order, RacePolicy, SimOptions};
 use super::race::{Finding, RaceDetector, Rec, UnwrittenRead};
-use super::report::{ids, place, AccessKind, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimReport};
+use super::report::{
+    ids, place, AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress,
+    SimReport,
+};
 use super::warp::WarpCounter;
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::KernelLauncher;
@@ -71,6 +74,10 @@ pub(crate) struct Simulator<'a> {
     race_index: HashMap<RaceKey, usize>,
     /// Names of host buffers (fields) for reports: `field 'A'`.
     host_names: HashMap<u32, String>,
+    /// Told after every block (a progress display); blocks are the unit because a launch can
+    /// take minutes on its own.
+    progress: Option<&'a mut dyn FnMut(SimProgress)>,
+    done: SimProgress,
 }
 
 impl<'a> Simulator<'a> {
@@ -84,7 +91,38 @@ impl<'a> Simulator<'a> {
             classes: vec![],
             race_index: HashMap::new(),
             host_names,
+            progress: None,
+            done: SimProgress::default(),
         }
+    }
+
+    /// Reports progress to `progress` after every block.
+    pub fn with_progress(mut self, progress: Option<&'a mut dyn FnMut(SimProgress)>) -> Self {
+        self.progress = progress;
+        self
+    }
+}
+
+/// A launcher that only counts: what [`crate::gpu_sim::count_launches`] runs the host
+/// function with.
+pub(crate) struct LaunchCounter {
+    pub count: LaunchCount,
+}
+
+impl KernelLauncher for LaunchCounter {
+    fn launch(
+        &mut self,
+        _: usize,
+        grid: [i64; 3],
+        _: [i64; 3],
+        _: &[u64],
+        _: &mut Memory,
+        _: &Site,
+    ) -> RuntimeResult<()> {
+        self.count.launches += 1;
+        let blocks = grid.iter().map(|&g| u64::try_from(g).unwrap_or(0)).product::<u64>();
+        self.count.blocks = self.count.blocks.saturating_add(blocks);
+        Ok(())
     }
 }
 
@@ -189,6 +227,7 @@ impl KernelLauncher for Simulator<'_> {
 
         let start = Instant::now();
         let number = self.report.launches.len();
+        self.done.launches += 1;
         let mut stats =
             LaunchStats { kernel: k.name.clone(), grid, block, workgroup_bytes: wg_bytes, ..LaunchStats::default() };
         let mut template = vec![0u64; k.num_regs];
@@ -242,6 +281,10 @@ impl KernelLauncher for Simulator<'_> {
             result = run.block(b, &mut frames, &template, &mut warps);
             if result.is_err() {
                 break;
+            }
+            if let Some(progress) = self.progress.as_mut() {
+                self.done.blocks += 1;
+                progress(self.done);
             }
         }
         tracing::debug!(

@@ -32,7 +32,10 @@ mod thread;
 mod warp;
 
 pub use options::{DeviceLimits, Order, RacePolicy, SimOptions};
-pub use report::{AccessKind, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimReport, SimRunStats};
+pub use report::{
+    AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress, SimReport,
+    SimRunStats,
+};
 pub use warp::WARP_SIZE;
 
 use crate::entry::{find_entry, run_lowered_with, Entry};
@@ -85,19 +88,21 @@ impl GpuModule {
         memory: &mut Memory,
         options: &SimOptions,
     ) -> RuntimeResult<(Vec<Value>, SimReport)> {
-        self.call_named(name, args, memory, options, HashMap::new())
+        self.call_named(name, args, memory, options, HashMap::new(), None)
     }
 
-    /// [`GpuModule::call`], naming buffers (`handle → "field 'A'"`) in reports and errors.
-    fn call_named(
-        &self,
+    /// [`GpuModule::call`], naming buffers (`handle → "field 'A'"`) in reports and errors, and
+    /// telling `progress` after every block.
+    fn call_named<'a>(
+        &'a self,
         name: &str,
         args: &[Value],
         memory: &mut Memory,
-        options: &SimOptions,
+        options: &'a SimOptions,
         host_names: HashMap<u32, String>,
+        progress: Option<&'a mut (dyn FnMut(SimProgress) + 'a)>,
     ) -> RuntimeResult<(Vec<Value>, SimReport)> {
-        let mut sim = launch::Simulator::new(&self.kernels, options, host_names);
+        let mut sim = launch::Simulator::new(&self.kernels, options, host_names).with_progress(progress);
         let results = self.host.call_with_launcher(name, args, memory, &mut sim)?;
         Ok((results, sim.report))
     }
@@ -163,6 +168,18 @@ pub fn run_module_sim(
     state: &mut ProgramState,
     options: &SimOptions,
 ) -> RuntimeResult<SimRunStats> {
+    run_module_sim_with_progress(module, entry, state, options, &mut |_| {})
+}
+
+/// [`run_module_sim`], telling `progress` after every simulated block (for a progress display;
+/// [`count_launches`] gives the totals).
+pub fn run_module_sim_with_progress(
+    module: &Module,
+    entry: Option<&str>,
+    state: &mut ProgramState,
+    options: &SimOptions,
+    progress: &mut dyn FnMut(SimProgress),
+) -> RuntimeResult<SimRunStats> {
     match find_entry(module, entry)? {
         Entry::Program(p) => {
             let run = CompiledProgram::new(&module.ir, p, &state.params)?.run(state)?;
@@ -178,7 +195,7 @@ pub fn run_module_sim(
                 GpuModule::new,
                 |gpu, name, values, memory, handles: &[(String, MemRef)]| {
                     let names = handles.iter().map(|(n, h)| (h.0, format!("field '{n}'"))).collect();
-                    let (_, r) = gpu.call_named(name, values, memory, options, names)?;
+                    let (_, r) = gpu.call_named(name, values, memory, options, names, Some(progress))?;
                     report = r;
                     Ok(())
                 },
@@ -192,4 +209,35 @@ pub fn run_module_sim(
             Ok(SimRunStats { run, sim: report })
         }
     }
+}
+
+/// How many launches and blocks [`run_module_sim`] will simulate for `state`'s parameters,
+/// found by running the host function with launches counted instead of simulated — cheap,
+/// since the kernels do not run. The fields are zero-filled stand-ins (`state`'s fields are
+/// neither needed nor touched): a host function whose control flow reads field values gets an
+/// estimate. A `stencil.program` entry launches nothing.
+pub fn count_launches(module: &Module, entry: Option<&str>, state: &ProgramState) -> RuntimeResult<LaunchCount> {
+    let Entry::Lowered(f) = find_entry(module, entry)? else {
+        return Ok(LaunchCount::default());
+    };
+    let interface = crate::entry::module_interface(module, entry, state)?;
+    let mut stand_in =
+        ProgramState { params: state.params.clone(), scalars: state.scalars.clone(), ..ProgramState::default() };
+    for spec in &interface.fields {
+        // Zeroed pages are not touched until written, so a stand-in of a large field is free.
+        let n = crate::field::element_count(&spec.shape).unwrap_or(0);
+        let values = match spec.element {
+            crate::ElementType::F32 => crate::field::try_zeroed_vec(n).map(crate::FieldValues::F32),
+            crate::ElementType::F64 => crate::field::try_zeroed_vec(n).map(crate::FieldValues::F64),
+        }
+        .ok_or_else(|| RuntimeError::InvalidData {
+            message: format!("a field of shape {:?} does not fit in memory", spec.shape),
+        })?;
+        stand_in.fields.insert(spec.name.clone(), crate::FieldData { shape: spec.shape.clone(), values });
+    }
+    let mut counter = launch::LaunchCounter { count: LaunchCount::default() };
+    run_lowered_with(module, f, &mut stand_in, GpuModule::new, |gpu, name, values, memory, _| {
+        gpu.host.call_with_launcher(name, values, memory, &mut counter).map(|_| ())
+    })?;
+    Ok(counter.count)
 }

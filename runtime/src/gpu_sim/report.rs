@@ -248,3 +248,22 @@ pub struct SimRunStats {
     /// Launches, barriers, traffic and races.
     pub sim: SimReport,
 }
+
+/// Where a simulation is, reported after every block (`run_module_sim_with_progress`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SimProgress {
+    /// Launches started so far.
+    pub launches: u64,
+    /// Blocks finished so far, over all launches.
+    pub blocks: u64,
+}
+
+/// How much a simulation will run ([`crate::gpu_sim::count_launches`]): the denominators of a
+/// progress display.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaunchCount {
+    /// Kernel launches.
+    pub launches: u64,
+    /// Blocks, over all launches.
+    pub blocks: u64,
+}

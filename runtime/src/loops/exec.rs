@@ -164,7 +164,15 @@ impl<'m> Machine<'m> {
                 frame[*dst as usize] = u64::from(m.0);
             }
             Step::Dealloc { mem, site } => {
-                if !self.memory.free(MemRef(frame[*mem as usize] as u32)) {
+                let m = MemRef(frame[*mem as usize] as u32);
+                if self.memory.is_caller_owned(m) {
+                    return Err(Self::undefined(
+                        f,
+                        *site,
+                        "frees a field argument, which belongs to the caller: its results would be lost (a lowered program must leave its fields alive; docs/runtime.md)",
+                    ));
+                }
+                if !self.memory.free(m) {
                     return Err(Self::undefined(f, *site, "frees a buffer that is not live (freed twice?)"));
                 }
             }

@@ -25,12 +25,14 @@ pub(crate) struct Buffer {
     pub data: BufferData,
     /// Number of stores executed into this buffer.
     pub stores: u64,
+    /// A field argument: its caller owns it, so the program may not free it.
+    pub caller_owned: bool,
 }
 
 impl Buffer {
     fn new(shape: Vec<usize>, data: BufferData) -> Self {
         let strides = crate::stencil::strides_of(&shape);
-        Buffer { shape, strides, data, stores: 0 }
+        Buffer { shape, strides, data, stores: 0, caller_owned: false }
     }
 
     /// The register encoding of element `pos`.
@@ -109,6 +111,22 @@ impl Memory {
             FieldValues::F64(v) => BufferData::F64(v),
         };
         self.insert(Buffer::new(field.shape, data))
+    }
+
+    /// [`Memory::insert_field`] for a field argument of a lowered program: its caller owns it
+    /// and takes it back after the run, so a `memref.dealloc` of it is an error (the results
+    /// would be lost).
+    pub fn insert_caller_field(&mut self, field: FieldData) -> MemRef {
+        let m = self.insert_field(field);
+        if let Some(b) = self.get_mut(m) {
+            b.caller_owned = true;
+        }
+        m
+    }
+
+    /// Whether `m` is a live field argument ([`Memory::insert_caller_field`]).
+    pub fn is_caller_owned(&self, m: MemRef) -> bool {
+        self.get(m).is_some_and(|b| b.caller_owned)
     }
 
     /// Moves a float buffer out of memory as a field (`None` for a freed handle or an

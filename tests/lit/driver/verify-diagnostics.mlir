@@ -1,8 +1,8 @@
 // --verify-diagnostics fails when an expected diagnostic is missing or an unexpected one
-// appears, and says which.
+// appears, and says which, at the line and column of the expectation or the diagnostic.
 // RUN: not stencil-opt %s --split-input-file --verify-diagnostics 2>&1 | FileCheck %s
 
-// CHECK: verify-diagnostics.mlir:[[@LINE+1]]: error: expected error "this is never produced" was not produced (expected on line [[@LINE+2]])
+// CHECK: verify-diagnostics.mlir:[[@LINE+1]]:4: error: expected error "this is never produced" was not produced (expected on line [[@LINE+2]])
 // expected-error@+1 {{this is never produced}}
 func.func private @fine()
 
@@ -13,5 +13,11 @@ nope
 
 // -----
 
-// CHECK: verify-diagnostics.mlir:[[@LINE+1]]: error: expected '}}' to end the expected message
+// CHECK: verify-diagnostics.mlir:[[@LINE+1]]:4: error: expected '}}' to end the expected message
 // expected-error@+1 {{never closed
+
+// -----
+
+// An expectation after code on its line is located at its keyword.
+// CHECK: verify-diagnostics.mlir:[[@LINE+1]]:35: error: expected warning "not produced either" was not produced (expected on line [[@LINE+1]])
+func.func private @also_fine() // expected-warning {{not produced either}}

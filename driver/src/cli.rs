@@ -1,0 +1,256 @@
+//! What both tools do the same way at their edges: mlir-opt's command-line spellings, reading
+//! the input (with a located error for bytes that are not UTF-8), and writing results so that
+//! nothing is half-written or lost — standard output without panicking when it is closed or
+//! full, files replaced atomically.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Rewrites mlir-opt's single-dash long options (`-pass-pipeline=…`, `-split-input-file`) to
+/// the double dash clap expects. Only names of `command`'s long options (and their aliases)
+/// are rewritten, so `-o FILE`, `-oFILE`, `-p PIPELINE`, `-` (standard input) and whatever
+/// follows `--` keep their meaning.
+pub fn normalize_args(command: &clap::Command, args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut longs: Vec<String> = vec!["help".into(), "version".into()];
+    for arg in command.get_arguments() {
+        longs.extend(arg.get_long().map(str::to_string));
+        longs.extend(arg.get_all_aliases().unwrap_or_default().into_iter().map(str::to_string));
+    }
+    let mut out = vec![];
+    let mut options_ended = false;
+    for (i, arg) in args.into_iter().enumerate() {
+        let rewritten = match arg.to_str() {
+            Some("--") => {
+                options_ended = true;
+                None
+            }
+            Some(text) if i > 0 && !options_ended && text.len() > 2 && !text.starts_with("--") => {
+                text.strip_prefix('-').and_then(|rest| {
+                    let name = rest.split_once('=').map_or(rest, |(n, _)| n);
+                    longs.iter().any(|l| l == name).then(|| OsString::from(format!("-{text}")))
+                })
+            }
+            _ => None,
+        };
+        out.push(rewritten.unwrap_or(arg));
+    }
+    out
+}
+
+/// Why the input could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The file could not be opened or read.
+    #[error("cannot open input file '{path}': {source}")]
+    Open {
+        /// The path given.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// Standard input could not be read.
+    #[error("cannot read standard input: {0}")]
+    Stdin(std::io::Error),
+    /// The input is not UTF-8: located at the first byte that is not.
+    #[error("{name}:{line}:{column}: error: byte 0x{byte:02x} is not valid UTF-8; the input must be UTF-8 text")]
+    NotUtf8 {
+        /// The input's name (the path, or `<stdin>`).
+        name: String,
+        /// 1-based line of the bad byte.
+        line: usize,
+        /// 1-based column of the bad byte, counting the characters before it on its line.
+        column: usize,
+        /// The byte.
+        byte: u8,
+    },
+}
+
+impl InputError {
+    /// The location (`name`, line, column) when the error is located in the input.
+    pub fn location(&self) -> Option<(&str, usize, usize)> {
+        match self {
+            InputError::NotUtf8 { name, line, column, .. } => Some((name, *line, *column)),
+            _ => None,
+        }
+    }
+}
+
+/// Reads `path` (`-`: standard input) as UTF-8 text; returns the name diagnostics use and the
+/// text.
+pub fn read_input(path: &str) -> Result<(String, String), InputError> {
+    let (name, bytes) = if path == "-" {
+        let mut bytes = vec![];
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(InputError::Stdin)?;
+        ("<stdin>".to_string(), bytes)
+    } else {
+        let bytes = std::fs::read(path).map_err(|source| InputError::Open { path: path.to_string(), source })?;
+        (path.to_string(), bytes)
+    };
+    let text = utf8(&name, bytes)?;
+    Ok((name, text))
+}
+
+/// `bytes` as text, or the location of the first byte that is not UTF-8.
+pub fn utf8(name: &str, bytes: Vec<u8>) -> Result<String, InputError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // The prefix is valid UTF-8 by definition of `valid_up_to`.
+        let before = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        InputError::NotUtf8 { name: name.to_string(), line, column, byte: bytes[valid] }
+    })
+}
+
+/// Writes `text` to standard output and flushes it. A closed pipe (`stencil-run … | head -0`)
+/// or a full disk is an error the caller reports, never a panic (`print!` panics on both).
+pub fn write_stdout(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Writes `text` to standard error, ignoring failures: diagnostics have nowhere else to go,
+/// and a closed stderr must not turn into a panic (`eprint!` panics).
+pub fn write_stderr(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
+
+/// Replaces the file at `path` with `bytes` atomically: the bytes go to a temporary file in the
+/// same folder, which is renamed over `path` only once complete, so a failed or interrupted
+/// write leaves the old content intact. A symbolic link is followed (the file it points to is
+/// replaced, the link stays), and the old file's permissions are kept. What is not a regular
+/// file (`/dev/null`, `/dev/stdout`, a named pipe) cannot be replaced and is written directly.
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let metadata = std::fs::metadata(path).ok();
+    if metadata.as_ref().is_some_and(|m| !m.is_file()) {
+        let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+        return file.write_all(bytes).and_then(|()| file.flush());
+    }
+    let target = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        std::fs::canonicalize(path)?
+    } else {
+        path.to_path_buf()
+    };
+    let (tmp, mut file) = temporary_beside(&target)?;
+    let written = (|| {
+        file.write_all(bytes)?;
+        if let Some(m) = &metadata {
+            file.set_permissions(m.permissions())?;
+        }
+        // On disk before the rename, so a crash cannot leave an empty file under the old name.
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, &target)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// A new, empty file beside `target` (same folder, hence same file system, so a rename is
+/// atomic), named after it, the process and a counter.
+fn temporary_beside(target: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let folder = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let mut attempt = 0u32;
+    loop {
+        let tmp = folder.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Arg, ArgAction, Command};
+
+    fn command() -> Command {
+        Command::new("t")
+            .arg(Arg::new("pipeline").short('p').long("pass-pipeline"))
+            .arg(Arg::new("split").long("split-input-file").action(ArgAction::SetTrue))
+            .arg(Arg::new("timing").long("mlir-timing").visible_alias("timing").action(ArgAction::SetTrue))
+            .arg(Arg::new("output").short('o'))
+            .arg(Arg::new("input"))
+    }
+
+    fn normalized(args: &[&str]) -> Vec<String> {
+        normalize_args(&command(), args.iter().map(OsString::from))
+            .into_iter()
+            .map(|a| a.into_string().unwrap_or_default())
+            .collect()
+    }
+
+    #[test]
+    fn single_dash_long_options_become_double_dash() {
+        assert_eq!(
+            normalized(&["t", "-pass-pipeline=x", "-split-input-file", "-timing", "-o", "out", "-", "-p", "y"]),
+            ["t", "--pass-pipeline=x", "--split-input-file", "--timing", "-o", "out", "-", "-p", "y"]
+        );
+        // Not a long option name: left for clap (a short option with its value, or an error).
+        assert_eq!(normalized(&["t", "-oout.mlir", "-bogus"]), ["t", "-oout.mlir", "-bogus"]);
+        // After `--` everything is an operand.
+        assert_eq!(normalized(&["t", "--", "-timing"]), ["t", "--", "-timing"]);
+    }
+
+    #[test]
+    fn non_utf8_input_is_located() {
+        let e = utf8("f.mlir", b"ab\ncd\xffe".to_vec()).err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(e, "f.mlir:2:3: error: byte 0xff is not valid UTF-8; the input must be UTF-8 text");
+        let e = utf8("f.mlir", b"\xc3\xa9\xc3(".to_vec()).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.starts_with("f.mlir:1:2: error: byte 0xc3"), "{e}");
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_keeps_links_and_devices() -> std::io::Result<()> {
+        let dir = std::env::temp_dir().join(format!("stencil-cli-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        let file = dir.join("out.txt");
+        write_file_atomically(&file, b"one")?;
+        write_file_atomically(&file, b"two")?;
+        assert_eq!(std::fs::read(&file)?, b"two");
+        #[cfg(unix)]
+        {
+            let link = dir.join("link.txt");
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&file, &link)?;
+            write_file_atomically(&link, b"three")?;
+            assert!(std::fs::symlink_metadata(&link)?.file_type().is_symlink());
+            assert_eq!(std::fs::read(&file)?, b"three");
+            write_file_atomically(Path::new("/dev/null"), b"nothing")?;
+            assert!(std::fs::metadata("/dev/null")?.file_type().is_char_device_like());
+        }
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+        assert!(names.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")), "{names:?}");
+        std::fs::remove_dir_all(&dir)
+    }
+
+    /// `/dev/null` must stay a device: replacing it with a file would break the machine.
+    trait CharDevice {
+        fn is_char_device_like(&self) -> bool;
+    }
+
+    impl CharDevice for std::fs::FileType {
+        #[cfg(unix)]
+        fn is_char_device_like(&self) -> bool {
+            std::os::unix::fs::FileTypeExt::is_char_device(self)
+        }
+        #[cfg(not(unix))]
+        fn is_char_device_like(&self) -> bool {
+            true
+        }
+    }
+}

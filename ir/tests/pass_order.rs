@@ -1,0 +1,130 @@
+//! Pipeline order checks of the pass manager (`PassContract`): a pass nested on an op it cannot
+//! run on, a pass after one that lowered away what it works on, a repeated unique pass, a run
+//! that finds nothing to work on, and the hint for options separated by commas.
+
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::pass::{
+    OptionInfo, OptionKind, Pass, PassContext, PassContract, PassInfo, PassManager, PassManagerOptions, PassRegistry,
+};
+use stencil_ir::registry::{DialectDef, DialectRegistry, OpDef, OpTraits};
+use stencil_ir::{DiagResult, Ir, OpId, SourceFile};
+
+struct Noop(&'static str);
+
+impl Pass for Noop {
+    fn argument(&self) -> &'static str {
+        self.0
+    }
+
+    fn run(&mut self, _: &mut Ir, _: OpId, _: &PassContext<'_>) -> DiagResult<()> {
+        Ok(())
+    }
+}
+
+fn info(argument: &'static str, factory: stencil_ir::pass::PassFactory, contract: PassContract) -> PassInfo {
+    PassInfo {
+        argument,
+        summary: "test pass",
+        options: vec![
+            OptionInfo { name: "sizes", kind: OptionKind::IntList, default: "", description: "a list" },
+            OptionInfo { name: "flag", kind: OptionKind::Bool, default: "false", description: "a flag" },
+        ],
+        factory,
+        contract,
+    }
+}
+
+/// `analyse` works on `test.thing`, `lower` lowers it away, `tile` may appear once.
+fn passes() -> PassRegistry {
+    let mut r = PassRegistry::with_generic_passes();
+    let usage = "run it on test.thing ops, e.g. builtin.module(analyse)";
+    let works = PassContract {
+        anchors: &["builtin.module", "test.thing"],
+        works_on: Some("test.thing"),
+        lowers: None,
+        unique: false,
+        usage,
+    };
+    r.register(info("analyse", |_| Ok(Box::new(Noop("analyse"))), works.clone()));
+    r.register(info("tile", |_| Ok(Box::new(Noop("tile"))), PassContract { unique: true, ..works.clone() }));
+    r.register(info(
+        "lower",
+        |_| Ok(Box::new(Noop("lower"))),
+        PassContract { anchors: &["builtin.module"], lowers: Some("test.thing"), ..works.clone() },
+    ));
+    r.register(info(
+        "lower-other",
+        |_| Ok(Box::new(Noop("lower-other"))),
+        PassContract { anchors: &["builtin.module"], lowers: Some("test.thing"), ..works },
+    ));
+    r
+}
+
+fn parse_pipeline(text: &str) -> Result<PassManager, String> {
+    PassManager::parse(text, &passes(), PassManagerOptions::default())
+}
+
+#[test]
+fn a_pass_after_the_lowering_of_what_it_works_on_is_refused_with_the_order_to_use() {
+    let e = parse_pipeline("builtin.module(analyse,lower,tile)").err().expect("refused");
+    assert!(e.contains("pass 'tile' cannot come after 'lower': 'lower' lowers every 'test.thing'"), "{e}");
+    assert!(e.contains("run 'tile' before 'lower': builtin.module(analyse,tile,lower)"), "{e}");
+    let e = parse_pipeline("builtin.module(lower,lower-other)").err().expect("refused");
+    assert!(e.contains("both lower every 'test.thing'"), "{e}");
+    // Passes that promise nothing (canonicalize) may follow anything.
+    assert!(parse_pipeline("builtin.module(analyse,tile,lower,canonicalize,cse)").is_ok());
+}
+
+#[test]
+fn a_unique_pass_twice_is_refused() {
+    let e = parse_pipeline("builtin.module(tile{sizes=4},analyse,tile{sizes=2})").err().expect("refused");
+    assert!(e.contains("pass 'tile' appears twice (tile{sizes=4}, then tile{sizes=2})"), "{e}");
+    assert!(parse_pipeline("builtin.module(analyse,analyse)").is_ok());
+}
+
+#[test]
+fn a_pass_nested_on_an_op_it_cannot_run_on_is_refused() {
+    let e = parse_pipeline("builtin.module(func.func(analyse))").err().expect("refused");
+    assert!(e.contains("pass 'analyse' cannot run nested on 'func.func': it runs on 'builtin.module' or 'test.thing' ops, e.g. builtin.module(analyse)"), "{e}");
+    assert!(parse_pipeline("builtin.module(test.thing(analyse))").is_ok());
+    assert!(parse_pipeline("builtin.module(test.thing(lower))").is_err());
+}
+
+#[test]
+fn options_separated_by_commas_get_the_right_syntax() {
+    let e = parse_pipeline("builtin.module(tile{sizes=4,8,flag=true})").err().expect("refused");
+    assert!(e.contains("option 'sizes' of pass 'tile' got '4,8,flag=true', which holds option 'flag'"), "{e}");
+    assert!(e.contains("e.g. tile{sizes=4,8 flag=true}"), "{e}");
+    assert!(parse_pipeline("builtin.module(tile{sizes=4,8 flag=true})").is_ok());
+}
+
+fn dialects() -> DialectRegistry {
+    let mut r = DialectRegistry::new();
+    r.register_dialect(DialectDef::new("builtin"));
+    r.register_op(OpDef {
+        traits: OpTraits {
+            isolated_from_above: true,
+            symbol_table: true,
+            no_terminator: true,
+            single_block: true,
+            ..OpTraits::default()
+        },
+        ..OpDef::new("builtin.module", "module")
+    });
+    r
+}
+
+#[test]
+fn a_run_that_finds_nothing_to_work_on_is_a_located_error() {
+    let registry = dialects();
+    let config = ParserConfig { registry: &registry, allow_unregistered: true };
+    let mut without =
+        parse_source(&SourceFile::new("t.mlir", "\"test.other\"() : () -> ()\n"), config).expect("parses");
+    let mut pm = parse_pipeline("builtin.module(analyse)").expect("valid");
+    let d = pm.run(&mut without.ir, without.top, &registry).expect_err("nothing to work on");
+    let text = d.render();
+    assert!(text.starts_with("t.mlir:1:1: error: pass 'analyse' found no 'test.thing' to work on in 'builtin.module': run it on test.thing ops"), "{text}");
+    let config = ParserConfig { registry: &registry, allow_unregistered: true };
+    let mut with = parse_source(&SourceFile::new("t.mlir", "\"test.thing\"() : () -> ()\n"), config).expect("parses");
+    pm.run(&mut with.ir, with.top, &registry).expect("works on test.thing");
+}

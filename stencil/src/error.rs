@@ -1,0 +1,79 @@
+//! The one error type of the front door: every failure keeps its own structure (a located
+//! diagnostic, a runtime error naming the op, a PTX or GPU error) and prints like the tools
+//! print it.
+
+use stencil_ir::{Diagnostic, SourceFile};
+
+/// Why a [`crate::Compiler`] call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Parsing, verification or a pass failed: `file:line:col: error: …`, with the source line
+    /// and a caret when the text is at hand (parsing), and notes.
+    #[error("{rendered}")]
+    Diagnostic {
+        /// The diagnostic, with its location and notes.
+        diagnostic: Box<Diagnostic>,
+        /// How the tools print it.
+        rendered: String,
+    },
+    /// The pass pipeline is not valid: syntax, an unknown pass or option, an order that cannot
+    /// work.
+    #[error("invalid pass pipeline: {0}")]
+    Pipeline(String),
+    /// The program failed to run (bad parameters or fields, an error at an op, a data race).
+    #[error(transparent)]
+    Run(#[from] stencil_runtime::RuntimeError),
+    /// Compiling kernels to PTX failed.
+    #[error(transparent)]
+    Ptx(#[from] stencil_lowering::ptx::PtxError),
+    /// The GPU could not be used or a kernel failed on it.
+    #[error(transparent)]
+    Gpu(#[from] stencil_runtime::cuda::CudaError),
+    /// A GPU run that would compile kernels, in a build without the `mlir` feature.
+    #[error("this build of `stencil` has no MLIR (cargo feature `mlir`), so it cannot compile kernels: enable the feature (docs/library.md) or run precompiled PTX with Compiler::run_gpu_with_ptx")]
+    MlirUnavailable,
+    /// A builder refused a program ([`crate::builder`]).
+    #[error(transparent)]
+    Build(#[from] stencil_dialects::stencil::builder::BuildError),
+}
+
+impl Error {
+    /// A diagnostic, rendered with its source line when `source` is the text it points into.
+    pub(crate) fn diagnostic(d: Diagnostic, source: Option<&SourceFile>) -> Error {
+        let rendered = match source {
+            Some(source) => render_with_source(&d, source),
+            None => d.render(),
+        };
+        Error::Diagnostic { diagnostic: Box::new(d), rendered: rendered.trim_end().to_string() }
+    }
+
+    /// The located diagnostic, for errors in the IR.
+    pub fn as_diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            Error::Diagnostic { diagnostic, .. } => Some(diagnostic),
+            _ => None,
+        }
+    }
+}
+
+/// `file:line:col: error: message`, then the source line and a caret under the column, for
+/// the diagnostic and each of its notes.
+pub fn render_with_source(d: &Diagnostic, source: &SourceFile) -> String {
+    let mut out = String::new();
+    for one in std::iter::once(d).chain(&d.notes) {
+        let single = Diagnostic { notes: vec![], ..one.clone() };
+        out.push_str(&single.render());
+        out.push('\n');
+        if let Some((file, line, col)) = one.location.file_position() {
+            if file == &**source.name() {
+                if let Some(text) = source.line_text(line) {
+                    out.push_str(text);
+                    out.push('\n');
+                    out.push_str(&" ".repeat(col.saturating_sub(1) as usize));
+                    out.push_str("^\n");
+                }
+            }
+        }
+    }
+    out
+}

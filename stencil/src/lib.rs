@@ -1,0 +1,334 @@
+//! # `stencil`: the library front door of stencil-opt
+//!
+//! One crate and one type, [`Compiler`], for a program that embeds the compiler: a registry
+//! with every dialect and pass, then parse and verify, run a pass pipeline, print, compile the
+//! GPU kernels to PTX (cargo feature `mlir`), and run on the reference interpreter, the GPU
+//! simulator or an NVIDIA GPU. Programs can also be built without text ([`builder`]), and
+//! other compilers add their own passes ([`Compiler::register_pass`]) and ops
+//! ([`Compiler::dialects_mut`]).
+//!
+//! ```
+//! use stencil::{Compiler, ProgramState, Target};
+//!
+//! let compiler = Compiler::new();
+//! let mut module = compiler.parse("sor.mlir", r#"
+//!   stencil.program @sor(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] defaults [T = 4, N = 32] {
+//!     stencil.iterate %t = 0 to T {
+//!       stencil.apply @S writes %A over [1] to [N - 1] {
+//!         %l = stencil.access %A[-1] : f64
+//!         %r = stencil.access %A[1] : f64
+//!         %s = arith.addf %l, %r : f64
+//!         stencil.yield %s : f64
+//!       }
+//!     }
+//!   }"#)?;
+//! let original = module.clone();
+//! compiler.run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map)")?;
+//! assert!(compiler.print(&module).contains("gpu.launch_func"));
+//!
+//! // The mapped program on the GPU simulator gives the original's fields, bit for bit.
+//! let mut reference = compiler.initial_state(&original, None, ProgramState::new(), 7)?;
+//! let mut mapped = reference.clone();
+//! compiler.run(&original, None, Target::Reference, &mut reference)?;
+//! compiler.run(&module, None, Target::Simulator, &mut mapped)?;
+//! assert_eq!(reference.fields, mapped.fields);
+//! # Ok::<(), stencil::Error>(())
+//! ```
+//!
+//! The crates behind it stay available for everything the front door does not cover:
+//! [`ir`] (the IR core), [`dialects`], [`poly`] (the polyhedral library), [`passes`],
+//! [`lowering`] and [`runtime`]. `docs/library.md` is the guide.
+
+#![warn(missing_docs)]
+
+mod error;
+
+pub use error::{render_with_source, Error};
+pub use stencil_dialects as dialects;
+pub use stencil_dialects::stencil::builder;
+pub use stencil_ir as ir;
+pub use stencil_lowering as lowering;
+pub use stencil_passes as passes;
+pub use stencil_poly as poly;
+pub use stencil_runtime as runtime;
+
+pub use stencil_ir::pass::{PassContract, PassInfo, PassRegistry};
+pub use stencil_ir::{DialectRegistry, Module};
+pub use stencil_runtime::{FieldData, ProgramInterface, ProgramState, RunStats, ScalarValue};
+
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::pass::{PassManager, PassManagerOptions};
+use stencil_ir::printer::{print_op, PrintOptions};
+use stencil_ir::SourceFile;
+use stencil_lowering::ptx::{ParamRole as LoweringRole, PtxModule};
+use stencil_runtime::cuda::{CudaOptions, GpuReport, KernelParam, ParamRole, PtxKernelSpec, PtxModuleSpec};
+use stencil_runtime::gpu_sim::{run_module_sim, SimOptions, SimReport};
+
+/// Whether this build compiles PTX itself (cargo feature `mlir`); without it, GPU runs take
+/// precompiled PTX ([`Compiler::run_gpu_with_ptx`]).
+pub const MLIR_AVAILABLE: bool = cfg!(feature = "mlir");
+
+/// Every dialect stencil-opt knows: builtin, func, arith, math, memref, scf, affine, gpu, nvvm
+/// and stencil.
+pub fn dialect_registry() -> DialectRegistry {
+    stencil_dialects::registry()
+}
+
+/// Every pass stencil-opt ships: `canonicalize`, `cse`, the polyhedral passes
+/// (`stencil-to-poly`, `poly-schedule`, `poly-verify-schedule`, `poly-remove-false-deps`,
+/// `poly-tile`) and the lowerings (`poly-codegen`, `gpu-map`).
+pub fn pass_registry() -> PassRegistry {
+    let mut passes = PassRegistry::with_generic_passes();
+    stencil_passes::register_passes(&mut passes);
+    stencil_lowering::register_passes(&mut passes);
+    passes
+}
+
+/// Where [`Compiler::run`] runs a program.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The reference interpreter: sequential semantics, the oracle.
+    Reference,
+    /// The GPU simulator: a program mapped by `gpu-map`, its kernels on the CPU with GPU
+    /// semantics; a data race is an error.
+    Simulator,
+    /// An NVIDIA GPU (GPU 0), kernels compiled by MLIR for its chip (feature `mlir`).
+    Gpu,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunResult {
+    /// Point updates and seconds.
+    pub stats: RunStats,
+    /// The simulator's launches, traffic and races ([`Target::Simulator`]).
+    pub sim: Option<SimReport>,
+    /// The GPU's device, kernels and timings ([`Target::Gpu`]).
+    pub gpu: Option<GpuReport>,
+}
+
+/// The compiler: the dialect and pass registries, and everything done with them.
+#[derive(Clone)]
+pub struct Compiler {
+    dialects: DialectRegistry,
+    passes: PassRegistry,
+    verify_each: bool,
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Compiler {
+    /// A compiler with every dialect ([`dialect_registry`]) and pass ([`pass_registry`]);
+    /// pipelines verify the IR after every pass.
+    pub fn new() -> Self {
+        Compiler { dialects: dialect_registry(), passes: pass_registry(), verify_each: true }
+    }
+
+    /// Whether pipelines verify the IR after every pass (on by default; off saves the time of
+    /// the verifier on trusted input).
+    pub fn verify_each(mut self, on: bool) -> Self {
+        self.verify_each = on;
+        self
+    }
+
+    /// The dialects and ops.
+    pub fn dialects(&self) -> &DialectRegistry {
+        &self.dialects
+    }
+
+    /// The dialects and ops, to register more (`register_dialect`, `register_op`): ops of
+    /// another compiler then parse, print and verify like ours.
+    pub fn dialects_mut(&mut self) -> &mut DialectRegistry {
+        &mut self.dialects
+    }
+
+    /// The passes.
+    pub fn passes(&self) -> &PassRegistry {
+        &self.passes
+    }
+
+    /// Adds a pass: pipelines can name it from then on (a pass of the same name is replaced).
+    pub fn register_pass(&mut self, info: PassInfo) -> &mut Self {
+        self.passes.register(info);
+        self
+    }
+
+    /// Parses `text` (named `file` in diagnostics) and verifies it.
+    pub fn parse(&self, file: &str, text: &str) -> Result<Module, Error> {
+        let source = SourceFile::new(file, text);
+        let config = ParserConfig { registry: &self.dialects, allow_unregistered: false };
+        let module = parse_source(&source, config).map_err(|d| Error::diagnostic(d, Some(&source)))?;
+        stencil_ir::verifier::verify(&module.ir, &self.dialects, module.top, false)
+            .map_err(|d| Error::diagnostic(d, Some(&source)))?;
+        Ok(module)
+    }
+
+    /// Verifies `module` (a program made with [`builder`] or changed by hand).
+    pub fn verify(&self, module: &Module) -> Result<(), Error> {
+        stencil_ir::verifier::verify(&module.ir, &self.dialects, module.top, false)
+            .map_err(|d| Error::diagnostic(d, None))
+    }
+
+    /// Runs the pass pipeline `pipeline` (MLIR's syntax, `builtin.module(poly-schedule,…)`) on
+    /// `module`. A pipeline in an order that cannot work is refused before it runs.
+    pub fn run_pipeline(&self, module: &mut Module, pipeline: &str) -> Result<(), Error> {
+        let options = PassManagerOptions { verify_each: self.verify_each, ..PassManagerOptions::default() };
+        let mut pm = PassManager::parse(pipeline, &self.passes, options).map_err(Error::Pipeline)?;
+        pm.run(&mut module.ir, module.top, &self.dialects).map_err(|d| Error::diagnostic(d, None))
+    }
+
+    /// `module` in MLIR's textual form, custom syntax.
+    pub fn print(&self, module: &Module) -> String {
+        print_op(&module.ir, &self.dialects, module.top, PrintOptions::default())
+    }
+
+    /// `module` with every op in MLIR's generic form (what `mlir-opt
+    /// --allow-unregistered-dialect` reads back even for our own dialects).
+    pub fn print_generic(&self, module: &Module) -> String {
+        print_op(&module.ir, &self.dialects, module.top, PrintOptions { generic: true, debug_info: false })
+    }
+
+    /// The PTX of every `gpu.module` of `module`, compiled by MLIR 22 (docs/gpu.md): each with
+    /// its kernels' parameter ABI.
+    #[cfg(feature = "mlir")]
+    pub fn ptx(&self, module: &Module, options: &stencil_lowering::ptx::PtxOptions) -> Result<Vec<PtxModule>, Error> {
+        Ok(stencil_lowering::ptx::compile_gpu_modules(&module.ir, &self.dialects, module.top, options)?)
+    }
+
+    /// The interface of entry point `entry` (or the module's only program) for the parameters in
+    /// `state`: parameter values, field shapes, scalars.
+    pub fn interface(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        state: &ProgramState,
+    ) -> Result<ProgramInterface, Error> {
+        Ok(stencil_runtime::module_interface(module, entry, state)?)
+    }
+
+    /// `state` with every field of entry point `entry` that it lacks filled with deterministic
+    /// pseudo-random values from `seed` (each field its own stream), ready for [`Compiler::run`].
+    pub fn initial_state(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        mut state: ProgramState,
+        seed: u64,
+    ) -> Result<ProgramState, Error> {
+        let interface = self.interface(module, entry, &state)?;
+        for (i, field) in interface.fields.iter().enumerate() {
+            if !state.fields.contains_key(&field.name) {
+                let data = FieldData::pseudo_random(field.shape.clone(), field.element, seed.wrapping_add(i as u64))?;
+                state.fields.insert(field.name.clone(), data);
+            }
+        }
+        Ok(state)
+    }
+
+    /// Runs entry point `entry` (or the module's only program) of `module` on `target`,
+    /// updating the fields of `state` in place. [`Target::Simulator`] and [`Target::Gpu`] need a
+    /// program mapped by `gpu-map`; [`Target::Gpu`] needs the `mlir` feature (or use
+    /// [`Compiler::run_gpu_with_ptx`]) and an NVIDIA driver.
+    pub fn run(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        target: Target,
+        state: &mut ProgramState,
+    ) -> Result<RunResult, Error> {
+        match target {
+            Target::Reference => {
+                let stats = stencil_runtime::run_module(module, entry, state)?;
+                Ok(RunResult { stats, sim: None, gpu: None })
+            }
+            Target::Simulator => {
+                let stats = run_module_sim(module, entry, state, &SimOptions::default())?;
+                Ok(RunResult { stats: stats.run, sim: Some(stats.sim), gpu: None })
+            }
+            Target::Gpu => self.run_gpu(module, entry, state),
+        }
+    }
+
+    #[cfg(feature = "mlir")]
+    fn run_gpu(&self, module: &Module, entry: Option<&str>, state: &mut ProgramState) -> Result<RunResult, Error> {
+        let device = stencil_runtime::cuda::CudaDevice::open(0)?;
+        let options = stencil_lowering::ptx::PtxOptions {
+            chip: device.properties().chip(),
+            ..stencil_lowering::ptx::PtxOptions::with_found_libdevice()
+        };
+        let ptx = self.ptx(module, &options)?;
+        self.run_on_device(module, entry, &ptx, state, &device, &CudaOptions::default())
+    }
+
+    #[cfg(not(feature = "mlir"))]
+    fn run_gpu(&self, _: &Module, _: Option<&str>, _: &mut ProgramState) -> Result<RunResult, Error> {
+        Err(Error::MlirUnavailable)
+    }
+
+    /// Runs `module` on GPU 0 with kernels from precompiled `ptx` (`stencil-opt --emit=ptx`,
+    /// read with `stencil_lowering::ptx::PrecompiledPtx` and matched with
+    /// `stencil_lowering::ptx::attach_precompiled`): what a build without `mlir` does.
+    pub fn run_gpu_with_ptx(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        ptx: &[PtxModule],
+        state: &mut ProgramState,
+        options: &CudaOptions,
+    ) -> Result<RunResult, Error> {
+        let device = stencil_runtime::cuda::CudaDevice::open(0)?;
+        self.run_on_device(module, entry, ptx, state, &device, options)
+    }
+
+    fn run_on_device(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        ptx: &[PtxModule],
+        state: &mut ProgramState,
+        device: &stencil_runtime::cuda::CudaDevice,
+        options: &CudaOptions,
+    ) -> Result<RunResult, Error> {
+        let specs: Vec<PtxModuleSpec> = ptx.iter().map(ptx_spec).collect();
+        let stats = stencil_runtime::cuda::run_module_cuda(module, entry, state, &specs, device, options)?;
+        Ok(RunResult { stats: stats.run, sim: None, gpu: Some(stats.gpu) })
+    }
+}
+
+/// The runtime's plain-data view of a compiled `gpu.module` (the compiler and the CUDA
+/// executor stay independent crates; the PTX and its parameter roles cross over as data).
+pub fn ptx_spec(module: &PtxModule) -> PtxModuleSpec {
+    let role = |role: LoweringRole| match role {
+        LoweringRole::Scalar => ParamRole::Scalar,
+        LoweringRole::AllocatedPointer => ParamRole::AllocatedPointer,
+        LoweringRole::AlignedPointer => ParamRole::AlignedPointer,
+        LoweringRole::Offset => ParamRole::Offset,
+        LoweringRole::Size { dim } => ParamRole::Size { dim },
+        LoweringRole::Stride { dim } => ParamRole::Stride { dim },
+    };
+    PtxModuleSpec {
+        name: module.name.clone(),
+        ptx: module.ptx.clone(),
+        kernels: module
+            .kernels
+            .iter()
+            .map(|k| PtxKernelSpec {
+                name: k.name.clone(),
+                arguments: k
+                    .arguments
+                    .iter()
+                    .map(|a| {
+                        a.params
+                            .iter()
+                            .map(|p| KernelParam { ptx_type: p.ptx_type.clone(), role: role(p.role) })
+                            .collect()
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
