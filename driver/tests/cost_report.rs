@@ -46,8 +46,16 @@ fn cost_reports_every_kernel_of_a_naive_mapping() {
     assert_eq!((r.total.shared_accesses(), r.total.barriers), (0, 0));
     let util = r.total.lane_utilisation().unwrap();
     assert!(util > 0.0 && util <= 1.0, "lane utilisation {util}");
-    // Registers: from ptxas when this machine has it, else unknown with the reason.
-    match (&cost.registers, find_ptxas()) {
+    // Registers: from ptxas when this machine has it and the build can compile PTX (the `mlir`
+    // feature), else unknown with the reason.
+    let ptxas = find_ptxas().map_err(|e| e.to_string()).and_then(|p| {
+        if stencil_lowering::ptx::MLIR_AVAILABLE {
+            Ok(p)
+        } else {
+            Err("this build has no MLIR to compile PTX".to_string())
+        }
+    });
+    match (&cost.registers, ptxas) {
         (RegisterSource::Ptxas { chip, .. }, Ok(_)) => {
             assert_eq!(chip, "sm_90");
             assert!(r.kernels.iter().all(|k| k.resources.as_ref().is_some_and(|res| res.registers > 0)));
