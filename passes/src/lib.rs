@@ -9,10 +9,15 @@
 //!   the stored schedules), `poly-remove-false-deps` (array copying, thesis Alg. 4.2), and the
 //!   report of `stencil-opt --test-print-schedule`.
 //!
+//! * [`raise`]: `raise-affine-to-stencil`, upstream `affine` loop nests that are iterative
+//!   stencils become `stencil.program`s called from the original function (the input path of
+//!   other MLIR compilers), and the lowering of those calls once the program is lowered.
+//!
 //! `docs/passes.md` documents every pass, its options and what it records on the IR.
 
 #![warn(missing_docs)]
 
+pub mod raise;
 pub mod schedule;
 pub mod stencil_to_poly;
 pub mod tile;
@@ -27,4 +32,5 @@ pub fn register_passes(registry: &mut PassRegistry) {
     registry.register(schedule::verify_pass_info());
     registry.register(schedule::remove_false_deps_pass_info());
     registry.register(tile::pass_info());
+    registry.register(raise::pass_info());
 }
