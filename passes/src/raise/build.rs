@@ -345,7 +345,10 @@ impl BodyBuilder<'_, '_> {
             let Some(op) = ir.defining_op(v) else {
                 return Err("a block argument that is neither a loop variable nor a scalar".into());
             };
-            if ir.op_name(op) == "affine.apply" {
+            if let Some(k) = self.statement.accesses.iter().position(|a| a.op == op) {
+                // A load hoisted out of the statement's loops: read here.
+                self.access(ir, k)?
+            } else if ir.op_name(op) == "affine.apply" {
                 let lin = self.apply_lin(ir, op)?;
                 let form = index_form(self.statement, &lin)?;
                 self.index_value(ir, &form, &location)?

@@ -265,8 +265,10 @@ pub(crate) struct Context<'a> {
 pub(crate) struct Analyzer<'a> {
     cx: &'a Context<'a>,
     nest: Nest,
-    /// Values already checked to be usable in statement bodies.
+    /// Values already checked to be usable in the body of the statement being analysed.
     checked: HashSet<ValueId>,
+    /// Loads outside the statement's innermost body that it uses (found while checking).
+    hoisted: Vec<Access>,
 }
 
 impl<'a> Analyzer<'a> {
@@ -284,6 +286,7 @@ impl<'a> Analyzer<'a> {
             cx,
             nest: Nest { root, loops: vec![], params, items: vec![], fields, scalars },
             checked: HashSet::new(),
+            hoisted: vec![],
         }
     }
 
@@ -292,6 +295,15 @@ impl<'a> Analyzer<'a> {
         let root = self.nest.root;
         let item = self.match_loop(root, &[])?;
         self.nest.items = vec![item];
+        // A load hoisted out of a statement's loops reads the same value inside them only if
+        // no statement writes its memref.
+        for s in self.nest.statements() {
+            for a in &s.accesses {
+                if self.nest.fields[a.field].written && !self.ir().block_op_iter(s.body).any(|o| o == a.op) {
+                    return self.refuse(a.op, "a load outside the innermost loop body of a memref the nest writes: moved into the statement it could read another value");
+                }
+            }
+        }
         Ok(self.nest)
     }
 
@@ -526,18 +538,19 @@ impl<'a> Analyzer<'a> {
                 let items = self.leaf(&chain, outer, body, current)?;
                 return Ok(items);
             }
-            // Between loops only computations (cloned into the statements that use them).
+            // Between loops only computations (cloned into the statements that use them) and
+            // loads hoisted out of the inner loops by loop-invariant code motion (moved back
+            // into the statements that use them, if nothing in the nest writes their memref).
             for &o in &ops {
                 if is_loop(ir, o)
-                    || ir.op_name(o) == "affine.yield"
+                    || matches!(ir.op_name(o), "affine.yield" | "affine.apply" | "affine.load")
                     || is_computation(ir, self.cx.registry, o)
-                    || ir.op_name(o) == "affine.apply"
                 {
                     continue;
                 }
                 let reason = match ir.op_name(o) {
                     "affine.store" | "memref.store" => "a store next to inner loops: only the innermost body of a perfect nest may store (a statement is one store per iteration of its loops)".to_string(),
-                    "affine.load" | "memref.load" => "a load outside the innermost loop body: statements read only inside their innermost loop".to_string(),
+                    "memref.load" => "memref.load is not an affine access: the raise reads subscripts from affine.load".to_string(),
                     name => format!("'{name}' between the loops: only loops and arith/math computations may appear there"),
                 };
                 return self.refuse(o, reason);
@@ -696,6 +709,8 @@ impl<'a> Analyzer<'a> {
             loop_op: space_chain.first().map_or(innermost, |&k| self.nest.loops[k].op),
         };
         let mut defined: HashSet<ValueId> = HashSet::new();
+        self.checked.clear();
+        self.hoisted.clear();
         for &o in &ops[..store_pos] {
             let name = ir.op_name(o);
             match name {
@@ -753,6 +768,7 @@ impl<'a> Analyzer<'a> {
                     .refuse(o, format!("'{name}' after the store: a stencil statement's only effect is its store"));
             }
         }
+        accesses.append(&mut self.hoisted);
         statement.accesses = accesses;
         Ok(Self::iterates(time_chain, vec![Item::Apply(Box::new(statement))]).remove(0))
     }
@@ -825,6 +841,12 @@ impl<'a> Analyzer<'a> {
                     return self.refuse(op, "an index computed from a symbol is used as a value: the stencil dialect's parameters appear only in bounds and extents (pass the value as a scalar argument instead)");
                 }
                 index_form(statement, &l).map_err(|e| Refusal { op, reason: e })?;
+            }
+            ValueDef::Result { op, .. } if ir.op_name(op) == "affine.load" && self.inside_nest(op) => {
+                let field = self.field(ir.operand(op, 0), op)?;
+                let subscripts = self.subscripts(op, 0)?;
+                let kind = self.access_kind(statement, field, &subscripts, op)?;
+                self.hoisted.push(Access { op, field, subscripts, kind });
             }
             ValueDef::Result { op, .. } if is_computation(ir, self.cx.registry, op) => {
                 if self.inside_nest(op) && ir.block_op_iter(statement.body).any(|o| o == op) {
