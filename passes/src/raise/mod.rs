@@ -133,6 +133,7 @@ fn check_aliasing(ir: &Ir, func: OpId, nest: &Nest, declared: bool, options: &Ra
                 continue; // a local allocation overlaps nothing else
             };
             if !(noalias(ir, func, x) || noalias(ir, func, y)) {
+                let (x, y) = (x.min(y), x.max(y));
                 return Err(Refusal {
                     op: nest.root,
                     reason: format!(
@@ -216,6 +217,7 @@ pub fn raise_function(
         };
         let analysis = Analyzer::new(&cx, root, params, fields, scalars).run().and_then(|nest| {
             check_aliasing(ir, func, &nest, declared.is_some(), options)?;
+            plan::check_starts(&nest)?;
             let facts = FunctionFacts { ir, entry, declared: declared.as_ref() };
             let plans = plan::plans(&nest, &facts)?;
             Ok((nest, plans))

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 
 use stencil_dialects::stencil::{FieldType, ParamExpr};
 use stencil_ir::ir::ValueDef;
-use stencil_ir::{Attribute, Ir, NamedAttribute, ValueId};
+use stencil_ir::{Attribute, Ir, NamedAttribute, OpId, ValueId};
 
 use super::lin::{Lin, Var};
 use super::nest::{static_size, Nest, ParamSource, PointDim, Refusal, Statement, R};
@@ -153,6 +153,41 @@ fn max_index(nest: &Nest, sub: &Lin) -> Result<Lin, String> {
         out = out.substitute(k, &at)?;
     }
     Ok(out)
+}
+
+/// The smallest index `sub` takes over the loops of the nest, in the parameters.
+fn min_index(nest: &Nest, sub: &Lin) -> Result<Lin, String> {
+    let mut out = sub.clone();
+    for (k, c) in sub.loops().collect::<Vec<_>>() {
+        let l = &nest.loops[k];
+        let at = if c > 0 { l.lower.clone() } else { l.upper.plus(-1)? };
+        out = out.substitute(k, &at)?;
+    }
+    Ok(out)
+}
+
+/// An access whose smallest index is a negative constant reads or writes before the start of
+/// its memref whenever it runs: no extent can hold it (reported at the access, before any
+/// program is built).
+pub(crate) fn check_starts(nest: &Nest) -> R<()> {
+    for s in nest.statements() {
+        let mut accesses: Vec<(OpId, &Vec<Lin>)> = s.accesses.iter().map(|a| (a.op, &a.subscripts)).collect();
+        accesses.push((s.store, &s.store_subscripts));
+        for (op, subs) in accesses {
+            for (d, sub) in subs.iter().enumerate() {
+                let low = min_index(nest, sub).map_err(|e| Refusal { op, reason: e })?;
+                if let Some(c) = low.as_constant().filter(|&c| c < 0) {
+                    return Err(Refusal {
+                        op,
+                        reason: format!(
+                            "index {d} reaches {c} at the first iteration of the loops: before the start of the memref"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The one of `candidates` at least as large as every other for all parameters at or above
@@ -350,9 +385,6 @@ fn plan(nest: &Nest, facts: &FunctionFacts<'_>, bounds: &[Option<Vec<Option<i64>
     let n = params.len();
     let exact = guard.is_empty()
         && bounds.iter().flatten().all(|b| (0..n).all(|p| b.get(p).copied().flatten().is_some_and(|l| l >= mins[p])));
-    for (p, &m) in mins.iter().enumerate() {
-        guard.push(Lin::var(Var::Param(p)).plus(-m).map_err(fail)?);
-    }
 
     // Names and order.
     let mut used = HashSet::new();
@@ -392,9 +424,13 @@ fn plan(nest: &Nest, facts: &FunctionFacts<'_>, bounds: &[Option<Vec<Option<i64>
                 }
             };
             order.sort_by_key(|&p| key(p));
+            // Arguments by position (`argK`, as MLIR prints them), local buffers in order.
             let field_name = |f: usize| match function_argument(ir, facts.entry, nest.fields[f].value) {
                 Some(k) => format!("arg{k}"),
-                None => format!("alloc{f}"),
+                None => {
+                    let local = |g: &usize| function_argument(ir, facts.entry, nest.fields[*g].value).is_none();
+                    format!("buffer{}", (0..f).filter(local).count())
+                }
             };
             let mut names = vec![String::new(); n];
             for &p in &order {
@@ -433,6 +469,9 @@ fn plan(nest: &Nest, facts: &FunctionFacts<'_>, bounds: &[Option<Vec<Option<i64>
             (order, names, slots, None)
         }
     };
+    for &p in &param_order {
+        guard.push(Lin::var(Var::Param(p)).plus(-mins[p]).map_err(fail)?);
+    }
     Ok(Plan { params, param_order, param_names, mins, slots, extents, defaults, guard, exact })
 }
 
