@@ -19,7 +19,8 @@ use stencil_runtime::{Progress, ScalarValue};
     about = "Run a stencil program (optionally transformed by a pass pipeline) and check it against the reference interpreter"
 )]
 struct Cli {
-    /// Input file (a stencil.program, or a lowered program).
+    /// Input file: a stencil.program, a lowered program, or an affine input (a func.func of
+    /// affine loops, raised to a stencil program; --check then compares with the function).
     input: String,
     /// A parameter value, `NAME=INT` (repeatable); overrides the program's default.
     #[arg(long = "param", value_name = "NAME=INT")]
@@ -74,7 +75,7 @@ struct Cli {
     /// With --check: allowed absolute difference per value (default 0: bit-exact).
     #[arg(long, value_name = "ABS", default_value_t = 0.0)]
     tolerance: f64,
-    /// Which program to run when the file has several.
+    /// Which program to run when the file has several (for an affine input: which function).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
     /// Log filter (tracing EnvFilter syntax); defaults to RUST_LOG.

@@ -550,7 +550,7 @@ impl<'a> Analyzer<'a> {
                 }
                 let reason = match ir.op_name(o) {
                     "affine.store" | "memref.store" => "a store next to inner loops: only the innermost body of a perfect nest may store (a statement is one store per iteration of its loops)".to_string(),
-                    "memref.load" => "memref.load is not an affine access: the raise reads subscripts from affine.load".to_string(),
+                    "memref.load" => "memref.load is not an affine access: the raise reads subscripts from affine.load (mlir-opt --affine-raise-from-memref turns affine-indexed memref accesses into affine ones)".to_string(),
                     name => format!("'{name}' between the loops: only loops and arith/math computations may appear there"),
                 };
                 return self.refuse(o, reason);
@@ -633,7 +633,7 @@ impl<'a> Analyzer<'a> {
         };
         if ir.op_name(store) == "memref.store" {
             return self
-                .refuse(store, "memref.store is not an affine access: the raise reads subscripts from affine.store");
+                .refuse(store, "memref.store is not an affine access: the raise reads subscripts from affine.store (mlir-opt --affine-raise-from-memref turns affine-indexed memref accesses into affine ones)");
         }
         let written_value = ir.operand(store, 1);
         let written = self.field(written_value, store)?;
@@ -722,7 +722,7 @@ impl<'a> Analyzer<'a> {
                 }
                 "memref.load" => {
                     return self
-                        .refuse(o, "memref.load is not an affine access: the raise reads subscripts from affine.load");
+                        .refuse(o, "memref.load is not an affine access: the raise reads subscripts from affine.load (mlir-opt --affine-raise-from-memref turns affine-indexed memref accesses into affine ones)");
                 }
                 "affine.apply" => {
                     // Checked where it is used as a value; as a subscript it is composed.
