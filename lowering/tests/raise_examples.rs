@@ -48,9 +48,14 @@ fn sym_name(ir: &Ir, op: OpId) -> String {
 
 /// The example lowered by `poly-codegen` and raised back.
 fn round_trip(text: &str) -> Result<Module, String> {
+    round_trip_with(text, "poly-codegen")
+}
+
+/// The example lowered by `lowering` (a `poly-codegen` variant) and raised back.
+fn round_trip_with(text: &str, lowering: &str) -> Result<Module, String> {
     let (dialects, _) = registries();
     let mut module = parse(text, &dialects)?;
-    run_pipeline(&mut module, "builtin.module(poly-codegen)")?;
+    run_pipeline(&mut module, &format!("builtin.module({lowering})"))?;
     if !programs(&module).is_empty() {
         return Err("poly-codegen left a stencil.program".into());
     }
@@ -148,22 +153,35 @@ fn every_example_round_trips_to_the_same_program() {
                 continue;
             }
         };
-        let raised = match round_trip(&text) {
-            Ok(m) => m,
-            Err(e) => {
-                failures.push(format!("{name}: {e}"));
+        // DOALL loops as affine.parallel (the default) and as affine.for.
+        for lowering in ["poly-codegen", "poly-codegen{parallel=false}"] {
+            let raised = match round_trip_with(&text, lowering) {
+                Ok(m) => m,
+                Err(e) => {
+                    failures.push(format!("{name} ({lowering}): {e}"));
+                    continue;
+                }
+            };
+            let (before, after) = (programs(&original), programs(&raised));
+            if before.len() != 1 || after.len() != 1 {
+                failures.push(format!(
+                    "{name} ({lowering}): {} program(s) before, {} after",
+                    before.len(),
+                    after.len()
+                ));
                 continue;
             }
+            match same_structure(&original.ir, before[0], &raised.ir, after[0], &mut HashMap::new(), "") {
+                Ok(()) => checked += 1,
+                Err(e) => failures.push(format!("{name} ({lowering}): {e}")),
+            }
+        }
+        let raised = match round_trip(&text) {
+            Ok(m) => m,
+            Err(_) => continue,
         };
-        let (before, after) = (programs(&original), programs(&raised));
-        if before.len() != 1 || after.len() != 1 {
-            failures.push(format!("{name}: {} program(s) before, {} after", before.len(), after.len()));
-            continue;
-        }
-        match same_structure(&original.ir, before[0], &raised.ir, after[0], &mut HashMap::new(), "") {
-            Ok(()) => checked += 1,
-            Err(e) => failures.push(format!("{name}: {e}")),
-        }
+        let before = programs(&original);
+        let after = programs(&raised);
         // The wrapper keeps the lowered function's name and calls the program.
         let wrapper = sym_name(&original.ir, before[0]);
         let program = sym_name(&raised.ir, after[0]);
@@ -177,7 +195,7 @@ fn every_example_round_trips_to_the_same_program() {
         assert_eq!(calls, 1, "{name}: one call of the program");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    eprintln!("{checked} examples: poly-codegen then raise-affine-to-stencil gives the same program");
+    eprintln!("{checked} (example, lowering) pairs: poly-codegen then raise-affine-to-stencil gives the same program");
 }
 
 /// Pseudo-random fields for the entry `entry` of `module` with `params`.

@@ -120,6 +120,41 @@ pub fn affine_input(
             )));
         }
     }
+    // A field sized by what the loops reach where the memref has a static size (the call is
+    // guarded by the size holding it) cannot stand for that memref in a run.
+    let program = top_ops(&raised)
+        .into_iter()
+        .find(|&o| rir.op_name(o) == "stencil.program" && sym_name(&raised, o) == nest.program);
+    if let (Some(program), Some(f)) = (program, fn_type.as_ref()) {
+        let names = stencil_dialects::stencil::program_arg_names(rir, program);
+        let types = rir
+            .attr(program, "function_type")
+            .and_then(Attribute::as_type)
+            .and_then(Type::as_function)
+            .map(|t| t.inputs.clone())
+            .unwrap_or_default();
+        for (k, role) in roles.iter().enumerate() {
+            let ArgumentRole::Field(name) = role else { continue };
+            let Some(field) = names
+                .iter()
+                .position(|n| n.as_deref() == Some(name.as_str()))
+                .and_then(|i| types.get(i))
+                .and_then(stencil_dialects::stencil::FieldType::from_type)
+            else {
+                continue;
+            };
+            let Some(shape) = f.inputs.get(k).and_then(Type::as_memref).and_then(|m| m.shape.clone()) else { continue };
+            for (d, (size, extent)) in shape.iter().zip(&field.shape).enumerate() {
+                if let stencil_ir::types::Dim::Static(size) = size {
+                    if !(extent.terms.is_empty() && extent.constant == *size) {
+                        return Err(RunError(format!(
+                            "error: field {name} of the raised program has extent {extent} in dimension {d}, but %arg{k} of @{function} has the static size {size} there (the raise sized the field by what the loops reach and guards the call with it): stencil-run cannot bind one to the other; give the memref a dynamic size, or bounds within the static size"
+                        )));
+                    }
+                }
+            }
+        }
+    }
     stencil_ir::verifier::verify(rir, &registries.dialects, raised.top, false)
         .map_err(|d| RunError(render_with_source(&d, source)))?;
     Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles }))

@@ -23,6 +23,8 @@
 // RUN: stencil-run %s --param arg0=3 --param arg1=8 --init arg2=const:1 --init arg3=zeros --json | FileCheck %s --check-prefix=JSON
 // A nest the raise refuses is an error naming why.
 // RUN: not stencil-run %S/Inputs/affine-not-raised.mlir --param arg0=4 2>&1 | FileCheck %s --check-prefix=REFUSED
+// A field sized by what the loops reach cannot stand for a memref of static size.
+// RUN: not stencil-run %S/Inputs/affine-static-reach.mlir --param arg0=2 --param arg1=10 2>&1 | FileCheck %s --check-prefix=STATIC
 // A parameter below the program's minimum is refused (the program needs arg1 >= 3).
 // RUN: not stencil-run %s --param arg0=3 --param arg1=2 2>&1 | FileCheck %s --check-prefix=BELOW
 
@@ -44,6 +46,8 @@
 
 // REFUSED: affine-not-raised.mlir:{{[0-9]+}}:{{[0-9]+}}: error: affine loop nest not raised to a stencil program: the loop has step 2
 // REFUSED: error: stencil-run runs an affine function by raising it to a stencil program, and @strided does not raise (above)
+
+// STATIC: error: field arg2 of the raised program has extent arg1 in dimension 1, but %arg2 of @k has the static size 20 there
 
 // BELOW: error: {{.*}}arg1{{.*}}2{{.*}}minimum{{.*}}3
 
