@@ -27,6 +27,10 @@ pub struct AffineInput {
     pub program: String,
     /// Per argument of the function, what it is to the program.
     pub roles: Vec<ArgumentRole>,
+    /// Scalars of the program that are the value of a parameter (an integer argument both
+    /// bounds the loops and enters the arithmetic): `(scalar, parameter)`. A run sets them
+    /// from the parameter, as the function does.
+    pub tied: Vec<(String, String)>,
 }
 
 fn top_ops(module: &Module) -> Vec<OpId> {
@@ -157,7 +161,28 @@ pub fn affine_input(
     }
     stencil_ir::verifier::verify(rir, &registries.dialects, raised.top, false)
         .map_err(|d| RunError(render_with_source(&d, source)))?;
-    Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles }))
+    // Scalar operands that are (casts of) an argument the program also takes as a parameter.
+    let mut tied = vec![];
+    if let Some(program) = program {
+        let names = stencil_dialects::stencil::program_arg_names(rir, program);
+        let entry = rir.regions(func).first().and_then(|&r| rir.entry_block(r));
+        let args = entry.map(|b| rir.block_args(b).to_vec()).unwrap_or_default();
+        for (k, &operand) in rir.operands(nest.call).iter().enumerate().take(names.len()) {
+            if rir.value_type(operand).as_memref().is_some() {
+                continue;
+            }
+            let source = rir
+                .defining_op(operand)
+                .filter(|&d| matches!(rir.op_name(d), "arith.index_cast" | "arith.index_castui"))
+                .map_or(operand, |d| rir.operand(d, 0));
+            if let Some(position) = args.iter().position(|&a| a == source) {
+                if let (Some(ArgumentRole::Param(p)), Some(Some(scalar))) = (roles.get(position), names.get(k)) {
+                    tied.push((scalar.clone(), p.clone()));
+                }
+            }
+        }
+    }
+    Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles, tied }))
 }
 
 /// Runs the original (un-raised) affine function of `input` in `module` on the reference

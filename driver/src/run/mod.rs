@@ -189,6 +189,18 @@ pub fn run_program(
     };
     let mut state =
         ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
+    // An integer argument that bounds the loops and enters the arithmetic is a parameter and a
+    // scalar of the raised program: one value, the parameter's.
+    for (scalar, param) in affine.iter().flat_map(|a| a.tied.iter()) {
+        if options.scalars.contains_key(scalar) {
+            return Err(RunError(format!(
+                "error: scalar {scalar} is the value of parameter {param} (the same argument of the function): give --param {param}=… only"
+            )));
+        }
+        if let Some(&v) = options.params.get(param) {
+            state.scalars.insert(scalar.clone(), ScalarValue::Int(v));
+        }
+    }
     let interface = module_interface(&transformed, entry, &state)?;
     interface.check_names(&state)?;
     let unknown = options.init.unknown_fields(&interface.fields);
@@ -268,7 +280,7 @@ pub fn run_program(
     let scalars = interface
         .scalars
         .iter()
-        .filter_map(|s| options.scalars.get(&s.name).copied().or(s.default).map(|v| (s.name.clone(), v)))
+        .filter_map(|s| state.scalars.get(&s.name).copied().or(s.default).map(|v| (s.name.clone(), v)))
         .collect();
     let report = RunReport {
         program: interface.name.clone(),

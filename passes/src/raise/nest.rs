@@ -717,7 +717,7 @@ impl<'a> Analyzer<'a> {
                 "affine.load" => {
                     let field = self.field(ir.operand(o, 0), o)?;
                     let subscripts = self.subscripts(o, 0)?;
-                    let kind = self.access_kind(&statement, field, &subscripts, o)?;
+                    let kind = self.access_kind(&statement, &subscripts, o)?;
                     accesses.push(Access { op: o, field, subscripts, kind });
                 }
                 "memref.load" => {
@@ -781,8 +781,8 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// How a load with `subscripts` of field `field` becomes a stencil access.
-    fn access_kind(&self, statement: &Statement, field: usize, subscripts: &[Lin], op: OpId) -> R<AccessKind> {
+    /// How a load with `subscripts` becomes a stencil access of `statement`.
+    fn access_kind(&self, statement: &Statement, subscripts: &[Lin], op: OpId) -> R<AccessKind> {
         let rank = statement.dims.len();
         let bad = |e: String| Refusal { op, reason: e };
         if subscripts.len() == rank {
@@ -797,7 +797,6 @@ impl<'a> Analyzer<'a> {
                 return Ok(AccessKind::Offset(offsets));
             }
         }
-        let _ = field;
         let forms = subscripts
             .iter()
             .map(|s| index_form(statement, s))
@@ -845,7 +844,7 @@ impl<'a> Analyzer<'a> {
             ValueDef::Result { op, .. } if ir.op_name(op) == "affine.load" && self.inside_nest(op) => {
                 let field = self.field(ir.operand(op, 0), op)?;
                 let subscripts = self.subscripts(op, 0)?;
-                let kind = self.access_kind(statement, field, &subscripts, op)?;
+                let kind = self.access_kind(statement, &subscripts, op)?;
                 self.hoisted.push(Access { op, field, subscripts, kind });
             }
             ValueDef::Result { op, .. } if is_computation(ir, self.cx.registry, op) => {

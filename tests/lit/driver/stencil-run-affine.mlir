@@ -27,6 +27,9 @@
 // RUN: stencil-run %s --param arg0=3 --param arg1=8 --init arg2=const:1 --init arg3=zeros --json | FileCheck %s --check-prefix=JSON
 // A nest the raise refuses is an error naming why.
 // RUN: not stencil-run %S/Inputs/affine-not-raised.mlir --param arg0=4 2>&1 | FileCheck %s --check-prefix=REFUSED
+// An argument that is a bound and a value: the program's scalar takes the parameter's value.
+// RUN: stencil-run %S/Inputs/affine-tied.mlir --param arg0=7 --check | FileCheck %s --check-prefix=TIED
+// RUN: not stencil-run %S/Inputs/affine-tied.mlir --param arg0=7 --scalar arg0_1=3 2>&1 | FileCheck %s --check-prefix=TIED-ERR
 // A field sized by what the loops reach cannot stand for a memref of static size.
 // RUN: not stencil-run %S/Inputs/affine-static-reach.mlir --param arg0=2 --param arg1=10 2>&1 | FileCheck %s --check-prefix=STATIC
 // A parameter below the program's minimum is refused (the program needs arg1 >= 3).
@@ -53,6 +56,11 @@
 
 // REFUSED: affine-not-raised.mlir:{{[0-9]+}}:{{[0-9]+}}: error: affine loop nest not raised to a stencil program: the loop has step 2
 // REFUSED: error: stencil-run runs an affine function by raising it to a stencil program, and @strided does not raise (above)
+
+// TIED: params   arg0=7
+// TIED-NEXT: scalars  arg0_1=7
+// TIED: check    against the untransformed program on ref (bit-exact): passed
+// TIED-ERR: error: scalar arg0_1 is the value of parameter arg0 (the same argument of the function): give --param arg0=… only
 
 // STATIC: error: field arg2 of the raised program has extent arg1 in dimension 1, but %arg2 of @k has the static size 20 there
 
