@@ -827,7 +827,10 @@ impl<'a> Analyzer<'a> {
                 if !(ty.is_float() || ty.is_integer_like()) {
                     return self.refuse(
                         user,
-                        format!("uses %arg of type '{ty}' as a value: program scalars are f32, f64, iN or index"),
+                        format!(
+                            "uses {} of type '{ty}' as a value: program scalars are f32, f64, iN or index",
+                            self.describe(v)
+                        ),
                     );
                 }
                 if !self.nest.scalars.contains(&v) {
