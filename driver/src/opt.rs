@@ -130,7 +130,8 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
     let mut success = true;
     for chunk in chunks {
         let source = SourceFile::with_first_line(file_name, chunk.text, chunk.first_line);
-        let result = process_chunk(&source, options, registries, pass_manager.as_mut());
+        let mut reported = vec![];
+        let result = process_chunk(&source, options, registries, pass_manager.as_mut(), &mut reported);
         if options.verify_diagnostics {
             let mut expectations = match parse_expectations(file_name, chunk.text, chunk.first_line) {
                 Ok(e) => e,
@@ -140,10 +141,10 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
                     continue;
                 }
             };
-            let produced: Vec<Diagnostic> = match &result {
-                Ok(_) => vec![],
-                Err(d) => vec![d.clone()],
-            };
+            let mut produced = reported;
+            if let Err(d) = &result {
+                produced.push(d.clone());
+            }
             let problems = check(file_name, &produced, &mut expectations);
             for p in &problems {
                 messages.push_str(p);
@@ -154,6 +155,9 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
                 outputs.push(out);
             }
         } else {
+            for d in &reported {
+                messages.push_str(&render_with_source(d, &source));
+            }
             match result {
                 Ok(out) => outputs.push(out),
                 Err(d) => {
@@ -172,11 +176,14 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
     OptOutcome { output, messages, success }
 }
 
+/// Parses, verifies, transforms and prints one chunk; the passes' remarks and warnings go to
+/// `reported` (also when a later step fails).
 fn process_chunk(
     source: &SourceFile,
     options: &OptOptions,
     registries: &Registries,
     pass_manager: Option<&mut PassManager>,
+    reported: &mut Vec<Diagnostic>,
 ) -> Result<String, Diagnostic> {
     let config = ParserConfig { registry: &registries.dialects, allow_unregistered: options.allow_unregistered };
     let mut module = {
@@ -185,7 +192,9 @@ fn process_chunk(
     };
     verify(&module.ir, &registries.dialects, module.top, options.allow_unregistered)?;
     if let Some(pm) = pass_manager {
-        pm.run(&mut module.ir, module.top, &registries.dialects)?;
+        let result = pm.run(&mut module.ir, module.top, &registries.dialects);
+        reported.extend(pm.take_reported());
+        result?;
     }
     let print = PrintOptions { generic: options.print_generic, debug_info: options.print_debuginfo };
     let mut text = if options.print_dependences {

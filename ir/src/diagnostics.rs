@@ -57,6 +57,12 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, location, message: message.into(), notes: vec![] }
     }
 
+    /// A remark at `location`: information, not a problem (e.g. what a pass left untouched and
+    /// why).
+    pub fn remark(location: Location, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Remark, location, message: message.into(), notes: vec![] }
+    }
+
     /// Attaches a note.
     pub fn with_note(mut self, location: Location, message: impl Into<String>) -> Self {
         self.notes.push(Diagnostic::note(location, message));

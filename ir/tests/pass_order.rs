@@ -43,6 +43,7 @@ fn passes() -> PassRegistry {
         works_on: Some("test.thing"),
         lowers: None,
         unique: false,
+        produces: None,
         usage,
     };
     r.register(info("analyse", |_| Ok(Box::new(Noop("analyse"))), works.clone()));

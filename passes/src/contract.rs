@@ -16,6 +16,7 @@ pub const fn program_pass(usage: &'static str) -> PassContract {
         works_on: Some(PROGRAM_OP),
         lowers: None,
         unique: false,
+        produces: None,
         usage,
     }
 }
@@ -28,6 +29,7 @@ pub const fn lowering_pass(usage: &'static str) -> PassContract {
         works_on: Some(PROGRAM_OP),
         lowers: Some(PROGRAM_OP),
         unique: false,
+        produces: None,
         usage,
     }
 }

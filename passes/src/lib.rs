@@ -11,11 +11,16 @@
 //! * [`sor`]: SOR recognition with an e-graph (egg) and the non-dependence-preserving
 //!   rewrites of thesis Ch. 6: `stencil-recognize-sor`, `stencil-rbsor`, `stencil-mlsor`.
 //!
+//! * [`raise`]: `raise-affine-to-stencil`, upstream `affine` loop nests that are iterative
+//!   stencils become `stencil.program`s called from the original function (the input path of
+//!   other MLIR compilers), and the lowering of those calls once the program is lowered.
+//!
 //! `docs/passes.md` documents every pass, its options and what it records on the IR.
 
 #![warn(missing_docs)]
 
 pub mod contract;
+pub mod raise;
 pub mod schedule;
 pub mod sor;
 pub mod stencil_to_poly;
@@ -34,4 +39,5 @@ pub fn register_passes(registry: &mut PassRegistry) {
     registry.register(sor::pass::recognize_pass_info());
     registry.register(sor::pass::rbsor_pass_info());
     registry.register(sor::pass::mlsor_pass_info());
+    registry.register(raise::pass_info());
 }

@@ -69,6 +69,7 @@ fn stencil_radius() -> PassInfo {
             works_on: Some("stencil.program"),
             lowers: None,
             unique: false,
+            produces: None,
             usage: "stencil-radius works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-radius)",
         },
     }

@@ -9,6 +9,7 @@
 
 mod admissible;
 pub mod builder;
+mod call;
 pub mod field;
 pub mod linear;
 mod ops;
@@ -74,6 +75,16 @@ pub fn register(r: &mut DialectRegistry) {
         verify: Some(verify::verify_index),
         name_hint: Some(ops::index_name_hint),
         ..OpDef::new("stencil.index", "The current point's coordinate along one dimension")
+    });
+    r.register_op(OpDef {
+        inherent_attrs: &["callee"],
+        parse: Some(call::parse_call),
+        print: Some(call::print_call),
+        verify: Some(call::verify_call),
+        ..OpDef::new(
+            "stencil.call",
+            "Runs a stencil.program on memrefs (its arguments in the lowered-program convention)",
+        )
     });
     r.register_op(OpDef {
         traits: OpTraits { pure: true, terminator: true, ..OpTraits::default() },

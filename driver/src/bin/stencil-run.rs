@@ -22,7 +22,8 @@ use stencil_runtime::ScalarValue;
     after_help = "Long options may also be written with one dash (-pass-pipeline=...), as mlir-opt allows."
 )]
 struct Cli {
-    /// Input file (a stencil.program, or a lowered program).
+    /// Input file: a stencil.program, a lowered program, or an affine input (a func.func of
+    /// affine loops, raised to a stencil program; --check then compares with the function).
     input: String,
     /// A parameter value, `NAME=INT` (repeatable, once per name); overrides the program's
     /// default.
@@ -81,7 +82,7 @@ struct Cli {
     /// With --check: allowed absolute difference per value (default 0: bit-exact).
     #[arg(long, value_name = "ABS", default_value_t = 0.0)]
     tolerance: f64,
-    /// Which program to run when the file has several.
+    /// Which program to run when the file has several (for an affine input: which function).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
     /// Run the program a few steps at a time until the norm (--norm) of a field is below TOL;

@@ -2,6 +2,7 @@
 //! target, optionally check it against the untransformed program on the reference
 //! interpreter, and report (text or JSON) and save the fields.
 
+pub mod affine;
 pub mod converge;
 pub mod cost;
 mod cost_report;
@@ -141,14 +142,21 @@ pub fn run_program(
 ) -> Result<RunReport, RunError> {
     let source = SourceFile::new(file, text);
     let original = parse_and_verify(&source, registries)?;
-    let mut transformed = original.clone();
+    // An affine input runs as the program it raises to; the original function stays the
+    // reference of --check.
+    let affine = affine::affine_input(&original, options.entry.as_deref(), registries, &source)?;
+    let base = affine.as_ref().map_or_else(|| original.clone(), |a| a.raised.clone());
+    let mut transformed = base.clone();
     if let Some(pipeline) = &options.pipeline {
         let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
         let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
         pm.run(&mut transformed.ir, transformed.top, &registries.dialects)
             .map_err(|d| RunError::diagnostic(&d, &source))?;
     }
-    let entry = options.entry.as_deref();
+    let entry = match &affine {
+        Some(a) => Some(a.program.as_str()),
+        None => options.entry.as_deref(),
+    };
     if options.target != Target::Ref {
         gpu::require_gpu_mapped(&transformed, options.target.name())?;
     }
@@ -190,6 +198,17 @@ pub fn run_program(
     };
     let mut state =
         ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
+    // An integer argument that bounds the loops and enters the arithmetic is a parameter and a
+    // scalar of the raised program: one value, the parameter's.
+    for (scalar, param) in affine.iter().flat_map(|a| a.tied.iter()) {
+        if options.scalars.contains_key(scalar) {
+            return Err(RunError::new(format!("scalar {scalar} is the value of parameter {param} (the same argument of the function): give --param {param}=… only"
+            )));
+        }
+        if let Some(&v) = options.params.get(param) {
+            state.scalars.insert(scalar.clone(), ScalarValue::Int(v));
+        }
+    }
     let interface = module_interface(&transformed, entry, &state)?;
     interface.check_names(&state)?;
     let unknown = options.init.unknown_fields(&interface.fields);
@@ -238,12 +257,12 @@ pub fn run_program(
         }
         Target::Sim => {
             let progress = options.progress.then_some(progress);
-            let (stats, sim) = gpu::run_sim(&transformed, &original, entry, &interface.name, state, cost, progress)?;
+            let (stats, sim) = gpu::run_sim(&transformed, &base, entry, &interface.name, state, cost, progress)?;
             Ok::<_, RunError>((stats, Some(sim)))
         }
         Target::Gpu => {
             let (stats, device) =
-                gpu::run_gpu(&transformed, &original, entry, &interface.name, state, registries, &options.gpu)?;
+                gpu::run_gpu(&transformed, &base, entry, &interface.name, state, registries, &options.gpu)?;
             Ok((stats, Some(device)))
         }
     };
@@ -310,10 +329,24 @@ pub fn run_program(
             ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
         // Fields the transformation added (e.g. the copies of poly-remove-false-deps) are not
         // arguments of the original program: it gets only its own, and they are not compared.
-        let original_fields = module_interface(&original, entry, &reference)?.fields;
+        let original_fields = module_interface(&base, entry, &reference)?.fields;
         reference.fields =
             initial.into_iter().filter(|(name, _)| original_fields.iter().any(|f| &f.name == name)).collect();
-        stencil_runtime::run_module(&original, entry, &mut reference)?;
+        match &affine {
+            Some(a) => {
+                // The original function, with the parameters and scalars the run used.
+                reference.params = interface.params.iter().cloned().collect();
+                for s in &interface.scalars {
+                    if let Some(v) = options.scalars.get(&s.name).copied().or(s.default) {
+                        reference.scalars.insert(s.name.clone(), v);
+                    }
+                }
+                affine::run_original(&original, a, &mut reference)?;
+            }
+            None => {
+                stencil_runtime::run_module(&original, entry, &mut reference)?;
+            }
+        }
         let mut results = BTreeMap::new();
         for spec in &interface.fields {
             let (Some(expected), Some(actual)) = (reference.fields.get(&spec.name), state.fields.get(&spec.name))
@@ -334,10 +367,11 @@ pub fn run_program(
     let scalars = interface
         .scalars
         .iter()
-        .filter_map(|s| options.scalars.get(&s.name).copied().or(s.default).map(|v| (s.name.clone(), v)))
+        .filter_map(|s| state.scalars.get(&s.name).copied().or(s.default).map(|v| (s.name.clone(), v)))
         .collect();
     let report = RunReport {
         program: interface.name.clone(),
+        raised_from: affine.as_ref().map(|a| a.function.clone()),
         file: file.to_string(),
         target: options.target.name(),
         pipeline: options.pipeline.clone(),

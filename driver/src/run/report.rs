@@ -136,6 +136,9 @@ impl CheckReport {
 pub struct RunReport {
     /// Program name.
     pub program: String,
+    /// For an affine input: the function the program was raised from (`--check` compares
+    /// with that function, un-raised).
+    pub raised_from: Option<String>,
     /// Input file.
     pub file: String,
     /// Target name.
@@ -197,7 +200,10 @@ impl RunReport {
     pub fn render_text(&self) -> String {
         let mut out = String::new();
         let params: Vec<String> = self.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        out.push_str(&format!("program  @{} ({})\n", self.program, self.file));
+        match &self.raised_from {
+            Some(f) => out.push_str(&format!("program  @{} raised from @{f} ({})\n", self.program, self.file)),
+            None => out.push_str(&format!("program  @{} ({})\n", self.program, self.file)),
+        }
         out.push_str(&format!("target   {}\n", self.target));
         if let Some(p) = &self.pipeline {
             out.push_str(&format!("pipeline {p}\n"));
@@ -486,6 +492,7 @@ impl RunReport {
         let mut out = json!({
             "target_stats": target_stats,
             "program": self.program,
+            "raised_from": self.raised_from,
             "file": self.file,
             "target": self.target,
             "pipeline": self.pipeline,

@@ -19,6 +19,29 @@ use std::time::{Duration, Instant};
 pub struct PassContext<'a> {
     /// Registered ops and dialects.
     pub registry: &'a DialectRegistry,
+    /// Diagnostics that do not stop the pipeline (remarks, warnings): a pass that leaves
+    /// something untouched says why here, and the tool prints them (or matches them against
+    /// `expected-remark` comments) after the pipeline. Interior mutability because passes get
+    /// the context by shared reference.
+    reported: std::cell::RefCell<Vec<Diagnostic>>,
+}
+
+impl<'a> PassContext<'a> {
+    /// A context over `registry` with no reported diagnostics.
+    pub fn new(registry: &'a DialectRegistry) -> Self {
+        PassContext { registry, reported: std::cell::RefCell::new(Vec::new()) }
+    }
+
+    /// Reports a diagnostic that does not fail the pass (a remark or a warning; an error that
+    /// should stop the pipeline is the pass's `Err` instead).
+    pub fn report(&self, diagnostic: Diagnostic) {
+        self.reported.borrow_mut().push(diagnostic);
+    }
+
+    /// Takes the diagnostics reported so far.
+    pub fn take_reported(&self) -> Vec<Diagnostic> {
+        std::mem::take(&mut *self.reported.borrow_mut())
+    }
 }
 
 /// A transformation or analysis over the op it is anchored on.
@@ -153,6 +176,9 @@ pub struct PassContract {
     /// composing with it (a second `poly-tile` does not tile the tiles), so a repeat is an
     /// error.
     pub unique: bool,
+    /// The op the pass may create (a raising pass creates what a lowering removed): passes
+    /// after it may work on that op again.
+    pub produces: Option<&'static str>,
     /// Where the pass belongs in a pipeline, with an example; ends the errors above.
     pub usage: &'static str,
 }
@@ -297,6 +323,8 @@ pub struct PassManager {
     passes: Vec<ScheduledPass>,
     options: PassManagerOptions,
     timings: Vec<(String, Duration)>,
+    /// Non-fatal diagnostics the passes reported, in order (see [`PassContext::report`]).
+    reported: Vec<Diagnostic>,
 }
 
 impl PassManager {
@@ -306,7 +334,7 @@ impl PassManager {
         let mut passes = vec![];
         Self::schedule(&spec.elements, &mut vec![], registry, &mut passes)?;
         check_order(&spec.anchor, &passes)?;
-        Ok(PassManager { anchor: spec.anchor, passes, options, timings: vec![] })
+        Ok(PassManager { anchor: spec.anchor, passes, options, timings: vec![], reported: vec![] })
     }
 
     fn schedule(
@@ -362,7 +390,7 @@ impl PassManager {
                 format!("can't run '{}' pass manager on '{}' op", self.anchor, ir.op_name(root)),
             ));
         }
-        let cx = PassContext { registry };
+        let cx = PassContext::new(registry);
         for scheduled in &mut self.passes {
             let targets = anchored_ops(ir, root, &scheduled.nesting);
             if let Some(works_on) = scheduled.contract.works_on {
@@ -388,7 +416,10 @@ impl PassManager {
             let span = tracing::info_span!("pass", name = scheduled.pass.argument());
             let _enter = span.enter();
             for op in targets {
-                scheduled.pass.run(ir, op, &cx)?;
+                let result = scheduled.pass.run(ir, op, &cx);
+                // Remarks come before the error that stops the pipeline, as the pass made them.
+                self.reported.extend(cx.take_reported());
+                result?;
             }
             let elapsed = start.elapsed();
             tracing::debug!(pass = scheduled.pass.argument(), ?elapsed, "pass finished");
@@ -422,6 +453,12 @@ impl PassManager {
             }
         }
         Ok(())
+    }
+
+    /// Takes the non-fatal diagnostics (remarks, warnings) the passes reported in the runs so
+    /// far, in the order they were made; they are kept after a failed run too.
+    pub fn take_reported(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.reported)
     }
 
     /// Per-pass wall-clock times recorded with `timing` on, as MLIR's execution time report.
@@ -485,6 +522,9 @@ fn check_order(anchor: &str, passes: &[ScheduledPass]) -> Result<(), String> {
         }
         if let Some(op) = contract.lowers {
             lowered.push((op, j));
+        }
+        if let Some(op) = contract.produces {
+            lowered.retain(|(gone, _)| *gone != op);
         }
     }
     Ok(())

@@ -63,6 +63,12 @@ pub fn lower_program(
         return Err(fail(ir, e));
     }
     ir.erase_op(program);
+    // Calls of the program (raise-affine-to-stencil's wrappers) now call the function.
+    if let Some(scope) = ir.parent_op(func.func) {
+        let name = ir.attr(func.func, "sym_name").and_then(stencil_ir::Attribute::as_str).unwrap_or("").to_string();
+        stencil_passes::raise::lower_stencil_calls(ir, scope, &name, func.func)
+            .map_err(|e| op_error(ir, func.func, format!("poly-codegen: {e}")))?;
+    }
     Ok(func.func)
 }
 

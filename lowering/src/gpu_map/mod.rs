@@ -139,7 +139,15 @@ pub fn map_program(
 ) -> Result<OpId, Diagnostic> {
     let strategy = options.strategy.implementation();
     let _span = tracing::debug_span!("gpu-map", strategy = strategy.name()).entered();
-    strategy.map(ir, registry, program, options)
+    let scope = ir.parent_op(program);
+    let name = ir.attr(program, "sym_name").and_then(Attribute::as_str).unwrap_or("").to_string();
+    let host = strategy.map(ir, registry, program, options)?;
+    // Calls of the program (raise-affine-to-stencil's wrappers) now call the host function.
+    if let Some(scope) = scope {
+        stencil_passes::raise::lower_stencil_calls(ir, scope, &name, host)
+            .map_err(|e| op_error(ir, host, format!("gpu-map: {e}")))?;
+    }
+    Ok(host)
 }
 
 /// The attribute of the host function that records how `gpu-map` mapped the program: a

@@ -781,3 +781,84 @@ stencil.program @p(%A: !stencil.field<[N] x f64>, %n: index) params [N >= 3] {
     "stencil.yield"(%c) : (f64) -> ()
   }) : (!stencil.field<[4] x f64>) -> ()
 }) : () -> ()
+
+// ===== stencil.call
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'stencil.call' op '@nowhere' does not reference a stencil.program (or the func.func it was lowered to)}}
+  stencil.call @nowhere() : () -> ()
+  return
+}
+
+// -----
+
+stencil.program @p(%A: !stencil.field<[N] x f64>, %w: f64) params [N >= 3] {
+}
+func.func @f(%A: memref<?xf64>, %w: f64) {
+  // expected-error@+1 {{takes 2 operands but '@p' needs 3: its 2 arguments (fields as memrefs, scalars) then its 1 parameters as index}}
+  stencil.call @p(%A, %w) : (memref<?xf64>, f64) -> ()
+  return
+}
+
+// -----
+
+stencil.program @p(%A: !stencil.field<[N, N] x f64>) params [N >= 3] {
+}
+func.func @f(%A: memref<?xf64>, %n: index) {
+  // expected-error@+1 {{operand #0 ('memref<?xf64>') cannot hold field !stencil.field<[N, N] x f64>: rank 1 instead of 2}}
+  stencil.call @p(%A, %n) : (memref<?xf64>, index) -> ()
+  return
+}
+
+// -----
+
+stencil.program @p(%A: !stencil.field<[N] x f64>) params [N >= 3] {
+}
+func.func @f(%A: memref<?xf32>, %n: index) {
+  // expected-error@+1 {{element type 'f32' instead of 'f64'}}
+  stencil.call @p(%A, %n) : (memref<?xf32>, index) -> ()
+  return
+}
+
+// -----
+
+stencil.program @p(%A: !stencil.field<[16] x f64>) {
+}
+func.func @f(%A: memref<8xf64>) {
+  // expected-error@+1 {{dimension 0 has 8 elements but the field's extent is 16}}
+  stencil.call @p(%A) : (memref<8xf64>) -> ()
+  return
+}
+
+// -----
+
+stencil.program @p(%A: !stencil.field<[4] x f64>, %w: f64) {
+}
+func.func @f(%A: memref<4xf64>, %w: f32) {
+  // expected-error@+1 {{operand #1 has type 'f32' but the program's scalar argument is 'f64'}}
+  stencil.call @p(%A, %w) : (memref<4xf64>, f32) -> ()
+  return
+}
+
+// -----
+
+stencil.program @p(%A: !stencil.field<[N] x f64>) params [N >= 3] {
+}
+func.func @f(%A: memref<?xf64>, %n: i32) {
+  // expected-error@+1 {{operand #1 gives parameter 'N' and must be an index, not 'i32'}}
+  stencil.call @p(%A, %n) : (memref<?xf64>, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @lowered(%A: memref<?xf64>, %n: index) {
+  return
+}
+func.func @f(%A: memref<8xf64>, %n: index) {
+  // expected-error@+1 {{operand types do not match the signature of the lowered program '@lowered'}}
+  stencil.call @lowered(%A, %n) : (memref<8xf64>, index) -> ()
+  return
+}

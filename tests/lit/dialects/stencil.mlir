@@ -211,3 +211,18 @@ stencil.program @attributes(%A: !stencil.field<[8] x f64>, %x: f32, %k: i32, %n:
     }
   }
 }
+
+// stencil.call runs a program on memrefs: its fields as memrefs (static sizes at least the
+// constant extents, dynamic ones for symbolic extents), its scalars, then its parameters as
+// index values — the lowered program's signature.
+// CHECK-LABEL: func.func @caller(
+// CHECK-NEXT:    stencil.call @sor1d(%arg0, %arg1, %arg2, %arg3) : (memref<?xf64>, f64, index, index) -> ()
+// CHECK-NEXT:    stencil.call @attributes(%arg4, %arg5, %arg6, %arg2, %arg7) {note = "x"} : (memref<8xf64>, f32, i32, index, i1) -> ()
+// GENERIC-LABEL: "func.func"() <{function_type = (memref<?xf64>, f64, index, index, memref<8xf64>, f32, i32, i1) -> (), sym_name = "caller"}> ({
+// GENERIC-NEXT:  ^bb0(
+// GENERIC-NEXT:    "stencil.call"(%{{.*}}) <{callee = @sor1d}> : (memref<?xf64>, f64, index, index) -> ()
+func.func @caller(%A: memref<?xf64>, %w: f64, %T: index, %N: index, %B: memref<8xf64>, %x: f32, %k: i32, %b: i1) {
+  stencil.call @sor1d(%A, %w, %T, %N) : (memref<?xf64>, f64, index, index) -> ()
+  stencil.call @attributes(%B, %x, %k, %T, %b) {note = "x"} : (memref<8xf64>, f32, i32, index, i1) -> ()
+  return
+}

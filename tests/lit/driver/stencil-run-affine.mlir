@@ -1,0 +1,83 @@
+// stencil-run on affine input: the file's function is raised to a stencil program, which
+// runs; its fields are the function's memref arguments (argK), initialised like fields, its
+// parameters the integer arguments the loops are bounded by. --check compares with the
+// original function, un-raised, on the reference interpreter of the upstream subset.
+//
+// The six PolyBench-style inputs of examples/affine: raised and checked on the reference
+// interpreter, then raised, tiled, mapped to the GPU and checked on the simulator.
+// RUN: stencil-run %S/../../../examples/affine/jacobi-1d.mlir --param arg0=5 --param arg1=30 --check | FileCheck %s --check-prefix=J1
+// RUN: stencil-run %S/../../../examples/affine/jacobi-1d.mlir --param arg0=5 --param arg1=30 --check --target sim --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=5},gpu-map)' | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --check | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --check --target sim --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --check --target sim --pass-pipeline='builtin.module(gpu-map{naive})' | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/seidel-2d.mlir --param arg0=2 --check | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/seidel-2d.mlir --param arg0=2 --check --target sim --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/heat-3d.mlir --param arg0=2 --check | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/heat-3d.mlir --param arg0=2 --check --target sim --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/fdtd-2d.mlir --param arg0=4 --param arg1=9 --param arg2=11 --check | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/fdtd-2d.mlir --param arg0=4 --param arg1=9 --param arg2=11 --check --target sim --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | FileCheck %s --check-prefix=PASSED
+// RUN: stencil-run %S/../../../examples/affine/sor-2d.mlir --param arg0=3 --param arg1=10 --param arg2=12 --scalar arg3=1.25 --check | FileCheck %s --check-prefix=SOR
+// RUN: stencil-run %S/../../../examples/affine/sor-2d.mlir --param arg0=3 --param arg1=10 --param arg2=12 --scalar arg3=1.25 --check --target sim --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | FileCheck %s --check-prefix=PASSED
+// Precompiled PTX for the MLIR-free runner (a GPU machine with only a driver): stencil-opt
+// compiles the raised and mapped kernels; the runner raises the same way and matches them.
+// RUN: stencil-opt %S/../../../examples/affine/jacobi-2d.mlir --emit=ptx -o %t.ptx --pass-pipeline='builtin.module(raise-affine-to-stencil,poly-schedule,poly-tile{sizes=4},gpu-map)'
+// RUN: %stencil-run-mlir-free %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' --ptx %t.ptx --target sim --check | FileCheck %s --check-prefix=PTX
+//
+// This file's own function: --init, --json and the report.
+// RUN: stencil-run %s --param arg0=3 --param arg1=8 --init arg2=const:1 --init arg3=zeros --json | FileCheck %s --check-prefix=JSON
+// A nest the raise refuses is an error naming why.
+// RUN: not stencil-run %S/Inputs/affine-not-raised.mlir --param arg0=4 2>&1 | FileCheck %s --check-prefix=REFUSED
+// An argument that is a bound and a value: the program's scalar takes the parameter's value.
+// RUN: stencil-run %S/Inputs/affine-tied.mlir --param arg0=7 --check | FileCheck %s --check-prefix=TIED
+// RUN: not stencil-run %S/Inputs/affine-tied.mlir --param arg0=7 --scalar arg0_1=3 2>&1 | FileCheck %s --check-prefix=TIED-ERR
+// A field sized by what the loops reach cannot stand for a memref of static size.
+// RUN: not stencil-run %S/Inputs/affine-static-reach.mlir --param arg0=2 --param arg1=10 2>&1 | FileCheck %s --check-prefix=STATIC
+// A parameter below the program's minimum is refused (the program needs arg1 >= 3).
+// RUN: not stencil-run %s --param arg0=3 --param arg1=2 2>&1 | FileCheck %s --check-prefix=BELOW
+
+// J1: program  @kernel_jacobi_1d_stencil raised from @kernel_jacobi_1d ({{.*}}jacobi-1d.mlir)
+// J1-NEXT: target   ref
+// J1-NEXT: params   arg0=5 arg1=30
+// J1: field    arg2 [30] f64
+// J1-NEXT: field    arg3 [30] f64
+// J1-NEXT: check    against the untransformed program on ref (bit-exact): passed
+
+// PTX: ptx {{.*}} matches @kernel_jacobi_2d_stencil_kernels
+// PTX: check    against the untransformed program on ref (bit-exact): passed
+
+// PASSED: check    against the untransformed program on ref (bit-exact): passed
+
+// SOR: params   arg0=3 arg1=10 arg2=12
+// SOR-NEXT: scalars  arg3=1.25
+// SOR: check    against the untransformed program on ref (bit-exact): passed
+
+// arg3 is only written at 1 <= i < n - 1: sized by its accesses, the field has n - 1 elements.
+// JSON: "fields":{"arg2":{{.*}}"shape":[8]},"arg3":{{.*}}"shape":[7]}}{{.*}}"params":{"arg0":3,"arg1":8}{{.*}}"program":"smooth_stencil",{{.*}}"raised_from":"smooth"
+
+// REFUSED: affine-not-raised.mlir:{{[0-9]+}}:{{[0-9]+}}: error: affine loop nest not raised to a stencil program: the loop has step 2
+// REFUSED: error: stencil-run runs an affine function by raising it to a stencil program, and @strided does not raise (above)
+
+// TIED: params   arg0=7
+// TIED-NEXT: scalars  arg0_1=7
+// TIED: check    against the untransformed program on ref (bit-exact): passed
+// TIED-ERR: error: scalar arg0_1 is the value of parameter arg0 (the same argument of the function): give --param arg0=… only
+
+// STATIC: error: field arg2 of the raised program has extent arg1 in dimension 1, but %arg2 of @k has the static size 20 there
+
+// BELOW: error: {{.*}}arg1{{.*}}2{{.*}}minimum{{.*}}3
+
+func.func @smooth(%arg0: i32, %arg1: i32, %arg2: memref<?xf64> {llvm.noalias}, %arg3: memref<?xf64> {llvm.noalias}) {
+  %half = arith.constant 5.000000e-01 : f64
+  %t = arith.index_cast %arg0 : i32 to index
+  %n = arith.index_cast %arg1 : i32 to index
+  affine.for %s = 0 to %t {
+    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%n] {
+      %l = affine.load %arg2[%i - 1] : memref<?xf64>
+      %r = affine.load %arg2[%i + 1] : memref<?xf64>
+      %a = arith.addf %l, %r : f64
+      %v = arith.mulf %a, %half : f64
+      affine.store %v, %arg3[%i] : memref<?xf64>
+    }
+  }
+  return
+}
