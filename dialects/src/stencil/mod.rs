@@ -16,7 +16,7 @@ mod ops;
 mod verify;
 
 pub use field::{FieldType, ParamExpr};
-pub use ops::{enclosing_program, program_arg_names, scalar_default, ApplyOrder, ProgramParams};
+pub use ops::{add_field_argument, enclosing_program, program_arg_names, scalar_default, ApplyOrder, ProgramParams};
 
 use stencil_ir::registry::{DialectDef, DialectRegistry, OpDef, OpTraits};
 

@@ -21,7 +21,7 @@ use stencil_ir::affine::{AffineExpr, AffineExprPrinter, AffineMap};
 use stencil_ir::parser::lexer::TokenKind;
 use stencil_ir::parser::{CustomOpParser, ParseResult};
 use stencil_ir::printer::OpPrinter;
-use stencil_ir::{Attribute, Diagnostic, Ir, NamedAttribute, OpId, Type};
+use stencil_ir::{Attribute, Diagnostic, Ir, NamedAttribute, OpId, Type, ValueId};
 
 /// Parameters declared by a `stencil.program`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -75,6 +75,34 @@ pub fn program_arg_names(ir: &Ir, op: OpId) -> Vec<Option<String>> {
         Some(Attribute::Array(items)) => items.iter().map(|a| a.as_str().map(str::to_string)).collect(),
         _ => vec![],
     }
+}
+
+/// Appends a field argument named `name` (with `_` appended while it clashes) of type `ty`
+/// to `program` (entry block, `function_type`, `arg_names`); returns it and its name.
+pub fn add_field_argument(ir: &mut Ir, program: OpId, name: &str, ty: Type) -> Result<(ValueId, String), Diagnostic> {
+    let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r));
+    let Some(body) = body else { return Err(crate::support::op_error(ir, program, "has no body block")) };
+    let mut names = program_arg_names(ir, program);
+    names.resize(ir.block_args(body).len(), None);
+    let mut name = name.to_string();
+    while names.iter().any(|n| n.as_deref() == Some(name.as_str())) {
+        name.push('_');
+    }
+    let Some(Attribute::Type(Type::Function(f))) = ir.attr(program, "function_type").cloned() else {
+        return Err(crate::support::op_error(ir, program, "has no function_type"));
+    };
+    let value = ir.add_block_argument(body, ty.clone());
+    let mut f = *f;
+    f.inputs.push(ty);
+    ir.set_property(program, "function_type", Attribute::Type(Type::Function(Box::new(f))));
+    names.push(Some(name.clone()));
+    let names = names
+        .into_iter()
+        .enumerate()
+        .map(|(k, n)| Attribute::String(n.unwrap_or_else(|| format!("arg{k}")).into()))
+        .collect();
+    ir.set_property(program, "arg_names", Attribute::Array(names));
+    Ok((value, name))
 }
 
 /// A number written as a scalar's default.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use stencil_dialects::stencil::{program_arg_names, FieldType};
+use stencil_dialects::stencil::{add_field_argument, FieldType};
 use stencil_dialects::support::op_error;
 use stencil_ir::affine::AffineMap;
 use stencil_ir::ir::{InsertPoint, OperationState};
@@ -236,32 +236,10 @@ fn apply_copy(ir: &mut Ir, info: &ScopInfo, copy: &ArrayCopy) -> Result<(), Diag
     };
 
     // The new field argument.
-    let Some(&body_region) = ir.regions(program).first() else {
-        return Err(op_error(ir, program, "has no body"));
-    };
-    let Some(body) = ir.entry_block(body_region) else { return Err(op_error(ir, program, "has no body block")) };
-    let mut names = program_arg_names(ir, program);
-    let n_args = ir.block_args(body).len();
-    names.resize(n_args, None);
-    let mut name = copy.copy_name.clone();
-    while names.iter().any(|n| n.as_deref() == Some(name.as_str())) {
-        name.push('_');
-    }
     let ty = ir.value_type(field_value).clone();
-    let copy_value = ir.add_block_argument(body, ty.clone());
-    let Some(Attribute::Type(Type::Function(f))) = ir.attr(program, "function_type").cloned() else {
-        return Err(op_error(ir, program, "has no function_type"));
-    };
-    let mut f = *f;
-    f.inputs.push(ty);
-    ir.set_property(program, "function_type", Attribute::Type(Type::Function(Box::new(f))));
-    names.push(Some(name.clone()));
-    let names = names
-        .into_iter()
-        .enumerate()
-        .map(|(k, n)| Attribute::String(n.unwrap_or_else(|| format!("arg{k}")).into()))
-        .collect();
-    ir.set_property(program, "arg_names", Attribute::Array(names));
+    let (copy_value, name) = add_field_argument(ir, program, &copy.copy_name, ty)?;
+    let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r));
+    let Some(body) = body else { return Err(op_error(ir, program, "has no body block")) };
 
     // The copy, right before the reader at the plan's depth.
     let anchor = origin.iterates.get(copy.depth).copied().unwrap_or(origin.apply);

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use stencil_dialects::stencil::program_arg_names;
 use stencil_ir::affine::{AffineBinOp, AffineExpr, AffineMap};
 use stencil_ir::ir::ValueMapping;
 use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, OperationState, Type, ValueId};
@@ -200,32 +199,4 @@ pub fn bound(ir: &Ir, apply: OpId, key: &str, dim: usize) -> Result<AffineExpr, 
         }
         _ => Err(op_error(ir, apply, format!("has no '{key}'"))),
     }
-}
-
-/// Appends a field argument named `name` (with `_` appended while it clashes) of type `ty`
-/// to `program` (entry block, `function_type`, `arg_names`); returns it and its name.
-pub fn add_field_argument(ir: &mut Ir, program: OpId, name: &str, ty: Type) -> Result<(ValueId, String), Diagnostic> {
-    let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r));
-    let Some(body) = body else { return Err(op_error(ir, program, "has no body block")) };
-    let mut names = program_arg_names(ir, program);
-    names.resize(ir.block_args(body).len(), None);
-    let mut name = name.to_string();
-    while names.iter().any(|n| n.as_deref() == Some(name.as_str())) {
-        name.push('_');
-    }
-    let Some(Attribute::Type(Type::Function(f))) = ir.attr(program, "function_type").cloned() else {
-        return Err(op_error(ir, program, "has no function_type"));
-    };
-    let value = ir.add_block_argument(body, ty.clone());
-    let mut f = *f;
-    f.inputs.push(ty);
-    ir.set_property(program, "function_type", Attribute::Type(Type::Function(Box::new(f))));
-    names.push(Some(name.clone()));
-    let names = names
-        .into_iter()
-        .enumerate()
-        .map(|(k, n)| Attribute::String(n.unwrap_or_else(|| format!("arg{k}")).into()))
-        .collect();
-    ir.set_property(program, "arg_names", Attribute::Array(names));
-    Ok((value, name))
 }

@@ -28,9 +28,10 @@ use stencil_dialects::support::op_error;
 use stencil_ir::affine::{AffineBinOp, AffineExpr, AffineMap};
 use stencil_ir::{Attribute, Diagnostic, InsertPoint, Ir, ValueId};
 
-use super::build::{add_field_argument, clone_body, new_apply, BodyBuilder, Cmp};
+use super::build::{clone_body, new_apply, BodyBuilder, Cmp};
 use super::iteration::{RewriteSummary, SorIteration, SorRewrite};
 use super::recognize::SorUpdate;
+use stencil_dialects::stencil::add_field_argument;
 
 /// Red-black SOR ([module documentation](self)).
 #[derive(Clone, Copy, Debug, Default)]
