@@ -55,7 +55,8 @@ def runner(entry, target, params, extra):
     """stencil-run on one manifest entry: (report dict, None) or (None, error line)."""
     command = [os.path.join(HERE, "bin", "stencil-run"), os.path.join(HERE, entry["program"]),
                f"--pass-pipeline={entry['pipeline']}", f"--ptx={os.path.join(HERE, entry['ptx'])}",
-               "--target", target, "--json", *[f"--param={k}={v}" for k, v in params.items()], *extra]
+               "--target", target, "--json", *[f"--param={k}={v}" for k, v in params.items()],
+               *[f"--scalar={k}={v}" for k, v in entry.get("scalars", {}).items()], *extra]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=extra_timeout(extra))
     except subprocess.TimeoutExpired:
@@ -133,7 +134,9 @@ def run_checks(manifest, target, selected):
             results.append({**entry, "status": "refused by the compiler"})
             say(f"  {label}: not mapped ({entry['refused']})")
             continue
-        params = entry["params"] if target == "gpu" else simulator_params(entry["params"])
+        # Affine inputs have sizes fixed by their memrefs or small already: never reduced.
+        small = target == "gpu" or entry.get("fixed_sizes")
+        params = entry["params"] if small else simulator_params(entry["params"])
         report, error = runner(entry, target, params, ["--check", "--init", "random:7"])
         if report is None:
             failures += 1
