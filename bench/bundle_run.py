@@ -62,6 +62,10 @@ def runner(entry, target, params, extra):
     except subprocess.TimeoutExpired:
         return None, "timed out"
     if done.returncode != 0:
+        try:  # with --json, stencil-run reports its error as JSON on stdout
+            return None, json.loads(done.stdout)["error"]["message"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            pass
         errors = [line for line in done.stderr.splitlines() if "error:" in line]
         return None, (errors[0].split("error:", 1)[1].strip() if errors else (done.stderr.strip() or "failed")[-300:])
     try:

@@ -204,8 +204,19 @@ fn kernel_signatures(ir: &Ir, module: OpId) -> Result<Vec<(String, Vec<Type>, u6
 const HOST_MEMORY_OPS: &[&str] =
     &["memref.load", "memref.store", "memref.copy", "memref.dealloc", "affine.load", "affine.store"];
 
-fn check_host_functions(ir: &Ir, module: OpId) -> Result<(), CudaError> {
-    for func in top_ops(ir, module).into_iter().filter(|&o| ir.op_name(o) == "func.func") {
+/// Checks the host functions a run of `entry` can reach (through `func.call`) for ops that
+/// touch buffer contents. Functions the run never calls are not checked: e.g. the wrapper that
+/// `raise-affine-to-stencil` leaves around a raised program keeps its original loops as a
+/// fallback, and a run of the program itself never executes them.
+fn check_host_functions(ir: &Ir, module: OpId, entry: OpId) -> Result<(), CudaError> {
+    let funcs: HashMap<&str, OpId> = top_ops(ir, module)
+        .into_iter()
+        .filter(|&o| ir.op_name(o) == "func.func")
+        .map(|o| (ir.attr(o, "sym_name").and_then(Attribute::as_str).unwrap_or(""), o))
+        .collect();
+    let mut pending = vec![entry];
+    let mut seen = std::collections::HashSet::from([entry]);
+    while let Some(func) = pending.pop() {
         for op in ir.collect_ops(func, WalkOrder::PreOrder) {
             let name = ir.op_name(op);
             if HOST_MEMORY_OPS.contains(&name) {
@@ -214,6 +225,15 @@ fn check_host_functions(ir: &Ir, module: OpId) -> Result<(), CudaError> {
                     "{}: error: '{name}' in host function @{function}: the CUDA executor keeps buffers on the device for the whole run, so the host may only launch kernels; move the access into a kernel (or use --target sim)",
                     crate::error::Loc::new(ir.location(op))
                 )));
+            }
+            let callee = (name == "func.call")
+                .then(|| ir.attr(op, "callee").and_then(Attribute::as_flat_symbol))
+                .flatten()
+                .and_then(|callee| funcs.get(callee));
+            if let Some(&callee) = callee {
+                if seen.insert(callee) {
+                    pending.push(callee);
+                }
             }
         }
     }
@@ -253,12 +273,19 @@ fn load_hint(e: &DriverError, device: &DeviceProperties) -> String {
 }
 
 impl<'d> CudaProgram<'d> {
-    /// Loads `module` (the top op `top` of `ir`) on `device`: compiles its host functions,
+    /// Loads `module` (the top op `top` of `ir`) on `device` to run its host function `entry`:
+    /// checks that the host functions the entry reaches only launch kernels, compiles them,
     /// loads every `gpu.module`'s PTX from `ptx` and checks each kernel's parameter list
     /// against its argument types.
-    pub fn load(device: &'d CudaDevice, ir: &Ir, top: OpId, ptx: &[PtxModuleSpec]) -> Result<Self, CudaError> {
+    pub fn load(
+        device: &'d CudaDevice,
+        ir: &Ir,
+        top: OpId,
+        entry: OpId,
+        ptx: &[PtxModuleSpec],
+    ) -> Result<Self, CudaError> {
         let signatures = kernel_signatures(ir, top)?;
-        check_host_functions(ir, top)?;
+        check_host_functions(ir, top, entry)?;
         let table: HashMap<String, KernelSignature> = signatures
             .iter()
             .enumerate()
@@ -373,7 +400,7 @@ pub fn run_module_cuda(
         func,
         state,
         |ir, top| {
-            CudaProgram::load(device, ir, top, ptx).map_err(|e| {
+            CudaProgram::load(device, ir, top, func, ptx).map_err(|e| {
                 let message = e.to_string();
                 *failure.borrow_mut() = Some(e);
                 RuntimeError::Entry { message }
@@ -401,4 +428,58 @@ pub fn run_module_cuda(
     let run = run?;
     let gpu = report.into_inner().ok_or_else(|| CudaError::Unsupported("the host function did not run".into()))?;
     Ok(CudaRunStats { run: RunStats { point_updates: run.point_updates, seconds: gpu.kernel_seconds }, gpu })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stencil_ir::parser::{parse_source, ParserConfig};
+    use stencil_ir::SourceFile;
+
+    /// `@entry` calls `@helper`; `@fallback` (like a raised function's original loops) is never
+    /// called. `HELPER` is the body of `@helper`.
+    fn module(helper: &str) -> (Module, OpId) {
+        let text = format!(
+            r#"module {{
+  func.func @entry(%m: memref<4xf64>) {{
+    func.call @helper(%m) : (memref<4xf64>) -> ()
+    return
+  }}
+  func.func @helper(%m: memref<4xf64>) {{
+    {helper}
+    return
+  }}
+  func.func @fallback(%m: memref<4xf64>) {{
+    %c0 = arith.constant 0 : index
+    %v = memref.load %m[%c0] : memref<4xf64>
+    memref.store %v, %m[%c0] : memref<4xf64>
+    return
+  }}
+}}"#
+        );
+        let registry = stencil_dialects::registry();
+        let source = SourceFile::new("host.mlir", &text);
+        let module = parse_source(&source, ParserConfig { registry: &registry, allow_unregistered: false })
+            .unwrap_or_else(|d| panic!("{}", d.render()));
+        let entry = top_ops(&module.ir, module.top)
+            .into_iter()
+            .find(|&o| module.ir.attr(o, "sym_name").and_then(Attribute::as_str) == Some("entry"))
+            .expect("@entry");
+        (module, entry)
+    }
+
+    #[test]
+    fn host_functions_the_run_never_calls_are_not_checked() {
+        let (module, entry) = module("");
+        check_host_functions(&module.ir, module.top, entry).expect("@fallback is never called");
+    }
+
+    #[test]
+    fn a_host_memory_access_in_a_called_function_is_refused() {
+        let (module, entry) = module("%c0 = arith.constant 0 : index\n    %v = memref.load %m[%c0] : memref<4xf64>");
+        let error = check_host_functions(&module.ir, module.top, entry).expect_err("@helper reads the memref");
+        let message = error.to_string();
+        assert!(message.contains("'memref.load' in host function @helper"), "{message}");
+        assert!(message.starts_with("host.mlir:8:10:"), "located at the load: {message}");
+    }
 }
