@@ -2,10 +2,12 @@
 """The script of a GPU bundle (written by tools/gpu-bundle, which copies this file as run.py).
 
 Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX] [--check REGEX]
+                                  [--jobs N]
 
   --bench REGEX   time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
   --check REGEX   check only the configurations whose label matches REGEX
   --skip-checks   no correctness checks (only after a run of the same bundle passed them)
+  --jobs N        checks run N at a time (default: the number of CPUs, at most 8)
 
 Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing else. In order:
 
@@ -23,6 +25,7 @@ The whole run keeps to --budget seconds (default 450): benchmarks that would sta
 listed as skipped, so results always come back. Progress goes to stdout as it happens.
 """
 
+import concurrent.futures
 import ctypes
 import datetime
 import json
@@ -127,28 +130,35 @@ def simulator_params(params):
     return {k: min(v, 3 if k == "T" else limit) for k, v in params.items()}
 
 
-def run_checks(manifest, target, selected):
+def run_checks(manifest, target, selected, jobs):
+    """Every selected check, `jobs` at a time (each is a small stencil-run of its own; on a GPU
+    they share it, which changes no result), reported in manifest order."""
     checks = [c for c in manifest["checks"] if selected(bench_label(c))]
-    say(f"checks: {len(checks)} configurations at small sizes, --target {target} --check"
+    say(f"checks: {len(checks)} configurations at small sizes, --target {target} --check, {jobs} at a time"
         + (" (sizes reduced for the simulator)" if target == "sim" else ""))
-    results, failures = [], 0
-    for entry in checks:
-        label = bench_label(entry)
+
+    def check(entry):
         if "ptx" not in entry:
-            results.append({**entry, "status": "refused by the compiler"})
-            say(f"  {label}: not mapped ({entry['refused']})")
-            continue
+            return {**entry, "status": "refused by the compiler"}
         # Affine inputs have sizes fixed by their memrefs or small already: never reduced.
         small = target == "gpu" or entry.get("fixed_sizes")
         params = entry["params"] if small else simulator_params(entry["params"])
         report, error = runner(entry, target, params, ["--check", "--init", "random:7"])
         if report is None:
-            failures += 1
-            results.append({**entry, "status": "FAILED", "error": error})
-            say(f"  {label}: FAILED: {error}")
+            return {**entry, "status": "FAILED", "error": error}
+        return {**entry, "status": "bit-exact", "point_updates": report["point_updates"]}
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(check, checks))
+    for row in results:
+        label = bench_label(row)
+        if row["status"] == "FAILED":
+            say(f"  {label}: FAILED: {row['error']}")
+        elif row["status"] == "bit-exact":
+            say(f"  {label}: bit-exact ({row['point_updates']} point updates)")
         else:
-            results.append({**entry, "status": "bit-exact", "point_updates": report["point_updates"]})
-            say(f"  {label}: bit-exact ({report['point_updates']} point updates)")
+            say(f"  {label}: not mapped ({row['refused']})")
+    failures = sum(1 for r in results if r["status"] == "FAILED")
     say(f"checks: {sum(1 for r in results if r['status'] == 'bit-exact')} bit-exact, {failures} failed, "
         f"{sum(1 for r in results if r['status'].startswith('refused'))} not mapped by the compiler")
     return results, failures
@@ -259,7 +269,9 @@ def main():
         checks, failures = [], 0
     else:
         check_pattern = re.compile(args[args.index("--check") + 1]) if "--check" in args else None
-        checks, failures = run_checks(manifest, target, lambda label: check_pattern is None or check_pattern.search(label))
+        jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else min(8, os.cpu_count() or 1)
+        checks, failures = run_checks(manifest, target, lambda label: check_pattern is None or check_pattern.search(label),
+                                      max(1, jobs))
     pattern = re.compile(args[args.index("--bench") + 1]) if "--bench" in args else None
     summary = {
         "device": None, "driver": None, "chip": manifest["chip"], "commit": manifest["commit"],
