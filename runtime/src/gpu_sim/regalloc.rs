@@ -12,7 +12,7 @@
 //! intervals are disjoint are never live at once on any path, and sharing one cannot change
 //! what any thread computes. Intervals are closed: a register last read by an instruction and
 //! one written by it get different registers, so an instruction never overwrites an operand
-//! (the lockstep engine, `simt`, relies on that).
+//! it has not read yet (an executor may read operands and write results in any order).
 //!
 //! Pinned (never shared): registers set when a thread starts — constants, arguments, thread and
 //! block ids and sizes, memory attributions — and registers some path reads before any write
