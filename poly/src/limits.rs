@@ -26,6 +26,11 @@ pub struct Limits {
     pub max_enumerated_points: usize,
     /// Convex pieces a set difference may produce (exceeding it is an error).
     pub max_difference_pieces: usize,
+    /// Columns the exact convex hull of a union (Balas' lifting, `codegen`) may project out
+    /// with Fourier–Motzkin: `(pieces − 1)·(columns + 1)`. Exceeding it is an error: the
+    /// projection is exponential in the worst case (five fused 3-D statements, 32 columns,
+    /// took minutes), so the loop bounds of such a fusion are refused instead.
+    pub max_hull_lifted_columns: usize,
 }
 
 impl Default for Limits {
@@ -37,6 +42,7 @@ impl Default for Limits {
             max_redundancy_checks: 512,
             max_enumerated_points: 1_000_000,
             max_difference_pieces: 256,
+            max_hull_lifted_columns: 24,
         }
     }
 }

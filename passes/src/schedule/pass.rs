@@ -3,8 +3,8 @@
 
 use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
-use stencil_ir::{Attribute, DiagResult, Ir, OpId, Type};
-use stencil_poly::schedule::{schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions};
+use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, OpId, Type};
+use stencil_poly::schedule::{original_order, schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions};
 use stencil_poly::{DependenceGraph, DependenceOptions};
 
 use super::attr::{schedule_attribute, BANDS_ATTR, SCHEDULE_ATTR};
@@ -30,6 +30,18 @@ pub fn pass_info() -> PassInfo {
                 description: "Fusion strategy when no common hyperplane exists: smart, max or none (Pluto's --fuse)",
             },
             OptionInfo {
+                name: "max-statements",
+                kind: OptionKind::Int,
+                default: "12",
+                description: "Budget of the exact search: a program with more statements (applies) than this is not scheduled by Pluto's integer programs, whose cost grows steeply with the statement count (20 applies took minutes); see over-budget",
+            },
+            OptionInfo {
+                name: "over-budget",
+                kind: OptionKind::String,
+                default: "fallback",
+                description: "What a program over max-statements gets: fallback (its own execution order, every loop a band of its own, with a warning) or error",
+            },
+            OptionInfo {
                 name: "verify",
                 kind: OptionKind::Bool,
                 // Debug builds (and so every test) prove each computed schedule legal with the
@@ -42,7 +54,18 @@ pub fn pass_info() -> PassInfo {
             let fuse: FuseStrategy =
                 opts.string("fuse").parse().map_err(|e| format!("option 'fuse' of pass 'poly-schedule': {e}"))?;
             let options = SchedulerOptions { intra_balance: opts.bool("intra-balance"), fuse, ..SchedulerOptions::gpu() };
-            Ok(Box::new(PolySchedule { options, verify: opts.bool("verify") }))
+            let max_statements = usize::try_from(opts.int("max-statements"))
+                .map_err(|_| "option 'max-statements' of pass 'poly-schedule' must be non-negative".to_string())?;
+            let fallback = match opts.string("over-budget") {
+                "fallback" => true,
+                "error" => false,
+                other => {
+                    return Err(format!(
+                        "option 'over-budget' of pass 'poly-schedule': unknown value `{other}`: expected fallback or error"
+                    ))
+                }
+            };
+            Ok(Box::new(PolySchedule { options, verify: opts.bool("verify"), max_statements, fallback }))
         },
         contract: crate::contract::program_pass(
             "poly-schedule works on stencil.program ops, before poly-tile and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
@@ -78,9 +101,17 @@ pub(crate) fn user_advice(e: &ScheduleError) -> String {
 /// ([`schedule`]), then [`SCHEDULE_ATTR`] and [`BANDS_ATTR`] on each apply (overwriting earlier
 /// ones). A scheduling failure (no hyperplane, balance infeasible, a limit) is an error located
 /// at the program.
+///
+/// Budget: Pluto's integer programs grow with the number of statements and their cost with
+/// it, steeply (20 applies in one time loop took 161 s). A program with more than
+/// `max_statements` statements is not searched: it keeps its own execution order
+/// ([`original_order`], legal by construction; each loop a band of its own) with a warning, or
+/// with `fallback == false` is refused with an error naming the budget.
 struct PolySchedule {
     options: SchedulerOptions,
     verify: bool,
+    max_statements: usize,
+    fallback: bool,
 }
 
 impl Pass for PolySchedule {
@@ -93,8 +124,35 @@ impl Pass for PolySchedule {
             let info = extract_scop(ir, cx.registry, program)?;
             let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
                 .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
-            let t = schedule(&info.scop, &graph, &self.options)
-                .map_err(|e| op_error(ir, program, format!("scheduling failed: {}", user_advice(&e))))?;
+            let statements = info.scop.statements().len();
+            let t = if statements > self.max_statements {
+                let why = format!(
+                    "{statements} statements exceed the budget of the exact scheduler (poly-schedule{{max-statements={}}})",
+                    self.max_statements
+                );
+                if !self.fallback {
+                    return Err(op_error(
+                        ir,
+                        program,
+                        format!(
+                            "scheduling refused: {why}; raise max-statements (compile time grows steeply), or use poly-schedule{{over-budget=fallback}} to keep the program's own order"
+                        ),
+                    ));
+                }
+                let t = original_order(&info.scop, &graph).map_err(|e| {
+                    op_error(ir, program, format!("scheduling failed: {why}, and the fallback failed: {e}"))
+                })?;
+                cx.report(Diagnostic::warning(
+                    ir.location(program).clone(),
+                    format!(
+                        "poly-schedule: {why}; kept the program's own execution order (no skewing or fusion, every loop a band of its own)"
+                    ),
+                ));
+                t
+            } else {
+                schedule(&info.scop, &graph, &self.options)
+                    .map_err(|e| op_error(ir, program, format!("scheduling failed: {}", user_advice(&e))))?
+            };
             let bands: Vec<i64> = t
                 .rows
                 .iter()

@@ -47,6 +47,17 @@ fn balas_hull(parts: &[Polyhedron], limits: &Limits) -> Result<Polyhedron> {
     // Columns: x (n, dims of `space` then its params as dims), y_1..y_{r-1} (n each),
     // λ_1..λ_{r-1}; piece 0 uses y_0 = x − Σ y_p and λ_0 = 1 − Σ λ_p.
     let lifted_cols = n + (r - 1) * (n + 1);
+    // Fourier–Motzkin eliminates the (r − 1)(n + 1) lifted columns one by one, each step
+    // solving a linear program per surviving row: exponential in the worst case, and minutes
+    // for five fused 3-D statements (32 columns). Refuse beyond the budget instead.
+    if lifted_cols - n > limits.max_hull_lifted_columns {
+        return Err(crate::error::PolyError::LimitExceeded {
+            limit: "max_hull_lifted_columns",
+            value: limits.max_hull_lifted_columns,
+            context: "the convex hull of the loop bounds of statements fused over different extents (Balas' lifting; \
+                      tiling them first with poly-tile, or not fusing them with poly-schedule{fuse=none}, avoids it)",
+        });
+    }
     let names: Vec<String> = (0..lifted_cols).map(|c| format!("z{c}")).collect();
     let lifted = crate::space::Space::set(names);
     let y = |p: usize, c: usize| n + (p - 1) * n + c;
@@ -141,4 +152,55 @@ fn relaxed_hull(parts: &[Polyhedron], limits: &Limits) -> Result<Polyhedron> {
         }
     }
     hull.remove_redundancies(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::union_hull;
+    use crate::affine::AffineForm;
+    use crate::error::PolyError;
+    use crate::limits::Limits;
+    use crate::polyhedron::Polyhedron;
+    use crate::space::Space;
+
+    /// `0 ≤ i < N` and `0 ≤ i < M` with `N, M ≥ 1` (columns i, N, M): no direction bounds `i`
+    /// above on both, so the hull needs Balas' lifting, which projects out `(2 − 1)·(3 + 1) = 4`
+    /// columns, and gives `i ≤ N + M − 2`.
+    fn pieces() -> Vec<Polyhedron> {
+        let s = Space::set(["i", "N", "M"]);
+        let lower = AffineForm::new(vec![1, 0, 0], 0);
+        let below = |p: usize| {
+            let mut c = vec![-1, 0, 0];
+            c[p] = 1;
+            AffineForm::new(c, -1)
+        };
+        [1, 2]
+            .into_iter()
+            .map(|p| {
+                let positive = [AffineForm::new(vec![0, 1, 0], -1), AffineForm::new(vec![0, 0, 1], -1)];
+                let mut rows = vec![lower.clone(), below(p)];
+                rows.extend(positive);
+                Polyhedron::from_constraints(s.clone(), &[], &rows).expect("pieces")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn balas_hull_within_the_budget_bounds_the_union() {
+        let hull = union_hull(&pieces(), 0, &Limits::default()).expect("within the budget");
+        let upper = AffineForm::new(vec![-1, 1, 1], -2);
+        assert!(hull.inequalities().contains(&upper), "no i ≤ N + M − 2 in {hull:?}");
+    }
+
+    #[test]
+    fn balas_hull_over_the_budget_is_refused_naming_it() {
+        let small = Limits { max_hull_lifted_columns: 3, ..Limits::default() };
+        match union_hull(&pieces(), 0, &small) {
+            Err(PolyError::LimitExceeded { limit, value, .. }) => {
+                assert_eq!((limit, value), ("max_hull_lifted_columns", 3));
+            }
+            other => panic!("expected the hull budget to be exceeded, got {other:?}"),
+        }
+        assert!(union_hull(&pieces(), 0, &Limits { max_hull_lifted_columns: 4, ..Limits::default() }).is_ok());
+    }
 }

@@ -99,3 +99,46 @@ pub fn schedule(scop: &Scop, graph: &DependenceGraph, options: &SchedulerOptions
     let t = problem.solve(&vec![true; graph.dependences().len()])?;
     Ok(reversal::rename_back(scop, t, &reversed)?)
 }
+
+/// The original execution order as a [`Transformation`]: every statement keeps its original
+/// schedule `(β_0, i_1, β_1, …)`; the constant rows are scalar rows and every iterator row is
+/// a loop row in a band of its own (strip-mining one loop of a legal order is always legal,
+/// while tiling several together would need the permutability Pluto's search establishes).
+///
+/// This is the fallback when the exact search is over budget (`poly-schedule{max-statements}`):
+/// it is legal by construction — the dependences are those of this very order — and costs
+/// nothing to compute. It records no satisfying rows (`Row::satisfies` is empty and
+/// `satisfied_at` is `None` for every dependence): nothing downstream of the scheduler reads
+/// them. Statements whose original schedules differ in length or disagree on which rows are
+/// loops (different nesting depths) have no common row structure: an error.
+pub fn original_order(scop: &Scop, graph: &DependenceGraph) -> ScheduleResult<Transformation> {
+    let schedules: Vec<crate::scop::Schedule> = scop.statements().iter().map(|s| s.schedule().clone()).collect();
+    let depth = schedules.first().map_or(0, crate::scop::Schedule::len);
+    let mut rows = Vec::with_capacity(depth);
+    let mut bands = Vec::new();
+    for k in 0..depth {
+        let mut kinds = schedules.iter().map(|sc| {
+            let row = sc.rows().get(k)?;
+            let n = sc.n_iterators();
+            Some(if row.coeffs()[..n].iter().all(|&c| c == 0) { RowKind::Scalar } else { RowKind::Loop })
+        });
+        let first = kinds.next().flatten();
+        let Some(kind) = first.filter(|&f| kinds.all(|k| k == Some(f))) else {
+            return Err(ScheduleError::InvalidSchedules(format!(
+                "row {k} of the original schedules is a loop for some statements and constant (or missing) for others; \
+                 the original order has no common row structure"
+            )));
+        };
+        let band = (kind == RowKind::Loop).then(|| {
+            bands.push(Band { rows: k..k + 1 });
+            bands.len() - 1
+        });
+        rows.push(Row { kind, band, satisfies: Vec::new() });
+    }
+    if schedules.iter().any(|sc| sc.len() != depth) {
+        return Err(ScheduleError::InvalidSchedules(
+            "the original schedules have different lengths (statements at different depths)".to_string(),
+        ));
+    }
+    Ok(Transformation { schedules, rows, bands, satisfied_at: vec![None; graph.dependences().len()] })
+}

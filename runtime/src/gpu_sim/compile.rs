@@ -98,7 +98,7 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         }
         _ => None,
     };
-    Ok(Kernel {
+    let mut kernel = Kernel {
         known_block,
         name,
         location,
@@ -112,7 +112,11 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         code: c.code.into_iter().zip(slots.iter().copied()).collect(),
         slot_weights,
         sites: std::mem::take(&mut c.fc.sites),
-    })
+    };
+    // One register per SSA value makes frames as large as the kernel; share registers whose
+    // values are never live at once (`regalloc.rs`), so frames stay small and in cache.
+    super::regalloc::allocate(&mut kernel);
+    Ok(kernel)
 }
 
 /// The registers of a counted loop: counter (holding the first value on entry), upper bound,

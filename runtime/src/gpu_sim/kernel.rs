@@ -77,6 +77,138 @@ pub(crate) enum Insn {
     Return { site: SiteId },
 }
 
+/// How an instruction names a register (liveness and register allocation, `regalloc.rs`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum RegRole {
+    /// Read.
+    Use,
+    /// Written. A loop test writes its induction variable only when it enters the body, but
+    /// counts as a definition all the same: on the exit path the variable is dead (SSA scopes
+    /// it to the body, and the next entry writes it before any read), and an instruction that
+    /// does not write cannot clobber a register that shares its slot.
+    Def,
+}
+
+impl Insn {
+    /// Calls `f` on every register field of the instruction once (a renaming must not see a
+    /// field twice), operands before results.
+    pub(crate) fn visit_regs(&mut self, f: &mut impl FnMut(&mut Reg, RegRole)) {
+        let mut uses = |r: &mut Reg| f(r, RegRole::Use);
+        match self {
+            Insn::Scalar { insn, .. } => {
+                insn.visit_regs(&mut |r, def| f(r, if def { RegRole::Def } else { RegRole::Use }))
+            }
+            Insn::Load { dst, mem, index, .. } => {
+                uses(mem);
+                index.visit_regs(&mut uses);
+                f(dst, RegRole::Def);
+            }
+            Insn::Store { value, mem, index, .. } => {
+                uses(value);
+                uses(mem);
+                index.visit_regs(&mut uses);
+            }
+            Insn::Apply { dst, map, .. } => {
+                map.visit_regs(&mut uses);
+                f(dst, RegRole::Def);
+            }
+            Insn::Bound { dst, bound, .. } => {
+                bound.map.visit_regs(&mut uses);
+                f(dst, RegRole::Def);
+            }
+            Insn::Alloca { dst, sizes, .. } => {
+                sizes.iter_mut().for_each(&mut uses);
+                f(dst, RegRole::Def);
+            }
+            Insn::Dim { dst, mem, dim, .. } => {
+                uses(mem);
+                uses(dim);
+                f(dst, RegRole::Def);
+            }
+            Insn::Cast { dst, src, .. } | Insn::Move { dst, src } => {
+                uses(src);
+                f(dst, RegRole::Def);
+            }
+            Insn::CheckStep { step, .. } => uses(step),
+            Insn::LoopTest { counter, upper, iv, .. } => {
+                uses(counter);
+                uses(upper);
+                f(iv, RegRole::Def);
+            }
+            // The counter is read and written in place: one visit as a use, whose position
+            // the counter's live interval covers anyway.
+            Insn::LoopNext { counter, step, .. } => {
+                uses(counter);
+                uses(step);
+            }
+            Insn::BranchIfFalse { cond, .. } => uses(cond),
+            Insn::BranchUnlessSet { set, .. } => set.visit_regs(&mut uses),
+            Insn::Jump { .. } | Insn::Barrier { .. } | Insn::Return { .. } => {}
+        }
+    }
+
+    /// Where control may go after this instruction other than the next one (jump targets), and
+    /// whether it may fall through to the next one.
+    pub(crate) fn successors(&self) -> (Option<Label>, Option<Label>, bool) {
+        match *self {
+            Insn::Jump { target } => (Some(target), None, false),
+            Insn::BranchIfFalse { target, .. } | Insn::BranchUnlessSet { target, .. } => (Some(target), None, true),
+            Insn::LoopTest { exit, .. } => (Some(exit), None, true),
+            Insn::LoopNext { head, exit, .. } => (Some(head), Some(exit), false),
+            // A thread stops at a barrier and resumes at the next instruction.
+            Insn::Barrier { .. } => (None, None, true),
+            Insn::Return { .. } => (None, None, false),
+            _ => (None, None, true),
+        }
+    }
+
+    /// Whether the instruction ends a basic block (it jumps, branches or stops the thread).
+    pub(crate) fn ends_block(&self) -> bool {
+        matches!(
+            self,
+            Insn::Jump { .. }
+                | Insn::BranchIfFalse { .. }
+                | Insn::BranchUnlessSet { .. }
+                | Insn::LoopTest { .. }
+                | Insn::LoopNext { .. }
+                | Insn::Barrier { .. }
+                | Insn::Return { .. }
+        )
+    }
+}
+
+impl Index {
+    /// Calls `f` on every register the index reads.
+    pub(crate) fn visit_regs(&mut self, f: &mut impl FnMut(&mut Reg)) {
+        match self {
+            Index::Regs(regs) => regs.iter_mut().for_each(f),
+            Index::Map(map) => map.visit_regs(f),
+        }
+    }
+}
+
+/// The first instruction of every basic block of `code` — a straight run entered only at its
+/// first instruction and left only after its last: instruction 0, every jump target, and every
+/// instruction after one that jumps, branches or stops the thread (a thread resumes after a
+/// barrier, so a phase never begins inside a block). `leaders[code.len()]` is true.
+pub(crate) fn leaders(code: &[Insn]) -> Vec<bool> {
+    let n = code.len();
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    leader[n] = true;
+    for (i, insn) in code.iter().enumerate() {
+        if !insn.ends_block() {
+            continue;
+        }
+        leader[i + 1] = true;
+        let (a, b, _) = insn.successors();
+        for t in [a, b].into_iter().flatten() {
+            leader[(t as usize).min(n)] = true;
+        }
+    }
+    leader
+}
+
 /// A compiled `gpu.func ... kernel`.
 #[derive(Clone, Debug)]
 pub(crate) struct Kernel {

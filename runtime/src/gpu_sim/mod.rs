@@ -27,6 +27,7 @@ mod kernel;
 mod launch;
 mod options;
 mod race;
+mod regalloc;
 mod report;
 mod thread;
 mod warp;

@@ -61,25 +61,7 @@ pub(crate) fn is_counted(insn: &Insn) -> bool {
 /// instructions), and per slot the block's counted instructions.
 pub(crate) fn basic_block_slots(code: &[Insn]) -> (Box<[u32]>, Box<[u64]>) {
     let n = code.len();
-    let mut leader = vec![false; n + 1];
-    leader[0] = true;
-    for (i, insn) in code.iter().enumerate() {
-        let targets: &[u32] = match insn {
-            Insn::Jump { target } | Insn::BranchIfFalse { target, .. } | Insn::BranchUnlessSet { target, .. } => {
-                &[*target]
-            }
-            Insn::LoopTest { exit, .. } => &[*exit],
-            Insn::LoopNext { head, exit, .. } => &[*head, *exit],
-            // A thread stops after a barrier and resumes at the next instruction, which must
-            // start a block so that a phase never begins in the middle of one.
-            Insn::Barrier { .. } | Insn::Return { .. } => &[],
-            _ => continue,
-        };
-        leader[i + 1] = true;
-        for &t in targets {
-            leader[(t as usize).min(n)] = true;
-        }
-    }
+    let leader = super::kernel::leaders(code);
     let mut slots = vec![NOT_COUNTED; n];
     let mut weights = vec![];
     let mut i = 0;

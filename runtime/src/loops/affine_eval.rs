@@ -2,7 +2,7 @@
 //! `constant + Σ coefficient·register`; one with `floordiv`, `ceildiv` or `mod` is evaluated
 //! on its expression tree (as loop bounds of tiled code are, once per loop).
 
-use crate::scalar::Reg;
+use crate::scalar::{Reg, Regs};
 use stencil_dialects::stencil::linear::linearize;
 use stencil_ir::affine::{ceil_div, floor_div, floor_mod, AffineBinOp, AffineExpr, AffineMap, IntegerSet};
 
@@ -30,14 +30,21 @@ impl CompiledMap {
         CompiledMap { results }
     }
 
+    /// Calls `f` on every operand register (register allocation renames them in place).
+    pub fn visit_regs(&mut self, f: &mut impl FnMut(&mut Reg)) {
+        for e in self.results.iter_mut() {
+            e.visit_regs(f);
+        }
+    }
+
     /// Value of result `i`; `None` on division by zero or overflow.
     #[inline]
-    pub fn eval(&self, i: usize, regs: &[u64]) -> Option<i64> {
+    pub fn eval<R: Regs + ?Sized>(&self, i: usize, regs: &R) -> Option<i64> {
         self.results.get(i)?.eval(regs)
     }
 
     /// Maximum (or minimum) over the results in `range`.
-    pub fn fold(&self, range: std::ops::Range<usize>, regs: &[u64], max: bool) -> Option<i64> {
+    pub fn fold<R: Regs + ?Sized>(&self, range: std::ops::Range<usize>, regs: &R, max: bool) -> Option<i64> {
         let mut best: Option<i64> = None;
         for i in range {
             let v = self.eval(i, regs)?;
@@ -52,17 +59,28 @@ impl CompiledMap {
 }
 
 impl CompiledExpr {
+    /// Calls `f` on every register the expression reads.
+    fn visit_regs(&mut self, f: &mut impl FnMut(&mut Reg)) {
+        match self {
+            CompiledExpr::Linear { terms, .. } => terms.iter_mut().for_each(|(r, _)| f(r)),
+            CompiledExpr::Binary { lhs, rhs, .. } => {
+                lhs.visit_regs(f);
+                rhs.visit_regs(f);
+            }
+        }
+    }
+
     /// The value; `None` on division by zero or overflow (MLIR's semantics: `floordiv` and
     /// `ceildiv` round towards −∞ and +∞, `mod` is non-negative for a positive divisor).
     /// The linear case — every load and store index — is inlined into the caller; trees go
     /// through [`CompiledExpr::eval_tree`].
     #[inline(always)]
-    fn eval(&self, regs: &[u64]) -> Option<i64> {
+    fn eval<R: Regs + ?Sized>(&self, regs: &R) -> Option<i64> {
         match self {
             CompiledExpr::Linear { constant, terms } => {
                 let mut acc = *constant;
                 for &(r, c) in terms.iter() {
-                    acc = acc.checked_add((regs[r as usize] as i64).checked_mul(c)?)?;
+                    acc = acc.checked_add((regs.get(r) as i64).checked_mul(c)?)?;
                 }
                 Some(acc)
             }
@@ -71,7 +89,7 @@ impl CompiledExpr {
     }
 
     #[inline(never)]
-    fn eval_tree(&self, regs: &[u64]) -> Option<i64> {
+    fn eval_tree<R: Regs + ?Sized>(&self, regs: &R) -> Option<i64> {
         let CompiledExpr::Binary { op, lhs, rhs } = self else { return self.eval(regs) };
         let (a, b) = (lhs.eval(regs)?, rhs.eval(regs)?);
         match op {
@@ -125,9 +143,16 @@ impl CompiledSet {
         CompiledSet { constraints }
     }
 
+    /// Calls `f` on every operand register (register allocation renames them in place).
+    pub fn visit_regs(&mut self, f: &mut impl FnMut(&mut Reg)) {
+        for (e, _) in self.constraints.iter_mut() {
+            e.visit_regs(f);
+        }
+    }
+
     /// Whether the point satisfies the set; `None` when a constraint cannot be evaluated.
     #[inline]
-    pub fn contains(&self, regs: &[u64]) -> Option<bool> {
+    pub fn contains<R: Regs + ?Sized>(&self, regs: &R) -> Option<bool> {
         for (e, is_equality) in self.constraints.iter() {
             let v = e.eval(regs)?;
             if (*is_equality && v != 0) || (!*is_equality && v < 0) {

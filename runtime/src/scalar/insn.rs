@@ -73,6 +73,48 @@ pub(crate) enum ScalarInsn {
     Cast { kind: CastKind, dst: Reg, a: Reg },
 }
 
+impl ScalarInsn {
+    /// Calls `f` on every register the instruction names: its operands with `false`, then its
+    /// destination with `true` (register allocation renames them in place).
+    pub(crate) fn visit_regs(&mut self, f: &mut impl FnMut(&mut Reg, bool)) {
+        match self {
+            ScalarInsn::AddF64 { dst, a, b }
+            | ScalarInsn::SubF64 { dst, a, b }
+            | ScalarInsn::MulF64 { dst, a, b }
+            | ScalarInsn::DivF64 { dst, a, b }
+            | ScalarInsn::AddF32 { dst, a, b }
+            | ScalarInsn::SubF32 { dst, a, b }
+            | ScalarInsn::MulF32 { dst, a, b }
+            | ScalarInsn::DivF32 { dst, a, b }
+            | ScalarInsn::FBinary { dst, a, b, .. }
+            | ScalarInsn::FPowI { dst, a, b, .. }
+            | ScalarInsn::CmpF { dst, a, b, .. }
+            | ScalarInsn::IBinary { dst, a, b, .. }
+            | ScalarInsn::CmpI { dst, a, b, .. } => {
+                f(a, false);
+                f(b, false);
+                f(dst, true);
+            }
+            ScalarInsn::FmaF64 { dst, a, b, c } | ScalarInsn::FmaF32 { dst, a, b, c } => {
+                f(a, false);
+                f(b, false);
+                f(c, false);
+                f(dst, true);
+            }
+            ScalarInsn::Select { dst, cond, a, b } => {
+                f(cond, false);
+                f(a, false);
+                f(b, false);
+                f(dst, true);
+            }
+            ScalarInsn::FUnary { dst, a, .. } | ScalarInsn::IUnary { dst, a, .. } | ScalarInsn::Cast { dst, a, .. } => {
+                f(a, false);
+                f(dst, true);
+            }
+        }
+    }
+}
+
 /// Why an instruction has no defined result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Fault {
