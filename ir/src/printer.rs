@@ -488,9 +488,23 @@ impl<'a> OpPrinter<'a> {
         write!(self.out, "{}(", QuotedString(ir.op_name(op)))?;
         self.print_values(ir.operands(op))?;
         self.out.push(')');
-        if !ir.properties(op).is_empty() {
+        // Default-valued properties (`overflowFlags = #arith.overflow<none>`) always exist in
+        // MLIR, and the parser fills them in; an op a pass built without them prints them too,
+        // so that the generic text is the same before and after a round trip.
+        let filled;
+        let properties = match self.registry.def_of(ir, op).and_then(|d| d.default_properties) {
+            Some(fill) => {
+                let mut state = crate::ir::OperationState::new(ir.op_name(op), ir.location(op).clone());
+                state.properties = ir.properties(op).to_vec();
+                fill(&mut state);
+                filled = state.properties;
+                filled.as_slice()
+            }
+            None => ir.properties(op),
+        };
+        if !properties.is_empty() {
             self.out.push_str(" <{");
-            write_named_list(&mut self.out, ir.properties(op))?;
+            write_named_list(&mut self.out, properties)?;
             self.out.push_str("}>");
         }
         if !ir.regions(op).is_empty() {

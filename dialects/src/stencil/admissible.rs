@@ -46,7 +46,10 @@ impl WideLinear {
 
     /// The exact value at the given parameter values, `None` if 128 bits overflow.
     pub fn eval(&self, values: &[i64]) -> Option<i128> {
-        self.symbols.iter().zip(values).try_fold(self.constant, |acc, (&c, &v)| acc.checked_add(c.checked_mul(i128::from(v))?))
+        self.symbols
+            .iter()
+            .zip(values)
+            .try_fold(self.constant, |acc, (&c, &v)| acc.checked_add(c.checked_mul(i128::from(v))?))
     }
 }
 

@@ -228,12 +228,22 @@ mod tests {
 
     #[test]
     fn i64_min_round_trips_and_overflow_is_an_error() {
-        for text in ["N - 9223372036854775807 - 1", "-9223372036854775808 * N + M", "-9223372036854775808", "M - 9223372036854775808 * N"] {
+        for text in [
+            "N - 9223372036854775807 - 1",
+            "-9223372036854775808 * N + M",
+            "-9223372036854775808",
+            "M - 9223372036854775808 * N",
+        ] {
             let e = parse_param_expr(text).unwrap();
             assert_eq!(parse_param_expr(&e.to_string()).unwrap(), e, "{text} printed as {e}");
         }
         assert_eq!(parse_param_expr("-9223372036854775808").unwrap().constant, i64::MIN);
-        for text in ["N + 9223372036854775807 + 1", "9223372036854775808", "4294967296 * 4294967296 * N", "N * 9223372036854775807 + N"] {
+        for text in [
+            "N + 9223372036854775807 + 1",
+            "9223372036854775808",
+            "4294967296 * 4294967296 * N",
+            "N * 9223372036854775807 + N",
+        ] {
             let e = parse_param_expr(text).unwrap_err();
             assert!(e.contains("overflows"), "{text}: {e}");
         }

@@ -89,7 +89,9 @@ pub fn try_linearize(e: &AffineExpr, num_dims: usize, num_symbols: usize) -> Res
                 (Some(k), _) => (b, k),
                 _ => return Err(NotLinear),
             };
-            Linear::zero(num_dims, num_symbols).add_scaled(&try_linearize(form, num_dims, num_symbols)?, k).ok_or(Overflow)
+            Linear::zero(num_dims, num_symbols)
+                .add_scaled(&try_linearize(form, num_dims, num_symbols)?, k)
+                .ok_or(Overflow)
         }
         AffineExpr::Binary(..) => Err(NotLinear),
     }

@@ -528,7 +528,9 @@ pub(super) fn verify_access(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResul
             let mut out = vec![];
             for (d, &o) in offsets.iter().enumerate() {
                 let lo = WideLinear::of(&domain.0[d]).add_scaled(&constant(o), 1);
-                let hi = WideLinear::of(&domain.1[d]).add_scaled(&constant(1), -1).and_then(|h| h.add_scaled(&constant(o), 1));
+                let hi = WideLinear::of(&domain.1[d])
+                    .add_scaled(&constant(1), -1)
+                    .and_then(|h| h.add_scaled(&constant(o), 1));
                 match (lo, hi) {
                     (Some(lo), Some(hi)) => out.push((lo, hi, format!("offset {o}"))),
                     _ => return Err(op_error(ir, op, format!("offset {o}: {BoxOverflow}"))),

@@ -131,7 +131,8 @@ fn simplify_add(lhs: &AffineExpr, rhs: &AffineExpr) -> Simplified {
     let Some((x, q)) = binary_parts(lrhs, FloorDiv) else { return Ok(None) };
     // `q == -c` compared on constants: negating `c` itself could overflow (c = i64::MIN), and
     // such a `c` is never the negation of a positive `q` anyway.
-    let q_is_minus_c = q.as_constant().is_some_and(|q| q > 0 && rrhs.as_constant().and_then(i64::checked_neg) == Some(q));
+    let q_is_minus_c =
+        q.as_constant().is_some_and(|q| q > 0 && rrhs.as_constant().and_then(i64::checked_neg) == Some(q));
     if x == lhs && q_is_minus_c {
         return binary(Mod, lhs.clone(), q.clone()).map(Some);
     }
@@ -177,12 +178,7 @@ fn simplify_mul(lhs: &AffineExpr, rhs: &AffineExpr) -> Simplified {
 /// Rewrites shared by floordiv and ceildiv by a constant `q`: constant folding (with `fold`),
 /// division by 1, and `(x * c) div q → x * (c / q)` when `q` divides `c` (exact, so the
 /// rounding direction does not matter).
-fn simplify_exact_division(
-    lhs: &AffineExpr,
-    q: i64,
-    fold: fn(i64, i64) -> Option<i64>,
-    spelling: &str,
-) -> Simplified {
+fn simplify_exact_division(lhs: &AffineExpr, q: i64, fold: fn(i64, i64) -> Option<i64>, spelling: &str) -> Simplified {
     if let Some(a) = lhs.as_constant() {
         // `q` is not zero here, so the only failure is `i64::MIN div -1`.
         return fold(a, q).map(|c| Some(C(c))).ok_or_else(|| AffineOverflow::new(format!("{a} {spelling} {q}")));

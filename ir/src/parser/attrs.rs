@@ -472,7 +472,8 @@ impl Parser<'_> {
             };
             let loc = self.location();
             self.advance();
-            let rhs = if negate { self.parse_subtracted_affine_term(resolve)? } else { self.parse_affine_term(resolve)? };
+            let rhs =
+                if negate { self.parse_subtracted_affine_term(resolve)? } else { self.parse_affine_term(resolve)? };
             lhs = lhs.checked_add(rhs).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
         }
     }
