@@ -534,4 +534,42 @@ mod tests {
         assert_eq!(e, Dim(0) + Constant(2));
         assert_eq!(Constant(3) * Constant(4), Constant(12));
     }
+
+    /// Issue 16, item 6: MLIR's wrapping folds turn `4294967296 * (4294967296 * s0)` into `0`
+    /// and `(s0 + i64::MAX) + i64::MAX` into `s0 - 2`; here they are overflows, and the
+    /// unchecked builders keep the exact (unfolded) expression instead of a wrapped one.
+    #[test]
+    fn folds_are_exact_never_wrapped() {
+        let two32 = Constant(1 << 32);
+        let inner = Symbol(0).checked_mul(two32.clone()).unwrap();
+        assert_eq!(inner.to_string(), "s0 * 4294967296");
+        let err = two32.clone().checked_mul(inner.clone()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "integer overflow in affine expression: 4294967296 * 4294967296 does not fit in 64 bits"
+        );
+        let kept = two32.clone() * inner;
+        assert_ne!(kept, Constant(0));
+        assert_eq!(kept.eval(&[], &[0]), Some(0));
+        assert_eq!(kept.eval(&[], &[1]), None, "2^64 is not an i64");
+        assert!(kept.check_folds().is_err());
+
+        let max = Constant(i64::MAX);
+        let once = Symbol(0).checked_add(max.clone()).unwrap();
+        let err = once.clone().checked_add(max.clone()).unwrap_err();
+        assert!(err.to_string().contains("9223372036854775807 + 9223372036854775807"), "{err}");
+        let kept = once + max.clone();
+        assert_ne!(kept.to_string(), "s0 - 2");
+        assert_eq!(kept.eval(&[], &[-i64::MAX]), Some(i64::MAX));
+        assert!(kept.check_folds().is_err());
+
+        // Folds whose exact result is an i64 still happen, down to i64::MIN.
+        assert_eq!(
+            Symbol(0).checked_add(max).unwrap().checked_add(Constant(-2)).unwrap().to_string(),
+            "s0 + 9223372036854775805"
+        );
+        assert_eq!(Constant(-i64::MAX).checked_add(Constant(-1)).unwrap(), Constant(i64::MIN));
+        assert!(Constant(i64::MIN).checked_neg().is_err());
+        assert!(Dim(0).checked_mul(Constant(i64::MIN)).unwrap().checked_neg().is_err());
+    }
 }

@@ -84,6 +84,36 @@ fn tricky_subscripts_print_like_mlir_and_reparse_to_the_same_maps() {
     assert_eq!(maps(&parse(&generic)), maps(&first));
 }
 
+/// A map a pass built unfolded because its fold would leave i64 (`(d0 * 2^32) * 2^32`,
+/// which MLIR would fold to `0`) does not verify: no op may stand for a wrapped computation.
+#[test]
+fn verifier_rejects_pass_built_maps_whose_folds_overflow() {
+    use stencil_ir::affine::{AffineExpr, AffineMap};
+    let mut module = parse(
+        "func.func @f(%i: index) -> index {\n  %v = affine.apply affine_map<(d0) -> (d0 * 4294967296)>(%i)\n  return %v : index\n}\n",
+    );
+    verify(&module).expect("verifies before the change");
+    let apply = module
+        .ir
+        .collect_ops(module.top, stencil_ir::ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| module.ir.op_name(op) == "affine.apply")
+        .expect("an affine.apply");
+    let two32 = AffineExpr::Constant(1 << 32);
+    let unfolded = AffineExpr::Dim(0) * two32.clone() * two32;
+    assert!(matches!(unfolded, AffineExpr::Binary(..)), "kept unfolded, not wrapped to 0: {unfolded}");
+    module.ir.set_property(
+        apply,
+        "map",
+        Attribute::AffineMap(std::sync::Arc::new(AffineMap::new(1, 0, vec![unfolded]))),
+    );
+    let err = verify(&module).unwrap_err();
+    assert!(
+        err.contains("'affine.apply' op attribute 'map': integer overflow in affine expression: 4294967296 * 4294967296 does not fit in 64 bits"),
+        "{err}"
+    );
+}
+
 /// An op whose map numbers its operands in another order than their first use in the printed
 /// text (as a pass may build it) prints as the parser will number them, so print → parse →
 /// print is a fixed point (found by the fuzz harness on a `poly-codegen` bound).
