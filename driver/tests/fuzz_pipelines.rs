@@ -761,7 +761,7 @@ fn fuzz_long() {
         let took = t0.elapsed();
         if slowest.len() < 5 || slowest.last().is_some_and(|(t, _)| took > *t) {
             slowest.push((took, format!("{} | {}", input.seed_name, input.pipeline.clone().unwrap_or_default())));
-            slowest.sort_by(|a, b| b.0.cmp(&a.0));
+            slowest.sort_by_key(|(t, _)| std::cmp::Reverse(*t));
             slowest.truncate(5);
         }
         match result {

@@ -115,8 +115,7 @@ pub fn affine_input(
             ));
         }
     }
-    let roles =
-        argument_roles(rir, &registries.dialects, func, nest.call).map_err(|e| RunError::new(format!("{e}")))?;
+    let roles = argument_roles(rir, &registries.dialects, func, nest.call).map_err(|e| RunError::new(e.to_string()))?;
     let fn_type = rir.attr(func, "function_type").and_then(Attribute::as_type).and_then(Type::as_function).cloned();
     for (k, role) in roles.iter().enumerate() {
         let ty = fn_type.as_ref().and_then(|f| f.inputs.get(k)).cloned().unwrap_or(Type::Index);
