@@ -6,6 +6,8 @@
 //   S2: ex[i][j] = ex[i][j] - 0.5 * (hz[i][j] - hz[i][j-1])        for 0 <= i < NX, 1 <= j < NY
 //   S3: hz[i][j] = hz[i][j] - 0.7 * (ex[i][j+1] - ex[i][j] + ey[i+1][j] - ey[i][j])
 //                                                                   for 0 <= i < NX-1, 0 <= j < NY-1
+// S3's sum is grouped as C evaluates it, ((ex[i][j+1] - ex[i][j]) + ey[i+1][j]) - ey[i][j],
+// so that the results are bit-identical to PolyBench's (driver/tests/polybench_c.rs checks).
 // fict (PolyBench's `_fict_`) holds the source value of each time step: S0 reads it at the time
 // iterator, the general affine access `%fict at [%t]`.
 //
@@ -48,8 +50,8 @@ stencil.program @polybench_fdtd_2d(%ex: !stencil.field<[NX, NY] x f64>, %ey: !st
       %y = stencil.access %ey[0, 0] : f64
       %ys = stencil.access %ey[1, 0] : f64
       %dx = arith.subf %xe, %x : f64
-      %dy = arith.subf %ys, %y : f64
-      %curl = arith.addf %dx, %dy : f64
+      %dxy = arith.addf %dx, %ys : f64
+      %curl = arith.subf %dxy, %y : f64
       %coef = arith.constant 0.7 : f64
       %c = arith.mulf %coef, %curl : f64
       %v = arith.subf %h, %c : f64

@@ -36,6 +36,23 @@ pub enum AffineExpr {
     Binary(AffineBinOp, Box<AffineExpr>, Box<AffineExpr>),
 }
 
+/// A fold of constants in an affine expression whose exact result does not fit in `i64`
+/// (`(x * 2^32) * 2^32` would need the coefficient `2^64`). Folds are exact, so such an
+/// expression is refused rather than wrapped to a different program.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("integer overflow in affine expression: {what} does not fit in 64 bits")]
+pub struct AffineOverflow {
+    /// The fold that overflowed, e.g. `4294967296 * 4294967296`.
+    pub what: String,
+}
+
+impl AffineOverflow {
+    /// An overflow of the fold described by `what`.
+    pub fn new(what: impl Into<String>) -> Self {
+        AffineOverflow { what: what.into() }
+    }
+}
+
 /// Floor division that rounds towards negative infinity. `None` on division by zero or
 /// overflow.
 pub fn floor_div(a: i64, b: i64) -> Option<i64> {
@@ -78,15 +95,70 @@ impl AffineExpr {
 
     /// Builds `lhs op rhs`, simplified as MLIR simplifies on construction (see
     /// [`simplify`]), so that printing matches mlir-opt and equal maps compare equal.
+    ///
+    /// Infallible for the code that builds expressions from already valid ones: a fold whose
+    /// result would leave `i64` is not applied, so the expression keeps its exact value
+    /// unfolded (never a wrapped constant). Text goes through [`AffineExpr::try_binary`] (the
+    /// parser reports the overflow), and the verifier rejects unfolded overflowing expressions
+    /// ([`AffineExpr::check_folds`]).
     pub fn binary(op: AffineBinOp, lhs: AffineExpr, rhs: AffineExpr) -> Self {
-        if let Some(e) = simplify::simplify_binary(op, &lhs, &rhs) {
-            return e;
+        match simplify::simplify_binary(op, &lhs, &rhs) {
+            Ok(Some(e)) => e,
+            Ok(None) | Err(_) => Self::plain_binary(op, lhs, rhs),
         }
+    }
+
+    /// Builds `lhs op rhs` simplified like [`AffineExpr::binary`], or the overflow of a fold
+    /// (`4294967296 * (4294967296 * d0)`, `(d0 + i64::MAX) + i64::MAX`).
+    pub fn try_binary(op: AffineBinOp, lhs: AffineExpr, rhs: AffineExpr) -> Result<Self, AffineOverflow> {
+        Ok(match simplify::simplify_binary(op, &lhs, &rhs)? {
+            Some(e) => e,
+            None => Self::plain_binary(op, lhs, rhs),
+        })
+    }
+
+    /// `lhs op rhs` without simplification, commutative operands in MLIR's order.
+    fn plain_binary(op: AffineBinOp, lhs: AffineExpr, rhs: AffineExpr) -> Self {
         let (lhs, rhs) = match op {
             AffineBinOp::Add | AffineBinOp::Mul => simplify::order_commutative_args(lhs, rhs),
             _ => (lhs, rhs),
         };
         AffineExpr::Binary(op, Box::new(lhs), Box::new(rhs))
+    }
+
+    /// `self + rhs`, simplified; an error where a fold overflows.
+    pub fn checked_add(self, rhs: AffineExpr) -> Result<Self, AffineOverflow> {
+        Self::try_binary(AffineBinOp::Add, self, rhs)
+    }
+
+    /// `self * rhs`, simplified; an error where a fold overflows.
+    pub fn checked_mul(self, rhs: AffineExpr) -> Result<Self, AffineOverflow> {
+        Self::try_binary(AffineBinOp::Mul, self, rhs)
+    }
+
+    /// `-self` (`self * -1`), simplified; an error where a fold overflows (`-(d0 * i64::MIN)`).
+    pub fn checked_neg(self) -> Result<Self, AffineOverflow> {
+        self.checked_mul(AffineExpr::Constant(-1))
+    }
+
+    /// `self - rhs` (`self + rhs * -1`), simplified; an error where a fold overflows.
+    pub fn checked_sub(self, rhs: AffineExpr) -> Result<Self, AffineOverflow> {
+        self.checked_add(rhs.checked_neg()?)
+    }
+
+    /// Rebuilds the expression bottom-up with the checked folds and reports the first one that
+    /// overflows. [`AffineExpr::binary`] leaves such folds undone, and generic-form text or a
+    /// pass can build them directly; the verifier uses this so that no expression whose exact
+    /// simplification leaves `i64` is accepted.
+    pub fn check_folds(&self) -> Result<(), AffineOverflow> {
+        self.rebuild_checked().map(|_| ())
+    }
+
+    fn rebuild_checked(&self) -> Result<AffineExpr, AffineOverflow> {
+        match self {
+            AffineExpr::Binary(op, l, r) => Self::try_binary(*op, l.rebuild_checked()?, r.rebuild_checked()?),
+            leaf => Ok(leaf.clone()),
+        }
     }
 
     /// Whether the expression is affine: every product has a constant side and every divisor
@@ -245,6 +317,8 @@ where
     }
 
     /// `x + y * -1` prints as `x - y`, `x + y * -c` as `x - y * c`, `x + -c` as `x - c`.
+    /// `x + y * i64::MIN` stays `x + y * -9223372036854775808`: `y * 9223372036854775808`
+    /// would not parse back (its literal is not an `i64`).
     fn write_sum(&self, lhs: &AffineExpr, rhs: &AffineExpr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let AffineExpr::Binary(AffineBinOp::Mul, y, c) = rhs {
             match c.as_constant() {
@@ -254,7 +328,7 @@ where
                     let is_sum = matches!(**y, AffineExpr::Binary(AffineBinOp::Add, ..));
                     return self.write(y, is_sum, f);
                 }
-                Some(c) if c < -1 => {
+                Some(c) if c < -1 && c != i64::MIN => {
                     self.write(lhs, false, f)?;
                     f.write_str(" - ")?;
                     self.write(y, true, f)?;
@@ -459,5 +533,43 @@ mod tests {
         let e = (Dim(0) + Constant(1)) + Constant(1);
         assert_eq!(e, Dim(0) + Constant(2));
         assert_eq!(Constant(3) * Constant(4), Constant(12));
+    }
+
+    /// Issue 16, item 6: MLIR's wrapping folds turn `4294967296 * (4294967296 * s0)` into `0`
+    /// and `(s0 + i64::MAX) + i64::MAX` into `s0 - 2`; here they are overflows, and the
+    /// unchecked builders keep the exact (unfolded) expression instead of a wrapped one.
+    #[test]
+    fn folds_are_exact_never_wrapped() {
+        let two32 = Constant(1 << 32);
+        let inner = Symbol(0).checked_mul(two32.clone()).unwrap();
+        assert_eq!(inner.to_string(), "s0 * 4294967296");
+        let err = two32.clone().checked_mul(inner.clone()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "integer overflow in affine expression: 4294967296 * 4294967296 does not fit in 64 bits"
+        );
+        let kept = two32.clone() * inner;
+        assert_ne!(kept, Constant(0));
+        assert_eq!(kept.eval(&[], &[0]), Some(0));
+        assert_eq!(kept.eval(&[], &[1]), None, "2^64 is not an i64");
+        assert!(kept.check_folds().is_err());
+
+        let max = Constant(i64::MAX);
+        let once = Symbol(0).checked_add(max.clone()).unwrap();
+        let err = once.clone().checked_add(max.clone()).unwrap_err();
+        assert!(err.to_string().contains("9223372036854775807 + 9223372036854775807"), "{err}");
+        let kept = once + max.clone();
+        assert_ne!(kept.to_string(), "s0 - 2");
+        assert_eq!(kept.eval(&[], &[-i64::MAX]), Some(i64::MAX));
+        assert!(kept.check_folds().is_err());
+
+        // Folds whose exact result is an i64 still happen, down to i64::MIN.
+        assert_eq!(
+            Symbol(0).checked_add(max).unwrap().checked_add(Constant(-2)).unwrap().to_string(),
+            "s0 + 9223372036854775805"
+        );
+        assert_eq!(Constant(-i64::MAX).checked_add(Constant(-1)).unwrap(), Constant(i64::MIN));
+        assert!(Constant(i64::MIN).checked_neg().is_err());
+        assert!(Dim(0).checked_mul(Constant(i64::MIN)).unwrap().checked_neg().is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! Printer for MLIR's textual format: generic form for any op, custom forms through the op's
 //! [`crate::registry::PrintFn`], and MLIR-style value naming (`%0`, `%arg0`, `%c0`, `%cst`).
 
-use crate::affine::{AffineExprPrinter, AffineMap};
+use crate::affine::{AffineExpr, AffineExprPrinter, AffineMap};
 use crate::attributes::{is_bare_identifier, write_named_list, Attribute, NamedAttribute, SymbolName};
 use crate::ir::{BlockId, Ir, OpId, RegionId, ValueDef, ValueId};
 use crate::location::LocationBody;
@@ -323,7 +323,14 @@ impl<'a> OpPrinter<'a> {
 
     /// Writes the results of `map` over `operands` (dims first, then symbols) as affine ops
     /// print them: `%i + 1, symbol(%n) floordiv 2`.
+    ///
+    /// The map is printed as the parser will read it back ([`as_parsed_ssa_map`]): dims and
+    /// symbols numbered by first use, commutative operands ordered by those numbers, so that
+    /// the text parses to the same map and prints identically, whatever operand order the
+    /// pass that built the op chose.
     pub fn print_affine_map_of_ssa_ids(&mut self, map: &AffineMap, operands: &[ValueId]) -> fmt::Result {
+        let (map, operands) = as_parsed_ssa_map(map, operands);
+        let (map, operands) = (&map, &operands[..]);
         let num_dims = map.num_dims as usize;
         let names: Vec<String> = operands
             .iter()
@@ -488,9 +495,23 @@ impl<'a> OpPrinter<'a> {
         write!(self.out, "{}(", QuotedString(ir.op_name(op)))?;
         self.print_values(ir.operands(op))?;
         self.out.push(')');
-        if !ir.properties(op).is_empty() {
+        // Default-valued properties (`overflowFlags = #arith.overflow<none>`) always exist in
+        // MLIR, and the parser fills them in; an op a pass built without them prints them too,
+        // so that the generic text is the same before and after a round trip.
+        let filled;
+        let properties = match self.registry.def_of(ir, op).and_then(|d| d.default_properties) {
+            Some(fill) => {
+                let mut state = crate::ir::OperationState::new(ir.op_name(op), ir.location(op).clone());
+                state.properties = ir.properties(op).to_vec();
+                fill(&mut state);
+                filled = state.properties;
+                filled.as_slice()
+            }
+            None => ir.properties(op),
+        };
+        if !properties.is_empty() {
             self.out.push_str(" <{");
-            write_named_list(&mut self.out, ir.properties(op))?;
+            write_named_list(&mut self.out, properties)?;
             self.out.push_str("}>");
         }
         if !ir.regions(op).is_empty() {
@@ -523,4 +544,74 @@ pub fn attribute_name(name: &str) -> String {
     } else {
         QuotedString(name).to_string()
     }
+}
+
+/// Where the parser puts an operand of an affine expression written over SSA values: the
+/// first use of a value decides whether it is a dim or a symbol, and its position.
+#[derive(Default)]
+struct FirstUse {
+    dims: Vec<ValueId>,
+    symbols: Vec<ValueId>,
+}
+
+impl FirstUse {
+    /// The new leaf for value `v` used plainly (`as_symbol` false) or in `symbol(...)`.
+    fn leaf(&mut self, v: ValueId, as_symbol: bool) -> AffineExpr {
+        let pos = |list: &[ValueId]| list.iter().position(|&x| x == v).map(|p| p as u32);
+        if let Some(p) = pos(&self.dims) {
+            return AffineExpr::Dim(p);
+        }
+        if let Some(p) = pos(&self.symbols) {
+            return AffineExpr::Symbol(p);
+        }
+        let list = if as_symbol { &mut self.symbols } else { &mut self.dims };
+        list.push(v);
+        let p = (list.len() - 1) as u32;
+        if as_symbol {
+            AffineExpr::Symbol(p)
+        } else {
+            AffineExpr::Dim(p)
+        }
+    }
+
+    /// `e` renumbered (in printing order, left to right) and rebuilt bottom-up with the
+    /// parser's simplifications; `None` where a leaf has no operand or a fold overflows.
+    fn renumber(&mut self, e: &AffineExpr, num_dims: usize, operands: &[ValueId]) -> Option<AffineExpr> {
+        Some(match e {
+            AffineExpr::Dim(d) => self.leaf(*operands.get(*d as usize)?, false),
+            AffineExpr::Symbol(s) => self.leaf(*operands.get(num_dims + *s as usize)?, true),
+            AffineExpr::Constant(c) => AffineExpr::Constant(*c),
+            AffineExpr::Binary(op, l, r) => {
+                let l = self.renumber(l, num_dims, operands)?;
+                let r = self.renumber(r, num_dims, operands)?;
+                AffineExpr::try_binary(*op, l, r).ok()?
+            }
+        })
+    }
+}
+
+/// The map and operands that parsing the inline form of `map` over `operands` (`%i + 1,
+/// symbol(%n)`) gives back: dims and symbols renumbered by first use (a value used twice gets
+/// one position; unused operands disappear) and every expression rebuilt with those numbers,
+/// which orders commutative operands by position. Repeated until it no longer changes (a
+/// rebuild can reorder terms and so first uses; it settles at once in practice, and after
+/// eight rounds the last result is used). A map that cannot be renumbered (an operand missing,
+/// a fold overflowing) is returned as it is.
+pub fn as_parsed_ssa_map(map: &AffineMap, operands: &[ValueId]) -> (AffineMap, Vec<ValueId>) {
+    let mut current = (map.clone(), operands.to_vec());
+    for _ in 0..8 {
+        let (map, operands) = &current;
+        let mut uses = FirstUse::default();
+        let results: Option<Vec<AffineExpr>> =
+            map.results.iter().map(|e| uses.renumber(e, map.num_dims as usize, operands)).collect();
+        let Some(results) = results else { return current };
+        let next = AffineMap::new(uses.dims.len() as u32, uses.symbols.len() as u32, results);
+        let mut next_operands = uses.dims;
+        next_operands.extend(uses.symbols);
+        if next == *map && next_operands == *operands {
+            break;
+        }
+        current = (next, next_operands);
+    }
+    current
 }

@@ -21,6 +21,33 @@ pub fn verify(ir: &Ir, registry: &DialectRegistry, root: OpId, allow_unregistere
     v.verify_op(root, 0)
 }
 
+/// Rejects an affine map or integer set attribute of `op` whose exact simplification leaves
+/// `i64`. The parser refuses such folds in text, but generic-form input spells unfolded
+/// expressions (`affine_map<() -> (9223372036854775807 + 1)>` folds at parse, yet `(d0 *
+/// 4294967296) * 4294967296` built by a pass stays unfolded): whatever built it, the value
+/// such an expression stands for is not an `i64` computation, so no op may carry one.
+fn check_affine_folds(ir: &Ir, op: OpId) -> DiagResult<()> {
+    fn walk(a: &crate::attributes::Attribute) -> Result<(), crate::affine::AffineOverflow> {
+        use crate::attributes::Attribute;
+        match a {
+            Attribute::AffineMap(m) => m.results.iter().try_for_each(|e| e.check_folds()),
+            Attribute::IntegerSet(s) => s.constraints.iter().try_for_each(|c| c.expr.check_folds()),
+            Attribute::Array(items) => items.iter().try_for_each(walk),
+            Attribute::Dictionary(entries) => entries.iter().try_for_each(|e| walk(&e.value)),
+            _ => Ok(()),
+        }
+    }
+    for named in ir.properties(op).iter().chain(ir.attributes(op)) {
+        if let Err(e) = walk(&named.value) {
+            return Err(Diagnostic::error(
+                ir.location(op).clone(),
+                format!("'{}' op attribute '{}': {e}", ir.op_name(op), named.name),
+            ));
+        }
+    }
+    Ok(())
+}
+
 struct Verifier<'a> {
     ir: &'a Ir,
     registry: &'a DialectRegistry,
@@ -45,6 +72,7 @@ impl Verifier<'_> {
         for (i, &v) in ir.operands(op).iter().enumerate() {
             self.check_operand(op, i, v)?;
         }
+        check_affine_folds(ir, op)?;
         let traits = def.map(|d| d.traits).unwrap_or_default();
         if traits.symbol_table {
             self.check_symbol_table(op)?;

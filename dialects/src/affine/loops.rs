@@ -177,7 +177,7 @@ fn for_operand_groups(ir: &Ir, op: OpId) -> Option<[&[ValueId]; 3]> {
     let [lb, ub, inits] = sizes else { return None };
     let (lb, ub, inits) = (usize::try_from(*lb).ok()?, usize::try_from(*ub).ok()?, usize::try_from(*inits).ok()?);
     let operands = ir.operands(op);
-    if lb + ub + inits != operands.len() {
+    if lb.checked_add(ub).and_then(|n| n.checked_add(inits)) != Some(operands.len()) {
         return None;
     }
     Some([&operands[..lb], &operands[lb..lb + ub], &operands[lb + ub..]])
@@ -241,12 +241,14 @@ fn verify_for(ir: &Ir, op: OpId, registry: &DialectRegistry) -> DiagResult<()> {
             "requires attribute 'operandSegmentSizes' holding 3 segment sizes (array<i32: lb, ub, inits>)",
         ));
     };
-    let total: i64 = sizes.iter().sum();
-    if sizes.iter().any(|&s| s < 0) || total != ir.operands(op).len() as i64 {
+    // Checked: generic-form input may spell the sizes as any i64 (`array<i64: …>`).
+    let total = sizes.iter().try_fold(0i64, |acc, &s| acc.checked_add(s));
+    let total_text = total.map_or_else(|| "more than i64::MAX".to_string(), |t| t.to_string());
+    if sizes.iter().any(|&s| s < 0) || total.and_then(|t| usize::try_from(t).ok()) != Some(ir.operands(op).len()) {
         return Err(op_error(
             ir,
             op,
-            format!("operand count ({}) does not match with the total size ({total}) specified in attribute 'operandSegmentSizes'", ir.operands(op).len()),
+            format!("operand count ({}) does not match with the total size ({total_text}) specified in attribute 'operandSegmentSizes'", ir.operands(op).len()),
         ));
     }
     let [lbs, ubs, inits] = for_operand_groups(ir, op).unwrap_or([&[], &[], &[]]);
@@ -617,8 +619,10 @@ fn verify_parallel(ir: &Ir, op: OpId, registry: &DialectRegistry) -> DiagResult<
                 format!("expected every {which} bound group to hold at least one expression"),
             ));
         }
-        let expected: i64 = groups.iter().sum();
-        if expected != map.results.len() as i64 {
+        // Checked: the group sizes come from the (generic-form) input.
+        let expected = groups.iter().try_fold(0i64, |acc, &g| acc.checked_add(g));
+        if expected.and_then(|e| usize::try_from(e).ok()) != Some(map.results.len()) {
+            let expected = expected.map_or_else(|| "more than i64::MAX".to_string(), |e| e.to_string());
             return Err(op_error(ir, op, format!("expected {which} bounds map to have {expected} results")));
         }
     }

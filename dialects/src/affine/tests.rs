@@ -84,6 +84,67 @@ fn tricky_subscripts_print_like_mlir_and_reparse_to_the_same_maps() {
     assert_eq!(maps(&parse(&generic)), maps(&first));
 }
 
+/// A map a pass built unfolded because its fold would leave i64 (`(d0 * 2^32) * 2^32`,
+/// which MLIR would fold to `0`) does not verify: no op may stand for a wrapped computation.
+#[test]
+fn verifier_rejects_pass_built_maps_whose_folds_overflow() {
+    use stencil_ir::affine::{AffineExpr, AffineMap};
+    let mut module = parse(
+        "func.func @f(%i: index) -> index {\n  %v = affine.apply affine_map<(d0) -> (d0 * 4294967296)>(%i)\n  return %v : index\n}\n",
+    );
+    verify(&module).expect("verifies before the change");
+    let apply = module
+        .ir
+        .collect_ops(module.top, stencil_ir::ir::WalkOrder::PreOrder)
+        .into_iter()
+        .find(|&op| module.ir.op_name(op) == "affine.apply")
+        .expect("an affine.apply");
+    let two32 = AffineExpr::Constant(1 << 32);
+    let unfolded = AffineExpr::Dim(0) * two32.clone() * two32;
+    assert!(matches!(unfolded, AffineExpr::Binary(..)), "kept unfolded, not wrapped to 0: {unfolded}");
+    module.ir.set_property(
+        apply,
+        "map",
+        Attribute::AffineMap(std::sync::Arc::new(AffineMap::new(1, 0, vec![unfolded]))),
+    );
+    let err = verify(&module).unwrap_err();
+    assert!(
+        err.contains("'affine.apply' op attribute 'map': integer overflow in affine expression: 4294967296 * 4294967296 does not fit in 64 bits"),
+        "{err}"
+    );
+}
+
+/// An op whose map numbers its operands in another order than their first use in the printed
+/// text (as a pass may build it) prints as the parser will number them, so print → parse →
+/// print is a fixed point (found by the fuzz harness on a `poly-codegen` bound).
+#[test]
+fn inline_operands_print_in_first_use_order() {
+    let text = r#"func.func @f(%A: memref<10x10xf32>, %n: index, %m: index, %i: index) {
+  %v = "affine.load"(%A, %n, %m) <{map = affine_map<()[s0, s1] -> (s1, s0 + s1)>}> : (memref<10x10xf32>, index, index) -> f32
+  %w = "affine.load"(%A, %i, %n, %m) <{map = affine_map<(d0)[s0, s1] -> (s1 + d0, (s0 + s1) floordiv 2)>}> : (memref<10x10xf32>, index, index, index) -> f32
+  return
+}
+"#;
+    let first = parse(text);
+    verify(&first).expect("verifies");
+    let printed = print(&first);
+    // `s0 + s1` over (%n, %m) prints with %m first: %m is the first operand the text uses.
+    assert!(printed.contains("affine.load %arg0[symbol(%arg2), symbol(%arg2) + symbol(%arg1)]"), "{printed}");
+    assert!(
+        printed.contains("affine.load %arg0[%arg3 + symbol(%arg2), (symbol(%arg2) + symbol(%arg1)) floordiv 2]"),
+        "{printed}"
+    );
+    let second = parse(&printed);
+    assert_eq!(print(&second), printed);
+    // The values computed are the same: (m, n + m) and (i + m, (n + m) floordiv 2).
+    let generic =
+        print_op(&second.ir, &crate::registry(), second.top, PrintOptions { generic: true, ..Default::default() });
+    assert!(
+        generic.contains("affine_map<()[s0, s1] -> (s0, s0 + s1)>}> : (memref<10x10xf32>, index, index)"),
+        "{generic}"
+    );
+}
+
 #[test]
 fn printed_maps_reparse_to_equal_maps() {
     // Each map prints as mlir-opt 22 prints it, and that text parses back to an equal map.

@@ -173,17 +173,23 @@ pub fn parse_param_expr(text: &str) -> Result<ParamExpr, String> {
         current.push(c);
     }
     terms.push(current);
+    let overflow = || format!("extent '{}' overflows: its coefficients and constant must fit in 64 bits", text.trim());
     for term in terms {
+        // The factors multiply in i128, so that `-9223372036854775808` (how i64::MIN prints:
+        // a minus sign and a magnitude that alone is not an i64) reads back exactly.
         let (sign, body) = match term.strip_prefix('-') {
-            Some(b) => (-1i64, b),
+            Some(b) => (-1i128, b),
             None => (1, term.strip_prefix('+').unwrap_or(&term)),
         };
         let factors: Vec<&str> = body.split('*').collect();
         let mut coeff = sign;
         let mut name: Option<&str> = None;
         for f in factors {
-            if let Ok(v) = f.parse::<i64>() {
-                coeff = coeff.checked_mul(v).ok_or_else(err)?;
+            let digits = f.strip_prefix(['-', '+']).unwrap_or(f);
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                // All digits: a failed parse can only mean more digits than even i128 holds.
+                let v = f.parse::<i128>().map_err(|_| overflow())?;
+                coeff = coeff.checked_mul(v).ok_or_else(overflow)?;
             } else if f.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && f.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             {
@@ -194,9 +200,10 @@ pub fn parse_param_expr(text: &str) -> Result<ParamExpr, String> {
                 return Err(err());
             }
         }
+        let coeff = i64::try_from(coeff).map_err(|_| overflow())?;
         match name {
-            Some(n) => expr.add_term(n, coeff).ok_or_else(err)?,
-            None => expr.constant = expr.constant.checked_add(coeff).ok_or_else(err)?,
+            Some(n) => expr.add_term(n, coeff).ok_or_else(overflow)?,
+            None => expr.constant = expr.constant.checked_add(coeff).ok_or_else(overflow)?,
         }
     }
     Ok(expr)
@@ -217,5 +224,30 @@ mod tests {
         assert!(parse_field_body("[N] x i32").unwrap_err().contains("f32 or f64"));
         assert!(parse_field_body("[] x f64").is_err());
         assert_eq!(parse_param_expr("-N + 3").unwrap().to_string(), "-N + 3");
+    }
+
+    #[test]
+    fn i64_min_round_trips_and_overflow_is_an_error() {
+        for text in [
+            "N - 9223372036854775807 - 1",
+            "-9223372036854775808 * N + M",
+            "-9223372036854775808",
+            "M - 9223372036854775808 * N",
+        ] {
+            let e = parse_param_expr(text).unwrap();
+            assert_eq!(parse_param_expr(&e.to_string()).unwrap(), e, "{text} printed as {e}");
+        }
+        assert_eq!(parse_param_expr("-9223372036854775808").unwrap().constant, i64::MIN);
+        for text in [
+            "N + 9223372036854775807 + 1",
+            "9223372036854775808",
+            "4294967296 * 4294967296 * N",
+            "N * 9223372036854775807 + N",
+        ] {
+            let e = parse_param_expr(text).unwrap_err();
+            assert!(e.contains("overflows"), "{text}: {e}");
+        }
+        // A literal that is not a number at all is still the syntax error, not an overflow.
+        assert!(parse_param_expr("N + 1x").unwrap_err().contains("invalid extent"));
     }
 }

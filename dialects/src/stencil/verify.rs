@@ -6,9 +6,9 @@
 //! [`ParamBox`] turns those conditions into an interval per parameter and finds, exactly, a
 //! parameter value in that box for which an index leaves the field (see `admissible.rs`).
 
-use super::admissible::ParamBox;
+use super::admissible::{BoxOverflow, ParamBox, WideLinear};
 use super::field::FieldType;
-use super::linear::{linearize, Linear};
+use super::linear::{try_linearize, Linear, LinearizeError};
 use super::ops::{enclosing_program, ProgramParams};
 use crate::support::{expect_operand_count, expect_result_count, op_error};
 use stencil_ir::affine::AffineMap;
@@ -192,28 +192,56 @@ fn check_field_extents(ir: &Ir, op: OpId, index: usize, field: &FieldType, param
         None => format!("argument #{index}"),
     };
     let declared = ParamBox::from_minimums(&params.mins);
+    let mut elements: Option<i64> = Some(1);
     for d in 0..field.rank() {
         let extent = extent_linear(field, d, params).map_err(|m| op_error(ir, op, format!("{arg}: {m}")))?;
-        let Some(at_least_one) = extent.add_scaled(&Linear { constant: 1, ..Linear::zero(0, params.names.len()) }, -1)
-        else {
-            return Err(op_error(ir, op, format!("{arg}: extent '{}' overflows", field.shape[d])));
+        let one = WideLinear { symbols: vec![0; params.names.len()], constant: 1 };
+        let at_least_one = WideLinear::of(&extent).add_scaled(&one, -1).ok_or(BoxOverflow);
+        let w = at_least_one
+            .and_then(|f| Ok((declared.counterexample(&f)?, f)))
+            .map_err(|e| op_error(ir, op, format!("{arg}: extent '{}' of dimension {d}: {e}", field.shape[d])))?;
+        if let (Some(w), at_least_one) = w {
+            let fix = match at_least_one.symbols.iter().position(|&c| c < 0) {
+                Some(i) => {
+                    format!("extents must not shrink as a parameter grows ('{}' has no upper bound)", params.names[i])
+                }
+                None => minimum_that_fixes(&extent, &params.mins)
+                    .map(|(i, need)| format!("declare '{} >= {need}' in the parameter list", params.names[i]))
+                    .unwrap_or_else(|| "declare larger parameter minimums".to_string()),
+            };
+            return Err(op_error(
+                ir,
+                op,
+                format!(
+                    "{arg}: extent '{}' of dimension {d} is not positive for {}: {fix}",
+                    field.shape[d],
+                    describe(&params.names, &w.values)
+                ),
+            ));
+        }
+        // Extents never shrink as parameters grow (checked above), so the declared minimums
+        // give the smallest field: an extent that is no i64 there is none anywhere.
+        let Some(smallest) = extent.eval(&[], &params.mins) else {
+            return Err(op_error(
+                ir,
+                op,
+                format!(
+                    "{arg}: extent '{}' of dimension {d} overflows i64 already for {}, the smallest parameter values: extents must be 64-bit integers",
+                    field.shape[d],
+                    describe(&params.names, &params.mins)
+                ),
+            ));
         };
-        let Some(w) = declared.counterexample(&at_least_one) else { continue };
-        let fix = match at_least_one.symbols.iter().position(|&c| c < 0) {
-            Some(i) => {
-                format!("extents must not shrink as a parameter grows ('{}' has no upper bound)", params.names[i])
-            }
-            None => minimum_that_fixes(&at_least_one, &params.mins)
-                .map(|(i, need)| format!("declare '{} >= {need}' in the parameter list", params.names[i]))
-                .unwrap_or_else(|| "declare larger parameter minimums".to_string()),
-        };
+        elements = elements.and_then(|n| n.checked_mul(smallest));
+    }
+    if elements.is_none() {
         return Err(op_error(
             ir,
             op,
             format!(
-                "{arg}: extent '{}' of dimension {d} is not positive for {}: {fix}",
-                field.shape[d],
-                describe(&params.names, &w.values)
+                "{arg}: the field has more than {} elements already for {}, the smallest parameter values: its size must be a 64-bit integer",
+                i64::MAX,
+                describe(&params.names, &params.mins)
             ),
         ));
     }
@@ -221,13 +249,16 @@ fn check_field_extents(ir: &Ir, op: OpId, index: usize, field: &FieldType, param
 }
 
 /// The least minimum of one parameter (the first with a positive coefficient, the others at
-/// their minimums) that makes `f ≥ 0`.
-fn minimum_that_fixes(f: &Linear, mins: &[i64]) -> Option<(usize, i64)> {
-    let i = f.symbols.iter().position(|&c| c > 0)?;
+/// their minimums) that makes `extent ≥ 1`.
+fn minimum_that_fixes(extent: &Linear, mins: &[i64]) -> Option<(usize, i64)> {
+    let i = extent.symbols.iter().position(|&c| c > 0)?;
     let mut at = mins.to_vec();
     at[i] = 0;
-    let rest = f.eval(&[], &at)?;
-    Some((i, stencil_ir::affine::ceil_div(rest.checked_neg()?, f.symbols[i])?))
+    // extent(at) + c·p ≥ 1 ⇔ p ≥ ⌈(1 - extent(at)) / c⌉, exact in 128 bits.
+    let rest = WideLinear::of(extent).eval(&at)?;
+    let c = i128::from(extent.symbols[i]);
+    let need = (1 - rest).div_euclid(c) + i128::from((1 - rest).rem_euclid(c) != 0);
+    Some((i, i64::try_from(need).ok()?))
 }
 
 fn describe(names: &[String], values: &[i64]) -> String {
@@ -267,15 +298,31 @@ fn bound_forms(
             return Err(op_error(ir, op, format!("'{attr}' has {} results, expected {n}", map.results.len())));
         }
     }
-    map.results
-        .iter()
-        .map(|e| {
-            linearize(e, 0, params.names.len()).ok_or_else(|| {
-                let e = super::ops::param_expr_string(e, &params.names);
-                op_error(ir, op, format!("bound '{e}' in '{attr}' is not affine in the parameters: write it as a sum of integer multiples of parameters and a constant (no floordiv, ceildiv, mod or products of parameters)"))
-            })
-        })
-        .collect()
+    let mut forms = vec![];
+    for e in &map.results {
+        let form = try_linearize(e, 0, params.names.len()).map_err(|why| {
+            let e = super::ops::param_expr_string(e, &params.names);
+            match why {
+                LinearizeError::NotLinear => op_error(ir, op, format!("bound '{e}' in '{attr}' is not affine in the parameters: write it as a sum of integer multiples of parameters and a constant (no floordiv, ceildiv, mod or products of parameters)")),
+                LinearizeError::Overflow => op_error(ir, op, format!("bound '{e}' in '{attr}' overflows: its coefficients and constant must be 64-bit integers")),
+            }
+        })?;
+        // Bounds are evaluated as i64 when the program runs; one that is no i64 even for the
+        // smallest parameter values (the declared minimums) describes no loop.
+        if form.eval(&[], &params.mins).is_none() {
+            let e = super::ops::param_expr_string(e, &params.names);
+            return Err(op_error(
+                ir,
+                op,
+                format!(
+                    "bound '{e}' in '{attr}' overflows i64 for {}, the smallest parameter values: bounds must be 64-bit integers",
+                    describe(&params.names, &params.mins)
+                ),
+            ));
+        }
+        forms.push(form);
+    }
+    Ok(forms)
 }
 
 fn parent_is_sweep_container(ir: &Ir, op: OpId) -> DiagResult<()> {
@@ -406,15 +453,17 @@ fn index_range(
     v: ValueId,
     params: &ProgramParams,
     domain: &(Vec<Linear>, Vec<Linear>),
-) -> DiagResult<(Linear, Linear)> {
-    let minus_one = |l: &Linear| l.add_scaled(&Linear { constant: 1, ..Linear::zero(0, params.names.len()) }, -1);
+) -> DiagResult<(WideLinear, WideLinear)> {
+    let minus_one = |l: &Linear| {
+        WideLinear::of(l).add_scaled(&WideLinear { symbols: vec![0; params.names.len()], constant: 1 }, -1)
+    };
     match ir.value_def(v) {
         ValueDef::BlockArgument { block, .. } => {
             if let Some(it) = ir.block_parent_op(block).filter(|&o| ir.op_name(o) == "stencil.iterate") {
                 let lo = bound_forms(ir, it, "lower_bound", params, Some(1))?.remove(0);
                 let hi = bound_forms(ir, it, "upper_bound", params, Some(1))?.remove(0);
                 if let Some(hi) = minus_one(&hi) {
-                    return Ok((lo, hi));
+                    return Ok((WideLinear::of(&lo), hi));
                 }
             }
         }
@@ -422,7 +471,7 @@ fn index_range(
             let dim = ir.attr(def, "dim").and_then(Attribute::as_i64).and_then(|d| usize::try_from(d).ok());
             if let Some(d) = dim.filter(|&d| d < domain.0.len()) {
                 if let Some(hi) = minus_one(&domain.1[d]) {
-                    return Ok((domain.0[d].clone(), hi));
+                    return Ok((WideLinear::of(&domain.0[d]), hi));
                 }
             }
         }
@@ -461,8 +510,9 @@ pub(super) fn verify_access(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResul
             format!("offset access to a rank-{} field inside an apply over a rank-{} domain: use the affine form '%F at [...]'", field.rank(), written_field.rank()),
         ));
     }
-    // Index range of each field dimension, as linear forms of the parameters.
-    let ranges: Vec<(Linear, Linear, String)> = match (ir.attr(op, "offset"), ir.attr(op, "map")) {
+    // Index range of each field dimension, as linear forms of the parameters (in 128 bits: a
+    // bound plus an offset may leave i64, and is then certainly outside the field).
+    let ranges: Vec<(WideLinear, WideLinear, String)> = match (ir.attr(op, "offset"), ir.attr(op, "map")) {
         (Some(off), None) => {
             let Some(offsets) = off.as_dense_array() else {
                 return Err(op_error(ir, op, "'offset' must be an array<i64: …>"));
@@ -474,15 +524,16 @@ pub(super) fn verify_access(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResul
                     format!("has {} offsets for a rank-{} field", offsets.len(), field.rank()),
                 ));
             }
-            let one = Linear { constant: 1, ..Linear::zero(0, params.names.len()) };
+            let constant = |c: i64| WideLinear { symbols: vec![0; params.names.len()], constant: i128::from(c) };
             let mut out = vec![];
             for (d, &o) in offsets.iter().enumerate() {
-                let shift = Linear { constant: o, ..Linear::zero(0, params.names.len()) };
-                let lo = domain.0[d].add_scaled(&shift, 1);
-                let hi = domain.1[d].add_scaled(&one, -1).and_then(|h| h.add_scaled(&shift, 1));
+                let lo = WideLinear::of(&domain.0[d]).add_scaled(&constant(o), 1);
+                let hi = WideLinear::of(&domain.1[d])
+                    .add_scaled(&constant(1), -1)
+                    .and_then(|h| h.add_scaled(&constant(o), 1));
                 match (lo, hi) {
                     (Some(lo), Some(hi)) => out.push((lo, hi, format!("offset {o}"))),
-                    _ => return Err(op_error(ir, op, "offset overflows")),
+                    _ => return Err(op_error(ir, op, format!("offset {o}: {BoxOverflow}"))),
                 }
             }
             out
@@ -507,7 +558,7 @@ fn general_ranges(
     params: &ProgramParams,
     domain: &(Vec<Linear>, Vec<Linear>),
     rank: usize,
-) -> DiagResult<Vec<(Linear, Linear, String)>> {
+) -> DiagResult<Vec<(WideLinear, WideLinear, String)>> {
     let operands = ir.operands(op).get(1..).unwrap_or(&[]);
     if map.num_dims as usize != operands.len() || map.num_symbols != 0 {
         return Err(op_error(
@@ -523,23 +574,29 @@ fn general_ranges(
     if map.results.len() != rank {
         return Err(op_error(ir, op, format!("'map' has {} results for a rank-{rank} field", map.results.len())));
     }
-    let intervals: Vec<(Linear, Linear)> =
+    let intervals: Vec<(WideLinear, WideLinear)> =
         operands.iter().map(|&v| index_range(ir, op, v, params, domain)).collect::<DiagResult<_>>()?;
     let mut out = vec![];
     for e in &map.results {
-        let Some(l) = linearize(e, operands.len(), 0) else {
-            return Err(op_error(ir, op, format!("index '{e}' (dN is index operand N) is not affine: accesses take sums of integer multiples of index values and a constant (no floordiv, ceildiv, mod)")));
+        let l = match try_linearize(e, operands.len(), 0) {
+            Ok(l) => l,
+            Err(LinearizeError::NotLinear) => {
+                return Err(op_error(ir, op, format!("index '{e}' (dN is index operand N) is not affine: accesses take sums of integer multiples of index values and a constant (no floordiv, ceildiv, mod)")));
+            }
+            Err(LinearizeError::Overflow) => {
+                return Err(op_error(ir, op, format!("index '{e}' (dN is index operand N) overflows: its coefficients and constant must be 64-bit integers")));
+            }
         };
-        let mut lo = Linear { constant: l.constant, ..Linear::zero(0, params.names.len()) };
+        let mut lo = WideLinear { symbols: vec![0; params.names.len()], constant: i128::from(l.constant) };
         let mut hi = lo.clone();
         for (c, (ilo, ihi)) in l.dims.iter().zip(&intervals) {
             let (for_lo, for_hi) = if *c >= 0 { (ilo, ihi) } else { (ihi, ilo) };
-            match (lo.add_scaled(for_lo, *c), hi.add_scaled(for_hi, *c)) {
+            match (lo.add_scaled(for_lo, i128::from(*c)), hi.add_scaled(for_hi, i128::from(*c))) {
                 (Some(a), Some(b)) => {
                     lo = a;
                     hi = b;
                 }
-                _ => return Err(op_error(ir, op, "index overflows")),
+                _ => return Err(op_error(ir, op, format!("index '{e}' (dN is index operand N): {BoxOverflow}"))),
             }
         }
         out.push((lo, hi, format!("index '{e}' (dN is index operand N)")));
@@ -572,7 +629,7 @@ fn executing_params(
 /// What [`check_in_bounds`] checks: an access's reads (described by their offsets or index
 /// expressions) or an apply's writes at the points of its domain.
 enum Touch<'a> {
-    Read(&'a [(Linear, Linear, String)]),
+    Read(&'a [(WideLinear, WideLinear, String)]),
     Write,
 }
 
@@ -588,14 +645,14 @@ fn check_in_bounds(
     touch: Touch<'_>,
 ) -> DiagResult<()> {
     let admissible = executing_params(ir, apply, params, domain)?;
-    let one = Linear { constant: 1, ..Linear::zero(0, params.names.len()) };
-    let ranges: Vec<(Linear, Linear, String)> = match touch {
+    let one = WideLinear { symbols: vec![0; params.names.len()], constant: 1 };
+    let ranges: Vec<(WideLinear, WideLinear, String)> = match touch {
         Touch::Read(ranges) => ranges.to_vec(),
         Touch::Write => domain
             .0
             .iter()
             .zip(&domain.1)
-            .filter_map(|(lb, ub)| Some((lb.clone(), ub.add_scaled(&one, -1)?, String::new())))
+            .filter_map(|(lb, ub)| Some((WideLinear::of(lb), WideLinear::of(ub).add_scaled(&one, -1)?, String::new())))
             .collect(),
     };
     let (verb, may, fix) = match touch {
@@ -604,16 +661,20 @@ fn check_in_bounds(
     };
     for (d, (lo, hi, what)) in ranges.iter().enumerate() {
         let extent = extent_linear(field, d, params).map_err(|m| op_error(ir, op, m))?;
+        let overflow = |e: BoxOverflow| op_error(ir, op, format!("dimension {d}: {e}"));
         // lo >= 0 and extent - 1 - hi >= 0 for every parameter value at which the body runs.
-        let below = admissible.counterexample(lo).map(|w| (w, "below 0"));
-        let above = || {
-            let room = extent.add_scaled(hi, -1)?.add_scaled(&one, -1)?;
-            admissible.counterexample(&room).map(|w| (w, "past the end"))
+        let below = admissible.counterexample(lo).map_err(overflow)?.map(|w| (w, "below 0"));
+        let found = match below {
+            Some(found) => Some(found),
+            None => {
+                let room = WideLinear::of(&extent).add_scaled(hi, -1).and_then(|r| r.add_scaled(&one, -1));
+                let room = room.ok_or(BoxOverflow).map_err(overflow)?;
+                admissible.counterexample(&room).map_err(overflow)?.map(|w| (w, "past the end"))
+            }
         };
-        let Some((w, side)) = below.or_else(above) else { continue };
-        let lo_v = lo.eval(&[], &w.values).map_or("?".into(), |v| v.to_string());
-        let hi_v = hi.eval(&[], &w.values).map_or("?".into(), |v| v.to_string());
-        let ext_v = extent.eval(&[], &w.values).map_or("?".into(), |v| v.to_string());
+        let Some((w, side)) = found else { continue };
+        let show = |f: &WideLinear| f.eval(&w.values).map_or("?".into(), |v| v.to_string());
+        let (lo_v, hi_v, ext_v) = (show(lo), show(hi), show(&WideLinear::of(&extent)));
         let at = describe(&params.names, &w.values);
         let with = if what.is_empty() { String::new() } else { format!(" with {what}") };
         let message = if w.executes {

@@ -148,10 +148,13 @@ pub fn default_index_bitwidth(state: &ProgramState) -> u32 {
 }
 
 /// What `gpu-map` recorded on the host function of `module` about its mapping (empty when the
-/// program was not mapped).
+/// program was not mapped), in a fixed reading order: `strategy` first (the report leads with
+/// it), then the tiling, the launch shape and the rest, whatever order the dictionary holds
+/// them in (a dictionary is sorted by name, built or parsed).
 pub fn recorded_mapping(module: &Module) -> Vec<(String, Attribute)> {
     let ir = &module.ir;
-    ir.collect_ops(module.top, WalkOrder::PreOrder)
+    let mut entries: Vec<(String, Attribute)> = ir
+        .collect_ops(module.top, WalkOrder::PreOrder)
         .into_iter()
         .find_map(|op| match ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR) {
             Some(Attribute::Dictionary(entries)) => {
@@ -159,7 +162,22 @@ pub fn recorded_mapping(module: &Module) -> Vec<(String, Attribute)> {
             }
             _ => None,
         })
-        .unwrap_or_default()
+        .unwrap_or_default();
+    // Known entries in the order gpu-map's documentation lists them; unknown ones after them,
+    // by name (a stable sort keeps the dictionary's order among equals).
+    const ORDER: &[&str] = &[
+        "strategy",
+        "tile",
+        "time_tile",
+        "block",
+        "grid",
+        "staging",
+        "points_per_thread",
+        "shared_memory",
+        "second_buffers",
+    ];
+    entries.sort_by_key(|(name, _)| ORDER.iter().position(|n| n == name).unwrap_or(ORDER.len()));
+    entries
 }
 
 /// The SM number of a chip name (`sm_90a` → 90).

@@ -417,9 +417,11 @@ impl Parser<'_> {
                 TokenKind::GreaterEqual => false,
                 _ => return Err(self.error_here("expected '== 0' or '>= 0' in integer set constraint")),
             };
+            let loc = self.location();
             self.advance();
             let rhs = self.parse_affine_expr(&mut resolve)?;
-            constraints.push(SetConstraint { expr: lhs - rhs, is_equality });
+            let expr = lhs.checked_sub(rhs).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
+            constraints.push(SetConstraint { expr, is_equality });
             if !self.consume_if(TokenKind::Comma) {
                 break;
             }
@@ -458,7 +460,8 @@ impl Parser<'_> {
         Ok(count)
     }
 
-    /// Parses an affine expression; identifiers go through `resolve`.
+    /// Parses an affine expression; identifiers go through `resolve`. Every fold is exact: one
+    /// whose result leaves `i64` is an error located at its operator.
     pub(crate) fn parse_affine_expr(&mut self, resolve: &mut AffineAtomResolver<'_>) -> ParseResult<AffineExpr> {
         let mut lhs = self.parse_affine_term(resolve)?;
         loop {
@@ -467,14 +470,54 @@ impl Parser<'_> {
                 TokenKind::Minus => true,
                 _ => return Ok(lhs),
             };
+            let loc = self.location();
             self.advance();
-            let rhs = self.parse_affine_term(resolve)?;
-            lhs = if negate { lhs - rhs } else { lhs + rhs };
+            let rhs =
+                if negate { self.parse_subtracted_affine_term(resolve)? } else { self.parse_affine_term(resolve)? };
+            lhs = lhs.checked_add(rhs).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
+        }
+    }
+
+    /// The negation of the term after a binary `-`. `x - 9223372036854775808` is how an
+    /// expression with the constant `i64::MIN` prints (as MLIR prints it), but the literal
+    /// `9223372036854775808` is not an `i64`: when it starts the term and only products follow
+    /// (negating a product negates its first factor exactly), the term is parsed with the
+    /// sign taken into the literal.
+    fn parse_subtracted_affine_term(&mut self, resolve: &mut AffineAtomResolver<'_>) -> ParseResult<AffineExpr> {
+        let min_magnitude = i128::from(i64::MIN).unsigned_abs();
+        if self.kind() == TokenKind::Integer && self.integer_magnitude() == Some(min_magnitude) {
+            let literal = self.location();
+            self.advance();
+            return self.parse_affine_term_from(AffineExpr::Constant(i64::MIN), resolve, Some(literal));
+        }
+        let loc = self.location();
+        let term = self.parse_affine_term(resolve)?;
+        term.checked_neg().map_err(|e| Diagnostic::error(loc, e.to_string()))
+    }
+
+    /// The magnitude of the current integer literal token, if it is one that parses.
+    fn integer_magnitude(&self) -> Option<u128> {
+        let text = self.spelling();
+        match text.strip_prefix("0x") {
+            Some(hex) => u128::from_str_radix(hex, 16).ok(),
+            None => text.parse::<u128>().ok(),
         }
     }
 
     fn parse_affine_term(&mut self, resolve: &mut AffineAtomResolver<'_>) -> ParseResult<AffineExpr> {
-        let mut lhs = self.parse_affine_unary(resolve)?;
+        let first = self.parse_affine_unary(resolve)?;
+        self.parse_affine_term_from(first, resolve, None)
+    }
+
+    /// The rest of a term (`* …`, `floordiv …`, `ceildiv …`, `mod …`) after its first factor
+    /// `lhs`. `negated_literal`: `lhs` is a literal whose sign was taken from a binary `-`
+    /// (see [`Self::parse_subtracted_affine_term`]); only `*` may follow it.
+    fn parse_affine_term_from(
+        &mut self,
+        mut lhs: AffineExpr,
+        resolve: &mut AffineAtomResolver<'_>,
+        negated_literal: Option<crate::location::Location>,
+    ) -> ParseResult<AffineExpr> {
         loop {
             let op = match self.kind() {
                 TokenKind::Star => AffineBinOp::Mul,
@@ -483,6 +526,13 @@ impl Parser<'_> {
                 TokenKind::BareIdent if self.spelling() == "mod" => AffineBinOp::Mod,
                 _ => return Ok(lhs),
             };
+            if let Some(literal) = negated_literal.clone().filter(|_| op != AffineBinOp::Mul) {
+                // -(c floordiv q) is not (-c) floordiv q: the sign cannot move into the literal.
+                return Err(Diagnostic::error(
+                    literal,
+                    "integer 9223372036854775808 does not fit in 64 bits (it may only be subtracted as a constant or a factor)",
+                ));
+            }
             let loc = self.location();
             self.advance();
             let rhs = self.parse_affine_unary(resolve)?;
@@ -498,7 +548,7 @@ impl Parser<'_> {
                 // written (division by zero is only an error when evaluated).
                 _ => {}
             }
-            lhs = AffineExpr::binary(op, lhs, rhs);
+            lhs = AffineExpr::try_binary(op, lhs, rhs).map_err(|e| Diagnostic::error(loc, e.to_string()))?;
         }
     }
 
@@ -509,15 +559,15 @@ impl Parser<'_> {
     fn parse_affine_unary_inner(&mut self, resolve: &mut AffineAtomResolver<'_>) -> ParseResult<AffineExpr> {
         match self.kind() {
             TokenKind::Minus => {
-                self.advance();
-                if self.kind() == TokenKind::Integer {
-                    let v = self.parse_i64()?;
-                    return v
-                        .checked_neg()
-                        .map(AffineExpr::Constant)
-                        .ok_or_else(|| self.error_here("constant overflow in affine expression"));
+                let loc = self.location();
+                if self.peek_kind() == TokenKind::Integer {
+                    // `-9223372036854775808` (i64::MIN) is read as one signed literal: its
+                    // magnitude alone is not an i64.
+                    return Ok(AffineExpr::Constant(self.parse_i64()?));
                 }
-                Ok(-self.parse_affine_unary(resolve)?)
+                self.advance();
+                let operand = self.parse_affine_unary(resolve)?;
+                operand.checked_neg().map_err(|e| Diagnostic::error(loc, e.to_string()))
             }
             TokenKind::Integer => Ok(AffineExpr::Constant(self.parse_i64()?)),
             TokenKind::LParen => {

@@ -134,6 +134,14 @@ impl<'a> Parser<'a> {
         self.tok = self.lexer.next_token();
     }
 
+    /// The kind of the token after the current one, without consuming anything.
+    pub(crate) fn peek_kind(&mut self) -> TokenKind {
+        let resume = self.lexer.position();
+        let next = self.lexer.next_token().kind;
+        self.lexer.reset_to(resume);
+        next
+    }
+
     /// Re-lexes starting at byte `pos` (used to split dimension lists).
     pub(crate) fn reset_lexer(&mut self, pos: usize) {
         self.lexer.reset_to(pos);

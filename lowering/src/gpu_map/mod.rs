@@ -156,9 +156,13 @@ pub fn map_program(
 pub const MAPPING_ATTR: &str = "stencil.gpu_mapping";
 
 /// Records the mapping on the host function `func` ([`MAPPING_ATTR`]).
-pub(crate) fn record_mapping(ir: &mut Ir, func: OpId, strategy: &str, mut entries: Vec<(&str, Attribute)>) {
-    entries.insert(0, ("strategy", Attribute::string(strategy)));
-    let dictionary = entries.into_iter().map(|(name, value)| NamedAttribute::new(name, value)).collect();
+pub(crate) fn record_mapping(ir: &mut Ir, func: OpId, strategy: &str, entries: Vec<(&str, Attribute)>) {
+    // Sorted by name, as a parsed dictionary is: the printed program then parses back to the
+    // same attribute and prints identically.
+    let mut dictionary = vec![NamedAttribute::new("strategy", Attribute::string(strategy))];
+    for (name, value) in entries {
+        stencil_ir::attributes::set_named(&mut dictionary, name, value);
+    }
     ir.set_attribute(func, MAPPING_ATTR, Attribute::Dictionary(dictionary));
 }
 

@@ -9,7 +9,7 @@
 // PTX: gpu.binary @jacobi_kernels
 // BOTH: option 'naive' of pass 'gpu-map': contradicts the strategy option
 // CHECK-LABEL: func.func @jacobi(
-// CHECK-SAME:    stencil.gpu_mapping = {strategy = "naive", block = [32, 8, 1], points_per_thread = 1 : i64}
+// CHECK-SAME:    stencil.gpu_mapping = {block = [32, 8, 1], points_per_thread = 1 : i64, strategy = "naive"}
 // CHECK:        affine.for %[[T:.*]] = 0 to %arg2 {
 // CHECK-NEXT:     %[[ROWS:.*]] = affine.apply affine_map<()[s0] -> ((s0 - 2) ceildiv 8)>()[%arg3]
 // CHECK:          %[[COLS:.*]] = affine.apply affine_map<()[s0] -> ((s0 - 2) ceildiv 32)>()[%arg3]
