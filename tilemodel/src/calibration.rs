@@ -1,0 +1,366 @@
+//! Calibration files: one versioned JSON file per device with the device's limits, the
+//! parameters of both models, and where the numbers come from.
+//!
+//! Program-dependent parameters (the thesis' `α`, `β`, `γ`, §5.3.3.2; seed 004's `C_iter`,
+//! §5.2) are stored per program (by `stencil.program` name) when a calibration measured that
+//! program, and otherwise derived from the program's arithmetic operations per point:
+//! `α = alpha.base + alpha.per_operation × ops` (and `C_iter` likewise), `γ = gamma_per_byte ×
+//! element bytes`. The format is documented in `docs/tile-models.md`; `calibrations/h100.json`
+//! is the built-in default.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::device::DeviceLimits;
+use crate::error::{Result, TileModelError};
+use crate::model::{ModelKind, TileModel};
+use crate::prajapati::{PrajapatiModel, PrajapatiParams};
+use crate::thesis::{ThesisModel, ThesisParams};
+
+/// The calibration-file format this crate reads and writes.
+pub const FORMAT: u64 = 1;
+
+/// The built-in H100 calibration (derived from published figures and the simulator's cost
+/// model; its `provenance` says how).
+pub const H100_DEFAULT: &str = include_str!("../calibrations/h100.json");
+
+/// A per-program parameter derived from the operations per point: `base + per_operation × ops`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PerOperation {
+    /// Seconds for a body without arithmetic.
+    pub base: f64,
+    /// Seconds per arithmetic operation of the body.
+    pub per_operation: f64,
+}
+
+impl PerOperation {
+    /// The value for a body of `operations` operations.
+    pub fn at(&self, operations: u32) -> f64 {
+        self.base + self.per_operation * f64::from(operations)
+    }
+}
+
+/// The thesis-model parameters of one program, measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThesisProgram {
+    /// `α`.
+    pub alpha: f64,
+    /// `β`.
+    pub beta: f64,
+    /// `γ`.
+    pub gamma: f64,
+}
+
+/// The thesis model's part of a calibration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThesisCalibration {
+    /// `σ_ker`.
+    pub sigma_ker: f64,
+    /// `σ_blk`.
+    pub sigma_blk: f64,
+    /// `σ_thd`.
+    pub sigma_thd: f64,
+    /// `α` for programs not measured.
+    pub alpha: PerOperation,
+    /// `β` for programs not measured.
+    pub beta: f64,
+    /// `γ` per byte of element, for programs not measured.
+    pub gamma_per_byte: f64,
+    /// Measured programs.
+    pub programs: BTreeMap<String, ThesisProgram>,
+}
+
+/// Seed 004's part of a calibration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrajapatiCalibration {
+    /// `L` (seconds per 4-byte word).
+    pub l_word: f64,
+    /// `τ_sync`.
+    pub tau_sync: f64,
+    /// `T_sync`.
+    pub t_sync: f64,
+    /// `C_iter` for programs not measured.
+    pub c_iter: PerOperation,
+    /// Measured programs' `C_iter`.
+    pub programs: BTreeMap<String, f64>,
+}
+
+/// One device's calibration (module documentation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Calibration {
+    /// The device's limits.
+    pub device: DeviceLimits,
+    /// `derived` (from published figures and the cost model) or `measured` (by the calibration
+    /// tool on the device).
+    pub source: String,
+    /// How the numbers were obtained.
+    pub provenance: String,
+    /// `R_T` when the compiler cannot ask ptxas (thesis Alg. 5.1 line 1).
+    pub registers_per_thread: u32,
+    /// The thesis model's parameters.
+    pub thesis: ThesisCalibration,
+    /// Seed 004's parameters.
+    pub prajapati: PrajapatiCalibration,
+    /// What a fit recorded about itself (samples, residuals), as written.
+    pub fit: Option<Value>,
+}
+
+impl Calibration {
+    /// The built-in H100 calibration.
+    pub fn h100_default() -> Result<Calibration> {
+        Calibration::from_json(H100_DEFAULT, "<built-in h100.json>")
+    }
+
+    /// Reads a calibration file.
+    pub fn load(path: &std::path::Path) -> Result<Calibration> {
+        let text = std::fs::read_to_string(path).map_err(|e| TileModelError::Calibration {
+            path: path.display().to_string(),
+            message: format!("cannot read it: {e}"),
+        })?;
+        Calibration::from_json(&text, &path.display().to_string())
+    }
+
+    /// Parses a calibration file's text (`path` names it in errors).
+    pub fn from_json(text: &str, path: &str) -> Result<Calibration> {
+        let bad = |message: String| TileModelError::Calibration { path: path.to_string(), message };
+        let root: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let r = Reader { path };
+        let format = r.u64(&root, "format")?;
+        if format != FORMAT {
+            return Err(bad(format!("format {format}; this build reads format {FORMAT}")));
+        }
+        let d = r.object(&root, "device")?;
+        let device = DeviceLimits {
+            name: r.string(d, "name")?,
+            multiprocessors: r.u32(d, "multiprocessors")?,
+            schedulers_per_sm: r.u32(d, "schedulers_per_sm")?,
+            max_threads_per_sm: r.u32(d, "max_threads_per_sm")?,
+            max_blocks_per_sm: r.u32(d, "max_blocks_per_sm")?,
+            max_threads_per_block: r.u32(d, "max_threads_per_block")?,
+            registers_per_sm: r.u32(d, "registers_per_sm")?,
+            max_registers_per_block: r.u32(d, "max_registers_per_block")?,
+            max_registers_per_thread: r.u32(d, "max_registers_per_thread")?,
+            register_granularity: r.u32(d, "register_granularity")?,
+            shared_bytes_per_sm: r.u64(d, "shared_bytes_per_sm")?,
+            max_shared_bytes_per_block: r.u64(d, "max_shared_bytes_per_block")?,
+            shared_reserved_per_block: r.u64(d, "shared_reserved_per_block")?,
+            shared_granularity: r.u64(d, "shared_granularity")?,
+            vector_units_f32: r.u32(d, "vector_units_f32")?,
+            vector_units_f64: r.u32(d, "vector_units_f64")?,
+        };
+        if device.multiprocessors == 0 || device.max_threads_per_sm == 0 {
+            return Err(bad("device.multiprocessors and device.max_threads_per_sm must be positive".into()));
+        }
+        let t = r.object(&root, "thesis")?;
+        let mut thesis_programs = BTreeMap::new();
+        if let Some(programs) = t.get("programs") {
+            let programs = programs.as_object().ok_or_else(|| bad("thesis.programs must be an object".into()))?;
+            for (name, p) in programs {
+                thesis_programs.insert(
+                    name.clone(),
+                    ThesisProgram {
+                        alpha: r.f64(p, "alpha_s")?,
+                        beta: r.f64(p, "beta_s")?,
+                        gamma: r.f64(p, "gamma_s")?,
+                    },
+                );
+            }
+        }
+        let thesis = ThesisCalibration {
+            sigma_ker: r.f64(t, "sigma_ker_s")?,
+            sigma_blk: r.f64(t, "sigma_blk_s")?,
+            sigma_thd: r.f64(t, "sigma_thd_s")?,
+            alpha: r.per_operation(t, "alpha_s")?,
+            beta: r.f64(t, "beta_s")?,
+            gamma_per_byte: r.f64(t, "gamma_s_per_byte")?,
+            programs: thesis_programs,
+        };
+        let p = r.object(&root, "prajapati")?;
+        let mut prajapati_programs = BTreeMap::new();
+        if let Some(programs) = p.get("programs") {
+            let programs = programs.as_object().ok_or_else(|| bad("prajapati.programs must be an object".into()))?;
+            for (name, q) in programs {
+                prajapati_programs.insert(name.clone(), r.f64(q, "c_iter_s")?);
+            }
+        }
+        let prajapati = PrajapatiCalibration {
+            l_word: r.f64(p, "l_s_per_word")?,
+            tau_sync: r.f64(p, "tau_sync_s")?,
+            t_sync: r.f64(p, "t_sync_s")?,
+            c_iter: r.per_operation(p, "c_iter_s")?,
+            programs: prajapati_programs,
+        };
+        Ok(Calibration {
+            device,
+            source: r.string(&root, "source")?,
+            provenance: r.string(&root, "provenance")?,
+            registers_per_thread: r.u32(&root, "registers_per_thread")?,
+            thesis,
+            prajapati,
+            fit: root.get("fit").cloned(),
+        })
+    }
+
+    /// The file's JSON text (what [`Calibration::from_json`] reads back).
+    pub fn to_json(&self) -> String {
+        let d = &self.device;
+        let per_op = |p: &PerOperation| json!({"base": p.base, "per_operation": p.per_operation});
+        let thesis_programs: Map<String, Value> = self
+            .thesis
+            .programs
+            .iter()
+            .map(|(k, p)| (k.clone(), json!({"alpha_s": p.alpha, "beta_s": p.beta, "gamma_s": p.gamma})))
+            .collect();
+        let prajapati_programs: Map<String, Value> =
+            self.prajapati.programs.iter().map(|(k, &c)| (k.clone(), json!({"c_iter_s": c}))).collect();
+        let mut root = json!({
+            "format": FORMAT,
+            "source": self.source,
+            "provenance": self.provenance,
+            "device": {
+                "name": d.name,
+                "multiprocessors": d.multiprocessors,
+                "schedulers_per_sm": d.schedulers_per_sm,
+                "max_threads_per_sm": d.max_threads_per_sm,
+                "max_blocks_per_sm": d.max_blocks_per_sm,
+                "max_threads_per_block": d.max_threads_per_block,
+                "registers_per_sm": d.registers_per_sm,
+                "max_registers_per_block": d.max_registers_per_block,
+                "max_registers_per_thread": d.max_registers_per_thread,
+                "register_granularity": d.register_granularity,
+                "shared_bytes_per_sm": d.shared_bytes_per_sm,
+                "max_shared_bytes_per_block": d.max_shared_bytes_per_block,
+                "shared_reserved_per_block": d.shared_reserved_per_block,
+                "shared_granularity": d.shared_granularity,
+                "vector_units_f32": d.vector_units_f32,
+                "vector_units_f64": d.vector_units_f64,
+            },
+            "registers_per_thread": self.registers_per_thread,
+            "thesis": {
+                "sigma_ker_s": self.thesis.sigma_ker,
+                "sigma_blk_s": self.thesis.sigma_blk,
+                "sigma_thd_s": self.thesis.sigma_thd,
+                "alpha_s": per_op(&self.thesis.alpha),
+                "beta_s": self.thesis.beta,
+                "gamma_s_per_byte": self.thesis.gamma_per_byte,
+                "programs": thesis_programs,
+            },
+            "prajapati": {
+                "l_s_per_word": self.prajapati.l_word,
+                "tau_sync_s": self.prajapati.tau_sync,
+                "t_sync_s": self.prajapati.t_sync,
+                "c_iter_s": per_op(&self.prajapati.c_iter),
+                "programs": prajapati_programs,
+            },
+        });
+        if let (Some(fit), Some(map)) = (&self.fit, root.as_object_mut()) {
+            map.insert("fit".into(), fit.clone());
+        }
+        serde_json::to_string_pretty(&root).unwrap_or_default() + "\n"
+    }
+
+    /// The thesis parameters for `program` (its measured ones, else derived from its
+    /// `operations` per point and `element_bytes`).
+    pub fn thesis_params(&self, program: &str, operations: u32, element_bytes: u32) -> ThesisParams {
+        let t = &self.thesis;
+        let (alpha, beta, gamma) = match t.programs.get(program) {
+            Some(p) => (p.alpha, p.beta, p.gamma),
+            None => (t.alpha.at(operations), t.beta, t.gamma_per_byte * f64::from(element_bytes)),
+        };
+        ThesisParams { sigma_ker: t.sigma_ker, sigma_blk: t.sigma_blk, sigma_thd: t.sigma_thd, alpha, beta, gamma }
+    }
+
+    /// Seed 004's parameters for `program`.
+    pub fn prajapati_params(&self, program: &str, operations: u32) -> PrajapatiParams {
+        let p = &self.prajapati;
+        PrajapatiParams {
+            l_word: p.l_word,
+            tau_sync: p.tau_sync,
+            t_sync: p.t_sync,
+            c_iter: p.programs.get(program).copied().unwrap_or_else(|| p.c_iter.at(operations)),
+        }
+    }
+
+    /// The model `kind` with this calibration's parameters for `program`.
+    pub fn model(&self, kind: ModelKind, program: &str, operations: u32, element_bytes: u32) -> Box<dyn TileModel> {
+        match kind {
+            ModelKind::Thesis => {
+                Box::new(ThesisModel { params: self.thesis_params(program, operations, element_bytes) })
+            }
+            ModelKind::Prajapati => Box::new(PrajapatiModel { params: self.prajapati_params(program, operations) }),
+        }
+    }
+}
+
+/// Field access with errors that name the file and the field.
+struct Reader<'a> {
+    path: &'a str,
+}
+
+impl Reader<'_> {
+    fn error(&self, field: &str, what: &str) -> TileModelError {
+        TileModelError::Calibration { path: self.path.to_string(), message: format!("field '{field}' {what}") }
+    }
+
+    fn get<'v>(&self, v: &'v Value, field: &str) -> Result<&'v Value> {
+        v.get(field).ok_or_else(|| self.error(field, "is missing"))
+    }
+
+    fn object<'v>(&self, v: &'v Value, field: &str) -> Result<&'v Value> {
+        let x = self.get(v, field)?;
+        if x.is_object() {
+            Ok(x)
+        } else {
+            Err(self.error(field, "must be an object"))
+        }
+    }
+
+    fn string(&self, v: &Value, field: &str) -> Result<String> {
+        self.get(v, field)?.as_str().map(str::to_string).ok_or_else(|| self.error(field, "must be a string"))
+    }
+
+    fn u64(&self, v: &Value, field: &str) -> Result<u64> {
+        self.get(v, field)?.as_u64().ok_or_else(|| self.error(field, "must be a non-negative integer"))
+    }
+
+    fn u32(&self, v: &Value, field: &str) -> Result<u32> {
+        u32::try_from(self.u64(v, field)?).map_err(|_| self.error(field, "is too large"))
+    }
+
+    fn f64(&self, v: &Value, field: &str) -> Result<f64> {
+        let x = self.get(v, field)?.as_f64().ok_or_else(|| self.error(field, "must be a number"))?;
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(self.error(field, "must be finite"))
+        }
+    }
+
+    fn per_operation(&self, v: &Value, field: &str) -> Result<PerOperation> {
+        let x = self.object(v, field)?;
+        Ok(PerOperation { base: self.f64(x, "base")?, per_operation: self.f64(x, "per_operation")? })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_file_round_trips() {
+        let c = Calibration::h100_default().expect("the built-in calibration parses");
+        assert_eq!(c.device, DeviceLimits::h100());
+        assert_eq!(c.source, "derived");
+        let again = Calibration::from_json(&c.to_json(), "round trip").expect("parses");
+        assert_eq!(again, c);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = Calibration::from_json("{\"format\": 1}", "x.json").unwrap_err().to_string();
+        assert!(e.contains("x.json") && e.contains("'device'"), "{e}");
+        let e = Calibration::from_json("{\"format\": 7}", "x.json").unwrap_err().to_string();
+        assert!(e.contains("format 7"), "{e}");
+    }
+}

@@ -1,0 +1,119 @@
+//! The model inputs of one tile layout (a tile size and a thread organisation, thesis §5.4),
+//! assembled from the exact counts of [`crate::inter`], [`crate::intra`] and
+//! [`crate::footprint`], and the residency of [`crate::device`].
+
+use crate::device::{residency, DeviceLimits, Residency};
+use crate::error::Result;
+use crate::footprint::{global_memory, staged_memory, TileMemory};
+use crate::inter::{count_tiles, InterTileCounts, TileGeometry};
+use crate::intra::{wavefront_points, wavefront_warps, Block};
+use crate::shape::BandShape;
+
+/// Everything about one tile size that does not depend on the thread organisation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileInputs {
+    /// The tile size per band row (thesis Eq. 3.14's `s`).
+    pub sizes: Vec<i64>,
+    /// Inter-tile wavefronts and their tiles.
+    pub inter: InterTileCounts,
+    /// `H_e` of each intra-tile wavefront step of a full tile.
+    pub points: Vec<u64>,
+    /// Statement groups per step (barrier-separated phases, thesis Fig. 4.7).
+    pub groups: usize,
+    /// Loads, stores and shared memory of a full tile.
+    pub memory: TileMemory,
+    /// Whether tiles are staged in shared memory.
+    pub staged: bool,
+}
+
+impl TileInputs {
+    /// The inputs of `sizes` for `shape` (its [`TileGeometry`] precomputed), staged or not.
+    pub fn new(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], staged: bool) -> Result<TileInputs> {
+        let memory = if staged { staged_memory(shape, sizes)? } else { global_memory(shape, sizes) };
+        Ok(TileInputs {
+            sizes: sizes.to_vec(),
+            inter: count_tiles(shape, geometry, sizes)?,
+            points: wavefront_points(shape, sizes),
+            groups: shape.phases.len().max(1),
+            memory,
+            staged,
+        })
+    }
+
+    /// `L_TILE = s_1 × … × s_m`, the points of a full tile (thesis Eq. 5.6).
+    pub fn tile_points(&self) -> u64 {
+        self.sizes.iter().map(|&s| s as u64).product()
+    }
+
+    /// Intra-tile wavefront steps of a full tile.
+    pub fn steps(&self) -> usize {
+        self.points.len()
+    }
+
+    /// The points of the largest intra-tile wavefront.
+    pub fn largest_wavefront(&self) -> u64 {
+        self.points.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The data reuse rate `D = L_TILE / N_mem` (thesis §5.4.1).
+    pub fn reuse(&self) -> f64 {
+        self.tile_points() as f64 / self.memory.accesses().max(1) as f64
+    }
+
+    /// Barriers a block passes per full tile in the mapping: one after each statement group of
+    /// each step, and one after the loads when staged (thesis Eq. 5.7 counts `U − L + 3`,
+    /// including Fig. 5.2's ③, which our mapping does not need, docs/passes.md).
+    pub fn barriers_per_tile(&self) -> u64 {
+        (self.steps() * self.groups) as u64 + u64::from(self.staged)
+    }
+}
+
+/// One tile layout with everything the models read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutInputs<'a> {
+    /// The block-independent part.
+    pub tile: &'a TileInputs,
+    /// The thread organisation.
+    pub block: Block,
+    /// `G_e` of each step of a full tile on this block.
+    pub warps: Vec<u64>,
+    /// Registers per thread `R_T` (thesis Alg. 5.1 line 1).
+    pub registers: u32,
+    /// Resident blocks per SM (thesis Table 5.1's `B`, seed 004's `k`).
+    pub residency: Residency,
+    /// Bytes per element.
+    pub element_bytes: u32,
+    /// Arithmetic operations per point (all statements).
+    pub operations_per_point: u32,
+}
+
+impl<'a> LayoutInputs<'a> {
+    /// The layout of `tile` on `block` with `registers` per thread on `device`.
+    pub fn new(
+        shape: &BandShape,
+        tile: &'a TileInputs,
+        block: Block,
+        registers: u32,
+        device: &DeviceLimits,
+    ) -> Result<LayoutInputs<'a>> {
+        Ok(LayoutInputs {
+            tile,
+            block,
+            warps: wavefront_warps(shape, &tile.sizes, block)?,
+            registers,
+            residency: residency(device, block.threads(), registers, tile.memory.shared_bytes),
+            element_bytes: shape.element_bytes(),
+            operations_per_point: shape.operations_per_point(),
+        })
+    }
+
+    /// `Σ_e G_e` over a full tile's steps, every statement group counted.
+    pub fn total_warps(&self) -> u64 {
+        self.warps.iter().sum::<u64>() * self.tile.groups as u64
+    }
+
+    /// `Σ_e H_e` over a full tile's steps, every statement group counted.
+    pub fn total_points(&self) -> u64 {
+        self.tile.points.iter().sum::<u64>() * self.tile.groups as u64
+    }
+}
