@@ -2,6 +2,7 @@
 //! in-process. The binaries in `src/bin/` only parse flags and do I/O.
 
 pub mod expected;
+pub mod explain;
 pub mod logging;
 pub mod opt;
 pub mod run;

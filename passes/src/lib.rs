@@ -9,6 +9,10 @@
 //!   the stored schedules), `poly-remove-false-deps` (array copying, thesis Alg. 4.2), and the
 //!   report of `stencil-opt --test-print-schedule`.
 //!
+//! * [`tile`]: `poly-tile`, rectangular tiles with inter- and intra-tile wavefronts; with
+//!   `sizes=auto` the sizes come from [`tile_model`] (the thesis Ch. 5 / Prajapati et al.
+//!   models of `stencil-tilemodel`, thesis Alg. 5.1).
+//!
 //! `docs/passes.md` documents every pass, its options and what it records on the IR.
 
 #![warn(missing_docs)]
@@ -16,6 +20,7 @@
 pub mod schedule;
 pub mod stencil_to_poly;
 pub mod tile;
+pub mod tile_model;
 
 use stencil_ir::pass::PassRegistry;
 

@@ -30,6 +30,17 @@ impl TileInputs {
     /// The inputs of `sizes` for `shape` (its [`TileGeometry`] precomputed), staged or not.
     pub fn new(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], staged: bool) -> Result<TileInputs> {
         let memory = if staged { staged_memory(shape, sizes)? } else { global_memory(shape, sizes) };
+        TileInputs::with_memory(shape, geometry, sizes, staged, memory)
+    }
+
+    /// [`TileInputs::new`] with the memory use already counted.
+    pub fn with_memory(
+        shape: &BandShape,
+        geometry: &TileGeometry,
+        sizes: &[i64],
+        staged: bool,
+        memory: TileMemory,
+    ) -> Result<TileInputs> {
         Ok(TileInputs {
             sizes: sizes.to_vec(),
             inter: count_tiles(shape, geometry, sizes)?,

@@ -172,6 +172,34 @@ struct Erosion {
     rows: Vec<(Vec<i64>, i128, i128)>,
 }
 
+/// Lower bounds of the number of inter-tile wavefronts and of the number of tiles, without
+/// counting: every `w` between the smallest and the largest `Σ_k ⌊φ_k / s_k⌋` of an instance
+/// has a tile (a path through `P_S` crosses the tile boundaries one at a time), and
+/// `Σ_k ⌊φ_k / s_k⌋` is within `Σ_k (s_k − 1)/s_k` of the linear `Σ_k φ_k / s_k`, whose
+/// extremes over a box are at its corners; a tile holds at most `s_1 ⋯ s_m` instances of a
+/// statement.
+pub fn lower_bounds(shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut most = 0u128;
+    for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+        most = most.max(s.instances());
+        let mut a: f64 = (0..shape.width).map(|k| s.shift[k] as f64 / sizes[k] as f64).sum();
+        let mut b = a;
+        for j in 0..shape.width {
+            let g: f64 = (0..shape.width).map(|k| s.map[k][j] as f64 / sizes[k] as f64).sum();
+            let (x, y) = (g * s.lower[j] as f64, g * s.upper[j] as f64);
+            a += x.min(y);
+            b += x.max(y);
+        }
+        lo = lo.min(a);
+        hi = hi.max(b);
+    }
+    let slack: f64 = sizes.iter().map(|&s| (s - 1) as f64 / s as f64).sum();
+    let wavefronts = (hi - lo - slack + 1.0).floor().max(1.0);
+    let points: f64 = sizes.iter().map(|&s| s as f64).product();
+    (wavefronts, (most as f64 / points).ceil().max(1.0))
+}
+
 /// Counting limits: the most tile-row prefixes one count may visit.
 pub const MAX_PREFIXES: u64 = 50_000_000;
 

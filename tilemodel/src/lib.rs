@@ -27,6 +27,7 @@ pub mod inter;
 pub mod intra;
 pub mod model;
 pub mod prajapati;
+pub mod search;
 pub mod shape;
 pub mod thesis;
 
@@ -37,4 +38,5 @@ pub use inputs::{LayoutInputs, TileInputs};
 pub use inter::{count_tiles, InterTileCounts, TileGeometry};
 pub use intra::Block;
 pub use model::{ModelKind, Prediction, TileModel};
+pub use search::{search, SearchOptions, SearchReport};
 pub use shape::{BandShape, IntraWavefront, ProgramFacts};

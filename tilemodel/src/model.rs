@@ -34,6 +34,45 @@ pub trait TileModel {
 
     /// The estimated execution time of `layout` on `device`.
     fn predict(&self, layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<Prediction>;
+
+    /// A time no layout of one tile size predicts less than, whatever its block (the search's
+    /// branch and bound); `0` when the parameters allow no useful bound.
+    fn lower_bound(&self, bound: &BoundInputs<'_>, device: &DeviceLimits) -> f64;
+}
+
+/// What a tile size's lower bound may use: its block-independent inputs and, before the tiles
+/// are counted, lower bounds of the wavefronts and tiles.
+#[derive(Debug, Clone, Copy)]
+pub struct BoundInputs<'a> {
+    /// `H_e` of a full tile's steps.
+    pub points: &'a [u64],
+    /// Statement groups per step.
+    pub groups: usize,
+    /// The full tile's memory use.
+    pub memory: &'a crate::footprint::TileMemory,
+    /// Whether tiles are staged.
+    pub staged: bool,
+    /// Bytes per element.
+    pub element_bytes: u32,
+    /// Per wavefront, its tiles when counted; else `None`, and `wavefronts`, `tiles` bound
+    /// them from below.
+    pub tiles_per_wavefront: Option<&'a [u64]>,
+    /// At most the number of inter-tile wavefronts.
+    pub wavefronts: f64,
+    /// At most the number of tiles.
+    pub tiles: f64,
+}
+
+impl BoundInputs<'_> {
+    /// A lower bound of `Σ_w max(1, n_w / P)`: tile executions on the slowest SM when every
+    /// wavefront has work and the tiles spread evenly.
+    pub fn spread_tiles(&self, device: &DeviceLimits) -> f64 {
+        let p = f64::from(device.multiprocessors.max(1));
+        match self.tiles_per_wavefront {
+            Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum(),
+            None => self.wavefronts.max(self.tiles / p),
+        }
+    }
 }
 
 /// Which model: the names `poly-tile{model=…}` accepts.

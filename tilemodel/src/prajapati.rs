@@ -21,7 +21,7 @@
 use crate::device::DeviceLimits;
 use crate::error::Result;
 use crate::inputs::LayoutInputs;
-use crate::model::{resident_blocks, Prediction, Term, TileModel};
+use crate::model::{resident_blocks, BoundInputs, Prediction, Term, TileModel};
 
 /// Seed 004's measured parameters (their Table 3, 4), in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -144,5 +144,21 @@ impl TileModel for PrajapatiModel {
             Term { name: "overlapped tiles (k − 1)·max(m', c)", seconds: parts.overlapped * memory.max(compute) },
         ];
         Ok(Prediction { seconds: terms.iter().map(|t| t.seconds).sum(), terms })
+    }
+
+    /// `N_w·T_sync + Σ_w max(1, w / n_SM)·max(m', c_min)`: a wavefront's rounds times
+    /// `T_tile(k)` is at least `max(1, w / n_SM)·max(m', c)` for any `k` (Eq. 2, 12), and `c` is
+    /// smallest when the block has at least `n_V` threads.
+    fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
+        let p = &self.params;
+        if p.l_word < 0.0 || p.tau_sync < 0.0 || p.c_iter < 0.0 || p.t_sync < 0.0 {
+            return 0.0;
+        }
+        let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
+        let groups = b.groups as f64;
+        let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
+        let memory = b.memory.words() as f64 * p.l_word + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
+        let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
+        b.wavefronts * p.t_sync + b.spread_tiles(device) * memory.max(compute)
     }
 }

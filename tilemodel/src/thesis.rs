@@ -21,7 +21,7 @@
 use crate::device::DeviceLimits;
 use crate::error::Result;
 use crate::inputs::LayoutInputs;
-use crate::model::{resident_blocks, Prediction, Term, TileModel};
+use crate::model::{resident_blocks, BoundInputs, Prediction, Term, TileModel};
 
 /// The six parameters of thesis §5.3.3, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,5 +120,24 @@ impl TileModel for ThesisModel {
         let terms: Vec<Term> =
             names.iter().zip(f.iter().zip(p)).map(|(&name, (&x, y))| Term { name, seconds: x * y }).collect();
         Ok(Prediction { seconds: terms.iter().map(|t| t.seconds).sum(), terms })
+    }
+
+    /// `σ_ker + σ_blk·N_w + 0.5·Σ_w ⌈n_w / P⌉·T_TILE_min`: the slowest SM runs at least
+    /// `⌈n_w / P⌉` tiles of wavefront `w` (Eq. 5.9–5.11 for any `B`), a border tile costs at
+    /// least half a tile (§5.3.4), and no block needs fewer than `⌈H_e / 32⌉` warps per step.
+    fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
+        let p = &self.params;
+        if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 {
+            return 0.0;
+        }
+        let groups = b.groups as f64;
+        let warps: f64 = b.points.iter().map(|&h| h.div_ceil(32) as f64).sum::<f64>() * groups;
+        let points: f64 = b.points.iter().sum::<u64>() as f64 * groups;
+        let barriers = b.points.len() as f64 * groups + if b.staged { 1.0 } else { 0.0 };
+        let tile = p.alpha * warps + p.sigma_thd * barriers + p.beta * points + p.gamma * b.memory.accesses() as f64;
+        if tile < 0.0 {
+            return 0.0;
+        }
+        p.sigma_ker.max(0.0) + p.sigma_blk * b.wavefronts + 0.5 * b.spread_tiles(device) * tile
     }
 }
