@@ -6,26 +6,44 @@
 //! program, the search runs again as `poly-tile` ran it: over every tile size and block with
 //! `sizes=auto`, or over the blocks of the given sizes otherwise — or just the given layout
 //! when a later `gpu-map` names its block. `gpu-map`'s `staging` and `shared-memory` then
-//! override `poly-tile`'s (they describe the kernels that will run).
+//! override `poly-tile`'s (they describe the kernels that will run). [`program_layouts`] is
+//! shared with the calibration tool (`crate::calibrate`).
 
 use stencil_ir::pass::pipeline::{parse_pipeline, PipelineElement, PipelineSpec};
 use stencil_ir::pass::{PassManager, PassManagerOptions, PassOptions};
 use stencil_ir::{Diagnostic, Location, Module};
 use stencil_passes::stencil_to_poly::stencil_programs;
 use stencil_passes::tile::{PolyTileOptions, TilingSpec};
-use stencil_passes::tile_model::search_program;
+use stencil_passes::tile_model::{band_shape, search_shape, AutoOptions};
 use stencil_tilemodel::search::SearchReport;
+use stencil_tilemodel::BandShape;
 
 use crate::opt::Registries;
 
-/// The search report of every program of `module` (already parsed, problem sizes set) under
-/// `pipeline`, with each program's name.
-pub fn explain_tile_sizes(
+/// One program of a pipeline, as the tile model sees it after `poly-tile`.
+#[derive(Debug, Clone)]
+pub struct ProgramLayout {
+    /// The program's name.
+    pub program: String,
+    /// Its tiled band at the problem sizes.
+    pub shape: BandShape,
+    /// The tiling `poly-tile` recorded (with its `auto` choice, if any).
+    pub spec: TilingSpec,
+    /// The search options: `poly-tile`'s, or those its `sizes=auto` recorded, with `gpu-map`'s
+    /// staging and shared-memory limit.
+    pub search: AutoOptions,
+    /// The block a later `gpu-map` names (not `auto`).
+    pub block: Option<[i64; 3]>,
+}
+
+/// Runs `pipeline` on a copy of `module` up to its first top-level `poly-tile` and reads every
+/// program's [`ProgramLayout`].
+pub fn program_layouts(
     module: &Module,
     pipeline: Option<&str>,
     registries: &Registries,
-) -> Result<Vec<(String, SearchReport)>, Diagnostic> {
-    let error = |m: String| Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: {m}"));
+) -> Result<Vec<ProgramLayout>, Diagnostic> {
+    let error = |m: String| Diagnostic::error(Location::Unknown, format!("tile model: {m}"));
     let text = pipeline.ok_or_else(|| error("give a --pass-pipeline with poly-schedule and poly-tile".into()))?;
     let spec = parse_pipeline(text).map_err(|e| error(e.to_string()))?;
     let position =
@@ -42,12 +60,11 @@ pub fn explain_tile_sizes(
     };
     let tile_options = PolyTileOptions::parse(&options_of(tile_at)?).map_err(error)?;
     // gpu-map after poly-tile: its staging, shared memory and block describe the kernels.
-    let mut search = tile_options.search.clone();
+    let mut mapping: Option<(bool, i64)> = None;
     let mut block: Option<[i64; 3]> = None;
     if let Some(at) = position("gpu-map").filter(|&g| g > tile_at) {
         let o = options_of(at)?;
-        search.staging = o.bool("staging");
-        search.shared_memory = o.int("shared-memory");
+        mapping = Some((o.bool("staging"), o.int("shared-memory")));
         let text = o.string("block").trim();
         if !text.is_empty() && text != "auto" {
             let mut b = [1i64; 3];
@@ -62,29 +79,38 @@ pub fn explain_tile_sizes(
         .map_err(|e| error(e.to_string()))?;
     let mut tiled = module.clone();
     pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
-    let mut reports = Vec::new();
+    let mut layouts = Vec::new();
     for program in stencil_programs(&tiled.ir, tiled.top) {
         let spec =
             TilingSpec::read(&tiled.ir, program)?.ok_or_else(|| error("poly-tile left a program untiled".into()))?;
-        let report = match &spec.auto {
-            Some(auto) => {
-                let mut options = auto.options.clone();
-                options.staging = search.staging;
-                options.shared_memory = search.shared_memory;
-                search_program(&tiled.ir, &registries.dialects, program, &spec, &options, None, None)?
-            }
-            None => search_program(
-                &tiled.ir,
-                &registries.dialects,
-                program,
-                &spec,
-                &search,
-                Some(spec.sizes.clone()),
-                block,
-            )?,
+        let mut search = spec.auto.as_ref().map_or_else(|| tile_options.search.clone(), |a| a.options.clone());
+        if let Some((staging, shared)) = mapping {
+            search.staging = staging;
+            search.shared_memory = shared;
+        }
+        let (shape, name) = band_shape(&tiled.ir, &registries.dialects, program, &spec)?;
+        layouts.push(ProgramLayout { program: name, shape, spec, search, block });
+    }
+    Ok(layouts)
+}
+
+/// The search report of every program of `module` (already parsed, problem sizes set) under
+/// `pipeline`, with each program's name.
+pub fn explain_tile_sizes(
+    module: &Module,
+    pipeline: Option<&str>,
+    registries: &Registries,
+) -> Result<Vec<(String, SearchReport)>, Diagnostic> {
+    let mut reports = Vec::new();
+    for layout in program_layouts(module, pipeline, registries)? {
+        let (sizes, block) = match &layout.spec.auto {
+            Some(_) => (None, None),
+            None => (Some(layout.spec.sizes.clone()), layout.block),
         };
-        let name = tiled.ir.attr(program, "sym_name").and_then(|a| a.as_str()).unwrap_or("?").to_string();
-        reports.push((name, report));
+        let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block).map_err(|e| {
+            Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
+        })?;
+        reports.push((layout.program, report));
     }
     Ok(reports)
 }

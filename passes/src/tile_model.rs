@@ -217,7 +217,19 @@ pub fn search_program(
     fixed_block: Option<[i64; 3]>,
 ) -> Result<SearchReport, Diagnostic> {
     let (shape, name) = band_shape(ir, registry, program, base)?;
-    let calibration = auto.load_calibration().map_err(|e| op_error(ir, program, e))?;
+    search_shape(&shape, &name, auto, fixed_sizes, fixed_block).map_err(|e| op_error(ir, program, e))
+}
+
+/// [`search_program`] on a band shape already read (`name`: the program's, for per-program
+/// calibration values).
+pub fn search_shape(
+    shape: &BandShape,
+    name: &str,
+    auto: &AutoOptions,
+    fixed_sizes: Option<Vec<i64>>,
+    fixed_block: Option<[i64; 3]>,
+) -> Result<SearchReport, String> {
+    let calibration = auto.load_calibration()?;
     let fixed_sizes = match fixed_sizes {
         Some(s) if s.len() == 1 && shape.width > 1 => Some(vec![s[0]; shape.width]),
         other => other,
@@ -233,8 +245,7 @@ pub fn search_program(
         fixed_block: fixed_block.map(|b| Block::new(to_u32(b[0]), to_u32(b[1]), to_u32(b[2]))),
         ..SearchOptions::default()
     };
-    let report = search(&shape, &name, &calibration, &options)
-        .map_err(|e| op_error(ir, program, format!("model-driven tile sizes: {e}")))?;
+    let report = search(shape, name, &calibration, &options).map_err(|e| format!("model-driven tile sizes: {e}"))?;
     tracing::debug!(program = %name, elapsed_ms = report.elapsed.as_secs_f64() * 1e3, "tile-size search");
     Ok(report)
 }

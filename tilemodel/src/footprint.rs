@@ -125,8 +125,15 @@ pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
                 array.name
             )));
         }
-        let mut read = Bitmap::new(&extent);
-        let mut written = Bitmap::new(&extent);
+        // Row-major strides of the array's box: an element's linear index is additive in its
+        // coordinates, so a point's elements are one base index plus each access's constant.
+        let mut strides = vec![1i64; extent.len()];
+        for d in (0..extent.len().saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * extent[d + 1];
+        }
+        let words = cells.div_ceil(64) as usize;
+        let mut read = vec![0u64; words];
+        let mut written = vec![0u64; words];
         for s in shape.statements.iter().filter(|s| s.instances() > 0) {
             // Access shapes F of this array, each with its accesses' constants.
             let mut shapes: Vec<AccessGroup<'_>> = Vec::new();
@@ -138,25 +145,30 @@ pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
             }
             for (f, accesses) in shapes {
                 let g = mat_mul(f, &s.inverse);
-                let base = distinct_images(&g, sizes)?;
+                // The distinct base indices lin(G·u − min G·u) over the tile, then each access
+                // adds its constant's index.
+                let base = distinct_images(&g, sizes, &strides)?;
                 for (offset, write) in accesses {
-                    // Element = G·u + (o − G·c) − box minimum.
-                    let shift: Vec<i64> =
-                        (0..g.len()).map(|d| offset[d] - dot(&g[d], &s.shift) - b[d].0 + base.origin[d]).collect();
+                    let shift: i64 = (0..g.len())
+                        .map(|d| (offset[d] - dot(&g[d], &s.shift) - b[d].0 + base.origin[d]) * strides[d])
+                        .sum();
                     let target = if write { &mut written } else { &mut read };
-                    for cell in base.cells.iter_ones() {
-                        let x = base.cells.unflatten(cell);
-                        let y: Vec<i64> = x.iter().zip(&shift).map(|(a, b)| a + b).collect();
-                        target.set(&y);
+                    for &cell in &base.cells {
+                        let i = cell + shift;
+                        if i >= 0 && (i as u64) < cells {
+                            target[(i / 64) as usize] |= 1 << (i % 64);
+                        }
                     }
                 }
             }
         }
+        let count = |v: &[u64]| v.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         let bytes = u64::from(array.element_bytes);
-        memory.loads += read.count();
-        memory.stores += written.count();
-        memory.load_bytes += read.count() * bytes;
-        memory.store_bytes += written.count() * bytes;
+        let (r, w) = (count(&read), count(&written));
+        memory.loads += r;
+        memory.stores += w;
+        memory.load_bytes += r * bytes;
+        memory.store_bytes += w * bytes;
     }
     Ok(memory)
 }
@@ -181,14 +193,14 @@ pub fn global_memory(shape: &BandShape, sizes: &[i64]) -> TileMemory {
     memory
 }
 
-/// The distinct values of `G·u` for `u` in `[0, s − 1]`, as a bitmap over their box (whose
-/// smallest corner is `origin`).
+/// The distinct values of `G·u − origin` for `u` in `[0, s − 1]` (`origin` the smallest
+/// corner of their box), as linear indices with `strides`.
 struct Images {
     origin: Vec<i64>,
-    cells: Bitmap,
+    cells: Vec<i64>,
 }
 
-fn distinct_images(g: &[Vec<i64>], sizes: &[i64]) -> Result<Images> {
+fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Images> {
     let r = g.len();
     let mut lo = vec![0i64; r];
     let mut hi = vec![0i64; r];
@@ -199,36 +211,56 @@ fn distinct_images(g: &[Vec<i64>], sizes: &[i64]) -> Result<Images> {
             hi[d] += v.max(0);
         }
     }
+    // Mark in a bitmap over the images' own box, then translate to the array's strides.
     let extent: Vec<i64> = lo.iter().zip(&hi).map(|(l, h)| h - l + 1).collect();
-    if extent.iter().map(|&e| e as u64).product::<u64>() > MAX_FOOTPRINT_ELEMENTS {
+    let cells: u64 = extent.iter().map(|&e| e as u64).product();
+    if cells > MAX_FOOTPRINT_ELEMENTS {
         return Err(TileModelError::InvalidInput("a tile footprint is too large to count; use smaller tiles".into()));
     }
-    let mut cells = Bitmap::new(&extent);
-    // Walk the tile's box like an odometer, updating x = G·u − lo incrementally.
+    let mut own = vec![1i64; r];
+    for d in (0..r.saturating_sub(1)).rev() {
+        own[d] = own[d + 1] * extent[d + 1];
+    }
     let m = sizes.len();
+    // Per band coordinate, the index step of u_k + 1.
+    let step: Vec<i64> = (0..m).map(|k| (0..r).map(|d| g[d][k] * own[d]).sum()).collect();
+    let mut seen = vec![0u64; cells.div_ceil(64) as usize];
     let mut u = vec![0i64; m];
-    let mut x: Vec<i64> = lo.iter().map(|l| -l).collect();
-    loop {
-        cells.set(&x);
+    let mut index: i64 = (0..r).map(|d| -lo[d] * own[d]).sum();
+    'walk: loop {
+        seen[(index / 64) as usize] |= 1 << (index % 64);
         let mut k = m;
         loop {
             if k == 0 {
-                return Ok(Images { origin: lo, cells });
+                break 'walk;
             }
             k -= 1;
             if u[k] + 1 < sizes[k] {
                 u[k] += 1;
-                for d in 0..r {
-                    x[d] += g[d][k];
-                }
+                index += step[k];
                 break;
             }
-            for d in 0..r {
-                x[d] -= g[d][k] * u[k];
-            }
+            index -= step[k] * u[k];
             u[k] = 0;
         }
     }
+    let mut out = Vec::new();
+    for (w, &bits) in seen.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as i64;
+            bits &= bits - 1;
+            let mut i = w as i64 * 64 + b;
+            let mut linear = 0;
+            for d in 0..r {
+                let x = i / own[d];
+                i %= own[d];
+                linear += x * strides[d];
+            }
+            out.push(linear);
+        }
+    }
+    Ok(Images { origin: lo, cells: out })
 }
 
 fn mat_mul(a: &[Vec<i64>], b: &[Vec<i64>]) -> Vec<Vec<i64>> {
@@ -239,62 +271,4 @@ fn mat_mul(a: &[Vec<i64>], b: &[Vec<i64>]) -> Vec<Vec<i64>> {
 
 fn dot(a: &[i64], b: &[i64]) -> i64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-/// A dense bitmap over a box of cells `[0, extent)`.
-struct Bitmap {
-    extent: Vec<i64>,
-    words: Vec<u64>,
-}
-
-impl Bitmap {
-    fn new(extent: &[i64]) -> Bitmap {
-        let cells: u64 = extent.iter().map(|&e| e.max(0) as u64).product();
-        Bitmap { extent: extent.to_vec(), words: vec![0; cells.div_ceil(64) as usize] }
-    }
-
-    fn flatten(&self, x: &[i64]) -> Option<usize> {
-        let mut index = 0i64;
-        for (&c, &e) in x.iter().zip(&self.extent) {
-            if c < 0 || c >= e {
-                return None;
-            }
-            index = index * e + c;
-        }
-        Some(index as usize)
-    }
-
-    fn unflatten(&self, mut index: usize) -> Vec<i64> {
-        let mut x = vec![0i64; self.extent.len()];
-        for d in (0..self.extent.len()).rev() {
-            let e = self.extent[d] as usize;
-            x[d] = (index % e) as i64;
-            index /= e;
-        }
-        x
-    }
-
-    fn set(&mut self, x: &[i64]) {
-        if let Some(i) = self.flatten(x) {
-            self.words[i / 64] |= 1 << (i % 64);
-        }
-    }
-
-    fn count(&self) -> u64 {
-        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
-    }
-
-    fn iter_ones(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let b = w.trailing_zeros() as usize;
-                w &= w - 1;
-                Some(k * 64 + b)
-            })
-        })
-    }
 }

@@ -21,6 +21,7 @@
 pub mod calibration;
 pub mod device;
 pub mod error;
+pub mod fit;
 pub mod footprint;
 pub mod inputs;
 pub mod inter;

@@ -44,8 +44,8 @@ pub struct SearchOptions {
     /// Registers per thread `R_T` (thesis Alg. 5.1 line 1).
     pub registers: u32,
     /// The data-reuse threshold `D_min` of the tile size constraint (staged tiles); `None`:
-    /// [`DEFAULT_MIN_REUSE`], capped at half the best reuse any size within the shared-memory
-    /// bound reaches.
+    /// [`DEFAULT_MIN_REUSE`], capped at half the reuse of the largest tile within the
+    /// shared-memory bound.
     pub min_reuse: Option<f64>,
     /// Search only this tile size (e.g. `gpu-map{block=auto}` after explicit sizes).
     pub fixed_sizes: Option<Vec<i64>>,
@@ -354,41 +354,85 @@ pub fn search(
     let mut tally = Tally::default();
     let mut best: Vec<Ranked> = Vec::new();
     let mut evaluated = 0u64;
-    // Pass 1: the tile size constraint's shared-memory bound and every size's reuse.
-    let mut screened: Vec<(Vec<i64>, TileMemory)> = Vec::new();
+    // Pass 1: the tile size constraint's shared-memory bound (a closed form per size).
+    let mut screened: Vec<Vec<i64>> = Vec::new();
     let mut index = vec![0usize; m];
     let mut considered = 0u64;
     loop {
         let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
         considered += 1;
-        if let Some(memory) = screen_size(shape, &sizes, options, &mut tally)? {
-            screened.push((sizes, memory));
+        if within_shared_memory(shape, &sizes, options, &mut tally)? {
+            screened.push(sizes);
         }
         if !next_index(&mut index, &grids) {
             break;
         }
     }
-    // The reuse threshold: given, or the default capped at half the best reuse a size within
-    // the shared-memory bound reaches (so that a program whose staged tiles all move more
-    // elements than they update still gets its best ones).
+    let memory_of = |sizes: &[i64]| -> Result<TileMemory> {
+        if options.staged {
+            staged_memory(shape, sizes)
+        } else {
+            Ok(global_memory(shape, sizes))
+        }
+    };
     let reuse = |memory: &TileMemory, sizes: &[i64]| {
         sizes.iter().map(|&s| s as f64).product::<f64>() / memory.accesses().max(1) as f64
     };
+    // The reuse threshold: given, or the default capped at half the reuse of the largest tile
+    // within the shared-memory bound (so that a program whose staged tiles all move more
+    // elements than they update still gets its best ones).
     let threshold = match options.min_reuse {
         Some(t) => t,
         None => {
-            let best_reuse = screened.iter().map(|(s, m)| reuse(m, s)).fold(0.0, f64::max);
-            DEFAULT_MIN_REUSE.min(0.5 * best_reuse)
+            let largest = screened.iter().max_by_key(|s| s.iter().map(|&v| v as u128).product::<u128>());
+            match largest {
+                Some(s) if options.staged => DEFAULT_MIN_REUSE.min(0.5 * reuse(&memory_of(s)?, s)),
+                _ => DEFAULT_MIN_REUSE,
+            }
         }
     };
     // Pass 2: Alg. 5.1's loops over the surviving sizes and the blocks, as a branch and
     // bound: sizes in the order of a lower bound of their time that needs no counting, and a
-    // size is skipped once its bound (then one with its tiles counted) cannot beat the layouts
-    // kept. This changes how many layouts are evaluated, not which are best.
-    let mut queue: Vec<(f64, Vec<i64>, TileMemory)> = Vec::new();
+    // size is skipped once its bound (then one with its footprint, then one with its tiles
+    // counted) cannot beat the layouts kept. This changes how many layouts are evaluated, not
+    // which are best.
+    let no_memory = TileMemory::default();
+    let groups = shape.phases.len().max(1);
+    let mut queue: Vec<(f64, Vec<i64>)> = Vec::new();
     // A given size is evaluated as given: no reuse bound, no branch and bound.
     let constrained = options.fixed_sizes.is_none();
-    for (sizes, memory) in screened {
+    for sizes in screened {
+        let points = wavefront_points(shape, &sizes);
+        let (wavefronts, tiles) = lower_bounds(shape, &sizes);
+        let bound = BoundInputs {
+            points: &points,
+            groups,
+            memory: &no_memory,
+            staged: options.staged,
+            element_bytes: shape.element_bytes(),
+            tiles_per_wavefront: None,
+            wavefronts,
+            tiles,
+        };
+        queue.push((model.lower_bound(&bound, device), sizes));
+    }
+    queue.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let keep = options.keep.max(1);
+    let cutoff = |best: &Vec<Ranked>| if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
+    let skip = |tally: &mut Tally, best: &Vec<Ranked>, bound: f64, sizes: &[i64]| -> bool {
+        let out = constrained && cutoff(best).is_some_and(|w| bound > w);
+        if out {
+            tally.prune(PruneReason::Bound, || {
+                format!("{} cannot take less than {:.3} ms", sizes_text(sizes), bound * 1e3)
+            });
+        }
+        out
+    };
+    for (bound, sizes) in queue {
+        if skip(&mut tally, &best, bound, &sizes) {
+            continue;
+        }
+        let memory = memory_of(&sizes)?;
         if constrained && options.staged && reuse(&memory, &sizes) < threshold {
             tally.prune(PruneReason::Reuse, || {
                 format!("{} has D = {:.3} < {threshold:.3}", sizes_text(&sizes), reuse(&memory, &sizes))
@@ -397,9 +441,9 @@ pub fn search(
         }
         let points = wavefront_points(shape, &sizes);
         let (wavefronts, tiles) = lower_bounds(shape, &sizes);
-        let bound = BoundInputs {
+        let with_memory = BoundInputs {
             points: &points,
-            groups: shape.phases.len().max(1),
+            groups,
             memory: &memory,
             staged: options.staged,
             element_bytes: shape.element_bytes(),
@@ -407,16 +451,7 @@ pub fn search(
             wavefronts,
             tiles,
         };
-        queue.push((model.lower_bound(&bound, device), sizes, memory));
-    }
-    queue.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let keep = options.keep.max(1);
-    let cutoff = |best: &Vec<Ranked>| if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
-    for (bound, sizes, memory) in queue {
-        if constrained && cutoff(&best).is_some_and(|w| bound > w) {
-            tally.prune(PruneReason::Bound, || {
-                format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), bound * 1e3)
-            });
+        if skip(&mut tally, &best, model.lower_bound(&with_memory, device), &sizes) {
             continue;
         }
         let tile = TileInputs::with_memory(shape, &geometry, &sizes, options.staged, memory)?;
@@ -430,11 +465,7 @@ pub fn search(
             wavefronts: tile.inter.wavefronts() as f64,
             tiles: tile.inter.total_tiles() as f64,
         };
-        let bound = model.lower_bound(&counted, device);
-        if constrained && cutoff(&best).is_some_and(|w| bound > w) {
-            tally.prune(PruneReason::Bound, || {
-                format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), bound * 1e3)
-            });
+        if skip(&mut tally, &best, model.lower_bound(&counted, device), &sizes) {
             continue;
         }
         evaluate_blocks(shape, &tile, &blocks, model.as_ref(), device, options, &mut tally, &mut best, &mut evaluated)?;
@@ -474,25 +505,20 @@ fn next_index(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
     false
 }
 
-/// The tile size constraint's upper bound (Alg. 5.1 line 3): the size's memory use, or `None`
-/// when its staged footprint exceeds the shared-memory limit.
-fn screen_size(
-    shape: &BandShape,
-    sizes: &[i64],
-    options: &SearchOptions,
-    tally: &mut Tally,
-) -> Result<Option<TileMemory>> {
+/// The tile size constraint's upper bound (Alg. 5.1 line 3): whether a staged tile's shared
+/// memory fits the limit (always, without staging).
+fn within_shared_memory(shape: &BandShape, sizes: &[i64], options: &SearchOptions, tally: &mut Tally) -> Result<bool> {
     if !options.staged {
-        return Ok(Some(global_memory(shape, sizes)));
+        return Ok(true);
     }
     let shared = staged_shared_bytes(shape, sizes)?;
     if shared > options.shared_limit {
         tally.prune(PruneReason::SharedMemory, || {
             format!("{} needs {shared} bytes > {} bytes", sizes_text(sizes), options.shared_limit)
         });
-        return Ok(None);
+        return Ok(false);
     }
-    Ok(Some(staged_memory(shape, sizes)?))
+    Ok(true)
 }
 
 /// Evaluates every block of one tile size (Alg. 5.1 lines 5–13).

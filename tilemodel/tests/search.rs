@@ -15,7 +15,7 @@ fn sor_searches_find_layouts_and_say_what_they_pruned() {
     for (scop, params) in [
         (common::sor(1), vec![64, 4096]),
         (common::sor(2), vec![32, 512, 512]),
-        (common::sor(3), vec![8, 64, 64, 64]),
+        (common::sor(3), vec![4, 24, 24, 24]),
         (common::jacobi(2), vec![32, 512, 512]),
     ] {
         for model in ModelKind::ALL {
