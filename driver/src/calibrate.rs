@@ -24,6 +24,7 @@ use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::verifier::verify;
 use stencil_ir::SourceFile;
 use stencil_passes::tile_model::set_problem_sizes;
+use stencil_tilemodel::calibration::program_key;
 use stencil_tilemodel::fit::Sample;
 use stencil_tilemodel::prajapati::PrajapatiParts;
 use stencil_tilemodel::thesis::thesis_features;
@@ -65,11 +66,12 @@ pub struct Measurements {
 }
 
 impl Measurements {
-    /// Reads a measurements file; program paths are relative to its folder.
-    pub fn load(path: &Path) -> Result<Measurements, String> {
+    /// Reads a measurements file; program paths are relative to `root` (default: its folder).
+    pub fn load(path: &Path, root: Option<&Path>) -> Result<Measurements, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
-        let root: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-        let folder = path.parent().unwrap_or(Path::new("."));
+        let json: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        let folder = root.unwrap_or_else(|| path.parent().unwrap_or(Path::new(".")));
+        let root = json;
         let field = |v: &Value, name: &str| -> Result<Value, String> {
             v.get(name).cloned().ok_or_else(|| format!("{}: a run lacks '{name}'", path.display()))
         };
@@ -149,6 +151,7 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
         operations: shape.operations_per_point(),
         element_bytes: shape.element_bytes(),
         registers: run.registers,
+        staged: layout.search.staging,
         thesis: thesis_features(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
         prajapati: PrajapatiParts::new(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
         seconds: run.seconds,
@@ -166,13 +169,13 @@ pub fn samples(
 
 /// The thesis model's time of a sample under `calibration`.
 pub fn thesis_time(s: &Sample, calibration: &Calibration) -> f64 {
-    let p = calibration.thesis_params(&s.program, s.operations, s.element_bytes).to_vector();
+    let p = calibration.thesis_params(&s.program, s.staged, s.operations, s.element_bytes).to_vector();
     s.thesis.iter().zip(p).map(|(f, v)| f * v).sum()
 }
 
 /// Seed 004's time of a sample under `calibration`.
 pub fn prajapati_time(s: &Sample, calibration: &Calibration) -> f64 {
-    let p = calibration.prajapati_params(&s.program, s.operations);
+    let p = calibration.prajapati_params(&s.program, s.staged, s.operations);
     let (m, c) = s.prajapati.memory_and_compute(&p);
     s.prajapati.wavefronts * p.t_sync + s.prajapati.rounds * (m + c) + s.prajapati.overlapped * m.max(c)
 }
@@ -239,19 +242,20 @@ fn agreement(samples: &[&Sample], predicted: &[f64]) -> Agreement {
 
 /// Per program (in first-seen order): its runs, and each model's agreement.
 pub fn compare(samples: &[Sample], calibration: &Calibration) -> Vec<(String, usize, Agreement, Agreement)> {
-    let mut programs: Vec<&str> = Vec::new();
+    let key = |s: &Sample| program_key(&s.program, s.staged);
+    let mut programs: Vec<String> = Vec::new();
     for s in samples {
-        if !programs.contains(&s.program.as_str()) {
-            programs.push(&s.program);
+        if !programs.contains(&key(s)) {
+            programs.push(key(s));
         }
     }
     programs
         .into_iter()
         .map(|p| {
-            let mine: Vec<&Sample> = samples.iter().filter(|s| s.program == p).collect();
+            let mine: Vec<&Sample> = samples.iter().filter(|s| key(s) == p).collect();
             let thesis: Vec<f64> = mine.iter().map(|s| thesis_time(s, calibration)).collect();
             let prajapati: Vec<f64> = mine.iter().map(|s| prajapati_time(s, calibration)).collect();
-            (p.to_string(), mine.len(), agreement(&mine, &thesis), agreement(&mine, &prajapati))
+            (p, mine.len(), agreement(&mine, &thesis), agreement(&mine, &prajapati))
         })
         .collect()
 }
@@ -260,12 +264,12 @@ pub fn compare(samples: &[Sample], calibration: &Calibration) -> Vec<(String, us
 pub fn render_comparison(rows: &[(String, usize, Agreement, Agreement)], what: &str) -> String {
     let mut out = format!("model vs {what}: Spearman rank correlation, measured gap of the model's first choice to the best run, RMS relative error\n");
     out.push_str(&format!(
-        "{:<16} {:>5}  {:>8} {:>8} {:>8}  {:>8} {:>8} {:>8}\n",
+        "{:<24} {:>5}  {:>8} {:>8} {:>8}  {:>8} {:>8} {:>8}\n",
         "program", "runs", "thesis ρ", "gap", "rms", "004 ρ", "gap", "rms"
     ));
     for (p, n, t, q) in rows {
         out.push_str(&format!(
-            "{:<16} {:>5}  {:>8.3} {:>7.2}% {:>7.1}%  {:>8.3} {:>7.2}% {:>7.1}%\n",
+            "{:<24} {:>5}  {:>8.3} {:>7.2}% {:>7.1}%  {:>8.3} {:>7.2}% {:>7.1}%\n",
             p,
             n,
             t.rank_correlation,

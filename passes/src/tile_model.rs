@@ -239,7 +239,7 @@ pub fn search_shape(
         model: auto.model,
         staged: auto.staging,
         shared_limit: u64::try_from(auto.shared_memory).unwrap_or(0),
-        registers: auto.registers.unwrap_or(calibration.registers_per_thread),
+        registers: auto.registers.unwrap_or_else(|| calibration.registers_for(name, auto.staging)),
         min_reuse: auto.min_reuse,
         fixed_sizes,
         fixed_block: fixed_block.map(|b| Block::new(to_u32(b[0]), to_u32(b[1]), to_u32(b[2]))),

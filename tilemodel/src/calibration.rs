@@ -2,10 +2,11 @@
 //! parameters of both models, and where the numbers come from.
 //!
 //! Program-dependent parameters (the thesis' `α`, `β`, `γ`, §5.3.3.2; seed 004's `C_iter`,
-//! §5.2) are stored per program (by `stencil.program` name) when a calibration measured that
-//! program, and otherwise derived from the program's arithmetic operations per point:
-//! `α = alpha.base + alpha.per_operation × ops` (and `C_iter` likewise), `γ = gamma_per_byte ×
-//! element bytes`. The format is documented in `docs/tile-models.md`; `calibrations/h100.json`
+//! §5.2) are stored per program and mapping (`sor_2d_5pt/staged`, `sor_2d_5pt/global`: a
+//! staged and an unstaged kernel of one program are different code, with different costs per
+//! warp and per memory operation) when a calibration measured them, and otherwise derived,
+//! per mapping, from the program's arithmetic operations per point: `α = alpha.base +
+//! alpha.per_operation × ops` (and `C_iter` likewise), `γ = gamma_per_byte × element bytes`. The format is documented in `docs/tile-models.md`; `calibrations/h100.json`
 //! is the built-in default.
 
 use std::collections::BTreeMap;
@@ -52,6 +53,17 @@ pub struct ThesisProgram {
     pub gamma: f64,
 }
 
+/// The thesis model's program parameters for programs not measured, of one mapping.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThesisDefaults {
+    /// `α`.
+    pub alpha: PerOperation,
+    /// `β`.
+    pub beta: f64,
+    /// `γ` per byte of element.
+    pub gamma_per_byte: f64,
+}
+
 /// The thesis model's part of a calibration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThesisCalibration {
@@ -61,14 +73,17 @@ pub struct ThesisCalibration {
     pub sigma_blk: f64,
     /// `σ_thd`.
     pub sigma_thd: f64,
-    /// `α` for programs not measured.
-    pub alpha: PerOperation,
-    /// `β` for programs not measured.
-    pub beta: f64,
-    /// `γ` per byte of element, for programs not measured.
-    pub gamma_per_byte: f64,
-    /// Measured programs.
+    /// Defaults of staged kernels.
+    pub staged: ThesisDefaults,
+    /// Defaults of unstaged kernels.
+    pub global: ThesisDefaults,
+    /// Measured programs, by [`program_key`].
     pub programs: BTreeMap<String, ThesisProgram>,
+}
+
+/// The key of a program and mapping in the per-program tables: `NAME/staged` or `NAME/global`.
+pub fn program_key(program: &str, staged: bool) -> String {
+    format!("{program}/{}", if staged { "staged" } else { "global" })
 }
 
 /// Seed 004's part of a calibration.
@@ -80,9 +95,11 @@ pub struct PrajapatiCalibration {
     pub tau_sync: f64,
     /// `T_sync`.
     pub t_sync: f64,
-    /// `C_iter` for programs not measured.
-    pub c_iter: PerOperation,
-    /// Measured programs' `C_iter`.
+    /// `C_iter` of staged kernels of programs not measured.
+    pub c_iter_staged: PerOperation,
+    /// `C_iter` of unstaged kernels of programs not measured.
+    pub c_iter_global: PerOperation,
+    /// Measured programs' `C_iter`, by [`program_key`].
     pub programs: BTreeMap<String, f64>,
 }
 
@@ -96,8 +113,12 @@ pub struct Calibration {
     pub source: String,
     /// How the numbers were obtained.
     pub provenance: String,
-    /// `R_T` when the compiler cannot ask ptxas (thesis Alg. 5.1 line 1).
+    /// `R_T` when the compiler cannot ask ptxas (thesis Alg. 5.1 line 1) and the program was
+    /// not measured.
     pub registers_per_thread: u32,
+    /// `R_T` of measured programs, by `PROGRAM/staged` or `PROGRAM/global` (the staged
+    /// kernels need many more registers).
+    pub registers: BTreeMap<String, u32>,
     /// The thesis model's parameters.
     pub thesis: ThesisCalibration,
     /// Seed 004's parameters.
@@ -148,6 +169,7 @@ impl Calibration {
             shared_granularity: r.u64(d, "shared_granularity")?,
             vector_units_f32: r.u32(d, "vector_units_f32")?,
             vector_units_f64: r.u32(d, "vector_units_f64")?,
+            issue_latency_warps: r.f64(d, "issue_latency_warps")?,
         };
         if device.multiprocessors == 0 || device.max_threads_per_sm == 0 {
             return Err(bad("device.multiprocessors and device.max_threads_per_sm must be positive".into()));
@@ -167,13 +189,20 @@ impl Calibration {
                 );
             }
         }
+        let defaults = |kind: &str| -> Result<ThesisDefaults> {
+            let d = r.object(t, kind)?;
+            Ok(ThesisDefaults {
+                alpha: r.per_operation(d, "alpha_s")?,
+                beta: r.f64(d, "beta_s")?,
+                gamma_per_byte: r.f64(d, "gamma_s_per_byte")?,
+            })
+        };
         let thesis = ThesisCalibration {
             sigma_ker: r.f64(t, "sigma_ker_s")?,
             sigma_blk: r.f64(t, "sigma_blk_s")?,
             sigma_thd: r.f64(t, "sigma_thd_s")?,
-            alpha: r.per_operation(t, "alpha_s")?,
-            beta: r.f64(t, "beta_s")?,
-            gamma_per_byte: r.f64(t, "gamma_s_per_byte")?,
+            staged: defaults("staged")?,
+            global: defaults("global")?,
             programs: thesis_programs,
         };
         let p = r.object(&root, "prajapati")?;
@@ -188,14 +217,27 @@ impl Calibration {
             l_word: r.f64(p, "l_s_per_word")?,
             tau_sync: r.f64(p, "tau_sync_s")?,
             t_sync: r.f64(p, "t_sync_s")?,
-            c_iter: r.per_operation(p, "c_iter_s")?,
+            c_iter_staged: r.per_operation(r.object(p, "c_iter_s")?, "staged")?,
+            c_iter_global: r.per_operation(r.object(p, "c_iter_s")?, "global")?,
             programs: prajapati_programs,
         };
+        let mut registers = BTreeMap::new();
+        if let Some(map) = root.get("registers") {
+            let map = map.as_object().ok_or_else(|| bad("registers must be an object".into()))?;
+            for (k, v) in map {
+                let v = v
+                    .as_u64()
+                    .and_then(|v| u32::try_from(v).ok())
+                    .ok_or_else(|| bad(format!("registers.{k} must be an integer")))?;
+                registers.insert(k.clone(), v);
+            }
+        }
         Ok(Calibration {
             device,
             source: r.string(&root, "source")?,
             provenance: r.string(&root, "provenance")?,
             registers_per_thread: r.u32(&root, "registers_per_thread")?,
+            registers,
             thesis,
             prajapati,
             fit: root.get("fit").cloned(),
@@ -206,6 +248,7 @@ impl Calibration {
     pub fn to_json(&self) -> String {
         let d = &self.device;
         let per_op = |p: &PerOperation| json!({"base": p.base, "per_operation": p.per_operation});
+        let defaults = |d: &ThesisDefaults| json!({"alpha_s": per_op(&d.alpha), "beta_s": d.beta, "gamma_s_per_byte": d.gamma_per_byte});
         let thesis_programs: Map<String, Value> = self
             .thesis
             .programs
@@ -235,22 +278,23 @@ impl Calibration {
                 "shared_granularity": d.shared_granularity,
                 "vector_units_f32": d.vector_units_f32,
                 "vector_units_f64": d.vector_units_f64,
+                "issue_latency_warps": d.issue_latency_warps,
             },
             "registers_per_thread": self.registers_per_thread,
+            "registers": self.registers.iter().map(|(k, &v)| (k.clone(), Value::from(v))).collect::<Map<String, Value>>(),
             "thesis": {
                 "sigma_ker_s": self.thesis.sigma_ker,
                 "sigma_blk_s": self.thesis.sigma_blk,
                 "sigma_thd_s": self.thesis.sigma_thd,
-                "alpha_s": per_op(&self.thesis.alpha),
-                "beta_s": self.thesis.beta,
-                "gamma_s_per_byte": self.thesis.gamma_per_byte,
+                "staged": defaults(&self.thesis.staged),
+                "global": defaults(&self.thesis.global),
                 "programs": thesis_programs,
             },
             "prajapati": {
                 "l_s_per_word": self.prajapati.l_word,
                 "tau_sync_s": self.prajapati.tau_sync,
                 "t_sync_s": self.prajapati.t_sync,
-                "c_iter_s": per_op(&self.prajapati.c_iter),
+                "c_iter_s": {"staged": per_op(&self.prajapati.c_iter_staged), "global": per_op(&self.prajapati.c_iter_global)},
                 "programs": prajapati_programs,
             },
         });
@@ -260,35 +304,51 @@ impl Calibration {
         serde_json::to_string_pretty(&root).unwrap_or_default() + "\n"
     }
 
-    /// The thesis parameters for `program` (its measured ones, else derived from its
-    /// `operations` per point and `element_bytes`).
-    pub fn thesis_params(&self, program: &str, operations: u32, element_bytes: u32) -> ThesisParams {
+    /// `R_T` for `program`'s kernels, staged or not: measured, else the default.
+    pub fn registers_for(&self, program: &str, staged: bool) -> u32 {
+        self.registers.get(&program_key(program, staged)).copied().unwrap_or(self.registers_per_thread)
+    }
+
+    /// The thesis parameters for `program`'s kernels, staged or not (its measured ones, else
+    /// derived from its `operations` per point and `element_bytes`).
+    pub fn thesis_params(&self, program: &str, staged: bool, operations: u32, element_bytes: u32) -> ThesisParams {
         let t = &self.thesis;
-        let (alpha, beta, gamma) = match t.programs.get(program) {
+        let d = if staged { &t.staged } else { &t.global };
+        let (alpha, beta, gamma) = match t.programs.get(&program_key(program, staged)) {
             Some(p) => (p.alpha, p.beta, p.gamma),
-            None => (t.alpha.at(operations), t.beta, t.gamma_per_byte * f64::from(element_bytes)),
+            None => (d.alpha.at(operations), d.beta, d.gamma_per_byte * f64::from(element_bytes)),
         };
         ThesisParams { sigma_ker: t.sigma_ker, sigma_blk: t.sigma_blk, sigma_thd: t.sigma_thd, alpha, beta, gamma }
     }
 
-    /// Seed 004's parameters for `program`.
-    pub fn prajapati_params(&self, program: &str, operations: u32) -> PrajapatiParams {
+    /// Seed 004's parameters for `program`'s kernels, staged or not.
+    pub fn prajapati_params(&self, program: &str, staged: bool, operations: u32) -> PrajapatiParams {
         let p = &self.prajapati;
+        let default = if staged { &p.c_iter_staged } else { &p.c_iter_global };
         PrajapatiParams {
             l_word: p.l_word,
             tau_sync: p.tau_sync,
             t_sync: p.t_sync,
-            c_iter: p.programs.get(program).copied().unwrap_or_else(|| p.c_iter.at(operations)),
+            c_iter: p.programs.get(&program_key(program, staged)).copied().unwrap_or_else(|| default.at(operations)),
         }
     }
 
-    /// The model `kind` with this calibration's parameters for `program`.
-    pub fn model(&self, kind: ModelKind, program: &str, operations: u32, element_bytes: u32) -> Box<dyn TileModel> {
+    /// The model `kind` with this calibration's parameters for `program`'s kernels.
+    pub fn model(
+        &self,
+        kind: ModelKind,
+        program: &str,
+        staged: bool,
+        operations: u32,
+        element_bytes: u32,
+    ) -> Box<dyn TileModel> {
         match kind {
             ModelKind::Thesis => {
-                Box::new(ThesisModel { params: self.thesis_params(program, operations, element_bytes) })
+                Box::new(ThesisModel { params: self.thesis_params(program, staged, operations, element_bytes) })
             }
-            ModelKind::Prajapati => Box::new(PrajapatiModel { params: self.prajapati_params(program, operations) }),
+            ModelKind::Prajapati => {
+                Box::new(PrajapatiModel { params: self.prajapati_params(program, staged, operations) })
+            }
         }
     }
 }

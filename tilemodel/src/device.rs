@@ -40,13 +40,17 @@ pub struct DeviceLimits {
     pub vector_units_f32: u32,
     /// 64-bit floating-point lanes per SM (`n_V` for `f64` programs).
     pub vector_units_f64: u32,
+    /// Ready warps each scheduler needs to issue every cycle: the cycles between two
+    /// dependent instructions of one warp (Little's law; docs/cost-model.md).
+    pub issue_latency_warps: f64,
 }
 
 impl DeviceLimits {
     /// NVIDIA H100 SXM5 (compute capability 9.0): 132 SMs with 4 schedulers; per SM 2048
     /// threads, 32 blocks, 65 536 registers (allocated per warp in units of 256), 228 KiB of
     /// shared memory (227 KiB per block, 1 KiB reserved per block, 128-byte units); 128 FP32
-    /// and 64 FP64 lanes per SM (NVIDIA's H100 whitepaper).
+    /// and 64 FP64 lanes per SM (NVIDIA's H100 whitepaper); 4 ready warps per scheduler to
+    /// issue every cycle (about 4 cycles of dependent-instruction latency).
     pub fn h100() -> DeviceLimits {
         DeviceLimits {
             name: "NVIDIA H100 SXM5".to_string(),
@@ -65,6 +69,7 @@ impl DeviceLimits {
             shared_granularity: 128,
             vector_units_f32: 128,
             vector_units_f64: 64,
+            issue_latency_warps: 4.0,
         }
     }
 

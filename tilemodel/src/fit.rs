@@ -23,7 +23,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::calibration::{Calibration, PerOperation, ThesisProgram};
+use crate::calibration::{program_key, Calibration, PerOperation, ThesisDefaults, ThesisProgram};
 use crate::error::{Result, TileModelError};
 use crate::prajapati::{PrajapatiParams, PrajapatiParts};
 use crate::thesis::ThesisParams;
@@ -41,6 +41,8 @@ pub struct Sample {
     pub element_bytes: u32,
     /// The registers per thread its kernel used.
     pub registers: u32,
+    /// Whether its tiles were staged in shared memory.
+    pub staged: bool,
     /// [`crate::thesis::thesis_features`] of the layout.
     pub thesis: [f64; 6],
     /// [`PrajapatiParts`] of the layout.
@@ -199,10 +201,12 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     if let Some(s) = samples.iter().find(|s| !(s.seconds > 0.0 && s.seconds.is_finite())) {
         return Err(TileModelError::Fit(format!("sample '{}' has time {} s", s.label, s.seconds)));
     }
-    let mut programs: Vec<String> = samples.iter().map(|s| s.program.clone()).collect();
+    // Program parameters are per program and mapping (calibration::program_key).
+    let key = |s: &Sample| program_key(&s.program, s.staged);
+    let mut programs: Vec<String> = samples.iter().map(key).collect();
     programs.sort();
     programs.dedup();
-    let index = |p: &str| programs.iter().position(|q| q == p).unwrap_or(0);
+    let index = |s: &Sample| programs.iter().position(|q| *q == key(s)).unwrap_or(0);
     let weights: Vec<f64> = samples.iter().map(|s| 1.0 / s.seconds).collect();
     let ones: Vec<f64> = vec![1.0; samples.len()];
 
@@ -214,7 +218,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
         .map(|(s, w)| {
             let mut r = vec![0.0; nt];
             r[..3].iter_mut().zip(&s.thesis[..3]).for_each(|(x, f)| *x = f * w);
-            let p = 3 + 3 * index(&s.program);
+            let p = 3 + 3 * index(s);
             r[p..p + 3].iter_mut().zip(&s.thesis[3..]).for_each(|(x, f)| *x = f * w);
             r
         })
@@ -231,12 +235,12 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     // Undetermined parameters keep their base values.
     for &j in &dependent {
         x[j] = if j < 3 {
-            base.thesis_params("", 0, 8).to_vector()[j]
+            base.thesis_params("", true, 0, 8).to_vector()[j]
         } else {
-            let s = samples.iter().find(|s| index(&s.program) == (j - 3) / 3);
+            let s = samples.iter().find(|s| index(s) == (j - 3) / 3);
             let p = s.map_or_else(
-                || base.thesis_params("", 0, 8),
-                |s| base.thesis_params(&s.program, s.operations, s.element_bytes),
+                || base.thesis_params("", true, 0, 8),
+                |s| base.thesis_params(&s.program, s.staged, s.operations, s.element_bytes),
             );
             p.to_vector()[3 + (j - 3) % 3]
         };
@@ -251,7 +255,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     };
     let predicted: Vec<f64> = samples
         .iter()
-        .map(|s| s.thesis.iter().zip(thesis_of(index(&s.program)).to_vector()).map(|(f, v)| f * v).sum())
+        .map(|s| s.thesis.iter().zip(thesis_of(index(s)).to_vector()).map(|(f, v)| f * v).sum())
         .collect();
     let thesis_quality = quality(
         &predicted,
@@ -262,11 +266,11 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
 
     // Seed 004: columns L, τ_sync, T_sync, then C_iter per program; alternate branches.
     let np = 3 + programs.len();
-    let base_p = base.prajapati_params("", 0);
+    let base_p = base.prajapati_params("", true, 0);
     let mut y: Vec<f64> = vec![base_p.l_word, base_p.tau_sync, base_p.t_sync];
     for name in &programs {
-        let ops = samples.iter().find(|s| &s.program == name).map_or(1, |s| s.operations);
-        y.push(base.prajapati_params(name, ops).c_iter);
+        let s = samples.iter().find(|s| key(s) == *name);
+        y.push(s.map_or(base_p.c_iter, |s| base.prajapati_params(&s.program, s.staged, s.operations).c_iter));
     }
     let params_of =
         |y: &[f64], p: usize| PrajapatiParams { l_word: y[0], tau_sync: y[1], t_sync: y[2], c_iter: y[3 + p] };
@@ -276,7 +280,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
         let next: Vec<bool> = samples
             .iter()
             .map(|s| {
-                let (m, c) = s.prajapati.memory_and_compute(&params_of(&y, index(&s.program)));
+                let (m, c) = s.prajapati.memory_and_compute(&params_of(&y, index(s)));
                 m >= c
             })
             .collect();
@@ -292,7 +296,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
                 let f = s.prajapati.features(memory);
                 let mut r = vec![0.0; np];
                 r[..3].iter_mut().zip(&f[..3]).for_each(|(x, v)| *x = v * w);
-                r[3 + index(&s.program)] = f[3] * w;
+                r[3 + index(s)] = f[3] * w;
                 r
             })
             .collect();
@@ -314,7 +318,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     let predicted: Vec<f64> = samples
         .iter()
         .map(|s| {
-            let p = params_of(&y, index(&s.program));
+            let p = params_of(&y, index(s));
             let (m, c) = s.prajapati.memory_and_compute(&p);
             s.prajapati.wavefronts * p.t_sync + s.prajapati.rounds * (m + c) + s.prajapati.overlapped * m.max(c)
         })
@@ -337,31 +341,56 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     c.prajapati.l_word = y[0];
     c.prajapati.tau_sync = y[1];
     c.prajapati.t_sync = y[2];
-    let mut ops: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+    // Per program and mapping; then, per mapping, the defaults for programs not measured.
+    let mut facts: BTreeMap<String, (u32, u32, bool)> = BTreeMap::new();
     for s in samples {
-        ops.insert(&s.program, (s.operations, s.element_bytes));
+        facts.insert(key(s), (s.operations, s.element_bytes, s.staged));
     }
-    let mut alphas = Vec::new();
-    let mut citers = Vec::new();
-    let (mut betas, mut gammas) = (Vec::new(), Vec::new());
-    for (p, name) in programs.iter().enumerate() {
-        let t = thesis_of(p);
-        let (o, bytes) = ops.get(name.as_str()).copied().unwrap_or((1, 8));
-        c.thesis.programs.insert(name.clone(), ThesisProgram { alpha: t.alpha, beta: t.beta, gamma: t.gamma });
-        c.prajapati.programs.insert(name.clone(), y[3 + p]);
-        alphas.push((o, t.alpha));
-        citers.push((o, y[3 + p]));
-        betas.push(t.beta);
-        gammas.push(t.gamma / f64::from(bytes.max(1)));
+    for staged in [true, false] {
+        let (mut alphas, mut citers, mut betas, mut gammas) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (p, name) in programs.iter().enumerate() {
+            let (o, bytes, kind) = facts.get(name).copied().unwrap_or((1, 8, true));
+            if kind != staged {
+                continue;
+            }
+            let t = thesis_of(p);
+            c.thesis.programs.insert(name.clone(), ThesisProgram { alpha: t.alpha, beta: t.beta, gamma: t.gamma });
+            c.prajapati.programs.insert(name.clone(), y[3 + p]);
+            alphas.push((o, t.alpha));
+            citers.push((o, y[3 + p]));
+            betas.push(t.beta);
+            gammas.push(t.gamma / f64::from(bytes.max(1)));
+        }
+        if alphas.is_empty() {
+            continue;
+        }
+        let (defaults, c_iter) = if staged {
+            (&mut c.thesis.staged, &mut c.prajapati.c_iter_staged)
+        } else {
+            (&mut c.thesis.global, &mut c.prajapati.c_iter_global)
+        };
+        *defaults = ThesisDefaults {
+            alpha: per_operation(&alphas, defaults.alpha),
+            beta: betas.iter().sum::<f64>() / betas.len() as f64,
+            gamma_per_byte: gammas.iter().sum::<f64>() / gammas.len() as f64,
+        };
+        *c_iter = per_operation(&citers, *c_iter);
     }
-    c.thesis.alpha = per_operation(&alphas, base.thesis.alpha);
-    c.prajapati.c_iter = per_operation(&citers, base.prajapati.c_iter);
-    c.thesis.beta = betas.iter().sum::<f64>() / betas.len().max(1) as f64;
-    c.thesis.gamma_per_byte = gammas.iter().sum::<f64>() / gammas.len().max(1) as f64;
-    let mut registers: Vec<u32> = samples.iter().map(|s| s.registers).filter(|&r| r > 0).collect();
-    registers.sort_unstable();
-    if let Some(&median) = registers.get(registers.len() / 2) {
-        c.registers_per_thread = median;
+    // R_T per program and staging (thesis Alg. 5.1 line 1: one value per loop nest), and the
+    // median of them all for programs not measured.
+    let median = |mut v: Vec<u32>| -> Option<u32> {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied()
+    };
+    for name in &programs {
+        let used: Vec<u32> =
+            samples.iter().filter(|s| key(s) == *name && s.registers > 0).map(|s| s.registers).collect();
+        if let Some(r) = median(used) {
+            c.registers.insert(name.clone(), r);
+        }
+    }
+    if let Some(r) = median(samples.iter().map(|s| s.registers).filter(|&r| r > 0).collect()) {
+        c.registers_per_thread = r;
     }
     let q = |f: &FitQuality| {
         serde_json::json!({

@@ -28,6 +28,11 @@ pub struct TileMemory {
     pub store_bytes: u64,
     /// Shared (workgroup) memory per block, in bytes.
     pub shared_bytes: u64,
+    /// Per copy loop of a staged tile (one per array and direction: loads of the elements
+    /// read, stores of those written), the buffer cells it visits: the mapping's copies walk
+    /// the whole buffer box and test each cell's membership (docs/passes.md, staging), so this,
+    /// not the elements moved, is their work. Empty without staging.
+    pub copy_loops: Vec<u64>,
 }
 
 impl TileMemory {
@@ -39,6 +44,11 @@ impl TileMemory {
     /// Loads plus stores in 4-byte words (seed 004's `M_io`, Table 1).
     pub fn words(&self) -> u64 {
         (self.load_bytes + self.store_bytes).div_ceil(4)
+    }
+
+    /// Buffer cells the copy loops visit (all loops).
+    pub fn copy_cells(&self) -> u64 {
+        self.copy_loops.iter().sum()
     }
 }
 
@@ -165,6 +175,7 @@ pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
         let count = |v: &[u64]| v.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
         let bytes = u64::from(array.element_bytes);
         let (r, w) = (count(&read), count(&written));
+        memory.copy_loops.extend([r, w].iter().filter(|&&n| n > 0).map(|_| cells));
         memory.loads += r;
         memory.stores += w;
         memory.load_bytes += r * bytes;

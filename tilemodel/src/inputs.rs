@@ -88,6 +88,9 @@ pub struct LayoutInputs<'a> {
     pub block: Block,
     /// `G_e` of each step of a full tile on this block.
     pub warps: Vec<u64>,
+    /// Warp-iterations of a staged tile's copy loops on this block (each loop's cells cyclic
+    /// over the block's threads, the busiest lane of each warp counted, as for `G_e`).
+    pub copy_warps: u64,
     /// Registers per thread `R_T` (thesis Alg. 5.1 line 1).
     pub registers: u32,
     /// Resident blocks per SM (thesis Table 5.1's `B`, seed 004's `k`).
@@ -111,6 +114,7 @@ impl<'a> LayoutInputs<'a> {
             tile,
             block,
             warps: wavefront_warps(shape, &tile.sizes, block)?,
+            copy_warps: tile.memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
             registers,
             residency: residency(device, block.threads(), registers, tile.memory.shared_bytes),
             element_bytes: shape.element_bytes(),
@@ -127,4 +131,31 @@ impl<'a> LayoutInputs<'a> {
     pub fn total_points(&self) -> u64 {
         self.tile.points.iter().sum::<u64>() * self.tile.groups as u64
     }
+
+    /// Thesis Eq. 5.5's `N_mem` in our mapping: the warp-iterations of the copy loops when
+    /// staged (what the copies cost: every buffer cell is visited and tested), else the
+    /// tile's global accesses (made inside the loop body).
+    pub fn memory_work(&self) -> u64 {
+        if self.tile.staged {
+            self.copy_warps
+        } else {
+            self.tile.memory.accesses()
+        }
+    }
+}
+
+/// Warp-iterations of a loop of `n` iterations cyclic over `threads` threads: per warp, the
+/// iterations of its busiest (first) lane.
+pub fn cyclic_warps(n: u64, threads: u32) -> u64 {
+    let k = u64::from(threads.max(1));
+    (0..k.div_ceil(u64::from(crate::intra::WARP)))
+        .map(|w| {
+            let first = w * u64::from(crate::intra::WARP);
+            if first >= n {
+                0
+            } else {
+                (n - first).div_ceil(k)
+            }
+        })
+        .sum()
 }

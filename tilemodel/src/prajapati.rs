@@ -9,8 +9,9 @@
 //!   `w(i)` tiles each; `k` = resident blocks per SM (Eq. 11, [`crate::device::residency`]).
 //!   Adapted: a wavefront with fewer than `k·n_SM` tiles holds only `k_i = min(k, ⌈w(i) /
 //!   n_SM⌉)` per SM.
-//! * Eq. 8: `m' = M_io·L + 2·τ_sync` (`M_io`: loads plus stores in 4-byte words); without
-//!   staging the accesses still move `M_io` words but there are no staging barriers.
+//! * Eq. 8: `m' = M_io·L + 2·τ_sync` (`M_io` in 4-byte words, [`io_words`]: the buffer cells
+//!   a staged tile's copy loops visit, as they cost in our mapping); without staging the
+//!   accesses move `M_io` words but there are no staging barriers.
 //! * Eq. 9: `c = Σ_steps (⌈x / n_V⌉·C_iter + τ_sync)` with `x` the step's points, once per
 //!   statement group; adapted: a block of `K < n_V` threads uses only `K` lanes, so
 //!   `n_V' = min(n_V, K)`.
@@ -20,6 +21,7 @@
 
 use crate::device::DeviceLimits;
 use crate::error::Result;
+use crate::footprint::TileMemory;
 use crate::inputs::LayoutInputs;
 use crate::model::{resident_blocks, BoundInputs, Prediction, Term, TileModel};
 
@@ -50,6 +52,17 @@ impl PrajapatiParams {
 
     /// Parameter names, in the order of [`PrajapatiParams::to_vector`].
     pub const NAMES: [&'static str; 4] = ["l_word", "tau_sync", "t_sync", "c_iter"];
+}
+
+/// `M_io` in 4-byte words as our mapping moves them: a staged tile's copy loops visit every
+/// cell of their buffer box (testing membership), so their cells count; without staging, the
+/// tile's global loads and stores.
+pub fn io_words(memory: &TileMemory, staged: bool, element_bytes: u32) -> u64 {
+    if staged {
+        (memory.copy_cells() * u64::from(element_bytes)).div_ceil(4)
+    } else {
+        memory.words()
+    }
 }
 
 /// Seed 004's model with resolved parameters.
@@ -98,7 +111,7 @@ impl PrajapatiParts {
             wavefronts: layout.tile.inter.wavefronts() as f64,
             rounds: rounds as f64,
             overlapped: overlapped as f64,
-            words: layout.tile.memory.words() as f64,
+            words: io_words(&layout.tile.memory, layout.tile.staged, layout.element_bytes) as f64,
             memory_barriers: if layout.tile.staged { 2.0 } else { 0.0 },
             iterations: iterations as f64,
             compute_barriers: (layout.tile.steps() as u64 * groups) as f64,
@@ -157,7 +170,8 @@ impl TileModel for PrajapatiModel {
         let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
         let groups = b.groups as f64;
         let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
-        let memory = b.memory.words() as f64 * p.l_word + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
+        let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
+            + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
         let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
         b.wavefronts * p.t_sync + b.spread_tiles(device) * memory.max(compute)
     }

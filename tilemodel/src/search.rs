@@ -332,7 +332,7 @@ pub fn search(
     let start = Instant::now();
     let device = &calibration.device;
     let model: Box<dyn TileModel> =
-        calibration.model(options.model, program, shape.operations_per_point(), shape.element_bytes());
+        calibration.model(options.model, program, options.staged, shape.operations_per_point(), shape.element_bytes());
     let geometry = TileGeometry::new(shape);
     let m = shape.width;
     let grids: Vec<Vec<i64>> = match &options.fixed_sizes {
@@ -545,7 +545,9 @@ fn evaluate_blocks(
                 });
                 continue;
             }
-            let x_cap = 8i64.max((extents[0].max(1) as u64).next_power_of_two() as i64);
+            // A block of one parallel loop is one warp at least; of two or three, 8 along x.
+            let smallest = if shape.width == 2 { i64::from(WARP) } else { 8 };
+            let x_cap = smallest.max((extents[0].max(1) as u64).next_power_of_two() as i64);
             if i64::from(block.y) > extents[1] || i64::from(block.z) > extents[2] || i64::from(block.x) > x_cap {
                 tally.prune(PruneReason::IdleAxis, || {
                     format!(

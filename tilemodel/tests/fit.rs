@@ -79,6 +79,7 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
                 operations: ops,
                 element_bytes: 8,
                 registers: 64,
+                staged: true,
                 thesis,
                 prajapati,
                 seconds,
@@ -99,19 +100,21 @@ fn exact_thesis_data_gives_the_parameters_back() {
     assert!(result.thesis.rms_relative_error < 1e-9, "{:?}", result.thesis);
     let c = &result.calibration;
     for (p, &(name, ops)) in PROGRAMS.iter().enumerate() {
-        let got = c.thesis_params(name, ops, 8);
+        let got = c.thesis_params(name, true, ops, 8);
         let want = truth_thesis(p);
         for (g, w) in got.to_vector().iter().zip(want.to_vector()) {
             assert!(w == 0.0 && g.abs() < 1e-15 || close(*g, w, 1e-6), "{name}: {got:?} vs {want:?}");
         }
     }
     // Programs not measured get a line through the measured α over their operations.
-    assert!(c.thesis.alpha.per_operation >= 0.0 && c.thesis.alpha.base >= 0.0);
+    assert!(c.thesis.staged.alpha.per_operation >= 0.0 && c.thesis.staged.alpha.base >= 0.0);
     assert_eq!(c.registers_per_thread, 64);
+    assert_eq!(c.registers_for("sor_2d", true), 64);
     // The file reads back (serde_json's float parsing may differ in the last bit).
     let again = Calibration::from_json(&c.to_json(), "fit").unwrap();
     for (&(name, ops), _) in PROGRAMS.iter().zip(0..) {
-        let (a, b) = (again.thesis_params(name, ops, 8).to_vector(), c.thesis_params(name, ops, 8).to_vector());
+        let (a, b) =
+            (again.thesis_params(name, true, ops, 8).to_vector(), c.thesis_params(name, true, ops, 8).to_vector());
         assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12 * y.abs().max(1e-30)));
     }
 }
@@ -122,7 +125,7 @@ fn exact_prajapati_data_gives_the_parameters_back() {
     let result = fit(&base, &samples(11, 12, 0.0, false), "measured", "synthetic").unwrap();
     assert!(result.prajapati.rms_relative_error < 1e-9, "{:?}", result.prajapati);
     for (p, &(name, ops)) in PROGRAMS.iter().enumerate() {
-        let got = result.calibration.prajapati_params(name, ops).to_vector();
+        let got = result.calibration.prajapati_params(name, true, ops).to_vector();
         for (g, w) in got.iter().zip(truth_prajapati(p).to_vector()) {
             assert!(close(*g, w, 1e-6), "{name}: {got:?}");
         }
@@ -139,11 +142,11 @@ proptest! {
         let base = Calibration::h100_default().unwrap();
         let thesis = fit(&base, &samples(seed, 40, 0.02, true), "measured", "synthetic").unwrap();
         prop_assert!(thesis.thesis.rms_relative_error < 0.02, "{:?}", thesis.thesis);
-        let got = thesis.calibration.thesis_params("sor_2d", 9, 8);
+        let got = thesis.calibration.thesis_params("sor_2d", true, 9, 8);
         prop_assert!(close(got.sigma_blk, 2.5e-6, 0.1) && close(got.alpha, 6e-9, 0.1), "{got:?}");
         let prajapati = fit(&base, &samples(seed, 40, 0.02, false), "measured", "synthetic").unwrap();
         prop_assert!(prajapati.prajapati.rms_relative_error < 0.02, "{:?}", prajapati.prajapati);
-        let got = prajapati.calibration.prajapati_params("sor_2d", 9);
+        let got = prajapati.calibration.prajapati_params("sor_2d", true, 9);
         prop_assert!(close(got.t_sync, 2.2e-6, 0.1) && close(got.c_iter, 9e-8, 0.1), "{got:?}");
     }
 }

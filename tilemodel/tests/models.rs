@@ -18,7 +18,14 @@ fn tile() -> TileInputs {
         inter: InterTileCounts { first_wavefront: 0, tiles: vec![1, 3, 5], full: vec![1, 2, 5] },
         points: vec![40, 64, 64, 40],
         groups: 1,
-        memory: TileMemory { loads: 100, stores: 60, load_bytes: 800, store_bytes: 480, shared_bytes: 2048 },
+        memory: TileMemory {
+            loads: 100,
+            stores: 60,
+            load_bytes: 800,
+            store_bytes: 480,
+            shared_bytes: 2048,
+            copy_loops: vec![300, 200],
+        },
         staged: true,
     }
 }
@@ -28,6 +35,8 @@ fn layout(tile: &TileInputs) -> LayoutInputs<'_> {
         tile,
         block: Block::new(32, 1, 1),
         warps: vec![2, 2, 2, 2],
+        // The copy loops of 300 and 200 cells on 32 threads: ⌈300/32⌉ + ⌈200/32⌉.
+        copy_warps: 17,
         registers: 64,
         residency: Residency { blocks_per_sm: 2, limiter: Limiter::Registers },
         element_bytes: 8,
@@ -42,16 +51,24 @@ fn thesis_model_by_hand() {
     // B·P = 4. Wavefront 1: one tile on the slowest SM. Wavefront 2: ⌈3/2⌉ = 2 tiles, scaled by
     // (2 + 0.5)/3 for the border tile. Wavefront 3: two rounds, 2 + ⌈1/2⌉ = 3 tiles.
     let c = 1.0 + 2.0 * 2.5 / 3.0 + 3.0;
-    assert!((critical_tiles(&layout, &device()).unwrap() - c).abs() < 1e-12);
-    // Barriers per tile: 4 steps + the one after the loads.
+    // The work terms run at the issue efficiency of the warps resident per SM: one warp per
+    // block, 1, 2 and 2 blocks resident (of B = 2), over the 16 warps an SM needs.
+    let slowed = 1.0 * 16.0 + 2.0 * 2.5 / 3.0 * 8.0 + 3.0 * 8.0;
+    // The staged copies walk a border tile's whole buffer: no border factor.
+    let copies = 1.0 * 16.0 + 2.0 * 8.0 + 3.0 * 8.0;
+    let weights = critical_tiles(&layout, &device()).unwrap();
+    assert!((weights.border - c).abs() < 1e-12 && (weights.work - slowed).abs() < 1e-12);
+    assert!((weights.copies - copies).abs() < 1e-12);
+    // Barriers per tile: 4 steps + the one after the loads; N_mem: the copies' 17 warp-iterations.
+    assert_eq!(stencil_tilemodel::inputs::cyclic_warps(300, 32) + stencil_tilemodel::inputs::cyclic_warps(200, 32), 17);
     let f = thesis_features(&layout, &device()).unwrap();
-    let expected = [1.0, 3.0, c * 5.0, c * 8.0, c * 208.0, c * 160.0];
+    let expected = [1.0, 3.0, c * 5.0, slowed * 8.0, slowed * 208.0, copies * 17.0];
     for (a, b) in f.iter().zip(expected) {
         assert!((a - b).abs() < 1e-9, "{f:?} vs {expected:?}");
     }
     let params = ThesisParams { sigma_ker: 1.0, sigma_blk: 2.0, sigma_thd: 3.0, alpha: 4.0, beta: -0.5, gamma: 0.25 };
     let p = ThesisModel { params }.predict(&layout, &device()).unwrap();
-    let by_hand = 1.0 + 3.0 * 2.0 + c * (5.0 * 3.0 + 8.0 * 4.0 - 208.0 * 0.5 + 160.0 * 0.25);
+    let by_hand = 1.0 + 3.0 * 2.0 + c * 5.0 * 3.0 + slowed * (8.0 * 4.0 - 208.0 * 0.5) + copies * 17.0 * 0.25;
     assert!((p.seconds - by_hand).abs() < 1e-9);
     assert!((p.terms.iter().map(|t| t.seconds).sum::<f64>() - p.seconds).abs() < 1e-9);
 }
@@ -64,11 +81,11 @@ fn prajapati_model_by_hand() {
     // k = 2 on 2 SMs: wavefront 1 holds 1 tile per SM (one round), wavefront 2 two (one
     // round, one overlapped tile), wavefront 3 two (⌈⌈5/2⌉/2⌉ = 2 rounds, 2 overlapped).
     assert_eq!((parts.rounds, parts.overlapped, parts.wavefronts), (4.0, 3.0, 3.0));
-    // 1280 bytes = 320 words; f64 on 64 lanes, but a 32-thread block uses 32:
-    // ⌈40/32⌉ + ⌈64/32⌉ + ⌈64/32⌉ + ⌈40/32⌉ = 8 iterations.
-    assert_eq!((parts.words, parts.iterations, parts.compute_barriers), (320.0, 8.0, 4.0));
+    // The copies visit 500 cells of 8 bytes = 1000 words; f64 on 64 lanes, but a 32-thread block
+    // uses 32: ⌈40/32⌉ + ⌈64/32⌉ + ⌈64/32⌉ + ⌈40/32⌉ = 8 iterations.
+    assert_eq!((parts.words, parts.iterations, parts.compute_barriers), (1000.0, 8.0, 4.0));
     let params = PrajapatiParams { l_word: 1e-3, tau_sync: 0.01, t_sync: 0.5, c_iter: 0.1 };
-    let (m, c) = (320.0 * 1e-3 + 2.0 * 0.01, 8.0 * 0.1 + 4.0 * 0.01);
+    let (m, c) = (1000.0 * 1e-3 + 2.0 * 0.01, 8.0 * 0.1 + 4.0 * 0.01);
     let by_hand = 3.0 * 0.5 + 4.0 * (m + c) + 3.0 * f64::max(m, c);
     let p = PrajapatiModel { params }.predict(&layout, &device()).unwrap();
     assert!((p.seconds - by_hand).abs() < 1e-12, "{} vs {by_hand}", p.seconds);

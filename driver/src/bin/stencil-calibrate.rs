@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use stencil_driver::calibrate::{compare, comparison_json, render_comparison, samples, Measurements};
+use stencil_driver::calibrate::{
+    compare, comparison_json, prajapati_time, render_comparison, samples, thesis_time, Measurements,
+};
 use stencil_driver::opt::Registries;
 use stencil_tilemodel::fit::fit;
 use stencil_tilemodel::Calibration;
@@ -25,6 +27,9 @@ enum Command {
     Fit {
         /// The measurements file (bench/calibrate.py writes it).
         measurements: PathBuf,
+        /// The folder the runs' program paths are relative to (default: the file's).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
         /// Where to write the calibration.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
@@ -41,12 +46,18 @@ enum Command {
     Compare {
         /// The measurements file.
         measurements: PathBuf,
+        /// The folder the runs' program paths are relative to (default: the file's).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
         /// The calibration to predict with (default: the built-in H100 file).
         #[arg(long, value_name = "FILE")]
         calibration: Option<PathBuf>,
         /// Also write the comparison as JSON.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Also list every run with both models' predictions.
+        #[arg(long)]
+        runs: bool,
     },
 }
 
@@ -61,8 +72,8 @@ fn load(path: &Option<PathBuf>) -> Result<Calibration, String> {
 fn run(cli: Cli) -> Result<(), String> {
     let registries = Registries::all();
     match cli.command {
-        Command::Fit { measurements, out, base, provenance } => {
-            let m = Measurements::load(&measurements)?;
+        Command::Fit { measurements, root, out, base, provenance } => {
+            let m = Measurements::load(&measurements, root.as_deref())?;
             let base = load(&base)?;
             let data = samples(&m, &base, &registries)?;
             let what = if m.target == "gpu" { "measured on" } else { "estimated by the simulator's cost report for" };
@@ -102,10 +113,27 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", render_comparison(&compare(&data, &c), "the fitted runs"));
             Ok(())
         }
-        Command::Compare { measurements, calibration, json } => {
-            let m = Measurements::load(&measurements)?;
+        Command::Compare { measurements, root, calibration, json, runs } => {
+            let m = Measurements::load(&measurements, root.as_deref())?;
             let c = load(&calibration)?;
             let data = samples(&m, &c, &registries)?;
+            if runs {
+                println!(
+                    "{:<44} {:>12} {:>12} {:>12}  thesis features [1, N_w, C·bar, C·ΣG, C·ΣH, C·N_mem]",
+                    "run", "measured", "thesis", "prajapati"
+                );
+                for s in &data {
+                    let f: Vec<String> = s.thesis.iter().map(|x| format!("{x:.3e}")).collect();
+                    println!(
+                        "{:<44} {:>9.1} us {:>9.1} us {:>9.1} us  [{}]",
+                        s.label,
+                        s.seconds * 1e6,
+                        thesis_time(s, &c) * 1e6,
+                        prajapati_time(s, &c) * 1e6,
+                        f.join(", ")
+                    );
+                }
+            }
             let rows = compare(&data, &c);
             let what = if m.target == "gpu" {
                 format!("measured on {}", m.device)
