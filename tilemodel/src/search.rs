@@ -89,7 +89,8 @@ pub enum PruneReason {
     /// More threads than the largest intra-tile wavefront has points (blockDim constraint).
     BlockTooLarge,
     /// More threads along y or z than the loop mapped there has iterations, or along x more
-    /// than that loop's iterations rounded up to a power of two (at least 8).
+    /// than that loop's iterations rounded up to a power of two (at least 8; 32 when the block
+    /// maps one loop, so that it is one warp at least).
     IdleAxis,
     /// A block does not fit on an SM (registers, shared memory or threads; Table 5.1's
     /// `B = 0`).
@@ -106,7 +107,7 @@ impl PruneReason {
             PruneReason::SharedMemory => "tile size constraint (upper bound): staged tile needs more shared memory per block than the limit",
             PruneReason::Reuse => "tile size constraint (lower bound): data reuse L_TILE / N_mem below the threshold",
             PruneReason::BlockTooLarge => "blockDim constraint: more threads than the largest intra-tile wavefront has points (rounded up to a warp)",
-            PruneReason::IdleAxis => "blockDim constraint: more threads along an axis than the loop mapped there has iterations (x: rounded up to a power of two, at least 8)",
+            PruneReason::IdleAxis => "blockDim constraint: more threads along an axis than the loop mapped there has iterations (x: rounded up to a power of two, at least 8, or 32 with one loop)",
             PruneReason::DoesNotFit => "Table 5.1: B = 0, a block does not fit on an SM (registers per block, shared memory or threads)",
             PruneReason::Bound => "branch and bound: the model's lower bound for every block of the size is above the layouts kept",
         }

@@ -176,10 +176,13 @@ impl TileModel for ThesisModel {
         } else {
             b.memory.accesses()
         };
-        let tile = p.alpha * warps + p.sigma_thd * barriers + p.beta * points + p.gamma * memory as f64;
-        if tile < 0.0 {
+        // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
+        // be non-negative on their own for `0.5·spread` to bound their weight from below.
+        let work = p.alpha * warps + p.beta * points;
+        if work < 0.0 {
             return 0.0;
         }
+        let tile = work + p.sigma_thd * barriers + p.gamma * memory as f64;
         p.sigma_ker.max(0.0) + p.sigma_blk * b.wavefronts + 0.5 * b.spread_tiles(device) * tile
     }
 }
