@@ -2,15 +2,10 @@
 """The script of a GPU bundle (written by tools/gpu-bundle, which copies this file as run.py).
 
 Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX] [--check REGEX]
-                                  [--calibrate | --calibrate-only]
 
-  --bench REGEX     time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
-  --check REGEX     check only the configurations whose label matches REGEX
-  --skip-checks     no correctness checks (only after a run of the same bundle passed them)
-  --calibrate       also calibrate the tile models (docs/tile-models.md): time every calibration
-                    run of the manifest on the GPU, fit both models with bin/stencil-calibrate,
-                    write RESULTS_DIR/calibration.json, measurements.json and agreement.json
-  --calibrate-only  only that (no checks, no benchmark table)
+  --bench REGEX   time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
+  --check REGEX   check only the configurations whose label matches REGEX
+  --skip-checks   no correctness checks (only after a run of the same bundle passed them)
 
 Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing else. In order:
 
@@ -23,8 +18,11 @@ Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing e
   3. the benchmark table at sizes far beyond L2, one warm-up run each, CUDA-event kernel time.
   4. RESULTS_DIR/results.json and RESULTS_DIR/results.md (device, driver, date, commit,
      GCells/s, GB/s, % of copy bandwidth, speed-up over naive, registers), and log.txt.
-  5. with --calibrate: the tile models' calibration (a GPU is needed; without one the script
-     says calibration was skipped).
+  5. with --calibrate (or --calibrate-only: no checks, no benchmark table): the tile models'
+     calibration (docs/tile-models.md): every calibration run of the manifest timed on the GPU,
+     both models fitted with bin/stencil-calibrate, RESULTS_DIR/calibration.json,
+     measurements.json, agreement.json (fitted) and agreement-default.json (the built-in file).
+     Without a GPU the script says calibration was skipped.
 
 The whole run keeps to --budget seconds (default 450): benchmarks that would start after it are
 listed as skipped, so results always come back. Progress goes to stdout as it happens.

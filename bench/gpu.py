@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """GPU benchmarks (issue 7 item 8): the example suite on a real GPU, naive `gpu-map{naive}`
-against tiled `poly-schedule,poly-tile{sizes=S},gpu-map` for several tile sizes, at sizes far
+against tiled `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` (the tile model's choice,
+staged and unstaged) and `poly-tile{sizes=S}` for several fixed tile sizes, at sizes far
 larger than L2 (2-D 16384^2, 3-D 512^3). Prints GCells/s, effective bandwidth and speedup over
 naive per run, and records the table with device, driver, date and commit in bench/results/.
 Without an NVIDIA driver it says the GPU benchmarks were skipped and exits 0.
@@ -129,6 +130,11 @@ def main():
         say(f"{example}: {'x'.join([str(space)] * dims)}, T={steps}")
         say(header)
         configs = [("naive", "builtin.module(gpu-map{naive})")]
+        # The default way to tile: sizes and blocks from the tile model at these problem sizes
+        # (docs/tile-models.md), staged and on global memory; then fixed sizes for comparison.
+        configs += [("tiled auto shared", "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})"),
+                    ("tiled auto global", "builtin.module(poly-schedule,poly-tile{sizes=auto staging=false},"
+                                          "gpu-map{block=auto staging=false})")]
         configs += [(f"tiled {t} shared, block {BLOCKS[dims]}",
                      f"builtin.module(poly-schedule,poly-tile{{sizes={t}}},gpu-map{{block={BLOCKS[dims]}}})")
                     for t in STAGED_TILES[dims]]
