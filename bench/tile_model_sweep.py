@@ -12,8 +12,8 @@ program and model: Spearman's rank correlation of predicted and estimated times,
 cost report's time) the model's first choice among the sweep is from the sweep's best, and the RMS
 relative error. The search's own choices are reported against the sweep's best too.
 
-Problem sizes (SIZES): those of the simulator calibration runs for 1-D and 2-D; 3-D runs at T=4
-and 16^3 (the calibration's 24^3 at T=8 takes the simulator up to 45 s per small-tile layout).
+Problem sizes: those of the simulator calibration runs (bench/calibrate.py SIZES["sim"]: 1-D
+T=32, N=512; 2-D T=16, 64^2; 3-D T=4, 16^3).
 
 The runs' files go to target/tile-model-sweep/. --record writes the output with the date, commit
 and machine to bench/results/DATE-tile-model-sweep.txt and, with every run's estimated and
@@ -45,7 +45,7 @@ SWEEP = {
     "jacobi-3d-7pt": ([(2, 4, 4, 4), (3, 4, 4, 4), (2, 4, 4, 8), (2, 8, 8, 8), (3, 8, 8, 8), (2, 2, 4, 8),
                        (4, 4, 4, 4), (2, 4, 8, 8), (3, 4, 4, 8), (2, 8, 4, 4)], [(8, 4, 2), (8, 2, 2), (8, 4, 4), (8, 8, 2)]),
 }
-SIZES = {1: calibrate.SIZES["sim"][1], 2: calibrate.SIZES["sim"][2], 3: {"T": 4, "N": 16, "M": 16, "L": 16}}
+SIZES = calibrate.SIZES["sim"]
 
 
 def main():

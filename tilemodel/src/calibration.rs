@@ -6,8 +6,9 @@
 //! staged and an unstaged kernel of one program are different code, with different costs per
 //! warp and per memory operation) when a calibration measured them, and otherwise derived,
 //! per mapping, from the program's arithmetic operations per point: `α = alpha.base +
-//! alpha.per_operation × ops` (and `C_iter` likewise), `γ = gamma_per_byte × element bytes`. The format is documented in `docs/tile-models.md`; `calibrations/h100.json`
-//! is the built-in default.
+//! alpha.per_operation × ops` (and `C_iter` likewise), `γ = gamma_per_byte × element bytes`.
+//! The format is documented in `docs/tile-models.md`; `calibrations/h100.json` is the built-in
+//! default.
 
 use std::collections::BTreeMap;
 
@@ -147,6 +148,15 @@ impl Calibration {
         let bad = |message: String| TileModelError::Calibration { path: path.to_string(), message };
         let root: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
         let r = Reader { path };
+        // Per-program tables are keyed by `program_key`: a key without its mapping would never
+        // be looked up, so it is refused rather than silently ignored.
+        let key = |table: &str, k: &str| -> Result<String> {
+            if k.ends_with("/staged") || k.ends_with("/global") {
+                Ok(k.to_string())
+            } else {
+                Err(bad(format!("{table}: key '{k}' must be PROGRAM/staged or PROGRAM/global")))
+            }
+        };
         let format = r.u64(&root, "format")?;
         if format != FORMAT {
             return Err(bad(format!("format {format}; this build reads format {FORMAT}")));
@@ -180,7 +190,7 @@ impl Calibration {
             let programs = programs.as_object().ok_or_else(|| bad("thesis.programs must be an object".into()))?;
             for (name, p) in programs {
                 thesis_programs.insert(
-                    name.clone(),
+                    key("thesis.programs", name)?,
                     ThesisProgram {
                         alpha: r.f64(p, "alpha_s")?,
                         beta: r.f64(p, "beta_s")?,
@@ -210,7 +220,7 @@ impl Calibration {
         if let Some(programs) = p.get("programs") {
             let programs = programs.as_object().ok_or_else(|| bad("prajapati.programs must be an object".into()))?;
             for (name, q) in programs {
-                prajapati_programs.insert(name.clone(), r.f64(q, "c_iter_s")?);
+                prajapati_programs.insert(key("prajapati.programs", name)?, r.f64(q, "c_iter_s")?);
             }
         }
         let prajapati = PrajapatiCalibration {
@@ -229,7 +239,7 @@ impl Calibration {
                     .as_u64()
                     .and_then(|v| u32::try_from(v).ok())
                     .ok_or_else(|| bad(format!("registers.{k} must be an integer")))?;
-                registers.insert(k.clone(), v);
+                registers.insert(key("registers", k)?, v);
             }
         }
         Ok(Calibration {
@@ -422,5 +432,12 @@ mod tests {
         assert!(e.contains("x.json") && e.contains("'device'"), "{e}");
         let e = Calibration::from_json("{\"format\": 7}", "x.json").unwrap_err().to_string();
         assert!(e.contains("format 7"), "{e}");
+        // A per-program key without its mapping.
+        let mut root: Value = serde_json::from_str(H100_DEFAULT).unwrap();
+        root["registers"] = serde_json::json!({"sor_2d": 64});
+        let e = Calibration::from_json(&root.to_string(), "x.json").unwrap_err().to_string();
+        assert!(e.contains("registers: key 'sor_2d' must be PROGRAM/staged"), "{e}");
+        root["registers"] = serde_json::json!({"sor_2d/staged": 64});
+        assert_eq!(Calibration::from_json(&root.to_string(), "x.json").unwrap().registers_for("sor_2d", true), 64);
     }
 }
