@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Agreement of the tile models with the simulator's cost report (issue 15, "Must show").
 
-Usage: bench/tile_model_sweep.py [--calibration FILE] [--only NAME,...] [--record]
+Usage: bench/tile_model_sweep.py [--calibration FILE] [--only NAME,...] [--reuse MEASUREMENTS] [--record]
 
 For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi: at least 30 staged wavefront layouts each (tile
 sizes x blocks; none of them a configuration of the calibration runs, bench/calibrate.py), every
@@ -15,7 +15,10 @@ relative error. The search's own choices are reported against the sweep's best t
 Problem sizes: those of the simulator calibration runs (bench/calibrate.py SIZES["sim"]: 1-D
 T=32, N=512; 2-D T=16, 64^2; 3-D T=4, 16^3).
 
-The runs' files go to target/tile-model-sweep/. --record writes the output with the date, commit
+--reuse MEASUREMENTS takes the layouts' estimates from an earlier sweep's
+measurements-sim.json (the cost report does not depend on the calibration: compare another
+calibration without rerunning the simulator); the search's choices always run. The runs' files
+go to target/tile-model-sweep/. --record writes the output with the date, commit
 and machine to bench/results/DATE-tile-model-sweep.txt and, with every run's estimated and
 predicted time, to bench/results/DATE-tile-model-sweep.json.
 """
@@ -61,6 +64,12 @@ def main():
     out_dir = os.path.join(target, "tile-model-sweep")
     os.makedirs(out_dir, exist_ok=True)
     started = datetime.datetime.now(datetime.timezone.utc)
+    # --reuse FILE: the layouts' estimates of an earlier sweep (its measurements-sim.json): the
+    # cost report does not depend on the calibration, so only the search's choices run again.
+    reused = {}
+    if "--reuse" in args:
+        with open(option("--reuse", "")) as f:
+            reused = {r["label"]: r for r in json.load(f)["runs"]}
     records, lines, choices = [], [], []
 
     def say(line):
@@ -88,7 +97,10 @@ def main():
         clock = time.monotonic()
         done_here = []
         for entry in entries:
-            record, error = calibrate.run_one(stencil_run, ROOT, entry, "sim")
+            if entry["label"] in reused:
+                record, error = {**reused[entry["label"]]}, None
+            else:
+                record, error = calibrate.run_one(stencil_run, ROOT, entry, "sim")
             if record is None:
                 say(f"  {entry['label']}: failed: {error}")
                 continue
@@ -99,7 +111,8 @@ def main():
         best = min((r["seconds"] for r in done_here), default=None)
         # The search's own choices (each model), estimated the same way.
         for model in ("thesis", "prajapati"):
-            pipeline = ("builtin.module(poly-schedule,poly-tile{sizes=auto model=" + model
+            calibration = f" calibration={os.path.abspath(option('--calibration', ''))}" if "--calibration" in args else ""
+            pipeline = ("builtin.module(poly-schedule,poly-tile{sizes=auto model=" + model + calibration
                         + "},gpu-map{block=auto})")
             done = subprocess.run([stencil_run, os.path.join(ROOT, f"examples/{name}.mlir"),
                                    f"--pass-pipeline={pipeline}", "--target", "sim", "--cost", "--json",
