@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Agreement of the tile models with the simulator's cost report (issue 15, "Must show").
 
-Usage: bench/tile_model_sweep.py [--calibration FILE] [--only NAME,...] [--reuse MEASUREMENTS] [--record]
+Usage: bench/tile_model_sweep.py [--calibration FILE] [--only NAME,...] [--reuse MEASUREMENTS]
+                                 [--record [--suffix NAME]]
 
 For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi: at least 30 staged wavefront layouts each (tile
 sizes x blocks; none of them a configuration of the calibration runs, bench/calibrate.py), every
@@ -20,7 +21,8 @@ measurements-sim.json (the cost report does not depend on the calibration: compa
 calibration without rerunning the simulator); the search's choices always run. The runs' files
 go to target/tile-model-sweep/. --record writes the output with the date, commit
 and machine to bench/results/DATE-tile-model-sweep.txt and, with every run's estimated and
-predicted time, to bench/results/DATE-tile-model-sweep.json.
+predicted time, to bench/results/DATE-tile-model-sweep.json (DATE-tile-model-sweep-NAME.* with
+--suffix NAME).
 """
 
 import datetime
@@ -168,7 +170,8 @@ def main():
         header = (f"# bench/tile_model_sweep.py {' '.join(args)}\n"
                   f"# {started:%Y-%m-%d %H:%M} UTC, commit {commit}{' (with uncommitted changes)' if dirty else ''}, "
                   f"{machine}, release build; times: the simulator's cost report (docs/cost-model.md)\n")
-        base = os.path.join(ROOT, "bench", "results", f"{date}-tile-model-sweep")
+        suffix = f"-{option('--suffix', '')}" if "--suffix" in args else ""
+        base = os.path.join(ROOT, "bench", "results", f"{date}-tile-model-sweep{suffix}")
         with open(base + ".txt", "w") as f:
             f.write(header + "\n".join(lines) + "\n\nevery run: the cost report's estimate and both models' predictions\n" + "\n".join(runs) + "\n")
         with open(agreement_path) as f:
