@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time of the tile-size search (thesis Alg. 5.1, docs/tile-models.md) per example, in release.
 
-Usage: bench/tile_search_time.py [--repeat N] [--record FILE]
+Usage: bench/tile_search_time.py [--repeat N] [--timeout SECONDS] [--record FILE]
 
 For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi, at three problem sizes each (the example's
 declared defaults, the simulator sweep's sizes of bench/tile_model_sweep.py and the GPU sizes of
@@ -9,7 +9,8 @@ bench/calibrate.py), both models, staged and unstaged: `stencil-opt --explain-ti
 with `poly-tile{sizes=auto}`, and reports
 
   search   the search's own time (its `elapsed_s`: from the band shape to the ranked layouts;
-           the smallest of --repeat runs, default 3)
+           the smallest of --repeat runs, default 3; one run when it takes over 1 s; a search
+           still running after --timeout seconds, default 20, is stopped and listed)
   sizes    tile sizes in the grid, and layouts (size x block) the model evaluated
   total    the wall time of the whole stencil-opt process (parse, schedule, tile, search, print),
            the smallest of the runs, and the same pipeline with fixed sizes for comparison
@@ -35,14 +36,18 @@ EXAMPLES = [("sor-1d-3pt", 1), ("sor-2d-5pt", 2), ("sor-3d-7pt", 3), ("jacobi-2d
 FIXED = {1: "16,32", 2: "8,16,16", 3: "2,4,4,4"}
 
 
-def run(stencil_opt, example, pipeline, params, explain=None):
-    """(wall seconds, explanation JSON or None) of one stencil-opt run."""
+def run(stencil_opt, example, pipeline, params, explain=None, timeout=None):
+    """(wall seconds, explanation JSON or None) of one stencil-opt run; (None, None) when it
+    takes longer than `timeout` seconds."""
     command = [stencil_opt, os.path.join(ROOT, "examples", example + ".mlir"), f"--pass-pipeline={pipeline}",
                *[f"--param={k}={v}" for k, v in params.items()], "-o", os.devnull]
     if explain:
         command.append(f"--explain-tile-sizes-json={explain}")
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{example} {pipeline} {params}: {done.stderr.strip()[-400:]}")
@@ -56,6 +61,8 @@ def run(stencil_opt, example, pipeline, params, explain=None):
 def main():
     args = sys.argv[1:]
     repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
+    timeout = float(args[args.index("--timeout") + 1]) if "--timeout" in args else 20.0
+    slow = []
     subprocess.run(["cargo", "build", "--release", "-q", "--bin", "stencil-opt"], cwd=ROOT, check=True)
     bins = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"), "release")
     stencil_opt = os.path.join(bins, "stencil-opt")
@@ -82,9 +89,19 @@ def main():
                         pipeline = f"builtin.module(poly-schedule,poly-tile{{sizes=auto model={model}{option}}})"
                         walls, searches, report = [], [], None
                         for _ in range(repeat):
-                            wall, report = run(stencil_opt, example, pipeline, params, explain)
+                            wall, report = run(stencil_opt, example, pipeline, params, explain, timeout)
+                            if wall is None:
+                                break
                             walls.append(wall)
                             searches.append(report["elapsed_s"])
+                            if wall > 1.0:  # one run of a slow search is enough
+                                break
+                        if not walls:
+                            problem = ",".join(f"{k}={v}" for k, v in params.items()) or what
+                            say(f"{example:<14} {problem:<26} {model:<9} {'staged' if staged else 'global':<7} "
+                                f"> {timeout:.0f} s: stopped ({what})")
+                            slow.append(f"{example} {problem} {model} {'staged' if staged else 'global'}")
+                            continue
                         worst = max(worst, min(searches))
                         best = report["layouts"][0]
                         problem = ",".join(f"{k}={v}" for k, v in report["params"].items())
@@ -92,7 +109,9 @@ def main():
                             f"{min(searches) * 1e3:>6.2f} ms {report['sizes_considered']:>6} {report['evaluated']:>8} "
                             f"{min(walls) * 1e3:>6.1f} ms {fixed_wall * 1e3:>6.1f} ms  "
                             f"{'x'.join(map(str, best['sizes']))} on {'x'.join(map(str, best['block']))} ({what})")
-    say(f"slowest search: {worst * 1e3:.2f} ms (target < 100 ms per example)")
+    say(f"slowest search that finished: {worst * 1e3:.2f} ms (target < 100 ms per example)")
+    if slow:
+        say(f"stopped after {timeout:.0f} s: {len(slow)} searches ({'; '.join(slow)})")
     if "--record" in args:
         path = args[args.index("--record") + 1]
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
@@ -104,6 +123,8 @@ def main():
             f.write(f"# {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit}"
                     f"{' (with uncommitted changes)' if dirty else ''}, {platform.node()} "
                     f"({os.cpu_count()} CPUs, {platform.processor() or platform.machine()}), release build\n")
+            f.write(f"# load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+                    "(other builds shared the machine: times are inflated by about that over the CPUs)\n")
             f.write("# search: the search's own time (min of runs); total: the whole stencil-opt process;"
                     " fixed: the same pipeline with fixed sizes\n")
             f.write("\n".join(lines) + "\n")
