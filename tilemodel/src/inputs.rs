@@ -122,6 +122,28 @@ impl<'a> LayoutInputs<'a> {
         })
     }
 
+    /// The layout with `G_e` replaced by its lower bound `⌈H_e / 32⌉` (a warp-iteration covers
+    /// at most 32 points), everything else exact, without counting warps: what the search's
+    /// per-block bound predicts with (models whose time does not fall as `G_e` grows).
+    pub fn with_fewest_warps(
+        shape: &BandShape,
+        tile: &'a TileInputs,
+        block: Block,
+        registers: u32,
+        device: &DeviceLimits,
+    ) -> LayoutInputs<'a> {
+        LayoutInputs {
+            tile,
+            block,
+            warps: tile.points.iter().map(|&h| h.div_ceil(u64::from(crate::intra::WARP))).collect(),
+            copy_warps: tile.memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+            registers,
+            residency: residency(device, block.threads(), registers, tile.memory.shared_bytes),
+            element_bytes: shape.element_bytes(),
+            operations_per_point: shape.operations_per_point(),
+        }
+    }
+
     /// `Σ_e G_e` over a full tile's steps, every statement group counted.
     pub fn total_warps(&self) -> u64 {
         self.warps.iter().sum::<u64>() * self.tile.groups as u64

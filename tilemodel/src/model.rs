@@ -38,6 +38,11 @@ pub trait TileModel {
     /// A time no layout of one tile size predicts less than, whatever its block (the search's
     /// branch and bound); `0` when the parameters allow no useful bound.
     fn lower_bound(&self, bound: &BoundInputs<'_>, device: &DeviceLimits) -> f64;
+
+    /// Whether the prediction never falls when a layout's warps `G_e` grow (all else equal):
+    /// then predicting with [`LayoutInputs::with_fewest_warps`] bounds a block's time from
+    /// below before its `G_e` are counted.
+    fn monotone_in_warps(&self) -> bool;
 }
 
 /// What a tile size's lower bound may use: its block-independent inputs and, before the tiles

@@ -147,6 +147,11 @@ impl TileModel for PrajapatiModel {
         "seed 004 (Prajapati et al.): Eq. 2 (T_alg), 8 (m'), 9 (c), 11 (k), 12 (T_tile(k))"
     }
 
+    /// Eq. 9 counts iterations of `n_V'` lanes, not warps: `G_e` does not enter.
+    fn monotone_in_warps(&self) -> bool {
+        true
+    }
+
     fn predict(&self, layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<Prediction> {
         let parts = PrajapatiParts::new(layout, device)?;
         let (memory, compute) = parts.memory_and_compute(&self.params);

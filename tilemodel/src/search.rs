@@ -98,6 +98,9 @@ pub enum PruneReason {
     /// Not Alg. 5.1's: the model's lower bound for the size is above the layouts kept (branch
     /// and bound; no better layout is lost).
     Bound,
+    /// Not Alg. 5.1's: the model's time for the block with the fewest possible warps per step
+    /// is above the layouts kept (branch and bound per block; no better layout is lost).
+    BlockBound,
 }
 
 impl PruneReason {
@@ -110,6 +113,7 @@ impl PruneReason {
             PruneReason::IdleAxis => "blockDim constraint: more threads along an axis than the loop mapped there has iterations (x: rounded up to a power of two, at least 8, or 32 with one loop)",
             PruneReason::DoesNotFit => "Table 5.1: B = 0, a block does not fit on an SM (registers per block, shared memory or threads)",
             PruneReason::Bound => "branch and bound: the model's lower bound for every block of the size is above the layouts kept",
+            PruneReason::BlockBound => "branch and bound: the model's time with the fewest warps per step (⌈H_e/32⌉) is above the layouts kept",
         }
     }
 
@@ -560,6 +564,21 @@ fn evaluate_blocks(
                     )
                 });
                 continue;
+            }
+        }
+        // Branch and bound per block: with G_e at its lower bound the model's time is a lower
+        // bound of the block's (monotone models); skip counting G_e when it cannot make the list.
+        let worst = best.last().map(|r| r.prediction.seconds);
+        if let Some(w) = worst.filter(|_| best.len() >= options.keep.max(1) && model.monotone_in_warps()) {
+            let cheap = LayoutInputs::with_fewest_warps(shape, tile, block, options.registers, device);
+            if cheap.residency.blocks_per_sm > 0 {
+                let at_least = model.predict(&cheap, device)?.seconds;
+                if at_least > w * (1.0 + 1e-9) {
+                    tally.prune(PruneReason::BlockBound, || {
+                        format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
+                    });
+                    continue;
+                }
             }
         }
         let layout = LayoutInputs::new(shape, tile, block, options.registers, device)?;

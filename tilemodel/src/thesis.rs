@@ -142,6 +142,11 @@ impl TileModel for ThesisModel {
         "thesis Ch. 5: Eq. 5.7 (T_TILE), 5.8-5.11 (T_total), 5.3.4 (border tiles)"
     }
 
+    /// `G_e` enters only as `α·C_w·Σ G_e` (Eq. 5.3), so with `α ≥ 0`.
+    fn monotone_in_warps(&self) -> bool {
+        self.params.alpha >= 0.0
+    }
+
     fn predict(&self, layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<Prediction> {
         let f = thesis_features(layout, device)?;
         let p = self.params.to_vector();

@@ -53,14 +53,14 @@ fn an_impossible_search_says_why() {
     assert!(e.contains("shared memory"), "{e}");
 }
 
-/// The branch and bound (sizes skipped once a lower bound of their time cannot beat the layouts
-/// kept) changes how many layouts are evaluated, never the choice: every size of the grid
+/// The branch and bound (sizes, then blocks, skipped once a lower bound of their time cannot beat
+/// the layouts kept) changes how many layouts are evaluated, never the choice: every size of the grid
 /// searched on its own finds nothing better than the search, among the sizes that pass the
 /// tile size constraint (thesis Alg. 5.1 lines 2-4).
 #[test]
 fn branch_and_bound_finds_the_exhaustive_best() {
     let calibration = Calibration::h100_default().unwrap();
-    let mut bounded = 0u64;
+    let (mut bounded, mut block_bounded) = (0u64, 0u64);
     for (scop, params) in [
         (common::sor(1), vec![12, 96]),
         (common::sor(2), vec![5, 12, 12]),
@@ -79,7 +79,8 @@ fn branch_and_bound_finds_the_exhaustive_best() {
                 let mut index = vec![0usize; grids.len()];
                 'sizes: loop {
                     let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
-                    let fixed = SearchOptions { fixed_sizes: Some(sizes.clone()), ..options.clone() };
+                    // Every block evaluated: a list that never fills turns both bounds off.
+                    let fixed = SearchOptions { fixed_sizes: Some(sizes.clone()), keep: 1 << 20, ..options.clone() };
                     // Sizes over the shared-memory bound have no layout.
                     if let Ok(one) = search(&shape, "test", &calibration, &fixed) {
                         let r = one.choice().unwrap();
@@ -101,11 +102,16 @@ fn branch_and_bound_finds_the_exhaustive_best() {
                     (chosen - exhaustive).abs() <= 1e-9 * exhaustive,
                     "{params:?} {model:?} staged={staged}: search {chosen} s, exhaustive {exhaustive} s"
                 );
-                bounded +=
-                    report.pruned.iter().filter(|p| p.reason == PruneReason::Bound).map(|p| p.count).sum::<u64>();
+                for p in &report.pruned {
+                    match p.reason {
+                        PruneReason::Bound => bounded += p.count,
+                        PruneReason::BlockBound => block_bounded += p.count,
+                        _ => {}
+                    }
+                }
             }
         }
     }
-    // The bound did skip sizes, so the comparison tested it.
-    assert!(bounded > 0);
+    // Both bounds did skip sizes and blocks, so the comparison tested them.
+    assert!(bounded > 0 && block_bounded > 0, "{bounded} sizes, {block_bounded} blocks");
 }
