@@ -1,8 +1,8 @@
 # Entry points; see README.md.
-#   make run     build (release) and run a Jacobi and an SOR example with stencil-run, tiled and
-#                mapped to the GPU: on the GPU when an NVIDIA driver is present, else on the GPU
-#                simulator (RUN_TARGET=sim|gpu overrides); checked against the reference
-#                interpreter
+#   make run     build (release) and run a Jacobi and an SOR example with stencil-run, tiled (sizes
+#                and blocks from the tile model) and mapped to the GPU: on the GPU when an NVIDIA
+#                driver is present, else on the GPU simulator (RUN_TARGET=sim|gpu overrides);
+#                checked against the reference interpreter
 #   make test    everything CI checks: bootstrap, cargo build + test in both configurations
 #                (with MLIR, the default, and without: --no-default-features into
 #                target/mlir-free, docs/gpu.md), the library's examples, a crate outside the
@@ -28,9 +28,10 @@ LIBRARY_EXAMPLES := embed_pipeline build_program custom_pass
 # it costs the build of one small crate.
 EXTERNAL_CRATE := $(abspath tests/external-crate/Cargo.toml)
 
-# Tiled wavefronts of 16x16 tiles, 32x8-thread blocks. The size keeps the simulator (which
-# checks for races as it goes) at a few seconds per example.
-RUN_PIPELINE := builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map{block=32,8})
+# Tiled wavefronts with the tile sizes and blocks the tile model chooses for the run's problem
+# sizes (docs/tile-models.md). The size keeps the simulator (which checks for races as it goes)
+# at a few seconds per example.
+RUN_PIPELINE := builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})
 RUN_SIZE := --param N=96 --param M=96 --param T=8
 # gpu where the NVIDIA driver library loads (what stencil-run --target gpu needs), else sim.
 RUN_TARGET ?= $(shell { ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' || ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 >/dev/null 2>&1; } && echo gpu || echo sim)

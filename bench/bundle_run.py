@@ -20,6 +20,11 @@ Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing e
   3. the benchmark table at sizes far beyond L2, one warm-up run each, CUDA-event kernel time.
   4. RESULTS_DIR/results.json and RESULTS_DIR/results.md (device, driver, date, commit,
      GCells/s, GB/s, % of copy bandwidth, speed-up over naive, registers), and log.txt.
+  5. with --calibrate (or --calibrate-only: no checks, no benchmark table): the tile models'
+     calibration (docs/tile-models.md): every calibration run of the manifest timed on the GPU,
+     both models fitted with bin/stencil-calibrate, RESULTS_DIR/calibration.json,
+     measurements.json, agreement.json (fitted) and agreement-default.json (the built-in file).
+     Without a GPU the script says calibration was skipped.
 
 The whole run keeps to --budget seconds (default 450): benchmarks that would start after it are
 listed as skipped, so results always come back. Progress goes to stdout as it happens.
@@ -210,6 +215,50 @@ def run_benchmarks(manifest, budget, copy_bw, selected):
     return rows
 
 
+def run_calibration(manifest, results_dir, budget):
+    """Times the manifest's calibration runs on the GPU and fits the tile models to them."""
+    runs = [r for r in manifest.get("calibration", []) if "ptx" in r]
+    say(f"calibration: {len(runs)} runs on the GPU (docs/tile-models.md)")
+    records = []
+    device = None
+    for entry in runs:
+        if time.monotonic() - START > budget:
+            say(f"  {entry['label']}: skipped (time budget)")
+            continue
+        report, error = runner({**entry, "program": entry["example"]}, "gpu", entry["params"],
+                               ["--init", "const:1", "--warmup", "1"])
+        if report is None:
+            say(f"  {entry['label']}: failed: {error}")
+            continue
+        gpu = report["target_stats"]["gpu"]
+        device = device or gpu["device"]["name"]
+        registers = max((k["registers"] or 0 for k in gpu["kernels"]), default=0)
+        records.append({**{k: entry[k] for k in ("label", "example", "pipeline", "params", "tile", "block")},
+                        "seconds": gpu["kernel_seconds"], "registers": registers})
+        say(f"  {entry['label']}: {gpu['kernel_seconds'] * 1e3:.3f} ms, {registers} registers")
+    if len(records) < 8:
+        say(f"calibration: only {len(records)} runs succeeded; not fitting")
+        return
+    measurements = os.path.join(results_dir, "measurements.json")
+    with open(measurements, "w") as f:
+        json.dump({"format": 1, "target": "gpu", "device": device or "GPU", "runs": records}, f, indent=1)
+    tool = os.path.join(HERE, "bin", "stencil-calibrate")
+    fitted = subprocess.run([tool, "fit", measurements, "--root", HERE, "--out",
+                             os.path.join(results_dir, "calibration.json")], capture_output=True, text=True)
+    for line in (fitted.stdout + fitted.stderr).splitlines():
+        say("  " + line)
+    compared = subprocess.run([tool, "compare", measurements, "--root", HERE, "--calibration",
+                               os.path.join(results_dir, "calibration.json"), "--json",
+                               os.path.join(results_dir, "agreement.json"), "--runs"], capture_output=True, text=True)
+    for line in (compared.stdout + compared.stderr).splitlines():
+        say("  " + line)
+    default = subprocess.run([tool, "compare", measurements, "--root", HERE, "--json",
+                              os.path.join(results_dir, "agreement-default.json")], capture_output=True, text=True)
+    say("  with the built-in (simulator-derived) H100 calibration instead:")
+    for line in (default.stdout + default.stderr).splitlines():
+        say("  " + line)
+
+
 def bench_label(entry):
     return f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
 
@@ -264,8 +313,9 @@ def main():
     target = "gpu" if cuda else "sim"
     if not cuda:
         say("no NVIDIA driver (libcuda.so.1): checking the bundle on the GPU simulator instead")
-    if "--skip-checks" in args:
-        say("checks skipped (--skip-checks)")
+    calibrate_only = "--calibrate-only" in args
+    if "--skip-checks" in args or calibrate_only:
+        say("checks skipped (" + ("--calibrate-only" if calibrate_only else "--skip-checks") + ")")
         checks, failures = [], 0
     else:
         check_pattern = re.compile(args[args.index("--check") + 1]) if "--check" in args else None
@@ -283,7 +333,7 @@ def main():
         "checks_not_mapped": sum(1 for c in checks if c["status"].startswith("refused")),
         "copy_bandwidth": None, "benchmarks": [],
     }
-    if cuda and "--checks-only" not in args:
+    if cuda and "--checks-only" not in args and not calibrate_only:
         try:
             summary["copy_bandwidth"] = copy_bandwidth(cuda)
             say(f"copy bandwidth: {summary['copy_bandwidth'] / 1e9:.0f} GB/s (cuMemcpyDtoD, read + write)")
@@ -298,6 +348,12 @@ def main():
             summary["driver"] = f"CUDA {device['driver_version']}"
     elif not cuda:
         say("GPU benchmarks skipped: no NVIDIA driver on this machine")
+    if "--calibrate" in args or calibrate_only:
+        if cuda:
+            run_calibration(manifest, results_dir, budget)
+        else:
+            say("calibration skipped: no NVIDIA driver on this machine (the tile models keep their built-in "
+                "H100 calibration, derived from the simulator's cost model)")
     try:
         smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                              capture_output=True, text=True, timeout=20)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """GPU benchmarks (issue 7 item 8): the example suite on a real GPU, naive `gpu-map{naive}`
-against tiled `poly-schedule,poly-tile{sizes=S},gpu-map` for several tile sizes, at sizes far
+against tiled `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` (the tile model's choice,
+staged and unstaged) and `poly-tile{sizes=S}` for several fixed tile sizes, at sizes far
 larger than L2 (2-D 16384^2, 3-D 512^3). Prints GCells/s, effective bandwidth and speedup over
 naive per run, and records the table with device, driver, date and commit in bench/results/.
 Without an NVIDIA driver it says the GPU benchmarks were skipped and exits 0.
@@ -136,6 +137,12 @@ def main():
         configs += [(f"tiled {t} global, block {BLOCKS[dims]}",
                      f"builtin.module(poly-schedule,poly-tile{{sizes={t}}},gpu-map{{block={BLOCKS[dims]} staging=false}})")
                     for t in GLOBAL_TILES[dims]]
+        # The default way to tile: sizes and blocks from the tile model at these problem sizes
+        # (docs/tile-models.md), staged and on global memory, beside the fixed sizes above; 2-D
+        # only: the search at 3-D GPU sizes takes over 20 s (bench/results/2026-11-26-tile-search.txt).
+        configs += [] if dims != 2 else [("tiled auto shared", "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})"),
+                    ("tiled auto global", "builtin.module(poly-schedule,poly-tile{sizes=auto staging=false},"
+                                          "gpu-map{block=auto staging=false})")]
         naive = None
         for name, pipeline in configs:
             report, error = run(binary, example, params, pipeline)

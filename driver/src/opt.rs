@@ -55,6 +55,14 @@ pub struct OptOptions {
     pub gpu_chip: Option<String>,
     /// `--gpu-index-bitwidth`: the width of `index` in kernels (`None`: 64).
     pub gpu_index_bitwidth: Option<u32>,
+    /// `--param NAME=VALUE`: problem sizes for the tile model (`poly-tile{sizes=auto}`,
+    /// `gpu-map{block=auto}`), recorded on every program before the pipeline.
+    pub params: Vec<(String, i64)>,
+    /// `--explain-tile-sizes`: print the tile model's search for every program of the
+    /// pipeline's `poly-tile` (as `//` comments before the output; `crate::explain`).
+    pub explain_tile_sizes: bool,
+    /// `--explain-tile-sizes-json=FILE`: the same as JSON into FILE.
+    pub explain_tile_sizes_json: Option<std::path::PathBuf>,
 }
 
 /// What `stencil-opt` writes to its output.
@@ -191,18 +199,35 @@ fn process_chunk(
         parse_source(source, config)?
     };
     verify(&module.ir, &registries.dialects, module.top, options.allow_unregistered)?;
+    if !options.params.is_empty() {
+        stencil_passes::tile_model::set_problem_sizes(&mut module.ir, module.top, &options.params);
+    }
+    let mut explanation = String::new();
+    if options.explain_tile_sizes || options.explain_tile_sizes_json.is_some() {
+        let reports = crate::explain::explain_tile_sizes(&module, options.pipeline.as_deref(), registries)?;
+        if options.explain_tile_sizes {
+            explanation = crate::explain::render_comments(&reports);
+        }
+        if let Some(path) = &options.explain_tile_sizes_json {
+            std::fs::write(path, crate::explain::render_json(&reports)).map_err(|e| {
+                Diagnostic::error(
+                    stencil_ir::Location::Unknown,
+                    format!("--explain-tile-sizes-json: cannot write {}: {e}", path.display()),
+                )
+            })?;
+        }
+    }
     if let Some(pm) = pass_manager {
         let result = pm.run(&mut module.ir, module.top, &registries.dialects);
         reported.extend(pm.take_reported());
         result?;
     }
     let print = PrintOptions { generic: options.print_generic, debug_info: options.print_debuginfo };
-    let mut text = if options.print_dependences {
+    let mut text = explanation;
+    if options.print_dependences {
         let dependence_options = DependenceOptions { mode: options.dependence_mode, ..DependenceOptions::default() };
-        dependence_report(&module.ir, &registries.dialects, module.top, &dependence_options)?
-    } else {
-        String::new()
-    };
+        text.push_str(&dependence_report(&module.ir, &registries.dialects, module.top, &dependence_options)?);
+    }
     if options.print_schedule {
         text.push_str(&schedule_report(&module.ir, &registries.dialects, module.top)?);
     }

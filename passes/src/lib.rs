@@ -15,6 +15,10 @@
 //!   stencils become `stencil.program`s called from the original function (the input path of
 //!   other MLIR compilers), and the lowering of those calls once the program is lowered.
 //!
+//! * [`tile`]: `poly-tile`, rectangular tiles with inter- and intra-tile wavefronts; with
+//!   `sizes=auto` the sizes come from [`tile_model`] (the thesis Ch. 5 / Prajapati et al.
+//!   models of `stencil-tilemodel`, thesis Alg. 5.1).
+//!
 //! `docs/passes.md` documents every pass, its options and what it records on the IR.
 
 #![warn(missing_docs)]
@@ -25,6 +29,7 @@ pub mod schedule;
 pub mod sor;
 pub mod stencil_to_poly;
 pub mod tile;
+pub mod tile_model;
 
 use stencil_ir::pass::PassRegistry;
 

@@ -15,6 +15,16 @@
 //!
 //! [`tile_program`] is the shared step of every consumer: SCoP, dependences, the stored (or
 //! original) schedules, the tiling of [`TILING_ATTR`] if any, and the tiled schedule.
+//!
+//! With `sizes=auto` the sizes come from the tile model's search ([`crate::tile_model`], thesis
+//! Alg. 5.1), which also records its choice of block and its predicted time under `auto`:
+//!
+//! ```mlir
+//! attributes {poly.tiling = {auto = {block = array<i64: 32, 8, 1>, model = "thesis",
+//!     predicted_s = 1.2e-04 : f64, problem = "T=10,N=32,M=32", shared_memory = 49152 : i64,
+//!     staging = true}, inter = "wavefront", intra = "auto", order = "auto",
+//!     sizes = array<i64: 8, 16, 16>}}
+//! ```
 
 use std::ops::Range;
 
@@ -29,18 +39,21 @@ use stencil_poly::{DependenceGraph, DependenceOptions, Schedule};
 
 use crate::schedule::{read_bands, stored_schedules, SCHEDULE_ATTR};
 use crate::stencil_to_poly::{extract_scop, stencil_programs, ScopInfo};
+use crate::tile_model::{choice_of, search_program, AutoChoice, AutoOptions};
 
 /// Discardable attribute of a `stencil.program`: the tiling `poly-tile` proved legal (a
 /// dictionary with `sizes`, `inter`, `intra`, `order`; see the module documentation).
 pub const TILING_ATTR: &str = "poly.tiling";
 
 /// A tiling request: tile sizes of the first permutable band and the wavefront choices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TilingSpec {
     /// One size per row of the first band (thesis Eq. 3.14's `s`), each `≥ 1`.
     pub sizes: Vec<i64>,
     /// Inter-tile schedule, intra-tile schedule and statement placement.
     pub options: TilingOptions,
+    /// When the sizes came from the tile model (`sizes=auto`): its choice.
+    pub auto: Option<AutoChoice>,
 }
 
 /// The text of each [`InterTile`] choice in pass options and [`TILING_ATTR`].
@@ -71,12 +84,27 @@ fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'stat
 impl TilingSpec {
     /// The [`TILING_ATTR`] dictionary of this request.
     pub fn to_attribute(&self) -> Attribute {
-        Attribute::Dictionary(vec![
+        let mut entries = vec![
             NamedAttribute::new("inter", Attribute::string(name_of(&INTER, self.options.inter_tile))),
             NamedAttribute::new("intra", Attribute::string(name_of(&INTRA, self.options.intra_tile))),
             NamedAttribute::new("order", Attribute::string(name_of(&ORDER, self.options.statement_order))),
             NamedAttribute::new("sizes", Attribute::DenseArray { element: Type::I64, values: self.sizes.clone() }),
-        ])
+        ];
+        if let Some(auto) = &self.auto {
+            let mut a = auto.options.to_entries();
+            a.push(NamedAttribute::new(
+                "block",
+                Attribute::DenseArray { element: Type::I64, values: auto.block.to_vec() },
+            ));
+            a.push(NamedAttribute::new(
+                "predicted_s",
+                Attribute::Float { value: auto.predicted_seconds, kind: stencil_ir::types::FloatKind::F64 },
+            ));
+            a.push(NamedAttribute::new("problem", Attribute::string(&auto.problem)));
+            a.sort_by(|x, y| x.name.cmp(&y.name));
+            entries.insert(0, NamedAttribute::new("auto", Attribute::Dictionary(a)));
+        }
+        Attribute::Dictionary(entries)
     }
 
     /// Reads [`TILING_ATTR`] of `program`: `Ok(None)` when absent, an error at the program when
@@ -89,8 +117,11 @@ impl TilingSpec {
             return Err(bad("must be a dictionary {sizes = array<i64: …>, inter = …, intra = …, order = …}".into()));
         };
         for e in entries {
-            if !["sizes", "inter", "intra", "order"].contains(&&*e.name) {
-                return Err(bad(format!("has an unknown entry '{}' (expected sizes, inter, intra, order)", e.name)));
+            if !["sizes", "inter", "intra", "order", "auto"].contains(&&*e.name) {
+                return Err(bad(format!(
+                    "has an unknown entry '{}' (expected sizes, inter, intra, order, auto)",
+                    e.name
+                )));
             }
         }
         let sizes = match get_named(entries, "sizes") {
@@ -112,7 +143,25 @@ impl TilingSpec {
             statement_order: choice(&ORDER, "statement order", &text("order", "auto")?).map_err(bad)?,
             ..TilingOptions::default()
         };
-        Ok(Some(TilingSpec { sizes, options }))
+        let auto = match get_named(entries, "auto") {
+            None => None,
+            Some(Attribute::Dictionary(a)) => {
+                let options = AutoOptions::from_entries(a).map_err(|e| bad(format!("'auto': {e}")))?;
+                let block = match get_named(a, "block") {
+                    Some(Attribute::DenseArray { values, .. })
+                        if values.len() == 3 && values.iter().all(|&b| b >= 1) =>
+                    {
+                        [values[0], values[1], values[2]]
+                    }
+                    _ => return Err(bad("'auto' needs 'block = array<i64: x, y, z>'".into())),
+                };
+                let predicted_seconds = get_named(a, "predicted_s").and_then(Attribute::as_float).unwrap_or(f64::NAN);
+                let problem = get_named(a, "problem").and_then(Attribute::as_str).unwrap_or("").to_string();
+                Some(AutoChoice { options, block, predicted_seconds, problem })
+            }
+            Some(_) => return Err(bad("'auto' must be a dictionary".into())),
+        };
+        Ok(Some(TilingSpec { sizes, options, auto }))
     }
 }
 
@@ -133,26 +182,50 @@ pub struct TiledProgram {
 /// all when absent). The tiling is checked against every dependence; every failure is an
 /// error located at the program.
 pub fn tile_program(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Result<TiledProgram, Diagnostic> {
-    build_tiled_program(ir, registry, program, true)
+    build_tiled_program(ir, registry, program, Source::Stored)
+}
+
+/// [`tile_program`] with the tiling `spec` instead of the program's [`TILING_ATTR`].
+pub fn tile_program_with(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    spec: &TilingSpec,
+) -> Result<TiledProgram, Diagnostic> {
+    build_tiled_program(ir, registry, program, Source::Given(spec))
+}
+
+/// Which tiling [`build_tiled_program`] applies.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    /// The stored schedules and [`TILING_ATTR`].
+    Stored,
+    /// The stored schedules and this tiling.
+    Given(&'a TilingSpec),
+    /// The original schedules, untiled.
+    Original,
 }
 
 /// [`tile_program`] ignoring `poly.schedule` and `poly.tiling`: the program's own sequential
 /// order (the β schedules of thesis §3.2.3), untiled — what a hand-written loop nest does.
 pub fn original_program(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Result<TiledProgram, Diagnostic> {
-    build_tiled_program(ir, registry, program, false)
+    build_tiled_program(ir, registry, program, Source::Original)
 }
 
 fn build_tiled_program(
     ir: &Ir,
     registry: &DialectRegistry,
     program: OpId,
-    use_stored: bool,
+    source: Source<'_>,
 ) -> Result<TiledProgram, Diagnostic> {
     let info = extract_scop(ir, registry, program)?;
     let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
         .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
-    let (spec, stored) =
-        if use_stored { (TilingSpec::read(ir, program)?, stored_schedules(ir, &info)?) } else { (None, None) };
+    let (spec, stored) = match source {
+        Source::Stored => (TilingSpec::read(ir, program)?, stored_schedules(ir, &info)?),
+        Source::Given(spec) => (Some(spec.clone()), stored_schedules(ir, &info)?),
+        Source::Original => (None, None),
+    };
     let input = match (&spec, stored) {
         (None, stored) => {
             let schedules = match stored {
@@ -233,13 +306,13 @@ fn band_sizes(sizes: &[i64], width: usize) -> Result<Vec<i64>, String> {
 pub fn pass_info() -> PassInfo {
     PassInfo {
         argument: "poly-tile",
-        summary: "Tile the first permutable band of each scheduled stencil.program (thesis Eq. 3.14-3.19) and record the proven-legal tiling as poly.tiling",
+        summary: "Tile the first permutable band of each scheduled stencil.program (thesis Eq. 3.14-3.19) and record the proven-legal tiling as poly.tiling; sizes=auto chooses the sizes with the thesis Ch. 5 or Prajapati et al. model (thesis Alg. 5.1)",
         options: vec![
             OptionInfo {
                 name: "sizes",
-                kind: OptionKind::IntList,
+                kind: OptionKind::String,
                 default: "",
-                description: "Tile sizes, one per row of the first band or one for all rows (required)",
+                description: "Tile sizes, one per row of the first band or one for all rows, or 'auto': chosen by the tile model's search (thesis Alg. 5.1) at the program's problem sizes (required)",
             },
             OptionInfo {
                 name: "inter",
@@ -259,25 +332,46 @@ pub fn pass_info() -> PassInfo {
                 default: "auto",
                 description: "Statement order inside tiles: auto, per-wavefront (thesis Fig. 4.7) or innermost",
             },
+            OptionInfo {
+                name: "model",
+                kind: OptionKind::String,
+                default: "thesis",
+                description: "sizes=auto: the model that ranks layouts, thesis (thesis Ch. 5) or prajapati (Prajapati et al.)",
+            },
+            OptionInfo {
+                name: "calibration",
+                kind: OptionKind::String,
+                default: "",
+                description: "sizes=auto: the device's calibration file (JSON, docs/tile-models.md); empty: the built-in H100 file",
+            },
+            OptionInfo {
+                name: "staging",
+                kind: OptionKind::Bool,
+                default: "true",
+                description: "sizes=auto: whether gpu-map stages tiles in shared memory (give gpu-map the same)",
+            },
+            OptionInfo {
+                name: "shared-memory",
+                kind: OptionKind::Int,
+                default: "49152",
+                description: "sizes=auto: gpu-map's shared-memory limit per block in bytes (give gpu-map the same)",
+            },
+            OptionInfo {
+                name: "registers",
+                kind: OptionKind::Int,
+                default: "0",
+                description: "sizes=auto: registers per thread of the kernels (thesis Alg. 5.1 line 1); 0: the calibration's figure",
+            },
+            OptionInfo {
+                name: "min-reuse",
+                kind: OptionKind::String,
+                default: "",
+                description: "sizes=auto: smallest data reuse L_TILE/N_mem of a staged tile (thesis 5.4.1); empty: 1, or half the best a size within the shared-memory limit reaches",
+            },
         ],
         factory: |opts| {
-            let sizes = opts.int_list("sizes").to_vec();
-            if sizes.is_empty() {
-                return Err("pass 'poly-tile' needs tile sizes: poly-tile{sizes=32,32} (model-driven tile sizes are not implemented yet)".into());
-            }
-            if let Some(s) = sizes.iter().find(|&&s| s < 1) {
-                return Err(format!("option 'sizes' of pass 'poly-tile': tile size {s}; sizes must be at least 1"));
-            }
-            let options = TilingOptions {
-                inter_tile: choice(&INTER, "inter-tile schedule", opts.string("inter"))
-                    .map_err(|e| format!("option 'inter' of pass 'poly-tile': {e}"))?,
-                intra_tile: choice(&INTRA, "intra-tile schedule", opts.string("intra"))
-                    .map_err(|e| format!("option 'intra' of pass 'poly-tile': {e}"))?,
-                statement_order: choice(&ORDER, "statement order", opts.string("order"))
-                    .map_err(|e| format!("option 'order' of pass 'poly-tile': {e}"))?,
-                ..TilingOptions::default()
-            };
-            Ok(Box::new(PolyTile { spec: TilingSpec { sizes, options } }))
+            let o = PolyTileOptions::parse(opts)?;
+            Ok(Box::new(PolyTile { spec: o.spec, search: o.auto.then_some(o.search) }))
         },
         // A second poly-tile would replace the first one's poly.tiling, not tile the tiles.
         contract: stencil_ir::pass::PassContract {
@@ -289,10 +383,82 @@ pub fn pass_info() -> PassInfo {
     }
 }
 
+/// The options of one `poly-tile` in a pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolyTileOptions {
+    /// The tiling (empty sizes with `sizes=auto`).
+    pub spec: TilingSpec,
+    /// How the tile model searches (used with `sizes=auto`).
+    pub search: AutoOptions,
+    /// Whether the sizes are `auto`.
+    pub auto: bool,
+}
+
+impl PolyTileOptions {
+    /// Reads `poly-tile`'s parsed options; errors name the option.
+    pub fn parse(opts: &stencil_ir::pass::PassOptions) -> Result<PolyTileOptions, String> {
+        let bad = |name: &str, e: String| format!("option '{name}' of pass 'poly-tile': {e}");
+        let text = opts.string("sizes").trim();
+        let auto = text == "auto";
+        let sizes: Vec<i64> = if auto {
+            Vec::new()
+        } else {
+            text.split(',')
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| p.trim().parse::<i64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| {
+                    bad("sizes", format!("expected 'auto' or a comma-separated list of integers, got '{text}'"))
+                })?
+        };
+        if sizes.is_empty() && !auto {
+            return Err("pass 'poly-tile' needs tile sizes: poly-tile{sizes=32,32}, or poly-tile{sizes=auto} for model-driven sizes".into());
+        }
+        if let Some(s) = sizes.iter().find(|&&s| s < 1) {
+            return Err(bad("sizes", format!("tile size {s}; sizes must be at least 1")));
+        }
+        let options = TilingOptions {
+            inter_tile: choice(&INTER, "inter-tile schedule", opts.string("inter")).map_err(|e| bad("inter", e))?,
+            intra_tile: choice(&INTRA, "intra-tile schedule", opts.string("intra")).map_err(|e| bad("intra", e))?,
+            statement_order: choice(&ORDER, "statement order", opts.string("order")).map_err(|e| bad("order", e))?,
+            ..TilingOptions::default()
+        };
+        let model =
+            stencil_tilemodel::ModelKind::parse(opts.string("model")).map_err(|e| bad("model", e.to_string()))?;
+        let calibration = match opts.string("calibration") {
+            "" => None,
+            path => Some(std::path::PathBuf::from(path)),
+        };
+        let registers = match opts.int("registers") {
+            0 => None,
+            r => Some(u32::try_from(r).map_err(|_| bad("registers", format!("{r} registers per thread")))?),
+        };
+        let min_reuse = match opts.string("min-reuse").trim() {
+            "" => None,
+            t => Some(
+                t.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && *v >= 0.0)
+                    .ok_or_else(|| bad("min-reuse", format!("expected a non-negative number, got '{t}'")))?,
+            ),
+        };
+        let shared_memory = opts.int("shared-memory");
+        if shared_memory < 0 {
+            return Err(bad("shared-memory", format!("{shared_memory} bytes; give 0 or more")));
+        }
+        let search =
+            AutoOptions { model, calibration, staging: opts.bool("staging"), shared_memory, registers, min_reuse };
+        Ok(PolyTileOptions { spec: TilingSpec { sizes, options, auto: None }, search, auto })
+    }
+}
+
 /// Records [`TilingSpec`] on every `stencil.program` at or below the anchor after proving it
-/// legal with [`tile_program`]; on failure the program keeps its previous attributes.
+/// legal with [`tile_program`] (with `sizes=auto`, the sizes the tile model's search chose);
+/// on failure the program keeps its previous attributes.
 struct PolyTile {
     spec: TilingSpec,
+    /// `sizes=auto`: how to search.
+    search: Option<AutoOptions>,
 }
 
 impl Pass for PolyTile {
@@ -302,8 +468,17 @@ impl Pass for PolyTile {
 
     fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
         for program in stencil_programs(ir, root) {
+            let spec = match &self.search {
+                None => self.spec.clone(),
+                Some(auto) => {
+                    let report = search_program(ir, cx.registry, program, &self.spec, auto, None, None)?;
+                    let (sizes, choice) = choice_of(&report, auto)
+                        .ok_or_else(|| op_error(ir, program, "model-driven tile sizes: the search chose nothing"))?;
+                    TilingSpec { sizes, options: self.spec.options, auto: Some(choice) }
+                }
+            };
             let previous = ir.attr(program, TILING_ATTR).cloned();
-            ir.set_attribute(program, TILING_ATTR, self.spec.to_attribute());
+            ir.set_attribute(program, TILING_ATTR, spec.to_attribute());
             if let Err(e) = tile_program(ir, cx.registry, program) {
                 match previous {
                     Some(p) => ir.set_attribute(program, TILING_ATTR, p),

@@ -77,6 +77,22 @@ struct Cli {
     dump_tiling_statement: Option<String>,
 
     /// List the registered passes with their options and exit.
+    /// Problem sizes for the tile model (`poly-tile{sizes=auto}`, `gpu-map{block=auto}`):
+    /// recorded on every program before the pipeline; without them the programs' declared
+    /// defaults are used.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    param: Vec<(String, i64)>,
+
+    /// Print the tile model's search for the pipeline's `poly-tile` (thesis Alg. 5.1: the best
+    /// layouts with their predicted times, and what was pruned and why) as `//` comments before
+    /// the output (docs/tile-models.md).
+    #[arg(long = "explain-tile-sizes")]
+    explain_tile_sizes: bool,
+
+    /// Write the same explanation as JSON to FILE.
+    #[arg(long = "explain-tile-sizes-json", value_name = "FILE")]
+    explain_tile_sizes_json: Option<std::path::PathBuf>,
+
     #[arg(long = "list-passes")]
     list_passes: bool,
     /// Print the list of registered dialects and exit.
@@ -208,6 +224,9 @@ fn main() -> ExitCode {
         },
         gpu_chip: Some(cli.gpu_chip),
         gpu_index_bitwidth: Some(cli.gpu_index_bitwidth),
+        params: cli.param.clone(),
+        explain_tile_sizes: cli.explain_tile_sizes,
+        explain_tile_sizes_json: cli.explain_tile_sizes_json.clone(),
     };
     let outcome = run_opt(&name, &text, &options, &registries);
     if !outcome.messages.is_empty() {

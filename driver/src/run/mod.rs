@@ -147,6 +147,10 @@ pub fn run_program(
     let affine = affine::affine_input(&original, options.entry.as_deref(), registries, &source)?;
     let base = affine.as_ref().map_or_else(|| original.clone(), |a| a.raised.clone());
     let mut transformed = base.clone();
+    // The problem sizes of the run are the tile model's (poly-tile{sizes=auto},
+    // gpu-map{block=auto}); programs without a value keep their defaults.
+    let params: Vec<(String, i64)> = options.params.iter().map(|(n, v)| (n.clone(), *v)).collect();
+    stencil_passes::tile_model::set_problem_sizes(&mut transformed.ir, transformed.top, &params);
     if let Some(pipeline) = &options.pipeline {
         let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
         let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;

@@ -172,6 +172,7 @@ fn attribute_text(value: &Attribute) -> String {
         Attribute::String(s) => s.to_string(),
         Attribute::Bool(b) => b.to_string(),
         Attribute::Array(items) => items.iter().map(attribute_text).collect::<Vec<_>>().join("x"),
+        Attribute::Float { value, .. } => format!("{value:.4e}"),
         other => other.as_i64().map_or_else(|| other.to_string(), |i| i.to_string()),
     }
 }
@@ -182,6 +183,7 @@ fn attribute_json(value: &Attribute) -> Value {
         Attribute::String(s) => Value::from(s.to_string()),
         Attribute::Bool(b) => Value::from(*b),
         Attribute::Array(items) => Value::Array(items.iter().map(attribute_json).collect()),
+        Attribute::Float { value, .. } => Value::from(*value),
         other => other.as_i64().map_or_else(|| Value::from(other.to_string()), Value::from),
     }
 }

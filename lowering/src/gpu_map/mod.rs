@@ -71,8 +71,11 @@ pub struct GpuMapOptions {
     /// The mapping strategy.
     pub strategy: Strategy,
     /// Threads per block along x, y, z (each `≥ 1`); `None`: the strategy's default for the
-    /// program's rank.
+    /// program's rank (or, with `block_auto`, the tile model's choice).
     pub block: Option<[i64; 3]>,
+    /// `block=auto` (wavefront strategy): the block the tile model chose with `poly-tile{sizes=auto}`,
+    /// or its search over blocks for the given tile sizes (thesis Alg. 5.1).
+    pub block_auto: bool,
     /// Wavefront strategy: the most blocks per grid axis (`0`: one block per tile of a
     /// wavefront); blocks of the cyclic fallback (`0`: [`FALLBACK_GRID`]).
     pub grid: i64,
@@ -103,6 +106,7 @@ impl Default for GpuMapOptions {
         GpuMapOptions {
             strategy: Strategy::Wavefront,
             block: None,
+            block_auto: false,
             grid: 0,
             staging: true,
             shared_memory: DEFAULT_SHARED_MEMORY,
@@ -209,9 +213,9 @@ pub fn pass_info() -> PassInfo {
             },
             OptionInfo {
                 name: "block",
-                kind: OptionKind::IntList,
+                kind: OptionKind::String,
                 default: "",
-                description: "Threads per block along x[,y[,z]] (innermost dimension on x); default: 256 for wavefront, 256 / 32,8 / 32,4,2 for naive and overlapped by rank",
+                description: "Threads per block along x[,y[,z]] (innermost dimension on x); default: 256 for wavefront, 256 / 32,8 / 32,4,2 for naive and overlapped by rank; auto (wavefront): the tile model's choice (poly-tile{sizes=auto}'s, or its search over blocks for the given sizes)",
             },
             OptionInfo {
                 name: "staging",
@@ -252,7 +256,18 @@ pub fn pass_info() -> PassInfo {
         ],
         factory: |opts| {
             let pass = |message: String| format!("option '{message}");
-            let list = opts.int_list("block");
+            let text = opts.string("block").trim();
+            let block_auto = text == "auto";
+            let list: Vec<i64> = if block_auto {
+                Vec::new()
+            } else {
+                text.split(',')
+                    .filter(|p| !p.trim().is_empty())
+                    .map(|p| p.trim().parse::<i64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| pass(format!("block' of pass 'gpu-map': expected 'auto' or 1 to 3 comma-separated block sizes, got '{text}'")))?
+            };
+            let list = &list[..];
             let block = if list.is_empty() {
                 None
             } else {
@@ -284,6 +299,9 @@ pub fn pass_info() -> PassInfo {
                 }
                 strategy = Strategy::Naive;
             }
+            if block_auto && strategy != Strategy::Wavefront {
+                return Err(pass("block' of pass 'gpu-map': block=auto chooses the block of the wavefront strategy's tiles (thesis Alg. 5.1); give the naive and overlapped strategies a block".into()));
+            }
             let tile = opts.int_list("tile").to_vec();
             if tile.iter().any(|&t| t < 1) {
                 return Err(pass("tile' of pass 'gpu-map': every tile size must be at least 1".into()));
@@ -296,6 +314,7 @@ pub fn pass_info() -> PassInfo {
                 options: GpuMapOptions {
                     strategy,
                     block,
+                    block_auto,
                     grid,
                     staging: opts.bool("staging"),
                     shared_memory,

@@ -13,6 +13,7 @@ use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_passes::tile::{tile_program, TilingSpec};
+use stencil_passes::tile_model::{choice_of, search_program};
 use stencil_poly::codegen::{generate, Bound, DimensionRange, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::DimKind;
 
@@ -55,6 +56,15 @@ fn map_wavefront(
     program: OpId,
     options: &GpuMapOptions,
 ) -> Result<OpId, Diagnostic> {
+    let model = if options.block_auto { Some(model_block(ir, registry, program, options)?) } else { None };
+    let resolved;
+    let options = match &model {
+        Some(m) => {
+            resolved = GpuMapOptions { block: Some(m.block), block_auto: false, ..options.clone() };
+            &resolved
+        }
+        None => options,
+    };
     let tiled = tile_program(ir, registry, program)?;
     let fail = |ir: &Ir, e: String| op_error(ir, program, format!("gpu-map failed: {e}"));
     let problem = ScanProblem::from_tiled(&tiled.tiled, &tiled.info.scop).map_err(|e| fail(ir, e.to_string()))?;
@@ -98,7 +108,8 @@ fn map_wavefront(
     if let Some(top) = ir.parent_op(program) {
         ir.set_attribute(top, stencil_dialects::gpu::CONTAINER_MODULE_ATTR, Attribute::Unit);
     }
-    let tile = TilingSpec::read(ir, program).ok().flatten().map(|spec| super::int_array(&spec.sizes));
+    let spec = TilingSpec::read(ir, program).ok().flatten();
+    let tile = spec.as_ref().map(|spec| super::int_array(&spec.sizes));
     ir.erase_op(program);
     let mut entries = vec![
         ("block", super::int_array(&options.block.unwrap_or(WAVEFRONT_BLOCK))),
@@ -108,8 +119,75 @@ fn map_wavefront(
     if let Some(tile) = tile {
         entries.insert(0, ("tile", tile));
     }
+    // What the tile model chose and predicted (poly-tile{sizes=auto}, gpu-map{block=auto}):
+    // the prediction only when this is the layout it was made for.
+    let used_block = options.block.unwrap_or(WAVEFRONT_BLOCK);
+    let predicted = match (&model, spec.and_then(|s| s.auto)) {
+        (Some(m), auto) => {
+            let chose = if auto.is_some() { "sizes and block" } else { "block" };
+            Some((m.model, chose, m.predicted_seconds, m.problem.clone()))
+        }
+        (None, Some(a)) if a.block == used_block => {
+            Some((a.options.model.name(), "sizes and block", a.predicted_seconds, a.problem))
+        }
+        (None, Some(_)) => None,
+        (None, None) => None,
+    };
+    if let Some((name, chose, seconds, problem)) = predicted {
+        entries.push(("model", Attribute::string(name)));
+        entries.push(("model_chose", Attribute::string(chose)));
+        entries.push(("predicted_s", Attribute::Float { value: seconds, kind: stencil_ir::types::FloatKind::F64 }));
+        entries.push(("problem", Attribute::string(&problem)));
+    }
     super::record_mapping(ir, func.func, "wavefront", entries);
     Ok(func.func)
+}
+
+/// The block `gpu-map{block=auto}` uses and the model's estimate for it.
+struct ModelBlock {
+    block: [i64; 3],
+    model: &'static str,
+    predicted_seconds: f64,
+    problem: String,
+}
+
+/// `block=auto`: the block `poly-tile{sizes=auto}` chose with the tile sizes, else the tile
+/// model's search over blocks for the program's tile sizes (thesis Alg. 5.1 lines 5–13), with
+/// the search options `poly-tile` recorded (or the defaults). The staging and shared-memory
+/// assumptions of the search must match this pass's.
+fn model_block(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    options: &GpuMapOptions,
+) -> Result<ModelBlock, Diagnostic> {
+    let fail = |m: String| op_error(ir, program, format!("gpu-map{{block=auto}}: {m}"));
+    let spec = TilingSpec::read(ir, program)?.ok_or_else(|| {
+        fail("the program is not tiled: run poly-schedule and poly-tile (sizes=auto chooses the block too) before gpu-map".into())
+    })?;
+    let search = spec.auto.as_ref().map(|a| a.options.clone()).unwrap_or_default();
+    if search.staging != options.staging || search.shared_memory != options.shared_memory {
+        return Err(fail(format!(
+            "the tile model searched for staging={} shared-memory={} but gpu-map has staging={} shared-memory={}; give poly-tile and gpu-map the same options",
+            search.staging, search.shared_memory, options.staging, options.shared_memory
+        )));
+    }
+    if let Some(auto) = &spec.auto {
+        return Ok(ModelBlock {
+            block: auto.block,
+            model: auto.options.model.name(),
+            predicted_seconds: auto.predicted_seconds,
+            problem: auto.problem.clone(),
+        });
+    }
+    let report = search_program(ir, registry, program, &spec, &search, Some(spec.sizes.clone()), None)?;
+    let (_, choice) = choice_of(&report, &search).ok_or_else(|| fail("the search chose no block".into()))?;
+    Ok(ModelBlock {
+        block: choice.block,
+        model: search.model.name(),
+        predicted_seconds: choice.predicted_seconds,
+        problem: choice.problem,
+    })
 }
 
 /// The host side: decides which subtrees become kernels and launches them.

@@ -2,7 +2,7 @@
 // diagnostics at the program; nothing is lowered.
 // RUN: stencil-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(poly-codegen)'
 
-// expected-error@+1 {{'poly.tiling' has an unknown entry 'size' (expected sizes, inter, intra, order)}}
+// expected-error@+1 {{'poly.tiling' has an unknown entry 'size' (expected sizes, inter, intra, order, auto)}}
 stencil.program @typo(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {size = array<i64: 4>}} {
   stencil.iterate %t = 0 to T {
     stencil.apply @S0 writes %A over [0] to [N - 1] {

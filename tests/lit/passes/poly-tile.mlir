@@ -6,7 +6,7 @@
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile)' 2>&1 | FileCheck %s --check-prefix=NOSIZES
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=4,0})' 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=4 inter=diagonal})' 2>&1 | FileCheck %s --check-prefix=INTER
-// NOSIZES: pass 'poly-tile' needs tile sizes: poly-tile{sizes=32,32} (model-driven tile sizes are not implemented yet)
+// NOSIZES: pass 'poly-tile' needs tile sizes: poly-tile{sizes=32,32}, or poly-tile{sizes=auto} for model-driven sizes
 // ZERO: option 'sizes' of pass 'poly-tile': tile size 0; sizes must be at least 1
 // INTER: option 'inter' of pass 'poly-tile': unknown inter-tile schedule 'diagonal'; expected one of: wavefront, rectangular
 

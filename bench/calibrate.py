@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""The tile models' calibration runs (docs/tile-models.md "Calibration"): the microbenchmarks of
+thesis 5.3.3 and Prajapati et al. 5.2, run through the normal runtime, then `stencil-calibrate fit`.
+
+Usage: bench/calibrate.py [--target sim|gpu] [--out DIR] [--only NAME,...] [--base FILE]
+
+  --target sim   (default) no GPU needed: each configuration runs on the GPU simulator with
+                 `stencil-run --target sim --cost --json` and its time is the cost report's
+                 estimate (docs/cost-model.md); this is how the built-in H100 calibration is
+                 derived until a GPU calibration exists
+  --target gpu   on a GPU: `stencil-run --target gpu --json --warmup 1`, CUDA-event time
+  --out DIR      where measurements.json and calibration.json go (default bench/results/calibration)
+
+The GPU bundle (tools/gpu-bundle) ships this file beside run.py; `run.py RESULTS --calibrate` runs
+the same configurations from precompiled PTX and fits with the bundled stencil-calibrate.
+
+Each program gets configurations that stress one parameter each: many launches with little work
+(sigma_blk, T_sync), long intra-tile wavefronts of few points (sigma_thd, tau_sync), wide ones
+(alpha, C_iter), staged and unstaged tiles of different footprints (gamma, L), and different
+blocks; all parameters are then fitted together by least squares over the runs.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (program, band width) -> configurations: (tile sizes, block, staged).
+CONFIGS = {
+    "sor-1d-3pt": [
+        ((8, 32), (32, 1, 1), True), ((32, 32), (32, 1, 1), True), ((64, 64), (64, 1, 1), True),
+        ((16, 128), (128, 1, 1), True), ((128, 16), (32, 1, 1), True), ((4, 16), (32, 1, 1), True),
+        ((32, 128), (64, 1, 1), True),
+        ((32, 64), (64, 1, 1), False), ((64, 128), (128, 1, 1), False), ((2, 256), (256, 1, 1), False),
+        ((8, 32), (32, 1, 1), False), ((128, 64), (64, 1, 1), False), ((16, 16), (32, 1, 1), False),
+    ],
+    "sor-2d-5pt": [
+        ((4, 8, 8), (32, 4, 1), True), ((8, 8, 8), (8, 8, 1), True), ((16, 16, 16), (16, 16, 1), True),
+        ((2, 16, 16), (16, 8, 1), True), ((16, 4, 4), (8, 4, 1), True), ((8, 16, 32), (32, 8, 1), True),
+        ((4, 4, 8), (8, 4, 1), True),
+        ((16, 32, 32), (32, 8, 1), False), ((8, 8, 16), (16, 2, 1), False), ((32, 8, 8), (8, 8, 1), False),
+        ((4, 16, 16), (16, 16, 1), False), ((16, 16, 16), (16, 4, 1), False), ((8, 32, 8), (8, 32, 1), False),
+    ],
+    "sor-3d-7pt": [
+        ((2, 4, 4, 4), (8, 4, 2), True), ((4, 4, 4, 4), (8, 4, 4), True), ((2, 2, 4, 8), (8, 4, 2), True),
+        ((4, 2, 2, 2), (8, 2, 2), True), ((3, 4, 4, 6), (8, 4, 4), True), ((2, 2, 2, 4), (8, 2, 2), True),
+        ((4, 8, 8, 8), (8, 8, 4), False), ((8, 8, 8, 8), (8, 8, 8), False), ((2, 8, 8, 16), (16, 8, 2), False),
+        ((4, 4, 4, 8), (8, 4, 4), False), ((8, 4, 4, 4), (8, 4, 2), False), ((2, 4, 8, 8), (8, 8, 2), False),
+    ],
+    "jacobi-2d-5pt": [
+        ((4, 8, 8), (32, 4, 1), True), ((8, 8, 8), (8, 8, 1), True), ((4, 16, 16), (16, 16, 1), True),
+        ((2, 16, 16), (16, 8, 1), True), ((8, 4, 4), (8, 4, 1), True), ((6, 32, 32), (32, 8, 1), True),
+        ((8, 32, 32), (32, 8, 1), False), ((4, 8, 16), (16, 2, 1), False), ((16, 8, 8), (8, 8, 1), False),
+        ((4, 32, 32), (32, 4, 1), False), ((8, 16, 16), (16, 16, 1), False), ((2, 8, 8), (8, 8, 1), False),
+    ],
+    "jacobi-3d-7pt": [
+        ((2, 4, 4, 4), (8, 4, 2), True), ((2, 4, 4, 8), (8, 4, 4), True), ((3, 4, 4, 4), (8, 2, 2), True),
+        ((3, 8, 8, 8), (8, 2, 8), True), ((2, 2, 4, 4), (8, 4, 2), True),
+        ((4, 8, 8, 8), (8, 8, 4), False), ((2, 8, 8, 16), (16, 8, 2), False), ((4, 4, 4, 4), (8, 4, 2), False),
+        ((2, 4, 8, 8), (8, 8, 2), False), ((8, 8, 8, 8), (8, 8, 8), False),
+    ],
+}
+
+# Problem sizes: the simulator needs small ones (it runs 0.002-0.2 M point updates/s: 3-D tiles
+# of 2x4x4x4 at 24^3, T=8 take it 45 s), a GPU run large enough that the kernels, not the host,
+# take the time.
+SIZES = {
+    "sim": {1: {"T": 32, "N": 512}, 2: {"T": 16, "N": 64, "M": 64}, 3: {"T": 4, "N": 16, "M": 16, "L": 16}},
+    "gpu": {1: {"T": 512, "N": 65536}, 2: {"T": 64, "N": 2048, "M": 2048}, 3: {"T": 16, "N": 256, "M": 256, "L": 256}},
+}
+
+
+def runs(target, only=()):
+    """Every calibration configuration: label, example, pipeline, params, tile, block."""
+    out = []
+    for name, configs in CONFIGS.items():
+        if only and name not in only:
+            continue
+        dims = len(configs[0][0]) - 1
+        for sizes, block, staged in configs:
+            tile = ",".join(map(str, sizes))
+            blk = ",".join(map(str, block))
+            stage = "" if staged else " staging=false"
+            out.append({
+                "label": f"{name} {'x'.join(map(str, sizes))} {'x'.join(map(str, block))}{'' if staged else ' global'}",
+                "example": f"examples/{name}.mlir",
+                "pipeline": f"builtin.module(poly-schedule,poly-tile{{sizes={tile}{stage}}},gpu-map{{block={blk}{stage}}})",
+                "params": dict(SIZES[target][dims]),
+                "tile": list(sizes),
+                "block": list(block),
+            })
+    return out
+
+
+def measure(report, target):
+    """(seconds, registers) of one `stencil-run --json` report, or None."""
+    if target == "gpu":
+        gpu = report["target_stats"]["gpu"]
+        registers = max((k["registers"] or 0 for k in gpu["kernels"]), default=0)
+        return gpu["kernel_seconds"], registers
+    cost = report["target_stats"]["sim"]["cost"]
+    if cost.get("estimate") is None:
+        return None
+    registers = max((k["registers"] or 0 for k in cost["kernels"]), default=0)
+    return cost["estimate"]["seconds"], registers
+
+
+def run_one(stencil_run, base, entry, target, ptx=None):
+    """Runs one configuration: the measurement record, or an error line."""
+    command = [stencil_run, os.path.join(base, entry["example"]), f"--pass-pipeline={entry['pipeline']}",
+               "--target", target, "--json", *[f"--param={k}={v}" for k, v in entry["params"].items()]]
+    command += ["--cost"] if target == "sim" else ["--warmup", "1", "--init", "const:1"]
+    if ptx:
+        command.append(f"--ptx={ptx}")
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        errors = [line for line in done.stderr.splitlines() if "error:" in line]
+        return None, errors[0] if errors else done.stderr.strip()[-300:]
+    measured = measure(json.loads(done.stdout), target)
+    if measured is None:
+        return None, "no estimate (registers unknown: is ptxas installed?)"
+    seconds, registers = measured
+    return {**entry, "seconds": seconds, "registers": registers}, None
+
+
+def main():
+    args = sys.argv[1:]
+    option = lambda name, default: args[args.index(name) + 1] if name in args else default
+    target = option("--target", "sim")
+    out = os.path.abspath(option("--out", os.path.join(ROOT, "bench", "results", "calibration")))
+    only = set(option("--only", "").split(",")) - {""}
+    if target not in ("sim", "gpu"):
+        sys.exit("calibrate.py: --target is sim or gpu")
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "stencil-run", "--bin", "stencil-calibrate"],
+                   cwd=ROOT, check=True)
+    bins = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"), "release")
+    os.makedirs(out, exist_ok=True)
+    records = []
+    for entry in runs(target, only):
+        record, error = run_one(os.path.join(bins, "stencil-run"), ROOT, entry, target)
+        if record is None:
+            print(f"  {entry['label']}: failed: {error}", flush=True)
+            continue
+        print(f"  {entry['label']}: {record['seconds'] * 1e6:.1f} us, {record['registers']} registers", flush=True)
+        record["example"] = os.path.relpath(os.path.join(ROOT, entry["example"]), out)
+        records.append(record)
+    device = "NVIDIA H100 SXM5 (simulator cost model)" if target == "sim" else "GPU"
+    measurements = os.path.join(out, "measurements.json")
+    with open(measurements, "w") as f:
+        json.dump({"format": 1, "target": target, "device": device, "runs": records}, f, indent=1)
+    command = [os.path.join(bins, "stencil-calibrate"), "fit", measurements, "--out", os.path.join(out, "calibration.json")]
+    if "--base" in args:
+        command += ["--base", option("--base", "")]
+    subprocess.run(command, check=True)
+
+
+if __name__ == "__main__":
+    main()

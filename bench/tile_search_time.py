@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Time of the tile-size search (thesis Alg. 5.1, docs/tile-models.md) per example, in release.
+
+Usage: bench/tile_search_time.py [--repeat N] [--timeout SECONDS] [--record FILE]
+
+For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi, at three problem sizes each (the example's
+declared defaults, the simulator sweep's sizes of bench/tile_model_sweep.py and the GPU sizes of
+bench/calibrate.py), both models, staged and unstaged: `stencil-opt --explain-tile-sizes-json`
+with `poly-tile{sizes=auto}`, and reports
+
+  search   the search's own time (its `elapsed_s`: from the band shape to the ranked layouts;
+           the smallest of --repeat runs, default 3; one run when it takes over 1 s; a search
+           still running after --timeout seconds, default 20, is stopped and listed)
+  sizes    tile sizes in the grid, and layouts (size x block) the model evaluated
+  total    the wall time of the whole stencil-opt process (parse, schedule, tile, search, print),
+           the smallest of the runs, and the same pipeline with fixed sizes for comparison
+
+--record FILE writes the table with the date, commit and machine.
+"""
+
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calibrate  # noqa: E402  (the GPU problem sizes)
+import tile_model_sweep  # noqa: E402  (the simulator sweep's problem sizes)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = [("sor-1d-3pt", 1), ("sor-2d-5pt", 2), ("sor-3d-7pt", 3), ("jacobi-2d-5pt", 2), ("jacobi-3d-7pt", 3)]
+FIXED = {1: "16,32", 2: "8,16,16", 3: "2,4,4,4"}
+
+
+def run(stencil_opt, example, pipeline, params, explain=None, timeout=None):
+    """(wall seconds, explanation JSON or None) of one stencil-opt run; (None, None) when it
+    takes longer than `timeout` seconds."""
+    command = [stencil_opt, os.path.join(ROOT, "examples", example + ".mlir"), f"--pass-pipeline={pipeline}",
+               *[f"--param={k}={v}" for k, v in params.items()], "-o", os.devnull]
+    if explain:
+        command.append(f"--explain-tile-sizes-json={explain}")
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{example} {pipeline} {params}: {done.stderr.strip()[-400:]}")
+    report = None
+    if explain:
+        with open(explain) as f:
+            report = json.load(f)["programs"][0]["report"]
+    return wall, report
+
+
+def main():
+    args = sys.argv[1:]
+    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
+    timeout = float(args[args.index("--timeout") + 1]) if "--timeout" in args else 20.0
+    slow = []
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "stencil-opt"], cwd=ROOT, check=True)
+    bins = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"), "release")
+    stencil_opt = os.path.join(bins, "stencil-opt")
+    lines = []
+
+    def say(line):
+        print(line, flush=True)
+        lines.append(line)
+
+    say(f"{'example':<14} {'problem':<26} {'model':<9} {'mapping':<7} {'search':>9} {'sizes':>6} "
+        f"{'layouts':>8} {'total':>9} {'fixed':>9}  choice")
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        explain = os.path.join(tmp, "explain.json")
+        for example, dims in EXAMPLES:
+            problems = [("declared defaults", {}), ("sweep", tile_model_sweep.SIZES[dims]),
+                        ("gpu", calibrate.SIZES["gpu"][dims])]
+            for what, params in problems:
+                fixed = f"builtin.module(poly-schedule,poly-tile{{sizes={FIXED[dims]}}})"
+                fixed_wall = min(run(stencil_opt, example, fixed, params)[0] for _ in range(repeat))
+                for model in ("thesis", "prajapati"):
+                    for staged in (True, False):
+                        option = "" if staged else " staging=false"
+                        pipeline = f"builtin.module(poly-schedule,poly-tile{{sizes=auto model={model}{option}}})"
+                        walls, searches, report = [], [], None
+                        for _ in range(repeat):
+                            wall, report = run(stencil_opt, example, pipeline, params, explain, timeout)
+                            if wall is None:
+                                break
+                            walls.append(wall)
+                            searches.append(report["elapsed_s"])
+                            if wall > 1.0:  # one run of a slow search is enough
+                                break
+                        if not walls:
+                            problem = ",".join(f"{k}={v}" for k, v in params.items()) or what
+                            say(f"{example:<14} {problem:<26} {model:<9} {'staged' if staged else 'global':<7} "
+                                f"> {timeout:.0f} s: stopped ({what})")
+                            slow.append(f"{example} {problem} {model} {'staged' if staged else 'global'}")
+                            continue
+                        worst = max(worst, min(searches))
+                        best = report["layouts"][0]
+                        problem = ",".join(f"{k}={v}" for k, v in report["params"].items())
+                        say(f"{example:<14} {problem:<26} {model:<9} {'staged' if staged else 'global':<7} "
+                            f"{min(searches) * 1e3:>6.2f} ms {report['sizes_considered']:>6} {report['evaluated']:>8} "
+                            f"{min(walls) * 1e3:>6.1f} ms {fixed_wall * 1e3:>6.1f} ms  "
+                            f"{'x'.join(map(str, best['sizes']))} on {'x'.join(map(str, best['block']))} ({what})")
+    say(f"slowest search that finished: {worst * 1e3:.2f} ms (target < 100 ms per example)")
+    if slow:
+        say(f"stopped after {timeout:.0f} s: {len(slow)} searches ({'; '.join(slow)})")
+    if "--record" in args:
+        path = args[args.index("--record") + 1]
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True).stdout.strip()
+        with open(path, "w") as f:
+            f.write(f"# bench/tile_search_time.py {' '.join(args)}\n")
+            f.write(f"# {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit}"
+                    f"{' (with uncommitted changes)' if dirty else ''}, {platform.node()} "
+                    f"({os.cpu_count()} CPUs, {platform.processor() or platform.machine()}), release build\n")
+            f.write(f"# load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+                    "(other builds shared the machine: times are inflated by about that over the CPUs)\n")
+            f.write("# search: the search's own time (min of runs); total: the whole stencil-opt process;"
+                    " fixed: the same pipeline with fixed sizes\n")
+            f.write("\n".join(lines) + "\n")
+        print(f"recorded {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+//! `stencil-calibrate`: fits the tile models' device parameters to measured runs, or compares
+//! the models with measurements (docs/tile-models.md "Calibration"). The logic is in
+//! `stencil_driver::calibrate`; this file parses flags and does I/O.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use stencil_driver::calibrate::{
+    compare, comparison_json, prajapati_time, render_comparison, samples, thesis_time, Measurements,
+};
+use stencil_driver::opt::Registries;
+use stencil_tilemodel::fit::fit;
+use stencil_tilemodel::Calibration;
+
+/// Calibrate the tile models (thesis Ch. 5, Prajapati et al.) from measured runs.
+#[derive(Parser, Debug)]
+#[command(name = "stencil-calibrate", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Least-squares fit of both models to the runs of MEASUREMENTS; writes a calibration file.
+    Fit {
+        /// The measurements file (bench/calibrate.py writes it).
+        measurements: PathBuf,
+        /// The folder the runs' program paths are relative to (default: the file's).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// Where to write the calibration.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The calibration whose device limits (and values for what the runs do not determine)
+        /// to start from (default: the built-in H100 file).
+        #[arg(long, value_name = "FILE")]
+        base: Option<PathBuf>,
+        /// How the runs were obtained, recorded as the file's provenance.
+        #[arg(long, value_name = "TEXT")]
+        provenance: Option<String>,
+    },
+    /// Each model's agreement with the runs of MEASUREMENTS, per program: rank correlation, the
+    /// gap of the model's choice to the best run, RMS relative error.
+    Compare {
+        /// The measurements file.
+        measurements: PathBuf,
+        /// The folder the runs' program paths are relative to (default: the file's).
+        #[arg(long, value_name = "DIR")]
+        root: Option<PathBuf>,
+        /// The calibration to predict with (default: the built-in H100 file).
+        #[arg(long, value_name = "FILE")]
+        calibration: Option<PathBuf>,
+        /// Also write the comparison as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Also list every run with both models' predictions.
+        #[arg(long)]
+        runs: bool,
+    },
+}
+
+fn load(path: &Option<PathBuf>) -> Result<Calibration, String> {
+    match path {
+        Some(p) => Calibration::load(p),
+        None => Calibration::h100_default(),
+    }
+    .map_err(|e| e.to_string())
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let registries = Registries::all();
+    match cli.command {
+        Command::Fit { measurements, root, out, base, provenance } => {
+            let m = Measurements::load(&measurements, root.as_deref())?;
+            let base = load(&base)?;
+            let data = samples(&m, &base, &registries)?;
+            let what = if m.target == "gpu" { "measured on" } else { "estimated by the simulator's cost report for" };
+            let provenance = provenance.unwrap_or_else(|| {
+                format!(
+                    "Fitted by stencil-calibrate to {} runs {what} {} ({}).",
+                    data.len(),
+                    m.device,
+                    measurements.display()
+                )
+            });
+            let source = if m.target == "gpu" { "measured" } else { "derived" };
+            let result = fit(&base, &data, source, &provenance).map_err(|e| e.to_string())?;
+            let mut c = result.calibration;
+            if m.target == "gpu" {
+                c.device.name = m.device.clone();
+            }
+            std::fs::write(&out, c.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
+            println!("wrote {} ({} runs, {} programs)", out.display(), data.len(), c.thesis.programs.len());
+            for (name, q) in [("thesis", &result.thesis), ("prajapati", &result.prajapati)] {
+                println!(
+                    "  {name}: RMS relative error {:.1} %, largest {:.1} %{}{}",
+                    100.0 * q.rms_relative_error,
+                    100.0 * q.max_relative_error,
+                    if q.undetermined.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; not determined: {}", q.undetermined.join(", "))
+                    },
+                    if q.clamped.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; fixed at 0: {}", q.clamped.join(", "))
+                    }
+                );
+            }
+            print!("{}", render_comparison(&compare(&data, &c), "the fitted runs"));
+            Ok(())
+        }
+        Command::Compare { measurements, root, calibration, json, runs } => {
+            let m = Measurements::load(&measurements, root.as_deref())?;
+            let c = load(&calibration)?;
+            let data = samples(&m, &c, &registries)?;
+            if runs {
+                println!(
+                    "{:<44} {:>12} {:>12} {:>12}  thesis features [1, N_w, C·bar, C·ΣG, C·ΣH, C·N_mem]",
+                    "run", "measured", "thesis", "prajapati"
+                );
+                for s in &data {
+                    let f: Vec<String> = s.thesis.iter().map(|x| format!("{x:.3e}")).collect();
+                    println!(
+                        "{:<44} {:>9.1} us {:>9.1} us {:>9.1} us  [{}]",
+                        s.label,
+                        s.seconds * 1e6,
+                        thesis_time(s, &c) * 1e6,
+                        prajapati_time(s, &c) * 1e6,
+                        f.join(", ")
+                    );
+                }
+            }
+            let rows = compare(&data, &c);
+            let what = if m.target == "gpu" {
+                format!("measured on {}", m.device)
+            } else {
+                "the simulator's cost report".to_string()
+            };
+            print!("{}", render_comparison(&rows, &what));
+            if let Some(path) = json {
+                let text = serde_json::to_string_pretty(&comparison_json(&rows)).unwrap_or_default() + "\n";
+                std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("stencil-calibrate: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

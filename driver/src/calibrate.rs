@@ -1,0 +1,307 @@
+//! The calibration tool's logic (`stencil-calibrate`, docs/tile-models.md "Calibration"):
+//! measured runs in, a calibration file or a model-versus-measurement comparison out.
+//!
+//! A **measurements file** lists runs of calibration configurations — a program, a pipeline
+//! with explicit tile sizes and block, problem sizes — with their time and the registers their
+//! kernel used, as `bench/calibrate.py` writes them from `stencil-run --json` (on a GPU:
+//! CUDA-event time; on the simulator: the cost report's estimate):
+//!
+//! ```json
+//! {"format": 1, "target": "gpu", "device": "NVIDIA H100 80GB HBM3", "runs": [
+//!   {"label": "sor-2d-5pt 8x16x16 32x4", "example": "examples/sor-2d-5pt.mlir",
+//!    "pipeline": "builtin.module(poly-schedule,poly-tile{sizes=8,16,16},gpu-map{block=32,4})",
+//!    "params": {"T": 64, "N": 1024, "M": 1024}, "tile": [8, 16, 16], "block": [32, 4, 1],
+//!    "registers": 128, "seconds": 0.0123}]}
+//! ```
+//!
+//! Each run becomes a [`Sample`]: the program is compiled up to `poly-tile` and its exact
+//! model inputs are counted for the run's layout ([`crate::explain::program_layouts`]).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use stencil_ir::parser::{parse_source, ParserConfig};
+use stencil_ir::verifier::verify;
+use stencil_ir::SourceFile;
+use stencil_passes::tile_model::set_problem_sizes;
+use stencil_tilemodel::calibration::program_key;
+use stencil_tilemodel::fit::Sample;
+use stencil_tilemodel::prajapati::PrajapatiParts;
+use stencil_tilemodel::thesis::thesis_features;
+use stencil_tilemodel::{Block, Calibration, LayoutInputs, TileGeometry, TileInputs};
+
+use crate::explain::program_layouts;
+use crate::opt::Registries;
+
+/// One measured run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// What it was.
+    pub label: String,
+    /// The program file.
+    pub example: PathBuf,
+    /// The pass pipeline it was compiled with.
+    pub pipeline: String,
+    /// Problem sizes.
+    pub params: Vec<(String, i64)>,
+    /// The tile sizes it ran with (`None`: the pipeline's).
+    pub tile: Option<Vec<i64>>,
+    /// The block it ran with (`None`: the pipeline's).
+    pub block: Option<[i64; 3]>,
+    /// Registers per thread of its kernel.
+    pub registers: u32,
+    /// Its time in seconds.
+    pub seconds: f64,
+}
+
+/// A measurements file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measurements {
+    /// `gpu` (measured) or `sim` (the simulator's cost-report estimates).
+    pub target: String,
+    /// What ran them.
+    pub device: String,
+    /// The runs.
+    pub runs: Vec<Run>,
+}
+
+impl Measurements {
+    /// Reads a measurements file; program paths are relative to `root` (default: its folder).
+    pub fn load(path: &Path, root: Option<&Path>) -> Result<Measurements, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+        let json: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        let folder = root.unwrap_or_else(|| path.parent().unwrap_or(Path::new(".")));
+        let root = json;
+        let field = |v: &Value, name: &str| -> Result<Value, String> {
+            v.get(name).cloned().ok_or_else(|| format!("{}: a run lacks '{name}'", path.display()))
+        };
+        if root.get("format").and_then(Value::as_u64) != Some(1) {
+            return Err(format!("{}: expected \"format\": 1", path.display()));
+        }
+        let mut runs = Vec::new();
+        for r in
+            root.get("runs").and_then(Value::as_array).ok_or_else(|| format!("{}: no 'runs' list", path.display()))?
+        {
+            let ints = |v: Option<&Value>| -> Option<Vec<i64>> { v?.as_array()?.iter().map(Value::as_i64).collect() };
+            let params = field(r, "params")?
+                .as_object()
+                .ok_or("'params' must be an object")?
+                .iter()
+                .map(|(k, v)| v.as_i64().map(|v| (k.clone(), v)).ok_or(format!("parameter '{k}' must be an integer")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let block = ints(r.get("block")).map(|b| {
+                let mut x = [1i64; 3];
+                for (k, v) in b.iter().take(3).enumerate() {
+                    x[k] = *v;
+                }
+                x
+            });
+            runs.push(Run {
+                label: field(r, "label")?.as_str().unwrap_or("?").to_string(),
+                example: folder.join(field(r, "example")?.as_str().ok_or("'example' must be a path")?),
+                pipeline: field(r, "pipeline")?.as_str().ok_or("'pipeline' must be a string")?.to_string(),
+                params,
+                tile: ints(r.get("tile")),
+                block,
+                registers: field(r, "registers")?
+                    .as_u64()
+                    .and_then(|v| u32::try_from(v).ok())
+                    .ok_or("'registers' must be an integer")?,
+                seconds: field(r, "seconds")?.as_f64().ok_or("'seconds' must be a number")?,
+            });
+        }
+        Ok(Measurements {
+            target: root.get("target").and_then(Value::as_str).unwrap_or("?").to_string(),
+            device: root.get("device").and_then(Value::as_str).unwrap_or("?").to_string(),
+            runs,
+        })
+    }
+}
+
+/// The model inputs of one run, as a fitting [`Sample`] for the device of `calibration`.
+pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> Result<Sample, String> {
+    let fail = |m: String| format!("{}: {m}", run.label);
+    let text = std::fs::read_to_string(&run.example).map_err(|e| fail(format!("{}: {e}", run.example.display())))?;
+    let source = SourceFile::new(&run.example.display().to_string(), &text);
+    let config = ParserConfig { registry: &registries.dialects, allow_unregistered: false };
+    let mut module = parse_source(&source, config).map_err(|d| fail(d.render()))?;
+    verify(&module.ir, &registries.dialects, module.top, false).map_err(|d| fail(d.render()))?;
+    set_problem_sizes(&mut module.ir, module.top, &run.params);
+    let layouts = program_layouts(&module, Some(&run.pipeline), registries).map_err(|d| fail(d.render()))?;
+    let layout = layouts.first().ok_or_else(|| fail("no stencil.program".into()))?;
+    let shape = &layout.shape;
+    let mut sizes = run.tile.clone().unwrap_or_else(|| layout.spec.sizes.clone());
+    if sizes.len() == 1 {
+        sizes = vec![sizes[0]; shape.width];
+    }
+    let block = run
+        .block
+        .or(layout.block)
+        .or(layout.spec.auto.as_ref().map(|a| a.block))
+        .ok_or_else(|| fail("the run names no block (give \"block\" or gpu-map{block=…})".into()))?;
+    let to_u32 = |v: i64| u32::try_from(v).map_err(|_| fail(format!("block {block:?}")));
+    let block = Block::new(to_u32(block[0])?, to_u32(block[1])?, to_u32(block[2])?);
+    let tile = TileInputs::new(shape, &TileGeometry::new(shape), &sizes, layout.search.staging)
+        .map_err(|e| fail(e.to_string()))?;
+    let inputs =
+        LayoutInputs::new(shape, &tile, block, run.registers, &calibration.device).map_err(|e| fail(e.to_string()))?;
+    Ok(Sample {
+        label: run.label.clone(),
+        program: layout.program.clone(),
+        operations: shape.operations_per_point(),
+        element_bytes: shape.element_bytes(),
+        registers: run.registers,
+        staged: layout.search.staging,
+        thesis: thesis_features(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
+        prajapati: PrajapatiParts::new(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
+        seconds: run.seconds,
+    })
+}
+
+/// The samples of every run.
+pub fn samples(
+    measurements: &Measurements,
+    calibration: &Calibration,
+    registries: &Registries,
+) -> Result<Vec<Sample>, String> {
+    measurements.runs.iter().map(|r| sample(r, calibration, registries)).collect()
+}
+
+/// The thesis model's time of a sample under `calibration`.
+pub fn thesis_time(s: &Sample, calibration: &Calibration) -> f64 {
+    let p = calibration.thesis_params(&s.program, s.staged, s.operations, s.element_bytes).to_vector();
+    s.thesis.iter().zip(p).map(|(f, v)| f * v).sum()
+}
+
+/// Seed 004's time of a sample under `calibration`.
+pub fn prajapati_time(s: &Sample, calibration: &Calibration) -> f64 {
+    let p = calibration.prajapati_params(&s.program, s.staged, s.operations);
+    let (m, c) = s.prajapati.memory_and_compute(&p);
+    s.prajapati.wavefronts * p.t_sync + s.prajapati.rounds * (m + c) + s.prajapati.overlapped * m.max(c)
+}
+
+/// Spearman's rank correlation of two equally long lists (ties get their mean rank).
+pub fn spearman(a: &[f64], b: &[f64]) -> f64 {
+    fn ranks(v: &[f64]) -> Vec<f64> {
+        let mut order: Vec<usize> = (0..v.len()).collect();
+        order.sort_by(|&i, &j| v[i].total_cmp(&v[j]));
+        let mut r = vec![0.0; v.len()];
+        let mut k = 0;
+        while k < order.len() {
+            let mut e = k;
+            while e + 1 < order.len() && v[order[e + 1]] == v[order[k]] {
+                e += 1;
+            }
+            let mean = (k + e) as f64 / 2.0 + 1.0;
+            for &i in &order[k..=e] {
+                r[i] = mean;
+            }
+            k = e + 1;
+        }
+        r
+    }
+    let (ra, rb) = (ranks(a), ranks(b));
+    let n = a.len() as f64;
+    let (ma, mb) = (ra.iter().sum::<f64>() / n, rb.iter().sum::<f64>() / n);
+    let cov: f64 = ra.iter().zip(&rb).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let (va, vb): (f64, f64) = (ra.iter().map(|x| (x - ma).powi(2)).sum(), rb.iter().map(|y| (y - mb).powi(2)).sum());
+    if va == 0.0 || vb == 0.0 {
+        return 0.0;
+    }
+    cov / (va * vb).sqrt()
+}
+
+/// How one model agrees with the measurements of one program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Agreement {
+    /// Spearman's rank correlation of predicted and measured times.
+    pub rank_correlation: f64,
+    /// How much slower (measured) the run the model ranks first is than the fastest run:
+    /// `measured(model's choice) / min measured − 1`.
+    pub choice_gap: f64,
+    /// The run the model ranks first.
+    pub choice: String,
+    /// Root-mean-square relative error of the predicted times.
+    pub rms_relative_error: f64,
+}
+
+fn agreement(samples: &[&Sample], predicted: &[f64]) -> Agreement {
+    let measured: Vec<f64> = samples.iter().map(|s| s.seconds).collect();
+    let best = measured.iter().copied().fold(f64::INFINITY, f64::min);
+    let pick = (0..predicted.len()).min_by(|&i, &j| predicted[i].total_cmp(&predicted[j])).unwrap_or(0);
+    let rms = (predicted.iter().zip(&measured).map(|(p, m)| ((p - m) / m).powi(2)).sum::<f64>()
+        / measured.len().max(1) as f64)
+        .sqrt();
+    Agreement {
+        rank_correlation: spearman(predicted, &measured),
+        choice_gap: measured.get(pick).map_or(0.0, |m| m / best - 1.0),
+        choice: samples.get(pick).map_or_else(String::new, |s| s.label.clone()),
+        rms_relative_error: rms,
+    }
+}
+
+/// Per program (in first-seen order): its runs, and each model's agreement.
+pub fn compare(samples: &[Sample], calibration: &Calibration) -> Vec<(String, usize, Agreement, Agreement)> {
+    let key = |s: &Sample| program_key(&s.program, s.staged);
+    let mut programs: Vec<String> = Vec::new();
+    for s in samples {
+        if !programs.contains(&key(s)) {
+            programs.push(key(s));
+        }
+    }
+    programs
+        .into_iter()
+        .map(|p| {
+            let mine: Vec<&Sample> = samples.iter().filter(|s| key(s) == p).collect();
+            let thesis: Vec<f64> = mine.iter().map(|s| thesis_time(s, calibration)).collect();
+            let prajapati: Vec<f64> = mine.iter().map(|s| prajapati_time(s, calibration)).collect();
+            (p, mine.len(), agreement(&mine, &thesis), agreement(&mine, &prajapati))
+        })
+        .collect()
+}
+
+/// The comparison as a text table.
+pub fn render_comparison(rows: &[(String, usize, Agreement, Agreement)], what: &str) -> String {
+    let mut out = format!("model vs {what}: Spearman rank correlation, measured gap of the model's first choice to the best run, RMS relative error\n");
+    out.push_str(&format!(
+        "{:<24} {:>5}  {:>8} {:>8} {:>8}  {:>8} {:>8} {:>8}\n",
+        "program", "runs", "thesis ρ", "gap", "rms", "004 ρ", "gap", "rms"
+    ));
+    for (p, n, t, q) in rows {
+        out.push_str(&format!(
+            "{:<24} {:>5}  {:>8.3} {:>7.2}% {:>7.1}%  {:>8.3} {:>7.2}% {:>7.1}%\n",
+            p,
+            n,
+            t.rank_correlation,
+            100.0 * t.choice_gap,
+            100.0 * t.rms_relative_error,
+            q.rank_correlation,
+            100.0 * q.choice_gap,
+            100.0 * q.rms_relative_error
+        ));
+    }
+    out
+}
+
+/// The comparison as JSON.
+pub fn comparison_json(rows: &[(String, usize, Agreement, Agreement)]) -> Value {
+    let a = |x: &Agreement| {
+        json!({"rank_correlation": x.rank_correlation, "choice_gap": x.choice_gap, "choice": x.choice,
+               "rms_relative_error": x.rms_relative_error})
+    };
+    Value::Array(
+        rows.iter().map(|(p, n, t, q)| json!({"program": p, "runs": n, "thesis": a(t), "prajapati": a(q)})).collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spearman;
+
+    #[test]
+    fn rank_correlation_of_monotone_and_reversed_lists() {
+        assert!((spearman(&[1.0, 2.0, 3.0], &[10.0, 20.0, 90.0]) - 1.0).abs() < 1e-12);
+        assert!((spearman(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0]) + 1.0).abs() < 1e-12);
+        assert!((spearman(&[1.0, 1.0, 2.0], &[1.0, 2.0, 3.0]) - 0.866_025_403_784_438_6).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,137 @@
+//! `stencil-opt --explain-tile-sizes`: the tile model's search (thesis Alg. 5.1) for every
+//! `stencil.program` of a pipeline that tiles with `poly-tile`, with its best layouts, their
+//! predicted times and what it pruned and why (`docs/tile-models.md`).
+//!
+//! The pipeline runs up to and including its (first, top-level) `poly-tile`; then, per
+//! program, the search runs again as `poly-tile` ran it: over every tile size and block with
+//! `sizes=auto`, or over the blocks of the given sizes otherwise — or just the given layout
+//! when a later `gpu-map` names its block. `gpu-map`'s `staging` and `shared-memory` then
+//! override `poly-tile`'s (they describe the kernels that will run). [`program_layouts`] is
+//! shared with the calibration tool (`crate::calibrate`).
+
+use stencil_ir::pass::pipeline::{parse_pipeline, PipelineElement, PipelineSpec};
+use stencil_ir::pass::{PassManager, PassManagerOptions, PassOptions};
+use stencil_ir::{Diagnostic, Location, Module};
+use stencil_passes::stencil_to_poly::stencil_programs;
+use stencil_passes::tile::{PolyTileOptions, TilingSpec};
+use stencil_passes::tile_model::{band_shape, search_shape, AutoOptions};
+use stencil_tilemodel::search::SearchReport;
+use stencil_tilemodel::BandShape;
+
+use crate::opt::Registries;
+
+/// One program of a pipeline, as the tile model sees it after `poly-tile`.
+#[derive(Debug, Clone)]
+pub struct ProgramLayout {
+    /// The program's name.
+    pub program: String,
+    /// Its tiled band at the problem sizes.
+    pub shape: BandShape,
+    /// The tiling `poly-tile` recorded (with its `auto` choice, if any).
+    pub spec: TilingSpec,
+    /// The search options: `poly-tile`'s, or those its `sizes=auto` recorded, with `gpu-map`'s
+    /// staging and shared-memory limit.
+    pub search: AutoOptions,
+    /// The block a later `gpu-map` names (not `auto`).
+    pub block: Option<[i64; 3]>,
+}
+
+/// Runs `pipeline` on a copy of `module` up to its first top-level `poly-tile` and reads every
+/// program's [`ProgramLayout`].
+pub fn program_layouts(
+    module: &Module,
+    pipeline: Option<&str>,
+    registries: &Registries,
+) -> Result<Vec<ProgramLayout>, Diagnostic> {
+    let error = |m: String| Diagnostic::error(Location::Unknown, format!("tile model: {m}"));
+    let text = pipeline.ok_or_else(|| error("give a --pass-pipeline with poly-schedule and poly-tile".into()))?;
+    let spec = parse_pipeline(text).map_err(|e| error(e.to_string()))?;
+    let position =
+        |name: &str| spec.elements.iter().position(|e| matches!(e, PipelineElement::Pass { name: n, .. } if n == name));
+    let tile_at = position("poly-tile").ok_or_else(|| {
+        error("the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes".into())
+    })?;
+    let options_of = |at: usize| -> Result<PassOptions, Diagnostic> {
+        let PipelineElement::Pass { name, options } = &spec.elements[at] else {
+            return Err(error("internal: not a pass".into()));
+        };
+        let info = registries.passes.get(name).ok_or_else(|| error(format!("unknown pass '{name}'")))?;
+        info.parse_options(options).map_err(error)
+    };
+    let tile_options = PolyTileOptions::parse(&options_of(tile_at)?).map_err(error)?;
+    // gpu-map after poly-tile: its staging, shared memory and block describe the kernels.
+    let mut mapping: Option<(bool, i64)> = None;
+    let mut block: Option<[i64; 3]> = None;
+    if let Some(at) = position("gpu-map").filter(|&g| g > tile_at) {
+        let o = options_of(at)?;
+        mapping = Some((o.bool("staging"), o.int("shared-memory")));
+        let text = o.string("block").trim();
+        if !text.is_empty() && text != "auto" {
+            let mut b = [1i64; 3];
+            for (k, v) in text.split(',').enumerate().take(3) {
+                b[k] = v.trim().parse().map_err(|_| error(format!("gpu-map block '{text}'")))?;
+            }
+            block = Some(b);
+        }
+    }
+    let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
+    let mut pm = PassManager::parse(&prefix.to_string(), &registries.passes, PassManagerOptions::default())
+        .map_err(|e| error(e.to_string()))?;
+    let mut tiled = module.clone();
+    pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
+    let mut layouts = Vec::new();
+    for program in stencil_programs(&tiled.ir, tiled.top) {
+        let spec =
+            TilingSpec::read(&tiled.ir, program)?.ok_or_else(|| error("poly-tile left a program untiled".into()))?;
+        let mut search = spec.auto.as_ref().map_or_else(|| tile_options.search.clone(), |a| a.options.clone());
+        if let Some((staging, shared)) = mapping {
+            search.staging = staging;
+            search.shared_memory = shared;
+        }
+        let (shape, name) = band_shape(&tiled.ir, &registries.dialects, program, &spec)?;
+        layouts.push(ProgramLayout { program: name, shape, spec, search, block });
+    }
+    Ok(layouts)
+}
+
+/// The search report of every program of `module` (already parsed, problem sizes set) under
+/// `pipeline`, with each program's name.
+pub fn explain_tile_sizes(
+    module: &Module,
+    pipeline: Option<&str>,
+    registries: &Registries,
+) -> Result<Vec<(String, SearchReport)>, Diagnostic> {
+    let mut reports = Vec::new();
+    for layout in program_layouts(module, pipeline, registries)? {
+        let (sizes, block) = match &layout.spec.auto {
+            Some(_) => (None, None),
+            None => (Some(layout.spec.sizes.clone()), layout.block),
+        };
+        let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block).map_err(|e| {
+            Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
+        })?;
+        reports.push((layout.program, report));
+    }
+    Ok(reports)
+}
+
+/// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
+pub fn render_comments(reports: &[(String, SearchReport)]) -> String {
+    let mut out = String::new();
+    for (name, report) in reports {
+        out.push_str(&format!("// tile sizes of @{name}:\n"));
+        for line in report.to_string().lines() {
+            out.push_str("// ");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The reports as one JSON document: `{"programs": [{"program": …, "report": …}]}`.
+pub fn render_json(reports: &[(String, SearchReport)]) -> String {
+    let programs: Vec<serde_json::Value> =
+        reports.iter().map(|(name, r)| serde_json::json!({"program": name, "report": r.to_json()})).collect();
+    serde_json::to_string_pretty(&serde_json::json!({ "programs": programs })).unwrap_or_default() + "\n"
+}

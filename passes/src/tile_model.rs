@@ -1,0 +1,285 @@
+//! Model-driven tile and block sizes on the IR (issue 15): `poly-tile{sizes=auto}`,
+//! `gpu-map{block=auto}` and `stencil-opt --explain-tile-sizes` all come here.
+//!
+//! The IR-free crate `stencil-tilemodel` counts and searches; this module supplies what it
+//! needs from the IR — the program's tiling (its band shape, read from a reference tiling: the
+//! shape does not depend on the sizes), the problem sizes, each field's element size and each
+//! apply's arithmetic operations — and records the choice.
+//!
+//! **Problem sizes** come from the discardable attribute [`PROBLEM_SIZE_ATTR`] of the program
+//! (`{N = 16384 : i64, …}`, which `stencil-run` and `stencil-opt --param` set from their
+//! `--param` values) and otherwise from the program's declared defaults.
+
+use std::path::PathBuf;
+
+use stencil_dialects::stencil::{FieldType, ProgramParams};
+use stencil_dialects::support::op_error;
+use stencil_ir::attributes::get_named;
+use stencil_ir::ir::WalkOrder;
+use stencil_ir::types::FloatKind;
+use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId};
+use stencil_tilemodel::search::{search, SearchOptions, SearchReport};
+use stencil_tilemodel::{BandShape, Block, Calibration, ModelKind, ProgramFacts};
+
+use crate::stencil_to_poly::ScopInfo;
+use crate::tile::{tile_program_with, TilingSpec};
+
+/// Discardable attribute of a `stencil.program`: the problem sizes the tile models use, a
+/// dictionary of parameter name to `i64`.
+pub const PROBLEM_SIZE_ATTR: &str = "poly.problem_size";
+
+/// How `sizes=auto` / `block=auto` search (the options of `poly-tile` that configure it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoOptions {
+    /// The model that ranks layouts.
+    pub model: ModelKind,
+    /// A calibration file (`None`: the built-in H100 file).
+    pub calibration: Option<PathBuf>,
+    /// Whether `gpu-map` stages tiles in shared memory.
+    pub staging: bool,
+    /// `gpu-map`'s shared-memory limit per block, in bytes.
+    pub shared_memory: i64,
+    /// Registers per thread (`None`: the calibration's).
+    pub registers: Option<u32>,
+    /// The data-reuse threshold (`None`: automatic).
+    pub min_reuse: Option<f64>,
+}
+
+impl Default for AutoOptions {
+    fn default() -> Self {
+        AutoOptions {
+            model: ModelKind::Thesis,
+            calibration: None,
+            staging: true,
+            shared_memory: 48 * 1024,
+            registers: None,
+            min_reuse: None,
+        }
+    }
+}
+
+impl AutoOptions {
+    /// The calibration these options name.
+    pub fn load_calibration(&self) -> Result<Calibration, String> {
+        match &self.calibration {
+            Some(path) => Calibration::load(path),
+            None => Calibration::h100_default(),
+        }
+        .map_err(|e| e.to_string())
+    }
+
+    /// The dictionary entries that record these options in `poly.tiling` (so that
+    /// `gpu-map{block=auto}` and `--explain-tile-sizes` search as `poly-tile` did).
+    pub fn to_entries(&self) -> Vec<NamedAttribute> {
+        let mut entries = vec![
+            NamedAttribute::new("model", Attribute::string(self.model.name())),
+            NamedAttribute::new("staging", Attribute::Bool(self.staging)),
+            NamedAttribute::new("shared_memory", Attribute::i64(self.shared_memory)),
+        ];
+        if let Some(path) = &self.calibration {
+            entries.push(NamedAttribute::new("calibration", Attribute::string(&path.display().to_string())));
+        }
+        if let Some(r) = self.registers {
+            entries.push(NamedAttribute::new("registers", Attribute::i64(i64::from(r))));
+        }
+        if let Some(t) = self.min_reuse {
+            entries.push(NamedAttribute::new("min_reuse", Attribute::Float { value: t, kind: FloatKind::F64 }));
+        }
+        entries
+    }
+
+    /// Reads [`AutoOptions::to_entries`] back; missing entries take their defaults.
+    pub fn from_entries(entries: &[NamedAttribute]) -> Result<AutoOptions, String> {
+        let mut o = AutoOptions::default();
+        if let Some(a) = get_named(entries, "model") {
+            o.model = ModelKind::parse(a.as_str().ok_or("'model' must be a string")?).map_err(|e| e.to_string())?;
+        }
+        if let Some(a) = get_named(entries, "staging") {
+            o.staging = a.as_int().ok_or("'staging' must be a bool")? != 0;
+        }
+        if let Some(a) = get_named(entries, "shared_memory") {
+            o.shared_memory = a.as_i64().ok_or("'shared_memory' must be an integer")?;
+        }
+        if let Some(a) = get_named(entries, "calibration") {
+            o.calibration = Some(PathBuf::from(a.as_str().ok_or("'calibration' must be a string")?));
+        }
+        if let Some(a) = get_named(entries, "registers") {
+            let r = a.as_i64().ok_or("'registers' must be an integer")?;
+            o.registers = Some(u32::try_from(r).map_err(|_| "'registers' is out of range")?);
+        }
+        if let Some(a) = get_named(entries, "min_reuse") {
+            o.min_reuse = Some(a.as_float().ok_or("'min_reuse' must be a float")?);
+        }
+        Ok(o)
+    }
+}
+
+/// What a search chose, as `poly.tiling` records it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoChoice {
+    /// How the search ran.
+    pub options: AutoOptions,
+    /// The thread organisation it chose (for `gpu-map{block=auto}`).
+    pub block: [i64; 3],
+    /// The model's estimate of the chosen layout, in seconds.
+    pub predicted_seconds: f64,
+    /// The problem sizes it searched for, `N=…` in parameter order.
+    pub problem: String,
+}
+
+/// The problem sizes of `program`: [`PROBLEM_SIZE_ATTR`], else its declared defaults; in the
+/// order of `params`.
+pub fn problem_sizes(ir: &Ir, program: OpId, params: &[String]) -> Result<Vec<i64>, Diagnostic> {
+    let given = match ir.attr(program, PROBLEM_SIZE_ATTR) {
+        None => None,
+        Some(Attribute::Dictionary(entries)) => Some(entries),
+        Some(_) => {
+            return Err(op_error(ir, program, format!("'{PROBLEM_SIZE_ATTR}' must be a dictionary {{N = 64, …}}")))
+        }
+    };
+    let declared = ProgramParams::of(ir, program);
+    params
+        .iter()
+        .map(|name| {
+            if let Some(v) = given.and_then(|e| get_named(e, name)) {
+                return v.as_i64().ok_or_else(|| {
+                    op_error(ir, program, format!("'{PROBLEM_SIZE_ATTR}': parameter '{name}' must be an integer"))
+                });
+            }
+            let k = declared.names.iter().position(|n| n == name);
+            k.and_then(|k| declared.defaults.get(k).copied().flatten()).ok_or_else(|| {
+                op_error(
+                    ir,
+                    program,
+                    format!("the tile model needs a value of parameter '{name}': give it with --param {name}=VALUE or declare a default"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Element sizes of the SCoP's arrays and arithmetic operations of its statements.
+pub fn program_facts(ir: &Ir, info: &ScopInfo) -> ProgramFacts {
+    let element_bytes = info
+        .arrays
+        .iter()
+        .map(|&field| {
+            FieldType::from_type(ir.value_type(field))
+                .and_then(|f| f.element_type().bit_width())
+                .map_or(8, |bits| bits.div_ceil(8))
+        })
+        .collect();
+    let operations = info
+        .statements
+        .iter()
+        .map(|origin| {
+            let mut n = 0u32;
+            ir.walk(origin.apply, WalkOrder::PreOrder, &mut |op| {
+                let name = ir.op_name(op);
+                if (name.starts_with("arith.") || name.starts_with("math.")) && name != "arith.constant" {
+                    n += 1;
+                }
+            });
+            n.max(1)
+        })
+        .collect();
+    ProgramFacts { element_bytes, operations }
+}
+
+/// The band shape of `program` (scheduled by `poly-schedule`) at its problem sizes.
+pub fn band_shape(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    base: &TilingSpec,
+) -> Result<(BandShape, String), Diagnostic> {
+    // The shape does not depend on the sizes: tile with 2 per row to read it.
+    let reference = TilingSpec { sizes: vec![2], options: base.options, auto: None };
+    let tiled = tile_program_with(ir, registry, program, &reference)?;
+    let scop = &tiled.info.scop;
+    let params = problem_sizes(ir, program, scop.params())?;
+    let facts = program_facts(ir, &tiled.info);
+    let shape = BandShape::new(scop, &tiled.tiled, &params, &facts).map_err(|e| {
+        op_error(ir, program, format!("model-driven tile sizes: {e}; give sizes explicitly (poly-tile{{sizes=…}})"))
+    })?;
+    Ok((shape, tiled.info.program_name(ir).to_string()))
+}
+
+/// Thesis Alg. 5.1 for `program`: every tile size (or only `fixed_sizes`) and every block (or
+/// only `fixed_block`), as `auto` configures it.
+pub fn search_program(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    base: &TilingSpec,
+    auto: &AutoOptions,
+    fixed_sizes: Option<Vec<i64>>,
+    fixed_block: Option<[i64; 3]>,
+) -> Result<SearchReport, Diagnostic> {
+    let (shape, name) = band_shape(ir, registry, program, base)?;
+    search_shape(&shape, &name, auto, fixed_sizes, fixed_block).map_err(|e| op_error(ir, program, e))
+}
+
+/// [`search_program`] on a band shape already read (`name`: the program's, for per-program
+/// calibration values).
+pub fn search_shape(
+    shape: &BandShape,
+    name: &str,
+    auto: &AutoOptions,
+    fixed_sizes: Option<Vec<i64>>,
+    fixed_block: Option<[i64; 3]>,
+) -> Result<SearchReport, String> {
+    let calibration = auto.load_calibration()?;
+    let fixed_sizes = match fixed_sizes {
+        Some(s) if s.len() == 1 && shape.width > 1 => Some(vec![s[0]; shape.width]),
+        other => other,
+    };
+    let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
+    let options = SearchOptions {
+        model: auto.model,
+        staged: auto.staging,
+        shared_limit: u64::try_from(auto.shared_memory).unwrap_or(0),
+        registers: auto.registers.unwrap_or_else(|| calibration.registers_for(name, auto.staging)),
+        min_reuse: auto.min_reuse,
+        fixed_sizes,
+        fixed_block: fixed_block.map(|b| Block::new(to_u32(b[0]), to_u32(b[1]), to_u32(b[2]))),
+        ..SearchOptions::default()
+    };
+    let report = search(shape, name, &calibration, &options).map_err(|e| format!("model-driven tile sizes: {e}"))?;
+    tracing::debug!(program = %name, elapsed_ms = report.elapsed.as_secs_f64() * 1e3, "tile-size search");
+    Ok(report)
+}
+
+/// The [`AutoChoice`] of a search's best layout.
+pub fn choice_of(report: &SearchReport, auto: &AutoOptions) -> Option<(Vec<i64>, AutoChoice)> {
+    let best = report.choice()?;
+    let problem: Vec<String> = report.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    Some((
+        best.sizes.clone(),
+        AutoChoice {
+            options: auto.clone(),
+            block: [i64::from(best.block.x), i64::from(best.block.y), i64::from(best.block.z)],
+            predicted_seconds: best.prediction.seconds,
+            problem: problem.join(","),
+        },
+    ))
+}
+
+/// Sets [`PROBLEM_SIZE_ATTR`] on every `stencil.program` at or below `root` to the values of
+/// `params` that name one of its parameters (`stencil-run --param`, `stencil-opt --param`).
+pub fn set_problem_sizes(ir: &mut Ir, root: OpId, params: &[(String, i64)]) {
+    for program in crate::stencil_to_poly::stencil_programs(ir, root) {
+        let names = ProgramParams::of(ir, program).names;
+        let mut entries: Vec<NamedAttribute> = params
+            .iter()
+            .filter(|(n, _)| names.contains(n))
+            .map(|(n, v)| NamedAttribute::new(n, Attribute::i64(*v)))
+            .collect();
+        if entries.is_empty() {
+            continue;
+        }
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        entries.dedup_by(|a, b| a.name == b.name);
+        ir.set_attribute(program, PROBLEM_SIZE_ATTR, Attribute::Dictionary(entries));
+    }
+}

@@ -1,0 +1,17 @@
+// stencil-run with model-driven tile sizes and blocks (docs/tile-models.md): the run's --param
+// values are the tile model's problem sizes; the report's mapping line names the model, what it
+// chose and its predicted time; the mapped program is checked bit for bit on the simulator.
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=24 --param M=20 --param T=4 --target sim --check \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' | FileCheck %s
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=24 --param M=20 --param T=4 --target sim --json \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto model=prajapati staging=false},gpu-map{block=auto staging=false})' | FileCheck %s --check-prefix=JSON
+// The block alone, for given tile sizes:
+// RUN: stencil-run %S/../../../examples/sor-1d-3pt.mlir --param N=40 --param T=6 --target sim --check \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8,16},gpu-map{block=auto})' | FileCheck %s --check-prefix=BLOCK
+
+// CHECK: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x{{[0-9]+}}x1 grid=0 staging=true model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=4,N=24,M=20
+// CHECK: races 0
+// CHECK: check    against the untransformed program on ref (bit-exact): passed
+// JSON: "mapping":{"block":[{{[0-9]+}},{{[0-9]+}},1],"grid":0,"model":"prajapati","model_chose":"sizes and block","predicted_s":{{[0-9.e-]+}},"problem":"T=4,N=24,M=20","staging":false,"strategy":"wavefront","tile":[{{[0-9]+}},{{[0-9]+}},{{[0-9]+}}]}
+// BLOCK: mapping  wavefront: tile=8x16 block={{[0-9]+}}x1x1 grid=0 staging=true model=thesis model_chose=block predicted_s={{.*}} problem=T=6,N=40
+// BLOCK: passed

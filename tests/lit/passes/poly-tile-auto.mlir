@@ -1,0 +1,76 @@
+// poly-tile{sizes=auto} and gpu-map{block=auto} (docs/tile-models.md): the tile model chooses the
+// sizes and the block at the program's problem sizes (declared defaults, or --param) and records
+// its choice under poly.tiling's auto; --explain-tile-sizes prints the search.
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto})' | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --param N=256 --param T=64 --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto model=prajapati staging=false})' | FileCheck %s --check-prefix=OPTS
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' | FileCheck %s --check-prefix=MAP
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=EXPLAIN
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=32})' --explain-tile-sizes | FileCheck %s --check-prefix=GIVEN
+// RUN: not stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto staging=false})' 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=auto})' 2>&1 | FileCheck %s --check-prefix=NAIVE
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=auto model=oracle})' 2>&1 | FileCheck %s --check-prefix=MODEL
+
+// CHECK-LABEL: stencil.program @sor_1d
+// CHECK-SAME: attributes {poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "thesis", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = 49152 : i64, staging = true}, inter = "wavefront", intra = "auto", order = "auto", sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>}}
+// OPTS-LABEL: stencil.program @sor_1d
+// OPTS-SAME: auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "prajapati", predicted_s = {{.*}}, problem = "T=64,N=256", shared_memory = 49152 : i64, staging = false}
+// MAP: func.func @sor_1d
+// MAP-SAME: stencil.gpu_mapping = {strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}], block = [{{[0-9]+}}, 1, 1], grid = 0 : i64, staging = true, model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64"}
+// EXPLAIN: // tile sizes of @sor_1d:
+// EXPLAIN-NEXT: // tile sizes by the thesis model (thesis Ch. 5: Eq. 5.7 (T_TILE), 5.8-5.11 (T_total), 5.3.4 (border tiles)) at T=10, N=64
+// EXPLAIN-NEXT: //   mapping: staged in shared memory, shared memory limit 49152 bytes, {{[0-9]+}} registers per thread, reuse threshold {{.*}} (automatic)
+// EXPLAIN-NEXT: //   searched {{[0-9]+}} tile sizes, evaluated {{[0-9]+}} layouts in {{.*}} ms
+// EXPLAIN-NEXT: //   rank  tile           block         predicted   launches     tiles   full    steps    N_mem   B/SM   reuse
+// EXPLAIN-NEXT: //      1  {{[0-9]+}}x{{[0-9]+}}
+// EXPLAIN: //   best layout's terms: kernel start (σ_ker)
+// EXPLAIN: //   pruned {{[0-9]+}} layouts: blockDim constraint: more threads than the largest intra-tile wavefront has points (rounded up to a warp) (first: {{.*}})
+// EXPLAIN: //   pruned {{[0-9]+}} tile sizes: branch and bound: the model's lower bound for every block of the size is above the layouts kept (first: {{.*}} cannot take less than {{.*}} ms)
+// EXPLAIN: // tile sizes of @jacobi_2d:
+// GIVEN: // tile sizes of @sor_1d:
+// GIVEN: //   searched 1 tile sizes, evaluated 1 layouts
+// GIVEN-NEXT: //   rank
+// GIVEN-NEXT: //      1  8x8            32x1x1
+// GIVEN-NOT: //      2
+// MISMATCH: error: 'stencil.program' op gpu-map{block=auto}: the tile model searched for staging=true shared-memory=49152 but gpu-map has staging=false shared-memory=49152; give poly-tile and gpu-map the same options
+// NAIVE: block=auto chooses the block of the wavefront strategy's tiles
+// MODEL: option 'model' of pass 'poly-tile': invalid tile-model input: unknown tile model 'oracle': choose thesis (thesis Ch. 5) or prajapati (Prajapati et al.)
+stencil.program @sor_1d(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] defaults [T = 10, N = 64] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S writes %A over [1] to [N - 1] {
+      %w = stencil.access %A[-1] : f64
+      %c = stencil.access %A[0] : f64
+      %e = stencil.access %A[1] : f64
+      %s = arith.addf %w, %c : f64
+      %s2 = arith.addf %s, %e : f64
+      stencil.yield %s2 : f64
+    }
+  }
+}
+
+// -----
+
+// Two statements per time step (B = f(A); A = B): the skewed intra-tile wavefront.
+// CHECK-LABEL: stencil.program @jacobi_2d
+// CHECK-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, model = "thesis"
+// CHECK-SAME: sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}>
+stencil.program @jacobi_2d(%A: !stencil.field<[N, M] x f64>, %B: !stencil.field<[N, M] x f64>)
+    params [T >= 1, N >= 3, M >= 3] defaults [T = 4, N = 24, M = 24] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %B over [1, 1] to [N - 1, M - 1] {
+      %c = stencil.access %A[0, 0] : f64
+      %n = stencil.access %A[-1, 0] : f64
+      %s = stencil.access %A[1, 0] : f64
+      %w = stencil.access %A[0, -1] : f64
+      %e = stencil.access %A[0, 1] : f64
+      %s0 = arith.addf %c, %n : f64
+      %s1 = arith.addf %s0, %s : f64
+      %s2 = arith.addf %s1, %w : f64
+      %s3 = arith.addf %s2, %e : f64
+      stencil.yield %s3 : f64
+    }
+    stencil.apply @S1 writes %A over [1, 1] to [N - 1, M - 1] {
+      %b = stencil.access %B[0, 0] : f64
+      stencil.yield %b : f64
+    }
+  }
+}

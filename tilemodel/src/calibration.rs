@@ -1,0 +1,443 @@
+//! Calibration files: one versioned JSON file per device with the device's limits, the
+//! parameters of both models, and where the numbers come from.
+//!
+//! Program-dependent parameters (the thesis' `α`, `β`, `γ`, §5.3.3.2; seed 004's `C_iter`,
+//! §5.2) are stored per program and mapping (`sor_2d_5pt/staged`, `sor_2d_5pt/global`: a
+//! staged and an unstaged kernel of one program are different code, with different costs per
+//! warp and per memory operation) when a calibration measured them, and otherwise derived,
+//! per mapping, from the program's arithmetic operations per point: `α = alpha.base +
+//! alpha.per_operation × ops` (and `C_iter` likewise), `γ = gamma_per_byte × element bytes`.
+//! The format is documented in `docs/tile-models.md`; `calibrations/h100.json` is the built-in
+//! default.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::device::DeviceLimits;
+use crate::error::{Result, TileModelError};
+use crate::model::{ModelKind, TileModel};
+use crate::prajapati::{PrajapatiModel, PrajapatiParams};
+use crate::thesis::{ThesisModel, ThesisParams};
+
+/// The calibration-file format this crate reads and writes.
+pub const FORMAT: u64 = 1;
+
+/// The built-in H100 calibration (derived from published figures and the simulator's cost
+/// model; its `provenance` says how).
+pub const H100_DEFAULT: &str = include_str!("../calibrations/h100.json");
+
+/// A per-program parameter derived from the operations per point: `base + per_operation × ops`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PerOperation {
+    /// Seconds for a body without arithmetic.
+    pub base: f64,
+    /// Seconds per arithmetic operation of the body.
+    pub per_operation: f64,
+}
+
+impl PerOperation {
+    /// The value for a body of `operations` operations.
+    pub fn at(&self, operations: u32) -> f64 {
+        self.base + self.per_operation * f64::from(operations)
+    }
+}
+
+/// The thesis-model parameters of one program, measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThesisProgram {
+    /// `α`.
+    pub alpha: f64,
+    /// `β`.
+    pub beta: f64,
+    /// `γ`.
+    pub gamma: f64,
+}
+
+/// The thesis model's program parameters for programs not measured, of one mapping.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThesisDefaults {
+    /// `α`.
+    pub alpha: PerOperation,
+    /// `β`.
+    pub beta: f64,
+    /// `γ` per byte of element.
+    pub gamma_per_byte: f64,
+}
+
+/// The thesis model's part of a calibration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThesisCalibration {
+    /// `σ_ker`.
+    pub sigma_ker: f64,
+    /// `σ_blk`.
+    pub sigma_blk: f64,
+    /// `σ_thd`.
+    pub sigma_thd: f64,
+    /// Defaults of staged kernels.
+    pub staged: ThesisDefaults,
+    /// Defaults of unstaged kernels.
+    pub global: ThesisDefaults,
+    /// Measured programs, by [`program_key`].
+    pub programs: BTreeMap<String, ThesisProgram>,
+}
+
+/// The key of a program and mapping in the per-program tables: `NAME/staged` or `NAME/global`.
+pub fn program_key(program: &str, staged: bool) -> String {
+    format!("{program}/{}", if staged { "staged" } else { "global" })
+}
+
+/// Seed 004's part of a calibration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrajapatiCalibration {
+    /// `L` (seconds per 4-byte word).
+    pub l_word: f64,
+    /// `τ_sync`.
+    pub tau_sync: f64,
+    /// `T_sync`.
+    pub t_sync: f64,
+    /// `C_iter` of staged kernels of programs not measured.
+    pub c_iter_staged: PerOperation,
+    /// `C_iter` of unstaged kernels of programs not measured.
+    pub c_iter_global: PerOperation,
+    /// Measured programs' `C_iter`, by [`program_key`].
+    pub programs: BTreeMap<String, f64>,
+}
+
+/// One device's calibration (module documentation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Calibration {
+    /// The device's limits.
+    pub device: DeviceLimits,
+    /// `derived` (from published figures and the cost model) or `measured` (by the calibration
+    /// tool on the device).
+    pub source: String,
+    /// How the numbers were obtained.
+    pub provenance: String,
+    /// `R_T` when the compiler cannot ask ptxas (thesis Alg. 5.1 line 1) and the program was
+    /// not measured.
+    pub registers_per_thread: u32,
+    /// `R_T` of measured programs, by `PROGRAM/staged` or `PROGRAM/global` (the staged
+    /// kernels need many more registers).
+    pub registers: BTreeMap<String, u32>,
+    /// The thesis model's parameters.
+    pub thesis: ThesisCalibration,
+    /// Seed 004's parameters.
+    pub prajapati: PrajapatiCalibration,
+    /// What a fit recorded about itself (samples, residuals), as written.
+    pub fit: Option<Value>,
+}
+
+impl Calibration {
+    /// The built-in H100 calibration.
+    pub fn h100_default() -> Result<Calibration> {
+        Calibration::from_json(H100_DEFAULT, "<built-in h100.json>")
+    }
+
+    /// Reads a calibration file.
+    pub fn load(path: &std::path::Path) -> Result<Calibration> {
+        let text = std::fs::read_to_string(path).map_err(|e| TileModelError::Calibration {
+            path: path.display().to_string(),
+            message: format!("cannot read it: {e}"),
+        })?;
+        Calibration::from_json(&text, &path.display().to_string())
+    }
+
+    /// Parses a calibration file's text (`path` names it in errors).
+    pub fn from_json(text: &str, path: &str) -> Result<Calibration> {
+        let bad = |message: String| TileModelError::Calibration { path: path.to_string(), message };
+        let root: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let r = Reader { path };
+        // Per-program tables are keyed by `program_key`: a key without its mapping would never
+        // be looked up, so it is refused rather than silently ignored.
+        let key = |table: &str, k: &str| -> Result<String> {
+            if k.ends_with("/staged") || k.ends_with("/global") {
+                Ok(k.to_string())
+            } else {
+                Err(bad(format!("{table}: key '{k}' must be PROGRAM/staged or PROGRAM/global")))
+            }
+        };
+        let format = r.u64(&root, "format")?;
+        if format != FORMAT {
+            return Err(bad(format!("format {format}; this build reads format {FORMAT}")));
+        }
+        let d = r.object(&root, "device")?;
+        let device = DeviceLimits {
+            name: r.string(d, "name")?,
+            multiprocessors: r.u32(d, "multiprocessors")?,
+            schedulers_per_sm: r.u32(d, "schedulers_per_sm")?,
+            max_threads_per_sm: r.u32(d, "max_threads_per_sm")?,
+            max_blocks_per_sm: r.u32(d, "max_blocks_per_sm")?,
+            max_threads_per_block: r.u32(d, "max_threads_per_block")?,
+            registers_per_sm: r.u32(d, "registers_per_sm")?,
+            max_registers_per_block: r.u32(d, "max_registers_per_block")?,
+            max_registers_per_thread: r.u32(d, "max_registers_per_thread")?,
+            register_granularity: r.u32(d, "register_granularity")?,
+            shared_bytes_per_sm: r.u64(d, "shared_bytes_per_sm")?,
+            max_shared_bytes_per_block: r.u64(d, "max_shared_bytes_per_block")?,
+            shared_reserved_per_block: r.u64(d, "shared_reserved_per_block")?,
+            shared_granularity: r.u64(d, "shared_granularity")?,
+            vector_units_f32: r.u32(d, "vector_units_f32")?,
+            vector_units_f64: r.u32(d, "vector_units_f64")?,
+            issue_latency_warps: r.f64(d, "issue_latency_warps")?,
+        };
+        if device.multiprocessors == 0 || device.max_threads_per_sm == 0 {
+            return Err(bad("device.multiprocessors and device.max_threads_per_sm must be positive".into()));
+        }
+        let t = r.object(&root, "thesis")?;
+        let mut thesis_programs = BTreeMap::new();
+        if let Some(programs) = t.get("programs") {
+            let programs = programs.as_object().ok_or_else(|| bad("thesis.programs must be an object".into()))?;
+            for (name, p) in programs {
+                thesis_programs.insert(
+                    key("thesis.programs", name)?,
+                    ThesisProgram {
+                        alpha: r.f64(p, "alpha_s")?,
+                        beta: r.f64(p, "beta_s")?,
+                        gamma: r.f64(p, "gamma_s")?,
+                    },
+                );
+            }
+        }
+        let defaults = |kind: &str| -> Result<ThesisDefaults> {
+            let d = r.object(t, kind)?;
+            Ok(ThesisDefaults {
+                alpha: r.per_operation(d, "alpha_s")?,
+                beta: r.f64(d, "beta_s")?,
+                gamma_per_byte: r.f64(d, "gamma_s_per_byte")?,
+            })
+        };
+        let thesis = ThesisCalibration {
+            sigma_ker: r.f64(t, "sigma_ker_s")?,
+            sigma_blk: r.f64(t, "sigma_blk_s")?,
+            sigma_thd: r.f64(t, "sigma_thd_s")?,
+            staged: defaults("staged")?,
+            global: defaults("global")?,
+            programs: thesis_programs,
+        };
+        let p = r.object(&root, "prajapati")?;
+        let mut prajapati_programs = BTreeMap::new();
+        if let Some(programs) = p.get("programs") {
+            let programs = programs.as_object().ok_or_else(|| bad("prajapati.programs must be an object".into()))?;
+            for (name, q) in programs {
+                prajapati_programs.insert(key("prajapati.programs", name)?, r.f64(q, "c_iter_s")?);
+            }
+        }
+        let prajapati = PrajapatiCalibration {
+            l_word: r.f64(p, "l_s_per_word")?,
+            tau_sync: r.f64(p, "tau_sync_s")?,
+            t_sync: r.f64(p, "t_sync_s")?,
+            c_iter_staged: r.per_operation(r.object(p, "c_iter_s")?, "staged")?,
+            c_iter_global: r.per_operation(r.object(p, "c_iter_s")?, "global")?,
+            programs: prajapati_programs,
+        };
+        let mut registers = BTreeMap::new();
+        if let Some(map) = root.get("registers") {
+            let map = map.as_object().ok_or_else(|| bad("registers must be an object".into()))?;
+            for (k, v) in map {
+                let v = v
+                    .as_u64()
+                    .and_then(|v| u32::try_from(v).ok())
+                    .ok_or_else(|| bad(format!("registers.{k} must be an integer")))?;
+                registers.insert(key("registers", k)?, v);
+            }
+        }
+        Ok(Calibration {
+            device,
+            source: r.string(&root, "source")?,
+            provenance: r.string(&root, "provenance")?,
+            registers_per_thread: r.u32(&root, "registers_per_thread")?,
+            registers,
+            thesis,
+            prajapati,
+            fit: root.get("fit").cloned(),
+        })
+    }
+
+    /// The file's JSON text (what [`Calibration::from_json`] reads back).
+    pub fn to_json(&self) -> String {
+        let d = &self.device;
+        let per_op = |p: &PerOperation| json!({"base": p.base, "per_operation": p.per_operation});
+        let defaults = |d: &ThesisDefaults| json!({"alpha_s": per_op(&d.alpha), "beta_s": d.beta, "gamma_s_per_byte": d.gamma_per_byte});
+        let thesis_programs: Map<String, Value> = self
+            .thesis
+            .programs
+            .iter()
+            .map(|(k, p)| (k.clone(), json!({"alpha_s": p.alpha, "beta_s": p.beta, "gamma_s": p.gamma})))
+            .collect();
+        let prajapati_programs: Map<String, Value> =
+            self.prajapati.programs.iter().map(|(k, &c)| (k.clone(), json!({"c_iter_s": c}))).collect();
+        let mut root = json!({
+            "format": FORMAT,
+            "source": self.source,
+            "provenance": self.provenance,
+            "device": {
+                "name": d.name,
+                "multiprocessors": d.multiprocessors,
+                "schedulers_per_sm": d.schedulers_per_sm,
+                "max_threads_per_sm": d.max_threads_per_sm,
+                "max_blocks_per_sm": d.max_blocks_per_sm,
+                "max_threads_per_block": d.max_threads_per_block,
+                "registers_per_sm": d.registers_per_sm,
+                "max_registers_per_block": d.max_registers_per_block,
+                "max_registers_per_thread": d.max_registers_per_thread,
+                "register_granularity": d.register_granularity,
+                "shared_bytes_per_sm": d.shared_bytes_per_sm,
+                "max_shared_bytes_per_block": d.max_shared_bytes_per_block,
+                "shared_reserved_per_block": d.shared_reserved_per_block,
+                "shared_granularity": d.shared_granularity,
+                "vector_units_f32": d.vector_units_f32,
+                "vector_units_f64": d.vector_units_f64,
+                "issue_latency_warps": d.issue_latency_warps,
+            },
+            "registers_per_thread": self.registers_per_thread,
+            "registers": self.registers.iter().map(|(k, &v)| (k.clone(), Value::from(v))).collect::<Map<String, Value>>(),
+            "thesis": {
+                "sigma_ker_s": self.thesis.sigma_ker,
+                "sigma_blk_s": self.thesis.sigma_blk,
+                "sigma_thd_s": self.thesis.sigma_thd,
+                "staged": defaults(&self.thesis.staged),
+                "global": defaults(&self.thesis.global),
+                "programs": thesis_programs,
+            },
+            "prajapati": {
+                "l_s_per_word": self.prajapati.l_word,
+                "tau_sync_s": self.prajapati.tau_sync,
+                "t_sync_s": self.prajapati.t_sync,
+                "c_iter_s": {"staged": per_op(&self.prajapati.c_iter_staged), "global": per_op(&self.prajapati.c_iter_global)},
+                "programs": prajapati_programs,
+            },
+        });
+        if let (Some(fit), Some(map)) = (&self.fit, root.as_object_mut()) {
+            map.insert("fit".into(), fit.clone());
+        }
+        serde_json::to_string_pretty(&root).unwrap_or_default() + "\n"
+    }
+
+    /// `R_T` for `program`'s kernels, staged or not: measured, else the default.
+    pub fn registers_for(&self, program: &str, staged: bool) -> u32 {
+        self.registers.get(&program_key(program, staged)).copied().unwrap_or(self.registers_per_thread)
+    }
+
+    /// The thesis parameters for `program`'s kernels, staged or not (its measured ones, else
+    /// derived from its `operations` per point and `element_bytes`).
+    pub fn thesis_params(&self, program: &str, staged: bool, operations: u32, element_bytes: u32) -> ThesisParams {
+        let t = &self.thesis;
+        let d = if staged { &t.staged } else { &t.global };
+        let (alpha, beta, gamma) = match t.programs.get(&program_key(program, staged)) {
+            Some(p) => (p.alpha, p.beta, p.gamma),
+            None => (d.alpha.at(operations), d.beta, d.gamma_per_byte * f64::from(element_bytes)),
+        };
+        ThesisParams { sigma_ker: t.sigma_ker, sigma_blk: t.sigma_blk, sigma_thd: t.sigma_thd, alpha, beta, gamma }
+    }
+
+    /// Seed 004's parameters for `program`'s kernels, staged or not.
+    pub fn prajapati_params(&self, program: &str, staged: bool, operations: u32) -> PrajapatiParams {
+        let p = &self.prajapati;
+        let default = if staged { &p.c_iter_staged } else { &p.c_iter_global };
+        PrajapatiParams {
+            l_word: p.l_word,
+            tau_sync: p.tau_sync,
+            t_sync: p.t_sync,
+            c_iter: p.programs.get(&program_key(program, staged)).copied().unwrap_or_else(|| default.at(operations)),
+        }
+    }
+
+    /// The model `kind` with this calibration's parameters for `program`'s kernels.
+    pub fn model(
+        &self,
+        kind: ModelKind,
+        program: &str,
+        staged: bool,
+        operations: u32,
+        element_bytes: u32,
+    ) -> Box<dyn TileModel> {
+        match kind {
+            ModelKind::Thesis => {
+                Box::new(ThesisModel { params: self.thesis_params(program, staged, operations, element_bytes) })
+            }
+            ModelKind::Prajapati => {
+                Box::new(PrajapatiModel { params: self.prajapati_params(program, staged, operations) })
+            }
+        }
+    }
+}
+
+/// Field access with errors that name the file and the field.
+struct Reader<'a> {
+    path: &'a str,
+}
+
+impl Reader<'_> {
+    fn error(&self, field: &str, what: &str) -> TileModelError {
+        TileModelError::Calibration { path: self.path.to_string(), message: format!("field '{field}' {what}") }
+    }
+
+    fn get<'v>(&self, v: &'v Value, field: &str) -> Result<&'v Value> {
+        v.get(field).ok_or_else(|| self.error(field, "is missing"))
+    }
+
+    fn object<'v>(&self, v: &'v Value, field: &str) -> Result<&'v Value> {
+        let x = self.get(v, field)?;
+        if x.is_object() {
+            Ok(x)
+        } else {
+            Err(self.error(field, "must be an object"))
+        }
+    }
+
+    fn string(&self, v: &Value, field: &str) -> Result<String> {
+        self.get(v, field)?.as_str().map(str::to_string).ok_or_else(|| self.error(field, "must be a string"))
+    }
+
+    fn u64(&self, v: &Value, field: &str) -> Result<u64> {
+        self.get(v, field)?.as_u64().ok_or_else(|| self.error(field, "must be a non-negative integer"))
+    }
+
+    fn u32(&self, v: &Value, field: &str) -> Result<u32> {
+        u32::try_from(self.u64(v, field)?).map_err(|_| self.error(field, "is too large"))
+    }
+
+    fn f64(&self, v: &Value, field: &str) -> Result<f64> {
+        let x = self.get(v, field)?.as_f64().ok_or_else(|| self.error(field, "must be a number"))?;
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(self.error(field, "must be finite"))
+        }
+    }
+
+    fn per_operation(&self, v: &Value, field: &str) -> Result<PerOperation> {
+        let x = self.object(v, field)?;
+        Ok(PerOperation { base: self.f64(x, "base")?, per_operation: self.f64(x, "per_operation")? })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_file_round_trips() {
+        let c = Calibration::h100_default().expect("the built-in calibration parses");
+        assert_eq!(c.device, DeviceLimits::h100());
+        assert_eq!(c.source, "derived");
+        let again = Calibration::from_json(&c.to_json(), "round trip").expect("parses");
+        assert_eq!(again, c);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = Calibration::from_json("{\"format\": 1}", "x.json").unwrap_err().to_string();
+        assert!(e.contains("x.json") && e.contains("'device'"), "{e}");
+        let e = Calibration::from_json("{\"format\": 7}", "x.json").unwrap_err().to_string();
+        assert!(e.contains("format 7"), "{e}");
+        // A per-program key without its mapping.
+        let mut root: Value = serde_json::from_str(H100_DEFAULT).unwrap();
+        root["registers"] = serde_json::json!({"sor_2d": 64});
+        let e = Calibration::from_json(&root.to_string(), "x.json").unwrap_err().to_string();
+        assert!(e.contains("registers: key 'sor_2d' must be PROGRAM/staged"), "{e}");
+        root["registers"] = serde_json::json!({"sor_2d/staged": 64});
+        assert_eq!(Calibration::from_json(&root.to_string(), "x.json").unwrap().registers_for("sor_2d", true), 64);
+    }
+}

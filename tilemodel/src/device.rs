@@ -1,0 +1,187 @@
+//! The GPU's resource limits and how many blocks of a kernel an SM holds at once: thesis
+//! Table 5.1 generalised from the Tesla C1060 to devices with partitioned register files and
+//! reserved shared memory (the rules of CUDA's occupancy calculator, as in the simulator's cost
+//! report, docs/cost-model.md "Occupancy"); seed 004's `k` (Eq. 11) is the same number.
+
+use std::fmt;
+
+/// Hardware figures of one GPU (the `H` rows of thesis Table 5.1, seed 004 Table 2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceLimits {
+    /// What the figures describe.
+    pub name: String,
+    /// Streaming multiprocessors (`P` in thesis Eq. 5.9, `n_SM` in seed 004).
+    pub multiprocessors: u32,
+    /// Warp schedulers per SM (also register-file partitions).
+    pub schedulers_per_sm: u32,
+    /// Most resident threads per SM (`T_SM`).
+    pub max_threads_per_sm: u32,
+    /// Most resident blocks per SM (`B_SM`, seed 004's `MTB_SM`).
+    pub max_blocks_per_sm: u32,
+    /// Most threads per block.
+    pub max_threads_per_block: u32,
+    /// 32-bit registers per SM (`R_SM`).
+    pub registers_per_sm: u32,
+    /// Most registers one block may hold.
+    pub max_registers_per_block: u32,
+    /// Most registers per thread.
+    pub max_registers_per_thread: u32,
+    /// Registers go to a warp in multiples of this.
+    pub register_granularity: u32,
+    /// Shared memory per SM in bytes (`S_SM`, seed 004's `M_SM`).
+    pub shared_bytes_per_sm: u64,
+    /// Most shared memory per block in bytes (with opt-in).
+    pub max_shared_bytes_per_block: u64,
+    /// Shared memory reserved by the system per resident block.
+    pub shared_reserved_per_block: u64,
+    /// Shared memory goes to a block in multiples of this many bytes.
+    pub shared_granularity: u64,
+    /// 32-bit floating-point lanes per SM (seed 004's `n_V` for `f32` programs).
+    pub vector_units_f32: u32,
+    /// 64-bit floating-point lanes per SM (`n_V` for `f64` programs).
+    pub vector_units_f64: u32,
+    /// Ready warps each scheduler needs to issue every cycle: the cycles between two
+    /// dependent instructions of one warp (Little's law; docs/cost-model.md).
+    pub issue_latency_warps: f64,
+}
+
+impl DeviceLimits {
+    /// NVIDIA H100 SXM5 (compute capability 9.0): 132 SMs with 4 schedulers; per SM 2048
+    /// threads, 32 blocks, 65 536 registers (allocated per warp in units of 256), 228 KiB of
+    /// shared memory (227 KiB per block, 1 KiB reserved per block, 128-byte units); 128 FP32
+    /// and 64 FP64 lanes per SM (NVIDIA's H100 whitepaper); 4 ready warps per scheduler to
+    /// issue every cycle (about 4 cycles of dependent-instruction latency).
+    pub fn h100() -> DeviceLimits {
+        DeviceLimits {
+            name: "NVIDIA H100 SXM5".to_string(),
+            multiprocessors: 132,
+            schedulers_per_sm: 4,
+            max_threads_per_sm: 2048,
+            max_blocks_per_sm: 32,
+            max_threads_per_block: 1024,
+            registers_per_sm: 65536,
+            max_registers_per_block: 65536,
+            max_registers_per_thread: 255,
+            register_granularity: 256,
+            shared_bytes_per_sm: 228 * 1024,
+            max_shared_bytes_per_block: 227 * 1024,
+            shared_reserved_per_block: 1024,
+            shared_granularity: 128,
+            vector_units_f32: 128,
+            vector_units_f64: 64,
+            issue_latency_warps: 4.0,
+        }
+    }
+
+    /// Most resident warps per SM (`W_SM`).
+    pub fn max_warps_per_sm(&self) -> u32 {
+        self.max_threads_per_sm / crate::intra::WARP
+    }
+
+    /// Seed 004's `n_V` for elements of `element_bytes`.
+    pub fn vector_units(&self, element_bytes: u32) -> u32 {
+        if element_bytes > 4 {
+            self.vector_units_f64
+        } else {
+            self.vector_units_f32
+        }
+    }
+}
+
+/// What limits the resident blocks per SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limiter {
+    /// Registers (`B_R`).
+    Registers,
+    /// Shared memory (`B_S`).
+    SharedMemory,
+    /// Warps per SM (`B_W`'s first term).
+    Warps,
+    /// Blocks per SM (`B_W`'s `B_SM`).
+    Blocks,
+}
+
+impl fmt::Display for Limiter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limiter::Registers => "registers",
+            Limiter::SharedMemory => "shared memory",
+            Limiter::Warps => "warps",
+            Limiter::Blocks => "blocks",
+        })
+    }
+}
+
+/// Resident blocks per SM of one kernel (thesis Table 5.1's `B`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Residency {
+    /// `B = min(B_W, B_R, B_S)`; 0 when a block does not fit on an SM.
+    pub blocks_per_sm: u32,
+    /// The tightest limit.
+    pub limiter: Limiter,
+}
+
+fn round_up(n: u64, to: u64) -> u64 {
+    n.div_ceil(to.max(1)) * to.max(1)
+}
+
+/// `B` for blocks of `threads` threads using `registers` registers per thread and
+/// `shared_bytes` of shared memory (thesis Table 5.1 with the H100's allocation rules).
+pub fn residency(device: &DeviceLimits, threads: u32, registers: u32, shared_bytes: u64) -> Residency {
+    let warp = crate::intra::WARP;
+    let warps = u64::from(threads.div_ceil(warp));
+    // B_W = min(B_SM, ⌊W_SM / W_TB⌋).
+    let by_warps = if threads > device.max_threads_per_block || warps == 0 {
+        0
+    } else {
+        u64::from(device.max_warps_per_sm()) / warps
+    };
+    // B_R: registers go to warps in units, each warp in one partition of the register file.
+    let per_warp = round_up(u64::from(registers) * u64::from(warp), u64::from(device.register_granularity));
+    let partitions = u64::from(device.schedulers_per_sm.max(1));
+    let limit = u64::from(device.max_registers_per_block);
+    let by_registers = if registers > device.max_registers_per_thread
+        || per_warp * round_up(warps, partitions) > limit
+        || per_warp * warps > limit
+    {
+        0
+    } else {
+        (u64::from(device.registers_per_sm) / partitions)
+            .checked_div(per_warp)
+            .map_or(u64::MAX, |w| w * partitions / warps.max(1))
+    };
+    // B_S: shared memory plus the reserved part, in allocation units.
+    let by_shared = if shared_bytes > device.max_shared_bytes_per_block {
+        0
+    } else {
+        device.shared_bytes_per_sm
+            / round_up(shared_bytes + device.shared_reserved_per_block, device.shared_granularity).max(1)
+    };
+    let candidates = [
+        (by_registers, Limiter::Registers),
+        (by_shared, Limiter::SharedMemory),
+        (by_warps, Limiter::Warps),
+        (u64::from(device.max_blocks_per_sm), Limiter::Blocks),
+    ];
+    let (blocks, limiter) =
+        candidates.iter().copied().fold((u64::MAX, Limiter::Blocks), |b, c| if c.0 < b.0 { c } else { b });
+    Residency { blocks_per_sm: u32::try_from(blocks).unwrap_or(u32::MAX), limiter }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h100_residency_matches_cudas_calculator() {
+        let h100 = DeviceLimits::h100();
+        // 255 registers × 256 threads: one block (docs/cost-model.md).
+        assert_eq!(residency(&h100, 256, 255, 0).blocks_per_sm, 1);
+        assert_eq!(residency(&h100, 256, 32, 0).blocks_per_sm, 8);
+        assert_eq!(residency(&h100, 256, 48, 0).blocks_per_sm, 5);
+        // 48 KiB of shared memory: four blocks of 49 KiB in 228 KiB.
+        let r = residency(&h100, 64, 16, 48 * 1024);
+        assert_eq!((r.blocks_per_sm, r.limiter), (4, Limiter::SharedMemory));
+        assert_eq!(residency(&h100, 1024, 128, 0).blocks_per_sm, 0);
+    }
+}

@@ -1,0 +1,427 @@
+//! Least-squares calibration of both models from measured runs (thesis §5.3.3: "a linear
+//! curve fitting using the least-square method"; seed 004 §5.2).
+//!
+//! Each [`Sample`] is one run of a calibration configuration — a program with given tile sizes,
+//! block and problem sizes — with its time (measured on a GPU, or estimated by the simulator's
+//! cost report) and the model inputs of that layout. The fit minimises the **relative** error
+//! `Σ ((model − time) / time)²` (runs differ by orders of magnitude; an absolute fit would only
+//! see the longest):
+//!
+//! * thesis: `T_total` is linear in its parameters ([`crate::thesis::thesis_features`]); the
+//!   device-wide `σ_ker`, `σ_blk`, `σ_thd` and each program's own `α`, `β`, `γ` are fitted
+//!   together, in one linear least-squares problem (Householder QR on scaled columns);
+//! * seed 004: `T_alg` is linear in `L`, `τ_sync`, `T_sync` and each program's `C_iter` once
+//!   the `max(m', c)` of Eq. 12 is decided, so the fit alternates: pick each run's branch at the
+//!   current parameters, solve, repeat until no branch changes.
+//!
+//! Every parameter but `β` must be non-negative: a negative one is fixed at 0 and the rest
+//! refitted (an active-set step). A parameter the samples do not determine (its column is
+//! numerically dependent on the others) keeps its value from the base calibration, and the
+//! fit says so. Per-program values then give the defaults for other programs
+//! ([`crate::calibration::PerOperation`]): a least-squares line over the programs' operations
+//! per point.
+
+use std::collections::BTreeMap;
+
+use crate::calibration::{program_key, Calibration, PerOperation, ThesisDefaults, ThesisProgram};
+use crate::error::{Result, TileModelError};
+use crate::prajapati::{PrajapatiParams, PrajapatiParts};
+use crate::thesis::ThesisParams;
+
+/// One calibration run with the model inputs of its layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// What was run (for reports), e.g. `sor-2d-5pt 8x16x16 32x4x1`.
+    pub label: String,
+    /// The program (its `stencil.program` name: per-program parameters are keyed by it).
+    pub program: String,
+    /// Its arithmetic operations per point.
+    pub operations: u32,
+    /// Its element size in bytes.
+    pub element_bytes: u32,
+    /// The registers per thread its kernel used.
+    pub registers: u32,
+    /// Whether its tiles were staged in shared memory.
+    pub staged: bool,
+    /// [`crate::thesis::thesis_features`] of the layout.
+    pub thesis: [f64; 6],
+    /// [`PrajapatiParts`] of the layout.
+    pub prajapati: PrajapatiParts,
+    /// The run's time in seconds.
+    pub seconds: f64,
+}
+
+/// How well a fitted model reproduces the samples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitQuality {
+    /// Root-mean-square relative error over the samples.
+    pub rms_relative_error: f64,
+    /// The largest relative error.
+    pub max_relative_error: f64,
+    /// Parameters the samples did not determine (kept from the base calibration).
+    pub undetermined: Vec<String>,
+    /// Parameters that came out negative and were fixed at 0.
+    pub clamped: Vec<String>,
+}
+
+/// The result of [`fit`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitResult {
+    /// The new calibration.
+    pub calibration: Calibration,
+    /// The thesis model's fit.
+    pub thesis: FitQuality,
+    /// Seed 004's fit.
+    pub prajapati: FitQuality,
+}
+
+/// Solves `min ‖A x − b‖²` for the columns in `free` (the others stay 0); returns the solution
+/// and the free columns found numerically dependent (left at 0).
+fn least_squares(a: &[Vec<f64>], b: &[f64], free: &[usize]) -> (Vec<f64>, Vec<usize>) {
+    let n = a.first().map_or(0, Vec::len);
+    let m = a.len();
+    let mut x = vec![0.0; n];
+    // Scale the free columns to unit norm for conditioning.
+    let scale: Vec<f64> = free
+        .iter()
+        .map(|&j| {
+            let norm = a.iter().map(|r| r[j] * r[j]).sum::<f64>().sqrt();
+            if norm > 0.0 {
+                norm
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    let k = free.len();
+    let mut q: Vec<Vec<f64>> = (0..m).map(|i| free.iter().zip(&scale).map(|(&j, s)| a[i][j] / s).collect()).collect();
+    let mut y = b.to_vec();
+    // Householder QR with column pivoting: dependent columns end up last with a tiny diagonal.
+    let mut order: Vec<usize> = (0..k).collect();
+    let mut rank = 0;
+    let largest = (0..k).map(|c| (0..m).map(|i| q[i][c] * q[i][c]).sum::<f64>()).fold(0.0, f64::max).sqrt();
+    for step in 0..k.min(m) {
+        // Pivot: the remaining column with the largest remaining norm.
+        let (best, norm) = (step..k)
+            .map(|c| (c, (step..m).map(|i| q[i][order[c]] * q[i][order[c]]).sum::<f64>().sqrt()))
+            .fold((step, -1.0), |acc, c| if c.1 > acc.1 { c } else { acc });
+        if norm <= 1e-10 * largest.max(f64::MIN_POSITIVE) {
+            break;
+        }
+        order.swap(step, best);
+        let c = order[step];
+        let alpha = if q[step][c] > 0.0 { -norm } else { norm };
+        let mut v: Vec<f64> = (step..m).map(|i| q[i][c]).collect();
+        v[0] -= alpha;
+        let vnorm2: f64 = v.iter().map(|t| t * t).sum();
+        if vnorm2 > 0.0 {
+            for col in order.iter().skip(step).copied() {
+                let dot: f64 = (step..m).map(|i| v[i - step] * q[i][col]).sum();
+                let f = 2.0 * dot / vnorm2;
+                for i in step..m {
+                    q[i][col] -= f * v[i - step];
+                }
+            }
+            let dot: f64 = (step..m).map(|i| v[i - step] * y[i]).sum();
+            let f = 2.0 * dot / vnorm2;
+            for i in step..m {
+                y[i] -= f * v[i - step];
+            }
+        }
+        rank = step + 1;
+    }
+    // Back substitution on the first `rank` pivoted columns.
+    let mut z = vec![0.0; k];
+    for r in (0..rank).rev() {
+        let c = order[r];
+        let s: f64 = (r + 1..rank).map(|t| q[r][order[t]] * z[order[t]]).sum();
+        z[c] = (y[r] - s) / q[r][c];
+    }
+    for (t, &j) in free.iter().enumerate() {
+        x[j] = z[t] / scale[t];
+    }
+    let dependent = order[rank..].iter().map(|&t| free[t]).collect();
+    (x, dependent)
+}
+
+/// Least squares with `nonneg[j]` columns kept `≥ 0` (active set: the most negative is fixed
+/// at 0 and the rest refitted); returns the solution, the dependent columns and the clamped.
+fn constrained_least_squares(a: &[Vec<f64>], b: &[f64], nonneg: &[bool]) -> (Vec<f64>, Vec<usize>, Vec<usize>) {
+    let n = nonneg.len();
+    let mut free: Vec<usize> = (0..n).collect();
+    let mut clamped = Vec::new();
+    loop {
+        let (x, dependent) = least_squares(a, b, &free);
+        let worst = free.iter().copied().filter(|&j| nonneg[j] && x[j] < 0.0).min_by(|&i, &j| x[i].total_cmp(&x[j]));
+        match worst {
+            Some(j) => {
+                free.retain(|&c| c != j);
+                clamped.push(j);
+            }
+            None => return (x, dependent, clamped),
+        }
+    }
+}
+
+fn quality(predicted: &[f64], samples: &[Sample], undetermined: Vec<String>, clamped: Vec<String>) -> FitQuality {
+    let errors: Vec<f64> = predicted.iter().zip(samples).map(|(p, s)| (p - s.seconds) / s.seconds).collect();
+    let rms = (errors.iter().map(|e| e * e).sum::<f64>() / errors.len().max(1) as f64).sqrt();
+    FitQuality {
+        rms_relative_error: rms,
+        max_relative_error: errors.iter().map(|e| e.abs()).fold(0.0, f64::max),
+        undetermined,
+        clamped,
+    }
+}
+
+/// A least-squares line `base + per_operation × ops` through per-program values (non-negative
+/// parts; `fallback` when fewer than two distinct operation counts).
+fn per_operation(points: &[(u32, f64)], fallback: PerOperation) -> PerOperation {
+    let mut distinct: Vec<u32> = points.iter().map(|p| p.0).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 2 {
+        let mean = points.iter().map(|p| p.1).sum::<f64>() / points.len().max(1) as f64;
+        let per = fallback.per_operation;
+        let ops = points.iter().map(|p| f64::from(p.0)).sum::<f64>() / points.len().max(1) as f64;
+        return PerOperation { base: (mean - per * ops).max(0.0), per_operation: per };
+    }
+    let a: Vec<Vec<f64>> = points.iter().map(|&(o, _)| vec![1.0, f64::from(o)]).collect();
+    let b: Vec<f64> = points.iter().map(|p| p.1).collect();
+    let (x, _, _) = constrained_least_squares(&a, &b, &[true, true]);
+    PerOperation { base: x[0], per_operation: x[1] }
+}
+
+/// Fits both models to `samples`, starting from `base` (device limits, and values for what the
+/// samples do not determine); `source` and `provenance` describe the result.
+pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &str) -> Result<FitResult> {
+    if samples.is_empty() {
+        return Err(TileModelError::Fit("no samples".into()));
+    }
+    if let Some(s) = samples.iter().find(|s| !(s.seconds > 0.0 && s.seconds.is_finite())) {
+        return Err(TileModelError::Fit(format!("sample '{}' has time {} s", s.label, s.seconds)));
+    }
+    // Program parameters are per program and mapping (calibration::program_key).
+    let key = |s: &Sample| program_key(&s.program, s.staged);
+    let mut programs: Vec<String> = samples.iter().map(key).collect();
+    programs.sort();
+    programs.dedup();
+    let index = |s: &Sample| programs.iter().position(|q| *q == key(s)).unwrap_or(0);
+    let weights: Vec<f64> = samples.iter().map(|s| 1.0 / s.seconds).collect();
+    let ones: Vec<f64> = vec![1.0; samples.len()];
+
+    // Thesis: columns σ_ker, σ_blk, σ_thd, then α, β, γ per program.
+    let nt = 3 + 3 * programs.len();
+    let rows: Vec<Vec<f64>> = samples
+        .iter()
+        .zip(&weights)
+        .map(|(s, w)| {
+            let mut r = vec![0.0; nt];
+            r[..3].iter_mut().zip(&s.thesis[..3]).for_each(|(x, f)| *x = f * w);
+            let p = 3 + 3 * index(s);
+            r[p..p + 3].iter_mut().zip(&s.thesis[3..]).for_each(|(x, f)| *x = f * w);
+            r
+        })
+        .collect();
+    let nonneg: Vec<bool> = (0..nt).map(|j| j < 3 || (j - 3) % 3 != 1).collect();
+    let (mut x, dependent, clamped) = constrained_least_squares(&rows, &ones, &nonneg);
+    let names = |j: usize| -> String {
+        if j < 3 {
+            ThesisParams::NAMES[j].to_string()
+        } else {
+            format!("{} of {}", ThesisParams::NAMES[3 + (j - 3) % 3], programs[(j - 3) / 3])
+        }
+    };
+    // Undetermined parameters keep their base values.
+    for &j in &dependent {
+        x[j] = if j < 3 {
+            base.thesis_params("", true, 0, 8).to_vector()[j]
+        } else {
+            let s = samples.iter().find(|s| index(s) == (j - 3) / 3);
+            let p = s.map_or_else(
+                || base.thesis_params("", true, 0, 8),
+                |s| base.thesis_params(&s.program, s.staged, s.operations, s.element_bytes),
+            );
+            p.to_vector()[3 + (j - 3) % 3]
+        };
+    }
+    let thesis_of = |p: usize| ThesisParams {
+        sigma_ker: x[0],
+        sigma_blk: x[1],
+        sigma_thd: x[2],
+        alpha: x[3 + 3 * p],
+        beta: x[4 + 3 * p],
+        gamma: x[5 + 3 * p],
+    };
+    let predicted: Vec<f64> = samples
+        .iter()
+        .map(|s| s.thesis.iter().zip(thesis_of(index(s)).to_vector()).map(|(f, v)| f * v).sum())
+        .collect();
+    let thesis_quality = quality(
+        &predicted,
+        samples,
+        dependent.iter().map(|&j| names(j)).collect(),
+        clamped.iter().map(|&j| names(j)).collect(),
+    );
+
+    // Seed 004: columns L, τ_sync, T_sync, then C_iter per program; alternate branches.
+    let np = 3 + programs.len();
+    let base_p = base.prajapati_params("", true, 0);
+    let mut y: Vec<f64> = vec![base_p.l_word, base_p.tau_sync, base_p.t_sync];
+    for name in &programs {
+        let s = samples.iter().find(|s| key(s) == *name);
+        y.push(s.map_or(base_p.c_iter, |s| base.prajapati_params(&s.program, s.staged, s.operations).c_iter));
+    }
+    let params_of =
+        |y: &[f64], p: usize| PrajapatiParams { l_word: y[0], tau_sync: y[1], t_sync: y[2], c_iter: y[3 + p] };
+    let mut branches: Vec<bool> = Vec::new();
+    let mut outcome = (Vec::new(), Vec::new());
+    for _ in 0..50 {
+        let next: Vec<bool> = samples
+            .iter()
+            .map(|s| {
+                let (m, c) = s.prajapati.memory_and_compute(&params_of(&y, index(s)));
+                m >= c
+            })
+            .collect();
+        if next == branches {
+            break;
+        }
+        branches = next;
+        let rows: Vec<Vec<f64>> = samples
+            .iter()
+            .zip(&weights)
+            .zip(&branches)
+            .map(|((s, w), &memory)| {
+                let f = s.prajapati.features(memory);
+                let mut r = vec![0.0; np];
+                r[..3].iter_mut().zip(&f[..3]).for_each(|(x, v)| *x = v * w);
+                r[3 + index(s)] = f[3] * w;
+                r
+            })
+            .collect();
+        let (solution, dependent, clamped) = constrained_least_squares(&rows, &ones, &vec![true; np]);
+        for (j, v) in solution.iter().enumerate() {
+            if !dependent.contains(&j) {
+                y[j] = *v;
+            }
+        }
+        outcome = (dependent, clamped);
+    }
+    let pnames = |j: usize| -> String {
+        if j < 3 {
+            PrajapatiParams::NAMES[j].to_string()
+        } else {
+            format!("c_iter of {}", programs[j - 3])
+        }
+    };
+    let predicted: Vec<f64> = samples
+        .iter()
+        .map(|s| {
+            let p = params_of(&y, index(s));
+            let (m, c) = s.prajapati.memory_and_compute(&p);
+            s.prajapati.wavefronts * p.t_sync + s.prajapati.rounds * (m + c) + s.prajapati.overlapped * m.max(c)
+        })
+        .collect();
+    let prajapati_quality = quality(
+        &predicted,
+        samples,
+        outcome.0.iter().map(|&j| pnames(j)).collect(),
+        outcome.1.iter().map(|&j| pnames(j)).collect(),
+    );
+
+    // The new calibration: device-wide values, per-program values, and defaults for other
+    // programs from the per-program ones.
+    let mut c = base.clone();
+    c.source = source.to_string();
+    c.provenance = provenance.to_string();
+    c.thesis.sigma_ker = x[0];
+    c.thesis.sigma_blk = x[1];
+    c.thesis.sigma_thd = x[2];
+    c.prajapati.l_word = y[0];
+    c.prajapati.tau_sync = y[1];
+    c.prajapati.t_sync = y[2];
+    // Per program and mapping; then, per mapping, the defaults for programs not measured.
+    let mut facts: BTreeMap<String, (u32, u32, bool)> = BTreeMap::new();
+    for s in samples {
+        facts.insert(key(s), (s.operations, s.element_bytes, s.staged));
+    }
+    for staged in [true, false] {
+        let (mut alphas, mut citers, mut betas, mut gammas) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (p, name) in programs.iter().enumerate() {
+            let (o, bytes, kind) = facts.get(name).copied().unwrap_or((1, 8, true));
+            if kind != staged {
+                continue;
+            }
+            let t = thesis_of(p);
+            c.thesis.programs.insert(name.clone(), ThesisProgram { alpha: t.alpha, beta: t.beta, gamma: t.gamma });
+            c.prajapati.programs.insert(name.clone(), y[3 + p]);
+            alphas.push((o, t.alpha));
+            citers.push((o, y[3 + p]));
+            betas.push(t.beta);
+            gammas.push(t.gamma / f64::from(bytes.max(1)));
+        }
+        if alphas.is_empty() {
+            continue;
+        }
+        let (defaults, c_iter) = if staged {
+            (&mut c.thesis.staged, &mut c.prajapati.c_iter_staged)
+        } else {
+            (&mut c.thesis.global, &mut c.prajapati.c_iter_global)
+        };
+        *defaults = ThesisDefaults {
+            alpha: per_operation(&alphas, defaults.alpha),
+            beta: betas.iter().sum::<f64>() / betas.len() as f64,
+            gamma_per_byte: gammas.iter().sum::<f64>() / gammas.len() as f64,
+        };
+        *c_iter = per_operation(&citers, *c_iter);
+    }
+    // R_T per program and staging (thesis Alg. 5.1 line 1: one value per loop nest), and the
+    // median of them all for programs not measured.
+    let median = |mut v: Vec<u32>| -> Option<u32> {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied()
+    };
+    for name in &programs {
+        let used: Vec<u32> =
+            samples.iter().filter(|s| key(s) == *name && s.registers > 0).map(|s| s.registers).collect();
+        if let Some(r) = median(used) {
+            c.registers.insert(name.clone(), r);
+        }
+    }
+    if let Some(r) = median(samples.iter().map(|s| s.registers).filter(|&r| r > 0).collect()) {
+        c.registers_per_thread = r;
+    }
+    let q = |f: &FitQuality| {
+        serde_json::json!({
+            "rms_relative_error": f.rms_relative_error,
+            "max_relative_error": f.max_relative_error,
+            "undetermined": f.undetermined,
+            "clamped": f.clamped,
+        })
+    };
+    c.fit = Some(serde_json::json!({
+        "samples": samples.len(),
+        "programs": programs,
+        "thesis": q(&thesis_quality),
+        "prajapati": q(&prajapati_quality),
+    }));
+    Ok(FitResult { calibration: c, thesis: thesis_quality, prajapati: prajapati_quality })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn least_squares_recovers_an_exact_line_and_finds_dependent_columns() {
+        let a: Vec<Vec<f64>> = (0..6).map(|i| vec![1.0, i as f64, 2.0 * i as f64]).collect();
+        let b: Vec<f64> = (0..6).map(|i| 3.0 + 0.5 * i as f64).collect();
+        let (x, dependent) = least_squares(&a, &b, &[0, 1, 2]);
+        assert_eq!(dependent.len(), 1);
+        let fitted: Vec<f64> = a.iter().map(|r| r.iter().zip(&x).map(|(p, q)| p * q).sum()).collect();
+        for (f, y) in fitted.iter().zip(&b) {
+            assert!((f - y).abs() < 1e-9);
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! A full tile's memory traffic and shared memory: thesis Eq. 5.5's `N_mem` (the loads and
+//! stores of Fig. 5.2's ① and ③) and Table 5.1's `S_TB`; seed 004's `m_i`, `m_o` and `M_tile`.
+//!
+//! **Staged** (`gpu-map{staging=true}`, thesis Fig. 3.17): a tile loads exactly the elements it
+//! reads and stores back exactly the elements it writes (`stencil_poly::codegen::tile_footprints`),
+//! so `N_mem` counts distinct elements: per array, the union over the accesses of
+//! `{F·i + o : i a point of the tile}`. They are counted on one representative full tile
+//! (every full tile is a translate): the distinct elements of each access shape `F` are marked
+//! once by walking the tile's points, then shifted by each access's constant. Each array gets a
+//! workgroup buffer: the box of every element any tile touches, whose extent per coordinate is
+//! a closed form (a linear function's range over the tile's box, thesis Eq. 3.14).
+//! **Unstaged** (`staging=false`): every access of every point goes to global memory and no
+//! shared memory is used.
+
+use crate::error::{Result, TileModelError};
+use crate::shape::BandShape;
+
+/// Memory use of one full tile.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TileMemory {
+    /// Elements loaded from global memory.
+    pub loads: u64,
+    /// Elements stored to global memory.
+    pub stores: u64,
+    /// Bytes loaded.
+    pub load_bytes: u64,
+    /// Bytes stored.
+    pub store_bytes: u64,
+    /// Shared (workgroup) memory per block, in bytes.
+    pub shared_bytes: u64,
+    /// Per copy loop of a staged tile (one per array and direction: loads of the elements
+    /// read, stores of those written), the buffer cells it visits: the mapping's copies walk
+    /// the whole buffer box and test each cell's membership (docs/passes.md, staging), so this,
+    /// not the elements moved, is their work. Empty without staging.
+    pub copy_loops: Vec<u64>,
+}
+
+impl TileMemory {
+    /// `N_mem`: loads plus stores (thesis Eq. 5.5).
+    pub fn accesses(&self) -> u64 {
+        self.loads + self.stores
+    }
+
+    /// Loads plus stores in 4-byte words (seed 004's `M_io`, Table 1).
+    pub fn words(&self) -> u64 {
+        (self.load_bytes + self.store_bytes).div_ceil(4)
+    }
+
+    /// Buffer cells the copy loops visit (all loops).
+    pub fn copy_cells(&self) -> u64 {
+        self.copy_loops.iter().sum()
+    }
+}
+
+/// Per coordinate of an array, the smallest and largest element a full tile touches.
+type ElementBox = Vec<(i64, i64)>;
+
+/// The accesses of one statement to one array with the same linear part `F`: their constants
+/// and whether each is a write.
+type AccessGroup<'s> = (&'s Vec<Vec<i64>>, Vec<(&'s Vec<i64>, bool)>);
+
+/// Per array, the [`ElementBox`] of a full tile at tile corner `Y = 0` (`None`: untouched).
+fn array_boxes(shape: &BandShape, sizes: &[i64]) -> Result<Vec<Option<ElementBox>>> {
+    let mut boxes: Vec<Option<ElementBox>> = vec![None; shape.arrays.len()];
+    // Per array and coordinate, the coefficients of the tile corner Y in the element index,
+    // which must agree between accesses (else the buffer would grow with the tile position).
+    let mut drift: Vec<Option<Vec<Vec<i64>>>> = vec![None; shape.arrays.len()];
+    for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+        for a in &s.accesses {
+            // x = F·i + o with i = N·(y − c), y = Y + u, u ∈ [0, s − 1]: x = G·u + G·Y + k with
+            // G = F·N, k = o − G·c.
+            let g = mat_mul(&a.linear, &s.inverse);
+            let entry = boxes
+                .get_mut(a.array)
+                .ok_or_else(|| TileModelError::InvalidInput(format!("access to unknown array {}", a.array)))?;
+            match &drift[a.array] {
+                Some(d) if *d != g => {
+                    return Err(TileModelError::Unsupported(format!(
+                        "the accesses to {} move differently with the tile position; its staged footprint is not a fixed box",
+                        shape.arrays[a.array].name
+                    )))
+                }
+                _ => drift[a.array] = Some(g.clone()),
+            }
+            let mut coordinates = Vec::with_capacity(g.len());
+            for (d, row) in g.iter().enumerate() {
+                let k = a.offset[d] - dot(row, &s.shift);
+                let (mut lo, mut hi) = (k, k);
+                for (&c, &size) in row.iter().zip(sizes) {
+                    let v = c * (size - 1);
+                    lo += v.min(0);
+                    hi += v.max(0);
+                }
+                coordinates.push((lo, hi));
+            }
+            *entry = Some(match entry.take() {
+                None => coordinates,
+                Some(b) => b.iter().zip(&coordinates).map(|(&(a, b), &(c, d))| (a.min(c), b.max(d))).collect(),
+            });
+        }
+    }
+    Ok(boxes)
+}
+
+/// Shared memory per block when staging: per array, the product of its buffer's extents times
+/// the element size (the buffers `gpu-map` allocates).
+pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
+    let boxes = array_boxes(shape, sizes)?;
+    let mut total: u64 = 0;
+    for (array, b) in shape.arrays.iter().zip(&boxes) {
+        if let Some(b) = b {
+            let elements: u64 = b.iter().map(|&(lo, hi)| (hi - lo + 1) as u64).product();
+            total = total
+                .checked_add(elements.saturating_mul(u64::from(array.element_bytes)))
+                .ok_or(TileModelError::Overflow("shared memory per block"))?;
+        }
+    }
+    Ok(total)
+}
+
+/// The largest buffer the exact count walks, in elements.
+pub const MAX_FOOTPRINT_ELEMENTS: u64 = 1 << 26;
+
+/// Loads, stores and shared memory of a full tile staged in shared memory.
+pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
+    let boxes = array_boxes(shape, sizes)?;
+    let mut memory = TileMemory { shared_bytes: staged_shared_bytes(shape, sizes)?, ..TileMemory::default() };
+    for (index, (array, b)) in shape.arrays.iter().zip(&boxes).enumerate() {
+        let Some(b) = b else { continue };
+        let extent: Vec<i64> = b.iter().map(|&(lo, hi)| hi - lo + 1).collect();
+        let cells: u64 = extent.iter().map(|&e| e as u64).product();
+        if cells > MAX_FOOTPRINT_ELEMENTS {
+            return Err(TileModelError::InvalidInput(format!(
+                "the staged footprint of {} has {cells} elements; use smaller tiles",
+                array.name
+            )));
+        }
+        // Row-major strides of the array's box: an element's linear index is additive in its
+        // coordinates, so a point's elements are one base index plus each access's constant.
+        let mut strides = vec![1i64; extent.len()];
+        for d in (0..extent.len().saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * extent[d + 1];
+        }
+        let words = cells.div_ceil(64) as usize;
+        let mut read = vec![0u64; words];
+        let mut written = vec![0u64; words];
+        for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+            // Access shapes F of this array, each with its accesses' constants.
+            let mut shapes: Vec<AccessGroup<'_>> = Vec::new();
+            for a in s.accesses.iter().filter(|a| a.array == index) {
+                match shapes.iter_mut().find(|(f, _)| *f == &a.linear) {
+                    Some((_, list)) => list.push((&a.offset, a.write)),
+                    None => shapes.push((&a.linear, vec![(&a.offset, a.write)])),
+                }
+            }
+            for (f, accesses) in shapes {
+                let g = mat_mul(f, &s.inverse);
+                // The distinct base indices lin(G·u − min G·u) over the tile, then each access
+                // adds its constant's index.
+                let base = distinct_images(&g, sizes, &strides)?;
+                for (offset, write) in accesses {
+                    let shift: i64 = (0..g.len())
+                        .map(|d| (offset[d] - dot(&g[d], &s.shift) - b[d].0 + base.origin[d]) * strides[d])
+                        .sum();
+                    let target = if write { &mut written } else { &mut read };
+                    for &cell in &base.cells {
+                        let i = cell + shift;
+                        if i >= 0 && (i as u64) < cells {
+                            target[(i / 64) as usize] |= 1 << (i % 64);
+                        }
+                    }
+                }
+            }
+        }
+        let count = |v: &[u64]| v.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        let bytes = u64::from(array.element_bytes);
+        let (r, w) = (count(&read), count(&written));
+        memory.copy_loops.extend([r, w].iter().filter(|&&n| n > 0).map(|_| cells));
+        memory.loads += r;
+        memory.stores += w;
+        memory.load_bytes += r * bytes;
+        memory.store_bytes += w * bytes;
+    }
+    Ok(memory)
+}
+
+/// Loads and stores of a full tile that works on global memory (no staging): every access of
+/// every point.
+pub fn global_memory(shape: &BandShape, sizes: &[i64]) -> TileMemory {
+    let points: u64 = sizes.iter().map(|&s| s as u64).product();
+    let mut memory = TileMemory::default();
+    for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+        for a in &s.accesses {
+            let bytes = u64::from(shape.arrays.get(a.array).map_or(8, |x| x.element_bytes));
+            if a.write {
+                memory.stores += points;
+                memory.store_bytes += points * bytes;
+            } else {
+                memory.loads += points;
+                memory.load_bytes += points * bytes;
+            }
+        }
+    }
+    memory
+}
+
+/// The distinct values of `G·u − origin` for `u` in `[0, s − 1]` (`origin` the smallest
+/// corner of their box), as linear indices with `strides`.
+struct Images {
+    origin: Vec<i64>,
+    cells: Vec<i64>,
+}
+
+fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Images> {
+    let r = g.len();
+    let mut lo = vec![0i64; r];
+    let mut hi = vec![0i64; r];
+    for d in 0..r {
+        for (&c, &size) in g[d].iter().zip(sizes) {
+            let v = c * (size - 1);
+            lo[d] += v.min(0);
+            hi[d] += v.max(0);
+        }
+    }
+    // Mark in a bitmap over the images' own box, then translate to the array's strides.
+    let extent: Vec<i64> = lo.iter().zip(&hi).map(|(l, h)| h - l + 1).collect();
+    let cells: u64 = extent.iter().map(|&e| e as u64).product();
+    if cells > MAX_FOOTPRINT_ELEMENTS {
+        return Err(TileModelError::InvalidInput("a tile footprint is too large to count; use smaller tiles".into()));
+    }
+    let mut own = vec![1i64; r];
+    for d in (0..r.saturating_sub(1)).rev() {
+        own[d] = own[d + 1] * extent[d + 1];
+    }
+    let m = sizes.len();
+    // Per band coordinate, the index step of u_k + 1.
+    let step: Vec<i64> = (0..m).map(|k| (0..r).map(|d| g[d][k] * own[d]).sum()).collect();
+    let mut seen = vec![0u64; cells.div_ceil(64) as usize];
+    let mut u = vec![0i64; m];
+    let mut index: i64 = (0..r).map(|d| -lo[d] * own[d]).sum();
+    'walk: loop {
+        seen[(index / 64) as usize] |= 1 << (index % 64);
+        let mut k = m;
+        loop {
+            if k == 0 {
+                break 'walk;
+            }
+            k -= 1;
+            if u[k] + 1 < sizes[k] {
+                u[k] += 1;
+                index += step[k];
+                break;
+            }
+            index -= step[k] * u[k];
+            u[k] = 0;
+        }
+    }
+    let mut out = Vec::new();
+    for (w, &bits) in seen.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as i64;
+            bits &= bits - 1;
+            let mut i = w as i64 * 64 + b;
+            let mut linear = 0;
+            for d in 0..r {
+                let x = i / own[d];
+                i %= own[d];
+                linear += x * strides[d];
+            }
+            out.push(linear);
+        }
+    }
+    Ok(Images { origin: lo, cells: out })
+}
+
+fn mat_mul(a: &[Vec<i64>], b: &[Vec<i64>]) -> Vec<Vec<i64>> {
+    a.iter()
+        .map(|row| (0..b.first().map_or(0, Vec::len)).map(|j| (0..row.len()).map(|k| row[k] * b[k][j]).sum()).collect())
+        .collect()
+}
+
+fn dot(a: &[i64], b: &[i64]) -> i64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}

@@ -1,0 +1,183 @@
+//! The model inputs of one tile layout (a tile size and a thread organisation, thesis §5.4),
+//! assembled from the exact counts of [`crate::inter`], [`crate::intra`] and
+//! [`crate::footprint`], and the residency of [`crate::device`].
+
+use crate::device::{residency, DeviceLimits, Residency};
+use crate::error::Result;
+use crate::footprint::{global_memory, staged_memory, TileMemory};
+use crate::inter::{count_tiles, InterTileCounts, TileGeometry};
+use crate::intra::{wavefront_points, wavefront_warps, Block};
+use crate::shape::BandShape;
+
+/// Everything about one tile size that does not depend on the thread organisation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileInputs {
+    /// The tile size per band row (thesis Eq. 3.14's `s`).
+    pub sizes: Vec<i64>,
+    /// Inter-tile wavefronts and their tiles.
+    pub inter: InterTileCounts,
+    /// `H_e` of each intra-tile wavefront step of a full tile.
+    pub points: Vec<u64>,
+    /// Statement groups per step (barrier-separated phases, thesis Fig. 4.7).
+    pub groups: usize,
+    /// Loads, stores and shared memory of a full tile.
+    pub memory: TileMemory,
+    /// Whether tiles are staged in shared memory.
+    pub staged: bool,
+}
+
+impl TileInputs {
+    /// The inputs of `sizes` for `shape` (its [`TileGeometry`] precomputed), staged or not.
+    pub fn new(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], staged: bool) -> Result<TileInputs> {
+        let memory = if staged { staged_memory(shape, sizes)? } else { global_memory(shape, sizes) };
+        TileInputs::with_memory(shape, geometry, sizes, staged, memory)
+    }
+
+    /// [`TileInputs::new`] with the memory use already counted.
+    pub fn with_memory(
+        shape: &BandShape,
+        geometry: &TileGeometry,
+        sizes: &[i64],
+        staged: bool,
+        memory: TileMemory,
+    ) -> Result<TileInputs> {
+        Ok(TileInputs {
+            sizes: sizes.to_vec(),
+            inter: count_tiles(shape, geometry, sizes)?,
+            points: wavefront_points(shape, sizes),
+            groups: shape.phases.len().max(1),
+            memory,
+            staged,
+        })
+    }
+
+    /// `L_TILE = s_1 × … × s_m`, the points of a full tile (thesis Eq. 5.6).
+    pub fn tile_points(&self) -> u64 {
+        self.sizes.iter().map(|&s| s as u64).product()
+    }
+
+    /// Intra-tile wavefront steps of a full tile.
+    pub fn steps(&self) -> usize {
+        self.points.len()
+    }
+
+    /// The points of the largest intra-tile wavefront.
+    pub fn largest_wavefront(&self) -> u64 {
+        self.points.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The data reuse rate `D = L_TILE / N_mem` (thesis §5.4.1).
+    pub fn reuse(&self) -> f64 {
+        self.tile_points() as f64 / self.memory.accesses().max(1) as f64
+    }
+
+    /// Barriers a block passes per full tile in the mapping: one after each statement group of
+    /// each step, and one after the loads when staged (thesis Eq. 5.7 counts `U − L + 3`,
+    /// including Fig. 5.2's ③, which our mapping does not need, docs/passes.md).
+    pub fn barriers_per_tile(&self) -> u64 {
+        (self.steps() * self.groups) as u64 + u64::from(self.staged)
+    }
+}
+
+/// One tile layout with everything the models read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutInputs<'a> {
+    /// The block-independent part.
+    pub tile: &'a TileInputs,
+    /// The thread organisation.
+    pub block: Block,
+    /// `G_e` of each step of a full tile on this block.
+    pub warps: Vec<u64>,
+    /// Warp-iterations of a staged tile's copy loops on this block (each loop's cells cyclic
+    /// over the block's threads, the busiest lane of each warp counted, as for `G_e`).
+    pub copy_warps: u64,
+    /// Registers per thread `R_T` (thesis Alg. 5.1 line 1).
+    pub registers: u32,
+    /// Resident blocks per SM (thesis Table 5.1's `B`, seed 004's `k`).
+    pub residency: Residency,
+    /// Bytes per element.
+    pub element_bytes: u32,
+    /// Arithmetic operations per point (all statements).
+    pub operations_per_point: u32,
+}
+
+impl<'a> LayoutInputs<'a> {
+    /// The layout of `tile` on `block` with `registers` per thread on `device`.
+    pub fn new(
+        shape: &BandShape,
+        tile: &'a TileInputs,
+        block: Block,
+        registers: u32,
+        device: &DeviceLimits,
+    ) -> Result<LayoutInputs<'a>> {
+        Ok(LayoutInputs {
+            tile,
+            block,
+            warps: wavefront_warps(shape, &tile.sizes, block)?,
+            copy_warps: tile.memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+            registers,
+            residency: residency(device, block.threads(), registers, tile.memory.shared_bytes),
+            element_bytes: shape.element_bytes(),
+            operations_per_point: shape.operations_per_point(),
+        })
+    }
+
+    /// The layout with `G_e` replaced by its lower bound `⌈H_e / 32⌉` (a warp-iteration covers
+    /// at most 32 points), everything else exact, without counting warps: what the search's
+    /// per-block bound predicts with (models whose time does not fall as `G_e` grows).
+    pub fn with_fewest_warps(
+        shape: &BandShape,
+        tile: &'a TileInputs,
+        block: Block,
+        registers: u32,
+        device: &DeviceLimits,
+    ) -> LayoutInputs<'a> {
+        LayoutInputs {
+            tile,
+            block,
+            warps: tile.points.iter().map(|&h| h.div_ceil(u64::from(crate::intra::WARP))).collect(),
+            copy_warps: tile.memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+            registers,
+            residency: residency(device, block.threads(), registers, tile.memory.shared_bytes),
+            element_bytes: shape.element_bytes(),
+            operations_per_point: shape.operations_per_point(),
+        }
+    }
+
+    /// `Σ_e G_e` over a full tile's steps, every statement group counted.
+    pub fn total_warps(&self) -> u64 {
+        self.warps.iter().sum::<u64>() * self.tile.groups as u64
+    }
+
+    /// `Σ_e H_e` over a full tile's steps, every statement group counted.
+    pub fn total_points(&self) -> u64 {
+        self.tile.points.iter().sum::<u64>() * self.tile.groups as u64
+    }
+
+    /// Thesis Eq. 5.5's `N_mem` in our mapping: the warp-iterations of the copy loops when
+    /// staged (what the copies cost: every buffer cell is visited and tested), else the
+    /// tile's global accesses (made inside the loop body).
+    pub fn memory_work(&self) -> u64 {
+        if self.tile.staged {
+            self.copy_warps
+        } else {
+            self.tile.memory.accesses()
+        }
+    }
+}
+
+/// Warp-iterations of a loop of `n` iterations cyclic over `threads` threads: per warp, the
+/// iterations of its busiest (first) lane.
+pub fn cyclic_warps(n: u64, threads: u32) -> u64 {
+    let k = u64::from(threads.max(1));
+    (0..k.div_ceil(u64::from(crate::intra::WARP)))
+        .map(|w| {
+            let first = w * u64::from(crate::intra::WARP);
+            if first >= n {
+                0
+            } else {
+                (n - first).div_ceil(k)
+            }
+        })
+        .sum()
+}

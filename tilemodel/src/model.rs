@@ -1,0 +1,129 @@
+//! The one interface both execution-time models implement.
+
+use crate::device::DeviceLimits;
+use crate::error::{Result, TileModelError};
+use crate::inputs::LayoutInputs;
+
+/// One named part of a prediction (e.g. the launches' share), in seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Term {
+    /// What it is.
+    pub name: &'static str,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// A model's estimate of a layout's execution time with its main terms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prediction {
+    /// The estimated execution time in seconds.
+    pub seconds: f64,
+    /// The terms it is made of (they sum to `seconds` unless a model combines them otherwise,
+    /// as seed 004's `max` does).
+    pub terms: Vec<Term>,
+}
+
+/// An analytical execution-time model of wavefront-tiled programs on a GPU (thesis Ch. 5,
+/// seed 004), with its device and program parameters already resolved.
+pub trait TileModel {
+    /// Short name (`thesis`, `prajapati`).
+    fn name(&self) -> &'static str;
+
+    /// The equations it implements, for reports.
+    fn equations(&self) -> &'static str;
+
+    /// The estimated execution time of `layout` on `device`.
+    fn predict(&self, layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<Prediction>;
+
+    /// A time no layout of one tile size predicts less than, whatever its block (the search's
+    /// branch and bound); `0` when the parameters allow no useful bound.
+    fn lower_bound(&self, bound: &BoundInputs<'_>, device: &DeviceLimits) -> f64;
+
+    /// Whether the prediction never falls when a layout's warps `G_e` grow (all else equal):
+    /// then predicting with [`LayoutInputs::with_fewest_warps`] bounds a block's time from
+    /// below before its `G_e` are counted.
+    fn monotone_in_warps(&self) -> bool;
+}
+
+/// What a tile size's lower bound may use: its block-independent inputs and, before the tiles
+/// are counted, lower bounds of the wavefronts and tiles.
+#[derive(Debug, Clone, Copy)]
+pub struct BoundInputs<'a> {
+    /// `H_e` of a full tile's steps.
+    pub points: &'a [u64],
+    /// Statement groups per step.
+    pub groups: usize,
+    /// The full tile's memory use.
+    pub memory: &'a crate::footprint::TileMemory,
+    /// Whether tiles are staged.
+    pub staged: bool,
+    /// Bytes per element.
+    pub element_bytes: u32,
+    /// Per wavefront, its tiles when counted; else `None`, and `wavefronts`, `tiles` bound
+    /// them from below.
+    pub tiles_per_wavefront: Option<&'a [u64]>,
+    /// At most the number of inter-tile wavefronts.
+    pub wavefronts: f64,
+    /// At most the number of tiles.
+    pub tiles: f64,
+}
+
+impl BoundInputs<'_> {
+    /// A lower bound of `Σ_w max(1, n_w / P)`: tile executions on the slowest SM when every
+    /// wavefront has work and the tiles spread evenly.
+    pub fn spread_tiles(&self, device: &DeviceLimits) -> f64 {
+        let p = f64::from(device.multiprocessors.max(1));
+        match self.tiles_per_wavefront {
+            Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum(),
+            None => self.wavefronts.max(self.tiles / p),
+        }
+    }
+}
+
+/// Which model: the names `poly-tile{model=…}` accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ModelKind {
+    /// Thesis Ch. 5 (Eq. 5.2–5.11, §5.3.4): [`crate::thesis::ThesisModel`].
+    #[default]
+    Thesis,
+    /// Seed 004, Prajapati et al. (Eq. 2, 8–12): [`crate::prajapati::PrajapatiModel`].
+    Prajapati,
+}
+
+impl ModelKind {
+    /// Every model, in the order reports list them.
+    pub const ALL: [ModelKind; 2] = [ModelKind::Thesis, ModelKind::Prajapati];
+
+    /// Parses `thesis` or `prajapati`.
+    pub fn parse(text: &str) -> Result<ModelKind> {
+        match text {
+            "thesis" => Ok(ModelKind::Thesis),
+            "prajapati" => Ok(ModelKind::Prajapati),
+            other => Err(TileModelError::InvalidInput(format!(
+                "unknown tile model '{other}': choose thesis (thesis Ch. 5) or prajapati (Prajapati et al.)"
+            ))),
+        }
+    }
+
+    /// The name [`ModelKind::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Thesis => "thesis",
+            ModelKind::Prajapati => "prajapati",
+        }
+    }
+}
+
+/// Blocks per SM, an error when a block does not fit (thesis Table 5.1's `B = 0`).
+pub(crate) fn resident_blocks(layout: &LayoutInputs<'_>) -> Result<u64> {
+    match layout.residency.blocks_per_sm {
+        0 => Err(TileModelError::InvalidInput(format!(
+            "a block of {} threads with {} registers each and {} bytes of shared memory does not fit on an SM ({})",
+            layout.block.threads(),
+            layout.registers,
+            layout.tile.memory.shared_bytes,
+            layout.residency.limiter
+        ))),
+        b => Ok(u64::from(b)),
+    }
+}

@@ -1,0 +1,183 @@
+//! The execution-time model of seed 004 (Prajapati et al., §4), adapted from hybrid-hexagonal
+//! tiles to our wavefront tiles: the inter-tile wavefronts, their tiles and a tile's
+//! footprint and steps are the exact counts of [`crate::inputs`] instead of the hexagon
+//! formulas (their Eq. 3–5, 7, 13–30); their §7 says this is the intended generalisation
+//! ("for rectangular tiles … the formulae for N_w, m_i, m_o … will be different, but the
+//! elementary parameters will be the same").
+//!
+//! * Eq. 2: `T_alg = Σ_i (⌈⌈w(i)/k⌉ / n_SM⌉·T_tile(k) + T_sync)` over the `N_w` wavefronts,
+//!   `w(i)` tiles each; `k` = resident blocks per SM (Eq. 11, [`crate::device::residency`]).
+//!   Adapted: a wavefront with fewer than `k·n_SM` tiles holds only `k_i = min(k, ⌈w(i) /
+//!   n_SM⌉)` per SM.
+//! * Eq. 8: `m' = M_io·L + 2·τ_sync` (`M_io` in 4-byte words, [`io_words`]: the buffer cells
+//!   a staged tile's copy loops visit, as they cost in our mapping); without staging the
+//!   accesses move `M_io` words but there are no staging barriers.
+//! * Eq. 9: `c = Σ_steps (⌈x / n_V⌉·C_iter + τ_sync)` with `x` the step's points, once per
+//!   statement group; adapted: a block of `K < n_V` threads uses only `K` lanes, so
+//!   `n_V' = min(n_V, K)`.
+//! * Eq. 12: `T_tile(k) = m' + c + (k − 1)·max(m', c)`.
+//!
+//! Border tiles are not distinguished (seed 004 does not).
+
+use crate::device::DeviceLimits;
+use crate::error::Result;
+use crate::footprint::TileMemory;
+use crate::inputs::LayoutInputs;
+use crate::model::{resident_blocks, BoundInputs, Prediction, Term, TileModel};
+
+/// Seed 004's measured parameters (their Table 3, 4), in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrajapatiParams {
+    /// `L`: time per 4-byte word of global-memory transfer of one tile (on one SM while all
+    /// SMs transfer).
+    pub l_word: f64,
+    /// `τ_sync`: one barrier.
+    pub tau_sync: f64,
+    /// `T_sync`: one host–GPU synchronisation (a launch boundary).
+    pub t_sync: f64,
+    /// `C_iter`: one iteration of the loop body on one vector unit (program-dependent).
+    pub c_iter: f64,
+}
+
+impl PrajapatiParams {
+    /// The parameters in the order of [`PrajapatiParts::features`].
+    pub fn to_vector(self) -> [f64; 4] {
+        [self.l_word, self.tau_sync, self.t_sync, self.c_iter]
+    }
+
+    /// The inverse of [`PrajapatiParams::to_vector`].
+    pub fn from_vector(v: [f64; 4]) -> PrajapatiParams {
+        PrajapatiParams { l_word: v[0], tau_sync: v[1], t_sync: v[2], c_iter: v[3] }
+    }
+
+    /// Parameter names, in the order of [`PrajapatiParams::to_vector`].
+    pub const NAMES: [&'static str; 4] = ["l_word", "tau_sync", "t_sync", "c_iter"];
+}
+
+/// `M_io` in 4-byte words as our mapping moves them: a staged tile's copy loops visit every
+/// cell of their buffer box (testing membership), so their cells count; without staging, the
+/// tile's global loads and stores.
+pub fn io_words(memory: &TileMemory, staged: bool, element_bytes: u32) -> u64 {
+    if staged {
+        (memory.copy_cells() * u64::from(element_bytes)).div_ceil(4)
+    } else {
+        memory.words()
+    }
+}
+
+/// Seed 004's model with resolved parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrajapatiModel {
+    /// Its parameters.
+    pub params: PrajapatiParams,
+}
+
+/// The parameter-free quantities of one layout: `T_alg = N_w·T_sync + R·(m' + c) + R2·max(m', c)`
+/// with `m' = words·L + barriers_m·τ`, `c = iters·C_iter + barriers_c·τ`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrajapatiParts {
+    /// `N_w`.
+    pub wavefronts: f64,
+    /// `R = Σ_i ⌈⌈w(i)/k_i⌉ / n_SM⌉`.
+    pub rounds: f64,
+    /// `R2 = Σ_i ⌈⌈w(i)/k_i⌉ / n_SM⌉·(k_i − 1)`.
+    pub overlapped: f64,
+    /// `M_io`.
+    pub words: f64,
+    /// Barriers in `m'` (2 when staged).
+    pub memory_barriers: f64,
+    /// `Σ_steps ⌈x / n_V'⌉` over the statement groups.
+    pub iterations: f64,
+    /// Barriers in `c` (one per step and group).
+    pub compute_barriers: f64,
+}
+
+impl PrajapatiParts {
+    /// The parts of `layout` on `device`.
+    pub fn new(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<PrajapatiParts> {
+        let k = resident_blocks(layout)?;
+        let p = u64::from(device.multiprocessors.max(1));
+        let (mut rounds, mut overlapped) = (0u64, 0u64);
+        for &w in layout.tile.inter.tiles.iter().filter(|&&w| w > 0) {
+            let ki = k.min(w.div_ceil(p)).max(1);
+            let r = w.div_ceil(ki).div_ceil(p);
+            rounds += r;
+            overlapped += r * (ki - 1);
+        }
+        let lanes = u64::from(device.vector_units(layout.element_bytes).min(layout.block.threads()).max(1));
+        let groups = layout.tile.groups as u64;
+        let iterations: u64 = layout.tile.points.iter().map(|&x| x.div_ceil(lanes)).sum::<u64>() * groups;
+        Ok(PrajapatiParts {
+            wavefronts: layout.tile.inter.wavefronts() as f64,
+            rounds: rounds as f64,
+            overlapped: overlapped as f64,
+            words: io_words(&layout.tile.memory, layout.tile.staged, layout.element_bytes) as f64,
+            memory_barriers: if layout.tile.staged { 2.0 } else { 0.0 },
+            iterations: iterations as f64,
+            compute_barriers: (layout.tile.steps() as u64 * groups) as f64,
+        })
+    }
+
+    /// `m'` and `c` at `params`.
+    pub fn memory_and_compute(&self, params: &PrajapatiParams) -> (f64, f64) {
+        (
+            self.words * params.l_word + self.memory_barriers * params.tau_sync,
+            self.iterations * params.c_iter + self.compute_barriers * params.tau_sync,
+        )
+    }
+
+    /// The coefficient of each parameter ([`PrajapatiParams::to_vector`] order) in `T_alg`
+    /// when the `max` of Eq. 12 picks `m'` (`memory_bound`) or `c`.
+    pub fn features(&self, memory_bound: bool) -> [f64; 4] {
+        let (rm, rc) = if memory_bound {
+            (self.rounds + self.overlapped, self.rounds)
+        } else {
+            (self.rounds, self.rounds + self.overlapped)
+        };
+        [rm * self.words, rm * self.memory_barriers + rc * self.compute_barriers, self.wavefronts, rc * self.iterations]
+    }
+}
+
+impl TileModel for PrajapatiModel {
+    fn name(&self) -> &'static str {
+        "prajapati"
+    }
+
+    fn equations(&self) -> &'static str {
+        "seed 004 (Prajapati et al.): Eq. 2 (T_alg), 8 (m'), 9 (c), 11 (k), 12 (T_tile(k))"
+    }
+
+    /// Eq. 9 counts iterations of `n_V'` lanes, not warps: `G_e` does not enter.
+    fn monotone_in_warps(&self) -> bool {
+        true
+    }
+
+    fn predict(&self, layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<Prediction> {
+        let parts = PrajapatiParts::new(layout, device)?;
+        let (memory, compute) = parts.memory_and_compute(&self.params);
+        let terms = vec![
+            Term { name: "launch syncs (T_sync)", seconds: parts.wavefronts * self.params.t_sync },
+            Term { name: "memory m' (L, τ_sync)", seconds: parts.rounds * memory },
+            Term { name: "compute c (C_iter, τ_sync)", seconds: parts.rounds * compute },
+            Term { name: "overlapped tiles (k − 1)·max(m', c)", seconds: parts.overlapped * memory.max(compute) },
+        ];
+        Ok(Prediction { seconds: terms.iter().map(|t| t.seconds).sum(), terms })
+    }
+
+    /// `N_w·T_sync + Σ_w max(1, w / n_SM)·max(m', c_min)`: a wavefront's rounds times
+    /// `T_tile(k)` is at least `max(1, w / n_SM)·max(m', c)` for any `k` (Eq. 2, 12), and `c` is
+    /// smallest when the block has at least `n_V` threads.
+    fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
+        let p = &self.params;
+        if p.l_word < 0.0 || p.tau_sync < 0.0 || p.c_iter < 0.0 || p.t_sync < 0.0 {
+            return 0.0;
+        }
+        let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
+        let groups = b.groups as f64;
+        let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
+        let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
+            + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
+        let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
+        b.wavefronts * p.t_sync + b.spread_tiles(device) * memory.max(compute)
+    }
+}

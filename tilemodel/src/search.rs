@@ -1,0 +1,718 @@
+//! Model-driven tile-layout selection: thesis Alg. 5.1 (§5.4.1) over tile sizes per band row and
+//! thread organisations, with its pruning.
+//!
+//! For every tile size `s` that satisfies the **tile size constraint** — staged shared memory
+//! per block `S_TB` at most the limit (the upper bound), data reuse `D = L_TILE / N_mem` at least
+//! a threshold (the lower bound; staged tiles only: without staging every access goes to global
+//! memory and `D` says nothing) — and every thread organisation that satisfies the **blockDim
+//! constraint** — a multiple of 32 threads from 32 to 1024 (§5.4.1: "the SP performance usually
+//! suffers with too many or too few threads"), no more threads than the largest intra-tile
+//! wavefront has points rounded up to a warp, and no more threads along y or z than the loop
+//! mapped there has iterations (every thread has work) — the search computes `B` from Table 5.1
+//! with the registers per thread `R_T` (line 1: one value for every layout) and evaluates the
+//! model (line 8), keeping the best layouts. The block-independent inputs of a size (its tiles,
+//! footprint, `H_e`) are computed once and shared by all its blocks.
+//!
+//! The candidate sizes per row are `1, 2, 3, 4, 6, 8, 12, 16, …` (powers of two and three times
+//! them) up to the first one that covers the row's whole range at the problem sizes (a larger
+//! size is the same tiling). Every rejected layout is counted under the reason that pruned it,
+//! which `stencil-opt --explain-tile-sizes` prints.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::calibration::Calibration;
+use crate::device::DeviceLimits;
+use crate::error::{Result, TileModelError};
+use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
+use crate::inputs::{LayoutInputs, TileInputs};
+use crate::inter::{lower_bounds, TileGeometry};
+use crate::intra::{wavefront_points, Block, WARP};
+use crate::model::{BoundInputs, ModelKind, Prediction, TileModel};
+use crate::shape::BandShape;
+
+/// Options of [`search`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchOptions {
+    /// The model whose prediction ranks layouts.
+    pub model: ModelKind,
+    /// Whether tiles are staged in shared memory (`gpu-map{staging}`).
+    pub staged: bool,
+    /// Most shared memory per block in bytes (`gpu-map{shared-memory}`).
+    pub shared_limit: u64,
+    /// Registers per thread `R_T` (thesis Alg. 5.1 line 1).
+    pub registers: u32,
+    /// The data-reuse threshold `D_min` of the tile size constraint (staged tiles); `None`:
+    /// [`DEFAULT_MIN_REUSE`], capped at half the reuse of the largest tile within the
+    /// shared-memory bound.
+    pub min_reuse: Option<f64>,
+    /// Search only this tile size (e.g. `gpu-map{block=auto}` after explicit sizes).
+    pub fixed_sizes: Option<Vec<i64>>,
+    /// Search only this block.
+    pub fixed_block: Option<Block>,
+    /// The largest tile size per row considered.
+    pub max_size: i64,
+    /// How many of the best layouts to report.
+    pub keep: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            model: ModelKind::Thesis,
+            staged: true,
+            shared_limit: 48 * 1024,
+            registers: 128,
+            min_reuse: None,
+            fixed_sizes: None,
+            fixed_block: None,
+            max_size: 1024,
+            keep: 10,
+        }
+    }
+}
+
+/// The default data-reuse threshold: a staged tile must update at least as many points as it
+/// moves elements. Thesis §5.5.2 used 300, 6 and 1 for 1-, 2- and 3-D SOR on a Tesla C1060
+/// with its own footprint count; our staged footprints (the whole projection of a skewed tile
+/// onto the array) give smaller `D`, and only the 3-D value leaves feasible tiles at every size.
+pub const DEFAULT_MIN_REUSE: f64 = 1.0;
+
+/// Why a region of the search space was pruned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PruneReason {
+    /// Staged shared memory per block above the limit (tile size constraint, upper bound).
+    SharedMemory,
+    /// Data reuse below the threshold (tile size constraint, lower bound).
+    Reuse,
+    /// More threads than the largest intra-tile wavefront has points (blockDim constraint).
+    BlockTooLarge,
+    /// More threads along y or z than the loop mapped there has iterations, or along x more
+    /// than that loop's iterations rounded up to a power of two (at least 8; 32 when the block
+    /// maps one loop, so that it is one warp at least).
+    IdleAxis,
+    /// A block does not fit on an SM (registers, shared memory or threads; Table 5.1's
+    /// `B = 0`).
+    DoesNotFit,
+    /// Not Alg. 5.1's: the model's lower bound for the size is above the layouts kept (branch
+    /// and bound; no better layout is lost).
+    Bound,
+    /// Not Alg. 5.1's: the model's time for the block with the fewest possible warps per step
+    /// is above the layouts kept (branch and bound per block; no better layout is lost).
+    BlockBound,
+}
+
+impl PruneReason {
+    /// What the reason means, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PruneReason::SharedMemory => "tile size constraint (upper bound): staged tile needs more shared memory per block than the limit",
+            PruneReason::Reuse => "tile size constraint (lower bound): data reuse L_TILE / N_mem below the threshold",
+            PruneReason::BlockTooLarge => "blockDim constraint: more threads than the largest intra-tile wavefront has points (rounded up to a warp)",
+            PruneReason::IdleAxis => "blockDim constraint: more threads along an axis than the loop mapped there has iterations (x: rounded up to a power of two, at least 8, or 32 with one loop)",
+            PruneReason::DoesNotFit => "Table 5.1: B = 0, a block does not fit on an SM (registers per block, shared memory or threads)",
+            PruneReason::Bound => "branch and bound: the model's lower bound for every block of the size is above the layouts kept",
+            PruneReason::BlockBound => "branch and bound: the model's time with the fewest warps per step (⌈H_e/32⌉) is above the layouts kept",
+        }
+    }
+
+    /// Whether it prunes tile sizes (with all their blocks) rather than single layouts.
+    pub fn prunes_sizes(self) -> bool {
+        matches!(self, PruneReason::SharedMemory | PruneReason::Reuse | PruneReason::Bound)
+    }
+}
+
+/// One pruned region: how many sizes (or layouts) and the first example met.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrunedRegion {
+    /// Why.
+    pub reason: PruneReason,
+    /// Tile sizes (size reasons) or layouts (block reasons) pruned.
+    pub count: u64,
+    /// The first one met, with the figure that pruned it.
+    pub example: String,
+}
+
+/// A ranked layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    /// The tile size per band row.
+    pub sizes: Vec<i64>,
+    /// The thread organisation.
+    pub block: Block,
+    /// The model's estimate.
+    pub prediction: Prediction,
+    /// Inter-tile wavefronts (launches).
+    pub wavefronts: usize,
+    /// Tiles in all wavefronts, and how many of them are full.
+    pub tiles: u64,
+    /// Full tiles.
+    pub full_tiles: u64,
+    /// Intra-tile wavefront steps of a full tile.
+    pub steps: usize,
+    /// `N_mem` of a full tile.
+    pub accesses: u64,
+    /// Shared memory per block in bytes.
+    pub shared_bytes: u64,
+    /// Resident blocks per SM.
+    pub blocks_per_sm: u32,
+    /// Data reuse `L_TILE / N_mem`.
+    pub reuse: f64,
+}
+
+/// What [`search`] found and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchReport {
+    /// The model that ranked the layouts.
+    pub model: ModelKind,
+    /// Its equations.
+    pub equations: &'static str,
+    /// The best layouts, best first.
+    pub best: Vec<Ranked>,
+    /// The pruned regions, by reason.
+    pub pruned: Vec<PrunedRegion>,
+    /// Tile sizes considered.
+    pub sizes_considered: u64,
+    /// Layouts evaluated by the model.
+    pub evaluated: u64,
+    /// The options the search ran with.
+    pub options: SearchOptions,
+    /// The data-reuse threshold applied (staged tiles).
+    pub reuse_threshold: f64,
+    /// The problem sizes.
+    pub params: Vec<(String, i64)>,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+impl SearchReport {
+    /// The chosen layout.
+    pub fn choice(&self) -> Option<&Ranked> {
+        self.best.first()
+    }
+
+    /// The report as JSON (what `stencil-opt --explain-tile-sizes-json` writes).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let layouts: Vec<serde_json::Value> = self
+            .best
+            .iter()
+            .map(|r| {
+                json!({
+                    "sizes": r.sizes,
+                    "block": [r.block.x, r.block.y, r.block.z],
+                    "predicted_s": r.prediction.seconds,
+                    "terms": r.prediction.terms.iter().map(|t| json!({"name": t.name, "seconds": t.seconds})).collect::<Vec<_>>(),
+                    "wavefronts": r.wavefronts,
+                    "tiles": r.tiles,
+                    "full_tiles": r.full_tiles,
+                    "steps": r.steps,
+                    "n_mem": r.accesses,
+                    "shared_bytes": r.shared_bytes,
+                    "blocks_per_sm": r.blocks_per_sm,
+                    "reuse": r.reuse,
+                })
+            })
+            .collect();
+        json!({
+            "model": self.model.name(),
+            "equations": self.equations,
+            "params": self.params.iter().map(|(n, v)| (n.clone(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
+            "staged": self.options.staged,
+            "shared_limit": self.options.shared_limit,
+            "registers": self.options.registers,
+            "reuse_threshold": self.reuse_threshold,
+            "sizes_considered": self.sizes_considered,
+            "evaluated": self.evaluated,
+            "elapsed_s": self.elapsed.as_secs_f64(),
+            "layouts": layouts,
+            "pruned": self.pruned.iter().map(|p| json!({
+                "reason": format!("{:?}", p.reason),
+                "description": p.reason.describe(),
+                "count": p.count,
+                "example": p.example,
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Candidate sizes of one row whose range has `extent` values: `1, 2, 3, 4, 6, 8, …` up to the
+/// first that covers it, at most `max_size`.
+pub fn row_sizes(extent: i64, max_size: i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut p = 1i64;
+    'grid: loop {
+        for v in [p, 3 * p / 2] {
+            if v < 1 || out.last() == Some(&v) || v > max_size {
+                continue;
+            }
+            out.push(v);
+            if v >= extent {
+                break 'grid;
+            }
+        }
+        if p > max_size {
+            break;
+        }
+        p *= 2;
+    }
+    out
+}
+
+/// Thread organisations for `loops` parallel point loops (module documentation).
+pub fn block_candidates(loops: usize, device: &DeviceLimits) -> Vec<Block> {
+    let max = device.max_threads_per_block.min(1024);
+    let pow2 = |lo: u32, hi: u32| (0..11).map(|k| 1u32 << k).filter(move |&v| v >= lo && v <= hi);
+    let mut out = Vec::new();
+    match loops {
+        1 => out.extend((1..=max / WARP).map(|k| Block::new(k * WARP, 1, 1))),
+        2 => {
+            for x in pow2(8, max) {
+                for y in pow2(1, max / x) {
+                    out.push(Block::new(x, y, 1));
+                }
+            }
+        }
+        _ => {
+            for x in pow2(8, max) {
+                for y in pow2(1, max / x) {
+                    for z in pow2(1, max / (x * y)) {
+                        out.push(Block::new(x, y, z));
+                    }
+                }
+            }
+        }
+    }
+    out.retain(|b| b.threads() % WARP == 0 && b.threads() >= WARP && b.threads() <= max);
+    out
+}
+
+/// The longest range of the loop on each thread dimension (x, y, z) over a full tile's steps.
+fn loop_extents(sizes: &[i64]) -> [i64; 3] {
+    // Point loops over band coordinates 1..m, innermost on x; with the skew a loop's range is
+    // at most its row's size, which the middle steps reach.
+    let loops: Vec<i64> = sizes[1..].to_vec();
+    let c = loops.len();
+    let mut e = [1i64; 3];
+    match c {
+        1 => e[0] = loops[0],
+        2 => {
+            e[0] = loops[1];
+            e[1] = loops[0];
+        }
+        _ => {
+            e[0] = loops[2];
+            e[1] = loops[1];
+            e[2] = loops[0];
+        }
+    }
+    e
+}
+
+/// A tally of pruned regions.
+#[derive(Default)]
+struct Tally {
+    regions: BTreeMap<PruneReason, PrunedRegion>,
+}
+
+impl Tally {
+    fn prune(&mut self, reason: PruneReason, example: impl FnOnce() -> String) {
+        self.regions.entry(reason).or_insert_with(|| PrunedRegion { reason, count: 0, example: example() }).count += 1;
+    }
+}
+
+fn sizes_text(s: &[i64]) -> String {
+    s.iter().map(i64::to_string).collect::<Vec<_>>().join("x")
+}
+
+/// Thesis Alg. 5.1 over `shape` with the calibration's model for `program` (see the module
+/// documentation); an error when every layout is pruned.
+pub fn search(
+    shape: &BandShape,
+    program: &str,
+    calibration: &Calibration,
+    options: &SearchOptions,
+) -> Result<SearchReport> {
+    let start = Instant::now();
+    let device = &calibration.device;
+    let model: Box<dyn TileModel> =
+        calibration.model(options.model, program, options.staged, shape.operations_per_point(), shape.element_bytes());
+    let geometry = TileGeometry::new(shape);
+    let m = shape.width;
+    let grids: Vec<Vec<i64>> = match &options.fixed_sizes {
+        Some(s) => {
+            if s.len() != m || s.iter().any(|&v| v < 1) {
+                return Err(TileModelError::InvalidInput(format!(
+                    "tile sizes {} for a band of {m} rows",
+                    sizes_text(s)
+                )));
+            }
+            s.iter().map(|&v| vec![v]).collect()
+        }
+        None => shape.row_ranges().iter().map(|&(lo, hi)| row_sizes(hi - lo + 1, options.max_size)).collect(),
+    };
+    let blocks = match options.fixed_block {
+        Some(b) => vec![b],
+        None => block_candidates(m - 1, device),
+    };
+    let mut tally = Tally::default();
+    let mut best: Vec<Ranked> = Vec::new();
+    let mut evaluated = 0u64;
+    // Pass 1: the tile size constraint's shared-memory bound (a closed form per size).
+    let mut screened: Vec<Vec<i64>> = Vec::new();
+    let mut index = vec![0usize; m];
+    let mut considered = 0u64;
+    loop {
+        let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
+        considered += 1;
+        if within_shared_memory(shape, &sizes, options, &mut tally)? {
+            screened.push(sizes);
+        }
+        if !next_index(&mut index, &grids) {
+            break;
+        }
+    }
+    let memory_of = |sizes: &[i64]| -> Result<TileMemory> {
+        if options.staged {
+            staged_memory(shape, sizes)
+        } else {
+            Ok(global_memory(shape, sizes))
+        }
+    };
+    let reuse = |memory: &TileMemory, sizes: &[i64]| {
+        sizes.iter().map(|&s| s as f64).product::<f64>() / memory.accesses().max(1) as f64
+    };
+    // The reuse threshold: given, or the default capped at half the reuse of the largest tile
+    // within the shared-memory bound (so that a program whose staged tiles all move more
+    // elements than they update still gets its best ones).
+    let threshold = match options.min_reuse {
+        Some(t) => t,
+        None => {
+            let largest = screened.iter().max_by_key(|s| s.iter().map(|&v| v as u128).product::<u128>());
+            match largest {
+                Some(s) if options.staged => DEFAULT_MIN_REUSE.min(0.5 * reuse(&memory_of(s)?, s)),
+                _ => DEFAULT_MIN_REUSE,
+            }
+        }
+    };
+    // Pass 2: Alg. 5.1's loops over the surviving sizes and the blocks, as a branch and
+    // bound: sizes in the order of a lower bound of their time that needs no counting, and a
+    // size is skipped once its bound (then one with its footprint, then one with its tiles
+    // counted) cannot beat the layouts kept. This changes how many layouts are evaluated, not
+    // which are best.
+    let no_memory = TileMemory::default();
+    let groups = shape.phases.len().max(1);
+    let mut queue: Vec<(f64, Vec<i64>)> = Vec::new();
+    // A given size is evaluated as given: no reuse bound, no branch and bound.
+    let constrained = options.fixed_sizes.is_none();
+    for sizes in screened {
+        let points = wavefront_points(shape, &sizes);
+        let (wavefronts, tiles) = lower_bounds(shape, &sizes);
+        let bound = BoundInputs {
+            points: &points,
+            groups,
+            memory: &no_memory,
+            staged: options.staged,
+            element_bytes: shape.element_bytes(),
+            tiles_per_wavefront: None,
+            wavefronts,
+            tiles,
+        };
+        queue.push((model.lower_bound(&bound, device), sizes));
+    }
+    queue.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let keep = options.keep.max(1);
+    let cutoff = |best: &Vec<Ranked>| if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
+    let skip = |tally: &mut Tally, best: &Vec<Ranked>, bound: f64, sizes: &[i64]| -> bool {
+        let out = constrained && cutoff(best).is_some_and(|w| bound > w);
+        if out {
+            tally.prune(PruneReason::Bound, || {
+                format!("{} cannot take less than {:.3} ms", sizes_text(sizes), bound * 1e3)
+            });
+        }
+        out
+    };
+    for (bound, sizes) in queue {
+        if skip(&mut tally, &best, bound, &sizes) {
+            continue;
+        }
+        let memory = memory_of(&sizes)?;
+        if constrained && options.staged && reuse(&memory, &sizes) < threshold {
+            tally.prune(PruneReason::Reuse, || {
+                format!("{} has D = {:.3} < {threshold:.3}", sizes_text(&sizes), reuse(&memory, &sizes))
+            });
+            continue;
+        }
+        let points = wavefront_points(shape, &sizes);
+        let (wavefronts, tiles) = lower_bounds(shape, &sizes);
+        let with_memory = BoundInputs {
+            points: &points,
+            groups,
+            memory: &memory,
+            staged: options.staged,
+            element_bytes: shape.element_bytes(),
+            tiles_per_wavefront: None,
+            wavefronts,
+            tiles,
+        };
+        if skip(&mut tally, &best, model.lower_bound(&with_memory, device), &sizes) {
+            continue;
+        }
+        let tile = TileInputs::with_memory(shape, &geometry, &sizes, options.staged, memory)?;
+        let counted = BoundInputs {
+            points: &tile.points,
+            groups: tile.groups,
+            memory: &tile.memory,
+            staged: options.staged,
+            element_bytes: shape.element_bytes(),
+            tiles_per_wavefront: Some(&tile.inter.tiles),
+            wavefronts: tile.inter.wavefronts() as f64,
+            tiles: tile.inter.total_tiles() as f64,
+        };
+        if skip(&mut tally, &best, model.lower_bound(&counted, device), &sizes) {
+            continue;
+        }
+        evaluate_blocks(shape, &tile, &blocks, model.as_ref(), device, options, &mut tally, &mut best, &mut evaluated)?;
+    }
+    let pruned: Vec<PrunedRegion> = tally.regions.into_values().collect();
+    if best.is_empty() {
+        let why: Vec<String> =
+            pruned.iter().map(|p| format!("{} × {} (e.g. {})", p.count, p.reason.describe(), p.example)).collect();
+        return Err(TileModelError::NoLayout(format!(
+            "{considered} tile sizes, every layout pruned: {}",
+            why.join("; ")
+        )));
+    }
+    Ok(SearchReport {
+        model: options.model,
+        equations: model.equations(),
+        best,
+        pruned,
+        sizes_considered: considered,
+        evaluated,
+        options: options.clone(),
+        reuse_threshold: threshold,
+        params: shape.params.clone(),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Advances a mixed-radix counter over the size grids; `false` after the last.
+fn next_index(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
+    for k in (0..index.len()).rev() {
+        index[k] += 1;
+        if index[k] < grids[k].len() {
+            return true;
+        }
+        index[k] = 0;
+    }
+    false
+}
+
+/// The tile size constraint's upper bound (Alg. 5.1 line 3): whether a staged tile's shared
+/// memory fits the limit (always, without staging).
+fn within_shared_memory(shape: &BandShape, sizes: &[i64], options: &SearchOptions, tally: &mut Tally) -> Result<bool> {
+    if !options.staged {
+        return Ok(true);
+    }
+    let shared = staged_shared_bytes(shape, sizes)?;
+    if shared > options.shared_limit {
+        tally.prune(PruneReason::SharedMemory, || {
+            format!("{} needs {shared} bytes > {} bytes", sizes_text(sizes), options.shared_limit)
+        });
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Evaluates every block of one tile size (Alg. 5.1 lines 5–13).
+#[allow(clippy::too_many_arguments)]
+fn evaluate_blocks(
+    shape: &BandShape,
+    tile: &TileInputs,
+    blocks: &[Block],
+    model: &dyn TileModel,
+    device: &DeviceLimits,
+    options: &SearchOptions,
+    tally: &mut Tally,
+    best: &mut Vec<Ranked>,
+    evaluated: &mut u64,
+) -> Result<()> {
+    let sizes = &tile.sizes[..];
+    let largest = tile.largest_wavefront().div_ceil(u64::from(WARP)) * u64::from(WARP);
+    let extents = loop_extents(sizes);
+    for &block in blocks {
+        if options.fixed_block.is_none() {
+            if u64::from(block.threads()) > largest {
+                tally.prune(PruneReason::BlockTooLarge, || {
+                    format!("{} on {block}: {} threads > {largest}", sizes_text(sizes), block.threads())
+                });
+                continue;
+            }
+            // A block of one parallel loop is one warp at least; of two or three, 8 along x.
+            let smallest = if shape.width == 2 { i64::from(WARP) } else { 8 };
+            let x_cap = smallest.max((extents[0].max(1) as u64).next_power_of_two() as i64);
+            if i64::from(block.y) > extents[1] || i64::from(block.z) > extents[2] || i64::from(block.x) > x_cap {
+                tally.prune(PruneReason::IdleAxis, || {
+                    format!(
+                        "{} on {block}: loops of {}, {} and {} iterations on x, y and z",
+                        sizes_text(sizes),
+                        extents[0],
+                        extents[1],
+                        extents[2]
+                    )
+                });
+                continue;
+            }
+        }
+        // Branch and bound per block: with G_e at its lower bound the model's time is a lower
+        // bound of the block's (monotone models); skip counting G_e when it cannot make the list.
+        let worst = best.last().map(|r| r.prediction.seconds);
+        if let Some(w) = worst.filter(|_| best.len() >= options.keep.max(1) && model.monotone_in_warps()) {
+            let cheap = LayoutInputs::with_fewest_warps(shape, tile, block, options.registers, device);
+            if cheap.residency.blocks_per_sm > 0 {
+                let at_least = model.predict(&cheap, device)?.seconds;
+                if at_least > w * (1.0 + 1e-9) {
+                    tally.prune(PruneReason::BlockBound, || {
+                        format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
+                    });
+                    continue;
+                }
+            }
+        }
+        let layout = LayoutInputs::new(shape, tile, block, options.registers, device)?;
+        if layout.residency.blocks_per_sm == 0 {
+            tally.prune(PruneReason::DoesNotFit, || {
+                format!(
+                    "{} on {block}: {} registers × {} threads, {} bytes shared ({})",
+                    sizes_text(sizes),
+                    options.registers,
+                    block.threads(),
+                    tile.memory.shared_bytes,
+                    layout.residency.limiter
+                )
+            });
+            continue;
+        }
+        *evaluated += 1;
+        let prediction = model.predict(&layout, device)?;
+        let worst = best.last().map(|r| r.prediction.seconds);
+        if best.len() >= options.keep && worst.is_some_and(|w| prediction.seconds > w * (1.0 + 1e-9)) {
+            continue;
+        }
+        let ranked = Ranked {
+            sizes: sizes.to_vec(),
+            block,
+            prediction,
+            wavefronts: tile.inter.wavefronts(),
+            tiles: tile.inter.total_tiles(),
+            full_tiles: tile.inter.total_full(),
+            steps: tile.steps(),
+            accesses: tile.memory.accesses(),
+            shared_bytes: tile.memory.shared_bytes,
+            blocks_per_sm: layout.residency.blocks_per_sm,
+            reuse: tile.reuse(),
+        };
+        // Ties (the thesis model often gives every block of a size the same time) go to the
+        // block with more threads: more warps to hide latency, which the model does not see.
+        let at = best.partition_point(|r| better(r, &ranked));
+        best.insert(at, ranked);
+        best.truncate(options.keep.max(1));
+    }
+    Ok(())
+}
+
+/// Whether `a` ranks before `b`: a shorter predicted time, or on a tie more threads, then the
+/// smaller tile sizes.
+fn better(a: &Ranked, b: &Ranked) -> bool {
+    let (x, y) = (a.prediction.seconds, b.prediction.seconds);
+    if (x - y).abs() > 1e-9 * x.abs().max(y.abs()) {
+        return x < y;
+    }
+    (std::cmp::Reverse(a.block.threads()), &a.sizes) <= (std::cmp::Reverse(b.block.threads()), &b.sizes)
+}
+
+impl fmt::Display for SearchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let params: Vec<String> = self.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        writeln!(f, "tile sizes by the {} model ({}) at {}", self.model.name(), self.equations, params.join(", "))?;
+        writeln!(
+            f,
+            "  mapping: {}, shared memory limit {} bytes, {} registers per thread, reuse threshold {}",
+            if self.options.staged { "staged in shared memory" } else { "global memory" },
+            self.options.shared_limit,
+            self.options.registers,
+            match self.options.min_reuse {
+                Some(t) => format!("{t}"),
+                None if self.options.staged => format!("{:.3} (automatic)", self.reuse_threshold),
+                None => "n/a (not staged)".to_string(),
+            }
+        )?;
+        writeln!(
+            f,
+            "  searched {} tile sizes, evaluated {} layouts in {:.1} ms",
+            self.sizes_considered,
+            self.evaluated,
+            self.elapsed.as_secs_f64() * 1e3
+        )?;
+        writeln!(
+            f,
+            "  {:>4}  {:<14} {:<10} {:>12}  {:>9} {:>9} {:>6} {:>8} {:>8} {:>6} {:>7}",
+            "rank", "tile", "block", "predicted", "launches", "tiles", "full", "steps", "N_mem", "B/SM", "reuse"
+        )?;
+        for (k, r) in self.best.iter().enumerate() {
+            writeln!(
+                f,
+                "  {:>4}  {:<14} {:<10} {:>9.3} ms  {:>9} {:>9} {:>5.0}% {:>8} {:>8} {:>6} {:>7.2}",
+                k + 1,
+                sizes_text(&r.sizes),
+                r.block.to_string(),
+                r.prediction.seconds * 1e3,
+                r.wavefronts,
+                r.tiles,
+                100.0 * r.full_tiles as f64 / r.tiles.max(1) as f64,
+                r.steps,
+                r.accesses,
+                r.blocks_per_sm,
+                r.reuse
+            )?;
+        }
+        if let Some(best) = self.best.first() {
+            let terms: Vec<String> =
+                best.prediction.terms.iter().map(|t| format!("{} {:.3} ms", t.name, t.seconds * 1e3)).collect();
+            writeln!(f, "  best layout's terms: {}", terms.join(", "))?;
+        }
+        if self.pruned.is_empty() {
+            writeln!(f, "  nothing pruned")?;
+        }
+        for p in &self.pruned {
+            let unit = if p.reason.prunes_sizes() { "tile sizes" } else { "layouts" };
+            writeln!(f, "  pruned {} {unit}: {} (first: {})", p.count, p.reason.describe(), p.example)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_grids_stop_at_the_first_covering_size() {
+        assert_eq!(row_sizes(10, 1024), vec![1, 2, 3, 4, 6, 8, 12]);
+        assert_eq!(row_sizes(1, 1024), vec![1]);
+        assert_eq!(row_sizes(100, 16), vec![1, 2, 3, 4, 6, 8, 12, 16]);
+    }
+
+    #[test]
+    fn blocks_are_whole_warps() {
+        let h100 = DeviceLimits::h100();
+        assert_eq!(block_candidates(1, &h100).len(), 32);
+        for loops in 1..=3 {
+            for b in block_candidates(loops, &h100) {
+                assert!(b.threads() % 32 == 0 && b.threads() <= 1024, "{b}");
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The execution-time model of thesis Ch. 5 (seed 000): intra-tile execution (§5.3.1),
+//! inter-tile execution (§5.3.2) and the border-tile correction (§5.3.4), over the exact inputs
+//! of [`crate::inputs`].
+//!
+//! * Eq. 5.5: `T_mem = γ·N_mem`, `N_mem` counted as our mapping makes them
+//!   ([`crate::inputs::LayoutInputs::memory_work`]): a staged tile's copy loops visit every
+//!   cell of their buffer box and test it, so `N_mem` is their warp-iterations; without
+//!   staging, the tile's global loads and stores.
+//! * Eq. 5.7: `T_TILE = α·Σ_e G_e + n_bar·σ_thd + β·L_TILE + γ·N_mem`, with `n_bar` the
+//!   barriers our mapping runs per tile (one per statement group per step, plus one after the
+//!   loads when staged: the thesis' `U − L + 3` counts Fig. 5.2's ③ too) and, for programs
+//!   whose statements run in several groups per step (Fig. 4.7), `G` and `H` summed over them.
+//! * Eq. 5.9–5.11: an inter-tile wavefront of `n` tiles on `P` SMs holding `B` blocks each
+//!   (Table 5.1, [`crate::device::residency`]) runs `I = ⌈n / (B·P)⌉` rounds; the slowest SM
+//!   runs `B` tiles in each of the first `I − 1` rounds and `⌈r / P⌉` in the last, `r` the
+//!   tiles left for it (Eq. 5.11 writes `n mod B·P`, which is 0 for a full last round: we use
+//!   `r = n − (I − 1)·B·P`). Eq. 5.10: `T_w = (that many tiles)·T_TILE + σ_blk`.
+//! * §5.3.4: a border (non-full) tile costs `0.5·T_TILE`; we scale each wavefront's tiles on
+//!   the slowest SM by `(full + 0.5·border) / n` — except a staged tile's copies, which walk
+//!   the whole buffer box whatever the tile holds.
+//! * Eq. 5.8: `T_total = Σ_w T_w + σ_ker`.
+//! * Adapted to GPUs that hide latency only with enough warps (the H100's schedulers issue
+//!   every cycle only with about `issue_latency_warps` = 4 ready warps each, the simulator's
+//!   cost model, docs/cost-model.md): Eq. 5.3's `α·G_e` counts warp-executions at the SM's full
+//!   issue rate, which needs `4 × 4` resident warps; a wavefront whose tiles leave an SM fewer
+//!   (`q_w = min(B, ⌈n_w / P⌉)` blocks of `⌈K/32⌉` warps) runs its work terms (`α`, `β`, `γ`)
+//!   at the efficiency `e_w = min(1, q_w·⌈K/32⌉ / 16)`, so they are divided by it. The thesis'
+//!   Tesla C1060 runs had large tiles filling every SM (`e_w = 1`, the original equations).
+//!
+//! `T_total` is linear in its six parameters (§5.3.3), which is how calibration fits them:
+//! [`thesis_features`] gives each parameter's coefficient.
+
+use crate::device::DeviceLimits;
+use crate::error::Result;
+use crate::inputs::LayoutInputs;
+use crate::model::{resident_blocks, BoundInputs, Prediction, Term, TileModel};
+
+/// The six parameters of thesis §5.3.3, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThesisParams {
+    /// `σ_ker`: kernel (program) start-up.
+    pub sigma_ker: f64,
+    /// `σ_blk`: the synchronisation between inter-tile wavefronts (in our mapping, the gap
+    /// between two launches).
+    pub sigma_blk: f64,
+    /// `σ_thd`: one `__syncthreads`.
+    pub sigma_thd: f64,
+    /// `α`: one warp executing the loop body once (program-dependent).
+    pub alpha: f64,
+    /// `β`: the correction per point (program-dependent; usually negative, §5.5.3).
+    pub beta: f64,
+    /// `γ`: one load or store between global and shared memory (program-dependent).
+    pub gamma: f64,
+}
+
+impl ThesisParams {
+    /// The parameters in the order of [`thesis_features`].
+    pub fn to_vector(self) -> [f64; 6] {
+        [self.sigma_ker, self.sigma_blk, self.sigma_thd, self.alpha, self.beta, self.gamma]
+    }
+
+    /// The inverse of [`ThesisParams::to_vector`].
+    pub fn from_vector(v: [f64; 6]) -> ThesisParams {
+        ThesisParams { sigma_ker: v[0], sigma_blk: v[1], sigma_thd: v[2], alpha: v[3], beta: v[4], gamma: v[5] }
+    }
+
+    /// Parameter names, in the order of [`ThesisParams::to_vector`].
+    pub const NAMES: [&'static str; 6] = ["sigma_ker", "sigma_blk", "sigma_thd", "alpha", "beta", "gamma"];
+}
+
+/// Thesis Ch. 5's model with resolved parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ThesisModel {
+    /// Its parameters.
+    pub params: ThesisParams,
+}
+
+/// Tile executions on the critical path (Eq. 5.9–5.11: the tiles the slowest SM runs, summed
+/// over the wavefronts) in the three weightings the terms of `T_TILE` need.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CriticalTiles {
+    /// With §5.3.4's border factor: the barriers' weight.
+    pub border: f64,
+    /// With the border factor and each wavefront's issue efficiency `e_w`: the weight of the
+    /// work that scales with a tile's points (`α`, `β`, and `γ` without staging).
+    pub work: f64,
+    /// With `e_w` only: the weight of a staged tile's copies, which walk the whole buffer box
+    /// of a border tile too.
+    pub copies: f64,
+}
+
+/// The [`CriticalTiles`] of `layout` on `device`.
+pub fn critical_tiles(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<CriticalTiles> {
+    let b = resident_blocks(layout)?;
+    let p = u64::from(device.multiprocessors.max(1));
+    let warps = f64::from(layout.block.threads().div_ceil(crate::intra::WARP));
+    let needed = device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1));
+    let mut c = CriticalTiles { border: 0.0, work: 0.0, copies: 0.0 };
+    for (&n, &full) in layout.tile.inter.tiles.iter().zip(&layout.tile.inter.full) {
+        if n == 0 {
+            continue;
+        }
+        let bp = b * p;
+        let rounds = n.div_ceil(bp);
+        let left = n - (rounds - 1) * bp;
+        let slowest = (rounds - 1) * b + left.div_ceil(p);
+        let border = (full as f64 + 0.5 * (n - full) as f64) / n as f64;
+        // Blocks resident on an SM while the wavefront runs, and the share of the SM's issue
+        // rate their warps keep busy.
+        let resident = b.min(n.div_ceil(p)) as f64;
+        let efficiency = (resident * warps / needed).min(1.0);
+        c.border += slowest as f64 * border;
+        c.work += slowest as f64 * border / efficiency;
+        c.copies += slowest as f64 / efficiency;
+    }
+    Ok(c)
+}
+
+/// The coefficient of each parameter ([`ThesisParams::to_vector`] order) in `T_total`:
+/// `[1, N_w, C_b·n_bar, C_w·ΣG, C_w·ΣH, C_m·N_mem]` with the weights of [`critical_tiles`]
+/// (`C_m`: the copies' when staged, else the work's) and `N_mem` =
+/// [`LayoutInputs::memory_work`].
+pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<[f64; 6]> {
+    let c = critical_tiles(layout, device)?;
+    let memory = if layout.tile.staged { c.copies } else { c.work };
+    Ok([
+        1.0,
+        layout.tile.inter.wavefronts() as f64,
+        c.border * layout.tile.barriers_per_tile() as f64,
+        c.work * layout.total_warps() as f64,
+        c.work * layout.total_points() as f64,
+        memory * layout.memory_work() as f64,
+    ])
+}
+
+impl TileModel for ThesisModel {
+    fn name(&self) -> &'static str {
+        "thesis"
+    }
+
+    fn equations(&self) -> &'static str {
+        "thesis Ch. 5: Eq. 5.7 (T_TILE), 5.8-5.11 (T_total), 5.3.4 (border tiles)"
+    }
+
+    /// `G_e` enters only as `α·C_w·Σ G_e` (Eq. 5.3), so with `α ≥ 0`.
+    fn monotone_in_warps(&self) -> bool {
+        self.params.alpha >= 0.0
+    }
+
+    fn predict(&self, layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<Prediction> {
+        let f = thesis_features(layout, device)?;
+        let p = self.params.to_vector();
+        let names = [
+            "kernel start (σ_ker)",
+            "wavefront syncs (σ_blk)",
+            "barriers (σ_thd)",
+            "warps (α)",
+            "points (β)",
+            "memory (γ)",
+        ];
+        let terms: Vec<Term> =
+            names.iter().zip(f.iter().zip(p)).map(|(&name, (&x, y))| Term { name, seconds: x * y }).collect();
+        Ok(Prediction { seconds: terms.iter().map(|t| t.seconds).sum(), terms })
+    }
+
+    /// `σ_ker + σ_blk·N_w + 0.5·Σ_w ⌈n_w / P⌉·T_TILE_min`: the slowest SM runs at least
+    /// `⌈n_w / P⌉` tiles of wavefront `w` (Eq. 5.9–5.11 for any `B`), a border tile costs at
+    /// least half a tile (§5.3.4), and no block needs fewer than `⌈H_e / 32⌉` warps per step.
+    fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
+        let p = &self.params;
+        if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 {
+            return 0.0;
+        }
+        let groups = b.groups as f64;
+        let warps: f64 = b.points.iter().map(|&h| h.div_ceil(32) as f64).sum::<f64>() * groups;
+        let points: f64 = b.points.iter().sum::<u64>() as f64 * groups;
+        let barriers = b.points.len() as f64 * groups + if b.staged { 1.0 } else { 0.0 };
+        // The copy loops' warp-iterations are at least one lane's share on the largest block.
+        let memory = if b.staged {
+            b.memory.copy_loops.iter().map(|&c| c.div_ceil(1024)).sum::<u64>()
+        } else {
+            b.memory.accesses()
+        };
+        // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
+        // be non-negative on their own for `0.5·spread` to bound their weight from below.
+        let work = p.alpha * warps + p.beta * points;
+        if work < 0.0 {
+            return 0.0;
+        }
+        let tile = work + p.sigma_thd * barriers + p.gamma * memory as f64;
+        p.sigma_ker.max(0.0) + p.sigma_blk * b.wavefronts + 0.5 * b.spread_tiles(device) * tile
+    }
+}

@@ -1,0 +1,105 @@
+//! Both models on a layout small enough to evaluate by hand.
+
+use stencil_tilemodel::device::Limiter;
+use stencil_tilemodel::footprint::TileMemory;
+use stencil_tilemodel::prajapati::{PrajapatiModel, PrajapatiParams, PrajapatiParts};
+use stencil_tilemodel::thesis::{critical_tiles, thesis_features, ThesisModel, ThesisParams};
+use stencil_tilemodel::*;
+
+fn device() -> DeviceLimits {
+    DeviceLimits { multiprocessors: 2, ..DeviceLimits::h100() }
+}
+
+/// Three wavefronts of 1, 3 and 5 tiles (1, 2 and 5 of them full); 4 steps of 40, 64, 64, 40
+/// points; staged, 100 loads and 60 stores of 8-byte elements.
+fn tile() -> TileInputs {
+    TileInputs {
+        sizes: vec![4, 8, 8],
+        inter: InterTileCounts { first_wavefront: 0, tiles: vec![1, 3, 5], full: vec![1, 2, 5] },
+        points: vec![40, 64, 64, 40],
+        groups: 1,
+        memory: TileMemory {
+            loads: 100,
+            stores: 60,
+            load_bytes: 800,
+            store_bytes: 480,
+            shared_bytes: 2048,
+            copy_loops: vec![300, 200],
+        },
+        staged: true,
+    }
+}
+
+fn layout(tile: &TileInputs) -> LayoutInputs<'_> {
+    LayoutInputs {
+        tile,
+        block: Block::new(32, 1, 1),
+        warps: vec![2, 2, 2, 2],
+        // The copy loops of 300 and 200 cells on 32 threads: ⌈300/32⌉ + ⌈200/32⌉.
+        copy_warps: 17,
+        registers: 64,
+        residency: Residency { blocks_per_sm: 2, limiter: Limiter::Registers },
+        element_bytes: 8,
+        operations_per_point: 5,
+    }
+}
+
+#[test]
+fn thesis_model_by_hand() {
+    let tile = tile();
+    let layout = layout(&tile);
+    // B·P = 4. Wavefront 1: one tile on the slowest SM. Wavefront 2: ⌈3/2⌉ = 2 tiles, scaled by
+    // (2 + 0.5)/3 for the border tile. Wavefront 3: two rounds, 2 + ⌈1/2⌉ = 3 tiles.
+    let c = 1.0 + 2.0 * 2.5 / 3.0 + 3.0;
+    // The work terms run at the issue efficiency of the warps resident per SM: one warp per
+    // block, 1, 2 and 2 blocks resident (of B = 2), over the 16 warps an SM needs.
+    let slowed = 1.0 * 16.0 + 2.0 * 2.5 / 3.0 * 8.0 + 3.0 * 8.0;
+    // The staged copies walk a border tile's whole buffer: no border factor.
+    let copies = 1.0 * 16.0 + 2.0 * 8.0 + 3.0 * 8.0;
+    let weights = critical_tiles(&layout, &device()).unwrap();
+    assert!((weights.border - c).abs() < 1e-12 && (weights.work - slowed).abs() < 1e-12);
+    assert!((weights.copies - copies).abs() < 1e-12);
+    // Barriers per tile: 4 steps + the one after the loads; N_mem: the copies' 17 warp-iterations.
+    assert_eq!(stencil_tilemodel::inputs::cyclic_warps(300, 32) + stencil_tilemodel::inputs::cyclic_warps(200, 32), 17);
+    let f = thesis_features(&layout, &device()).unwrap();
+    let expected = [1.0, 3.0, c * 5.0, slowed * 8.0, slowed * 208.0, copies * 17.0];
+    for (a, b) in f.iter().zip(expected) {
+        assert!((a - b).abs() < 1e-9, "{f:?} vs {expected:?}");
+    }
+    let params = ThesisParams { sigma_ker: 1.0, sigma_blk: 2.0, sigma_thd: 3.0, alpha: 4.0, beta: -0.5, gamma: 0.25 };
+    let p = ThesisModel { params }.predict(&layout, &device()).unwrap();
+    let by_hand = 1.0 + 3.0 * 2.0 + c * 5.0 * 3.0 + slowed * (8.0 * 4.0 - 208.0 * 0.5) + copies * 17.0 * 0.25;
+    assert!((p.seconds - by_hand).abs() < 1e-9);
+    assert!((p.terms.iter().map(|t| t.seconds).sum::<f64>() - p.seconds).abs() < 1e-9);
+}
+
+#[test]
+fn prajapati_model_by_hand() {
+    let tile = tile();
+    let layout = layout(&tile);
+    let parts = PrajapatiParts::new(&layout, &device()).unwrap();
+    // k = 2 on 2 SMs: wavefront 1 holds 1 tile per SM (one round), wavefront 2 two (one
+    // round, one overlapped tile), wavefront 3 two (⌈⌈5/2⌉/2⌉ = 2 rounds, 2 overlapped).
+    assert_eq!((parts.rounds, parts.overlapped, parts.wavefronts), (4.0, 3.0, 3.0));
+    // The copies visit 500 cells of 8 bytes = 1000 words; f64 on 64 lanes, but a 32-thread block
+    // uses 32: ⌈40/32⌉ + ⌈64/32⌉ + ⌈64/32⌉ + ⌈40/32⌉ = 8 iterations.
+    assert_eq!((parts.words, parts.iterations, parts.compute_barriers), (1000.0, 8.0, 4.0));
+    let params = PrajapatiParams { l_word: 1e-3, tau_sync: 0.01, t_sync: 0.5, c_iter: 0.1 };
+    let (m, c) = (1000.0 * 1e-3 + 2.0 * 0.01, 8.0 * 0.1 + 4.0 * 0.01);
+    let by_hand = 3.0 * 0.5 + 4.0 * (m + c) + 3.0 * f64::max(m, c);
+    let p = PrajapatiModel { params }.predict(&layout, &device()).unwrap();
+    assert!((p.seconds - by_hand).abs() < 1e-12, "{} vs {by_hand}", p.seconds);
+    // The linear form of the branch the max takes gives the same time.
+    let f = parts.features(m >= c);
+    let linear: f64 = f.iter().zip(params.to_vector()).map(|(a, b)| a * b).sum();
+    assert!((linear - by_hand).abs() < 1e-12);
+}
+
+#[test]
+fn a_block_that_does_not_fit_is_an_error() {
+    let tile = tile();
+    let mut layout = layout(&tile);
+    layout.residency.blocks_per_sm = 0;
+    let e = ThesisModel { params: ThesisParams::from_vector([0.0; 6]) }.predict(&layout, &device()).unwrap_err();
+    assert!(e.to_string().contains("does not fit"), "{e}");
+}

@@ -1,0 +1,117 @@
+//! The search of thesis Alg. 5.1 on the benchmark stencils.
+
+mod common;
+
+use stencil_tilemodel::search::PruneReason;
+use stencil_tilemodel::*;
+
+fn run(scop: &stencil_poly::Scop, params: &[i64], options: &SearchOptions) -> SearchReport {
+    let (shape, _) = common::shape(scop, params, true);
+    search(&shape, "test", &Calibration::h100_default().unwrap(), options).unwrap()
+}
+
+#[test]
+fn sor_searches_find_layouts_and_say_what_they_pruned() {
+    for (scop, params) in [
+        (common::sor(1), vec![64, 4096]),
+        (common::sor(2), vec![32, 512, 512]),
+        (common::sor(3), vec![4, 24, 24, 24]),
+        (common::jacobi(2), vec![32, 512, 512]),
+    ] {
+        for model in ModelKind::ALL {
+            for staged in [true, false] {
+                let options = SearchOptions { model, staged, ..SearchOptions::default() };
+                let report = run(&scop, &params, &options);
+                let best = report.choice().unwrap();
+                println!("{report}");
+                assert!(best.prediction.seconds > 0.0 && best.prediction.seconds.is_finite());
+                assert!(report.best.windows(2).all(|w| w[0].prediction.seconds <= w[1].prediction.seconds));
+                if staged {
+                    assert!(best.shared_bytes <= options.shared_limit);
+                    if params.len() > 2 {
+                        assert!(report.pruned.iter().any(|p| p.reason == PruneReason::SharedMemory));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fixed_sizes_search_blocks_only() {
+    let options = SearchOptions { fixed_sizes: Some(vec![8, 16, 16]), ..SearchOptions::default() };
+    let report = run(&common::sor(2), &[16, 128, 128], &options);
+    assert_eq!(report.sizes_considered, 1);
+    assert!(report.best.iter().all(|r| r.sizes == [8, 16, 16]));
+}
+
+#[test]
+fn an_impossible_search_says_why() {
+    let options = SearchOptions { shared_limit: 8, ..SearchOptions::default() };
+    let (shape, _) = common::shape(&common::sor(2), &[16, 128, 128], true);
+    let e = search(&shape, "test", &Calibration::h100_default().unwrap(), &options).unwrap_err().to_string();
+    assert!(e.contains("shared memory"), "{e}");
+}
+
+/// The branch and bound (sizes, then blocks, skipped once a lower bound of their time cannot beat
+/// the layouts kept) changes how many layouts are evaluated, never the choice: every size of the grid
+/// searched on its own finds nothing better than the search, among the sizes that pass the
+/// tile size constraint (thesis Alg. 5.1 lines 2-4).
+#[test]
+fn branch_and_bound_finds_the_exhaustive_best() {
+    let calibration = Calibration::h100_default().unwrap();
+    let (mut bounded, mut block_bounded) = (0u64, 0u64);
+    for (scop, params) in [
+        (common::sor(1), vec![12, 96]),
+        (common::sor(2), vec![5, 12, 12]),
+        (common::jacobi(2), vec![4, 10, 10]),
+        (common::sor(3), vec![3, 6, 6, 6]),
+    ] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let grids: Vec<Vec<i64>> =
+            shape.row_ranges().iter().map(|&(lo, hi)| search::row_sizes(hi - lo + 1, 1024)).collect();
+        for model in ModelKind::ALL {
+            for staged in [true, false] {
+                let options = SearchOptions { model, staged, keep: 1, ..SearchOptions::default() };
+                let report = search(&shape, "test", &calibration, &options).unwrap();
+                let chosen = report.choice().unwrap().prediction.seconds;
+                let mut exhaustive = f64::INFINITY;
+                let mut index = vec![0usize; grids.len()];
+                'sizes: loop {
+                    let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
+                    // Every block evaluated: a list that never fills turns both bounds off.
+                    let fixed = SearchOptions { fixed_sizes: Some(sizes.clone()), keep: 1 << 20, ..options.clone() };
+                    // Sizes over the shared-memory bound have no layout.
+                    if let Ok(one) = search(&shape, "test", &calibration, &fixed) {
+                        let r = one.choice().unwrap();
+                        let reuse = sizes.iter().map(|&s| s as f64).product::<f64>() / r.accesses.max(1) as f64;
+                        if !staged || reuse >= report.reuse_threshold {
+                            exhaustive = exhaustive.min(r.prediction.seconds);
+                        }
+                    }
+                    for k in (0..index.len()).rev() {
+                        index[k] += 1;
+                        if index[k] < grids[k].len() {
+                            continue 'sizes;
+                        }
+                        index[k] = 0;
+                    }
+                    break;
+                }
+                assert!(
+                    (chosen - exhaustive).abs() <= 1e-9 * exhaustive,
+                    "{params:?} {model:?} staged={staged}: search {chosen} s, exhaustive {exhaustive} s"
+                );
+                for p in &report.pruned {
+                    match p.reason {
+                        PruneReason::Bound => bounded += p.count,
+                        PruneReason::BlockBound => block_bounded += p.count,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    // Both bounds did skip sizes and blocks, so the comparison tested them.
+    assert!(bounded > 0 && block_bounded > 0, "{bounded} sizes, {block_bounded} blocks");
+}
