@@ -46,7 +46,8 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
     let mut rng = Rng(seed | 1);
     let mut out = Vec::new();
     for (p, &(name, ops)) in PROGRAMS.iter().enumerate() {
-        for k in 0..n {
+        let mut k = 0;
+        while k < n {
             let c = rng.between(1.0, 2000.0);
             let thesis = [
                 1.0,
@@ -72,6 +73,10 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
                 let (m, c) = prajapati.memory_and_compute(&q);
                 prajapati.wavefronts * q.t_sync + prajapati.rounds * (m + c) + prajapati.overlapped * m.max(c)
             };
+            // sor_1d's β is negative: a draw whose exact time is not positive is no run.
+            if exact <= 0.0 {
+                continue;
+            }
             let seconds = exact * (1.0 + noise * (2.0 * rng.next() - 1.0));
             out.push(Sample {
                 label: format!("{name} #{k}"),
@@ -84,6 +89,7 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
                 prajapati,
                 seconds,
             });
+            k += 1;
         }
     }
     out
