@@ -78,6 +78,24 @@ impl DeviceLimits {
         self.max_threads_per_sm / crate::intra::WARP
     }
 
+    /// The figures residency depends on.
+    pub fn sm_resources(&self) -> SmResources {
+        SmResources {
+            max_threads_per_block: self.max_threads_per_block,
+            max_warps_per_sm: self.max_warps_per_sm(),
+            max_blocks_per_sm: self.max_blocks_per_sm,
+            registers_per_sm: self.registers_per_sm,
+            max_registers_per_block: self.max_registers_per_block,
+            max_registers_per_thread: self.max_registers_per_thread,
+            register_granularity: self.register_granularity,
+            register_partitions: self.schedulers_per_sm,
+            shared_bytes_per_sm: self.shared_bytes_per_sm,
+            max_shared_bytes_per_block: self.max_shared_bytes_per_block,
+            shared_reserved_per_block: self.shared_reserved_per_block,
+            shared_granularity: self.shared_granularity,
+        }
+    }
+
     /// Seed 004's `n_V` for elements of `element_bytes`.
     pub fn vector_units(&self, element_bytes: u32) -> u32 {
         if element_bytes > 4 {
@@ -125,47 +143,112 @@ fn round_up(n: u64, to: u64) -> u64 {
     n.div_ceil(to.max(1)) * to.max(1)
 }
 
+/// The per-SM resources that decide how many blocks of a kernel are resident at once: the
+/// inputs of CUDA's occupancy calculator (`cuda_occupancy.h`). The tile model's
+/// [`DeviceLimits`] and the simulator's cost model both describe a GPU with these figures
+/// among others, and both count residency with [`block_limits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SmResources {
+    /// Most threads per block.
+    pub max_threads_per_block: u32,
+    /// Most resident warps per SM.
+    pub max_warps_per_sm: u32,
+    /// Most resident blocks per SM.
+    pub max_blocks_per_sm: u32,
+    /// 32-bit registers per SM.
+    pub registers_per_sm: u32,
+    /// Most registers one block may hold.
+    pub max_registers_per_block: u32,
+    /// Most registers per thread.
+    pub max_registers_per_thread: u32,
+    /// Registers go to a warp in multiples of this.
+    pub register_granularity: u32,
+    /// Register-file partitions (one per warp scheduler); each warp's registers lie in one.
+    pub register_partitions: u32,
+    /// Shared memory per SM in bytes.
+    pub shared_bytes_per_sm: u64,
+    /// Most shared memory per block in bytes (with opt-in).
+    pub max_shared_bytes_per_block: u64,
+    /// Shared memory reserved by the system per resident block.
+    pub shared_reserved_per_block: u64,
+    /// Shared memory goes to a block in multiples of this many bytes.
+    pub shared_granularity: u64,
+}
+
+/// Resident blocks per SM as each resource alone allows (thesis Table 5.1's `B_W`, `B_R`,
+/// `B_S` and the per-SM block limit); 0 where a block does not fit at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockLimits {
+    /// Warps per block (threads rounded up to whole warps).
+    pub warps_per_block: u32,
+    /// By the warps (threads) an SM holds: `⌊W_SM / W_TB⌋`.
+    pub by_warps: u32,
+    /// By registers (`None` when the register count is unknown).
+    pub by_registers: Option<u32>,
+    /// By shared memory.
+    pub by_shared_memory: u32,
+    /// The per-SM block limit `B_SM`.
+    pub by_blocks: u32,
+}
+
+impl BlockLimits {
+    /// The tightest limit and its blocks per SM; on ties registers are named first, then
+    /// shared memory, warps and blocks.
+    pub fn tightest(&self) -> (u32, Limiter) {
+        [
+            (self.by_registers.unwrap_or(u32::MAX), Limiter::Registers),
+            (self.by_shared_memory, Limiter::SharedMemory),
+            (self.by_warps, Limiter::Warps),
+            (self.by_blocks, Limiter::Blocks),
+        ]
+        .into_iter()
+        .fold((u32::MAX, Limiter::Blocks), |best, c| if c.0 < best.0 { c } else { best })
+    }
+}
+
+/// What each resource allows for blocks of `threads` threads using `registers` registers per
+/// thread (`None`: unknown, no limit counted) and `shared_bytes` of shared memory.
+pub fn block_limits(sm: &SmResources, threads: u32, registers: Option<u32>, shared_bytes: u64) -> BlockLimits {
+    let warp = crate::intra::WARP;
+    let warps_per_block = threads.div_ceil(warp);
+    let warps = u64::from(warps_per_block);
+    let by_warps =
+        if threads > sm.max_threads_per_block || warps == 0 { 0 } else { sm.max_warps_per_sm / warps_per_block };
+    // Registers go to warps in units, each warp in one partition of the register file; a block
+    // whose registers exceed the per-block limit (checked as if its warps were spread over
+    // every partition, as the hardware does) does not launch.
+    let by_registers = registers.map(|registers| {
+        let per_warp = round_up(u64::from(registers) * u64::from(warp), u64::from(sm.register_granularity));
+        let partitions = u64::from(sm.register_partitions.max(1));
+        let limit = u64::from(sm.max_registers_per_block);
+        if registers > sm.max_registers_per_thread
+            || per_warp * round_up(warps, partitions) > limit
+            || per_warp * warps > limit
+        {
+            0
+        } else {
+            (u64::from(sm.registers_per_sm) / partitions)
+                .checked_div(per_warp)
+                .map_or(u32::MAX, |w| u32::try_from(w * partitions / warps.max(1)).unwrap_or(u32::MAX))
+        }
+    });
+    // Shared memory plus the reserved part, in allocation units.
+    let by_shared_memory = if shared_bytes > sm.max_shared_bytes_per_block {
+        0
+    } else {
+        sm.shared_bytes_per_sm
+            .checked_div(round_up(shared_bytes + sm.shared_reserved_per_block, sm.shared_granularity))
+            .map_or(u32::MAX, |b| u32::try_from(b).unwrap_or(u32::MAX))
+    };
+    BlockLimits { warps_per_block, by_warps, by_registers, by_shared_memory, by_blocks: sm.max_blocks_per_sm }
+}
+
 /// `B` for blocks of `threads` threads using `registers` registers per thread and
 /// `shared_bytes` of shared memory (thesis Table 5.1 with the H100's allocation rules).
 pub fn residency(device: &DeviceLimits, threads: u32, registers: u32, shared_bytes: u64) -> Residency {
-    let warp = crate::intra::WARP;
-    let warps = u64::from(threads.div_ceil(warp));
-    // B_W = min(B_SM, ⌊W_SM / W_TB⌋).
-    let by_warps = if threads > device.max_threads_per_block || warps == 0 {
-        0
-    } else {
-        u64::from(device.max_warps_per_sm()) / warps
-    };
-    // B_R: registers go to warps in units, each warp in one partition of the register file.
-    let per_warp = round_up(u64::from(registers) * u64::from(warp), u64::from(device.register_granularity));
-    let partitions = u64::from(device.schedulers_per_sm.max(1));
-    let limit = u64::from(device.max_registers_per_block);
-    let by_registers = if registers > device.max_registers_per_thread
-        || per_warp * round_up(warps, partitions) > limit
-        || per_warp * warps > limit
-    {
-        0
-    } else {
-        (u64::from(device.registers_per_sm) / partitions)
-            .checked_div(per_warp)
-            .map_or(u64::MAX, |w| w * partitions / warps.max(1))
-    };
-    // B_S: shared memory plus the reserved part, in allocation units.
-    let by_shared = if shared_bytes > device.max_shared_bytes_per_block {
-        0
-    } else {
-        device.shared_bytes_per_sm
-            / round_up(shared_bytes + device.shared_reserved_per_block, device.shared_granularity).max(1)
-    };
-    let candidates = [
-        (by_registers, Limiter::Registers),
-        (by_shared, Limiter::SharedMemory),
-        (by_warps, Limiter::Warps),
-        (u64::from(device.max_blocks_per_sm), Limiter::Blocks),
-    ];
-    let (blocks, limiter) =
-        candidates.iter().copied().fold((u64::MAX, Limiter::Blocks), |b, c| if c.0 < b.0 { c } else { b });
-    Residency { blocks_per_sm: u32::try_from(blocks).unwrap_or(u32::MAX), limiter }
+    let (blocks_per_sm, limiter) =
+        block_limits(&device.sm_resources(), threads, Some(registers), shared_bytes).tightest();
+    Residency { blocks_per_sm, limiter }
 }
 
 #[cfg(test)]

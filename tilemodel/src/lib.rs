@@ -33,7 +33,7 @@ pub mod shape;
 pub mod thesis;
 
 pub use calibration::Calibration;
-pub use device::{residency, DeviceLimits, Residency};
+pub use device::{block_limits, residency, BlockLimits, DeviceLimits, Residency, SmResources};
 pub use error::{Result, TileModelError};
 pub use inputs::{LayoutInputs, TileInputs};
 pub use inter::{count_tiles, InterTileCounts, TileGeometry};

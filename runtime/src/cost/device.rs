@@ -96,6 +96,24 @@ impl DeviceModel {
         self.max_threads_per_sm / crate::gpu_sim::WARP_SIZE as u32
     }
 
+    /// The figures residency depends on (the occupancy calculator's inputs).
+    pub fn sm_resources(&self) -> stencil_tilemodel::SmResources {
+        stencil_tilemodel::SmResources {
+            max_threads_per_block: self.max_threads_per_block,
+            max_warps_per_sm: self.max_warps_per_sm(),
+            max_blocks_per_sm: self.max_blocks_per_sm,
+            registers_per_sm: self.registers_per_sm,
+            max_registers_per_block: self.max_registers_per_block,
+            max_registers_per_thread: self.max_registers_per_thread,
+            register_granularity: self.register_granularity,
+            register_partitions: self.schedulers_per_sm,
+            shared_bytes_per_sm: self.shared_bytes_per_sm,
+            max_shared_bytes_per_block: self.max_shared_bytes_per_block,
+            shared_reserved_per_block: self.shared_reserved_per_block,
+            shared_granularity: self.shared_granularity,
+        }
+    }
+
     /// Warp-instructions the whole GPU issues per second at best.
     pub fn peak_issue_rate(&self) -> f64 {
         f64::from(self.multiprocessors) * f64::from(self.schedulers_per_sm) * self.clock_hz * self.ipc_per_scheduler

@@ -3,8 +3,8 @@
 //! (`cuda_occupancy.h`) for devices with partitioned register files.
 
 use super::device::DeviceModel;
-use crate::gpu_sim::WARP_SIZE;
 use std::fmt;
+use stencil_tilemodel::device::Limiter as TileLimiter;
 
 /// What limits the resident blocks per SM.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,65 +67,28 @@ impl Occupancy {
     }
 }
 
-fn round_up(n: u64, to: u64) -> u64 {
-    n.div_ceil(to.max(1)) * to.max(1)
-}
-
-/// Blocks per SM the registers allow: registers go to warps in units of
-/// `register_granularity`, each warp in one of the SM's `schedulers_per_sm` register-file
-/// partitions; a block whose registers exceed the per-block limit (checked as if its warps
-/// were spread over every partition, as the hardware does) does not launch.
-fn blocks_by_registers(device: &DeviceModel, registers: u32, warps_per_block: u32) -> u32 {
-    let per_warp = round_up(u64::from(registers) * WARP_SIZE as u64, u64::from(device.register_granularity));
-    let partitions = u64::from(device.schedulers_per_sm.max(1));
-    let warps = u64::from(warps_per_block);
-    let assumed_per_block = per_warp * round_up(warps, partitions);
-    let limit = u64::from(device.max_registers_per_block);
-    if registers > device.max_registers_per_thread || assumed_per_block > limit || per_warp * warps > limit {
-        return 0;
-    }
-    if per_warp == 0 {
-        return u32::MAX;
-    }
-    let warps_per_partition = u64::from(device.registers_per_sm) / partitions / per_warp;
-    ((warps_per_partition * partitions) / warps.max(1)) as u32
-}
-
-/// Blocks per SM shared memory allows: each block takes its shared memory plus the reserved
-/// part, rounded up to the allocation granularity.
-fn blocks_by_shared(device: &DeviceModel, shared_bytes: u64) -> u32 {
-    if shared_bytes > device.max_shared_bytes_per_block {
-        return 0;
-    }
-    let per_block = round_up(shared_bytes + device.shared_reserved_per_block, device.shared_granularity);
-    if per_block == 0 {
-        return u32::MAX;
-    }
-    u32::try_from(device.shared_bytes_per_sm / per_block).unwrap_or(u32::MAX)
-}
-
 /// The occupancy of blocks of `threads_per_block` threads using `registers` registers per
-/// thread (`None`: unknown, not counted as a limit) and `shared_bytes` of shared memory.
+/// thread (`None`: unknown, not counted as a limit) and `shared_bytes` of shared memory. The
+/// rules are the tile model's ([`stencil_tilemodel::block_limits`]), so that the cost report
+/// and the tile-size search count residency alike.
 pub fn occupancy(device: &DeviceModel, threads_per_block: u32, registers: Option<u32>, shared_bytes: u64) -> Occupancy {
-    let warps_per_block = threads_per_block.div_ceil(WARP_SIZE as u32);
-    let by_threads = if threads_per_block > device.max_threads_per_block || warps_per_block == 0 {
-        0
-    } else {
-        device.max_warps_per_sm() / warps_per_block
+    let limits = stencil_tilemodel::block_limits(&device.sm_resources(), threads_per_block, registers, shared_bytes);
+    let (blocks_per_sm, limiter) = limits.tightest();
+    let limiter = match limiter {
+        TileLimiter::Registers => Limiter::Registers,
+        TileLimiter::SharedMemory => Limiter::SharedMemory,
+        TileLimiter::Warps => Limiter::Threads,
+        TileLimiter::Blocks => Limiter::Blocks,
     };
-    let by_registers = registers.map(|r| blocks_by_registers(device, r, warps_per_block));
-    let by_shared_memory = blocks_by_shared(device, shared_bytes);
-    let by_blocks = device.max_blocks_per_sm;
-    // On ties the first one named is reported: registers, then shared memory, then threads.
-    let candidates = [
-        (by_registers.unwrap_or(u32::MAX), Limiter::Registers),
-        (by_shared_memory, Limiter::SharedMemory),
-        (by_threads, Limiter::Threads),
-        (by_blocks, Limiter::Blocks),
-    ];
-    let (blocks_per_sm, limiter) =
-        candidates.iter().copied().fold((u32::MAX, Limiter::Blocks), |best, c| if c.0 < best.0 { c } else { best });
-    Occupancy { blocks_per_sm, warps_per_block, limiter, by_registers, by_shared_memory, by_threads, by_blocks }
+    Occupancy {
+        blocks_per_sm,
+        warps_per_block: limits.warps_per_block,
+        limiter,
+        by_registers: limits.by_registers,
+        by_shared_memory: limits.by_shared_memory,
+        by_threads: limits.by_warps,
+        by_blocks: limits.by_blocks,
+    }
 }
 
 #[cfg(test)]
