@@ -135,8 +135,8 @@ pub fn render_text(summary: &CostSummary) -> String {
     let d = &r.device;
     let mut out = format!(
         "cost     on {}: {} SMs at {:.3} GHz, DRAM {:.0} GB/s, {:.0} µs per launch (model: docs/cost-model.md)\n",
-        d.name,
-        d.multiprocessors,
+        d.limits.name,
+        d.limits.multiprocessors,
         d.clock_hz / 1e9,
         d.dram_bandwidth / 1e9,
         d.launch_overhead_s * 1e6
@@ -304,19 +304,19 @@ pub fn to_json(summary: &CostSummary) -> Value {
     };
     json!({
         "device": {
-            "name": d.name,
-            "multiprocessors": d.multiprocessors,
-            "schedulers_per_sm": d.schedulers_per_sm,
-            "max_threads_per_sm": d.max_threads_per_sm,
-            "max_blocks_per_sm": d.max_blocks_per_sm,
-            "registers_per_sm": d.registers_per_sm,
-            "register_granularity": d.register_granularity,
-            "shared_bytes_per_sm": d.shared_bytes_per_sm,
-            "max_shared_bytes_per_block": d.max_shared_bytes_per_block,
+            "name": d.limits.name,
+            "multiprocessors": d.limits.multiprocessors,
+            "schedulers_per_sm": d.limits.schedulers_per_sm,
+            "max_threads_per_sm": d.limits.max_threads_per_sm,
+            "max_blocks_per_sm": d.limits.max_blocks_per_sm,
+            "registers_per_sm": d.limits.registers_per_sm,
+            "register_granularity": d.limits.register_granularity,
+            "shared_bytes_per_sm": d.limits.shared_bytes_per_sm,
+            "max_shared_bytes_per_block": d.limits.max_shared_bytes_per_block,
             "clock_hz": d.clock_hz,
             "ipc_per_scheduler": d.ipc_per_scheduler,
             "dram_bandwidth": d.dram_bandwidth,
-            "issue_latency_warps": d.issue_latency_warps,
+            "issue_latency_warps": d.limits.issue_latency_warps,
             "bandwidth_warps_per_sm": d.bandwidth_warps_per_sm,
             "barrier_cycles": d.barrier_cycles,
             "launch_overhead_s": d.launch_overhead_s,

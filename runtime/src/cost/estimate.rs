@@ -61,7 +61,7 @@ pub fn parallelism(device: &DeviceModel, l: &LaunchStats, occupancy: &Occupancy)
     } else {
         blocks.max(1.0)
     };
-    let sms = f64::from(device.multiprocessors);
+    let sms = f64::from(device.limits.multiprocessors);
     let blocks_per_sm = (busy_blocks / sms).ceil().min(f64::from(occupancy.blocks_per_sm.max(1)));
     Parallelism {
         busy_blocks,
@@ -85,15 +85,15 @@ struct Spread {
 
 /// DRAM time, issue time and barrier stalls of `w` (before launch overhead).
 fn terms(device: &DeviceModel, w: &Spread) -> (f64, f64, f64) {
-    let schedulers = f64::from(device.schedulers_per_sm);
+    let schedulers = f64::from(device.limits.schedulers_per_sm);
     // Little's law on issue: a scheduler issues every cycle only with enough ready warps.
-    let issue_efficiency = (w.warps_per_sm / (schedulers * device.issue_latency_warps)).min(1.0);
+    let issue_efficiency = (w.warps_per_sm / (schedulers * device.limits.issue_latency_warps)).min(1.0);
     let issue_rate = w.sms * schedulers * device.clock_hz * device.ipc_per_scheduler * issue_efficiency;
     let issue_s = if w.warp_instructions > 0.0 { w.warp_instructions / issue_rate } else { 0.0 };
     // Little's law on memory: the bytes in flight grow with the resident warps of the GPU.
     let resident_warps = w.sms * w.warps_per_sm;
     let memory_efficiency =
-        (resident_warps / (f64::from(device.multiprocessors) * device.bandwidth_warps_per_sm)).min(1.0);
+        (resident_warps / (f64::from(device.limits.multiprocessors) * device.bandwidth_warps_per_sm)).min(1.0);
     let dram_s = if w.bytes > 0.0 { w.bytes / (device.dram_bandwidth * memory_efficiency) } else { 0.0 };
     let barrier_s = w.barrier_rounds * device.barrier_cycles / device.clock_hz;
     (dram_s, issue_s, barrier_s)
@@ -115,7 +115,7 @@ pub fn estimate_launch(device: &DeviceModel, l: &LaunchStats, occupancy: &Occupa
     let p = parallelism(device, l, occupancy);
     // The SM running the busiest block waits through all of its barriers; with many blocks
     // an SM runs the barriers of several in turn, `blocks_per_sm` of them overlapping.
-    let capacity = f64::from(device.multiprocessors) * f64::from(occupancy.blocks_per_sm);
+    let capacity = f64::from(device.limits.multiprocessors) * f64::from(occupancy.blocks_per_sm);
     let barrier_rounds = (l.busiest_block_barriers as f64).max(l.barriers as f64 / capacity);
     let spread = Spread {
         warp_instructions: l.warp_instructions as f64,
@@ -136,7 +136,7 @@ pub fn estimate_filled(device: &DeviceModel, work: &Work, occupancy: &Occupancy)
     if occupancy.blocks_per_sm == 0 {
         return None;
     }
-    let sms = f64::from(device.multiprocessors);
+    let sms = f64::from(device.limits.multiprocessors);
     let spread = Spread {
         warp_instructions: work.warp_instructions as f64,
         bytes: work.global_bytes() as f64,

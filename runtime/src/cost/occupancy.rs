@@ -72,7 +72,8 @@ impl Occupancy {
 /// rules are the tile model's ([`stencil_tilemodel::block_limits`]), so that the cost report
 /// and the tile-size search count residency alike.
 pub fn occupancy(device: &DeviceModel, threads_per_block: u32, registers: Option<u32>, shared_bytes: u64) -> Occupancy {
-    let limits = stencil_tilemodel::block_limits(&device.sm_resources(), threads_per_block, registers, shared_bytes);
+    let limits =
+        stencil_tilemodel::block_limits(&device.limits.sm_resources(), threads_per_block, registers, shared_bytes);
     let (blocks_per_sm, limiter) = limits.tightest();
     let limiter = match limiter {
         TileLimiter::Registers => Limiter::Registers,
