@@ -398,19 +398,11 @@ impl PolyTileOptions {
     /// Reads `poly-tile`'s parsed options; errors name the option.
     pub fn parse(opts: &stencil_ir::pass::PassOptions) -> Result<PolyTileOptions, String> {
         let bad = |name: &str, e: String| format!("option '{name}' of pass 'poly-tile': {e}");
-        let text = opts.string("sizes").trim();
-        let auto = text == "auto";
-        let sizes: Vec<i64> = if auto {
-            Vec::new()
-        } else {
-            text.split(',')
-                .filter(|p| !p.trim().is_empty())
-                .map(|p| p.trim().parse::<i64>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| {
-                    bad("sizes", format!("expected 'auto' or a comma-separated list of integers, got '{text}'"))
-                })?
-        };
+        let sizes = opts.auto_or_int_list("sizes").map_err(|text| {
+            bad("sizes", format!("expected 'auto' or a comma-separated list of integers, got '{text}'"))
+        })?;
+        let auto = sizes.is_none();
+        let sizes = sizes.unwrap_or_default();
         if sizes.is_empty() && !auto {
             return Err("pass 'poly-tile' needs tile sizes: poly-tile{sizes=32,32}, or poly-tile{sizes=auto} for model-driven sizes".into());
         }

@@ -119,6 +119,23 @@ impl PassOptions {
         }
     }
 
+    /// A string option that is `auto` or a comma-separated list of integers (e.g. tile or
+    /// block sizes a model may choose): `Ok(None)` for `auto`, `Ok(Some(list))` for a list
+    /// (empty when the option is unset), `Err(text)` with the option's text when it is
+    /// neither, for the pass to say what it expected.
+    pub fn auto_or_int_list(&self, name: &str) -> Result<Option<Vec<i64>>, String> {
+        let text = self.string(name).trim();
+        if text == "auto" {
+            return Ok(None);
+        }
+        text.split(',')
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| p.trim().parse::<i64>())
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+            .map_err(|_| text.to_string())
+    }
+
     /// An integer-list option.
     pub fn int_list(&self, name: &str) -> &[i64] {
         match self.values.get(name) {
@@ -558,4 +575,22 @@ fn anchored_ops(ir: &Ir, root: OpId, nesting: &[String]) -> Vec<OpId> {
         current = next;
     }
     current
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_string(text: &str) -> PassOptions {
+        PassOptions { values: BTreeMap::from([("sizes", OptionValue::String(text.to_string()))]) }
+    }
+
+    #[test]
+    fn auto_or_int_list_tells_auto_a_list_and_neither_apart() {
+        assert_eq!(with_string(" auto ").auto_or_int_list("sizes"), Ok(None));
+        assert_eq!(with_string("32, 8,").auto_or_int_list("sizes"), Ok(Some(vec![32, 8])));
+        assert_eq!(with_string("").auto_or_int_list("sizes"), Ok(Some(vec![])));
+        assert_eq!(with_string("32,x").auto_or_int_list("sizes"), Err("32,x".to_string()));
+        assert_eq!(with_string("automatic").auto_or_int_list("sizes"), Err("automatic".to_string()));
+    }
 }

@@ -256,17 +256,11 @@ pub fn pass_info() -> PassInfo {
         ],
         factory: |opts| {
             let pass = |message: String| format!("option '{message}");
-            let text = opts.string("block").trim();
-            let block_auto = text == "auto";
-            let list: Vec<i64> = if block_auto {
-                Vec::new()
-            } else {
-                text.split(',')
-                    .filter(|p| !p.trim().is_empty())
-                    .map(|p| p.trim().parse::<i64>())
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| pass(format!("block' of pass 'gpu-map': expected 'auto' or 1 to 3 comma-separated block sizes, got '{text}'")))?
-            };
+            let list = opts.auto_or_int_list("block").map_err(|text| {
+                pass(format!("block' of pass 'gpu-map': expected 'auto' or 1 to 3 comma-separated block sizes, got '{text}'"))
+            })?;
+            let block_auto = list.is_none();
+            let list = list.unwrap_or_default();
             let list = &list[..];
             let block = if list.is_empty() {
                 None
