@@ -321,22 +321,35 @@ fn verify_return(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
 
 /// `call @f(%a, %b) : (t1, t2) -> t`.
 fn parse_call(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
+    let (f, _) = parse_call_head(p, "':' and the callee's function type")?;
+    p.add_result_types(f.results);
+    Ok(())
+}
+
+/// The syntax `func.call` and `stencil.call` share, `@f(%a, …) {attrs} : (types) -> results`
+/// up to and including the function type: sets the callee and the operands, and returns the
+/// function type with its location (for the caller's checks of the results). `colon` says
+/// what the type should be, for the error when it is missing.
+pub(crate) fn parse_call_head(
+    p: &mut CustomOpParser<'_, '_>,
+    colon: &str,
+) -> ParseResult<(stencil_ir::types::FunctionType, stencil_ir::Location)> {
     let callee = p.parse_symbol_name()?;
     p.state().add_property("callee", Attribute::symbol(&callee));
     let operands = p.parse_delimited_operand_list(TokenKind::LParen, TokenKind::RParen)?;
     p.parse_optional_attr_dict()?;
-    p.expect(TokenKind::Colon, "':' and the callee's function type")?;
+    p.expect(TokenKind::Colon, colon)?;
     let loc = p.location();
     let ty = p.parse_function_type()?;
     let Some(f) = ty.as_function() else {
         return Err(stencil_ir::Diagnostic::error(loc, "expected function type"));
     };
     p.add_operands(&operands, &f.inputs)?;
-    p.add_result_types(f.results.clone());
-    Ok(())
+    Ok((f.clone(), loc))
 }
 
-fn print_call(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
+/// Prints what [`parse_call_head`] reads, up to the function type's `-> `.
+pub(crate) fn print_call_head(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
     let ir = pr.ir();
     pr.write_char(' ')?;
     pr.print_attribute(ir.attr(op, "callee").unwrap_or(&Attribute::Unit))?;
@@ -346,7 +359,12 @@ fn print_call(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
     pr.print_optional_attr_dict(op, &["callee"])?;
     pr.write_str(" : (")?;
     pr.print_value_types(ir.operands(op))?;
-    pr.write_str(") -> ")?;
+    pr.write_str(") -> ")
+}
+
+fn print_call(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
+    print_call_head(pr, op)?;
+    let ir = pr.ir();
     pr.print_result_types(&types_of(ir, ir.results(op)))
 }
 

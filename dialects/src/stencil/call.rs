@@ -16,7 +16,6 @@ use super::field::FieldType;
 use super::ops::ProgramParams;
 use crate::support::{op_error, types_of};
 use std::fmt::{self, Write};
-use stencil_ir::parser::lexer::TokenKind;
 use stencil_ir::parser::{CustomOpParser, ParseResult};
 use stencil_ir::printer::OpPrinter;
 use stencil_ir::registry::DialectRegistry;
@@ -24,36 +23,18 @@ use stencil_ir::symbols::resolve_symbol_ref;
 use stencil_ir::types::Dim;
 use stencil_ir::{Attribute, DiagResult, Ir, OpId, Type};
 
-/// `stencil.call @P(%a, …) : (types) -> ()`.
+/// `stencil.call @P(%a, …) : (types) -> ()`: `func.call`'s syntax without results.
 pub(super) fn parse_call(p: &mut CustomOpParser<'_, '_>) -> ParseResult<()> {
-    let callee = p.parse_symbol_name()?;
-    p.state().add_property("callee", Attribute::symbol(&callee));
-    let operands = p.parse_delimited_operand_list(TokenKind::LParen, TokenKind::RParen)?;
-    p.parse_optional_attr_dict()?;
-    p.expect(TokenKind::Colon, "':' and the operand types, as a function type '(…) -> ()'")?;
-    let loc = p.location();
-    let ty = p.parse_function_type()?;
-    let Some(f) = ty.as_function() else {
-        return Err(stencil_ir::Diagnostic::error(loc, "expected function type"));
-    };
+    let (f, loc) = crate::func::parse_call_head(p, "':' and the operand types, as a function type '(…) -> ()'")?;
     if !f.results.is_empty() {
         return Err(stencil_ir::Diagnostic::error(loc, "stencil.call has no results: fields are updated in place"));
     }
-    p.add_operands(&operands, &f.inputs)?;
     Ok(())
 }
 
 pub(super) fn print_call(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
-    let ir = pr.ir();
-    pr.write_char(' ')?;
-    pr.print_attribute(ir.attr(op, "callee").unwrap_or(&Attribute::Unit))?;
-    pr.write_char('(')?;
-    pr.print_values(ir.operands(op))?;
-    pr.write_char(')')?;
-    pr.print_optional_attr_dict(op, &["callee"])?;
-    pr.write_str(" : (")?;
-    pr.print_value_types(ir.operands(op))?;
-    pr.write_str(") -> ()")
+    crate::func::print_call_head(pr, op)?;
+    pr.write_str("()")
 }
 
 /// The memref a field is passed as must have the field's rank and element type, the default
