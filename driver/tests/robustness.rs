@@ -3,6 +3,9 @@
 //! panic; every rejected input must come with a located `file:line:col: error:` diagnostic;
 //! every accepted input must print to text that parses back and prints identically.
 
+mod common;
+
+use common::mutate::{apply_mutations, Mutation};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use stencil_driver::opt::{run_opt, OptOptions, Registries};
@@ -84,64 +87,12 @@ const FRAGMENTS: &[&str] = &[
     "}) : () -> ()",
 ];
 
-#[derive(Debug, Clone)]
-enum Mutation {
-    Truncate(usize),
-    Delete(usize, usize),
-    Insert(usize, usize),
-    DuplicateRange(usize, usize),
-    ReplaceByte(usize, u8),
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn apply(text: &str, mutations: &[Mutation]) -> String {
-    let mut s = text.to_string();
-    for m in mutations {
-        let len = s.len().max(1);
-        match *m {
-            Mutation::Truncate(at) => {
-                let at = floor_char_boundary(&s, at % len);
-                s.truncate(at);
-            }
-            Mutation::Delete(at, n) => {
-                let a = floor_char_boundary(&s, at % len);
-                let b = floor_char_boundary(&s, a + n % 40);
-                s.replace_range(a..b, "");
-            }
-            Mutation::Insert(at, which) => {
-                let a = floor_char_boundary(&s, at % len);
-                s.insert_str(a, FRAGMENTS[which % FRAGMENTS.len()]);
-            }
-            Mutation::DuplicateRange(at, n) => {
-                let a = floor_char_boundary(&s, at % len);
-                let b = floor_char_boundary(&s, a + n % 200);
-                let piece = s[a..b].to_string();
-                s.insert_str(b, &piece);
-            }
-            Mutation::ReplaceByte(at, byte) => {
-                let a = floor_char_boundary(&s, at % len);
-                let b = floor_char_boundary(&s, a + 1);
-                let c = char::from(byte % 128);
-                s.replace_range(a..b, &c.to_string());
-            }
-        }
-    }
-    s
-}
-
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         any::<usize>().prop_map(Mutation::Truncate),
-        (any::<usize>(), any::<usize>()).prop_map(|(a, n)| Mutation::Delete(a, n)),
-        (any::<usize>(), any::<usize>()).prop_map(|(a, w)| Mutation::Insert(a, w)),
-        (any::<usize>(), any::<usize>()).prop_map(|(a, n)| Mutation::DuplicateRange(a, n)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, n)| Mutation::DeleteBytes(a, n)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, w)| Mutation::InsertFragment(a, w)),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, n)| Mutation::DuplicateBytes(a, n)),
         (any::<usize>(), any::<u8>()).prop_map(|(a, b)| Mutation::ReplaceByte(a, b)),
     ]
 }
@@ -187,7 +138,7 @@ proptest! {
     #[test]
     fn mutated_inputs_never_panic(index in any::<usize>(), mutations in proptest::collection::vec(mutation(), 1..4)) {
         let texts = corpus();
-        let text = apply(&texts[index % texts.len()], &mutations);
+        let text = apply_mutations(&texts[index % texts.len()], &mutations, FRAGMENTS);
         check_input(&text, &Registries::all());
     }
 }
