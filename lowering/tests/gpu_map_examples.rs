@@ -206,3 +206,20 @@ fn full_tile_separation() {
         &[],
     );
 }
+
+/// Guarded partial tiles (`partial-tiles=guarded`): the full-tile loops with a domain test per
+/// instance, in every tile (without `full-tiles`) or in the partial ones (with it) — race-free
+/// and bit-identical, staged and not, with tiles of 3 so that most tiles are partial.
+#[test]
+fn guarded_partial_tiles() {
+    check_all(
+        "builtin.module(poly-schedule,poly-tile{sizes=3},gpu-map{block=4,2 partial-tiles=guarded})",
+        &SimOptions::default().with_order(Order::Shuffled { seed: 29 }),
+        &[],
+    );
+    check_all(
+        "builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map{block=4,2 grid=3 staging=false full-tiles=true partial-tiles=guarded})",
+        &SimOptions::default().with_order(Order::Reverse),
+        &[],
+    );
+}

@@ -269,7 +269,8 @@ fn dimension_ranges_are_the_exact_projection_over_a_wavefront() {
 /// (tiles of 3 and 4) and 2-D Jacobi's two statements, every tile classified full runs, with the
 /// full-tile loops, exactly the instances the general loops run in it — in the same order — and
 /// enough tiles are full for this to mean something; partial tiles are only ever classified
-/// partial.
+/// partial. The guarded full-tile loops run, in every tile, full or partial, exactly the general
+/// loops' instances in the same order.
 #[test]
 fn full_tiles_run_what_the_general_code_runs_in_them() {
     use stencil_poly::codegen::{full_tiles, GuardKind, LoopAst, LoopNest};
@@ -321,6 +322,7 @@ fn full_tiles_run_what_the_general_code_runs_in_them() {
         let outer = 3;
         let full = full_tiles(&tiled, &scop, outer, &ScanOptions::default()).unwrap();
         let body = LoopNest { root: full.body.clone(), ..nest.clone() };
+        let guarded = LoopNest { root: full.guarded.clone(), ..nest.clone() };
         // The general nest's instances per tile, in order.
         let mut per_tile: std::collections::BTreeMap<Vec<i64>, Vec<(usize, Vec<i64>)>> = Default::default();
         let mut tile_of = std::collections::HashMap::new();
@@ -351,6 +353,11 @@ fn full_tiles_run_what_the_general_code_runs_in_them() {
             }
             // A tile whose instances differ from the whole tile (a partial one) is never full.
             assert!(&ran == instances || partial, "partial tile {tile:?} classified full");
+            let mut guarded_ran = Vec::new();
+            guarded
+                .execute_at(tile, &params, &Default::default(), |s, it| guarded_ran.push((s.0, it.to_vec())))
+                .unwrap();
+            assert_eq!(&guarded_ran, instances, "tile {tile:?}: the guarded full-tile loops run other instances");
             if &ran == instances {
                 truly_full += 1;
             }
@@ -358,6 +365,7 @@ fn full_tiles_run_what_the_general_code_runs_in_them() {
         // Here the test is exact: every truly full tile is recognised.
         assert_eq!(full_count, truly_full, "full tiles missed by the test");
         assert!(full_count * 10 >= per_tile.len(), "only {full_count} of {} tiles are full", per_tile.len());
+        assert!(truly_full < per_tile.len(), "no partial tile: the guarded code is not exercised");
         assert!(matches!(full.body, LoopAst::For(_) | LoopAst::Seq(_)));
     }
 }

@@ -38,8 +38,8 @@ use stencil_poly::codegen::{
 use stencil_poly::tiling::{DimKind, TiledSchedule};
 
 use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, NE, SGE, SLT};
-use super::ops;
 use super::staging::{StagedField, StagedIndexer};
+use super::{ops, PartialTiles};
 use crate::codegen::statement::copy_statement;
 
 /// Whether code runs uniformly in a block (every thread the same) or per thread.
@@ -73,6 +73,8 @@ pub(crate) struct KernelInput<'a> {
     pub tiled: &'a TiledSchedule,
     /// Whether tiles wholly inside the domains run simpler loops (`gpu-map{full-tiles}`).
     pub full_tiles: bool,
+    /// What the other tiles run (`gpu-map{partial-tiles}`).
+    pub partial_tiles: PartialTiles,
 }
 
 /// How the host must size a kernel's grid.
@@ -499,14 +501,17 @@ impl KernelBuilder<'_, '_> {
         }
         let was = std::mem::replace(&mut self.in_tile, true);
         let last = chain[n - 1];
+        let guarded = self.input.partial_tiles == PartialTiles::Guarded;
         let result = match self.full_tile_code(last.dim + 1) {
-            Some(full) => {
+            Some(full) if self.input.full_tiles => {
                 // Full tiles (wholly inside the domains) scan with the tile's bounds alone; the
                 // test is uniform over the block, so the barriers inside stay uniform.
                 let is_full = self.full_test(&full, inner)?;
                 let (then_at, else_at) = ops::scf_if_else(self.ir, inner, is_full, &location);
-                self.tile_body(&full.body, then_at).and_then(|()| self.tile_body(&last.body, else_at))
+                let partial = if guarded { &full.guarded } else { &last.body };
+                self.tile_body(&full.body, then_at).and_then(|()| self.tile_body(partial, else_at))
             }
+            Some(full) => self.tile_body(&full.guarded, inner),
             None => self.tile_body(&last.body, inner),
         };
         self.in_tile = was;
@@ -523,11 +528,11 @@ impl KernelBuilder<'_, '_> {
         }
     }
 
-    /// The full-tile code below the first `outer` dimensions, when separation is on and the
-    /// analysis succeeds (it may not, within the projection limits: then every tile takes the
-    /// general code).
+    /// The full-tile code below the first `outer` dimensions, when full tiles or guarded
+    /// partial tiles are asked for and the analysis succeeds (it may not, within the projection
+    /// limits: then every tile takes the general code).
     fn full_tile_code(&self, outer: usize) -> Option<FullTiles> {
-        if !self.input.full_tiles {
+        if !self.input.full_tiles && self.input.partial_tiles != PartialTiles::Guarded {
             return None;
         }
         match full_tiles(self.input.tiled, &self.input.info.scop, outer, &ScanOptions::default()) {

@@ -92,6 +92,42 @@ pub struct GpuMapOptions {
     /// Wavefront strategy: tiles wholly inside the domains run loops with the tile's bounds
     /// alone (full/partial tile separation).
     pub full_tiles: bool,
+    /// Wavefront strategy: what the tiles that are not run as full tiles run.
+    pub partial_tiles: PartialTiles,
+}
+
+/// The code the wavefront strategy runs in tiles that do not take the full-tile loops
+/// (`gpu-map{partial-tiles=…}`): all tiles without `full-tiles`, the boundary tiles with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartialTiles {
+    /// The general loops: at every level the maximum and minimum of every domain and tiling
+    /// bound, recomputed at every step of the intra-tile wavefront.
+    General,
+    /// The full-tile loops (the tile's own bounds) with each statement instance guarded by its
+    /// domain (`stencil_poly::codegen::FullTiles::guarded`): the same instances in the same
+    /// order, simple bounds, one test per instance.
+    Guarded,
+}
+
+impl PartialTiles {
+    /// Parses `partial-tiles=…`.
+    pub fn parse(text: &str) -> Result<PartialTiles, String> {
+        match text {
+            "general" => Ok(PartialTiles::General),
+            "guarded" => Ok(PartialTiles::Guarded),
+            other => Err(format!(
+                "unknown partial-tile code '{other}': choose guarded (the full-tile loops with a domain test per instance) or general (the exact loops of the scanned nest)"
+            )),
+        }
+    }
+
+    /// The option's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartialTiles::General => "general",
+            PartialTiles::Guarded => "guarded",
+        }
+    }
 }
 
 /// Blocks of the wavefront strategy's cyclic fallback when `grid` is automatic: one per SM of
@@ -113,6 +149,7 @@ impl Default for GpuMapOptions {
             tile: vec![],
             time_tile: 0,
             full_tiles: false,
+            partial_tiles: PartialTiles::General,
         }
     }
 }
@@ -242,6 +279,12 @@ pub fn pass_info() -> PassInfo {
                 description: "wavefront: tiles wholly inside the iteration domain run loops with the tile's own bounds (tested once per tile, two code paths: more registers); false: every tile runs the general loops",
             },
             OptionInfo {
+                name: "partial-tiles",
+                kind: OptionKind::String,
+                default: "general",
+                description: "wavefront: the code of the tiles that do not run as full tiles (all of them without full-tiles); general: the scanned loops, every domain and tiling bound at every level; guarded: the full-tile loops with a domain test per statement instance (simple bounds, same instances in the same order)",
+            },
+            OptionInfo {
                 name: "tile",
                 kind: OptionKind::IntList,
                 default: "",
@@ -300,6 +343,8 @@ pub fn pass_info() -> PassInfo {
             if tile.iter().any(|&t| t < 1) {
                 return Err(pass("tile' of pass 'gpu-map': every tile size must be at least 1".into()));
             }
+            let partial_tiles = PartialTiles::parse(opts.string("partial-tiles"))
+                .map_err(|e| pass(format!("partial-tiles' of pass 'gpu-map': {e}")))?;
             let time_tile = opts.int("time-tile");
             if time_tile < 0 {
                 return Err(pass(format!("time-tile' of pass 'gpu-map': {time_tile}; give 1 or more (0: automatic)")));
@@ -315,6 +360,7 @@ pub fn pass_info() -> PassInfo {
                     tile,
                     time_tile,
                     full_tiles: opts.bool("full-tiles"),
+                    partial_tiles,
                 },
             }))
         },

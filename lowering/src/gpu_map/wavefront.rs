@@ -119,6 +119,13 @@ fn map_wavefront(
     if let Some(tile) = tile {
         entries.insert(0, ("tile", tile));
     }
+    // The tile code, when it is not the default (general loops in every tile).
+    if options.full_tiles {
+        entries.push(("full_tiles", Attribute::Bool(true)));
+    }
+    if options.partial_tiles != super::PartialTiles::General {
+        entries.push(("partial_tiles", Attribute::string(options.partial_tiles.name())));
+    }
     // What the tile model chose and predicted (poly-tile{sizes=auto}, gpu-map{block=auto}):
     // the prediction only when this is the layout it was made for.
     let used_block = options.block.unwrap_or(WAVEFRONT_BLOCK);
@@ -340,6 +347,7 @@ impl Offload for GpuOffload<'_> {
             shared_limit: self.options.shared_memory,
             tiled: self.tiled,
             full_tiles: self.options.full_tiles,
+            partial_tiles: self.options.partial_tiles,
         };
         let shape = build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
         let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);

@@ -12,7 +12,16 @@
 //! * [`FullTiles::partial_when`] says when a tile is not full: per statement and domain
 //!   constraint, the projection onto (leading dimensions, parameters) of the tile points that
 //!   violate it (Fourier–Motzkin). A projection is rational, so a superset: a tile outside every
-//!   set is certainly full, and a full tile inside one merely takes the general code.
+//!   set is certainly full, and a full tile inside one merely takes the general code;
+//! * [`FullTiles::guarded`] is code for *any* tile, partial ones included: the full-tile loops
+//!   with every statement instance guarded by its statement's own domain constraints (composed
+//!   with the instance's iterator values). The full-tile loops scan every point of the tile
+//!   box — the tiling constraints are the same for every tile — so keeping the points inside
+//!   the domain gives exactly the instances the general loops run in the tile, in the same
+//!   order. Its loop bounds are those of a full tile (a few simple terms, and uniform across a
+//!   step of an intra-tile wavefront), where the general loops take the maximum and minimum of
+//!   every domain and tiling bound at every level; the price is a test per instance and loop
+//!   iterations whose guard fails.
 //!
 //! Both are over the original loop nest's columns, so a code generator emits them like the
 //! general nest.
@@ -35,6 +44,9 @@ pub struct FullTiles {
     /// Each entry a conjunction of guards over the prefix dimensions and the parameters: the
     /// tile is partial when all guards of some entry hold. Empty: every tile is full.
     pub partial_when: Vec<Vec<Guard>>,
+    /// [`FullTiles::body`] with each statement instance guarded by its statement's domain:
+    /// correct for every tile, full or partial (module documentation).
+    pub guarded: LoopAst,
 }
 
 impl FullTiles {
@@ -120,7 +132,59 @@ pub fn full_tiles(tiled: &TiledSchedule, scop: &Scop, outer: usize, options: &Sc
         .collect();
     let body = remap_ast(&nest.root, &back, nd + np, outer)?;
     let partial_when = partial_sets(tiled, scop, &general, outer, options)?;
-    Ok(FullTiles { body, partial_when })
+    let guarded = guard_instances(&body, scop, np)?;
+    Ok(FullTiles { body, partial_when, guarded })
+}
+
+/// `node` with every statement instance wrapped in the guards of its statement's domain: each
+/// domain constraint over (iterators, parameters) composed with the instance's iterator values
+/// (forms over the nest's `[dimensions…, parameters…]`, the last `np` columns the parameters).
+/// An equality becomes a `Zero` guard; a constraint that composes to a constant that holds is
+/// left out (a loop of the full-tile code already keeps it).
+fn guard_instances(node: &LoopAst, scop: &Scop, np: usize) -> CodegenResult<LoopAst> {
+    Ok(match node {
+        LoopAst::For(l) => LoopAst::For(ForLoop { body: Box::new(guard_instances(&l.body, scop, np)?), ..l.clone() }),
+        LoopAst::If { guards, then } => {
+            LoopAst::If { guards: guards.clone(), then: Box::new(guard_instances(then, scop, np)?) }
+        }
+        LoopAst::Seq(items) => {
+            LoopAst::Seq(items.iter().map(|x| guard_instances(x, scop, np)).collect::<CodegenResult<Vec<_>>>()?)
+        }
+        LoopAst::Stmt { statement, iter_values } => {
+            let st = scop
+                .statement(*statement)
+                .ok_or_else(|| CodegenError::InvalidProblem(format!("statement {} is not in the SCoP", statement.0)))?;
+            let domain = st.domain();
+            let kinds = domain
+                .equalities()
+                .iter()
+                .map(|e| (e, GuardKind::Zero))
+                .chain(domain.inequalities().iter().map(|f| (f, GuardKind::NonNegative)));
+            let mut guards = Vec::new();
+            for (constraint, kind) in kinds {
+                let expr = constraint.compose(iter_values, np)?;
+                if expr.is_constant() {
+                    let holds = match kind {
+                        GuardKind::Zero => expr.constant() == 0,
+                        GuardKind::NonNegative => expr.constant() >= 0,
+                    };
+                    if holds {
+                        continue;
+                    }
+                }
+                let guard = Guard { expr, kind };
+                if !guards.contains(&guard) {
+                    guards.push(guard);
+                }
+            }
+            let stmt = node.clone();
+            if guards.is_empty() {
+                stmt
+            } else {
+                LoopAst::If { guards, then: Box::new(stmt) }
+            }
+        }
+    })
 }
 
 /// Per statement and domain constraint, the prefix values (and parameters) for which some
