@@ -109,9 +109,11 @@ fn naive_baseline_for_doall_programs() {
     }
 }
 
-/// The staging barrier after the loads (thesis Fig. 3.17 ①) is needed: without it the
-/// simulator reports a race in workgroup memory (a thread reads an element another thread has
-/// not loaded yet).
+/// Every staging barrier before a tile computes is needed: without the one after the loads
+/// (thesis Fig. 3.17 ①) a thread reads an element another thread has not loaded yet, without
+/// the one after the membership masks a thread reads a mask slot not yet filled, and without
+/// the one before them a block's next tile overwrites mask slots its previous tile's
+/// store-back still reads — each a race in workgroup memory the simulator reports.
 #[test]
 fn dropping_the_staging_barrier_is_a_race() {
     use common::{parse, random_state, registries, run_pipeline};
@@ -119,24 +121,30 @@ fn dropping_the_staging_barrier_is_a_race() {
     let (dialects, _) = registries();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/sor-2d-5pt.mlir")).unwrap();
     let params = [("T", 3), ("N", 12), ("M", 12)];
-    let mut module = parse(&text, &dialects).unwrap();
-    run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8,4 grid=2})").unwrap();
-    let mut state = random_state(&module, &params).unwrap();
-    let intact = stencil_runtime::gpu_sim::run_module_sim(&module, None, &mut state, &SimOptions::default());
-    assert!(intact.is_ok(), "{intact:?}");
-    // ① is the kernel's first barrier: the loads come first.
-    let first = module
-        .ir
-        .collect_ops(module.top, WalkOrder::PreOrder)
-        .into_iter()
-        .find(|&op| module.ir.op_name(op) == "gpu.barrier")
-        .unwrap();
-    module.ir.erase_op(first);
-    let mut state = random_state(&module, &params).unwrap();
-    let err = stencil_runtime::gpu_sim::run_module_sim(&module, None, &mut state, &SimOptions::default())
-        .expect_err("a race")
-        .to_string();
-    assert!(err.contains("race") && err.contains("workgroup"), "{err}");
+    // A staged tile starts with three barriers: before its masks (the block's previous tile may
+    // still read them), after them, and ① after the loads. grid=1 makes the block take every
+    // tile of a wavefront in turn, so each of the three guards something.
+    for (which, what) in [(0, "the previous tile's masks"), (1, "the masks"), (2, "barrier ①")] {
+        let mut module = parse(&text, &dialects).unwrap();
+        run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8,4 grid=1})")
+            .unwrap();
+        let mut state = random_state(&module, &params).unwrap();
+        let intact = stencil_runtime::gpu_sim::run_module_sim(&module, None, &mut state, &SimOptions::default());
+        assert!(intact.is_ok(), "{intact:?}");
+        let barrier = module
+            .ir
+            .collect_ops(module.top, WalkOrder::PreOrder)
+            .into_iter()
+            .filter(|&op| module.ir.op_name(op) == "gpu.barrier")
+            .nth(which)
+            .unwrap();
+        module.ir.erase_op(barrier);
+        let mut state = random_state(&module, &params).unwrap();
+        let err = stencil_runtime::gpu_sim::run_module_sim(&module, None, &mut state, &SimOptions::default())
+            .expect_err(what)
+            .to_string();
+        assert!(err.contains("race") && err.contains("workgroup"), "without {what}: {err}");
+    }
 }
 
 /// The DOALL examples under `gpu-map{strategy=overlapped}` (temporal blocking with recomputed

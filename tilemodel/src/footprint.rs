@@ -102,17 +102,43 @@ fn array_boxes(shape: &BandShape, sizes: &[i64]) -> Result<Vec<Option<ElementBox
     Ok(boxes)
 }
 
-/// Shared memory per block when staging: per array, the product of its buffer's extents times
-/// the element size (the buffers `gpu-map` allocates).
+/// Shared memory per block when staging: what `gpu-map` allocates — per array, the product of
+/// its buffer's extents times the element size, and per footprint base (a statement's accesses
+/// to the array that differ only in their constant offsets) a byte mask over the buffer's box
+/// grown by the spread of those offsets.
 pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
     let boxes = array_boxes(shape, sizes)?;
+    let overflow = || TileModelError::Overflow("shared memory per block");
     let mut total: u64 = 0;
     for (array, b) in shape.arrays.iter().zip(&boxes) {
         if let Some(b) = b {
             let elements: u64 = b.iter().map(|&(lo, hi)| (hi - lo + 1) as u64).product();
-            total = total
-                .checked_add(elements.saturating_mul(u64::from(array.element_bytes)))
-                .ok_or(TileModelError::Overflow("shared memory per block"))?;
+            total = total.checked_add(elements.saturating_mul(u64::from(array.element_bytes))).ok_or_else(overflow)?;
+        }
+    }
+    for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+        // Per (array, linear part): the smallest and largest offset per coordinate.
+        let mut bases: Vec<(usize, &Vec<Vec<i64>>, Vec<(i64, i64)>)> = Vec::new();
+        for a in &s.accesses {
+            match bases.iter_mut().find(|(array, linear, _)| *array == a.array && *linear == &a.linear) {
+                Some((_, _, spread)) => {
+                    for (d, &o) in a.offset.iter().enumerate() {
+                        if let Some(range) = spread.get_mut(d) {
+                            *range = (range.0.min(o), range.1.max(o));
+                        }
+                    }
+                }
+                None => bases.push((a.array, &a.linear, a.offset.iter().map(|&o| (o, o)).collect())),
+            }
+        }
+        for (array, _, spread) in bases {
+            let Some(Some(b)) = boxes.get(array) else { continue };
+            let bytes = b
+                .iter()
+                .zip(&spread)
+                .try_fold(1u64, |acc, (&(lo, hi), &(omin, omax))| acc.checked_mul((hi - lo + 1 + omax - omin) as u64))
+                .ok_or_else(overflow)?;
+            total = total.checked_add(bytes).ok_or_else(overflow)?;
         }
     }
     Ok(total)

@@ -242,7 +242,24 @@ fn check_memory(scop: &Scop, params: &[i64], sizes: &[i64], balanced: bool) -> b
     let outer: Vec<bool> = (0..tiled.dims.len()).map(|k| k < first_point).collect();
     let statements: Vec<StatementId> = (0..scop.statements().len()).map(StatementId).collect();
     let footprints = tile_footprints(&problem, scop, &statements, &outer, &Limits::default()).unwrap();
-    let bytes: u64 = footprints.iter().map(|f| f.extent.iter().map(|&e| e as u64).product::<u64>() * 8).sum();
+    let buffers: u64 = footprints.iter().map(|f| f.extent.iter().map(|&e| e as u64).product::<u64>() * 8).sum();
+    // And one byte mask per footprint base, over the box grown by the base's offsets.
+    let masks: u64 = footprints
+        .iter()
+        .flat_map(|f| {
+            f.bases.iter().map(move |b| {
+                let offsets: Vec<&Vec<i64>> = b.reads.iter().chain(&b.writes).collect();
+                (0..f.extent.len())
+                    .map(|d| {
+                        let lo = offsets.iter().map(|o| o[d]).min().unwrap_or(0);
+                        let hi = offsets.iter().map(|o| o[d]).max().unwrap_or(0);
+                        (f.extent[d] + hi - lo) as u64
+                    })
+                    .product::<u64>()
+            })
+        })
+        .sum();
+    let bytes = buffers + masks;
     assert_eq!(staged_shared_bytes(&shape, sizes).unwrap(), bytes, "shared bytes, sizes {sizes:?}");
     true
 }

@@ -32,8 +32,8 @@ use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::schedule::{affine_expr_of_form, dim_or_symbol};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_poly::codegen::{
-    dimension_range, full_tiles, DimensionRange, ForLoop, FullTiles, Guard, GuardKind, LoopAst, LoopNest, ScanOptions,
-    ScanProblem,
+    dimension_range, full_tiles, Bound, DimensionRange, ForLoop, FullTiles, Guard, GuardKind, LoopAst, LoopNest,
+    ScanOptions, ScanProblem,
 };
 use stencil_poly::tiling::{DimKind, TiledSchedule};
 
@@ -81,9 +81,19 @@ pub(crate) struct KernelInput<'a> {
 pub(crate) enum KernelGrid {
     /// `n` blocks along x (tiles cyclic over them, or untiled work).
     Blocks(i64),
-    /// One block per tile: per grid axis x, y, z (innermost tile dimension first), the range of
-    /// its tile coordinate over the launch, over the host dimensions and parameters.
-    Tiles(Vec<DimensionRange>),
+    /// One block per tile: per grid axis x, y, z (innermost tile dimension first).
+    Tiles(Vec<TileAxis>),
+}
+
+/// What the host needs to size one grid axis of directly mapped tiles.
+pub(crate) struct TileAxis {
+    /// The range of the axis' tile coordinate over the launch, over the host dimensions and
+    /// parameters.
+    pub range: DimensionRange,
+    /// Upper bounds on the number of tiles along the axis for fixed outer tile coordinates,
+    /// each `⌊expr / divisor⌋ + 1` over the host dimensions and parameters (empty: none known;
+    /// always empty for the outermost tile loop, whose blocks start at the range's start).
+    pub extent: Vec<Bound>,
 }
 
 /// Builds `gpu.func @name` running `node` at the end of `module_block` (a `gpu.module` body).
@@ -157,7 +167,17 @@ impl KernelBuilder<'_, '_> {
             if let Some(chain) = direct_chain(input.nest, node) {
                 if let Some(ranges) = tile_ranges(input, &chain)? {
                     self.direct_tiles(&chain, &ranges, at)?;
-                    return Ok(KernelGrid::Tiles(ranges.into_iter().rev().collect()));
+                    let axes = ranges
+                        .into_iter()
+                        .zip(&chain)
+                        .enumerate()
+                        .map(|(i, (range, l))| {
+                            let extent = if i == 0 { Vec::new() } else { extent_bounds(l, input.host_dims) };
+                            TileAxis { range, extent }
+                        })
+                        .rev()
+                        .collect();
+                    return Ok(KernelGrid::Tiles(axes));
                 }
             }
             let counter = self.alloca_counter(at);
@@ -213,6 +233,31 @@ fn tile_ranges(input: &KernelInput<'_>, chain: &[&ForLoop]) -> Result<Option<Vec
         }
     }
     Ok(Some(ranges))
+}
+
+/// Bounds on the number of values of tile loop `l` for fixed values of the loops around it,
+/// over the host dimensions and parameters: for an upper bound `⌊a / d⌋` and a lower bound
+/// `⌈b / c⌉` of `l`, the count `⌊a/d⌋ − ⌈b/c⌉ + 1` is an integer at most `a/d − b/c + 1`, so at
+/// most `⌊(a·c − b·d) / (c·d)⌋ + 1`; the pair counts when `a·c − b·d` involves no dimension
+/// but the host's (the outer tile coordinates cancel). A skewed tiling's tile loops are
+/// typically such a pair (`w − 2·T₁ − 2 ≤ T₂ ≤ w − 2·T₁`: three tiles), where the range of `T₂`
+/// over the whole wavefront is as long as the domain.
+fn extent_bounds(l: &ForLoop, host_dims: &[bool]) -> Vec<Bound> {
+    let mut out = Vec::new();
+    for u in &l.upper {
+        for b in &l.lower {
+            let Some(divisor) = u.divisor.checked_mul(b.divisor) else { continue };
+            let Ok(g) = stencil_poly::affine::AffineForm::combine(b.divisor, &u.expr, -u.divisor, &b.expr) else {
+                continue;
+            };
+            let host_only = (0..host_dims.len()).all(|d| g.coeff(d) == 0 || host_dims[d]);
+            let bound = Bound { expr: g, divisor };
+            if host_only && !out.contains(&bound) {
+                out.push(bound);
+            }
+        }
+    }
+    out
 }
 
 /// Whether `node` has a loop enumerating the tiles of a wavefront.
@@ -475,8 +520,12 @@ impl KernelBuilder<'_, '_> {
     }
 
     /// The tiles of `chain` one per block: loop `i` (0 = outermost) on grid axis
-    /// `len − 1 − i`, its coordinate the range's start plus the block id (striding by the grid
-    /// size when the host had to clamp it), then the loop's exact bounds as a guard.
+    /// `len − 1 − i`. The outermost coordinate is the range's start plus the block id, then
+    /// the loop's exact bounds are a guard; an inner one is its loop's exact lower bound (given
+    /// the outer coordinates) plus the block id, up to its exact upper bound — so the host
+    /// sizes inner axes to the most tiles one outer coordinate has (`TileAxis::extent`), not to
+    /// the range over the whole wavefront. Blocks stride by the grid size when the host had to
+    /// clamp it.
     fn direct_tiles(&mut self, chain: &[&ForLoop], ranges: &[DimensionRange], at: InsertPoint) -> Result<(), String> {
         let location = self.location.clone();
         let saved = self.dims.clone();
@@ -484,6 +533,16 @@ impl KernelBuilder<'_, '_> {
         let n = chain.len();
         for (i, (l, range)) in chain.iter().zip(ranges).enumerate() {
             let axis = n - 1 - i;
+            if i > 0 {
+                let (lo, hi) = self.bounds(l, inner)?;
+                let start = binary(self.ir, inner, "arith.addi", lo, self.bids[axis], Type::Index, &location);
+                let (v, body) = self.scf_for(inner, start, hi, self.grids[axis]);
+                if let Some(d) = self.dims.get_mut(l.dim) {
+                    *d = Some(v);
+                }
+                inner = body;
+                continue;
+            }
             let first = self.range_value(range, true, inner)?;
             let last = self.range_value(range, false, inner)?;
             let one = self.constant(inner, 1);

@@ -14,10 +14,10 @@ use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, 
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_passes::tile::{tile_program, TilingSpec};
 use stencil_passes::tile_model::{choice_of, search_program};
-use stencil_poly::codegen::{generate, Bound, DimensionRange, LoopAst, LoopNest, ScanOptions, ScanProblem};
+use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::DimKind;
 
-use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput};
+use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput, TileAxis};
 use super::{arith, GpuMapOptions, MappingStrategy};
 use crate::affine_build::{affine_apply, MapOperands};
 use crate::codegen::emit::{Emitter, Offload};
@@ -242,14 +242,15 @@ impl GpuOffload<'_> {
 }
 
 impl GpuOffload<'_> {
-    /// Blocks along grid axis `axis` for the tiles in `range` at this launch (host values of
-    /// the outer dimensions `dims`): its number of values, at least 1 and at most CUDA's limit
-    /// (the kernel strides over the rest).
+    /// Blocks along grid axis `axis` at this launch (host values of the outer dimensions
+    /// `dims`): the number of values of the axis' range, or fewer when an extent bound of the
+    /// axis is smaller (the most tiles one outer tile coordinate has), at least 1 and at most
+    /// CUDA's limit (the kernel strides over the rest).
     fn tile_count(
         &self,
         ir: &mut Ir,
         at: InsertPoint,
-        range: &DimensionRange,
+        tile_axis: &TileAxis,
         axis: usize,
         dims: &[Option<ValueId>],
         params: &[ValueId],
@@ -292,11 +293,18 @@ impl GpuOffload<'_> {
             }
             outer.ok_or_else(|| "a tile range without bounds".to_string())
         };
+        let range = &tile_axis.range;
         let first = fold(ir, &range.lower, true)?;
         let last = fold(ir, &range.upper, false)?;
         let span = arith::binary(ir, at, "arith.subi", last, first, Type::Index, location);
         let one = arith::index_constant(ir, at, 1, location);
-        let count = arith::binary(ir, at, "arith.addi", span, one, Type::Index, location);
+        let mut count = arith::binary(ir, at, "arith.addi", span, one, Type::Index, location);
+        for bound in &tile_axis.extent {
+            let e = arith::bound_affine(bound, false, nd);
+            let most = affine_apply(ir, at, MapOperands::compact(&[e], dims, params)?, location);
+            let most = arith::binary(ir, at, "arith.addi", most, one, Type::Index, location);
+            count = arith::binary(ir, at, "arith.minsi", count, most, Type::Index, location);
+        }
         let count = arith::binary(ir, at, "arith.maxsi", count, one, Type::Index, location);
         let limit = arith::index_constant(ir, at, if axis == 0 { (1 << 31) - 1 } else { 65_535 }, location);
         Ok(arith::binary(ir, at, "arith.minsi", count, limit, Type::Index, location))
@@ -355,8 +363,8 @@ impl Offload for GpuOffload<'_> {
             KernelGrid::Blocks(n) => [constant(ir, n), constant(ir, 1), constant(ir, 1)],
             KernelGrid::Tiles(ranges) => {
                 let mut grid = [constant(ir, 1), constant(ir, 1), constant(ir, 1)];
-                for (axis, range) in ranges.iter().enumerate() {
-                    let count = self.tile_count(ir, at, range, axis, dims, params)?;
+                for (axis, tile_axis) in ranges.iter().enumerate() {
+                    let count = self.tile_count(ir, at, tile_axis, axis, dims, params)?;
                     grid[axis] = if self.options.grid > 0 {
                         let cap = constant(ir, self.options.grid);
                         arith::binary(ir, at, "arith.minsi", count, cap, Type::Index, &self.location)

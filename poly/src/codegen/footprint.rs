@@ -72,6 +72,23 @@ pub struct ArrayFootprint {
     pub reads: Vec<ElementRegion>,
     /// The elements written (a union).
     pub writes: Vec<ElementRegion>,
+    /// The same sets as translates of a few base sets: every region of `reads` and `writes`
+    /// is a base translated by one of its offsets. A code generator can test membership in a
+    /// base once per element and in a translate by a lookup (`x ∈ base + o ⟺ x − o ∈ base`).
+    pub bases: Vec<FootprintBase>,
+}
+
+/// The elements one tile touches through the accesses of one statement that differ only in
+/// their constant offsets (a stencil's neighbours): `region` is the set with offset zero; the
+/// access with offset `o` touches `region + o`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FootprintBase {
+    /// The elements at offset zero, over `[dims…, coords…, params…]` as the other regions.
+    pub region: ElementRegion,
+    /// The offsets of the reads through this base (distinct).
+    pub reads: Vec<Vec<i64>>,
+    /// The offsets of the writes through this base (distinct).
+    pub writes: Vec<Vec<i64>>,
 }
 
 /// The projection shared by the accesses of one statement with one index shape.
@@ -212,14 +229,22 @@ fn array_footprint(
     let r = scop.array(array).map_or(0, |a| a.rank);
     let mut reads: Vec<ElementRegion> = Vec::new();
     let mut writes: Vec<ElementRegion> = Vec::new();
+    let mut translated: Vec<FootprintBase> = Vec::new();
     for base in bases {
+        let mut described =
+            FootprintBase { region: element_region(base, &vec![0; r], n, r)?, reads: Vec::new(), writes: Vec::new() };
         for (offset, write) in &base.accesses {
             let region = element_region(base, offset, n, r)?;
             let list = if *write { &mut writes } else { &mut reads };
             if !list.contains(&region) {
                 list.push(region);
             }
+            let offsets = if *write { &mut described.writes } else { &mut described.reads };
+            if !offsets.contains(offset) {
+                offsets.push(offset.clone());
+            }
         }
+        translated.push(described);
     }
     // The rational shadows over [dims, x, params] (e projected out).
     let shadows: Vec<Polyhedron> = bases
@@ -270,7 +295,7 @@ fn array_footprint(
         }
         extent.push(size.unwrap_or(0).max(0));
     }
-    Ok(ArrayFootprint { array, origin, extent, reads, writes })
+    Ok(ArrayFootprint { array, origin, extent, reads, writes, bases: translated })
 }
 
 /// The region of one access: the base translated by `offset` (`x = a − offset`), split into

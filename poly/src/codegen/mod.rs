@@ -34,7 +34,7 @@ mod scan;
 pub use ast::{Bound, ForLoop, Guard, GuardKind, LoopAst, LoopInfo, LoopNest, NestStatement, ScanDim};
 pub use error::{CodegenError, CodegenResult};
 pub use execute::ExecuteOptions;
-pub use footprint::{tile_footprints, ArrayFootprint, ElementRegion, OriginCandidate};
+pub use footprint::{tile_footprints, ArrayFootprint, ElementRegion, FootprintBase, OriginCandidate};
 pub use full_tile::{full_tiles, FullTiles};
 pub use problem::{ScanOptions, ScanProblem, ScanStatement};
 pub use range::{dimension_range, DimensionRange};

@@ -200,6 +200,28 @@ pub fn check_footprints(scop: &Scop, tiled: &TiledSchedule, params: &[i64]) {
                     "write test at {element:?} ({})",
                     context()
                 );
+                // The same sets through the bases: element − offset in a base.
+                let through_bases = |write: bool| {
+                    fp.bases.iter().any(|b| {
+                        let offsets = if write { &b.writes } else { &b.reads };
+                        offsets.iter().any(|o| {
+                            let shifted: Vec<i64> = key
+                                .iter()
+                                .copied()
+                                .chain(element.iter().zip(o).map(|(x, o)| x - o))
+                                .chain(params.iter().copied())
+                                .collect();
+                            member(std::slice::from_ref(&b.region), &shifted)
+                        })
+                    })
+                };
+                assert_eq!(through_bases(false), reads.contains(&element), "read bases at {element:?} ({})", context());
+                assert_eq!(
+                    through_bases(true),
+                    writes.contains(&element),
+                    "write bases at {element:?} ({})",
+                    context()
+                );
                 for d in (0..element.len()).rev() {
                     element[d] += 1;
                     if element[d] < origin[d] + fp.extent[d] + 2 {

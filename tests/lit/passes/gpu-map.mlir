@@ -27,7 +27,9 @@
 // CHECK-NEXT:    }
 // CHECK:       gpu.module @fig_3_4_kernels {
 // The block size is known to the kernel (MLIR folds gpu.block_dim to constants).
-// CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) workgroup(%[[SH:.*]] : memref<11xf64, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+// The tile's buffer (11 elements at most) and the byte mask of its footprint's base (the box
+// grown by the stencil's offsets).
+// CHECK-NEXT:    gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) workgroup(%[[SH:.*]] : memref<11xf64, #gpu.address_space<workgroup>>, %[[MASK:.*]] : memref<12xi8, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
 // CHECK:           %[[TX:.*]] = gpu.thread_id  x
 // CHECK:           %[[BID:.*]] = gpu.block_id  x
 // CHECK:           %[[NB:.*]] = gpu.grid_dim  x
@@ -41,8 +43,18 @@
 // CHECK-NEXT:        %[[LT:.*]] = arith.cmpi slt, %[[T2]], %{{.*}} : index
 // CHECK-NEXT:        %[[IN:.*]] = arith.andi %[[GE]], %[[LT]] : i1
 // CHECK-NEXT:        scf.if %[[IN]] {
-// ①: the threads load the elements the tile reads (11 at most), one per thread in turn.
-// CHECK:               scf.for %[[L:.*]] = %{{.*}} to %c11 step %{{.*}} {
+// A barrier (the block's previous tile may still read the mask), then the threads set each
+// mask slot to whether its element is in the footprint's base (the exact test, once per slot).
+// CHECK:               gpu.barrier
+// CHECK:               scf.for %[[Z:.*]] = %{{.*}} to %c12 step %{{.*}} {
+// CHECK:                 %[[BIT:.*]] = arith.extui %{{.*}} : i1 to i8
+// CHECK-NEXT:            memref.store %[[BIT]], %[[MASK]][%[[Z]]] : memref<12xi8, #gpu.address_space<workgroup>>
+// CHECK-NEXT:          }
+// CHECK-NEXT:          gpu.barrier
+// ①: the threads load the elements the tile reads (11 at most), one per thread in turn: an
+// element is read when the mask is set at the element minus one of the read offsets.
+// CHECK-NEXT:          scf.for %[[L:.*]] = %{{.*}} to %c11 step %{{.*}} {
+// CHECK:                 memref.load %[[MASK]]
 // CHECK:                 scf.if %{{.*}} {
 // CHECK-NEXT:              %[[V:.*]] = memref.load %arg0[%{{.*}}] : memref<?xf64>
 // CHECK-NEXT:              memref.store %[[V]], %[[SH]][%[[L]]] : memref<11xf64, #gpu.address_space<workgroup>>
@@ -58,9 +70,10 @@
 // CHECK-NEXT:            }
 // CHECK-NEXT:            gpu.barrier
 // CHECK-NEXT:          }
-// The last wavefront's barrier is ②; then the elements the tile wrote go back (no barrier ③:
-// each buffer slot belongs to the same thread in the stores and in the next tile's loads).
+// The last wavefront's barrier is ②; then the elements the tile wrote go back (barrier ③ is
+// the one before the next tile's mask).
 // CHECK-NEXT:          scf.for %{{.*}} = %{{.*}} to %c11 step %{{.*}} {
+// CHECK:                 memref.load %[[MASK]]
 // CHECK:                 scf.if %{{.*}} {
 // CHECK-NEXT:              %[[W:.*]] = memref.load %[[SH]][%{{.*}}] : memref<11xf64, #gpu.address_space<workgroup>>
 // CHECK-NEXT:              memref.store %[[W]], %arg0[%{{.*}}] : memref<?xf64>
