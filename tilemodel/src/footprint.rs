@@ -102,6 +102,10 @@ fn array_boxes(shape: &BandShape, sizes: &[i64]) -> Result<Vec<Option<ElementBox
     Ok(boxes)
 }
 
+/// A footprint base of one statement: the array, the accesses' linear part, and per
+/// coordinate the smallest and largest constant offset.
+type MaskBase<'s> = (usize, &'s Vec<Vec<i64>>, Vec<(i64, i64)>);
+
 /// Shared memory per block when staging: what `gpu-map` allocates — per array, the product of
 /// its buffer's extents times the element size, and per footprint base (a statement's accesses
 /// to the array that differ only in their constant offsets) a byte mask over the buffer's box
@@ -118,7 +122,7 @@ pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
     }
     for s in shape.statements.iter().filter(|s| s.instances() > 0) {
         // Per (array, linear part): the smallest and largest offset per coordinate.
-        let mut bases: Vec<(usize, &Vec<Vec<i64>>, Vec<(i64, i64)>)> = Vec::new();
+        let mut bases: Vec<MaskBase<'_>> = Vec::new();
         for a in &s.accesses {
             match bases.iter_mut().find(|(array, linear, _)| *array == a.array && *linear == &a.linear) {
                 Some((_, _, spread)) => {
