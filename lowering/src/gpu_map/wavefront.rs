@@ -23,9 +23,37 @@ use crate::affine_build::{affine_apply, MapOperands};
 use crate::codegen::emit::{Emitter, Offload};
 use crate::codegen::signature::create_lowered_func;
 
-/// Threads per block when `gpu-map{block=…}` is not given: the kernels distribute points
-/// cyclically over a linearised block, so one dimension suffices.
+/// Threads per block when `gpu-map{block=…}` is not given and the program is not tiled (or
+/// has a band of one row): one loop of points per step, distributed over a linear block.
 const WAVEFRONT_BLOCK: [i64; 3] = [256, 1, 1];
+
+/// The most threads of a default block.
+const DEFAULT_THREADS: i64 = 256;
+
+/// The block when `gpu-map{block=…}` is not given, for a band tiled with `sizes` (one per row,
+/// outermost first). Inside a tile, the points of an intra-tile wavefront step are the parallel
+/// loops of the band's rows after the first (thesis §4: the first hyperplane carries the
+/// dependences), innermost on `x`, whose extents are those rows' tile sizes; a block shaped
+/// like them gives each thread a point per step, where a linear block would leave the outer
+/// loops to run in sequence in every thread. Per loop from the innermost: its size rounded up
+/// to a power of two, at most a warp on `x` and `y` while another loop follows, at most 256
+/// threads in all (one loop alone: at least a warp).
+fn default_block(sizes: &[i64]) -> [i64; 3] {
+    let loops = sizes.len().saturating_sub(1).min(3);
+    if loops == 0 {
+        return WAVEFRONT_BLOCK;
+    }
+    let mut block = [1i64; 3];
+    let mut left = DEFAULT_THREADS;
+    for (k, slot) in block.iter_mut().enumerate().take(loops) {
+        let size = sizes[sizes.len() - 1 - k].clamp(1, DEFAULT_THREADS);
+        let cap = if k + 1 < loops { left.min(32) } else { left };
+        let floor = if loops == 1 { 32 } else { 1 };
+        *slot = (size as u64).next_power_of_two().clamp(floor, cap as u64) as i64;
+        left /= *slot;
+    }
+    block
+}
 
 /// The thesis' mapping (§3.3.2, §5.2.2, Fig. 3.17): the program's scanned loop nest (its stored
 /// schedule and tiling) with the sequential loops enclosing the parallel work on the host and
@@ -58,12 +86,17 @@ fn map_wavefront(
 ) -> Result<OpId, Diagnostic> {
     let model = if options.block_auto { Some(model_block(ir, registry, program, options)?) } else { None };
     let resolved;
-    let options = match &model {
-        Some(m) => {
+    let options = match (&model, options.block) {
+        (Some(m), _) => {
             resolved = GpuMapOptions { block: Some(m.block), block_auto: false, ..options.clone() };
             &resolved
         }
-        None => options,
+        (None, None) => {
+            let sizes = TilingSpec::read(ir, program).ok().flatten().map(|spec| spec.sizes).unwrap_or_default();
+            resolved = GpuMapOptions { block: Some(default_block(&sizes)), ..options.clone() };
+            &resolved
+        }
+        (None, Some(_)) => options,
     };
     let tiled = tile_program(ir, registry, program)?;
     let fail = |ir: &Ir, e: String| op_error(ir, program, format!("gpu-map failed: {e}"));
@@ -392,5 +425,22 @@ impl Offload for GpuOffload<'_> {
         ir.build(at, state);
         tracing::debug!(kernel = %name, tiles, "gpu-map: kernel launched");
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_block;
+
+    #[test]
+    fn default_blocks_follow_the_tile() {
+        assert_eq!(default_block(&[]), [256, 1, 1], "untiled");
+        assert_eq!(default_block(&[16]), [256, 1, 1], "one band row: no parallel point loop");
+        assert_eq!(default_block(&[16, 96]), [128, 1, 1], "1-D: one loop, rounded up");
+        assert_eq!(default_block(&[16, 8]), [32, 1, 1], "1-D: at least a warp");
+        assert_eq!(default_block(&[16, 16, 16]), [16, 16, 1], "2-D tiles of 16: a point per thread");
+        assert_eq!(default_block(&[32, 32, 32]), [32, 8, 1], "2-D tiles of 32: 256 threads");
+        assert_eq!(default_block(&[4, 4, 4, 4]), [4, 4, 4], "3-D tiles of 4");
+        assert_eq!(default_block(&[8, 64, 5]), [8, 32, 1], "x rounded up, y capped by what is left");
     }
 }
