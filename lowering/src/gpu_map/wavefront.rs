@@ -15,7 +15,7 @@ use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_passes::tile::{tile_program, TilingSpec};
 use stencil_passes::tile_model::{choice_of, search_program};
 use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, ScanProblem};
-use stencil_poly::tiling::DimKind;
+use stencil_poly::tiling::{DimDef, DimKind};
 
 use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput, TileAxis};
 use super::{arith, GpuMapOptions, MappingStrategy};
@@ -91,14 +91,34 @@ fn map_wavefront(
             resolved = GpuMapOptions { block: Some(m.block), block_auto: false, ..options.clone() };
             &resolved
         }
-        (None, None) => {
-            let sizes = TilingSpec::read(ir, program).ok().flatten().map(|spec| spec.sizes).unwrap_or_default();
-            resolved = GpuMapOptions { block: Some(default_block(&sizes)), ..options.clone() };
-            &resolved
-        }
-        (None, Some(_)) => options,
+        (None, _) => options,
     };
     let tiled = tile_program(ir, registry, program)?;
+    let defaulted;
+    let options = if options.block.is_none() {
+        // The tile sizes of the last tiled band, by row (its inter-tile wavefront lists them;
+        // under inter=rectangular, the tile dimensions do).
+        let dims = &tiled.tiled.dims;
+        let sizes: Vec<i64> = dims
+            .iter()
+            .filter_map(|d| match &d.def {
+                DimDef::TileSum { sizes, .. } => Some(sizes.clone()),
+                _ => None,
+            })
+            .next_back()
+            .unwrap_or_else(|| {
+                dims.iter()
+                    .filter_map(|d| match d.def {
+                        DimDef::Tile { size, .. } => Some(size),
+                        _ => None,
+                    })
+                    .collect()
+            });
+        defaulted = GpuMapOptions { block: Some(default_block(&sizes)), ..options.clone() };
+        &defaulted
+    } else {
+        options
+    };
     let fail = |ir: &Ir, e: String| op_error(ir, program, format!("gpu-map failed: {e}"));
     let problem = ScanProblem::from_tiled(&tiled.tiled, &tiled.info.scop).map_err(|e| fail(ir, e.to_string()))?;
     let nest = generate(&problem, &ScanOptions::default()).map_err(|e| fail(ir, e.to_string()))?;
