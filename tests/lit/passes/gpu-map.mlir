@@ -45,10 +45,13 @@
 // CHECK-NEXT:        scf.if %[[IN]] {
 // A barrier (the block's previous tile may still read the mask), then the threads set each
 // mask slot to whether its element is in the footprint's base (the exact test, once per slot).
+// (Threads take segments of a row's slots in turn; a 1-D mask has segments of one slot.)
 // CHECK:               gpu.barrier
-// CHECK:               scf.for %[[Z:.*]] = %{{.*}} to %c12 step %{{.*}} {
-// CHECK:                 %[[BIT:.*]] = arith.extui %{{.*}} : i1 to i8
-// CHECK-NEXT:            memref.store %[[BIT]], %[[MASK]][%[[Z]]] : memref<12xi8, #gpu.address_space<workgroup>>
+// CHECK:               scf.for %[[SEG:.*]] = %{{.*}} to %c12 step %{{.*}} {
+// CHECK:                 scf.for %[[Z:.*]] = %[[SEG]] to %{{.*}} step %c1 {
+// CHECK:                   %[[BIT:.*]] = arith.extui %{{.*}} : i1 to i8
+// CHECK-NEXT:              memref.store %[[BIT]], %[[MASK]][%[[Z]]] : memref<12xi8, #gpu.address_space<workgroup>>
+// CHECK-NEXT:            }
 // CHECK-NEXT:          }
 // CHECK-NEXT:          gpu.barrier
 // ①: the threads load the elements the tile reads (11 at most), one per thread in turn: an
