@@ -203,8 +203,30 @@ pub fn lower_bounds(shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
 /// Counting limits: the most tile-row prefixes one count may visit.
 pub const MAX_PREFIXES: u64 = 50_000_000;
 
-/// The inter-tile counts of `shape` tiled with `sizes` (one per band row, each `≥ 1`).
+/// The inter-tile counts of `shape` tiled with `sizes` (one per band row, each `≥ 1`): tile-row
+/// prefixes `(T_0, …, T_{m−3})` enumerated, the last two coordinates swept in closed form
+/// (module documentation, "Faster").
 pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
+    count(shape, geometry, sizes, Mode::Sweep)
+}
+
+/// [`count_tiles`] by the plain enumeration of every tile row `(T_0, …, T_{m−2})`, each with the
+/// `O(normals)` interval of `T_{m−1}`: the earlier counter, slower by the length of a row of
+/// rows, kept as the oracle of the property tests (`tests/counting.rs`).
+pub fn count_tiles_by_rows(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
+    count(shape, geometry, sizes, Mode::Rows)
+}
+
+/// How [`Counter`] treats the last two tile coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Enumerate `T_{m−2}`, intervals of `T_{m−1}` facet by facet ([`count_tiles_by_rows`]).
+    Rows,
+    /// Envelopes of the facet lines per prefix, `T_{m−2}` stepped by additions ([`count_tiles`]).
+    Sweep,
+}
+
+fn count(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], mode: Mode) -> Result<InterTileCounts> {
     let m = shape.width;
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
         return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
@@ -231,6 +253,7 @@ pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) ->
     let span = usize::try_from(w_hi - w_lo + 2).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
     let mut counter = Counter {
         m,
+        mode,
         sizes,
         facets: &facets,
         erosions: &erosions,
@@ -241,6 +264,10 @@ pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) ->
         prefixes: 0,
         y: vec![0i128; m],
         t_sum: 0,
+        sweeps: shape.statements.iter().map(|_| Sweep::default()).collect(),
+        present: Vec::new(),
+        full_sweep: Sweep::default(),
+        row: Vec::new(),
     };
     counter.level(0, &active)?;
     // Prefix sums of the difference arrays.
@@ -307,6 +334,7 @@ fn erosion(s: &StatementShape, sizes: &[i64]) -> Erosion {
 
 struct Counter<'a> {
     m: usize,
+    mode: Mode,
     sizes: &'a [i64],
     facets: &'a [Vec<Vec<Facet>>],
     erosions: &'a [Erosion],
@@ -320,6 +348,13 @@ struct Counter<'a> {
     /// `Y_q = s_q·T_q` of the current prefix.
     y: Vec<i128>,
     t_sum: i64,
+    /// Scratch of [`Counter::sweep_last_two`], reused across prefixes: a sweep per statement,
+    /// the statements present at the prefix, the full tiles' sweep, the intervals of one
+    /// `T_{m−2}`.
+    sweeps: Vec<Sweep>,
+    present: Vec<usize>,
+    full_sweep: Sweep,
+    row: Vec<(i64, i64)>,
 }
 
 impl Counter<'_> {
@@ -371,6 +406,9 @@ impl Counter<'_> {
     }
 
     fn level(&mut self, k: usize, active: &[usize]) -> Result<()> {
+        if self.mode == Mode::Sweep && k + 2 == self.m {
+            return self.sweep_last_two(active);
+        }
         let intervals: Vec<(usize, i64, i64)> =
             active.iter().filter_map(|&s| self.interval(s, k).map(|(lo, hi)| (s, lo, hi))).collect();
         if intervals.is_empty() {
@@ -378,14 +416,9 @@ impl Counter<'_> {
         }
         let merged = merge(intervals.iter().map(|&(_, lo, hi)| (lo, hi)).collect());
         if k + 1 == self.m {
-            self.prefixes += 1;
-            if self.prefixes > MAX_PREFIXES {
-                return Err(TileModelError::InvalidInput(format!(
-                    "counting tiles visits more than {MAX_PREFIXES} tile rows; use larger tiles or smaller problem sizes"
-                )));
-            }
+            self.visit()?;
             for &(lo, hi) in &merged {
-                self.add(false, lo, hi);
+                self.add(false, 0, lo, hi);
             }
             // Full tiles: inside every statement's erosion.
             let mut full: Option<(i64, i64)> = Some((i64::MIN, i64::MAX));
@@ -396,7 +429,7 @@ impl Counter<'_> {
                 };
             }
             if let Some((lo, hi)) = full {
-                self.add(true, lo, hi);
+                self.add(true, 0, lo, hi);
             }
             return Ok(());
         }
@@ -416,15 +449,395 @@ impl Counter<'_> {
     }
 
     /// Adds one tile per `T_{m−1}` in `lo..=hi` (to the tiles, or to the full tiles when
-    /// `full`) at wavefront `t_sum + T_{m−1}`.
-    fn add(&mut self, full: bool, lo: i64, hi: i64) {
+    /// `full`) at wavefront `t_sum + shift + T_{m−1}` (`shift`: `T_{m−2}` when the prefix
+    /// stops before it, else 0).
+    fn add(&mut self, full: bool, shift: i64, lo: i64, hi: i64) {
         let array = if full { &mut self.full } else { &mut self.tiles };
         let n = array.len() as i64;
-        let a = (self.t_sum + lo - self.w_lo).clamp(0, n - 1) as usize;
-        let b = (self.t_sum + hi + 1 - self.w_lo).clamp(0, n - 1) as usize;
+        let base = self.t_sum.saturating_add(shift).saturating_sub(self.w_lo);
+        let a = base.saturating_add(lo).clamp(0, n - 1) as usize;
+        let b = base.saturating_add(hi).saturating_add(1).clamp(0, n - 1) as usize;
         array[a] += 1;
         array[b] -= 1;
     }
+
+    /// One more tile row `(T_0, …, T_{m−2})` with tiles; an error past [`MAX_PREFIXES`].
+    fn visit(&mut self) -> Result<()> {
+        self.prefixes += 1;
+        if self.prefixes > MAX_PREFIXES {
+            return Err(TileModelError::InvalidInput(format!(
+                "counting tiles visits more than {MAX_PREFIXES} tile rows; use larger tiles or smaller problem sizes"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The tiles (and full tiles) whose first `m − 2` coordinates are the current prefix, with
+    /// `u = T_{m−2}` and `v = T_{m−1}` (module documentation, "Faster"): per statement present,
+    /// the `u` interval of level `m − 2` and the envelopes of level `m − 1`'s facet lines; for
+    /// the full tiles, the envelopes of every statement's erosion rows. Each `u` then costs a
+    /// few additions per statement instead of a division per facet.
+    fn sweep_last_two(&mut self, active: &[usize]) -> Result<()> {
+        let k = self.m - 2;
+        let mut sweeps = std::mem::take(&mut self.sweeps);
+        let mut present = std::mem::take(&mut self.present);
+        let mut full = std::mem::take(&mut self.full_sweep);
+        let mut row = std::mem::take(&mut self.row);
+        let result = self.sweep_with(k, active, &mut sweeps, &mut present, &mut full, &mut row);
+        self.sweeps = sweeps;
+        self.present = present;
+        self.full_sweep = full;
+        self.row = row;
+        result
+    }
+
+    fn sweep_with(
+        &mut self,
+        k: usize,
+        active: &[usize],
+        sweeps: &mut [Sweep],
+        present: &mut Vec<usize>,
+        full: &mut Sweep,
+        row: &mut Vec<(i64, i64)>,
+    ) -> Result<()> {
+        let (size_u, size_v) = (i128::from(self.sizes[k]), i128::from(self.sizes[k + 1]));
+        present.clear();
+        let (mut u1, mut u2) = (i64::MAX, i64::MIN);
+        for &s in active {
+            let Some((lo, hi)) = self.interval(s, k) else { continue };
+            let sweep = &mut sweeps[s];
+            sweep.clear(lo, hi);
+            for f in &self.facets[s][k + 1] {
+                let pre = self.prefix_value(&f.a, k)?;
+                let a = mul(i128::from(f.a[k]), size_u)?;
+                let b = mul(i128::from(f.a[k + 1]), size_v)?; // > 0: oriented normals
+                sweep.constrain(a, b, sub(f.lo, pre)?, sub(f.hi, pre)?)?;
+            }
+            sweep.start()?;
+            present.push(s);
+            u1 = u1.min(lo);
+            u2 = u2.max(hi);
+        }
+        if present.is_empty() {
+            return Ok(());
+        }
+        // Full tiles: inside every statement's erosion (a subset of the tiles, so of u1..=u2).
+        full.clear(u1, u2);
+        let mut has_full = true;
+        'rows: for &s in self.all {
+            for (n, rlo, rhi) in &self.erosions[s].rows {
+                let pre = self.prefix_value(n, k)?;
+                let a = mul(i128::from(n[k]), size_u)?;
+                let b = mul(i128::from(n[k + 1]), size_v)?;
+                if !full.constrain(a, b, sub(*rlo, pre)?, sub(*rhi, pre)?)? {
+                    has_full = false;
+                    break 'rows;
+                }
+            }
+        }
+        has_full = has_full && full.lo <= full.hi;
+        if has_full {
+            full.start()?;
+        }
+        for u in u1..=u2 {
+            row.clear();
+            for &s in present.iter() {
+                if let Some((lo, hi)) = sweeps[s].next(u)? {
+                    row.push((lo, hi));
+                }
+            }
+            let full_row = if has_full { full.next(u)? } else { None };
+            if row.is_empty() {
+                continue;
+            }
+            self.visit()?;
+            if row.len() > 1 {
+                merge_in_place(row);
+            }
+            for &(lo, hi) in row.iter() {
+                self.add(false, u, lo, hi);
+            }
+            if let Some((lo, hi)) = full_row {
+                self.add(true, u, lo, hi);
+            }
+        }
+        Ok(())
+    }
+
+    /// `Σ_{q<k} a_q·Y_q` of the current prefix.
+    fn prefix_value(&self, a: &[i64], k: usize) -> Result<i128> {
+        let mut v = 0i128;
+        for (&x, &y) in a.iter().zip(&self.y).take(k) {
+            v = v.checked_add(mul(i128::from(x), y)?).ok_or(TileModelError::Overflow("tile facets"))?;
+        }
+        Ok(v)
+    }
+}
+
+/// `a·b`, an error on overflow.
+fn mul(a: i128, b: i128) -> Result<i128> {
+    a.checked_mul(b).ok_or(TileModelError::Overflow("tile facets"))
+}
+
+/// `a − b`, an error on overflow.
+fn sub(a: i128, b: i128) -> Result<i128> {
+    a.checked_sub(b).ok_or(TileModelError::Overflow("tile facets"))
+}
+
+/// `⌊a / b⌋` for `b ≠ 0` (either sign).
+fn floor_any(a: i128, b: i128) -> i128 {
+    if b < 0 {
+        floor_i128(-a, -b)
+    } else {
+        floor_i128(a, b)
+    }
+}
+
+/// The line `ℓ(u) = (c − a·u) / b` (`b > 0`) of one facet in the plane of the last two tile
+/// coordinates `(u, v) = (T_{m−2}, T_{m−1})`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Line {
+    a: i128,
+    b: i128,
+    c: i128,
+}
+
+impl Line {
+    /// The sign of `self(u) − other(u)`: of `(c − a·u)·b' − (c' − a'·u)·b`.
+    fn compare_at(&self, other: &Line, u: i128) -> Result<std::cmp::Ordering> {
+        let x = mul(sub(self.c, mul(self.a, u)?)?, other.b)?;
+        let y = mul(sub(other.c, mul(other.a, u)?)?, self.b)?;
+        Ok(x.cmp(&y))
+    }
+
+    /// `a·b' − a'·b`: negative iff `self` rises faster than `other` (slope `−a/b`).
+    fn slope_gap(&self, other: &Line) -> Result<i128> {
+        sub(mul(self.a, other.b)?, mul(other.a, self.b)?)
+    }
+}
+
+/// `⌊(n₀ + i·step) / b⌋` for `i = 0, 1, …` by additions: the quotient and the remainder in
+/// `[0, b)` carried from one `i` to the next (exact: `n + step = (q + k)·b + (r + d)` with
+/// `step = k·b + d`, `0 ≤ d < b`, and one carry when `r + d ≥ b`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Stepper {
+    q: i64,
+    r: i64,
+    b: i64,
+    k: i64,
+    d: i64,
+}
+
+impl Stepper {
+    /// The sequence from `n0`; its values up to `i = steps` must fit in 64 bits.
+    fn new(n0: i128, step: i128, b: i128, steps: i128) -> Result<Stepper> {
+        let overflow = || TileModelError::Overflow("tile facets");
+        let last = n0.checked_add(mul(step, steps)?).ok_or_else(overflow)?;
+        let fits = |v: i128| i64::try_from(v).map_err(|_| overflow());
+        // Both ends fit, so every quotient in between does (they are monotone).
+        fits(floor_i128(last, b))?;
+        Ok(Stepper {
+            q: fits(floor_i128(n0, b))?,
+            r: fits(n0.rem_euclid(b))?,
+            b: fits(b)?,
+            k: fits(step.div_euclid(b))?,
+            d: fits(step.rem_euclid(b))?,
+        })
+    }
+
+    #[inline]
+    fn advance(&mut self) {
+        self.q += self.k;
+        self.r += self.d;
+        if self.r >= self.b {
+            self.r -= self.b;
+            self.q += 1;
+        }
+    }
+}
+
+/// The pointwise maximum of lines over the integers `u1..=u2` as pieces (first `u`, line), and
+/// its ceiling stepped along `u`. `⌈max_f ℓ_f(u)⌉ = max_f ⌈ℓ_f(u)⌉` (the ceiling is monotone),
+/// so on each piece one line's ceiling is the bound.
+#[derive(Debug, Clone, Default)]
+struct Envelope {
+    pieces: Vec<(i64, Line)>,
+    end: i64,
+    at: usize,
+    next: i64,
+    step: Stepper,
+}
+
+impl Envelope {
+    /// The pieces of `max(lines)` on `u1..=u2` (`u1 ≤ u2`, `lines` not empty): start with the
+    /// highest line at `u1` (on a tie the one rising fastest); the next piece starts at the first
+    /// integer where a line rising faster than the current one exceeds it — `ℓ(u) > ℓ_c(u)` iff
+    /// `u·(a·b_c − a_c·b) < c·b_c − c_c·b` with `a·b_c − a_c·b < 0`, i.e.
+    /// `u ≥ ⌊(c·b_c − c_c·b) / (a·b_c − a_c·b)⌋ + 1` — and is the highest line there. The
+    /// maximum is convex, so slopes only grow and there are at most `lines.len()` pieces.
+    fn build(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
+        self.pieces.clear();
+        self.end = u2;
+        let mut u = i128::from(u1);
+        let mut current = highest(lines, u)?;
+        self.pieces.push((u1, current));
+        loop {
+            let mut next: Option<i128> = None;
+            for l in lines {
+                let gap = l.slope_gap(&current)?;
+                if gap >= 0 {
+                    continue;
+                }
+                let e = sub(mul(l.c, current.b)?, mul(current.c, l.b)?)?;
+                let first = floor_any(e, gap) + 1;
+                next = Some(next.map_or(first, |n| n.min(first)));
+            }
+            match next {
+                Some(n) if n <= i128::from(u2) => {
+                    debug_assert!(n > u);
+                    u = n;
+                    current = highest(lines, u)?;
+                    self.pieces.push((n as i64, current));
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Positions the stepping at the first piece.
+    fn start(&mut self) -> Result<()> {
+        self.at = 0;
+        self.enter()
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        let (u, line) = self.pieces[self.at];
+        self.next = self.pieces.get(self.at + 1).map_or(i64::MAX, |p| p.0);
+        let last = self.next.saturating_sub(1).min(self.end);
+        // ⌈(c − a·u)/b⌉ = −⌊(a·u − c)/b⌋.
+        let n0 = sub(mul(line.a, i128::from(u))?, line.c)?;
+        self.step = Stepper::new(n0, line.a, line.b, i128::from(last) - i128::from(u))?;
+        Ok(())
+    }
+
+    /// `⌈max_f ℓ_f(u)⌉`, for `u` = the first `u`, then every next one in turn.
+    #[inline]
+    fn ceil_next(&mut self, u: i64) -> Result<i64> {
+        if u == self.next {
+            self.at += 1;
+            self.enter()?;
+        }
+        let v = -self.step.q;
+        self.step.advance();
+        Ok(v)
+    }
+}
+
+/// The highest of `lines` at `u`, on a tie the one rising fastest.
+fn highest(lines: &[Line], u: i128) -> Result<Line> {
+    let mut best = lines[0];
+    for l in &lines[1..] {
+        let better = match l.compare_at(&best, u)? {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => l.slope_gap(&best)? < 0,
+            std::cmp::Ordering::Less => false,
+        };
+        if better {
+            best = *l;
+        }
+    }
+    Ok(best)
+}
+
+/// One polygon of the last two tile coordinates at a fixed prefix: `u` in `lo..=hi`,
+/// `⌈max lower lines⌉ ≤ v ≤ ⌊min upper lines⌋`. Upper lines are kept negated
+/// (`⌊min ℓ⌋ = −⌈max (−ℓ)⌉`) so that both bounds are [`Envelope`]s.
+#[derive(Debug, Clone, Default)]
+struct Sweep {
+    lo: i64,
+    hi: i64,
+    lower_lines: Vec<Line>,
+    upper_lines: Vec<Line>,
+    lower: Envelope,
+    upper: Envelope,
+}
+
+impl Sweep {
+    fn clear(&mut self, lo: i64, hi: i64) {
+        self.lo = lo;
+        self.hi = hi;
+        self.lower_lines.clear();
+        self.upper_lines.clear();
+    }
+
+    /// Adds `lo ≤ a·u + b·v ≤ hi`; `false` when it leaves no point for any `u`.
+    fn constrain(&mut self, mut a: i128, mut b: i128, mut lo: i128, mut hi: i128) -> Result<bool> {
+        if b < 0 {
+            (a, b, lo, hi) = (-a, -b, -hi, -lo);
+        }
+        if b > 0 {
+            // v ≥ (lo − a·u)/b and v ≤ (hi − a·u)/b, i.e. −v ≥ (−hi + a·u)/b.
+            self.lower_lines.push(Line { a, b, c: lo });
+            self.upper_lines.push(Line { a: -a, b, c: -hi });
+            return Ok(true);
+        }
+        if a < 0 {
+            (a, lo, hi) = (-a, -hi, -lo);
+        }
+        if a == 0 {
+            return Ok(lo <= 0 && 0 <= hi);
+        }
+        // lo ≤ a·u ≤ hi with a > 0: clamp the u range (to within the old one, so it fits).
+        let l = (-floor_i128(-lo, a)).max(i128::from(self.lo));
+        let h = floor_i128(hi, a).min(i128::from(self.hi));
+        if l > h {
+            (self.lo, self.hi) = (1, 0);
+            return Ok(false);
+        }
+        (self.lo, self.hi) = (l as i64, h as i64);
+        Ok(true)
+    }
+
+    /// Builds both envelopes on `lo..=hi` (not empty) and positions them at `lo`.
+    fn start(&mut self) -> Result<()> {
+        if self.lower_lines.is_empty() || self.upper_lines.is_empty() {
+            // A bounded polytope has a facet with a non-zero last coefficient at every level.
+            return Err(TileModelError::InvalidInput("a tile polytope is unbounded along its last row".into()));
+        }
+        self.lower.build(&self.lower_lines, self.lo, self.hi)?;
+        self.upper.build(&self.upper_lines, self.lo, self.hi)?;
+        self.lower.start()?;
+        self.upper.start()
+    }
+
+    /// The interval of `v` at `u` when `u` is in range and it is not empty; `u` must run through
+    /// `lo..=hi` in order (values outside are skipped without stepping).
+    #[inline]
+    fn next(&mut self, u: i64) -> Result<Option<(i64, i64)>> {
+        if u < self.lo || u > self.hi {
+            return Ok(None);
+        }
+        let lo = self.lower.ceil_next(u)?;
+        let hi = -self.upper.ceil_next(u)?;
+        Ok((lo <= hi).then_some((lo, hi)))
+    }
+}
+
+/// Sorts and merges closed intervals in place (adjacent ones join: they cover consecutive
+/// wavefronts the same way).
+fn merge_in_place(v: &mut Vec<(i64, i64)>) {
+    v.sort_unstable();
+    let mut n = 0;
+    for i in 0..v.len() {
+        let (lo, hi) = v[i];
+        if n > 0 && lo <= v[n - 1].1.saturating_add(1) {
+            v[n - 1].1 = v[n - 1].1.max(hi);
+        } else {
+            v[n] = (lo, hi);
+            n += 1;
+        }
+    }
+    v.truncate(n);
 }
 
 /// Sorted, merged closed intervals.
