@@ -142,7 +142,7 @@ proptest! {
     fn random_unimodular_bands(
         m in 2usize..=4,
         first in statement_strategy(5),
-        others in proptest::collection::vec((any::<bool>(), statement_strategy(5)), 0..3),
+        others in proptest::collection::vec((any::<bool>(), statement_strategy(5)), 0..5),
         sizes in proptest::collection::vec(1i64..=6, 5),
     ) {
         let (ops, shift, lower, extent) = first;
