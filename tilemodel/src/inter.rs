@@ -704,19 +704,22 @@ impl Counter<'_> {
     /// stride `b/g`, whose wavefronts are arithmetic progressions of stride `(b − a)/g`.
     fn progressions(&mut self, line: Line, x: i64, y: i64, sign: i64, full: bool, upper: bool) -> Result<()> {
         let overflow = || TileModelError::Overflow("tile facets");
-        let p = sub(line.b, line.a)?;
-        let g = gcd_i128(line.a.abs(), line.b);
-        let period = line.b / g;
-        let stride = i64::try_from(p / g).map_err(|_| overflow())?;
-        let n = i128::from(y) - i128::from(x) + 1;
+        let small = |v: i128| i64::try_from(v).ok().filter(|v| v.checked_abs().is_some()).ok_or_else(overflow);
+        // In 64 bits (the 128-bit division routines dominated otherwise).
+        let (a, b) = (small(line.a)?, small(line.b)?);
+        let p = b.checked_sub(a).ok_or_else(overflow)?;
+        let g = gcd_i64(a.abs(), b);
+        let (period, stride) = (b / g, p / g);
+        let n = y.checked_sub(x).and_then(|v| v.checked_add(1)).ok_or_else(overflow)?;
         let first = period.min(n);
-        let n0 = p.checked_mul(i128::from(x)).and_then(|v| v.checked_add(line.c)).ok_or_else(overflow)?;
+        let n0 = mul(i128::from(p), i128::from(x))?.checked_add(line.c).ok_or_else(overflow)?;
         // ⌈v/b⌉ = −⌊−v/b⌋.
-        let mut step =
-            if upper { Stepper::new(n0, p, line.b, first - 1)? } else { Stepper::new(-n0, -p, line.b, first - 1)? };
+        let (p, b, steps) = (i128::from(p), i128::from(b), i128::from(first - 1));
+        let mut step = if upper { Stepper::new(n0, p, b, steps)? } else { Stepper::new(-n0, -p, b, steps)? };
         for i in 0..first {
             let position = if upper { step.q.saturating_add(1) } else { step.q.saturating_neg() };
-            let count = i64::try_from((n - i + period - 1) / period).map_err(|_| overflow())?;
+            // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1).
+            let count = (n - i - 1) / period + 1;
             self.mark(full, stride, position, count, sign)?;
             step.advance();
         }
@@ -788,7 +791,7 @@ impl Counter<'_> {
 }
 
 /// `gcd(a, b)` of non-negative numbers, `b > 0`.
-fn gcd_i128(a: i128, b: i128) -> i128 {
+fn gcd_i64(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a, b);
     while b != 0 {
         (a, b) = (b, a % b);
@@ -797,7 +800,12 @@ fn gcd_i128(a: i128, b: i128) -> i128 {
 }
 
 /// `a·b`, an error on overflow.
+#[inline]
 fn mul(a: i128, b: i128) -> Result<i128> {
+    if let (Ok(x), Ok(y)) = (i64::try_from(a), i64::try_from(b)) {
+        // Cannot overflow, and one machine multiplication (the checked 128-bit one is a call).
+        return Ok(i128::from(x) * i128::from(y));
+    }
     a.checked_mul(b).ok_or(TileModelError::Overflow("tile facets"))
 }
 
