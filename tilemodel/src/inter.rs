@@ -20,6 +20,46 @@
 //! gives for every prefix `(T_1, …, T_{m−1})` the interval of `T_m` in `O(normals)`: the count
 //! costs one step per prefix, not per tile. Full tiles use the erosion `P_S ⊖ [0, s − 1]`,
 //! whose facets are `P_S`'s. Tests compare both with enumeration (`tests/inputs_brute_force.rs`).
+//! That counter is kept as [`count_tiles_by_rows`].
+//!
+//! **Faster** ([`count_tiles`]). The rows `(T_0, …, T_{m−2})` are as many as the tiles divided
+//! by the length of a row: at GPU sizes millions per count. [`count_tiles`] enumerates only the
+//! prefixes `(T_0, …, T_{m−3})` and counts the last two coordinates `u = T_{m−2}`,
+//! `v = T_{m−1}` of each prefix in closed form:
+//!
+//! 1. *Envelopes.* At a fixed prefix each facet of the last level is a pair of lines
+//!    `v ≥ ℓ_f(u)`, `v ≤ h_f(u)` (`ℓ_f(u) = (lo_f − pre_f − a_f·u)/b_f`, `b_f > 0`), so the
+//!    interval of `v` is `[⌈max_f ℓ_f(u)⌉, ⌊min_f h_f(u)⌋]` (the ceiling is monotone, so
+//!    `max_f ⌈ℓ_f⌉ = ⌈max_f ℓ_f⌉`). The maximum of lines is convex and piecewise linear: it is
+//!    computed exactly over the integers of the prefix's `u` interval (a breakpoint is the
+//!    first integer where a steeper line exceeds the current one, by integer division), so on
+//!    each piece one lower and one upper line bound `v`. The pieces' pairs whose rational
+//!    `ℓ(u) ≤ h(u)` fails are dropped (a linear condition in `u`); where it holds,
+//!    `⌊h⌋ − ⌈ℓ⌉ + 1 ≥ 0` is the number of tiles.
+//! 2. *Progressions.* A row of tiles adds `+1` at wavefront `σ + u + ⌈ℓ(u)⌉` and `−1` at
+//!    `σ + u + ⌊h(u)⌋ + 1` of a difference array (`σ` the prefix's sum), as the row counter
+//!    does. With `ℓ(u) = (c − a·u)/b`, `u + ⌈ℓ(u)⌉ = ⌈((b − a)·u + c)/b⌉`, which grows by exactly
+//!    `(b − a)/g` when `u` grows by `b/g` (`g = gcd(a, b)`): a piece's `u`s form at most `b/g`
+//!    arithmetic progressions whose marks are arithmetic progressions of wavefronts. Each is
+//!    recorded by two marks in an array per stride and summed along the stride at the end
+//!    (`F[x] = marks[x] + F[x − stride]`), so a piece costs `O(min(b/g, its length))` instead
+//!    of its length; with equal sizes on the two rows `b/g ≤ 2`.
+//! 3. *Unions.* Several statements' tiles are the union of their polygons at the prefix:
+//!    counted by inclusion–exclusion over the intersections (each a polygon of the lines of
+//!    its members) for up to [`MAX_INCLUSION`] statements, by merging the intervals of every
+//!    `u` beyond (then `u` is stepped by additions along the envelopes). Full tiles are one
+//!    polygon, the intersection of the erosions.
+//! 4. *Order.* The wavefronts `Σ_k T_k` do not depend on the order of the band rows, so the
+//!    count runs on the rows reordered (map rows, shifts and the inverse's columns permuted,
+//!    normals of the reordered zonotope computed once per order) with the two rows of the most
+//!    tile coordinates last: the prefixes enumerated are the fewest.
+//!
+//! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
+//! sizes that would overflow give [`TileModelError::Overflow`]). `tests/counting.rs` compares
+//! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
+//! brute force and on random unimodular bands of 1–5 statements and widths 2–5.
+
+use std::sync::{Arc, Mutex};
 
 use crate::error::{Result, TileModelError};
 use crate::shape::{BandShape, StatementShape};
@@ -66,8 +106,11 @@ pub struct TileGeometry {
     normals: Normals,
     /// The same for the band rows taken in another order ([`count_tiles`] puts the two rows
     /// with the most tiles last), computed when first needed; by order.
-    reordered: std::sync::Arc<std::sync::Mutex<Vec<(Vec<usize>, std::sync::Arc<Normals>)>>>,
+    reordered: Arc<Mutex<Vec<Reordered>>>,
 }
+
+/// An order of the band rows with the normals of the reordered band.
+type Reordered = (Vec<usize>, Arc<Normals>);
 
 /// Per statement, per level, the normals (see [`TileGeometry`]).
 type Normals = Vec<Vec<Vec<Vec<i64>>>>;
@@ -79,7 +122,7 @@ impl TileGeometry {
     }
 
     /// The normals of `shape` with its band rows in `order` (`reordered`, that shape).
-    fn for_order(&self, order: &[usize], reordered: &BandShape) -> std::sync::Arc<Normals> {
+    fn for_order(&self, order: &[usize], reordered: &BandShape) -> Arc<Normals> {
         let mut cache = match self.reordered.lock() {
             Ok(cache) => cache,
             Err(poisoned) => poisoned.into_inner(),
@@ -87,7 +130,7 @@ impl TileGeometry {
         if let Some((_, n)) = cache.iter().find(|(o, _)| o == order) {
             return n.clone();
         }
-        let n = std::sync::Arc::new(normals_of(reordered));
+        let n = Arc::new(normals_of(reordered));
         cache.push((order.to_vec(), n.clone()));
         n
     }
@@ -237,7 +280,9 @@ pub fn lower_bounds(shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
     (wavefronts, (most as f64 / points).ceil().max(1.0))
 }
 
-/// Counting limits: the most tile-row prefixes one count may visit.
+/// Counting limits: the most steps one count may take — tile rows visited by
+/// [`count_tiles_by_rows`] (and by [`count_tiles`] beyond [`MAX_INCLUSION`] statements), or
+/// arithmetic progressions of wavefronts marked by [`count_tiles`].
 pub const MAX_PREFIXES: u64 = 50_000_000;
 
 /// The inter-tile counts of `shape` tiled with `sizes` (one per band row, each `≥ 1`): tile-row
@@ -415,9 +460,9 @@ struct Counter<'a> {
     strided: Vec<(bool, i64, Vec<i64>)>,
 }
 
-/// The most statements present at one prefix for which [`Counter::sweep_last_two`] counts their
-/// union by inclusion–exclusion (`2^k − 1` polygons); with more it merges intervals per `u`.
-const MAX_INCLUSION: usize = 4;
+/// The most statements present at one prefix for which [`count_tiles`] counts their union by
+/// inclusion–exclusion (`2^k − 1` polygons); with more it merges intervals per `u`.
+pub const MAX_INCLUSION: usize = 4;
 
 impl Counter<'_> {
     /// The interval of `T_k` for statement `s` given the prefix `T_0..T_{k−1}`.

@@ -37,8 +37,9 @@ fn unimodular(m: usize, ops: &[(usize, usize, i64)]) -> (Vec<Vec<i64>>, Vec<Vec<
             }
             continue;
         }
-        for q in 0..m {
-            a[i][q] += c * a[j][q];
+        let source = a[j].clone();
+        for (x, y) in a[i].iter_mut().zip(&source) {
+            *x += c * y;
         }
         for row in inv.iter_mut() {
             row[j] -= c * row[i];
@@ -79,7 +80,10 @@ fn band(statements: Vec<StatementShape>) -> BandShape {
 
 /// One random statement of width `m`: its own map or the first's, a shift, a box (possibly
 /// empty).
-fn statement_strategy(m: usize) -> impl Strategy<Value = (Vec<(usize, usize, i64)>, Vec<i64>, Vec<i64>, Vec<i64>)> {
+/// Elementary operations of the map, shift, lower corner and extent of the box.
+type RandomStatement = (Vec<(usize, usize, i64)>, Vec<i64>, Vec<i64>, Vec<i64>);
+
+fn statement_strategy(m: usize) -> impl Strategy<Value = RandomStatement> {
     (
         proptest::collection::vec((0usize..5, 0usize..5, -2i64..=2), 0..6),
         proptest::collection::vec(-6i64..=6, m),
