@@ -43,7 +43,8 @@
 //!    arithmetic progressions whose marks are arithmetic progressions of wavefronts. Each is
 //!    recorded by two marks in an array per stride and summed along the stride at the end
 //!    (`F[x] = marks[x] + F[x − stride]`), so a piece costs `O(min(b/g, its length))` instead
-//!    of its length; with equal sizes on the two rows `b/g ≤ 2`.
+//!    of its length; with equal sizes on the two rows `b/g` is at most the normal's last
+//!    coefficient (1 or 2 in the examples' bands).
 //! 3. *Unions.* Several statements' tiles are the union of their polygons at the prefix:
 //!    counted by inclusion–exclusion over the intersections (each a polygon of the lines of
 //!    its members) for up to [`MAX_INCLUSION`] statements, by merging the intervals of every
