@@ -20,6 +20,47 @@
 //! gives for every prefix `(T_1, …, T_{m−1})` the interval of `T_m` in `O(normals)`: the count
 //! costs one step per prefix, not per tile. Full tiles use the erosion `P_S ⊖ [0, s − 1]`,
 //! whose facets are `P_S`'s. Tests compare both with enumeration (`tests/inputs_brute_force.rs`).
+//! That counter is kept as [`count_tiles_by_rows`].
+//!
+//! **Faster** ([`count_tiles`]). The rows `(T_0, …, T_{m−2})` are as many as the tiles divided
+//! by the length of a row: at GPU sizes millions per count. [`count_tiles`] enumerates only the
+//! prefixes `(T_0, …, T_{m−3})` and counts the last two coordinates `u = T_{m−2}`,
+//! `v = T_{m−1}` of each prefix in closed form:
+//!
+//! 1. *Envelopes.* At a fixed prefix each facet of the last level is a pair of lines
+//!    `v ≥ ℓ_f(u)`, `v ≤ h_f(u)` (`ℓ_f(u) = (lo_f − pre_f − a_f·u)/b_f`, `b_f > 0`), so the
+//!    interval of `v` is `[⌈max_f ℓ_f(u)⌉, ⌊min_f h_f(u)⌋]` (the ceiling is monotone, so
+//!    `max_f ⌈ℓ_f⌉ = ⌈max_f ℓ_f⌉`). The maximum of lines is convex and piecewise linear: it is
+//!    computed exactly over the integers of the prefix's `u` interval (a breakpoint is the
+//!    first integer where a steeper line exceeds the current one, by integer division), so on
+//!    each piece one lower and one upper line bound `v`. The pieces' pairs whose rational
+//!    `ℓ(u) ≤ h(u)` fails are dropped (a linear condition in `u`); where it holds,
+//!    `⌊h⌋ − ⌈ℓ⌉ + 1 ≥ 0` is the number of tiles.
+//! 2. *Progressions.* A row of tiles adds `+1` at wavefront `σ + u + ⌈ℓ(u)⌉` and `−1` at
+//!    `σ + u + ⌊h(u)⌋ + 1` of a difference array (`σ` the prefix's sum), as the row counter
+//!    does. With `ℓ(u) = (c − a·u)/b`, `u + ⌈ℓ(u)⌉ = ⌈((b − a)·u + c)/b⌉`, which grows by exactly
+//!    `(b − a)/g` when `u` grows by `b/g` (`g = gcd(a, b)`): a piece's `u`s form at most `b/g`
+//!    arithmetic progressions whose marks are arithmetic progressions of wavefronts. Each is
+//!    recorded by two marks in an array per stride and summed along the stride at the end
+//!    (`F[x] = marks[x] + F[x − stride]`), so a piece costs `O(min(b/g, its length))` instead
+//!    of its length; with equal sizes on the two rows `b/g` is at most the normal's last
+//!    coefficient (1 or 2 in the examples' bands).
+//! 3. *Unions.* Several statements' tiles are the union of their polygons at the prefix:
+//!    counted by inclusion–exclusion over the intersections (each a polygon of the lines of
+//!    its members) for up to [`MAX_INCLUSION`] statements, by merging the intervals of every
+//!    `u` beyond (then `u` is stepped by additions along the envelopes). Full tiles are one
+//!    polygon, the intersection of the erosions.
+//! 4. *Order.* The wavefronts `Σ_k T_k` do not depend on the order of the band rows, so the
+//!    count runs on the rows reordered (map rows, shifts and the inverse's columns permuted,
+//!    normals of the reordered zonotope computed once per order) with the two rows of the most
+//!    tile coordinates last: the prefixes enumerated are the fewest.
+//!
+//! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
+//! sizes that would overflow give [`TileModelError::Overflow`]). `tests/counting.rs` compares
+//! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
+//! brute force and on random unimodular bands of 1–5 statements and widths 2–5.
+
+use std::sync::{Arc, Mutex};
 
 use crate::error::{Result, TileModelError};
 use crate::shape::{BandShape, StatementShape};
@@ -63,16 +104,56 @@ impl InterTileCounts {
 pub struct TileGeometry {
     /// Per statement, per level `k` (0-based: coordinates `0..=k`), the normals with a
     /// non-zero last coefficient (the others are implied by the previous levels).
-    normals: Vec<Vec<Vec<Vec<i64>>>>,
+    normals: Normals,
+    /// The same for the band rows taken in another order ([`count_tiles`] puts the two rows
+    /// with the most tiles last), computed when first needed; by order.
+    reordered: Arc<Mutex<Vec<Reordered>>>,
 }
+
+/// An order of the band rows with the normals of the reordered band.
+type Reordered = (Vec<usize>, Arc<Normals>);
+
+/// Per statement, per level, the normals (see [`TileGeometry`]).
+type Normals = Vec<Vec<Vec<Vec<i64>>>>;
 
 impl TileGeometry {
     /// The normals of `shape`'s statements.
     pub fn new(shape: &BandShape) -> TileGeometry {
-        let m = shape.width;
-        let normals = shape.statements.iter().map(|s| (0..m).map(|k| level_normals(s, k + 1)).collect()).collect();
-        TileGeometry { normals }
+        TileGeometry { normals: normals_of(shape), reordered: Default::default() }
     }
+
+    /// The normals of `shape` with its band rows in `order` (`reordered`, that shape).
+    fn for_order(&self, order: &[usize], reordered: &BandShape) -> Arc<Normals> {
+        let mut cache = match self.reordered.lock() {
+            Ok(cache) => cache,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some((_, n)) = cache.iter().find(|(o, _)| o == order) {
+            return n.clone();
+        }
+        let n = Arc::new(normals_of(reordered));
+        cache.push((order.to_vec(), n.clone()));
+        n
+    }
+}
+
+fn normals_of(shape: &BandShape) -> Normals {
+    let m = shape.width;
+    shape.statements.iter().map(|s| (0..m).map(|k| level_normals(s, k + 1)).collect()).collect()
+}
+
+/// `shape` with its band rows in `order` (row `k` of the result is row `order[k]`): the map's
+/// rows and the shifts permuted, the inverse's columns with them; the domains unchanged. The
+/// tiles of the result are the tiles of `shape` with their coordinates permuted, so each
+/// wavefront `Σ_k T_k` has the same tiles.
+fn reorder(shape: &BandShape, order: &[usize]) -> BandShape {
+    let mut out = shape.clone();
+    for s in out.statements.iter_mut() {
+        s.map = order.iter().map(|&k| s.map[k].clone()).collect();
+        s.shift = order.iter().map(|&k| s.shift[k]).collect();
+        s.inverse = s.inverse.iter().map(|row| order.iter().map(|&k| row[k]).collect()).collect();
+    }
+    out
 }
 
 /// The normals, in `R^k`, of the zonotope generated by the first `k` coordinates of the band
@@ -200,11 +281,50 @@ pub fn lower_bounds(shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
     (wavefronts, (most as f64 / points).ceil().max(1.0))
 }
 
-/// Counting limits: the most tile-row prefixes one count may visit.
+/// Counting limits: the most steps one count may take — tile rows visited by
+/// [`count_tiles_by_rows`] (and by [`count_tiles`] beyond [`MAX_INCLUSION`] statements), or
+/// arithmetic progressions of wavefronts marked by [`count_tiles`].
 pub const MAX_PREFIXES: u64 = 50_000_000;
 
-/// The inter-tile counts of `shape` tiled with `sizes` (one per band row, each `≥ 1`).
+/// The inter-tile counts of `shape` tiled with `sizes` (one per band row, each `≥ 1`): tile-row
+/// prefixes `(T_0, …, T_{m−3})` enumerated, the last two coordinates swept in closed form
+/// (module documentation, "Faster").
 pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
+    let m = shape.width;
+    if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
+        return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
+    }
+    // The rows with the most tiles last: the prefixes enumerated are the fewest.
+    let ranges = shape.row_ranges();
+    let extent = |k: usize| (ranges[k].1.div_euclid(sizes[k]) - ranges[k].0.div_euclid(sizes[k])).saturating_add(1);
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by_key(|&k| (extent(k), k));
+    if order.iter().enumerate().all(|(i, &k)| i == k) {
+        return count(shape, &geometry.normals, sizes, Mode::Sweep);
+    }
+    let reordered = reorder(shape, &order);
+    let normals = geometry.for_order(&order, &reordered);
+    let sizes: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
+    count(&reordered, &normals, &sizes, Mode::Sweep)
+}
+
+/// [`count_tiles`] by the plain enumeration of every tile row `(T_0, …, T_{m−2})`, each with the
+/// `O(normals)` interval of `T_{m−1}`: the earlier counter, slower by the length of a row of
+/// rows, kept as the oracle of the property tests (`tests/counting.rs`).
+pub fn count_tiles_by_rows(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
+    count(shape, &geometry.normals, sizes, Mode::Rows)
+}
+
+/// How [`Counter`] treats the last two tile coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Enumerate `T_{m−2}`, intervals of `T_{m−1}` facet by facet ([`count_tiles_by_rows`]).
+    Rows,
+    /// Envelopes of the facet lines per prefix, `T_{m−2}` stepped by additions ([`count_tiles`]).
+    Sweep,
+}
+
+fn count(shape: &BandShape, normals: &Normals, sizes: &[i64], mode: Mode) -> Result<InterTileCounts> {
     let m = shape.width;
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
         return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
@@ -214,7 +334,7 @@ pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) ->
     let facets: Vec<Vec<Vec<Facet>>> = shape
         .statements
         .iter()
-        .zip(&geometry.normals)
+        .zip(normals)
         .map(|(s, levels)| {
             levels
                 .iter()
@@ -231,6 +351,7 @@ pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) ->
     let span = usize::try_from(w_hi - w_lo + 2).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
     let mut counter = Counter {
         m,
+        mode,
         sizes,
         facets: &facets,
         erosions: &erosions,
@@ -241,8 +362,14 @@ pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) ->
         prefixes: 0,
         y: vec![0i128; m],
         t_sum: 0,
+        sweeps: shape.statements.iter().map(|_| Sweep::default()).collect(),
+        present: Vec::new(),
+        full_sweep: Sweep::default(),
+        row: Vec::new(),
+        strided: Vec::new(),
     };
     counter.level(0, &active)?;
+    counter.finish();
     // Prefix sums of the difference arrays.
     let mut tiles = Vec::with_capacity(span);
     let mut full = Vec::with_capacity(span);
@@ -307,6 +434,7 @@ fn erosion(s: &StatementShape, sizes: &[i64]) -> Erosion {
 
 struct Counter<'a> {
     m: usize,
+    mode: Mode,
     sizes: &'a [i64],
     facets: &'a [Vec<Vec<Facet>>],
     erosions: &'a [Erosion],
@@ -320,7 +448,22 @@ struct Counter<'a> {
     /// `Y_q = s_q·T_q` of the current prefix.
     y: Vec<i128>,
     t_sum: i64,
+    /// Scratch of [`Counter::sweep_last_two`], reused across prefixes: a sweep per statement,
+    /// the statements present at the prefix, the full tiles' sweep, the intervals of one
+    /// `T_{m−2}`.
+    sweeps: Vec<Sweep>,
+    present: Vec<usize>,
+    full_sweep: Sweep,
+    row: Vec<(i64, i64)>,
+    /// Marks of arithmetic progressions of wavefronts, by (full tiles?, stride): one `+1` at the
+    /// first wavefront of a progression and one `−1` a stride past its last, summed along the
+    /// stride at the end ([`Counter::finish`]).
+    strided: Vec<(bool, i64, Vec<i64>)>,
 }
+
+/// The most statements present at one prefix for which [`count_tiles`] counts their union by
+/// inclusion–exclusion (`2^k − 1` polygons); with more it merges intervals per `u`.
+pub const MAX_INCLUSION: usize = 4;
 
 impl Counter<'_> {
     /// The interval of `T_k` for statement `s` given the prefix `T_0..T_{k−1}`.
@@ -371,6 +514,9 @@ impl Counter<'_> {
     }
 
     fn level(&mut self, k: usize, active: &[usize]) -> Result<()> {
+        if self.mode == Mode::Sweep && k + 2 == self.m {
+            return self.sweep_last_two(active);
+        }
         let intervals: Vec<(usize, i64, i64)> =
             active.iter().filter_map(|&s| self.interval(s, k).map(|(lo, hi)| (s, lo, hi))).collect();
         if intervals.is_empty() {
@@ -378,14 +524,9 @@ impl Counter<'_> {
         }
         let merged = merge(intervals.iter().map(|&(_, lo, hi)| (lo, hi)).collect());
         if k + 1 == self.m {
-            self.prefixes += 1;
-            if self.prefixes > MAX_PREFIXES {
-                return Err(TileModelError::InvalidInput(format!(
-                    "counting tiles visits more than {MAX_PREFIXES} tile rows; use larger tiles or smaller problem sizes"
-                )));
-            }
+            self.visit()?;
             for &(lo, hi) in &merged {
-                self.add(false, lo, hi);
+                self.add(false, 0, lo, hi);
             }
             // Full tiles: inside every statement's erosion.
             let mut full: Option<(i64, i64)> = Some((i64::MIN, i64::MAX));
@@ -396,7 +537,7 @@ impl Counter<'_> {
                 };
             }
             if let Some((lo, hi)) = full {
-                self.add(true, lo, hi);
+                self.add(true, 0, lo, hi);
             }
             return Ok(());
         }
@@ -416,15 +557,606 @@ impl Counter<'_> {
     }
 
     /// Adds one tile per `T_{m−1}` in `lo..=hi` (to the tiles, or to the full tiles when
-    /// `full`) at wavefront `t_sum + T_{m−1}`.
-    fn add(&mut self, full: bool, lo: i64, hi: i64) {
+    /// `full`) at wavefront `t_sum + shift + T_{m−1}` (`shift`: `T_{m−2}` when the prefix
+    /// stops before it, else 0).
+    fn add(&mut self, full: bool, shift: i64, lo: i64, hi: i64) {
         let array = if full { &mut self.full } else { &mut self.tiles };
         let n = array.len() as i64;
-        let a = (self.t_sum + lo - self.w_lo).clamp(0, n - 1) as usize;
-        let b = (self.t_sum + hi + 1 - self.w_lo).clamp(0, n - 1) as usize;
+        let base = self.t_sum.saturating_add(shift).saturating_sub(self.w_lo);
+        let a = base.saturating_add(lo).clamp(0, n - 1) as usize;
+        let b = base.saturating_add(hi).saturating_add(1).clamp(0, n - 1) as usize;
         array[a] += 1;
         array[b] -= 1;
     }
+
+    /// One more tile row `(T_0, …, T_{m−2})` with tiles; an error past [`MAX_PREFIXES`].
+    fn visit(&mut self) -> Result<()> {
+        self.prefixes += 1;
+        if self.prefixes > MAX_PREFIXES {
+            return Err(TileModelError::InvalidInput(format!(
+                "counting tiles visits more than {MAX_PREFIXES} tile rows; use larger tiles or smaller problem sizes"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The tiles (and full tiles) whose first `m − 2` coordinates are the current prefix, with
+    /// `u = T_{m−2}` and `v = T_{m−1}` (module documentation, "Faster"): per statement present,
+    /// the `u` interval of level `m − 2` and the envelopes of level `m − 1`'s facet lines; for
+    /// the full tiles, the envelopes of every statement's erosion rows. Each `u` then costs a
+    /// few additions per statement instead of a division per facet.
+    fn sweep_last_two(&mut self, active: &[usize]) -> Result<()> {
+        let k = self.m - 2;
+        let mut sweeps = std::mem::take(&mut self.sweeps);
+        let mut present = std::mem::take(&mut self.present);
+        let mut full = std::mem::take(&mut self.full_sweep);
+        let mut row = std::mem::take(&mut self.row);
+        let result = self.sweep_with(k, active, &mut sweeps, &mut present, &mut full, &mut row);
+        self.sweeps = sweeps;
+        self.present = present;
+        self.full_sweep = full;
+        self.row = row;
+        result
+    }
+
+    fn sweep_with(
+        &mut self,
+        k: usize,
+        active: &[usize],
+        sweeps: &mut [Sweep],
+        present: &mut Vec<usize>,
+        full: &mut Sweep,
+        row: &mut Vec<(i64, i64)>,
+    ) -> Result<()> {
+        let (size_u, size_v) = (i128::from(self.sizes[k]), i128::from(self.sizes[k + 1]));
+        present.clear();
+        let (mut u1, mut u2) = (i64::MAX, i64::MIN);
+        for &s in active {
+            let Some((lo, hi)) = self.interval(s, k) else { continue };
+            let sweep = &mut sweeps[s];
+            sweep.clear(lo, hi);
+            for f in &self.facets[s][k + 1] {
+                let pre = self.prefix_value(&f.a, k)?;
+                let a = mul(i128::from(f.a[k]), size_u)?;
+                let b = mul(i128::from(f.a[k + 1]), size_v)?; // > 0: oriented normals
+                sweep.constrain(a, b, sub(f.lo, pre)?, sub(f.hi, pre)?)?;
+            }
+            sweep.build()?;
+            present.push(s);
+            u1 = u1.min(lo);
+            u2 = u2.max(hi);
+        }
+        if present.is_empty() {
+            return Ok(());
+        }
+        let by_progressions = present.len() <= MAX_INCLUSION;
+        if by_progressions {
+            // |∪ P_s| = Σ_{J ≠ ∅} (−1)^{|J|+1} |∩_{s∈J} P_s| (inclusion–exclusion).
+            for mask in 1u32..(1u32 << present.len()) {
+                let members = (0..present.len()).filter(move |&i| mask & (1 << i) != 0).map(|i| present[i]);
+                let sign = if mask.count_ones() % 2 == 1 { 1 } else { -1 };
+                if mask.count_ones() == 1 {
+                    let s = present[mask.trailing_zeros() as usize];
+                    self.emit(&sweeps[s], sign, false)?;
+                    continue;
+                }
+                full.intersect(sweeps, members);
+                if full.lo <= full.hi {
+                    full.build()?;
+                    self.emit(full, sign, false)?;
+                }
+            }
+        }
+        // Full tiles: inside every statement's erosion (a subset of the tiles, so of u1..=u2).
+        full.clear(u1, u2);
+        let mut has_full = true;
+        'rows: for &s in self.all {
+            for (n, rlo, rhi) in &self.erosions[s].rows {
+                let pre = self.prefix_value(n, k)?;
+                let a = mul(i128::from(n[k]), size_u)?;
+                let b = mul(i128::from(n[k + 1]), size_v)?;
+                if !full.constrain(a, b, sub(*rlo, pre)?, sub(*rhi, pre)?)? {
+                    has_full = false;
+                    break 'rows;
+                }
+            }
+        }
+        has_full = has_full && full.lo <= full.hi;
+        if by_progressions {
+            if has_full {
+                full.build()?;
+                self.emit(full, 1, true)?;
+            }
+            return Ok(());
+        }
+        if has_full {
+            full.start()?;
+        }
+        for &s in present.iter() {
+            sweeps[s].lower.start()?;
+            sweeps[s].upper.start()?;
+        }
+        for u in u1..=u2 {
+            row.clear();
+            for &s in present.iter() {
+                if let Some((lo, hi)) = sweeps[s].next(u)? {
+                    row.push((lo, hi));
+                }
+            }
+            let full_row = if has_full { full.next(u)? } else { None };
+            if row.is_empty() {
+                continue;
+            }
+            self.visit()?;
+            if row.len() > 1 {
+                merge_in_place(row);
+            }
+            for &(lo, hi) in row.iter() {
+                self.add(false, u, lo, hi);
+            }
+            if let Some((lo, hi)) = full_row {
+                self.add(true, u, lo, hi);
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the tiles of one polygon (`sign` = ±1: a term of the inclusion–exclusion) to the
+    /// marks: on each stretch of `u` where the lower line `l` and the upper line `h` of the
+    /// envelopes are fixed and `l(u) ≤ h(u)` (then `⌊h⌋ − ⌈l⌉ + 1 ≥ 0` tiles; where `l > h` the
+    /// polygon has no rational point), `+1` at wavefront `u + ⌈l(u)⌉` and `−1` at
+    /// `u + ⌊h(u)⌋ + 1` for every `u` — two families of arithmetic progressions.
+    fn emit(&mut self, sweep: &Sweep, sign: i64, full: bool) -> Result<()> {
+        let (lower, upper) = (&sweep.lower.pieces, &sweep.upper.pieces);
+        let (mut i, mut j) = (0, 0);
+        let mut a = sweep.lo;
+        while a <= sweep.hi {
+            let end_l = lower.get(i + 1).map_or(sweep.hi, |p| p.0 - 1);
+            let end_u = upper.get(j + 1).map_or(sweep.hi, |p| p.0 - 1);
+            let b = end_l.min(end_u);
+            let l = lower[i].1;
+            let h = Line { a: -upper[j].1.a, b: upper[j].1.b, c: -upper[j].1.c };
+            // l(u) ≤ h(u) ⟺ u·(a_l·b_h − a_h·b_l) ≥ c_l·b_h − c_h·b_l.
+            let d = l.slope_gap(&h)?;
+            let e = sub(mul(l.c, h.b)?, mul(h.c, l.b)?)?;
+            let (mut x, mut y) = (i128::from(a), i128::from(b));
+            match d.signum() {
+                1 => x = x.max(-floor_i128(-e, d)),
+                -1 => y = y.min(floor_i128(-e, -d)),
+                _ if e > 0 => y = x - 1,
+                _ => {}
+            }
+            if x <= y {
+                // Within a..=b, so they fit.
+                let (x, y) = (x as i64, y as i64);
+                self.progressions(l, x, y, sign, full, false)?;
+                self.progressions(h, x, y, -sign, full, true)?;
+            }
+            if end_l == b {
+                i += 1;
+            }
+            if end_u == b {
+                j += 1;
+            }
+            a = b + 1;
+        }
+        Ok(())
+    }
+
+    /// Marks `sign` at wavefront `t_sum + p(u)` for `u` in `x..=y`, with `p(u) = u + ⌈ℓ(u)⌉`
+    /// (or `u + ⌊ℓ(u)⌋ + 1` when `upper`). With `ℓ(u) = (c − a·u)/b`,
+    /// `p(u) = ⌈((b − a)·u + c)/b⌉` (or `⌊…⌋ + 1`), and `p(u + b/g) = p(u) + (b − a)/g` for
+    /// `g = gcd(a, b)`: the `u`s split into `min(b/g, y − x + 1)` arithmetic progressions of
+    /// stride `b/g`, whose wavefronts are arithmetic progressions of stride `(b − a)/g`.
+    fn progressions(&mut self, line: Line, x: i64, y: i64, sign: i64, full: bool, upper: bool) -> Result<()> {
+        let overflow = || TileModelError::Overflow("tile facets");
+        let small = |v: i128| i64::try_from(v).ok().filter(|v| v.checked_abs().is_some()).ok_or_else(overflow);
+        // In 64 bits (the 128-bit division routines dominated otherwise).
+        let (a, b) = (small(line.a)?, small(line.b)?);
+        let p = b.checked_sub(a).ok_or_else(overflow)?;
+        let g = gcd_i64(a.abs(), b);
+        let (period, stride) = (b / g, p / g);
+        let n = y.checked_sub(x).and_then(|v| v.checked_add(1)).ok_or_else(overflow)?;
+        let first = period.min(n);
+        let n0 = mul(i128::from(p), i128::from(x))?.checked_add(line.c).ok_or_else(overflow)?;
+        // ⌈v/b⌉ = −⌊−v/b⌋.
+        let (p, b, steps) = (i128::from(p), i128::from(b), i128::from(first - 1));
+        let mut step = if upper { Stepper::new(n0, p, b, steps)? } else { Stepper::new(-n0, -p, b, steps)? };
+        for i in 0..first {
+            let position = if upper { step.q.saturating_add(1) } else { step.q.saturating_neg() };
+            // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1).
+            let count = (n - i - 1) / period + 1;
+            self.mark(full, stride, position, count, sign)?;
+            step.advance();
+        }
+        Ok(())
+    }
+
+    /// Marks `count` wavefronts `t_sum + position + stride·j` (`j < count`).
+    fn mark(&mut self, full: bool, stride: i64, position: i64, count: i64, sign: i64) -> Result<()> {
+        self.visit()?;
+        let span = self.tiles.len() as i64;
+        let at = self.t_sum.saturating_add(position).saturating_sub(self.w_lo);
+        if !(0..span).contains(&at) {
+            return Err(TileModelError::InvalidInput(format!(
+                "a tile boundary at wavefront {} lies outside the wavefront range (a counting bug)",
+                at.saturating_add(self.w_lo)
+            )));
+        }
+        if stride == 0 {
+            let array = if full { &mut self.full } else { &mut self.tiles };
+            array[at as usize] += sign * count;
+            return Ok(());
+        }
+        let index = match self.strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
+            Some(k) => k,
+            None => {
+                self.strided.push((full, stride, vec![0; span as usize]));
+                self.strided.len() - 1
+            }
+        };
+        let marks = &mut self.strided[index].2;
+        marks[at as usize] += sign;
+        // One stride past the last: outside the array, the sums never reach it.
+        let end = stride.checked_mul(count).and_then(|v| v.checked_add(at));
+        if let Some(end) = end.filter(|e| (0..span).contains(e)) {
+            marks[end as usize] -= sign;
+        }
+        Ok(())
+    }
+
+    /// Adds the progressions' marks, summed along their strides, to the difference arrays.
+    fn finish(&mut self) {
+        for (full, stride, mut marks) in std::mem::take(&mut self.strided) {
+            let n = marks.len();
+            let step = stride.unsigned_abs() as usize;
+            if stride > 0 {
+                for x in step..n {
+                    marks[x] += marks[x - step];
+                }
+            } else {
+                for x in (0..n.saturating_sub(step)).rev() {
+                    marks[x] += marks[x + step];
+                }
+            }
+            let array = if full { &mut self.full } else { &mut self.tiles };
+            for (d, v) in array.iter_mut().zip(&marks) {
+                *d += v;
+            }
+        }
+    }
+
+    /// `Σ_{q<k} a_q·Y_q` of the current prefix.
+    fn prefix_value(&self, a: &[i64], k: usize) -> Result<i128> {
+        let mut v = 0i128;
+        for (&x, &y) in a.iter().zip(&self.y).take(k) {
+            v = v.checked_add(mul(i128::from(x), y)?).ok_or(TileModelError::Overflow("tile facets"))?;
+        }
+        Ok(v)
+    }
+}
+
+/// `gcd(a, b)` of non-negative numbers, `b > 0`.
+fn gcd_i64(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a, b);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `a·b`, an error on overflow.
+#[inline]
+fn mul(a: i128, b: i128) -> Result<i128> {
+    if let (Ok(x), Ok(y)) = (i64::try_from(a), i64::try_from(b)) {
+        // Cannot overflow, and one machine multiplication (the checked 128-bit one is a call).
+        return Ok(i128::from(x) * i128::from(y));
+    }
+    a.checked_mul(b).ok_or(TileModelError::Overflow("tile facets"))
+}
+
+/// `a − b`, an error on overflow.
+fn sub(a: i128, b: i128) -> Result<i128> {
+    a.checked_sub(b).ok_or(TileModelError::Overflow("tile facets"))
+}
+
+/// `⌊a / b⌋` for `b ≠ 0` (either sign).
+fn floor_any(a: i128, b: i128) -> i128 {
+    if b < 0 {
+        floor_i128(-a, -b)
+    } else {
+        floor_i128(a, b)
+    }
+}
+
+/// The line `ℓ(u) = (c − a·u) / b` (`b > 0`) of one facet in the plane of the last two tile
+/// coordinates `(u, v) = (T_{m−2}, T_{m−1})`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Line {
+    a: i128,
+    b: i128,
+    c: i128,
+}
+
+impl Line {
+    /// The sign of `self(u) − other(u)`: of `(c − a·u)·b' − (c' − a'·u)·b`.
+    fn compare_at(&self, other: &Line, u: i128) -> Result<std::cmp::Ordering> {
+        let x = mul(sub(self.c, mul(self.a, u)?)?, other.b)?;
+        let y = mul(sub(other.c, mul(other.a, u)?)?, self.b)?;
+        Ok(x.cmp(&y))
+    }
+
+    /// `a·b' − a'·b`: negative iff `self` rises faster than `other` (slope `−a/b`).
+    fn slope_gap(&self, other: &Line) -> Result<i128> {
+        sub(mul(self.a, other.b)?, mul(other.a, self.b)?)
+    }
+}
+
+/// `⌊(n₀ + i·step) / b⌋` for `i = 0, 1, …` by additions: the quotient and the remainder in
+/// `[0, b)` carried from one `i` to the next (exact: `n + step = (q + k)·b + (r + d)` with
+/// `step = k·b + d`, `0 ≤ d < b`, and one carry when `r + d ≥ b`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Stepper {
+    q: i64,
+    r: i64,
+    b: i64,
+    k: i64,
+    d: i64,
+}
+
+impl Stepper {
+    /// The sequence from `n0`; its values up to `i = steps` must fit in 64 bits.
+    fn new(n0: i128, step: i128, b: i128, steps: i128) -> Result<Stepper> {
+        let overflow = || TileModelError::Overflow("tile facets");
+        let last = n0.checked_add(mul(step, steps)?).ok_or_else(overflow)?;
+        let fits = |v: i128| i64::try_from(v).map_err(|_| overflow());
+        // Both ends fit, so every quotient in between does (they are monotone); `r + d < 2b`.
+        fits(floor_i128(last, b))?;
+        if b > i128::from(i64::MAX / 2) {
+            return Err(overflow());
+        }
+        if let (Ok(n0), Ok(step), Ok(b)) = (i64::try_from(n0), i64::try_from(step), i64::try_from(b)) {
+            // The same in 64 bits (several times faster than the 128-bit division routines).
+            return Ok(Stepper {
+                q: n0.div_euclid(b),
+                r: n0.rem_euclid(b),
+                b,
+                k: step.div_euclid(b),
+                d: step.rem_euclid(b),
+            });
+        }
+        Ok(Stepper {
+            q: fits(floor_i128(n0, b))?,
+            r: fits(n0.rem_euclid(b))?,
+            b: fits(b)?,
+            k: fits(step.div_euclid(b))?,
+            d: fits(step.rem_euclid(b))?,
+        })
+    }
+
+    /// The next value. The one after the last value asked for may not fit and is never read:
+    /// the quotient wraps there.
+    #[inline]
+    fn advance(&mut self) {
+        self.q = self.q.wrapping_add(self.k);
+        self.r += self.d;
+        if self.r >= self.b {
+            self.r -= self.b;
+            self.q = self.q.wrapping_add(1);
+        }
+    }
+}
+
+/// The pointwise maximum of lines over the integers `u1..=u2` as pieces (first `u`, line), and
+/// its ceiling stepped along `u`. `⌈max_f ℓ_f(u)⌉ = max_f ⌈ℓ_f(u)⌉` (the ceiling is monotone),
+/// so on each piece one line's ceiling is the bound.
+#[derive(Debug, Clone, Default)]
+struct Envelope {
+    pieces: Vec<(i64, Line)>,
+    /// Scratch: the lines, one per `(a, b)`.
+    parallel: Vec<Line>,
+    end: i64,
+    at: usize,
+    next: i64,
+    step: Stepper,
+}
+
+impl Envelope {
+    /// The pieces of `max(lines)` on `u1..=u2` (`u1 ≤ u2`, `lines` not empty): start with the
+    /// highest line at `u1` (on a tie the one rising fastest); the next piece starts at the first
+    /// integer where a line rising faster than the current one exceeds it — `ℓ(u) > ℓ_c(u)` iff
+    /// `u·(a·b_c − a_c·b) < c·b_c − c_c·b` with `a·b_c − a_c·b < 0`, i.e.
+    /// `u ≥ ⌊(c·b_c − c_c·b) / (a·b_c − a_c·b)⌋ + 1` — and is the highest line there. The
+    /// maximum is convex, so slopes only grow and there are at most `lines.len()` pieces.
+    fn build(&mut self, all: &[Line], u1: i64, u2: i64) -> Result<()> {
+        self.pieces.clear();
+        self.end = u2;
+        // Facets that differ only in the prefix coordinates give parallel lines with the same
+        // `(a, b)`: only the highest of them can be the maximum.
+        self.parallel.clear();
+        for l in all {
+            match self.parallel.iter_mut().find(|p| p.a == l.a && p.b == l.b) {
+                Some(p) => p.c = p.c.max(l.c),
+                None => self.parallel.push(*l),
+            }
+        }
+        let lines = &self.parallel[..];
+        let mut u = i128::from(u1);
+        let mut current = highest(lines, u)?;
+        self.pieces.push((u1, current));
+        loop {
+            let mut next: Option<i128> = None;
+            for l in lines {
+                let gap = l.slope_gap(&current)?;
+                if gap >= 0 {
+                    continue;
+                }
+                let e = sub(mul(l.c, current.b)?, mul(current.c, l.b)?)?;
+                let first = floor_any(e, gap) + 1;
+                next = Some(next.map_or(first, |n| n.min(first)));
+            }
+            match next {
+                Some(n) if n <= i128::from(u2) => {
+                    debug_assert!(n > u);
+                    u = n;
+                    current = highest(lines, u)?;
+                    self.pieces.push((n as i64, current));
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Positions the stepping at the first piece.
+    fn start(&mut self) -> Result<()> {
+        self.at = 0;
+        self.enter()
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        let (u, line) = self.pieces[self.at];
+        self.next = self.pieces.get(self.at + 1).map_or(i64::MAX, |p| p.0);
+        let last = self.next.saturating_sub(1).min(self.end);
+        // ⌈(c − a·u)/b⌉ = −⌊(a·u − c)/b⌋.
+        let n0 = sub(mul(line.a, i128::from(u))?, line.c)?;
+        self.step = Stepper::new(n0, line.a, line.b, i128::from(last) - i128::from(u))?;
+        Ok(())
+    }
+
+    /// `⌈max_f ℓ_f(u)⌉`, for `u` = the first `u`, then every next one in turn.
+    #[inline]
+    fn ceil_next(&mut self, u: i64) -> Result<i64> {
+        if u == self.next {
+            self.at += 1;
+            self.enter()?;
+        }
+        let v = -self.step.q;
+        self.step.advance();
+        Ok(v)
+    }
+}
+
+/// The highest of `lines` at `u`, on a tie the one rising fastest.
+fn highest(lines: &[Line], u: i128) -> Result<Line> {
+    let mut best = lines[0];
+    for l in &lines[1..] {
+        let better = match l.compare_at(&best, u)? {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => l.slope_gap(&best)? < 0,
+            std::cmp::Ordering::Less => false,
+        };
+        if better {
+            best = *l;
+        }
+    }
+    Ok(best)
+}
+
+/// One polygon of the last two tile coordinates at a fixed prefix: `u` in `lo..=hi`,
+/// `⌈max lower lines⌉ ≤ v ≤ ⌊min upper lines⌋`. Upper lines are kept negated
+/// (`⌊min ℓ⌋ = −⌈max (−ℓ)⌉`) so that both bounds are [`Envelope`]s.
+#[derive(Debug, Clone, Default)]
+struct Sweep {
+    lo: i64,
+    hi: i64,
+    lower_lines: Vec<Line>,
+    upper_lines: Vec<Line>,
+    lower: Envelope,
+    upper: Envelope,
+}
+
+impl Sweep {
+    fn clear(&mut self, lo: i64, hi: i64) {
+        self.lo = lo;
+        self.hi = hi;
+        self.lower_lines.clear();
+        self.upper_lines.clear();
+    }
+
+    /// Adds `lo ≤ a·u + b·v ≤ hi`; `false` when it leaves no point for any `u`.
+    fn constrain(&mut self, mut a: i128, mut b: i128, mut lo: i128, mut hi: i128) -> Result<bool> {
+        if b < 0 {
+            (a, b, lo, hi) = (-a, -b, -hi, -lo);
+        }
+        if b > 0 {
+            // v ≥ (lo − a·u)/b and v ≤ (hi − a·u)/b, i.e. −v ≥ (−hi + a·u)/b.
+            self.lower_lines.push(Line { a, b, c: lo });
+            self.upper_lines.push(Line { a: -a, b, c: -hi });
+            return Ok(true);
+        }
+        if a < 0 {
+            (a, lo, hi) = (-a, -hi, -lo);
+        }
+        if a == 0 {
+            return Ok(lo <= 0 && 0 <= hi);
+        }
+        // lo ≤ a·u ≤ hi with a > 0: clamp the u range (to within the old one, so it fits).
+        let l = (-floor_i128(-lo, a)).max(i128::from(self.lo));
+        let h = floor_i128(hi, a).min(i128::from(self.hi));
+        if l > h {
+            (self.lo, self.hi) = (1, 0);
+            return Ok(false);
+        }
+        (self.lo, self.hi) = (l as i64, h as i64);
+        Ok(true)
+    }
+
+    /// Builds both envelopes on `lo..=hi` (not empty).
+    fn build(&mut self) -> Result<()> {
+        if self.lower_lines.is_empty() || self.upper_lines.is_empty() {
+            // A bounded polytope has a facet with a non-zero last coefficient at every level.
+            return Err(TileModelError::InvalidInput("a tile polytope is unbounded along its last row".into()));
+        }
+        self.lower.build(&self.lower_lines, self.lo, self.hi)?;
+        self.upper.build(&self.upper_lines, self.lo, self.hi)
+    }
+
+    /// Builds both envelopes and positions their stepping at `lo`.
+    fn start(&mut self) -> Result<()> {
+        self.build()?;
+        self.lower.start()?;
+        self.upper.start()
+    }
+
+    /// The intersection of the polygons `sweeps[s]`, `s` in `members` (their lines together).
+    fn intersect(&mut self, sweeps: &[Sweep], members: impl Iterator<Item = usize> + Clone) {
+        let lo = members.clone().map(|s| sweeps[s].lo).max().unwrap_or(1);
+        let hi = members.clone().map(|s| sweeps[s].hi).min().unwrap_or(0);
+        self.clear(lo, hi);
+        for s in members {
+            self.lower_lines.extend_from_slice(&sweeps[s].lower_lines);
+            self.upper_lines.extend_from_slice(&sweeps[s].upper_lines);
+        }
+    }
+
+    /// The interval of `v` at `u` when `u` is in range and it is not empty; `u` must run through
+    /// `lo..=hi` in order (values outside are skipped without stepping).
+    #[inline]
+    fn next(&mut self, u: i64) -> Result<Option<(i64, i64)>> {
+        if u < self.lo || u > self.hi {
+            return Ok(None);
+        }
+        let lo = self.lower.ceil_next(u)?;
+        let hi = -self.upper.ceil_next(u)?;
+        Ok((lo <= hi).then_some((lo, hi)))
+    }
+}
+
+/// Sorts and merges closed intervals in place (adjacent ones join: they cover consecutive
+/// wavefronts the same way).
+fn merge_in_place(v: &mut Vec<(i64, i64)>) {
+    v.sort_unstable();
+    let mut n = 0;
+    for i in 0..v.len() {
+        let (lo, hi) = v[i];
+        if n > 0 && lo <= v[n - 1].1.saturating_add(1) {
+            v[n - 1].1 = v[n - 1].1.max(hi);
+        } else {
+            v[n] = (lo, hi);
+            n += 1;
+        }
+    }
+    v.truncate(n);
 }
 
 /// Sorted, merged closed intervals.

@@ -156,8 +156,130 @@ fn leading_lanes(block: Block, loops: usize) -> Vec<Vec<LaneIds>> {
         .collect()
 }
 
-/// The points a thread with `ids` runs in step `e` of a full tile.
+/// The points a thread with `ids` runs in step `e` of a full tile: the loops enumerated down to
+/// the last two, which are summed in closed form ([`last_two_loops`]).
 fn lane_points(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loops: usize) -> u64 {
+    if intra == IntraWavefront::FirstHyperplane || loops < 2 {
+        return lane_points_by_loops(intra, sizes, e, ids, loops);
+    }
+    fn go(p: usize, prefix: i64, loops: usize, sizes: &[i64], e: i64, ids: &LaneIds) -> u64 {
+        if p + 2 == loops {
+            return last_two_loops(sizes, e, prefix, p, ids);
+        }
+        let (lo, hi) = skew_range(sizes, e, p, prefix);
+        let (id, stride) = ids[p];
+        let mut total = 0;
+        let mut v = lo + id;
+        while v <= hi {
+            total += go(p + 1, prefix + v, loops, sizes, e, ids);
+            v += stride;
+        }
+        total
+    }
+    go(0, 0, loops, sizes, e, ids)
+}
+
+/// The range of point loop `p` (band coordinate `p + 1`) of skewed step `e` given the sum
+/// `prefix` of the outer loops' coordinates: the box row `[0, s_j − 1]` cut by
+/// `e − (s_0 − 1) − prefix − Σ_{j' > j} (s_{j'} − 1) ≤ y_j ≤ e − prefix` (the remaining
+/// coordinates, `y_0` included, must make up the sum `e`).
+fn skew_range(sizes: &[i64], e: i64, p: usize, prefix: i64) -> (i64, i64) {
+    let j = p + 1;
+    let rest: i64 = sizes[j + 1..].iter().map(|&s| s - 1).sum();
+    ((e - (sizes[0] - 1) - prefix - rest).max(0), (sizes[j] - 1).min(e - prefix))
+}
+
+/// The points of the last two point loops `p`, `p + 1` of skewed step `e` (outer sum `prefix`)
+/// for a thread with `ids`, in closed form: the outer loop runs `v = lo + id_o + k·st_o`; the
+/// inner one `⌊(H(v) − L(v)) / st_i⌋ + 1` times where `H(v) − L(v) ≥ 0`, with
+/// `L(v) = max(0, α − v) + id_i` and `H(v) = min(β, γ − v)` ([`skew_range`]). Between the
+/// breakpoints `v = α` and `v = γ − β` both are affine, so `H − L = c + σ·v` with
+/// `σ ∈ {−1, 0, 1}`; on the part of each piece where it is non-negative the counts are
+/// `Σ_k ⌊(c + σ·v_0 + σ·st_o·k) / st_i⌋ + 1`, a [`floor_sum`].
+fn last_two_loops(sizes: &[i64], e: i64, prefix: i64, p: usize, ids: &LaneIds) -> u64 {
+    let (lo, hi) = skew_range(sizes, e, p, prefix);
+    let ((id_o, st_o), (id_i, st_i)) = (ids[p], ids[p + 1]);
+    let first = lo + id_o;
+    if first > hi {
+        return 0;
+    }
+    let j = p + 2;
+    let rest: i64 = sizes[j + 1..].iter().map(|&s| s - 1).sum();
+    let alpha = e - (sizes[0] - 1) - prefix - rest;
+    let (beta, gamma) = (sizes[j] - 1, e - prefix);
+    // Pieces of v: below/above α (L = α − v + id_i or id_i), below/above γ − β (H = β or γ − v).
+    let mut cuts = [first, alpha + 1, gamma - beta + 1, hi + 1];
+    cuts[1..3].sort_unstable();
+    let mut total: i128 = 0;
+    for w in 0..3 {
+        let (a, b) = (cuts[w].max(first), (cuts[w + 1] - 1).min(hi));
+        if a > b {
+            continue;
+        }
+        // On a..=b: L = l0 + l1·v, H = h0 + h1·v.
+        let (l0, l1) = if a <= alpha { (alpha + id_i, -1) } else { (id_i, 0) };
+        let (h0, h1) = if b <= gamma - beta { (beta, 0) } else { (gamma, -1) };
+        let (c, sigma) = (h0 - l0, h1 - l1);
+        // Where c + σ·v ≥ 0.
+        let (mut a, mut b) = (a, b);
+        match sigma {
+            1 => a = a.max(-c),
+            -1 => b = b.min(c),
+            _ if c < 0 => continue,
+            _ => {}
+        }
+        // The outer loop's values in a..=b: first + st_o·k.
+        let k0 = (a - first + st_o - 1).div_euclid(st_o).max(0);
+        let k1 = (b - first).div_euclid(st_o);
+        if k1 < k0 {
+            continue;
+        }
+        let n = k1 - k0 + 1;
+        let v0 = first + st_o * k0;
+        total += floor_sum(n, st_i, sigma * st_o, c + sigma * v0) + i128::from(n);
+    }
+    total as u64
+}
+
+/// `Σ_{k=0}^{n−1} ⌊(a·k + b) / m⌋` for `m > 0` (any signs of `a`, `b`), by the standard
+/// Euclid-like reduction (AtCoder Library's `floor_sum`): shift `a`, `b` into `[0, m)` (their
+/// quotients contribute `⌊a/m⌋·n(n−1)/2 + ⌊b/m⌋·n`), then count the lattice points under the
+/// line by swapping the axes, which turns `(n, m, a, b)` into `(⌊(a·n + b)/m⌋, a, m, (a·n + b) mod m)`.
+pub fn floor_sum(n: i64, m: i64, a: i64, b: i64) -> i128 {
+    let (n, m) = (i128::from(n), i128::from(m));
+    let (mut a, mut b) = (i128::from(a), i128::from(b));
+    let mut total: i128 = 0;
+    if !(0..m).contains(&a) {
+        total += a.div_euclid(m) * (n * (n - 1) / 2);
+        a = a.rem_euclid(m);
+    }
+    if !(0..m).contains(&b) {
+        total += b.div_euclid(m) * n;
+        b = b.rem_euclid(m);
+    }
+    let (mut n, mut m) = (n, m);
+    loop {
+        if a >= m {
+            total += (n * (n - 1) / 2) * (a / m);
+            a %= m;
+        }
+        if b >= m {
+            total += n * (b / m);
+            b %= m;
+        }
+        let y_max = a * n + b;
+        if y_max < m {
+            return total;
+        }
+        n = y_max / m;
+        b = y_max % m;
+        std::mem::swap(&mut m, &mut a);
+    }
+}
+
+/// [`lane_points`] by enumerating every loop but the innermost (the earlier count, kept for
+/// the first hyperplane, whose steps are counted once, and as the tests' oracle).
+fn lane_points_by_loops(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loops: usize) -> u64 {
     // Loop p runs over band coordinate p + 1.
     let range = |p: usize, prefix: i64| -> (i64, i64) {
         let j = p + 1;
@@ -208,6 +330,50 @@ mod tests {
         assert_eq!(wavefront_warps(&shape, &[4, 100], Block::new(64, 1, 1)).unwrap(), vec![4; 4]);
         // 40 points on 256 threads: two warps with work.
         assert_eq!(wavefront_warps(&shape, &[1, 40], Block::new(256, 1, 1)).unwrap(), vec![2]);
+    }
+
+    #[test]
+    fn floor_sums_agree_with_the_sums() {
+        for n in 0..12i64 {
+            for m in 1..7i64 {
+                for a in -9..10i64 {
+                    for b in -12..13i64 {
+                        let direct: i128 = (0..n).map(|k| i128::from((a * k + b).div_euclid(m))).sum();
+                        assert_eq!(floor_sum(n, m, a, b), direct, "n={n} m={m} a={a} b={b}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn closed_form_lanes_agree_with_the_loops() {
+        // Every skewed step of boxes up to 4 wide in 3 and 4 rows, every thread offset and
+        // stride up to 4 per loop.
+        let mut checked = 0;
+        for sizes in
+            [vec![3i64, 4, 2], vec![1, 5, 3], vec![4, 1, 4], vec![2, 3, 4, 2], vec![3, 2, 1, 4], vec![1, 4, 4, 3]]
+        {
+            let loops = sizes.len() - 1;
+            let steps = 1 + sizes.iter().map(|s| s - 1).sum::<i64>();
+            for e in 0..steps {
+                for code in 0..(16i64.pow(loops as u32)) {
+                    let mut ids: LaneIds = [(0, 1); 3];
+                    for (p, id) in ids.iter_mut().enumerate().take(loops) {
+                        let c = (code >> (4 * p)) & 15;
+                        let stride = 1 + c / 4;
+                        *id = (c % 4 % stride, stride);
+                    }
+                    assert_eq!(
+                        lane_points(IntraWavefront::Skew, &sizes, e, &ids, loops),
+                        lane_points_by_loops(IntraWavefront::Skew, &sizes, e, &ids, loops),
+                        "sizes {sizes:?} e {e} ids {ids:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     fn test_shape(intra: IntraWavefront, width: usize) -> BandShape {

@@ -581,8 +581,9 @@ fn evaluate_blocks(
                 }
             }
         }
-        let layout = LayoutInputs::new(shape, tile, block, options.registers, device)?;
-        if layout.residency.blocks_per_sm == 0 {
+        // Residency first: it does not need the warps, which are the costly part of a layout.
+        let fits = crate::device::residency(device, block.threads(), options.registers, tile.memory.shared_bytes);
+        if fits.blocks_per_sm == 0 {
             tally.prune(PruneReason::DoesNotFit, || {
                 format!(
                     "{} on {block}: {} registers × {} threads, {} bytes shared ({})",
@@ -590,11 +591,12 @@ fn evaluate_blocks(
                     options.registers,
                     block.threads(),
                     tile.memory.shared_bytes,
-                    layout.residency.limiter
+                    fits.limiter
                 )
             });
             continue;
         }
+        let layout = LayoutInputs::new(shape, tile, block, options.registers, device)?;
         *evaluated += 1;
         let prediction = model.predict(&layout, device)?;
         let worst = best.last().map(|r| r.prediction.seconds);

@@ -1,0 +1,130 @@
+//! Release timing of the tile-size search (thesis Alg. 5.1) over the `stencil-tilemodel` API, at
+//! the simulator and GPU problem sizes of `bench/calibrate.py` and at larger GPU sizes.
+//!
+//! `cargo run --release -p stencil-tilemodel --example search_time [-- --repeat N] [-- FILTER]`
+//!
+//! The SCoPs are the tests' (`tilemodel/tests/common`: the examples' SOR and Jacobi, scheduled
+//! with the balanced intra-tile wavefronts of `poly-schedule`'s defaults); the calibration is the
+//! built-in H100 file with the examples' program names. Unlike `bench/tile_search_time.py` this
+//! does not run `stencil-opt` (no parsing, scheduling or printing): it times `search` alone,
+//! which is what that script's "search" column reports (`elapsed_s`). Per search it prints the
+//! smallest time of `--repeat` runs (default 3; one run when it takes over 1 s), the sizes and
+//! layouts, the choice, and the time spent counting inter-tile tiles of the chosen size.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::time::{Duration, Instant};
+
+use stencil_tilemodel::{count_tiles, search, Calibration, ModelKind, SearchOptions, TileGeometry};
+
+/// One example at one problem size.
+struct Case {
+    name: &'static str,
+    program: &'static str,
+    scop: stencil_poly::Scop,
+    /// Parameter values in the SCoP's order (T first).
+    params: Vec<i64>,
+    what: &'static str,
+}
+
+fn cases() -> Vec<Case> {
+    let case = |name, program, scop, params: &[i64], what| Case { name, program, scop, params: params.to_vec(), what };
+    vec![
+        case("sor-1d-3pt", "sor_1d_3pt", common::sor(1), &[32, 512], "sim"),
+        case("sor-1d-3pt", "sor_1d_3pt", common::sor(1), &[512, 65536], "gpu"),
+        case("sor-2d-5pt", "sor_2d_5pt", common::sor(2), &[16, 64, 64], "sim"),
+        case("sor-2d-5pt", "sor_2d_5pt", common::sor(2), &[64, 2048, 2048], "gpu"),
+        case("sor-2d-5pt", "sor_2d_5pt", common::sor(2), &[50, 16384, 16384], "gpu large"),
+        case("sor-3d-7pt", "sor_3d_7pt", common::sor(3), &[4, 16, 16, 16], "sim"),
+        case("sor-3d-7pt", "sor_3d_7pt", common::sor(3), &[16, 256, 256, 256], "gpu"),
+        case("sor-3d-7pt", "sor_3d_7pt", common::sor(3), &[20, 512, 512, 512], "gpu large"),
+        case("jacobi-2d-5pt", "jacobi_2d_5pt", common::jacobi(2), &[16, 64, 64], "sim"),
+        case("jacobi-2d-5pt", "jacobi_2d_5pt", common::jacobi(2), &[64, 2048, 2048], "gpu"),
+        case("jacobi-2d-5pt", "jacobi_2d_5pt", common::jacobi(2), &[50, 16384, 16384], "gpu large"),
+        case("jacobi-3d-7pt", "jacobi_3d_7pt", common::jacobi(3), &[4, 16, 16, 16], "sim"),
+        case("jacobi-3d-7pt", "jacobi_3d_7pt", common::jacobi(3), &[16, 256, 256, 256], "gpu"),
+        case("jacobi-3d-7pt", "jacobi_3d_7pt", common::jacobi(3), &[20, 512, 512, 512], "gpu large"),
+    ]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let repeat: usize = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .and_then(|k| args.get(k + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let filter: Option<&String> = args.iter().find(|a| !a.starts_with("--") && a.parse::<usize>().is_err());
+    let calibration = match Calibration::h100_default() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    };
+    println!(
+        "{:<14} {:<22} {:<9} {:<7} {:>10} {:>6} {:>8} {:>10}  choice",
+        "example", "problem", "model", "mapping", "search", "sizes", "layouts", "count"
+    );
+    let mut worst = Duration::ZERO;
+    for case in cases() {
+        if filter.is_some_and(|f| !case.name.contains(f.as_str()) && !case.what.contains(f.as_str())) {
+            continue;
+        }
+        let (shape, _) = common::shape(&case.scop, &case.params, true);
+        let problem: Vec<String> = shape.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        for model in ModelKind::ALL {
+            for staged in [true, false] {
+                let registers = calibration.registers_for(case.program, staged);
+                let options = SearchOptions { model, staged, registers, ..SearchOptions::default() };
+                let mut times = Vec::new();
+                let mut last = None;
+                for _ in 0..repeat.max(1) {
+                    match search(&shape, case.program, &calibration, &options) {
+                        Ok(report) => {
+                            times.push(report.elapsed);
+                            let slow = report.elapsed > Duration::from_secs(1);
+                            last = Some(report);
+                            if slow {
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            println!("{:<14} {:<22} {e}", case.name, problem.join(","));
+                            break;
+                        }
+                    }
+                }
+                let Some(report) = last else { continue };
+                let best = times.iter().min().copied().unwrap_or_default();
+                worst = worst.max(best);
+                let Some(choice) = report.choice().map(|r| (r.sizes.clone(), r.block)) else { continue };
+                // The counting cost of the chosen size alone.
+                let geometry = TileGeometry::new(&shape);
+                let start = Instant::now();
+                let counted = count_tiles(&shape, &geometry, &choice.0);
+                let count = start.elapsed();
+                if let Err(e) = counted {
+                    println!("  counting {:?}: {e}", choice.0);
+                }
+                println!(
+                    "{:<14} {:<22} {:<9} {:<7} {:>7.2} ms {:>6} {:>8} {:>7.3} ms  {} on {} ({})",
+                    case.name,
+                    problem.join(","),
+                    model.name(),
+                    if staged { "staged" } else { "global" },
+                    best.as_secs_f64() * 1e3,
+                    report.sizes_considered,
+                    report.evaluated,
+                    count.as_secs_f64() * 1e3,
+                    choice.0.iter().map(i64::to_string).collect::<Vec<_>>().join("x"),
+                    choice.1,
+                    case.what
+                );
+            }
+        }
+    }
+    println!("slowest search: {:.2} ms (target < 100 ms per example)", worst.as_secs_f64() * 1e3);
+}

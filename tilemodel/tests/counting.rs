@@ -1,0 +1,184 @@
+//! The inter-tile counter (`count_tiles`: the last two tile coordinates swept along the facet
+//! envelopes) against the plain enumeration of every tile row (`count_tiles_by_rows`, itself
+//! checked against brute force in `inputs_brute_force.rs`), on the examples' bands at problem
+//! sizes too large for brute force, and on random unimodular bands with several statements
+//! (shifted, empty or disjoint boxes), random sizes and widths 2 to 5.
+
+mod common;
+
+use proptest::prelude::*;
+use stencil_tilemodel::shape::StatementShape;
+use stencil_tilemodel::{count_tiles, count_tiles_by_rows, BandShape, IntraWavefront, TileGeometry, TileModelError};
+
+fn agree(shape: &BandShape, sizes: &[i64]) {
+    let geometry = TileGeometry::new(shape);
+    let fast = count_tiles(shape, &geometry, sizes);
+    let rows = count_tiles_by_rows(shape, &geometry, sizes);
+    match (fast, rows) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements),
+        (Err(TileModelError::Overflow(_)), _) | (_, Err(TileModelError::Overflow(_))) => {}
+        (a, b) => panic!("sizes {sizes:?}: {a:?} vs {b:?}"),
+    }
+}
+
+/// A random unimodular `m × m` matrix with its inverse: elementary row operations
+/// `row_i += c·row_j` (inverse: `column_j −= c·column_i`) and row swaps.
+fn unimodular(m: usize, ops: &[(usize, usize, i64)]) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
+    let mut a: Vec<Vec<i64>> = (0..m).map(|i| (0..m).map(|j| i64::from(i == j)).collect()).collect();
+    let mut inv = a.clone();
+    for &(i, j, c) in ops {
+        let (i, j) = (i % m, j % m);
+        if i == j {
+            // Swap rows i and i+1 (inverse: swap those columns).
+            let k = (i + 1) % m;
+            a.swap(i, k);
+            for row in inv.iter_mut() {
+                row.swap(i, k);
+            }
+            continue;
+        }
+        let source = a[j].clone();
+        for (x, y) in a[i].iter_mut().zip(&source) {
+            *x += c * y;
+        }
+        for row in inv.iter_mut() {
+            row[j] -= c * row[i];
+        }
+    }
+    (a, inv)
+}
+
+fn statement(
+    map: &[Vec<i64>],
+    inverse: &[Vec<i64>],
+    shift: Vec<i64>,
+    lower: Vec<i64>,
+    upper: Vec<i64>,
+) -> StatementShape {
+    StatementShape {
+        name: "S".into(),
+        map: map.to_vec(),
+        shift,
+        inverse: inverse.to_vec(),
+        lower,
+        upper,
+        accesses: Vec::new(),
+        operations: 1,
+    }
+}
+
+fn band(statements: Vec<StatementShape>) -> BandShape {
+    BandShape {
+        width: statements[0].map.len(),
+        intra: IntraWavefront::FirstHyperplane,
+        phases: vec![(0..statements.len()).collect()],
+        statements,
+        arrays: Vec::new(),
+        params: Vec::new(),
+    }
+}
+
+/// One random statement of width `m`: its own map or the first's, a shift, a box (possibly
+/// empty).
+/// Elementary operations of the map, shift, lower corner and extent of the box.
+type RandomStatement = (Vec<(usize, usize, i64)>, Vec<i64>, Vec<i64>, Vec<i64>);
+
+fn statement_strategy(m: usize) -> impl Strategy<Value = RandomStatement> {
+    (
+        proptest::collection::vec((0usize..5, 0usize..5, -2i64..=2), 0..6),
+        proptest::collection::vec(-6i64..=6, m),
+        proptest::collection::vec(-3i64..=3, m),
+        proptest::collection::vec(-1i64..=9, m),
+    )
+}
+
+#[test]
+fn example_bands_at_larger_sizes() {
+    for balanced in [true, false] {
+        for (scop, params, sizes) in [
+            (common::sor(1), vec![40, 300], vec![7, 5]),
+            (common::sor(2), vec![12, 60, 50], vec![3, 5, 4]),
+            (common::sor(2), vec![12, 60, 50], vec![1, 1, 1]),
+            (common::jacobi(2), vec![10, 50, 40], vec![2, 6, 3]),
+            (common::sor(3), vec![5, 20, 18, 16], vec![2, 3, 4, 3]),
+            (common::jacobi(3), vec![5, 16, 14, 12], vec![1, 3, 2, 5]),
+        ] {
+            if !balanced && params.len() > 3 {
+                continue;
+            }
+            let (shape, _) = common::shape(&scop, &params, balanced);
+            agree(&shape, &sizes);
+        }
+    }
+}
+
+#[test]
+fn huge_sizes_give_counts_or_an_overflow_error() {
+    let (shape, _) = common::shape(&common::sor(2), &[8, 20, 20], true);
+    for s in [i64::MAX / 4, i64::MAX / 2, i64::MAX, 1 << 40] {
+        agree(&shape, &[s, 1, s]);
+        agree(&shape, &[s, s, s]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn example_bands(
+        sizes in proptest::collection::vec(1i64..=9, 4),
+        t in 1i64..=12,
+        n in 3i64..=40,
+        m in 3i64..=30,
+        balanced: bool,
+    ) {
+        agree(&common::shape(&common::sor(1), &[t, 4 * n], balanced).0, &sizes[..2]);
+        agree(&common::shape(&common::jacobi(1), &[t, 4 * n], balanced).0, &sizes[..2]);
+        agree(&common::shape(&common::sor(2), &[t, n, m], balanced).0, &sizes[..3]);
+        agree(&common::shape(&common::jacobi(2), &[t, n, m], balanced).0, &sizes[..3]);
+        if balanced {
+            agree(&common::shape(&common::sor(3), &[t.min(6), n.min(16), m.min(14), 12], true).0, &sizes);
+            agree(&common::shape(&common::jacobi(3), &[t.min(6), n.min(16), 9, m.min(14)], true).0, &sizes);
+        }
+    }
+
+    #[test]
+    fn random_unimodular_bands(
+        m in 2usize..=4,
+        first in statement_strategy(5),
+        others in proptest::collection::vec((any::<bool>(), statement_strategy(5)), 0..5),
+        sizes in proptest::collection::vec(1i64..=6, 5),
+    ) {
+        let (ops, shift, lower, extent) = first;
+        let (map, inverse) = unimodular(m, &ops);
+        let boxed = |lower: &[i64], extent: &[i64]| -> (Vec<i64>, Vec<i64>) {
+            (lower[..m].to_vec(), lower[..m].iter().zip(&extent[..m]).map(|(l, e)| l + e).collect())
+        };
+        let (lo, hi) = boxed(&lower, &extent);
+        // The first statement has instances (as BandShape::new requires of some statement).
+        let hi: Vec<i64> = hi.iter().zip(&lo).map(|(h, l)| (*h).max(*l)).collect();
+        let mut statements = vec![statement(&map, &inverse, shift[..m].to_vec(), lo, hi)];
+        for (same_map, (ops, shift, lower, extent)) in others {
+            let (map2, inverse2) = if same_map { (map.clone(), inverse.clone()) } else { unimodular(m, &ops) };
+            let (lo, hi) = boxed(&lower, &extent);
+            statements.push(statement(&map2, &inverse2, shift[..m].to_vec(), lo, hi));
+        }
+        agree(&band(statements), &sizes[..m]);
+    }
+
+    #[test]
+    fn random_wide_bands(
+        ops in proptest::collection::vec((0usize..5, 0usize..5, -1i64..=1), 0..5),
+        extent in proptest::collection::vec(0i64..=4, 5),
+        sizes in proptest::collection::vec(1i64..=3, 5),
+        shifted: bool,
+    ) {
+        let (map, inverse) = unimodular(5, &ops);
+        let lo = vec![0i64; 5];
+        let mut statements = vec![statement(&map, &inverse, vec![0; 5], lo.clone(), extent.clone())];
+        if shifted {
+            statements.push(statement(&map, &inverse, vec![1, 0, 2, 0, 1], lo, extent));
+        }
+        agree(&band(statements), &sizes);
+    }
+}
