@@ -18,6 +18,15 @@ pub(crate) fn index_constant(ir: &mut Ir, at: InsertPoint, c: i64, location: &Lo
     ir.result(op, 0)
 }
 
+/// `arith.constant true` (an `i1`): the condition of a test with no terms.
+pub(crate) fn true_constant(ir: &mut Ir, at: InsertPoint, location: &Location) -> ValueId {
+    let mut state = OperationState::new("arith.constant", location.clone());
+    state.add_property("value", Attribute::Bool(true));
+    state.result_types = vec![Type::I1];
+    let op = ir.build(at, state);
+    ir.result(op, 0)
+}
+
 /// `name %a, %b` with result type `ty` (an `arith` binary op).
 pub(crate) fn binary(
     ir: &mut Ir,

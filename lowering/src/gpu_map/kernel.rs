@@ -37,7 +37,7 @@ use stencil_poly::codegen::{
 };
 use stencil_poly::tiling::{DimKind, TiledSchedule};
 
-use super::arith::{binary, compare, index_constant, ArithIndexer, EQ, NE, SGE, SLT};
+use super::arith::{binary, compare, index_constant, true_constant, ArithIndexer, EQ, NE, SGE, SLT};
 use super::staging::{StagedField, StagedIndexer};
 use super::{ops, PartialTiles};
 use crate::codegen::statement::copy_statement;
@@ -643,13 +643,7 @@ impl KernelBuilder<'_, '_> {
         }
         Ok(match all {
             Some(v) => v,
-            None => {
-                let mut state = OperationState::new("arith.constant", location.clone());
-                state.add_property("value", Attribute::Bool(true));
-                state.result_types = vec![Type::I1];
-                let op = self.ir.build(at, state);
-                self.ir.result(op, 0)
-            }
+            None => true_constant(self.ir, at, &location),
         })
     }
 

@@ -23,13 +23,13 @@ use std::collections::HashMap;
 
 use stencil_ir::affine::AffineExpr;
 use stencil_ir::ir::{InsertPoint, OperationState};
-use stencil_ir::{Attribute, Ir, Location, Type, ValueId};
+use stencil_ir::{Ir, Location, Type, ValueId};
 use stencil_poly::codegen::{
     tile_footprints, ArrayFootprint, Bound, FootprintBase, GuardKind, LoopAst, OriginCandidate,
 };
 use stencil_poly::{Limits, StatementId};
 
-use super::arith::{binary, compare, index_constant, load, store, ArithIndexer, EQ, SGE, SLE};
+use super::arith::{binary, compare, index_constant, load, store, true_constant, ArithIndexer, EQ, SGE, SLE};
 use super::kernel::{KernelBuilder, Level};
 use crate::codegen::statement::Indexer;
 
@@ -420,13 +420,7 @@ impl KernelBuilder<'_, '_> {
         };
         let member = match member {
             Some(m) => m,
-            None => {
-                let mut state = OperationState::new("arith.constant", location.clone());
-                state.add_property("value", Attribute::Bool(true));
-                state.result_types = vec![Type::I1];
-                let op = self.ir.build(inner, state);
-                self.ir.result(op, 0)
-            }
+            None => true_constant(self.ir, inner, &location),
         };
         let mut state = OperationState::new("arith.extui", location.clone());
         state.operands = vec![member];
