@@ -215,6 +215,32 @@ fn full_tile_separation() {
     );
 }
 
+/// The full-tile and the partial-tile branch of a staged kernel share its workgroup buffers and
+/// masks (one block runs one branch at a time): separating full tiles costs no shared memory.
+#[test]
+fn full_tile_branches_share_workgroup_memory() {
+    use common::{parse, registries, run_pipeline};
+    use stencil_ir::ir::WalkOrder;
+    let (dialects, _) = registries();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/sor-2d-5pt.mlir")).unwrap();
+    let attributions = |options: &str| {
+        let mut module = parse(&text, &dialects).unwrap();
+        run_pipeline(&mut module, &format!("builtin.module(poly-schedule,poly-tile{{sizes=4}},gpu-map{{{options}}})"))
+            .unwrap();
+        let func = module
+            .ir
+            .collect_ops(module.top, WalkOrder::PreOrder)
+            .into_iter()
+            .find(|&op| module.ir.op_name(op) == "gpu.func")
+            .unwrap();
+        stencil_dialects::gpu::num_workgroup_attributions(&module.ir, func)
+    };
+    let general = attributions("block=4,4");
+    assert!(general >= 2, "a buffer and a mask at least, got {general}");
+    assert_eq!(attributions("block=4,4 full-tiles=true"), general);
+    assert_eq!(attributions("block=4,4 full-tiles=true partial-tiles=guarded"), general);
+}
+
 /// Guarded partial tiles (`partial-tiles=guarded`): the full-tile loops with a domain test per
 /// instance, in every tile (without `full-tiles`) or in the partial ones (with it) — race-free
 /// and bit-identical, staged and not, with tiles of 3 so that most tiles are partial.

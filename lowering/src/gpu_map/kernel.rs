@@ -153,6 +153,7 @@ pub(crate) fn build_kernel(
         staged: HashMap::new(),
         shared: Vec::new(),
         shared_bytes: 0,
+        workgroup: HashMap::new(),
     };
     let grid = k.body(node, at)?;
     k.check_shared_limit()?;
@@ -302,7 +303,14 @@ pub(super) struct KernelBuilder<'a, 'i> {
     /// The workgroup buffers so far, described for error messages, and their total size.
     pub(super) shared: Vec<String>,
     pub(super) shared_bytes: i64,
+    /// The workgroup attributions by what they hold: staged code emitted twice for one tile
+    /// (the full-tile and the partial-tile branch, never both in one block at once) shares them.
+    pub(super) workgroup: HashMap<WorkgroupKey, ValueId>,
 }
+
+/// What a workgroup attribution holds: an array's buffer (`base: None`) or the mask of one of
+/// its footprint bases, with the box extent.
+pub(super) type WorkgroupKey = (usize, Option<usize>, Vec<i64>);
 
 impl KernelBuilder<'_, '_> {
     fn expr(&self, form: &stencil_poly::AffineForm) -> AffineExpr {

@@ -105,14 +105,26 @@ impl KernelBuilder<'_, '_> {
                 Type::MemRef(m) => m.element.clone(),
                 other => return Err(format!("shared-memory staging: field of type {other} is not a memref")),
             };
-            let buffer = self.workgroup_buffer(footprint, &element)?;
+            let key = (footprint.array.0, None, footprint.extent.clone());
+            let buffer = match self.workgroup.get(&key) {
+                Some(&b) => b,
+                None => {
+                    let b = self.workgroup_buffer(footprint, &element)?;
+                    self.workgroup.insert(key, b);
+                    b
+                }
+            };
             let origin = footprint
                 .origin
                 .iter()
                 .map(|candidates| self.origin_value(at, candidates))
                 .collect::<Result<Vec<_>, _>>()?;
-            let masks =
-                footprint.bases.iter().map(|base| self.mask_buffer(footprint, base)).collect::<Result<_, _>>()?;
+            let masks = footprint
+                .bases
+                .iter()
+                .enumerate()
+                .map(|(b, base)| self.mask_buffer(footprint, b, base))
+                .collect::<Result<_, _>>()?;
             plans.push(Plan { footprint, global, element, field: StagedField { buffer, origin }, masks });
         }
         // The masks of the block's previous tile may still be read by its store-back.
@@ -229,9 +241,9 @@ impl KernelBuilder<'_, '_> {
         self.ir.result(op, 0)
     }
 
-    /// A new workgroup byte mask for one base of `footprint` (module documentation), counted
-    /// towards the kernel's shared memory.
-    fn mask_buffer(&mut self, footprint: &ArrayFootprint, base: &FootprintBase) -> Result<Mask, String> {
+    /// The workgroup byte mask for base `index` of `footprint` (module documentation): a new one,
+    /// counted towards the kernel's shared memory, unless the kernel has it already.
+    fn mask_buffer(&mut self, footprint: &ArrayFootprint, index: usize, base: &FootprintBase) -> Result<Mask, String> {
         let name = self.input.info.scop.array(footprint.array).map_or("?", |a| a.name.as_str()).to_string();
         let offsets: Vec<&Vec<i64>> = base.reads.iter().chain(&base.writes).collect();
         let mut shift = Vec::with_capacity(footprint.extent.len());
@@ -246,6 +258,10 @@ impl KernelBuilder<'_, '_> {
             shift.push(hi);
             extent.push(grown);
         }
+        let key = (footprint.array.0, Some(index), extent.clone());
+        if let Some(&buffer) = self.workgroup.get(&key) {
+            return Ok(Mask { buffer, shift, extent });
+        }
         let bytes = extent
             .iter()
             .try_fold(1i64, |acc, &e| acc.checked_mul(e))
@@ -254,6 +270,7 @@ impl KernelBuilder<'_, '_> {
         self.shared.push(format!("{name} mask: {shape} × i8 = {bytes} bytes"));
         self.shared_bytes = self.shared_bytes.saturating_add(bytes);
         let buffer = super::ops::workgroup_buffer(self.ir, self.func, self.entry, &extent, &MASK_ELEMENT);
+        self.workgroup.insert(key, buffer);
         Ok(Mask { buffer, shift, extent })
     }
 
