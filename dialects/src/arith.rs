@@ -43,7 +43,12 @@ pub fn register(r: &mut DialectRegistry) {
             BinaryFlags::FastMath => (&["fastmath"], Some(default_fastmath as DefaultPropertiesFn)),
         };
         r.register_op(OpDef {
-            traits: OpTraits { pure: true, commutative: op.commutative, ..OpTraits::default() },
+            traits: OpTraits {
+                pure: true,
+                commutative: op.commutative,
+                may_trap: TRAPPING.contains(&op.name),
+                ..OpTraits::default()
+            },
             inherent_attrs,
             parse: Some(parse_binary),
             print: Some(print_binary),
@@ -184,6 +189,10 @@ const fn binary(
 ) -> BinaryOp {
     BinaryOp { name, summary, class, flags, commutative }
 }
+
+/// The binary ops undefined for some operands (a zero divisor; `INT_MIN / −1`).
+const TRAPPING: &[&str] =
+    &["arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.floordivsi"];
 
 const BINARY_OPS: &[BinaryOp] = {
     use BinaryFlags::*;

@@ -25,8 +25,9 @@ pub fn register(r: &mut DialectRegistry) {
     // Loops and conditionals have MLIR's `RecursiveMemoryEffects`: they are as pure as their
     // bodies, which our traits cannot express, so they are not marked pure.
     let region_op = OpTraits { single_block: true, ..OpTraits::default() };
+    let loop_op = OpTraits { loop_like: true, ..region_op };
     r.register_op(OpDef {
-        traits: region_op,
+        traits: loop_op,
         inherent_attrs: &["unsignedCmp"],
         parse: Some(parse_for),
         print: Some(print_for),
@@ -50,7 +51,7 @@ pub fn register(r: &mut DialectRegistry) {
         ..OpDef::new("scf.yield", "Ends an scf region, passing values to the parent op")
     });
     r.register_op(OpDef {
-        traits: region_op,
+        traits: loop_op,
         inherent_attrs: &["operandSegmentSizes"],
         default_properties: Some(|state| default_segments(state, 4)),
         parse: Some(parse_parallel),
@@ -1027,6 +1028,42 @@ mod tests {
         while sweep(&mut m.ir, m.top, &registry) {}
         stencil_ir::verifier::verify(&m.ir, &registry, m.top, true).unwrap();
         print_op(&m.ir, &registry, m.top, PrintOptions::default())
+    }
+
+    /// Parses `text`, runs `loop-invariant-code-motion`, verifies and prints.
+    fn licm(text: &str) -> String {
+        let registry = crate::registry();
+        let source = SourceFile::new("test.mlir", text);
+        let mut m = parse_source(&source, ParserConfig { registry: &registry, allow_unregistered: true }).unwrap();
+        stencil_ir::pass::licm::hoist_invariants(&mut m.ir, m.top, &registry);
+        stencil_ir::verifier::verify(&m.ir, &registry, m.top, true).unwrap();
+        print_op(&m.ir, &registry, m.top, PrintOptions::default())
+    }
+
+    /// Invariant pure ops leave the loops (out of both of two nested loops when invariant in
+    /// both); ops on the induction variable, loads, and divisions (which may trap in a loop that
+    /// runs no iteration) stay.
+    #[test]
+    fn loop_invariant_code_motion() {
+        let out = licm(
+            "func.func @f(%a: index, %b: index, %n: index, %m: memref<?xf64>) {\n  \
+             %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
+             scf.for %i = %c0 to %n step %c1 {\n    \
+               scf.for %j = %c0 to %n step %c1 {\n      \
+                 %s = arith.addi %a, %b : index\n      %t = arith.muli %s, %i : index\n      \
+                 %u = arith.muli %s, %b : index\n      %q = arith.divsi %a, %b : index\n      \
+                 %v = memref.load %m[%a] : memref<?xf64>\n      \
+                 \"test.use\"(%t, %u, %q, %v) : (index, index, index, f64) -> ()\n    }\n  }\n  return\n}",
+        );
+        let first_loop = out.find("scf.for").unwrap();
+        let at = |needle: &str| out.find(needle).unwrap_or_else(|| panic!("{needle} missing in\n{out}"));
+        assert!(at("arith.addi %arg0, %arg1") < first_loop, "invariant in both loops: moved out of both\n{out}");
+        assert!(at("arith.muli %0, %arg1") < first_loop, "depends only on a moved op: moved too\n{out}");
+        let inner_loop = out[first_loop + 7..].find("scf.for").unwrap() + first_loop + 7;
+        let t = at("arith.muli %0, %arg4");
+        assert!(t > first_loop && t < inner_loop, "invariant in the inner loop only: in front of it\n{out}");
+        assert!(at("arith.divsi") > inner_loop, "a division may trap: stays\n{out}");
+        assert!(at("memref.load") > inner_loop, "a load reads memory: stays\n{out}");
     }
 
     fn loop_with_bounds(ty: &str, lb: i64, ub: i64, step: i64, unsigned: bool) -> String {

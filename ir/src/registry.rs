@@ -46,6 +46,14 @@ pub struct OpTraits {
     /// entry block (MLIR's `DialectFoldInterface::shouldMaterializeInto`): for ops whose
     /// enclosing region may only hold specific ops, such as `stencil.apply`.
     pub constants_scope: bool,
+    /// Its regions run repeatedly with values from outside (MLIR's `LoopLikeOpInterface`):
+    /// `loop-invariant-code-motion` moves ops of its body that depend only on such values in
+    /// front of it.
+    pub loop_like: bool,
+    /// Pure, but undefined for some operands (integer division or remainder by zero), so not
+    /// speculatable (MLIR's `ConditionallySpeculatable`): never moved where it would run when
+    /// it did not before, e.g. out of a loop that may run no iteration.
+    pub may_trap: bool,
 }
 
 /// Result of folding an op (MLIR's `OpFoldResult` list).
@@ -129,6 +137,8 @@ impl OpDef {
                 constant_like: false,
                 constants_scope: false,
                 affine_scope: false,
+                loop_like: false,
+                may_trap: false,
             },
             inherent_attrs: &[],
             parse: None,

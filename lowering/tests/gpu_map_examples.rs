@@ -241,6 +241,17 @@ fn full_tile_branches_share_workgroup_memory() {
     assert_eq!(attributions("block=4,4 full-tiles=true partial-tiles=guarded"), general);
 }
 
+/// The kernels stay race-free and bit-identical after `loop-invariant-code-motion` moves their
+/// invariant index and scalar computations out of the point and step loops.
+#[test]
+fn loop_invariant_code_motion_keeps_kernels_exact() {
+    check_all(
+        "builtin.module(poly-schedule,poly-tile{sizes=3},gpu-map{block=4,2},canonicalize,cse,loop-invariant-code-motion,cse)",
+        &SimOptions::default().with_order(Order::Shuffled { seed: 31 }),
+        &[],
+    );
+}
+
 /// Guarded partial tiles (`partial-tiles=guarded`): the full-tile loops with a domain test per
 /// instance, in every tile (without `full-tiles`) or in the partial ones (with it) — race-free
 /// and bit-identical, staged and not, with tiles of 3 so that most tiles are partial.

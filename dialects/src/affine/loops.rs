@@ -17,7 +17,7 @@ use crate::support::{list_types, op_error, types_of};
 /// Registers `affine.for` and `affine.parallel`.
 pub(super) fn register(r: &mut DialectRegistry) {
     r.register_op(OpDef {
-        traits: OpTraits { single_block: true, ..OpTraits::default() },
+        traits: OpTraits { single_block: true, loop_like: true, ..OpTraits::default() },
         inherent_attrs: &["lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes"],
         parse: Some(parse_for),
         print: Some(print_for),
@@ -28,7 +28,7 @@ pub(super) fn register(r: &mut DialectRegistry) {
         )
     });
     r.register_op(OpDef {
-        traits: OpTraits { single_block: true, ..OpTraits::default() },
+        traits: OpTraits { single_block: true, loop_like: true, ..OpTraits::default() },
         inherent_attrs: &[
             "reductions",
             "lowerBoundsMap",

@@ -3,6 +3,7 @@
 
 pub mod canonicalize;
 pub mod cse;
+pub mod licm;
 pub mod pipeline;
 
 use crate::diagnostics::{DiagResult, Diagnostic};
@@ -287,11 +288,13 @@ pub struct PassRegistry {
 }
 
 impl PassRegistry {
-    /// A registry with the generic passes of this crate (`canonicalize`, `cse`).
+    /// A registry with the generic passes of this crate (`canonicalize`, `cse`,
+    /// `loop-invariant-code-motion`).
     pub fn with_generic_passes() -> Self {
         let mut r = PassRegistry::default();
         r.register(canonicalize::info());
         r.register(cse::info());
+        r.register(licm::info());
         r
     }
 

@@ -252,7 +252,7 @@ pub fn pass_info() -> PassInfo {
                 name: "block",
                 kind: OptionKind::String,
                 default: "",
-                description: "Threads per block along x[,y[,z]] (innermost dimension on x); default: 256 for wavefront, 256 / 32,8 / 32,4,2 for naive and overlapped by rank; auto (wavefront): the tile model's choice (poly-tile{sizes=auto}'s, or its search over blocks for the given sizes)",
+                description: "Threads per block along x[,y[,z]] (innermost dimension on x); default: wavefront shaped like a tile's intra-tile step (the tile sizes of the band rows after the first, innermost on x, 256 threads at most: 16,16 for 2-D tiles of 16), 256 when untiled; 256 / 32,8 / 32,4,2 for naive and overlapped by rank; auto (wavefront): the tile model's choice (poly-tile{sizes=auto}'s, or its search over blocks for the given sizes)",
             },
             OptionInfo {
                 name: "staging",

@@ -21,7 +21,7 @@
 
 use std::collections::HashMap;
 
-use stencil_ir::affine::AffineExpr;
+use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Ir, Location, Type, ValueId};
 use stencil_poly::codegen::{
@@ -572,12 +572,25 @@ impl StagedIndexer<'_> {
         location: &Location,
     ) -> Result<Option<(ValueId, Vec<ValueId>)>, String> {
         let Some(field) = self.staged.get(&memref) else { return Ok(None) };
-        let global = self.inner.indices(ir, at, index, location)?;
-        let local = global
-            .into_iter()
-            .zip(&field.origin)
-            .map(|(g, &o)| binary(ir, at, "arith.subi", g, o, Type::Index, location))
-            .collect();
+        // (e + c) − origin as (e − origin) + c: a stencil's accesses differ only in `c`, so
+        // `e − origin` is one value for all of them (after `cse`) and each access adds its offset.
+        let mut local = Vec::with_capacity(index.len());
+        for (e, &o) in index.iter().zip(&field.origin) {
+            let (variable, offset) = match e {
+                AffineExpr::Binary(AffineBinOp::Add, a, b) => match b.as_ref() {
+                    AffineExpr::Constant(c) => (a.as_ref(), *c),
+                    _ => (e, 0),
+                },
+                _ => (e, 0),
+            };
+            let g = self.inner.value(ir, at, variable, location)?;
+            let mut v = binary(ir, at, "arith.subi", g, o, Type::Index, location);
+            if offset != 0 {
+                let c = index_constant(ir, at, offset, location);
+                v = binary(ir, at, "arith.addi", v, c, Type::Index, location);
+            }
+            local.push(v);
+        }
         Ok(Some((field.buffer, local)))
     }
 }
