@@ -30,16 +30,21 @@ type Census = BTreeMap<Vec<i64>, Vec<u64>>;
 /// An instance: its statement, iterators and band coordinates.
 type Instance = (usize, Vec<i64>, Vec<i64>);
 
-/// Band coordinates `φ(i)` of an instance (the band's rows of its schedule).
-fn band_point(tiled: &TiledSchedule, s: usize, point: &[i64]) -> Vec<i64> {
-    let rows = tiled
+/// The schedule rows of the tiled band (those its inter-tile wavefront sums).
+fn band_rows(tiled: &TiledSchedule) -> Vec<usize> {
+    tiled
         .dims
         .iter()
         .find_map(|d| match &d.def {
             stencil_poly::tiling::DimDef::TileSum { rows, .. } => Some(rows.clone()),
             _ => None,
         })
-        .unwrap();
+        .unwrap()
+}
+
+/// Band coordinates `φ(i)` of an instance (the band's rows of its schedule).
+fn band_point(tiled: &TiledSchedule, s: usize, point: &[i64]) -> Vec<i64> {
+    let rows = band_rows(tiled);
     rows.iter().map(|&r| tiled.schedules[s].rows()[r].eval(point).unwrap()).collect()
 }
 
@@ -72,14 +77,7 @@ fn meets(scop: &Scop, tiled: &TiledSchedule, s: usize, params: &[i64], sizes: &[
     let stmt = &scop.statements()[s];
     let n = stmt.n_iterators();
     let mut p: Polyhedron = stmt.domain().fix_params(params).unwrap();
-    let rows = tiled
-        .dims
-        .iter()
-        .find_map(|d| match &d.def {
-            stencil_poly::tiling::DimDef::TileSum { rows, .. } => Some(rows.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let rows = band_rows(tiled);
     for (k, &r) in rows.iter().enumerate() {
         let row = &tiled.schedules[s].rows()[r];
         let mut point = vec![0i64; n];

@@ -286,7 +286,7 @@ pub fn to_json(summary: &CostSummary) -> Value {
                     "limiter": o.limiter.to_string(),
                     "by_registers": o.by_registers,
                     "by_shared_memory": o.by_shared_memory,
-                    "by_threads": o.by_threads,
+                    "by_warps": o.by_warps,
                     "by_blocks": o.by_blocks,
                 },
                 "estimate": estimate_json(k.estimate),

@@ -734,3 +734,40 @@ impl KernelBuilder<'_, '_> {
         self.with_dim(l.dim, iv, |k| k.thread_chain(chain, p + 1, m, inner))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::extent_bounds;
+    use stencil_poly::codegen::{Bound, ForLoop, LoopAst};
+    use stencil_poly::AffineForm;
+
+    /// A tile loop over `T₂` (column 2) inside `T₁` (column 1) at host wavefront `w`
+    /// (column 0), parameter `N` (column 3).
+    fn tile_loop(lower: Vec<Bound>, upper: Vec<Bound>) -> ForLoop {
+        ForLoop { dim: 2, lower, upper, step: 1, parallel: true, body: Box::new(LoopAst::Seq(vec![])) }
+    }
+
+    fn bound(coeffs: [i64; 4], constant: i64, divisor: i64) -> Bound {
+        Bound { expr: AffineForm::new(coeffs.to_vec(), constant), divisor }
+    }
+
+    #[test]
+    fn extents_come_from_bound_pairs_in_which_the_outer_tiles_cancel() {
+        let host = [true, false, false];
+        // w − 2·T₁ − 2 ≤ T₂ ≤ w − 2·T₁ and 0 ≤ T₂ ≤ ⌊N / 16⌋: the first pair cancels T₁ (at most
+        // 3 tiles), the pair (0, ⌊N/16⌋) gives ⌊N/16⌋ + 1, the mixed pairs keep T₁ and count not.
+        let l = tile_loop(
+            vec![bound([1, -2, 0, 0], -2, 1), bound([0, 0, 0, 0], 0, 1)],
+            vec![bound([1, -2, 0, 0], 0, 1), bound([0, 0, 0, 1], 0, 16)],
+        );
+        let extents = extent_bounds(&l, &host);
+        assert_eq!(extents, vec![bound([0, 0, 0, 0], 2, 1), bound([0, 0, 0, 1], 0, 16)]);
+        // Divisors: ⌈(w − T₁)/2⌉ ≤ T₂ ≤ ⌊(w − T₁ + 5)/2⌋ gives ⌊(2·5)/4⌋ + 1 = 3 (the exact
+        // count is 3 or 2).
+        let l = tile_loop(vec![bound([1, -1, 0, 0], 0, 2)], vec![bound([1, -1, 0, 0], 5, 2)]);
+        assert_eq!(extent_bounds(&l, &host), vec![bound([0, 0, 0, 0], 10, 4)]);
+        // Nothing cancels: no bound.
+        let l = tile_loop(vec![bound([0, 1, 0, 0], 0, 1)], vec![bound([0, 2, 0, 0], 0, 1)]);
+        assert!(extent_bounds(&l, &host).is_empty());
+    }
+}

@@ -24,6 +24,8 @@ use std::collections::HashMap;
 use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Ir, Location, Type, ValueId};
+use stencil_passes::schedule::{affine_expr_of_form, dim_or_symbol};
+use stencil_poly::affine::AffineForm;
 use stencil_poly::codegen::{
     tile_footprints, ArrayFootprint, Bound, FootprintBase, GuardKind, LoopAst, OriginCandidate,
 };
@@ -74,6 +76,18 @@ struct Mask {
     shift: Vec<i64>,
     /// Per coordinate, the box extent plus the spread of the base's offsets.
     extent: Vec<i64>,
+}
+
+/// How the lower bounds (`max`) and the upper bounds (`min`) of an existential fold.
+const FOLDS: [&str; 2] = ["arith.maxsi", "arith.minsi"];
+
+/// `acc = acc op value` at `at` (`value` alone when `acc` is empty).
+fn accumulate(ir: &mut Ir, at: InsertPoint, acc: &mut Option<ValueId>, op: &str, value: ValueId, location: &Location) {
+    let ty = ir.value_type(value).clone();
+    *acc = Some(match *acc {
+        Some(a) => binary(ir, at, op, a, value, ty, location),
+        None => value,
+    });
 }
 
 /// Element type of the masks.
@@ -311,24 +325,12 @@ impl KernelBuilder<'_, '_> {
         }
         // The innermost coordinate has no value at row level: the row parts leave it out.
         scope.push(None);
-        let split = |f: &stencil_poly::affine::AffineForm| -> Result<(AffineExpr, i64), String> {
+        // A form as (the form without the innermost coordinate, that coordinate's coefficient).
+        let split = |f: &AffineForm| -> Result<(AffineExpr, i64), String> {
             let a = f.coeff(column);
-            let row = match a {
-                0 => f.clone(),
-                a => stencil_poly::affine::AffineForm::combine(
-                    1,
-                    f,
-                    -a,
-                    &stencil_poly::affine::AffineForm::unit(f.n_columns(), column).map_err(|e| e.to_string())?,
-                )
-                .map_err(|e| e.to_string())?,
-            };
-            Ok((
-                stencil_passes::schedule::affine_expr_of_form(&row, |c| {
-                    stencil_passes::schedule::dim_or_symbol(c, rank + nd)
-                }),
-                a,
-            ))
+            let unit = AffineForm::unit(f.n_columns(), column).map_err(|e| e.to_string())?;
+            let row = AffineForm::combine(1, f, -a, &unit).map_err(|e| e.to_string())?;
+            Ok((affine_expr_of_form(&row, |c| dim_or_symbol(c, rank + nd)), a))
         };
         let indexer = ArithIndexer { dims: &scope, params: &self.params };
         // (row value, coefficient of the innermost coordinate) per guard and per bound.
@@ -344,6 +346,20 @@ impl KernelBuilder<'_, '_> {
                 bounds[k].push((indexer.value(self.ir, body, &e, &location)?, a, b.divisor));
             }
         }
+        // Terms without the innermost coordinate are the same for the whole segment: their
+        // guards and their part of the existential's fold go before the slot loop.
+        let mut segment_member = None;
+        let mut segment_fold: [Option<ValueId>; 2] = [None, None];
+        for &(row, _, kind) in guards.iter().filter(|g| g.1 == 0) {
+            let holds = self.guard_holds(body, row, kind);
+            accumulate(self.ir, body, &mut segment_member, "arith.andi", holds, &location);
+        }
+        for (k, list) in bounds.iter().enumerate() {
+            for &(row, _, divisor) in list.iter().filter(|b| b.1 == 0) {
+                let v = self.bound_term(body, row, divisor, k == 0);
+                accumulate(self.ir, body, &mut segment_fold[k], FOLDS[k], v, &location);
+            }
+        }
         // The segment's slots, in sequence.
         let size = index_constant(self.ir, body, segment_size, &location);
         let first = binary(self.ir, body, "arith.muli", segment, size, Type::Index, &location);
@@ -352,21 +368,10 @@ impl KernelBuilder<'_, '_> {
         let last = binary(self.ir, body, "arith.minsi", past, end, Type::Index, &location);
         let one = index_constant(self.ir, body, 1, &location);
         let (slot, inner) = self.scf_for(body, first, last, one);
-        // Segment-level code goes before the loop (`body` appends after it).
-        let block = match inner {
-            InsertPoint::End(block) | InsertPoint::Start(block) => Some(block),
-            InsertPoint::Before(op) | InsertPoint::After(op) => self.ir.parent_block(op),
-        };
-        let body = block
-            .and_then(|b| self.ir.block_parent_op(b))
-            .map(InsertPoint::Before)
-            .ok_or("shared-memory staging: a loop without op")?;
         let c = element(self, inner, slot, rank - 1);
+        // `row + a·c`, one product per distinct `a`.
         let mut scaled: HashMap<i64, ValueId> = HashMap::new();
         let mut term = |k: &mut Self, row: ValueId, a: i64| -> ValueId {
-            if a == 0 {
-                return row;
-            }
             let ac = *scaled.entry(a).or_insert_with(|| {
                 if a == 1 {
                     c
@@ -377,64 +382,27 @@ impl KernelBuilder<'_, '_> {
             });
             binary(k.ir, inner, "arith.addi", row, ac, Type::Index, &location)
         };
-        // Terms without the innermost coordinate are the same for the whole segment: their
-        // guards and their part of the existential's fold are evaluated before the loop.
-        let mut member: [Option<ValueId>; 2] = [None, None]; // [segment, slot]
-        let mut and = |k: &mut Self, slot_level: bool, v: ValueId| {
-            let (at, m) = if slot_level { (inner, &mut member[1]) } else { (body, &mut member[0]) };
-            *m = Some(match *m {
-                Some(x) => binary(k.ir, at, "arith.andi", x, v, Type::I1, &location),
-                None => v,
-            });
-        };
-        let zeros = [index_constant(self.ir, body, 0, &location), index_constant(self.ir, inner, 0, &location)];
-        for &(row, a, kind) in &guards {
-            let slot_level = a != 0;
-            let at = if slot_level { inner } else { body };
+        let mut member = segment_member;
+        for &(row, a, kind) in guards.iter().filter(|g| g.1 != 0) {
             let v = term(self, row, a);
-            let predicate = if kind == GuardKind::Zero { EQ } else { SGE };
-            let holds = compare(self.ir, at, predicate, v, zeros[usize::from(slot_level)], &location);
-            and(self, slot_level, holds);
+            let holds = self.guard_holds(inner, v, kind);
+            accumulate(self.ir, inner, &mut member, "arith.andi", holds, &location);
         }
         if !bounds[0].is_empty() {
-            // [lower, upper] × [segment, slot] partial folds.
-            let mut folded: [[Option<ValueId>; 2]; 2] = [[None, None], [None, None]];
+            let mut fold = segment_fold;
             for (k, list) in bounds.iter().enumerate() {
-                let (op, fold) =
-                    if k == 0 { ("arith.ceildivsi", "arith.maxsi") } else { ("arith.floordivsi", "arith.minsi") };
-                for &(row, a, divisor) in list {
-                    let slot_level = a != 0;
-                    let at = if slot_level { inner } else { body };
-                    let mut v = term(self, row, a);
-                    if divisor != 1 {
-                        let d = index_constant(self.ir, at, divisor, &location);
-                        v = binary(self.ir, at, op, v, d, Type::Index, &location);
-                    }
-                    let acc = &mut folded[k][usize::from(slot_level)];
-                    *acc = Some(match *acc {
-                        Some(x) => binary(self.ir, at, fold, x, v, Type::Index, &location),
-                        None => v,
-                    });
+                for &(row, a, divisor) in list.iter().filter(|b| b.1 != 0) {
+                    let v = term(self, row, a);
+                    let v = self.bound_term(inner, v, divisor, k == 0);
+                    accumulate(self.ir, inner, &mut fold[k], FOLDS[k], v, &location);
                 }
             }
-            let mut both = [None, None];
-            for (k, parts) in folded.iter().enumerate() {
-                let fold = if k == 0 { "arith.maxsi" } else { "arith.minsi" };
-                both[k] = match *parts {
-                    [Some(x), Some(y)] => Some(binary(self.ir, inner, fold, x, y, Type::Index, &location)),
-                    [x, y] => x.or(y),
-                };
-            }
-            let [Some(lo), Some(hi)] = both else {
+            let [Some(lo), Some(hi)] = fold else {
                 return Err("shared-memory staging: an existential with bounds on one side only".into());
             };
             let fits = compare(self.ir, inner, SLE, lo, hi, &location);
-            and(self, true, fits);
+            accumulate(self.ir, inner, &mut member, "arith.andi", fits, &location);
         }
-        let member = match member {
-            [Some(x), Some(y)] => Some(binary(self.ir, inner, "arith.andi", x, y, Type::I1, &location)),
-            [x, y] => x.or(y),
-        };
         let member = match member {
             Some(m) => m,
             None => true_constant(self.ir, inner, &location),
@@ -448,6 +416,31 @@ impl KernelBuilder<'_, '_> {
         slots.push(slot);
         store(self.ir, inner, byte, mask.buffer, slots, &location);
         Ok(())
+    }
+
+    /// `value ≥ 0` (or `= 0` for a `Zero` guard) at `at`.
+    fn guard_holds(&mut self, at: InsertPoint, value: ValueId, kind: GuardKind) -> ValueId {
+        let location = self.location.clone();
+        let zero = index_constant(self.ir, at, 0, &location);
+        compare(self.ir, at, if kind == GuardKind::Zero { EQ } else { SGE }, value, zero, &location)
+    }
+
+    /// `⌈value / divisor⌉` (`lower`) or `⌊value / divisor⌋` at `at`.
+    fn bound_term(&mut self, at: InsertPoint, value: ValueId, divisor: i64, lower: bool) -> ValueId {
+        if divisor == 1 {
+            return value;
+        }
+        let location = self.location.clone();
+        let d = index_constant(self.ir, at, divisor, &location);
+        binary(
+            self.ir,
+            at,
+            if lower { "arith.ceildivsi" } else { "arith.floordivsi" },
+            value,
+            d,
+            Type::Index,
+            &location,
+        )
     }
 
     /// A loop over the slots of a box of `extent`, cyclically over the block's threads with the

@@ -3,32 +3,9 @@
 //! (`cuda_occupancy.h`) for devices with partitioned register files.
 
 use super::device::DeviceModel;
-use std::fmt;
-use stencil_tilemodel::device::Limiter as TileLimiter;
-
-/// What limits the resident blocks per SM.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Limiter {
-    /// Registers per thread × threads.
-    Registers,
-    /// Shared memory per block.
-    SharedMemory,
-    /// Threads (warps) per SM.
-    Threads,
-    /// Blocks per SM.
-    Blocks,
-}
-
-impl fmt::Display for Limiter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Limiter::Registers => "registers",
-            Limiter::SharedMemory => "shared memory",
-            Limiter::Threads => "threads",
-            Limiter::Blocks => "blocks",
-        })
-    }
-}
+/// What limits the resident blocks per SM: the tile model's enum, since its rules
+/// ([`stencil_tilemodel::block_limits`]) are the ones counted here.
+pub use stencil_tilemodel::device::Limiter;
 
 /// The occupancy of one kernel launched with one block size.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -44,8 +21,8 @@ pub struct Occupancy {
     pub by_registers: Option<u32>,
     /// Blocks per SM shared memory allows.
     pub by_shared_memory: u32,
-    /// Blocks per SM the thread limit allows.
-    pub by_threads: u32,
+    /// Blocks per SM the warp (thread) limit allows.
+    pub by_warps: u32,
     /// The per-SM block limit.
     pub by_blocks: u32,
 }
@@ -75,19 +52,13 @@ pub fn occupancy(device: &DeviceModel, threads_per_block: u32, registers: Option
     let limits =
         stencil_tilemodel::block_limits(&device.limits.sm_resources(), threads_per_block, registers, shared_bytes);
     let (blocks_per_sm, limiter) = limits.tightest();
-    let limiter = match limiter {
-        TileLimiter::Registers => Limiter::Registers,
-        TileLimiter::SharedMemory => Limiter::SharedMemory,
-        TileLimiter::Warps => Limiter::Threads,
-        TileLimiter::Blocks => Limiter::Blocks,
-    };
     Occupancy {
         blocks_per_sm,
         warps_per_block: limits.warps_per_block,
         limiter,
         by_registers: limits.by_registers,
         by_shared_memory: limits.by_shared_memory,
-        by_threads: limits.by_warps,
+        by_warps: limits.by_warps,
         by_blocks: limits.by_blocks,
     }
 }
@@ -109,7 +80,7 @@ mod tests {
         // 32 registers: 1 024 per warp, 64 warps per SM; threads allow 8 blocks of 256 too,
         // and registers are named first on a tie.
         let o = occupancy(&h100, 256, Some(32), 0);
-        assert_eq!((o.blocks_per_sm, o.by_threads, o.limiter), (8, 8, Limiter::Registers));
+        assert_eq!((o.blocks_per_sm, o.by_warps, o.limiter), (8, 8, Limiter::Registers));
         assert!((o.fraction(&h100) - 1.0).abs() < 1e-12);
         // 48 registers × 256 threads (the naive 2-D Jacobi on an H100): 1 536 per warp,
         // 10 warps per partition, 40 per SM, 5 blocks.
@@ -133,9 +104,9 @@ mod tests {
         assert_eq!((o.blocks_per_sm, o.limiter), (32, Limiter::Blocks));
         // A partial warp takes a whole one: 40 threads are 2 warps, 32 blocks by threads.
         let o = occupancy(&h100, 40, None, 0);
-        assert_eq!((o.warps_per_block, o.by_threads, o.blocks_per_sm), (2, 32, 32));
+        assert_eq!((o.warps_per_block, o.by_warps, o.blocks_per_sm), (2, 32, 32));
         // Without registers the estimate is threads-only: 1024-thread blocks, 2 per SM.
         let o = occupancy(&h100, 1024, None, 0);
-        assert_eq!((o.blocks_per_sm, o.limiter, o.registers_known()), (2, Limiter::Threads, false));
+        assert_eq!((o.blocks_per_sm, o.limiter, o.registers_known()), (2, Limiter::Warps, false));
     }
 }

@@ -24,9 +24,9 @@
 // Three 8-byte loads and one store per point update (the 5-point update and the copy back).
 // CHECK-NEXT: per point update {{.*}} - 3.00 1.00 24.00 8.00 0 0
 // CHECK-NEXT: kernel block regs spill B smem B blocks/SM occupancy limited by est. time bound
-// Without registers, 256-thread blocks are limited by threads: 8 per SM, an upper bound.
-// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 32x8x1 ? ? 0 8 100.0 % (max) threads {{.*}} launches
-// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k1 32x8x1 ? ? 0 8 100.0 % (max) threads
+// Without registers, 256-thread blocks are limited by warps: 8 per SM, an upper bound.
+// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 32x8x1 ? ? 0 8 100.0 % (max) warps {{.*}} launches
+// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k1 32x8x1 ? ? 0 8 100.0 % (max) warps
 // CHECK-NEXT: estimate {{.*}} ({{.*}} GCells/s for 3168 point updates): launch overhead 16.00 µs, DRAM {{.*}}, issue {{.*}}, barriers 0.00 µs; each launch takes overhead + max(DRAM, issue + barriers)
 // CHECK-NEXT: estimate {{.*}} GCells/s in the large-problem limit (the same work per update on a GPU full of blocks, no launch overhead): DRAM {{.*}}, issue {{.*}}, barriers 0.00 µs
 // CHECK-NEXT: field A
