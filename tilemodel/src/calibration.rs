@@ -426,6 +426,18 @@ mod tests {
         assert_eq!(again, c);
     }
 
+    /// The measured H200 file shipped beside the built-in one loads and covers every
+    /// calibration program, so `poly-tile{calibration=tilemodel/calibrations/h200.json}` works.
+    #[test]
+    fn the_measured_h200_file_loads() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibrations/h200.json");
+        let c = Calibration::load(&path).expect("h200.json parses");
+        assert_eq!(c.source, "measured");
+        assert_eq!(c.device.multiprocessors, 132);
+        let builtin = Calibration::h100_default().expect("parses");
+        assert_eq!(c.registers.len(), builtin.registers.len());
+    }
+
     #[test]
     fn errors_name_the_field() {
         let e = Calibration::from_json("{\"format\": 1}", "x.json").unwrap_err().to_string();
