@@ -215,8 +215,17 @@ def run_benchmarks(manifest, budget, copy_bw, selected):
     return rows
 
 
+def describe_device(summary, device):
+    """Fills the results' device and driver lines from a run report's GPU description."""
+    if device:
+        summary["device"] = (f"{device['name']} ({device['chip']}, {device['multiprocessors']} SMs, "
+                             f"L2 {device['l2_cache_bytes'] // (1 << 20)} MiB)")
+        summary["driver"] = f"CUDA {device['driver_version']}"
+
+
 def run_calibration(manifest, results_dir, budget):
-    """Times the manifest's calibration runs on the GPU and fits the tile models to them."""
+    """Times the manifest's calibration runs on the GPU and fits the tile models to them; returns
+    the GPU's description from the first run report (None when no run succeeded)."""
     runs = [r for r in manifest.get("calibration", []) if "ptx" in r]
     say(f"calibration: {len(runs)} runs on the GPU (docs/tile-models.md)")
     records = []
@@ -231,17 +240,17 @@ def run_calibration(manifest, results_dir, budget):
             say(f"  {entry['label']}: failed: {error}")
             continue
         gpu = report["target_stats"]["gpu"]
-        device = device or gpu["device"]["name"]
+        device = device or gpu["device"]
         registers = max((k["registers"] or 0 for k in gpu["kernels"]), default=0)
         records.append({**{k: entry[k] for k in ("label", "example", "pipeline", "params", "tile", "block")},
                         "seconds": gpu["kernel_seconds"], "registers": registers})
         say(f"  {entry['label']}: {gpu['kernel_seconds'] * 1e3:.3f} ms, {registers} registers")
     if len(records) < 8:
         say(f"calibration: only {len(records)} runs succeeded; not fitting")
-        return
+        return device
     measurements = os.path.join(results_dir, "measurements.json")
     with open(measurements, "w") as f:
-        json.dump({"format": 1, "target": "gpu", "device": device or "GPU", "runs": records}, f, indent=1)
+        json.dump({"format": 1, "target": "gpu", "device": device["name"] if device else "GPU", "runs": records}, f, indent=1)
     tool = os.path.join(HERE, "bin", "stencil-calibrate")
     fitted = subprocess.run([tool, "fit", measurements, "--root", HERE, "--out",
                              os.path.join(results_dir, "calibration.json")], capture_output=True, text=True)
@@ -257,6 +266,7 @@ def run_calibration(manifest, results_dir, budget):
     say("  with the built-in (simulator-derived) H100 calibration instead:")
     for line in (default.stdout + default.stderr).splitlines():
         say("  " + line)
+    return device
 
 
 def bench_label(entry):
@@ -341,16 +351,14 @@ def main():
             say(f"copy bandwidth not measured: {e}")
         summary["benchmarks"] = run_benchmarks(manifest, budget, summary["copy_bandwidth"],
                                                lambda label: pattern is None or pattern.search(label))
-        device = next((r["device"] for r in summary["benchmarks"] if r.get("device")), None)
-        if device:
-            summary["device"] = (f"{device['name']} ({device['chip']}, {device['multiprocessors']} SMs, "
-                                 f"L2 {device['l2_cache_bytes'] // (1 << 20)} MiB)")
-            summary["driver"] = f"CUDA {device['driver_version']}"
+        describe_device(summary, next((r["device"] for r in summary["benchmarks"] if r.get("device")), None))
     elif not cuda:
         say("GPU benchmarks skipped: no NVIDIA driver on this machine")
     if "--calibrate" in args or calibrate_only:
         if cuda:
-            run_calibration(manifest, results_dir, budget)
+            device = run_calibration(manifest, results_dir, budget)
+            if summary["device"] is None:
+                describe_device(summary, device)
         else:
             say("calibration skipped: no NVIDIA driver on this machine (the tile models keep their built-in "
                 "H100 calibration, derived from the simulator's cost model)")
