@@ -16,6 +16,9 @@
 //! * `overlapped`: temporal blocking for DOALL programs — each block loads its tile plus a halo
 //!   into shared memory, runs several time steps there (recomputing the halo it needs instead of
 //!   exchanging it) and writes its tile back; one launch per group of time steps (`overlapped`).
+//! * `streaming`: temporal blocking for 2-D/3-D DOALL programs that streams along the outermost
+//!   dimension — a block owns a column, keeps rings of planes in shared memory and pipelines a
+//!   launch's time steps along it, recomputing halos only in the other dimensions (`streaming`).
 
 mod arith;
 mod host;
@@ -25,6 +28,7 @@ mod nest;
 mod ops;
 mod overlapped;
 mod staging;
+mod streaming;
 mod wavefront;
 
 use stencil_dialects::support::op_error;
@@ -41,6 +45,8 @@ pub enum Strategy {
     Naive,
     /// Temporal blocking with overlapped tiles in shared memory (DOALL applies only).
     Overlapped,
+    /// Temporal blocking streaming along the outermost dimension (2-D/3-D DOALL applies only).
+    Streaming,
 }
 
 impl Strategy {
@@ -50,9 +56,10 @@ impl Strategy {
             "wavefront" => Ok(Strategy::Wavefront),
             "naive" => Ok(Strategy::Naive),
             "overlapped" => Ok(Strategy::Overlapped),
-            other => {
-                Err(format!("unknown strategy '{other}': choose wavefront (tiled, the default), naive or overlapped"))
-            }
+            "streaming" => Ok(Strategy::Streaming),
+            other => Err(format!(
+                "unknown strategy '{other}': choose wavefront (tiled, the default), naive, overlapped or streaming"
+            )),
         }
     }
 
@@ -61,6 +68,7 @@ impl Strategy {
             Strategy::Wavefront => &wavefront::Wavefront,
             Strategy::Naive => &naive::Naive,
             Strategy::Overlapped => &overlapped::Overlapped,
+            Strategy::Streaming => &streaming::Streaming,
         }
     }
 }

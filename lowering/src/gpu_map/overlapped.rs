@@ -52,9 +52,35 @@ pub(super) struct Overlapped;
 /// limit, at most this many (more recomputes ever wider halos for little extra reuse).
 const MAX_AUTO_TIME_TILE: i64 = 8;
 
-impl MappingStrategy for Overlapped {
+/// What differs between the strategies that run several time steps of DOALL applies per launch
+/// on tiles in shared memory (`overlapped`: a box per tile; `streaming`: rings of planes along
+/// the outermost dimension): the default tile, the shared memory a tile needs, and the tile
+/// kernel. The plan (fields, reaches, tile and time-tile choice) and the host side (launches,
+/// second buffers, the copy back) are shared.
+pub(super) trait TemporalTiles {
+    /// The strategy's name, for messages and the recorded mapping.
+    fn name(&self) -> &'static str;
+    /// Checks the plan's program and options beyond what every temporal strategy needs.
+    fn check(&self, plan: &Plan) -> Result<(), String>;
+    /// The tile (points per block along each dimension, outermost first) without `tile=…`.
+    fn default_tile(&self, rank: usize) -> Vec<i64>;
+    /// Bytes of workgroup memory one block uses for `tile` and `time_tile` steps (`None` on
+    /// overflow).
+    fn shared_bytes(&self, plan: &Plan, tile: &[i64], time_tile: i64) -> Option<i64>;
+    /// The tile kernel: advances one tile by the launch's time steps.
+    fn build_kernel(
+        &self,
+        ir: &mut Ir,
+        info: &ScopInfo,
+        plan: &Plan,
+        kernel: &KernelFunc,
+        location: &Location,
+    ) -> Result<(), String>;
+}
+
+impl<T: TemporalTiles> MappingStrategy for T {
     fn name(&self) -> &'static str {
-        "overlapped"
+        TemporalTiles::name(self)
     }
 
     fn map(
@@ -64,21 +90,22 @@ impl MappingStrategy for Overlapped {
         program: OpId,
         options: &GpuMapOptions,
     ) -> Result<OpId, Diagnostic> {
-        let (info, nest) = super::direct_program(ir, registry, program, self.name())?;
-        let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
-        let plan = Plan::new(ir, program, &nest, options).map_err(|e| fail(ir, e))?;
-        let name = info.program_name(ir).to_string();
-        let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
-        if let Err(e) = emit(ir, &info, &plan, &mut host) {
+        let name = TemporalTiles::name(self);
+        let (info, nest) = super::direct_program(ir, registry, program, name)?;
+        let fail = |ir: &Ir, e: String| mapping_error(ir, program, name, e);
+        let plan = Plan::new(ir, program, &nest, options, self).map_err(|e| fail(ir, e))?;
+        let program_name = info.program_name(ir).to_string();
+        let mut host = HostSide::create(ir, program, &program_name).map_err(|e| fail(ir, e))?;
+        if let Err(e) = emit(ir, &info, &plan, &mut host, self) {
             host.abandon(ir);
             return Err(fail(ir, e));
         }
-        tracing::debug!(tile = ?plan.tile, time_tile = plan.time_tile, block = ?plan.block, shared = plan.shared_bytes, "gpu-map{{overlapped}}");
+        tracing::debug!(strategy = name, tile = ?plan.tile, time_tile = plan.time_tile, block = ?plan.block, shared = plan.shared_bytes, "gpu-map");
         let func = host.finish(ir, program);
         super::record_mapping(
             ir,
             func,
-            self.name(),
+            name,
             vec![
                 ("tile", super::int_array(&plan.tile)),
                 ("time_tile", Attribute::i64(plan.time_tile)),
@@ -96,83 +123,134 @@ impl MappingStrategy for Overlapped {
     }
 }
 
+impl TemporalTiles for Overlapped {
+    fn name(&self) -> &'static str {
+        "overlapped"
+    }
+
+    fn check(&self, _plan: &Plan) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// A few warps wide along the innermost dimension.
+    fn default_tile(&self, rank: usize) -> Vec<i64> {
+        match rank {
+            1 => vec![1024],
+            2 => vec![32, 64],
+            _ => vec![4, 8, 32],
+        }
+    }
+
+    /// One buffer per field over the tile grown by `time_tile` steps' reach.
+    fn shared_bytes(&self, plan: &Plan, tile: &[i64], time_tile: i64) -> Option<i64> {
+        let bytes_per_point: i64 = plan.fields.iter().map(|f| f.bytes).sum();
+        (0..plan.rank).try_fold(bytes_per_point, |acc, d| {
+            let e = tile[d].checked_add(time_tile.checked_mul(plan.step_lo[d] + plan.step_hi[d])?)?;
+            acc.checked_mul(e)
+        })
+    }
+
+    fn build_kernel(
+        &self,
+        ir: &mut Ir,
+        info: &ScopInfo,
+        plan: &Plan,
+        kernel: &KernelFunc,
+        location: &Location,
+    ) -> Result<(), String> {
+        build_tile_kernel(ir, info, plan, kernel, location)
+    }
+}
+
 /// A field the applies access, and how the tiles treat it.
-struct FieldPlan {
+pub(super) struct FieldPlan {
     /// The program argument.
-    arg: ValueId,
+    pub arg: ValueId,
     /// Its name, for messages.
-    name: String,
+    pub name: String,
     /// Element type.
-    element: Type,
+    pub element: Type,
+    /// Bytes per element.
+    pub bytes: i64,
     /// Extent per dimension, over the parameters as symbols.
-    shape: Vec<AffineExpr>,
+    pub shape: Vec<AffineExpr>,
     /// Loaded into shared memory at the start of a launch (read before it is written).
-    loaded: bool,
+    pub loaded: bool,
     /// Written by some apply.
-    written: bool,
+    pub written: bool,
     /// For a written field that is not loaded: the box its (single) writer covers, where the
     /// tile's values are valid to write back.
-    write_box: Option<(Vec<AffineExpr>, Vec<AffineExpr>)>,
+    pub write_box: Option<(Vec<AffineExpr>, Vec<AffineExpr>)>,
 }
 
 impl FieldPlan {
     /// Loaded and written: alternates with a second buffer between launches.
-    fn ping_pong(&self) -> bool {
+    pub fn ping_pong(&self) -> bool {
         self.loaded && self.written
     }
 }
 
-/// What every kernel of the mapping is built from, decided before any IR is emitted.
-struct Plan {
-    rank: usize,
-    time: TimeLoop,
-    applies: Vec<ApplyBox>,
-    tile: Vec<i64>,
-    time_tile: i64,
-    block: [i64; 3],
+/// What every kernel of a temporal mapping is built from, decided before any IR is emitted.
+pub(super) struct Plan {
+    pub rank: usize,
+    pub time: TimeLoop,
+    pub applies: Vec<ApplyBox>,
+    pub tile: Vec<i64>,
+    pub time_tile: i64,
+    pub block: [i64; 3],
+    /// Per apply and dimension, how far it reads below / above its point.
+    pub reach_lo: Vec<Vec<i64>>,
+    pub reach_hi: Vec<Vec<i64>>,
     /// Per dimension, the reach of one whole time step (all applies).
-    step_lo: Vec<i64>,
-    step_hi: Vec<i64>,
+    pub step_lo: Vec<i64>,
+    pub step_hi: Vec<i64>,
     /// Per apply and dimension, the reach of the applies after it in a step.
-    after_lo: Vec<Vec<i64>>,
-    after_hi: Vec<Vec<i64>>,
+    pub after_lo: Vec<Vec<i64>>,
+    pub after_hi: Vec<Vec<i64>>,
     /// Per dimension, the halo loaded below the tile (`time_tile` steps); the buffers start there.
-    halo_lo: Vec<i64>,
+    pub halo_lo: Vec<i64>,
     /// Shared buffer extent per dimension (tile plus halos).
-    extent: Vec<i64>,
-    fields: Vec<FieldPlan>,
-    shared_bytes: i64,
+    pub extent: Vec<i64>,
+    pub fields: Vec<FieldPlan>,
+    pub shared_bytes: i64,
 }
 
 impl Plan {
-    fn new(ir: &Ir, program: OpId, nest: &[NestItem], options: &GpuMapOptions) -> Result<Plan, String> {
+    fn new(
+        ir: &Ir,
+        program: OpId,
+        nest: &[NestItem],
+        options: &GpuMapOptions,
+        layout: &dyn TemporalTiles,
+    ) -> Result<Plan, String> {
+        let strategy = layout.name();
         let time = match nest {
             [NestItem::Loop(l)] if l.body.iter().all(|i| matches!(i, NestItem::Apply(_))) && !l.body.is_empty() => l.clone(),
-            _ => return Err("overlapped tiling needs the program to be one stencil.iterate around stencil.apply ops (no nested iterates, nothing outside it)".into()),
+            _ => return Err(format!("{strategy} tiling needs the program to be one stencil.iterate around stencil.apply ops (no nested iterates, nothing outside it)")),
         };
         let applies: Vec<ApplyBox> =
             time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a.clone()) } else { None }).collect();
         let rank = applies[0].rank();
         for a in &applies {
             if !a.is_doall() {
-                return Err(a.doacross_error("strategy=overlapped"));
+                return Err(a.doacross_error(&format!("strategy={strategy}")));
             }
             if a.rank() != rank {
                 return Err(format!(
-                    "{} has {} dimensions and {} has {rank}: overlapped tiles need applies of one rank",
+                    "{} has {} dimensions and {} has {rank}: {strategy} tiles need applies of one rank",
                     a.name,
                     a.rank(),
                     applies[0].name
                 ));
             }
             if a.reads.iter().any(|r| r.offset.is_none()) {
-                return Err(format!("{} reads a field at an affine index, not a constant offset from the point: overlapped tiles need constant offsets", a.name));
+                return Err(format!("{} reads a field at an affine index, not a constant offset from the point: {strategy} tiles need constant offsets", a.name));
             }
         }
         if !(1..=3).contains(&rank) {
-            return Err(format!("the applies have {rank} dimensions; overlapped tiles handle 1 to 3"));
+            return Err(format!("the applies have {rank} dimensions; {strategy} tiles handle 1 to 3"));
         }
-        let mut tile = if options.tile.is_empty() { default_tile(rank) } else { options.tile.clone() };
+        let mut tile = if options.tile.is_empty() { layout.default_tile(rank) } else { options.tile.clone() };
         if tile.len() != rank {
             return Err(format!(
                 "tile has {} sizes for {rank}-dimensional applies: give one per dimension, outermost first",
@@ -198,17 +276,27 @@ impl Plan {
             (0..applies.len()).map(|k| (0..rank).map(|d| sum(&rows[k + 1..], d)).collect()).collect()
         };
         let (after_lo, after_hi) = (after(&reach_lo), after(&reach_hi));
-        let fields = field_plans(ir, program, &applies, rank)?;
-        let bytes_per_point: i64 = fields
-            .iter()
-            .map(|f| ops::element_bytes(&f.element).ok_or_else(|| format!("field {} has no element size", f.name)))
-            .sum::<Result<i64, String>>()?;
-        let footprint_of = |tile: &[i64], b: i64| -> Option<i64> {
-            (0..rank).try_fold(bytes_per_point, |acc, d| {
-                let e = tile[d].checked_add(b.checked_mul(step_lo[d] + step_hi[d])?)?;
-                acc.checked_mul(e)
-            })
+        let fields = field_plans(ir, program, &applies, rank, strategy)?;
+        let mut plan = Plan {
+            rank,
+            time,
+            applies,
+            tile: vec![],
+            time_tile: 0,
+            block,
+            reach_lo,
+            reach_hi,
+            step_lo,
+            step_hi,
+            after_lo,
+            after_hi,
+            halo_lo: vec![],
+            extent: vec![],
+            fields,
+            shared_bytes: 0,
         };
+        layout.check(&plan)?;
+        let footprint_of = |tile: &[i64], b: i64| layout.shared_bytes(&plan, tile, b);
         // Without a tile from the user, halve the default (its largest outer size first, the
         // innermost last: it keeps accesses coalesced) until one time step fits.
         while options.tile.is_empty() && footprint_of(&tile, 1).is_none_or(|f| f > options.shared_memory) {
@@ -230,7 +318,7 @@ impl Plan {
         };
         let shared_bytes = footprint(time_tile).ok_or("the tile footprint overflows")?;
         if shared_bytes > options.shared_memory {
-            let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+            let names: Vec<&str> = plan.fields.iter().map(|f| f.name.as_str()).collect();
             return Err(format!(
                 "tiles of {} with {time_tile} time step(s) need {shared_bytes} bytes of shared memory per block ({} fields: {}), above the limit of {} bytes; choose a smaller tile or time-tile, or raise gpu-map{{shared-memory=…}} for a device with more",
                 tile.iter().map(i64::to_string).collect::<Vec<_>>().join("×"),
@@ -239,40 +327,25 @@ impl Plan {
                 options.shared_memory
             ));
         }
-        let halo_lo: Vec<i64> = step_lo.iter().map(|r| r * time_tile).collect();
-        let halo_hi: Vec<i64> = step_hi.iter().map(|r| r * time_tile).collect();
-        let extent = (0..rank).map(|d| tile[d] + halo_lo[d] + halo_hi[d]).collect();
-        Ok(Plan {
-            rank,
-            time,
-            applies,
-            tile,
-            time_tile,
-            block,
-            step_lo,
-            step_hi,
-            after_lo,
-            after_hi,
-            halo_lo,
-            extent,
-            fields,
-            shared_bytes,
-        })
-    }
-}
-
-/// The default tile for `rank`: a few warps wide along the innermost dimension.
-fn default_tile(rank: usize) -> Vec<i64> {
-    match rank {
-        1 => vec![1024],
-        2 => vec![32, 64],
-        _ => vec![4, 8, 32],
+        plan.halo_lo = plan.step_lo.iter().map(|r| r * time_tile).collect();
+        plan.extent =
+            (0..rank).map(|d| tile[d] + plan.halo_lo[d] + plan.step_hi[d] * time_tile).collect();
+        plan.tile = tile;
+        plan.time_tile = time_tile;
+        plan.shared_bytes = shared_bytes;
+        Ok(plan)
     }
 }
 
 /// Every field the applies access, with whether it must be loaded and where it may be written
 /// back.
-fn field_plans(ir: &Ir, program: OpId, applies: &[ApplyBox], rank: usize) -> Result<Vec<FieldPlan>, String> {
+fn field_plans(
+    ir: &Ir,
+    program: OpId,
+    applies: &[ApplyBox],
+    rank: usize,
+    strategy: &str,
+) -> Result<Vec<FieldPlan>, String> {
     let params = ProgramParams::of(ir, program);
     let names = stencil_dialects::stencil::program_arg_names(ir, program);
     let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r)).ok_or("the program has no body")?;
@@ -293,7 +366,7 @@ fn field_plans(ir: &Ir, program: OpId, applies: &[ApplyBox], rank: usize) -> Res
         let name = names.get(position).cloned().flatten().unwrap_or_else(|| format!("arg{position}"));
         let field = FieldType::from_type(ir.value_type(arg)).ok_or_else(|| format!("{name} is not a field"))?;
         if field.rank() != rank {
-            return Err(format!("field {name} has {} dimensions and the applies {rank}: overlapped tiles need fields of the applies' rank", field.rank()));
+            return Err(format!("field {name} has {} dimensions and the applies {rank}: {strategy} tiles need fields of the applies' rank", field.rank()));
         }
         let shape = field.shape.iter().map(|e| param_expr(e, &params)).collect::<Result<Vec<_>, _>>()?;
         let writers: Vec<&ApplyBox> = applies.iter().filter(|a| a.written == arg).collect();
@@ -321,10 +394,12 @@ fn field_plans(ir: &Ir, program: OpId, applies: &[ApplyBox], rank: usize) -> Res
         let first_writes = first.is_some_and(|a| a.written == arg && !a.reads.iter().any(|r| r.field == arg));
         let loaded = !(written && same_box && reads_inside && first_writes);
         let element = field.element_type();
+        let bytes = ops::element_bytes(&element).ok_or_else(|| format!("field {name} has no element size"))?;
         plans.push(FieldPlan {
             arg,
             name,
             element,
+            bytes,
             shape,
             loaded,
             written,
@@ -352,7 +427,13 @@ fn param_expr(e: &stencil_dialects::stencil::ParamExpr, params: &ProgramParams) 
 }
 
 /// The host function and the kernels.
-fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Result<(), String> {
+fn emit(
+    ir: &mut Ir,
+    info: &ScopInfo,
+    plan: &Plan,
+    host: &mut HostSide,
+    layout: &dyn TemporalTiles,
+) -> Result<(), String> {
     let location = host.location.clone();
     let at = host.entry();
     // The second buffer of every ping-pong field, shaped like the field.
@@ -378,7 +459,7 @@ fn emit(ir: &mut Ir, info: &ScopInfo, plan: &Plan, host: &mut HostSide) -> Resul
     let mut extra: Vec<Type> = ping_pong.iter().map(|f| host.arg_type(f.arg).cloned().unwrap_or(Type::Index)).collect();
     extra.push(Type::Index); // t0
     let kernel = host.new_kernel(ir, &extra);
-    build_tile_kernel(ir, info, plan, &kernel, &location)?;
+    layout.build_kernel(ir, info, plan, &kernel, &location)?;
     // The grid: the tiles covering the largest field extent per dimension.
     let mut grid = [None; 3];
     for d in 0..plan.rank {
@@ -512,7 +593,7 @@ fn host_range(
 }
 
 /// The values of `exprs` (over the parameters) in a kernel.
-fn values(
+pub(super) fn values(
     ir: &mut Ir,
     at: InsertPoint,
     exprs: &[AffineExpr],
@@ -524,12 +605,12 @@ fn values(
 }
 
 /// What [`for_each_point`] emits at each point (given the point's coordinates).
-type PointBody<'a> = dyn FnMut(&mut Ir, InsertPoint, &[ValueId]) -> Result<(), String> + 'a;
+pub(super) type PointBody<'a> = dyn FnMut(&mut Ir, InsertPoint, &[ValueId]) -> Result<(), String> + 'a;
 
 /// Runs `body` for every point of the box `[lo, hi)` distributed over the block's threads:
 /// dimension `d` on axis `rank − 1 − d` (innermost on x: coalesced), the outermost also taking
 /// the axes above it.
-fn for_each_point(
+pub(super) fn for_each_point(
     ir: &mut Ir,
     at: InsertPoint,
     ids: &ThreadIds,

@@ -1,0 +1,711 @@
+//! The `streaming` strategy: temporal blocking of DOALL (Jacobi-like) programs that streams
+//! along the outermost dimension — 2.5-D blocking, as hand-written and generated 3-D stencil
+//! kernels do it (AN5D, "Stencilgen"), instead of the `overlapped` strategy's halo in every
+//! dimension.
+//!
+//! A block owns a *column*: `tile[0]` planes along the outermost dimension (a chunk) times a
+//! tile of the other dimensions (the *plane tile*). A launch advances it by up to `time-tile = b`
+//! time steps. The `b × A` apply instances of the launch (step-major, `A` applies per step) form
+//! a pipeline along the stream: at stream step `p` the block
+//!
+//! 1. loads plane `p` of every field that is read before it is written (clipped to the field);
+//! 2. runs instance `m` on plane `p − Δ_m`, where `Δ_m = Σ_{k ≤ m} hi_k` and `hi_k` is how far
+//!    instance `k` reads above its point along the stream: every plane an instance reads was
+//!    computed at this or an earlier stream step;
+//!
+//! with a barrier after the loads and after each instance. Each instance writes a *version* of
+//! its field: a ring of `depth` planes in shared memory (plane `x` in slot `x mod depth`), as
+//! deep as its readers' delays and reaches require. Along the plane dimensions an instance
+//! computes the plane tile grown by what the instances after it still read (as `overlapped`
+//! does in every dimension); along the stream the chunk grown likewise. The last version of
+//! each written field is written back (its plane tile, chunk planes only).
+//!
+//! **Why it is exact.** An instance reads, for each field, the latest version written before it
+//! (or the loaded one), at planes `[q − lo, q + hi]` around its plane `q`: that version computed
+//! planes up to `p − Δ_v ≥ q + hi` (as `Δ_m ≥ Δ_v + hi_m`) and still holds planes down to
+//! `p − Δ_v − depth_v + 1 ≤ q − lo` (the depth). Points of a version outside its apply's box
+//! (or of a step beyond the launch's last) take the previous version's value, so a version is
+//! the whole field after its instance, as in the program. The same operations run on the same
+//! values: results are bit-identical.
+//!
+//! **Why it is race-free.** A slot is rewritten one stream step after its plane's last read,
+//! with barriers between; fields loaded and written alternate with second buffers between
+//! launches (the host side is the `overlapped` strategy's), and a block writes back only its
+//! own column.
+
+use std::collections::HashMap;
+
+use stencil_ir::affine::{AffineBinOp, AffineExpr};
+use stencil_ir::ir::InsertPoint;
+use stencil_ir::{Ir, Location, Type, ValueId};
+use stencil_passes::stencil_to_poly::ScopInfo;
+
+use super::arith::{binary, compare, index_constant, load, store, ArithIndexer};
+use super::host::{KernelFunc, ThreadIds};
+use super::ops;
+use super::overlapped::{for_each_point, values, Plan, TemporalTiles};
+use crate::codegen::statement::{copy_statement, Indexer};
+
+/// See the module documentation.
+pub(super) struct Streaming;
+
+/// `arith.cmpi` predicates (MLIR's numbering).
+const SLT: i64 = 2;
+const SGE: i64 = 5;
+
+/// Who produces a version.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Producer {
+    /// The launch's initial values of the field, loaded plane by plane.
+    Load,
+    /// Apply `apply` of step `step` of the launch.
+    Instance { step: i64, apply: usize },
+}
+
+/// One version of a field inside a launch.
+#[derive(Debug)]
+struct Version {
+    /// Index into `Plan::fields`.
+    field: usize,
+    producer: Producer,
+    /// At stream step `p` the version's plane `p − delay` is computed.
+    delay: i64,
+    /// Planes kept in its ring (`0`: none, nobody reads it and it is not written back).
+    depth: i64,
+    /// Per dimension, how far beyond the column this version is computed (below / above).
+    halo_lo: Vec<i64>,
+    halo_hi: Vec<i64>,
+    /// For an instance: per field it reads, the version it reads (`None`: the field is never
+    /// written, read from global memory).
+    reads: HashMap<usize, Option<usize>>,
+    /// For an instance: the field's version before it (copied where the apply does not write).
+    previous: Option<usize>,
+    /// The last version of its field in the launch (written back).
+    last: bool,
+}
+
+/// The versions of a launch of `time_tile` steps, loaded ones first, then the instances in
+/// order.
+#[derive(Debug)]
+struct Schedule {
+    versions: Vec<Version>,
+    /// Per dimension, the largest halos (those of the loaded versions): the rings' in-plane
+    /// extents start `total_lo` below the plane tile.
+    total_lo: Vec<i64>,
+    total_hi: Vec<i64>,
+}
+
+impl Schedule {
+    fn new(plan: &Plan, time_tile: i64) -> Result<Schedule, String> {
+        let rank = plan.rank;
+        let field_index = |arg: ValueId| plan.fields.iter().position(|f| f.arg == arg);
+        let mut versions: Vec<Version> = vec![];
+        let mut latest: HashMap<usize, usize> = HashMap::new();
+        for (g, f) in plan.fields.iter().enumerate() {
+            if f.ping_pong() {
+                latest.insert(g, versions.len());
+                versions.push(Version {
+                    field: g,
+                    producer: Producer::Load,
+                    delay: 0,
+                    depth: 0,
+                    halo_lo: vec![],
+                    halo_hi: vec![],
+                    reads: HashMap::new(),
+                    previous: None,
+                    last: false,
+                });
+            }
+        }
+        let loaded = versions.len();
+        let mut delay = 0i64;
+        for step in 0..time_tile {
+            for (a, apply) in plan.applies.iter().enumerate() {
+                let mut reads = HashMap::new();
+                for r in &apply.reads {
+                    let g = field_index(r.field).ok_or("a read of a field without plan")?;
+                    let version = if plan.fields[g].written {
+                        Some(*latest.get(&g).ok_or_else(|| {
+                            format!("{} reads {} before anything writes it", apply.name, plan.fields[g].name)
+                        })?)
+                    } else {
+                        None
+                    };
+                    reads.insert(g, version);
+                }
+                let written = field_index(apply.written).ok_or("a write of a field without plan")?;
+                delay = delay.checked_add(plan.reach_hi[a][0]).ok_or("stream delays overflow")?;
+                let previous = latest.insert(written, versions.len());
+                versions.push(Version {
+                    field: written,
+                    producer: Producer::Instance { step, apply: a },
+                    delay,
+                    depth: 0,
+                    halo_lo: vec![],
+                    halo_hi: vec![],
+                    reads,
+                    previous,
+                    last: false,
+                });
+            }
+        }
+        for &v in latest.values() {
+            if v >= loaded {
+                versions[v].last = true;
+            }
+        }
+        // Halos: the reach of every instance after this one (all instances for a loaded one).
+        let reach = |versions: &[Version], from: usize, hi: bool, d: usize| -> i64 {
+            versions[from..]
+                .iter()
+                .filter_map(|v| match v.producer {
+                    Producer::Instance { apply, .. } => {
+                        Some(if hi { plan.reach_hi[apply][d] } else { plan.reach_lo[apply][d] })
+                    }
+                    Producer::Load => None,
+                })
+                .sum()
+        };
+        for k in 0..versions.len() {
+            let from = if k < loaded { loaded } else { k + 1 };
+            let lo: Vec<i64> = (0..rank).map(|d| reach(&versions, from, false, d)).collect();
+            let hi: Vec<i64> = (0..rank).map(|d| reach(&versions, from, true, d)).collect();
+            versions[k].halo_lo = lo;
+            versions[k].halo_hi = hi;
+        }
+        // Depths: a reader at delay Δ_m reading version v down to `lo` planes below its plane
+        // needs the planes p − Δ_m − lo … p − Δ_v.
+        for m in loaded..versions.len() {
+            let Producer::Instance { apply, .. } = versions[m].producer else { continue };
+            let mut needs: Vec<(usize, i64)> = vec![];
+            for r in &plan.applies[apply].reads {
+                let g = field_index(r.field).ok_or("a read of a field without plan")?;
+                if let Some(Some(v)) = versions[m].reads.get(&g) {
+                    let below = -r.offset.as_ref().and_then(|o| o.first().copied()).unwrap_or(0).min(0);
+                    needs.push((*v, below));
+                }
+            }
+            if let Some(p) = versions[m].previous {
+                needs.push((p, 0));
+            }
+            for (v, below) in needs {
+                let depth = versions[m].delay - versions[v].delay + below + 1;
+                versions[v].depth = versions[v].depth.max(depth);
+            }
+        }
+        for v in &mut versions {
+            if v.last {
+                v.depth = v.depth.max(1);
+            }
+        }
+        let (total_lo, total_hi) = match versions.first() {
+            Some(v) if v.producer == Producer::Load => (v.halo_lo.clone(), v.halo_hi.clone()),
+            _ => (
+                (0..rank).map(|d| reach(&versions, 0, false, d)).collect(),
+                (0..rank).map(|d| reach(&versions, 0, true, d)).collect(),
+            ),
+        };
+        Ok(Schedule { versions, total_lo, total_hi })
+    }
+
+    /// The rings' extent along the plane dimensions for the plane tile `tile[1..]`.
+    fn plane_extent(&self, tile: &[i64]) -> Option<Vec<i64>> {
+        (1..tile.len()).map(|d| tile[d].checked_add(self.total_lo[d])?.checked_add(self.total_hi[d])).collect()
+    }
+}
+
+impl TemporalTiles for Streaming {
+    fn name(&self) -> &'static str {
+        "streaming"
+    }
+
+    fn check(&self, plan: &Plan) -> Result<(), String> {
+        if plan.rank < 2 {
+            return Err(format!(
+                "the applies have {} dimension(s); streaming needs 2 or 3 (it streams along the outermost and tiles the others): use strategy=overlapped",
+                plan.rank
+            ));
+        }
+        Ok(())
+    }
+
+    /// Chunks of 64 planes (2-D: 128) along the stream; plane tiles a few warps wide.
+    fn default_tile(&self, rank: usize) -> Vec<i64> {
+        match rank {
+            2 => vec![128, 256],
+            _ => vec![64, 16, 32],
+        }
+    }
+
+    /// Every kept version's ring: `depth` planes of the plane tile grown by the loads' halos.
+    fn shared_bytes(&self, plan: &Plan, tile: &[i64], time_tile: i64) -> Option<i64> {
+        let schedule = Schedule::new(plan, time_tile).ok()?;
+        let plane: i64 = schedule.plane_extent(tile)?.iter().try_fold(1i64, |a, &e| a.checked_mul(e))?;
+        schedule.versions.iter().try_fold(0i64, |acc, v| {
+            acc.checked_add(v.depth.checked_mul(plane)?.checked_mul(plan.fields[v.field].bytes)?)
+        })
+    }
+
+    fn build_kernel(
+        &self,
+        ir: &mut Ir,
+        info: &ScopInfo,
+        plan: &Plan,
+        kernel: &KernelFunc,
+        location: &Location,
+    ) -> Result<(), String> {
+        let schedule = Schedule::new(plan, plan.time_tile)?;
+        Column::new(ir, plan, &schedule, kernel, location)?.build(ir, info)
+    }
+}
+
+/// The values every part of a column's kernel shares.
+struct Column<'a> {
+    plan: &'a Plan,
+    schedule: &'a Schedule,
+    kernel: &'a KernelFunc,
+    location: &'a Location,
+    ids: ThreadIds,
+    /// The chunk's first plane and the plane tile's first point (per dimension; `[0]` the chunk).
+    origin: Vec<ValueId>,
+    /// The rings' element 0 along the plane dimensions (`[0]` unused).
+    base: Vec<ValueId>,
+    /// Per field, its extents.
+    sizes: Vec<Vec<ValueId>>,
+    /// Per apply, its box.
+    boxes: Vec<(Vec<ValueId>, Vec<ValueId>)>,
+    /// Per field not loaded, the box its writers cover: its versions hold values only there
+    /// (nothing outside it is ever read), so they are computed and written back only there.
+    write_boxes: Vec<Option<(Vec<ValueId>, Vec<ValueId>)>>,
+    /// Per version, its ring (`None`: depth 0).
+    rings: Vec<Option<ValueId>>,
+    /// Steps this launch runs (`min(time_tile, end − t0)`).
+    steps: ValueId,
+    t0: ValueId,
+}
+
+impl<'a> Column<'a> {
+    fn new(
+        ir: &mut Ir,
+        plan: &'a Plan,
+        schedule: &'a Schedule,
+        kernel: &'a KernelFunc,
+        location: &'a Location,
+    ) -> Result<Column<'a>, String> {
+        let at = kernel.at;
+        let rank = plan.rank;
+        let ids = ThreadIds::read(ir, at, location);
+        let t0 = *kernel.extra.last().ok_or("the tile kernel has no t0 argument")?;
+        let t_end = values(ir, at, std::slice::from_ref(&plan.time.upper), &kernel.params, location)?[0];
+        let remaining = binary(ir, at, "arith.subi", t_end, t0, Type::Index, location);
+        let b = index_constant(ir, at, plan.time_tile, location);
+        let steps = binary(ir, at, "arith.minsi", remaining, b, Type::Index, location);
+        let mut origin = vec![];
+        let mut base = vec![];
+        for d in 0..rank {
+            let t = index_constant(ir, at, plan.tile[d], location);
+            let o = binary(ir, at, "arith.muli", ids.bid[rank - 1 - d], t, Type::Index, location);
+            let h = index_constant(ir, at, schedule.total_lo[d], location);
+            base.push(binary(ir, at, "arith.subi", o, h, Type::Index, location));
+            origin.push(o);
+        }
+        let sizes = plan
+            .fields
+            .iter()
+            .map(|f| values(ir, at, &f.shape, &kernel.params, location))
+            .collect::<Result<Vec<_>, _>>()?;
+        let boxes = plan
+            .applies
+            .iter()
+            .map(|a| {
+                Ok((values(ir, at, &a.lower, &kernel.params, location)?, values(ir, at, &a.upper, &kernel.params, location)?))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let write_boxes = plan
+            .fields
+            .iter()
+            .map(|f| match &f.write_box {
+                Some((l, h)) => Ok(Some((
+                    values(ir, at, l, &kernel.params, location)?,
+                    values(ir, at, h, &kernel.params, location)?,
+                ))),
+                None => Ok(None),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let plane = schedule.plane_extent(&plan.tile).ok_or("the ring extent overflows")?;
+        let rings = schedule
+            .versions
+            .iter()
+            .map(|v| {
+                (v.depth > 0).then(|| {
+                    let mut extent = vec![v.depth];
+                    extent.extend(&plane);
+                    ops::workgroup_buffer(ir, kernel.func, kernel.entry, &extent, &plan.fields[v.field].element)
+                })
+            })
+            .collect();
+        Ok(Column { plan, schedule, kernel, location, ids, origin, base, sizes, boxes, write_boxes, rings, steps, t0 })
+    }
+
+    fn constant(&self, ir: &mut Ir, at: InsertPoint, value: i64) -> ValueId {
+        index_constant(ir, at, value, self.location)
+    }
+
+    fn op(&self, ir: &mut Ir, at: InsertPoint, name: &str, a: ValueId, b: ValueId) -> ValueId {
+        binary(ir, at, name, a, b, Type::Index, self.location)
+    }
+
+    /// `a && b`.
+    fn and(&self, ir: &mut Ir, at: InsertPoint, a: ValueId, b: ValueId) -> ValueId {
+        binary(ir, at, "arith.andi", a, b, Type::I1, self.location)
+    }
+
+    /// `lo ≤ x < hi`.
+    fn within(&self, ir: &mut Ir, at: InsertPoint, x: ValueId, lo: ValueId, hi: ValueId) -> ValueId {
+        let above = compare(ir, at, SGE, x, lo, self.location);
+        let below = compare(ir, at, SLT, x, hi, self.location);
+        self.and(ir, at, above, below)
+    }
+
+    /// The ring slot of plane `x` of `version`.
+    fn slot(&self, ir: &mut Ir, at: InsertPoint, version: usize, x: ValueId) -> ValueId {
+        let depth = self.constant(ir, at, self.schedule.versions[version].depth);
+        self.op(ir, at, "arith.remsi", x, depth)
+    }
+
+    /// A ring index: the slot, then the point's coordinates relative to the rings' base.
+    fn ring_index(&self, ir: &mut Ir, at: InsertPoint, slot: ValueId, point: &[ValueId]) -> Vec<ValueId> {
+        let mut index = vec![slot];
+        for (k, &x) in point.iter().enumerate() {
+            index.push(self.op(ir, at, "arith.subi", x, self.base[k + 1]));
+        }
+        index
+    }
+
+    /// The range of version `v`'s planes or points along dimension `d` around the column,
+    /// clipped to `[0, size)` (and to the write box of a field that is not loaded).
+    fn range(&self, ir: &mut Ir, at: InsertPoint, v: usize, d: usize, size: ValueId) -> (ValueId, ValueId) {
+        let version = &self.schedule.versions[v];
+        let below = self.constant(ir, at, version.halo_lo[d]);
+        let from = self.op(ir, at, "arith.subi", self.origin[d], below);
+        let zero = self.constant(ir, at, 0);
+        let mut lo = self.op(ir, at, "arith.maxsi", from, zero);
+        let extent = self.constant(ir, at, self.plan.tile[d] + version.halo_hi[d]);
+        let to = self.op(ir, at, "arith.addi", self.origin[d], extent);
+        let mut hi = self.op(ir, at, "arith.minsi", to, size);
+        if let Some((l, h)) = &self.write_boxes[version.field] {
+            lo = self.op(ir, at, "arith.maxsi", lo, l[d]);
+            hi = self.op(ir, at, "arith.minsi", hi, h[d]);
+        }
+        (lo, hi)
+    }
+
+    fn build(&self, ir: &mut Ir, info: &ScopInfo) -> Result<(), String> {
+        let at = self.kernel.at;
+        // Stream steps: from the first plane loaded to the last plane of the chunk plus the
+        // last instance's delay (every version's last plane is computed at that step).
+        let below = self.constant(ir, at, self.schedule.total_lo[0]);
+        let first = self.op(ir, at, "arith.subi", self.origin[0], below);
+        let after = self.constant(ir, at, self.plan.tile[0] + self.schedule.total_hi[0]);
+        let end = self.op(ir, at, "arith.addi", self.origin[0], after);
+        let one = self.constant(ir, at, 1);
+        let (p, body) = ops::scf_for(ir, at, first, end, one, self.location);
+        let mut any_load = false;
+        for (v, version) in self.schedule.versions.iter().enumerate() {
+            if version.producer == Producer::Load {
+                self.load_plane(ir, body, v, p)?;
+                any_load = true;
+            }
+        }
+        if any_load {
+            ops::barrier(ir, body, self.location);
+        }
+        for (v, version) in self.schedule.versions.iter().enumerate() {
+            if let Producer::Instance { step, apply } = version.producer {
+                self.instance(ir, info, body, v, step, apply, p)?;
+                ops::barrier(ir, body, self.location);
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads plane `p` of a loaded version's field into its ring (clipped to the field).
+    fn load_plane(&self, ir: &mut Ir, at: InsertPoint, v: usize, p: ValueId) -> Result<(), String> {
+        let version = &self.schedule.versions[v];
+        let field = &self.plan.fields[version.field];
+        let Some(ring) = self.rings[v] else { return Ok(()) };
+        let size = &self.sizes[version.field];
+        let zero = self.constant(ir, at, 0);
+        let valid = self.within(ir, at, p, zero, size[0]);
+        let then = ops::scf_if(ir, at, valid, self.location);
+        let slot = self.slot(ir, then, v, p);
+        let (lo, hi) = self.plane_box(ir, then, v, size, true);
+        let global = self.kernel.args[&field.arg];
+        let element = field.element.clone();
+        for_each_point(ir, then, &self.ids, &lo, &hi, self.location, &mut |ir, at, point| {
+            let mut index = vec![p];
+            index.extend_from_slice(point);
+            let value = load(ir, at, global, index, element.clone(), self.location);
+            let local = self.ring_index(ir, at, slot, point);
+            store(ir, at, value, ring, local, self.location);
+            Ok(())
+        })
+    }
+
+    /// The plane dimensions' box of version `v`: the whole ring extent for a loaded version
+    /// (`whole`), else its halos around the plane tile; clipped to the field.
+    fn plane_box(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        v: usize,
+        size: &[ValueId],
+        whole: bool,
+    ) -> (Vec<ValueId>, Vec<ValueId>) {
+        let (mut lo, mut hi) = (vec![], vec![]);
+        for (d, &size) in size.iter().enumerate().skip(1) {
+            let (l, h) = if whole {
+                let zero = self.constant(ir, at, 0);
+                let l = self.op(ir, at, "arith.maxsi", self.base[d], zero);
+                let extent = self.constant(
+                    ir,
+                    at,
+                    self.plan.tile[d] + self.schedule.total_lo[d] + self.schedule.total_hi[d],
+                );
+                let end = self.op(ir, at, "arith.addi", self.base[d], extent);
+                (l, self.op(ir, at, "arith.minsi", end, size))
+            } else {
+                self.range(ir, at, v, d, size)
+            };
+            lo.push(l);
+            hi.push(h);
+        }
+        (lo, hi)
+    }
+
+    /// Instance `v` (apply `apply` of step `step`) on plane `p − Δ`.
+    #[allow(clippy::too_many_arguments)]
+    fn instance(
+        &self,
+        ir: &mut Ir,
+        info: &ScopInfo,
+        at: InsertPoint,
+        v: usize,
+        step: i64,
+        apply: usize,
+        p: ValueId,
+    ) -> Result<(), String> {
+        let plan = self.plan;
+        let version = &self.schedule.versions[v];
+        let field = &plan.fields[version.field];
+        let size = &self.sizes[version.field];
+        let delay = self.constant(ir, at, version.delay);
+        let q = self.op(ir, at, "arith.subi", p, delay);
+        let (lo0, hi0) = self.range(ir, at, v, 0, size[0]);
+        let valid = self.within(ir, at, q, lo0, hi0);
+        let at = ops::scf_if(ir, at, valid, self.location);
+        // Uniform parts of the tests: the step runs in this launch, the plane is in the box.
+        let step_value = self.constant(ir, at, step);
+        let active = compare(ir, at, SLT, step_value, self.steps, self.location);
+        let (box_lo, box_hi) = &self.boxes[apply];
+        let in_box = self.within(ir, at, q, box_lo[0], box_hi[0]);
+        let computes = self.and(ir, at, active, in_box);
+        let write_back = if version.last {
+            let chunk_end = self.constant(ir, at, plan.tile[0]);
+            let chunk_end = self.op(ir, at, "arith.addi", self.origin[0], chunk_end);
+            Some(self.within(ir, at, q, self.origin[0], chunk_end))
+        } else {
+            None
+        };
+        // Ring slots: this version's, the previous version's, and every read's.
+        let own_ring = self.rings[v];
+        let own_slot = own_ring.map(|_| self.slot(ir, at, v, q));
+        let previous = version.previous.and_then(|w| self.rings[w].map(|ring| (w, ring)));
+        let previous_slot = match previous {
+            Some((w, _)) => Some(self.slot(ir, at, w, q)),
+            None => None,
+        };
+        let mut rings: HashMap<ValueId, RingRead> = HashMap::new();
+        for r in &plan.applies[apply].reads {
+            let g = plan.fields.iter().position(|f| f.arg == r.field).ok_or("a read of a field without plan")?;
+            let Some(Some(w)) = version.reads.get(&g) else { continue };
+            let ring = self.rings[*w].ok_or("a version that is read has no ring")?;
+            let offset = r.offset.as_ref().and_then(|o| o.first().copied()).unwrap_or(0);
+            let entry = rings.entry(self.kernel.args[&r.field]).or_insert(RingRead { ring, slots: HashMap::new() });
+            if let std::collections::hash_map::Entry::Vacant(e) = entry.slots.entry(offset) {
+                let c = self.constant(ir, at, offset);
+                let plane = self.op(ir, at, "arith.addi", q, c);
+                e.insert(self.slot(ir, at, *w, plane));
+            }
+        }
+        let (lo, hi) = self.plane_box(ir, at, v, size, false);
+        let statement = plan.applies[apply].statement;
+        let written_arg = self.kernel.args[&field.arg];
+        let destination = match plan.fields.iter().filter(|f| f.ping_pong()).position(|f| f.arg == field.arg) {
+            Some(k) => self.kernel.extra[k],
+            None => written_arg,
+        };
+        for_each_point(ir, at, &self.ids, &lo, &hi, self.location, &mut |ir, at, point| {
+            let mut in_domain = computes;
+            for (k, &x) in point.iter().enumerate() {
+                let inside = self.within(ir, at, x, box_lo[k + 1], box_hi[k + 1]);
+                in_domain = self.and(ir, at, in_domain, inside);
+            }
+            let (then, otherwise) = ops::scf_if_else(ir, at, in_domain, self.location);
+            // The apply: reads from the versions' rings, the write into this version's ring.
+            let t = self.op(ir, then, "arith.addi", self.t0, step_value);
+            let mut dims: Vec<Option<ValueId>> = vec![Some(t), Some(q)];
+            dims.extend(point.iter().map(|&x| Some(x)));
+            let iters: Vec<AffineExpr> = (0..=plan.rank).map(|k| AffineExpr::Dim(k as u32)).collect();
+            let mut indexer = RingIndexer {
+                column: self,
+                inner: ArithIndexer { dims: &dims, params: &self.kernel.params },
+                rings: &rings,
+                write: (written_arg, own_ring.zip(own_slot)),
+                point,
+            };
+            copy_statement(ir, info, statement, &iters, &self.kernel.args, then, &mut indexer)?;
+            // Elsewhere the field keeps its previous version's value.
+            if let (Some((_, prev_ring)), Some(prev_slot), Some(ring), Some(slot)) =
+                (previous, previous_slot, own_ring, own_slot)
+            {
+                let from = self.ring_index(ir, otherwise, prev_slot, point);
+                let value = load(ir, otherwise, prev_ring, from, field.element.clone(), self.location);
+                let to = self.ring_index(ir, otherwise, slot, point);
+                store(ir, otherwise, value, ring, to, self.location);
+            }
+            // The last version: its column (the plane tile) back to global memory.
+            if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
+                let mut test = test;
+                for (k, &x) in point.iter().enumerate() {
+                    let d = k + 1;
+                    let tile = self.constant(ir, at, plan.tile[d]);
+                    let end = self.op(ir, at, "arith.addi", self.origin[d], tile);
+                    let inside = self.within(ir, at, x, self.origin[d], end);
+                    test = self.and(ir, at, test, inside);
+                }
+                let then = ops::scf_if(ir, at, test, self.location);
+                let from = self.ring_index(ir, then, slot, point);
+                let value = load(ir, then, ring, from, field.element.clone(), self.location);
+                let mut index = vec![q];
+                index.extend_from_slice(point);
+                store(ir, then, value, destination, index, self.location);
+            }
+            Ok(())
+        })?;
+        Ok(())
+    }
+}
+
+/// The ring an instance reads a field from, with the slot of each stream offset it reads.
+struct RingRead {
+    ring: ValueId,
+    slots: HashMap<i64, ValueId>,
+}
+
+/// Accesses of an instance's statement: reads of written fields go to their versions' rings
+/// (the slot by the access's stream offset, the plane coordinates relative to the rings'
+/// base), the write to this version's ring; reads of fields never written stay global.
+struct RingIndexer<'a, 'c> {
+    column: &'a Column<'c>,
+    inner: ArithIndexer<'a>,
+    rings: &'a HashMap<ValueId, RingRead>,
+    /// The written field (kernel argument) and this version's ring and slot.
+    write: (ValueId, Option<(ValueId, ValueId)>),
+    /// The point's plane coordinates.
+    point: &'a [ValueId],
+}
+
+impl RingIndexer<'_, '_> {
+    /// The stream offset of `index[0]` and the plane coordinates (`(e − base) + c`, as the
+    /// staged indexer does, so that a stencil's accesses share `e − base`).
+    fn local(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        index: &[AffineExpr],
+        location: &Location,
+    ) -> Result<(i64, Vec<ValueId>), String> {
+        let split = |e: &AffineExpr| -> (AffineExpr, i64) {
+            match e {
+                AffineExpr::Binary(AffineBinOp::Add, a, b) => match b.as_ref() {
+                    AffineExpr::Constant(c) => (a.as_ref().clone(), *c),
+                    _ => (e.clone(), 0),
+                },
+                _ => (e.clone(), 0),
+            }
+        };
+        let (stream, offset) = split(index.first().ok_or("an access without indices")?);
+        if stream != AffineExpr::Dim(1) {
+            return Err(format!("an access at stream index {stream} is not at a constant offset from the point"));
+        }
+        let mut local = vec![];
+        for (k, e) in index.iter().enumerate().skip(1) {
+            let (variable, c) = split(e);
+            let x = self.inner.value(ir, at, &variable, location)?;
+            let mut v = binary(ir, at, "arith.subi", x, self.column.base[k], Type::Index, location);
+            if c != 0 {
+                let c = index_constant(ir, at, c, location);
+                v = binary(ir, at, "arith.addi", v, c, Type::Index, location);
+            }
+            local.push(v);
+        }
+        debug_assert_eq!(local.len(), self.point.len());
+        Ok((offset, local))
+    }
+}
+
+impl Indexer for RingIndexer<'_, '_> {
+    fn load(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        memref: ValueId,
+        index: &[AffineExpr],
+        element: Type,
+        location: &Location,
+    ) -> Result<ValueId, String> {
+        let Some(read) = self.rings.get(&memref) else {
+            return self.inner.load(ir, at, memref, index, element, location);
+        };
+        let (offset, local) = self.local(ir, at, index, location)?;
+        let slot = *read.slots.get(&offset).ok_or("a read at a stream offset without slot")?;
+        let mut indices = vec![slot];
+        indices.extend(local);
+        Ok(load(ir, at, read.ring, indices, element, location))
+    }
+
+    fn store(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        value: ValueId,
+        memref: ValueId,
+        index: &[AffineExpr],
+        location: &Location,
+    ) -> Result<(), String> {
+        let (written, ring) = self.write;
+        if memref != written {
+            return Err("an apply stores to a field it does not write".into());
+        }
+        let Some((ring, slot)) = ring else { return Ok(()) };
+        let (offset, local) = self.local(ir, at, index, location)?;
+        if offset != 0 {
+            return Err("an apply writes at a stream offset".into());
+        }
+        let mut indices = vec![slot];
+        indices.extend(local);
+        store(ir, at, value, ring, indices, location);
+        Ok(())
+    }
+
+    fn index_value(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        expr: &AffineExpr,
+        location: &Location,
+    ) -> Result<ValueId, String> {
+        self.inner.value(ir, at, expr, location)
+    }
+}
