@@ -192,4 +192,36 @@ proptest! {
             (false, Ok(_)) => prop_assert!(false, "a DOACROSS program was mapped\nprogram:\n{text}"),
         }
     }
+
+    /// Random programs under `gpu-map{strategy=streaming}` (2-D and 3-D; 1-D refused): race-free
+    /// and bit-identical for random chunks, plane tiles, time tiles and blocks.
+    #[test]
+    fn streaming_code_is_race_free_and_bit_identical(
+        p in program(),
+        t in 1i64..=5,
+        n in 4i64..=9,
+        chunk in 1i64..=5,
+        tile in 1i64..=4,
+        time_tile in 1i64..=3,
+        block in prop_oneof![Just("4"), Just("4,2"), Just("2,2,2")],
+        doall in proptest::bool::weighted(0.8),
+    ) {
+        let p = if doall { p.made_doall() } else { p };
+        let n = if p.dims == 3 { n.min(6) } else { n };
+        let text = p.text();
+        let mut tiles = vec![chunk.to_string()];
+        tiles.extend(vec![tile.to_string(); p.dims.saturating_sub(1)]);
+        let tiles = tiles.join(",");
+        let pipeline = format!(
+            "builtin.module(gpu-map{{strategy=streaming tile={tiles} time-tile={time_tile} block={block} shared-memory=232448}})"
+        );
+        let options = stencil_runtime::gpu_sim::SimOptions::default();
+        match (p.doall(), p.dims >= 2, check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options)) {
+            (true, true, Ok(report)) => prop_assert_eq!(report.race_count, 0),
+            (true, true, Err(e)) => prop_assert!(false, "{e}\nprogram:\n{text}"),
+            (false, _, Err(e)) => prop_assert!(e.contains("maps DOALL applies only"), "{e}"),
+            (true, false, Err(e)) => prop_assert!(e.contains("streaming needs 2 or 3"), "{e}"),
+            (_, _, Ok(_)) => prop_assert!(false, "a DOACROSS or 1-D program was mapped\nprogram:\n{text}"),
+        }
+    }
 }

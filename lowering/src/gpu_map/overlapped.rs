@@ -60,8 +60,8 @@ const MAX_AUTO_TIME_TILE: i64 = 8;
 pub(super) trait TemporalTiles {
     /// The strategy's name, for messages and the recorded mapping.
     fn name(&self) -> &'static str;
-    /// Checks the plan's program and options beyond what every temporal strategy needs.
-    fn check(&self, plan: &Plan) -> Result<(), String>;
+    /// Refuses applies of `rank` dimensions the strategy does not handle, with the reason.
+    fn check_rank(&self, rank: usize) -> Result<(), String>;
     /// The tile (points per block along each dimension, outermost first) without `tile=…`.
     fn default_tile(&self, rank: usize) -> Vec<i64>;
     /// Bytes of workgroup memory one block uses for `tile` and `time_tile` steps (`None` on
@@ -128,7 +128,7 @@ impl TemporalTiles for Overlapped {
         "overlapped"
     }
 
-    fn check(&self, _plan: &Plan) -> Result<(), String> {
+    fn check_rank(&self, _rank: usize) -> Result<(), String> {
         Ok(())
     }
 
@@ -250,6 +250,7 @@ impl Plan {
         if !(1..=3).contains(&rank) {
             return Err(format!("the applies have {rank} dimensions; {strategy} tiles handle 1 to 3"));
         }
+        layout.check_rank(rank)?;
         let mut tile = if options.tile.is_empty() { layout.default_tile(rank) } else { options.tile.clone() };
         if tile.len() != rank {
             return Err(format!(
@@ -295,7 +296,6 @@ impl Plan {
             fields,
             shared_bytes: 0,
         };
-        layout.check(&plan)?;
         let footprint_of = |tile: &[i64], b: i64| layout.shared_bytes(&plan, tile, b);
         // Without a tile from the user, halve the default (its largest outer size first, the
         // innermost last: it keeps accesses coalesced) until one time step fits.

@@ -219,11 +219,10 @@ impl TemporalTiles for Streaming {
         "streaming"
     }
 
-    fn check(&self, plan: &Plan) -> Result<(), String> {
-        if plan.rank < 2 {
+    fn check_rank(&self, rank: usize) -> Result<(), String> {
+        if rank < 2 {
             return Err(format!(
-                "the applies have {} dimension(s); streaming needs 2 or 3 (it streams along the outermost and tiles the others): use strategy=overlapped",
-                plan.rank
+                "the applies have {rank} dimension(s); streaming needs 2 or 3 (it streams along the outermost and tiles the others): use strategy=overlapped"
             ));
         }
         Ok(())
