@@ -64,6 +64,9 @@ pub(super) trait TemporalTiles {
     fn check_rank(&self, rank: usize) -> Result<(), String>;
     /// The tile (points per block along each dimension, outermost first) without `tile=…`.
     fn default_tile(&self, rank: usize) -> Vec<i64>;
+    /// The dimensions whose tile size the shared memory depends on (halved, without `tile=…`,
+    /// until one time step fits).
+    fn shared_dims(&self, rank: usize) -> std::ops::Range<usize>;
     /// Bytes of workgroup memory one block uses for `tile` and `time_tile` steps (`None` on
     /// overflow).
     fn shared_bytes(&self, plan: &Plan, tile: &[i64], time_tile: i64) -> Option<i64>;
@@ -139,6 +142,10 @@ impl TemporalTiles for Overlapped {
             2 => vec![32, 64],
             _ => vec![4, 8, 32],
         }
+    }
+
+    fn shared_dims(&self, rank: usize) -> std::ops::Range<usize> {
+        0..rank
     }
 
     /// One buffer per field over the tile grown by `time_tile` steps' reach.
@@ -300,8 +307,10 @@ impl Plan {
         // Without a tile from the user, halve the default (its largest outer size first, the
         // innermost last: it keeps accesses coalesced) until one time step fits.
         while options.tile.is_empty() && footprint_of(&tile, 1).is_none_or(|f| f > options.shared_memory) {
-            let Some(d) =
-                (0..rank).filter(|&d| tile[d] > 1).max_by_key(|&d| (tile[d] * if d + 1 == rank { 1 } else { 4 }, d))
+            let Some(d) = layout
+                .shared_dims(rank)
+                .filter(|&d| tile[d] > 1)
+                .max_by_key(|&d| (tile[d] * if d + 1 == rank { 1 } else { 4 }, d))
             else {
                 break;
             };

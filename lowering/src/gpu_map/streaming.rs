@@ -236,6 +236,11 @@ impl TemporalTiles for Streaming {
         }
     }
 
+    /// The plane dimensions: the chunk's length along the stream costs no shared memory.
+    fn shared_dims(&self, rank: usize) -> std::ops::Range<usize> {
+        1..rank
+    }
+
     /// Every kept version's ring: `depth` planes of the plane tile grown by the loads' halos.
     fn shared_bytes(&self, plan: &Plan, tile: &[i64], time_tile: i64) -> Option<i64> {
         let schedule = Schedule::new(plan, time_tile).ok()?;
