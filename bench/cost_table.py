@@ -17,6 +17,7 @@ Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large] [--widths 64,32]
   --widths  the index widths to run (default 64,32)
 """
 
+import json
 import os
 import platform
 import shutil
@@ -110,6 +111,10 @@ def main():
         WIDTHS = [int(w) for w in sys.argv[sys.argv.index("--widths") + 1].split(",")]
     binary = build_release()
     lines = []
+    # --json FILE: every run's configuration and cost report (for calibrating the model against
+    # GPU measurements, docs/cost-model.md).
+    dump = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
+    runs = []
 
     def say(line=""):
         print(line, flush=True)
@@ -133,6 +138,8 @@ def main():
                     say(f"{example:<20} {name:<16} {width:>3} {'-':>10}  {error}")
                     continue
                 s = summary(report)
+                runs.append({"example": example, "mapping": name, "index_bitwidth": width, "params": params,
+                             "pipeline": pipeline, "cost": report["target_stats"]["sim"]["cost"]})
                 if name == "naive":
                     naive[width] = s
                 base = naive.get(width)
@@ -142,6 +149,9 @@ def main():
                     f"{ratio(s['gcells'], base and base['gcells']):>7} {ratio(s['filled'], base and base['filled']):>7}"
                     f"  {s['check']}")
         say()
+    if dump:
+        with open(dump, "w") as f:
+            json.dump({"sizes": SIZES, "runs": runs}, f, indent=1)
 
     details = [
         f"machine: no GPU: simulator + ptxas ({ptxas_version()}); {platform.processor() or platform.machine()}, "

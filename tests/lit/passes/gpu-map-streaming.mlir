@@ -1,0 +1,75 @@
+// gpu-map{strategy=streaming} (docs/passes.md): temporal blocking that streams along the
+// outermost dimension. A block owns a column (a chunk of `tile[0]` rows times a plane tile of
+// `tile[1]` points); a launch runs `time-tile` steps, pipelined along the stream: at stream step
+// %p it loads row %p of A (read before written), then runs S0@0 on row p−1 (S0 reads one row
+// above), S1@0 on row p−1 (S1 reads no other row), S0@1 on row p−2, S1@1 on row p−2, a barrier
+// after each. Each instance writes its own ring of rows in workgroup memory, as deep as its
+// readers need: A loaded (read by S0@0 at rows q−1…q+1 one step later: 3), B after S0@0 (read
+// at its own row, copied by S0@1 one step later: 2), A after S1@0 (read by S0@1 at q−1…q+1: 3),
+// B after S0@1 and A after S1@1 (the last versions, written back: 1). The plane tile of 128 is
+// grown by the reach of the instances after each (2 for the loaded A), the stream by 2 rows.
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=2 block=128},canonicalize,cse)' | FileCheck %s
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming})' | FileCheck %s --check-prefix=DEFAULT
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 shared-memory=1024})' 2>&1 | FileCheck %s --check-prefix=SHARED
+// DEFAULT: stencil.gpu_mapping = {block = [32, 8, 1], second_buffers = ["A"], shared_memory = {{[0-9]+}} : i64, strategy = "streaming", tile = [128, 256], time_tile = {{[1-8]}} : i64}
+// SHARED: tiles of 64×128 with 1 time step(s) need {{[0-9]+}} bytes of shared memory per block (2 fields: A, B), above the limit of 1024 bytes
+// CHECK-LABEL: func.func @jacobi(
+// CHECK-SAME:    stencil.gpu_mapping = {block = [128, 1, 1], second_buffers = ["A"], shared_memory = 10240 : i64, strategy = "streaming", tile = [64, 128], time_tile = 2 : i64}
+// CHECK:         %[[CHUNKS:.*]] = arith.ceildivsi %arg3, %c64 : index
+// CHECK:         %[[TILES:.*]] = arith.ceildivsi %arg3, %c128 : index
+// CHECK:         gpu.launch_func  @jacobi_kernels::@jacobi_k0 blocks in (%{{.*}}, %{{.*}}, %c1) threads in (%c128, %c1, %c1)
+// CHECK:       gpu.func @jacobi_k0(
+// CHECK-SAME:    workgroup(%[[LA:.*]] : memref<3x128xf64, #gpu.address_space<workgroup>>, %[[B1:.*]] : memref<2x128xf64, #gpu.address_space<workgroup>>, %[[A2:.*]] : memref<3x128xf64, #gpu.address_space<workgroup>>, %[[B3:.*]] : memref<1x128xf64, #gpu.address_space<workgroup>>, %[[A4:.*]] : memref<1x128xf64, #gpu.address_space<workgroup>>)
+// CHECK:         %[[ROW0:.*]] = arith.muli %block_id_y, %c64 : index
+// CHECK:         %[[FIRST:.*]] = arith.subi %[[ROW0]], %c2 : index
+// CHECK:         %[[END:.*]] = arith.addi %[[ROW0]], %c66 : index
+// CHECK:         scf.for %[[P:.*]] = %[[FIRST]] to %[[END]] step %c1 {
+// The load of row %p into its slot of A's ring.
+// CHECK:           %[[SLOT:.*]] = arith.remsi %[[P]], %c3 : index
+// CHECK:           memref.load %arg0[%[[P]], %{{.*}}] : memref<?x?xf64>
+// CHECK:           memref.store %{{.*}}, %[[LA]][%[[SLOT]], %{{.*}}]
+// CHECK:         gpu.barrier
+// S0@0 on row p−1 reads rows q−1, q, q+1 of the loaded ring and writes B's first version.
+// CHECK:           %[[Q:.*]] = arith.subi %[[P]], %c1 : index
+// CHECK:           memref.load %[[LA]]
+// CHECK:           memref.load %[[LA]]
+// CHECK:           memref.load %[[LA]]
+// CHECK:           memref.store %{{.*}}, %[[B1]]
+// CHECK:         gpu.barrier
+// S1@0: A's second version from B's first.
+// CHECK:           memref.load %[[B1]]
+// CHECK:           memref.store %{{.*}}, %[[A2]]
+// CHECK:         gpu.barrier
+// S0@1 on row p−2, from A's second version; where it does not compute it copies B's first.
+// CHECK:           %[[Q2:.*]] = arith.subi %[[P]], %c2 : index
+// CHECK:           memref.load %[[A2]]
+// CHECK:           memref.store %{{.*}}, %[[B3]]
+// CHECK:           } else {
+// CHECK:             memref.load %[[B1]]
+// CHECK:             memref.store %{{.*}}, %[[B3]]
+// The last version of B goes back to B (its column only).
+// CHECK:           memref.load %[[B3]]
+// CHECK:           memref.store %{{.*}}, %arg1[%[[Q2]], %{{.*}}] : memref<?x?xf64>
+// CHECK:         gpu.barrier
+// S1@1: the last version of A goes to the second buffer (A alternates between launches).
+// CHECK:           memref.load %[[B3]]
+// CHECK:           memref.store %{{.*}}, %[[A4]]
+// CHECK:           memref.store %{{.*}}, %arg4[%[[Q2]], %{{.*}}] : memref<?x?xf64>
+// CHECK:         gpu.barrier
+// CHECK-NEXT:  }
+stencil.program @jacobi(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %B over [1, 1] to [N - 1, N - 1] {
+      %c = stencil.access %A[0, 0] : f64
+      %n = stencil.access %A[-1, 0] : f64
+      %s = stencil.access %A[1, 0] : f64
+      %a = arith.addf %c, %n : f64
+      %b = arith.addf %a, %s : f64
+      stencil.yield %b : f64
+    }
+    stencil.apply @S1 writes %A over [1, 1] to [N - 1, N - 1] {
+      %c = stencil.access %B[0, 0] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
