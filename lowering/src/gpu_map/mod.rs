@@ -92,10 +92,10 @@ pub struct GpuMapOptions {
     pub staging: bool,
     /// Most bytes of workgroup memory one kernel may use (CUDA's static limit by default).
     pub shared_memory: i64,
-    /// Overlapped strategy: the points a block owns per dimension, outermost first (empty: the
-    /// default for the rank).
+    /// Overlapped and streaming strategies: the points a block owns per dimension, outermost
+    /// first (empty: the default for the rank).
     pub tile: Vec<i64>,
-    /// Overlapped strategy: time steps per launch (`0`: the default).
+    /// Overlapped and streaming strategies: time steps per launch (`0`: the default).
     pub time_tile: i64,
     /// Wavefront strategy: tiles wholly inside the domains run loops with the tile's bounds
     /// alone (full/partial tile separation).
@@ -242,13 +242,13 @@ pub(super) fn mapping_error(ir: &Ir, program: OpId, strategy: &str, message: imp
 pub fn pass_info() -> PassInfo {
     PassInfo {
         argument: "gpu-map",
-        summary: "Map each stencil.program to a host func.func and a gpu.module of kernels, with a mapping strategy: wavefront (the thesis' tiles, default), naive (one thread per point) or overlapped (temporal blocking of DOALL programs)",
+        summary: "Map each stencil.program to a host func.func and a gpu.module of kernels, with a mapping strategy: wavefront (the thesis' tiles, default), naive (one thread per point), overlapped or streaming (temporal blocking of DOALL programs)",
         options: vec![
             OptionInfo {
                 name: "strategy",
                 kind: OptionKind::String,
                 default: "wavefront",
-                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only)",
+                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only); streaming: several time steps per launch pipelined along the outermost dimension on rings of planes in shared memory (2-D/3-D DOALL only)",
             },
             OptionInfo {
                 name: "naive",
@@ -260,7 +260,7 @@ pub fn pass_info() -> PassInfo {
                 name: "block",
                 kind: OptionKind::String,
                 default: "",
-                description: "Threads per block along x[,y[,z]] (innermost dimension on x); default: wavefront shaped like a tile's intra-tile step (the tile sizes of the band rows after the first, innermost on x, 256 threads at most: 16,16 for 2-D tiles of 16), 256 when untiled; 256 / 32,8 / 32,4,2 for naive and overlapped by rank; auto (wavefront): the tile model's choice (poly-tile{sizes=auto}'s, or its search over blocks for the given sizes)",
+                description: "Threads per block along x[,y[,z]] (innermost dimension on x); default: wavefront shaped like a tile's intra-tile step (the tile sizes of the band rows after the first, innermost on x, 256 threads at most: 16,16 for 2-D tiles of 16), 256 when untiled; 256 / 32,8 / 32,4,2 for naive, overlapped and streaming by rank; auto (wavefront): the tile model's choice (poly-tile{sizes=auto}'s, or its search over blocks for the given sizes)",
             },
             OptionInfo {
                 name: "staging",
@@ -296,13 +296,13 @@ pub fn pass_info() -> PassInfo {
                 name: "tile",
                 kind: OptionKind::IntList,
                 default: "",
-                description: "overlapped: points per block along each dimension, outermost first; default 32,64 (2-D), 256 (1-D), 4,8,32 (3-D)",
+                description: "overlapped: points per block along each dimension, outermost first; default 32,64 (2-D), 1024 (1-D), 4,8,32 (3-D); streaming: the chunk along the outermost dimension, then the plane tile; default 128,256 (2-D), 64,16,32 (3-D)",
             },
             OptionInfo {
                 name: "time-tile",
                 kind: OptionKind::Int,
                 default: "0",
-                description: "overlapped: time steps per launch (0: the largest the shared-memory limit allows, at most 8)",
+                description: "overlapped, streaming: time steps per launch (0: the largest the shared-memory limit allows, at most 8)",
             },
         ],
         factory: |opts| {
@@ -345,7 +345,7 @@ pub fn pass_info() -> PassInfo {
                 strategy = Strategy::Naive;
             }
             if block_auto && strategy != Strategy::Wavefront {
-                return Err(pass("block' of pass 'gpu-map': block=auto chooses the block of the wavefront strategy's tiles (thesis Alg. 5.1); give the naive and overlapped strategies a block".into()));
+                return Err(pass("block' of pass 'gpu-map': block=auto chooses the block of the wavefront strategy's tiles (thesis Alg. 5.1); give the naive, overlapped and streaming strategies a block".into()));
             }
             let tile = opts.int_list("tile").to_vec();
             if tile.iter().any(|&t| t < 1) {
