@@ -12,9 +12,10 @@ Sizes are the simulator's (2-D 64^2 T=8, 3-D 16^3 T=4): per-update figures inclu
 effects (halo loads of partial tiles, wavefronts that fill part of the GPU), so they are higher
 than at the sizes bench/gpu.py times.
 
-Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large] [--widths 64,32]
+Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large] [--widths 64,32] [--json FILE]
   --large   2-D 256^2 T=16, 3-D 32^3 T=8: fewer boundary effects, slower (minutes per example)
   --widths  the index widths to run (default 64,32)
+  --json F  also write every run's cost report to F (for bench/model_vs_gpu.py)
 """
 
 import json
