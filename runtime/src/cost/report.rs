@@ -99,8 +99,9 @@ pub struct KernelCost {
     pub work: Work,
     /// What ptxas reported (`None`: unknown).
     pub resources: Option<KernelResources>,
-    /// Shared memory per block used for occupancy: ptxas's figure, else the simulator's
-    /// workgroup attributions.
+    /// Shared memory per block used for occupancy: the larger of ptxas's (static) figure and
+    /// the simulator's workgroup attributions — a kernel above 48 KiB takes its buffers from
+    /// dynamic shared memory, which ptxas does not count.
     pub shared_bytes: u64,
     /// Occupancy at the block size of its first launch (registers unknown: not a limit).
     pub occupancy: Occupancy,
@@ -145,7 +146,7 @@ impl CostReport {
                 Some(i) => i,
                 None => {
                     let res = resources.get(&l.kernel).cloned();
-                    let shared_bytes = res.as_ref().map_or(l.workgroup_bytes, |r| r.shared_bytes);
+                    let shared_bytes = res.as_ref().map_or(l.workgroup_bytes, |r| r.shared_bytes.max(l.workgroup_bytes));
                     let registers = res.as_ref().map(|r| r.registers);
                     kernels.push(KernelCost {
                         name: l.kernel.clone(),
@@ -240,6 +241,7 @@ mod tests {
             KernelResources { registers: 255, shared_bytes: 0, ..KernelResources::default() },
         )]);
         let report = CostReport::new(&sim, &resources, &DeviceModel::h100(), 100);
+        assert_eq!(report.kernels[0].shared_bytes, 0);
         let names: Vec<&str> = report.kernels.iter().map(|k| k.name.as_str()).collect();
         assert_eq!(names, ["m::a", "m::b"]);
         let a = &report.kernels[0];
@@ -257,5 +259,30 @@ mod tests {
         let filled = report.filled.unwrap();
         assert_eq!(filled.overhead_s, 0.0);
         assert!(filled.seconds < total, "no launch overhead, a full GPU");
+    }
+
+    /// A kernel whose workgroup buffers are above the static limit gets them from dynamic
+    /// shared memory: ptxas reports (almost) no shared memory, but occupancy must count them.
+    #[test]
+    fn dynamic_shared_memory_limits_occupancy() {
+        let launch = LaunchStats {
+            kernel: "m::big".into(),
+            grid: [264, 1, 1],
+            block: [256, 1, 1],
+            workgroup_bytes: 98_304,
+            warp_instructions: 100,
+            ..LaunchStats::default()
+        };
+        let sim = SimReport { launches: vec![launch], ..SimReport::default() };
+        let resources = HashMap::from([(
+            "m::big".to_string(),
+            KernelResources { registers: 32, shared_bytes: 1, ..KernelResources::default() },
+        )]);
+        let report = CostReport::new(&sim, &resources, &DeviceModel::h100(), 100);
+        let k = &report.kernels[0];
+        assert_eq!(k.shared_bytes, 98_304);
+        // 96 KiB + 1 KiB reserved per block: two blocks in the SM's 228 KiB (32 registers alone
+        // would allow eight).
+        assert_eq!(k.occupancy.blocks_per_sm, 2);
     }
 }
