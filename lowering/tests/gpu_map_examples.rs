@@ -279,3 +279,57 @@ fn guarded_partial_tiles() {
         &[],
     );
 }
+
+/// The strategy `pipeline` recorded on the host function of `text` (`stencil.gpu_mapping`).
+fn mapped_strategy(text: &str, pipeline: &str) -> String {
+    let (dialects, _) = common::registries();
+    let mut module = common::parse(text, &dialects).expect("parses");
+    common::run_pipeline(&mut module, pipeline).expect("maps");
+    let mut found = None;
+    module.ir.walk(module.top, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
+        if let Some(stencil_ir::Attribute::Dictionary(entries)) = module.ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR) {
+            found = entries.iter().find(|e| &*e.name == "strategy").and_then(|e| e.value.as_str()).map(str::to_string);
+        }
+    });
+    found.expect("a recorded mapping")
+}
+
+/// `strategy=auto` takes the strategy the H200 measurements favour: `overlapped` for 1-D/2-D
+/// DOALL programs, `naive` in 3-D and where overlapped tiles do not apply (FDTD's affine-index
+/// reads), `wavefront` for scheduled or tiled programs; an SOR-like program that is not tiled is
+/// refused with the advice to tile it. Every mapped program is race-free and bit-identical.
+#[test]
+fn auto_strategy_takes_the_measured_best() {
+    let auto = "builtin.module(gpu-map{strategy=auto})";
+    let mut mapped = 0;
+    for (name, text) in examples() {
+        let params = params_of(&name, &text);
+        let doacross = NOT_TEMPORAL.iter().any(|(n, why)| *n == name && why.contains("DOALL"));
+        match check_gpu_pipeline(&text, auto, &params, &SimOptions::default()) {
+            Ok(report) => {
+                assert!(!doacross, "{name}: a DOACROSS program was mapped without tiles");
+                assert_eq!(report.race_count, 0, "{name}: races");
+                let rank = text
+                    .split("!stencil.field<[")
+                    .nth(1)
+                    .map_or(1, |s| s.split(']').next().unwrap_or("").split(',').count());
+                let expected = if rank >= 3 || name == "polybench-fdtd-2d" { "naive" } else { "overlapped" };
+                assert_eq!(mapped_strategy(&text, auto), expected, "{name}");
+                mapped += 1;
+            }
+            Err(e) => {
+                assert!(doacross, "{name}: {e}");
+                assert!(e.contains("no strategy maps it") && e.contains("schedule and tile"), "{name}: {e}");
+            }
+        }
+    }
+    assert!(mapped >= 15, "only {mapped} programs mapped");
+    let tiled = "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{strategy=auto block=auto})";
+    for name in ["sor-2d-5pt", "jacobi-2d-5pt"] {
+        let text = examples().into_iter().find(|(n, _)| n == name).map(|(_, t)| t).expect("example");
+        let params = params_of(name, &text);
+        let report = check_gpu_pipeline(&text, tiled, &params, &SimOptions::default()).expect("maps");
+        assert_eq!(report.race_count, 0);
+        assert_eq!(mapped_strategy(&text, tiled), "wavefront", "{name}");
+    }
+}

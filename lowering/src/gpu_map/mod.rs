@@ -16,11 +16,15 @@
 //! * `overlapped`: temporal blocking for DOALL programs — each block loads its tile plus a halo
 //!   into shared memory, runs several time steps there (recomputing the halo it needs instead of
 //!   exchanging it) and writes its tile back; one launch per group of time steps (`overlapped`).
+//! * `auto`: the strategy the measured benchmarks favour for the program — `wavefront` for a
+//!   scheduled or tiled program, else `overlapped` (1-D/2-D) or `naive` (3-D) where they apply,
+//!   else `wavefront` (`auto`).
 //! * `streaming`: temporal blocking for 2-D/3-D DOALL programs that streams along the outermost
 //!   dimension — a block owns a column, keeps rings of planes in shared memory and pipelines a
 //!   launch's time steps along it, recomputing halos only in the other dimensions (`streaming`).
 
 mod arith;
+mod auto;
 mod host;
 mod kernel;
 mod naive;
@@ -47,6 +51,8 @@ pub enum Strategy {
     Overlapped,
     /// Temporal blocking streaming along the outermost dimension (2-D/3-D DOALL applies only).
     Streaming,
+    /// The strategy the measured benchmarks favour for the program (`auto` module docs).
+    Auto,
 }
 
 impl Strategy {
@@ -57,8 +63,9 @@ impl Strategy {
             "naive" => Ok(Strategy::Naive),
             "overlapped" => Ok(Strategy::Overlapped),
             "streaming" => Ok(Strategy::Streaming),
+            "auto" => Ok(Strategy::Auto),
             other => Err(format!(
-                "unknown strategy '{other}': choose wavefront (tiled, the default), naive, overlapped or streaming"
+                "unknown strategy '{other}': choose wavefront (tiled, the default), naive, overlapped, streaming or auto"
             )),
         }
     }
@@ -69,6 +76,7 @@ impl Strategy {
             Strategy::Naive => &naive::Naive,
             Strategy::Overlapped => &overlapped::Overlapped,
             Strategy::Streaming => &streaming::Streaming,
+            Strategy::Auto => &auto::Auto,
         }
     }
 }
@@ -248,7 +256,7 @@ pub fn pass_info() -> PassInfo {
                 name: "strategy",
                 kind: OptionKind::String,
                 default: "wavefront",
-                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only); streaming: several time steps per launch pipelined along the outermost dimension on rings of planes in shared memory (2-D/3-D DOALL only)",
+                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only); streaming: several time steps per launch pipelined along the outermost dimension on rings of planes in shared memory (2-D/3-D DOALL only); auto: wavefront for a scheduled or tiled program, else overlapped (1-D/2-D) or naive (3-D) where they apply, else wavefront",
             },
             OptionInfo {
                 name: "naive",
@@ -344,7 +352,7 @@ pub fn pass_info() -> PassInfo {
                 }
                 strategy = Strategy::Naive;
             }
-            if block_auto && strategy != Strategy::Wavefront {
+            if block_auto && !matches!(strategy, Strategy::Wavefront | Strategy::Auto) {
                 return Err(pass("block' of pass 'gpu-map': block=auto chooses the block of the wavefront strategy's tiles (thesis Alg. 5.1); give the naive, overlapped and streaming strategies a block".into()));
             }
             let tile = opts.int_list("tile").to_vec();

@@ -1,0 +1,107 @@
+//! `gpu-map{strategy=auto}`: the strategy our GPU measurements favour for the program, chosen
+//! by what the program is.
+//!
+//! * A program `poly-schedule` scheduled or `poly-tile` tiled asked for the thesis' tiles:
+//!   `wavefront`.
+//! * Otherwise the temporal and one-thread-per-point strategies are tried in the order the
+//!   measured benchmark table ranks them for the applies' rank, and the first that maps the
+//!   program is taken (every strategy leaves the IR untouched when it refuses):
+//!   - 1-D and 2-D: `overlapped` (2.4–2.9× the naive kernel for 2-D Jacobi-like programs on an
+//!     H200, `bench/results/2026-11-26-h200-98353b3`), then `naive`;
+//!   - 3-D: `naive` (no 3-D temporal mapping beats it on that GPU yet: overlapped 0.56–0.89×,
+//!     streaming 0.43–1.0×, `bench/results/2026-11-26-h200-streaming`);
+//!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs.
+//!
+//! The host function's `stencil.gpu_mapping` records the strategy taken and `auto` with the
+//! reason, so a report says what ran and why.
+
+use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, OpId};
+use stencil_ir::ir::WalkOrder;
+use stencil_passes::schedule::SCHEDULE_ATTR;
+use stencil_passes::tile::TILING_ATTR;
+
+use super::{mapping_error, GpuMapOptions, MappingStrategy, Strategy, MAPPING_ATTR};
+
+/// See the module documentation.
+pub(super) struct Auto;
+
+impl MappingStrategy for Auto {
+    fn name(&self) -> &'static str {
+        "auto"
+    }
+
+    fn map(
+        &self,
+        ir: &mut Ir,
+        registry: &DialectRegistry,
+        program: OpId,
+        options: &GpuMapOptions,
+    ) -> Result<OpId, Diagnostic> {
+        let candidates = candidates(ir, program);
+        let mut refusals: Vec<String> = vec![];
+        for &(strategy, why) in &candidates {
+            // block=auto is the wavefront tiles' model choice; the others take their default.
+            let block_auto = options.block_auto && strategy == Strategy::Wavefront;
+            let chosen = GpuMapOptions { strategy, block_auto, ..options.clone() };
+            match strategy.implementation().map(ir, registry, program, &chosen) {
+                Ok(func) => {
+                    annotate(ir, func, why);
+                    return Ok(func);
+                }
+                // The only candidate (a scheduled program): its own error.
+                Err(e) if candidates.len() == 1 => return Err(e),
+                Err(e) => {
+                    let message = e.message.strip_prefix("'stencil.program' op ").unwrap_or(&e.message);
+                    let reason = message.split_once("failed: ").map_or(message, |(_, r)| r);
+                    refusals.push(format!("{}: {reason}", strategy.implementation().name()));
+                }
+            }
+        }
+        Err(mapping_error(ir, program, self.name(), format!("no strategy maps it: {}", refusals.join("; "))))
+    }
+}
+
+/// The strategies to try, in order, each with the reason it comes at that place.
+fn candidates(ir: &Ir, program: OpId) -> Vec<(Strategy, &'static str)> {
+    if scheduled(ir, program) {
+        return vec![(Strategy::Wavefront, "the program is scheduled or tiled (poly-schedule, poly-tile)")];
+    }
+    let wavefront = (Strategy::Wavefront, "no DOALL strategy maps it (e.g. SOR-like applies)");
+    if rank(ir, program) >= 3 {
+        vec![(Strategy::Naive, "3-D DOALL: the naive kernel is the fastest measured"), wavefront]
+    } else {
+        vec![
+            (Strategy::Overlapped, "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured"),
+            (Strategy::Naive, "DOALL, but overlapped tiles do not apply"),
+            wavefront,
+        ]
+    }
+}
+
+/// Whether `poly-schedule` or `poly-tile` left their attributes on the program.
+fn scheduled(ir: &Ir, program: OpId) -> bool {
+    if ir.attr(program, TILING_ATTR).is_some() {
+        return true;
+    }
+    let mut found = false;
+    ir.walk(program, WalkOrder::PreOrder, &mut |op| found |= ir.attr(op, SCHEDULE_ATTR).is_some());
+    found
+}
+
+/// The largest rank among the program's fields (0 when it has none).
+fn rank(ir: &Ir, program: OpId) -> usize {
+    let Some(body) = ir.regions(program).first().and_then(|&r| ir.entry_block(r)) else { return 0 };
+    ir.block_args(body)
+        .iter()
+        .filter_map(|&a| stencil_dialects::stencil::FieldType::from_type(ir.value_type(a)).map(|f| f.rank()))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Adds `auto = "<reason>"` to the mapping record of `func`.
+fn annotate(ir: &mut Ir, func: OpId, why: &str) {
+    if let Some(Attribute::Dictionary(mut entries)) = ir.attr(func, MAPPING_ATTR).cloned() {
+        stencil_ir::attributes::set_named(&mut entries, "auto", Attribute::string(why));
+        ir.set_attribute(func, MAPPING_ATTR, Attribute::Dictionary(entries));
+    }
+}

@@ -1,0 +1,28 @@
+// gpu-map{strategy=auto} (docs/passes.md): the strategy the GPU measurements favour — overlapped
+// temporal blocking for a 1-D/2-D DOALL program, naive in 3-D, wavefront for a scheduled or
+// tiled program — recorded with the reason in stencil.gpu_mapping; an SOR-like program that is
+// not tiled is refused with every strategy's reason.
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{strategy=auto})' | FileCheck %s --check-prefix=TILED
+// RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=THREE
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' 2>&1 | FileCheck %s --check-prefix=SOR
+// CHECK: stencil.gpu_mapping = {auto = "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured", {{.*}}strategy = "overlapped"
+// TILED: stencil.gpu_mapping = {auto = "the program is scheduled or tiled (poly-schedule, poly-tile)", {{.*}}strategy = "wavefront"
+// THREE: stencil.gpu_mapping = {auto = "3-D DOALL: the naive kernel is the fastest measured", {{.*}}strategy = "naive"}
+// SOR: error: 'stencil.program' op gpu-map{strategy=auto} failed: no strategy maps it: overlapped: {{.*}}DOACROSS{{.*}}; naive: {{.*}}; wavefront: statement S would run inside sequential host loops{{.*}}schedule and tile the program first
+stencil.program @jacobi(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %B over [1, 1] to [N - 1, N - 1] {
+      %n = stencil.access %A[-1, 0] : f64
+      %s = stencil.access %A[1, 0] : f64
+      %e = stencil.access %A[0, 1] : f64
+      %a = arith.addf %n, %s : f64
+      %b = arith.addf %a, %e : f64
+      stencil.yield %b : f64
+    }
+    stencil.apply @S1 writes %A over [1, 1] to [N - 1, N - 1] {
+      %c = stencil.access %B[0, 0] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
