@@ -176,6 +176,10 @@ const TEMPLATES: &[&str] = &[
     "gpu-map{strategy=naive block=$B},canonicalize,cse",
     "gpu-map{strategy=overlapped}",
     "gpu-map{strategy=overlapped tile=$B time-tile=$S}",
+    "gpu-map{strategy=streaming}",
+    "gpu-map{strategy=streaming tile=$B time-tile=$S}",
+    "gpu-map{strategy=auto}",
+    "poly-schedule,poly-tile{sizes=$S},gpu-map{strategy=auto block=auto}",
     "stencil-recognize-sor",
     "stencil-rbsor",
     "stencil-rbsor,gpu-map{naive}",
@@ -193,7 +197,7 @@ const BLOCKS: &[&str] = &["32", "32,8", "32,4,2", "1", "0", "1024", "2048", "-1"
 /// Values for string options, by option name; unknown names get a junk value.
 fn string_choices(option: &str) -> &'static [&'static str] {
     match option {
-        "strategy" => &["wavefront", "naive", "overlapped", "bogus"],
+        "strategy" => &["wavefront", "naive", "overlapped", "streaming", "auto", "bogus"],
         "fuse" => &["smart", "max", "none", "bogus"],
         "inter" => &["wavefront", "rectangular"],
         "intra" => &["auto", "first-hyperplane", "skew"],

@@ -82,14 +82,15 @@ fn array_boxes(shape: &BandShape, sizes: &[i64]) -> Result<Vec<Option<ElementBox
                 }
                 _ => drift[a.array] = Some(g.clone()),
             }
+            let overflow = || TileModelError::Overflow("the staged footprint of a tile");
             let mut coordinates = Vec::with_capacity(g.len());
             for (d, row) in g.iter().enumerate() {
-                let k = a.offset[d] - dot(row, &s.shift);
+                let k = a.offset[d].checked_sub(dot(row, &s.shift)).ok_or_else(overflow)?;
                 let (mut lo, mut hi) = (k, k);
                 for (&c, &size) in row.iter().zip(sizes) {
-                    let v = c * (size - 1);
-                    lo += v.min(0);
-                    hi += v.max(0);
+                    let v = c.checked_mul(size - 1).ok_or_else(overflow)?;
+                    lo = lo.checked_add(v.min(0)).ok_or_else(overflow)?;
+                    hi = hi.checked_add(v.max(0)).ok_or_else(overflow)?;
                 }
                 coordinates.push((lo, hi));
             }
@@ -100,6 +101,16 @@ fn array_boxes(shape: &BandShape, sizes: &[i64]) -> Result<Vec<Option<ElementBox
         }
     }
     Ok(boxes)
+}
+
+/// The `hi − lo + 1 + grow` elements of a box side (`None` on overflow or when negative).
+fn span(lo: i64, hi: i64, grow: i64) -> Option<u64> {
+    u64::try_from(hi.checked_sub(lo)?.checked_add(1)?.checked_add(grow)?).ok()
+}
+
+/// The product of `factors` (`None` when one is `None` or the product overflows).
+fn checked_product(factors: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
+    factors.into_iter().try_fold(1u64, |acc, f| acc.checked_mul(f?))
 }
 
 /// A footprint base of one statement: the array, the accesses' linear part, and per
@@ -116,8 +127,9 @@ pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
     let mut total: u64 = 0;
     for (array, b) in shape.arrays.iter().zip(&boxes) {
         if let Some(b) = b {
-            let elements: u64 = b.iter().map(|&(lo, hi)| (hi - lo + 1) as u64).product();
-            total = total.checked_add(elements.saturating_mul(u64::from(array.element_bytes))).ok_or_else(overflow)?;
+            let elements = checked_product(b.iter().map(|&(lo, hi)| span(lo, hi, 0))).ok_or_else(overflow)?;
+            let bytes = elements.checked_mul(u64::from(array.element_bytes)).ok_or_else(overflow)?;
+            total = total.checked_add(bytes).ok_or_else(overflow)?;
         }
     }
     for s in shape.statements.iter().filter(|s| s.instances() > 0) {
@@ -137,11 +149,10 @@ pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
         }
         for (array, _, spread) in bases {
             let Some(Some(b)) = boxes.get(array) else { continue };
-            let bytes = b
-                .iter()
-                .zip(&spread)
-                .try_fold(1u64, |acc, (&(lo, hi), &(omin, omax))| acc.checked_mul((hi - lo + 1 + omax - omin) as u64))
-                .ok_or_else(overflow)?;
+            let bytes = checked_product(
+                b.iter().zip(&spread).map(|(&(lo, hi), &(omin, omax))| span(lo, hi, omax.checked_sub(omin)?)),
+            )
+            .ok_or_else(overflow)?;
             total = total.checked_add(bytes).ok_or_else(overflow)?;
         }
     }
@@ -157,8 +168,15 @@ pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
     let mut memory = TileMemory { shared_bytes: staged_shared_bytes(shape, sizes)?, ..TileMemory::default() };
     for (index, (array, b)) in shape.arrays.iter().zip(&boxes).enumerate() {
         let Some(b) = b else { continue };
+        let too_large = || {
+            TileModelError::InvalidInput(format!(
+                "the staged footprint of {} is too large; use smaller tiles",
+                array.name
+            ))
+        };
+        let cells = checked_product(b.iter().map(|&(lo, hi)| span(lo, hi, 0))).ok_or_else(too_large)?;
+        // Below MAX_FOOTPRINT_ELEMENTS every extent fits an i64.
         let extent: Vec<i64> = b.iter().map(|&(lo, hi)| hi - lo + 1).collect();
-        let cells: u64 = extent.iter().map(|&e| e as u64).product();
         if cells > MAX_FOOTPRINT_ELEMENTS {
             return Err(TileModelError::InvalidInput(format!(
                 "the staged footprint of {} has {cells} elements; use smaller tiles",
@@ -217,17 +235,18 @@ pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
 /// Loads and stores of a full tile that works on global memory (no staging): every access of
 /// every point.
 pub fn global_memory(shape: &BandShape, sizes: &[i64]) -> TileMemory {
-    let points: u64 = sizes.iter().map(|&s| s as u64).product();
+    // Saturating: a tile this large only ever loses the search.
+    let points: u64 = sizes.iter().fold(1u64, |acc, &s| acc.saturating_mul(u64::try_from(s).unwrap_or(0)));
     let mut memory = TileMemory::default();
     for s in shape.statements.iter().filter(|s| s.instances() > 0) {
         for a in &s.accesses {
             let bytes = u64::from(shape.arrays.get(a.array).map_or(8, |x| x.element_bytes));
             if a.write {
-                memory.stores += points;
-                memory.store_bytes += points * bytes;
+                memory.stores = memory.stores.saturating_add(points);
+                memory.store_bytes = memory.store_bytes.saturating_add(points.saturating_mul(bytes));
             } else {
-                memory.loads += points;
-                memory.load_bytes += points * bytes;
+                memory.loads = memory.loads.saturating_add(points);
+                memory.load_bytes = memory.load_bytes.saturating_add(points.saturating_mul(bytes));
             }
         }
     }
@@ -245,16 +264,18 @@ fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Ima
     let r = g.len();
     let mut lo = vec![0i64; r];
     let mut hi = vec![0i64; r];
+    let too_large = || TileModelError::InvalidInput("a tile footprint is too large to count; use smaller tiles".into());
     for d in 0..r {
         for (&c, &size) in g[d].iter().zip(sizes) {
-            let v = c * (size - 1);
-            lo[d] += v.min(0);
-            hi[d] += v.max(0);
+            let v = c.checked_mul(size - 1).ok_or_else(too_large)?;
+            lo[d] = lo[d].checked_add(v.min(0)).ok_or_else(too_large)?;
+            hi[d] = hi[d].checked_add(v.max(0)).ok_or_else(too_large)?;
         }
     }
     // Mark in a bitmap over the images' own box, then translate to the array's strides.
+    let cells = checked_product(lo.iter().zip(&hi).map(|(&l, &h)| span(l, h, 0))).ok_or_else(too_large)?;
+    // Below MAX_FOOTPRINT_ELEMENTS every extent fits an i64.
     let extent: Vec<i64> = lo.iter().zip(&hi).map(|(l, h)| h - l + 1).collect();
-    let cells: u64 = extent.iter().map(|&e| e as u64).product();
     if cells > MAX_FOOTPRINT_ELEMENTS {
         return Err(TileModelError::InvalidInput("a tile footprint is too large to count; use smaller tiles".into()));
     }

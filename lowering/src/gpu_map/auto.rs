@@ -15,8 +15,8 @@
 //! The host function's `stencil.gpu_mapping` records the strategy taken and `auto` with the
 //! reason, so a report says what ran and why.
 
-use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, OpId};
 use stencil_ir::ir::WalkOrder;
+use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, OpId};
 use stencil_passes::schedule::SCHEDULE_ATTR;
 use stencil_passes::tile::TILING_ATTR;
 

@@ -62,6 +62,9 @@ pub(super) trait TemporalTiles {
     fn name(&self) -> &'static str;
     /// Refuses applies of `rank` dimensions the strategy does not handle, with the reason.
     fn check_rank(&self, rank: usize) -> Result<(), String>;
+    /// Refuses `time_tile` steps per launch of `applies` applies each when the kernel cannot
+    /// hold them, with the reason (before any footprint is computed).
+    fn check_time_tile(&self, time_tile: i64, applies: usize) -> Result<(), String>;
     /// The tile (points per block along each dimension, outermost first) without `tile=…`.
     fn default_tile(&self, rank: usize) -> Vec<i64>;
     /// The dimensions whose tile size the shared memory depends on (halved, without `tile=…`,
@@ -132,6 +135,11 @@ impl TemporalTiles for Overlapped {
     }
 
     fn check_rank(&self, _rank: usize) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The steps are a loop in the kernel: any number fits (the footprint bounds it).
+    fn check_time_tile(&self, _time_tile: i64, _applies: usize) -> Result<(), String> {
         Ok(())
     }
 
@@ -316,6 +324,7 @@ impl Plan {
             };
             tile[d] /= 2;
         }
+        layout.check_time_tile(options.time_tile, plan.applies.len())?;
         let footprint = |b: i64| footprint_of(&tile, b);
         let time_tile = if options.time_tile > 0 {
             options.time_tile
@@ -337,8 +346,7 @@ impl Plan {
             ));
         }
         plan.halo_lo = plan.step_lo.iter().map(|r| r * time_tile).collect();
-        plan.extent =
-            (0..rank).map(|d| tile[d] + plan.halo_lo[d] + plan.step_hi[d] * time_tile).collect();
+        plan.extent = (0..rank).map(|d| tile[d] + plan.halo_lo[d] + plan.step_hi[d] * time_tile).collect();
         plan.tile = tile;
         plan.time_tile = time_tile;
         plan.shared_bytes = shared_bytes;

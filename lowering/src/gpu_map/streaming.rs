@@ -49,6 +49,9 @@ use crate::codegen::statement::{copy_statement, Indexer};
 /// See the module documentation.
 pub(super) struct Streaming;
 
+/// Most apply instances (time steps × applies) one streaming kernel unrolls.
+const MAX_INSTANCES: i64 = 256;
+
 /// `arith.cmpi` predicates (MLIR's numbering).
 const SLT: i64 = 2;
 const SGE: i64 = 5;
@@ -228,6 +231,17 @@ impl TemporalTiles for Streaming {
         Ok(())
     }
 
+    /// The instances are unrolled into the kernel: at most [`MAX_INSTANCES`].
+    fn check_time_tile(&self, time_tile: i64, applies: usize) -> Result<(), String> {
+        let instances = i64::try_from(applies).ok().and_then(|a| a.checked_mul(time_tile));
+        if instances.is_none_or(|n| n > MAX_INSTANCES) {
+            return Err(format!(
+                "time-tile={time_tile} with {applies} applies per step would unroll more than {MAX_INSTANCES} apply instances into the kernel: choose a smaller time-tile (0: the most that fit the shared memory, at most 8)"
+            ));
+        }
+        Ok(())
+    }
+
     /// Chunks of 64 planes (2-D: 128) along the stream; plane tiles a few warps wide.
     fn default_tile(&self, rank: usize) -> Vec<i64> {
         match rank {
@@ -322,7 +336,10 @@ impl<'a> Column<'a> {
             .applies
             .iter()
             .map(|a| {
-                Ok((values(ir, at, &a.lower, &kernel.params, location)?, values(ir, at, &a.upper, &kernel.params, location)?))
+                Ok((
+                    values(ir, at, &a.lower, &kernel.params, location)?,
+                    values(ir, at, &a.upper, &kernel.params, location)?,
+                ))
             })
             .collect::<Result<Vec<_>, String>>()?;
         let write_boxes = plan
@@ -471,11 +488,8 @@ impl<'a> Column<'a> {
             let (l, h) = if whole {
                 let zero = self.constant(ir, at, 0);
                 let l = self.op(ir, at, "arith.maxsi", self.base[d], zero);
-                let extent = self.constant(
-                    ir,
-                    at,
-                    self.plan.tile[d] + self.schedule.total_lo[d] + self.schedule.total_hi[d],
-                );
+                let extent =
+                    self.constant(ir, at, self.plan.tile[d] + self.schedule.total_lo[d] + self.schedule.total_hi[d]);
                 let end = self.op(ir, at, "arith.addi", self.base[d], extent);
                 (l, self.op(ir, at, "arith.minsi", end, size))
             } else {
