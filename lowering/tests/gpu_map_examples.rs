@@ -287,7 +287,9 @@ fn mapped_strategy(text: &str, pipeline: &str) -> String {
     common::run_pipeline(&mut module, pipeline).expect("maps");
     let mut found = None;
     module.ir.walk(module.top, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
-        if let Some(stencil_ir::Attribute::Dictionary(entries)) = module.ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR) {
+        if let Some(stencil_ir::Attribute::Dictionary(entries)) =
+            module.ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR)
+        {
             found = entries.iter().find(|e| &*e.name == "strategy").and_then(|e| e.value.as_str()).map(str::to_string);
         }
     });

@@ -146,7 +146,8 @@ impl CostReport {
                 Some(i) => i,
                 None => {
                     let res = resources.get(&l.kernel).cloned();
-                    let shared_bytes = res.as_ref().map_or(l.workgroup_bytes, |r| r.shared_bytes.max(l.workgroup_bytes));
+                    let shared_bytes =
+                        res.as_ref().map_or(l.workgroup_bytes, |r| r.shared_bytes.max(l.workgroup_bytes));
                     let registers = res.as_ref().map(|r| r.registers);
                     kernels.push(KernelCost {
                         name: l.kernel.clone(),
