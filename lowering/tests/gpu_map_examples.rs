@@ -123,11 +123,15 @@ fn dropping_the_staging_barrier_is_a_race() {
     let params = [("T", 3), ("N", 12), ("M", 12)];
     // A staged tile starts with three barriers: before its masks (the block's previous tile may
     // still read them), after them, and ① after the loads. grid=1 makes the block take every
-    // tile of a wavefront in turn, so each of the three guards something.
+    // tile of a wavefront in turn, so each of the three guards something. One code path for
+    // every tile (full-tiles=false), so that the first three barriers are the ones that run.
     for (which, what) in [(0, "the previous tile's masks"), (1, "the masks"), (2, "barrier ①")] {
         let mut module = parse(&text, &dialects).unwrap();
-        run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8,4 grid=1})")
-            .unwrap();
+        run_pipeline(
+            &mut module,
+            "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8,4 grid=1 full-tiles=false partial-tiles=general})",
+        )
+        .unwrap();
         let mut state = random_state(&module, &params).unwrap();
         let intact = stencil_runtime::gpu_sim::run_module_sim(&module, None, &mut state, &SimOptions::default());
         assert!(intact.is_ok(), "{intact:?}");
@@ -210,17 +214,19 @@ fn streaming_temporal_blocking_for_doall_programs() {
     check_temporal_strategy("streaming", &refused, ["4", "5,3", "4,3,5"], 13);
 }
 
-/// Full/partial tile separation (`full-tiles=true`): the tiles wholly inside the domains run
-/// their own loops, the others the general ones — race-free and bit-identical, staged and not.
+/// Full/partial tile separation with the general loops in the partial tiles (`full-tiles=true
+/// partial-tiles=general`; the default takes the guarded loops there): the tiles wholly inside
+/// the domains run their own loops, the others the general ones — race-free and bit-identical,
+/// staged and not.
 #[test]
 fn full_tile_separation() {
     check_all(
-        "builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map{block=4,2 full-tiles=true})",
+        "builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map{block=4,2 full-tiles=true partial-tiles=general})",
         &SimOptions::default().with_order(Order::Shuffled { seed: 13 }),
         &[],
     );
     check_all(
-        "builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map{block=4,2 grid=3 staging=false full-tiles=true})",
+        "builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map{block=4,2 grid=3 staging=false full-tiles=true partial-tiles=general})",
         &SimOptions::default().with_order(Order::Reverse),
         &[],
     );
@@ -246,10 +252,10 @@ fn full_tile_branches_share_workgroup_memory() {
             .unwrap();
         stencil_dialects::gpu::num_workgroup_attributions(&module.ir, func)
     };
-    let general = attributions("block=4,4");
+    let general = attributions("block=4,4 full-tiles=false partial-tiles=general");
     assert!(general >= 2, "a buffer and a mask at least, got {general}");
-    assert_eq!(attributions("block=4,4 full-tiles=true"), general);
-    assert_eq!(attributions("block=4,4 full-tiles=true partial-tiles=guarded"), general);
+    assert_eq!(attributions("block=4,4 full-tiles=true partial-tiles=general"), general);
+    assert_eq!(attributions("block=4,4"), general, "the default: full tiles and guarded partial ones");
 }
 
 /// The kernels stay race-free and bit-identical after `loop-invariant-code-motion` moves their
@@ -264,12 +270,12 @@ fn loop_invariant_code_motion_keeps_kernels_exact() {
 }
 
 /// Guarded partial tiles (`partial-tiles=guarded`): the full-tile loops with a domain test per
-/// instance, in every tile (without `full-tiles`) or in the partial ones (with it) — race-free
+/// instance, in every tile (`full-tiles=false`) or in the partial ones (the default) — race-free
 /// and bit-identical, staged and not, with tiles of 3 so that most tiles are partial.
 #[test]
 fn guarded_partial_tiles() {
     check_all(
-        "builtin.module(poly-schedule,poly-tile{sizes=3},gpu-map{block=4,2 partial-tiles=guarded})",
+        "builtin.module(poly-schedule,poly-tile{sizes=3},gpu-map{block=4,2 full-tiles=false partial-tiles=guarded})",
         &SimOptions::default().with_order(Order::Shuffled { seed: 29 }),
         &[],
     );

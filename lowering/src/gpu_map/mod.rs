@@ -106,7 +106,7 @@ pub struct GpuMapOptions {
     /// Overlapped and streaming strategies: time steps per launch (`0`: the default).
     pub time_tile: i64,
     /// Wavefront strategy: tiles wholly inside the domains run loops with the tile's bounds
-    /// alone (full/partial tile separation).
+    /// alone (full/partial tile separation; on by default, as measured faster on an H200).
     pub full_tiles: bool,
     /// Wavefront strategy: what the tiles that are not run as full tiles run.
     pub partial_tiles: PartialTiles,
@@ -164,8 +164,8 @@ impl Default for GpuMapOptions {
             shared_memory: DEFAULT_SHARED_MEMORY,
             tile: vec![],
             time_tile: 0,
-            full_tiles: false,
-            partial_tiles: PartialTiles::General,
+            full_tiles: true,
+            partial_tiles: PartialTiles::Guarded,
         }
     }
 }
@@ -291,14 +291,14 @@ pub fn pass_info() -> PassInfo {
             OptionInfo {
                 name: "full-tiles",
                 kind: OptionKind::Bool,
-                default: "false",
-                description: "wavefront: tiles wholly inside the iteration domain run loops with the tile's own bounds (tested once per tile, two code paths: more registers); false: every tile runs the general loops",
+                default: "true",
+                description: "wavefront: tiles wholly inside the iteration domain run loops with the tile's own bounds (tested once per tile, two code paths); false: every tile runs the partial-tile code",
             },
             OptionInfo {
                 name: "partial-tiles",
                 kind: OptionKind::String,
-                default: "general",
-                description: "wavefront: the code of the tiles that do not run as full tiles (all of them without full-tiles); general: the scanned loops, every domain and tiling bound at every level; guarded: the full-tile loops with a domain test per statement instance (simple bounds, same instances in the same order)",
+                default: "guarded",
+                description: "wavefront: the code of the tiles that do not run as full tiles (all of them with full-tiles=false); guarded: the full-tile loops with a domain test per statement instance (simple bounds, same instances in the same order); general: the scanned loops, every domain and tiling bound at every level",
             },
             OptionInfo {
                 name: "tile",

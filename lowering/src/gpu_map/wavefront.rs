@@ -172,11 +172,12 @@ fn map_wavefront(
     if let Some(tile) = tile {
         entries.insert(0, ("tile", tile));
     }
-    // The tile code, when it is not the default (general loops in every tile).
-    if options.full_tiles {
-        entries.push(("full_tiles", Attribute::Bool(true)));
+    // The tile code, when it is not the default (full tiles on their own loops, the others on
+    // the guarded full-tile loops).
+    if !options.full_tiles {
+        entries.push(("full_tiles", Attribute::Bool(false)));
     }
-    if options.partial_tiles != super::PartialTiles::General {
+    if options.partial_tiles != super::PartialTiles::Guarded {
         entries.push(("partial_tiles", Attribute::string(options.partial_tiles.name())));
     }
     // What the tile model chose and predicted (poly-tile{sizes=auto}, gpu-map{block=auto}):

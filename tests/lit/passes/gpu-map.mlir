@@ -4,8 +4,10 @@
 // staged in workgroup memory (load what it reads, barrier, compute, store back what it
 // wrote), each intra-tile wavefront step is followed by a gpu.barrier, and the
 // points of a step are distributed over the threads.
-// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4},canonicalize,cse)' | FileCheck %s
-// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4 staging=false},canonicalize,cse)' | FileCheck %s --check-prefix=GLOBAL
+// These RUN lines show the general loops every tile runs with full-tiles=false
+// partial-tiles=general; the default separates full tiles (gpu-map-full-tiles.mlir).
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4 full-tiles=false partial-tiles=general},canonicalize,cse)' | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4 staging=false full-tiles=false partial-tiles=general},canonicalize,cse)' | FileCheck %s --check-prefix=GLOBAL
 // The mapped module compiles to PTX with MLIR 22's GPU pipeline.
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | mlir-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,reconcile-unrealized-casts),nvvm-attach-target{chip=sm_90},gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=PTX
 // Option errors come before any input is read; mapping errors are located at the program.
@@ -18,7 +20,7 @@
 
 // Thesis Fig. 3.4 tiled 4x4 with balanced hyperplanes (Fig. 4.3).
 // CHECK-LABEL: module attributes {gpu.container_module} {
-// CHECK:       func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index) attributes {{{.*}}stencil.gpu_mapping = {block = [8, 1, 1], grid = 4 : i64, staging = true, strategy = "wavefront", tile = [4]}
+// CHECK:       func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index) attributes {{{.*}}stencil.gpu_mapping = {block = [8, 1, 1], full_tiles = false, grid = 4 : i64, partial_tiles = "general", staging = true, strategy = "wavefront", tile = [4]}
 // CHECK:         affine.for %[[W:.*]] = 0 to affine_map<()[s0, s1] -> ((s0 * 3 + s1 * 2 - 7) floordiv 4 + 1)>()[%arg1, %arg2] {
 // The grid: one block per tile of the wavefront (the tile loop's range at this wavefront,
 // computed on the host), here capped at grid=4.
