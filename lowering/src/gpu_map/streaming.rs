@@ -539,10 +539,7 @@ impl<'a> Column<'a> {
         let own_ring = self.rings[v];
         let own_slot = own_ring.map(|_| self.slot(ir, at, v, q));
         let previous = version.previous.and_then(|w| self.rings[w].map(|ring| (w, ring)));
-        let previous_slot = match previous {
-            Some((w, _)) => Some(self.slot(ir, at, w, q)),
-            None => None,
-        };
+        let previous_slot = previous.map(|(w, _)| self.slot(ir, at, w, q));
         let mut rings: HashMap<ValueId, RingRead> = HashMap::new();
         for r in &plan.applies[apply].reads {
             let g = plan.fields.iter().position(|f| f.arg == r.field).ok_or("a read of a field without plan")?;
