@@ -565,27 +565,45 @@ impl StagedIndexer<'_> {
         location: &Location,
     ) -> Result<Option<(ValueId, Vec<ValueId>)>, String> {
         let Some(field) = self.staged.get(&memref) else { return Ok(None) };
-        // (e + c) − origin as (e − origin) + c: a stencil's accesses differ only in `c`, so
-        // `e − origin` is one value for all of them (after `cse`) and each access adds its offset.
-        let mut local = Vec::with_capacity(index.len());
-        for (e, &o) in index.iter().zip(&field.origin) {
-            let (variable, offset) = match e {
-                AffineExpr::Binary(AffineBinOp::Add, a, b) => match b.as_ref() {
-                    AffineExpr::Constant(c) => (a.as_ref(), *c),
-                    _ => (e, 0),
-                },
-                _ => (e, 0),
-            };
-            let g = self.inner.value(ir, at, variable, location)?;
-            let mut v = binary(ir, at, "arith.subi", g, o, Type::Index, location);
-            if offset != 0 {
-                let c = index_constant(ir, at, offset, location);
-                v = binary(ir, at, "arith.addi", v, c, Type::Index, location);
-            }
-            local.push(v);
-        }
+        let local = index
+            .iter()
+            .zip(&field.origin)
+            .map(|(e, &o)| relative_index(ir, at, &self.inner, e, o, location))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Some((field.buffer, local)))
     }
+}
+
+/// `e` as `variable + c` (`c = 0` when `e` is not a sum with a constant last).
+pub(super) fn split_offset(e: &AffineExpr) -> (&AffineExpr, i64) {
+    match e {
+        AffineExpr::Binary(AffineBinOp::Add, a, b) => match b.as_ref() {
+            AffineExpr::Constant(c) => (a.as_ref(), *c),
+            _ => (e, 0),
+        },
+        _ => (e, 0),
+    }
+}
+
+/// The buffer index of the element `e` of a buffer whose element 0 is `origin`: `(e + c) −
+/// origin` as `(e − origin) + c`. A stencil's accesses differ only in `c`, so `e − origin` is
+/// one value for all of them (after `cse`) and each access adds its offset.
+pub(super) fn relative_index(
+    ir: &mut Ir,
+    at: InsertPoint,
+    indexer: &ArithIndexer<'_>,
+    e: &AffineExpr,
+    origin: ValueId,
+    location: &Location,
+) -> Result<ValueId, String> {
+    let (variable, offset) = split_offset(e);
+    let g = indexer.value(ir, at, variable, location)?;
+    let mut v = binary(ir, at, "arith.subi", g, origin, Type::Index, location);
+    if offset != 0 {
+        let c = index_constant(ir, at, offset, location);
+        v = binary(ir, at, "arith.addi", v, c, Type::Index, location);
+    }
+    Ok(v)
 }
 
 impl Indexer for StagedIndexer<'_> {

@@ -35,7 +35,7 @@
 
 use std::collections::HashMap;
 
-use stencil_ir::affine::{AffineBinOp, AffineExpr};
+use stencil_ir::affine::AffineExpr;
 use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Ir, Location, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
@@ -44,6 +44,7 @@ use super::arith::{binary, compare, index_constant, load, store, ArithIndexer};
 use super::host::{KernelFunc, ThreadIds};
 use super::ops;
 use super::overlapped::{for_each_point, values, Plan, TemporalTiles};
+use super::staging::{relative_index, split_offset};
 use crate::codegen::statement::{copy_statement, Indexer};
 
 /// See the module documentation.
@@ -632,8 +633,8 @@ struct RingIndexer<'a, 'c> {
 }
 
 impl RingIndexer<'_, '_> {
-    /// The stream offset of `index[0]` and the plane coordinates (`(e − base) + c`, as the
-    /// staged indexer does, so that a stencil's accesses share `e − base`).
+    /// The stream offset of `index[0]` and the plane coordinates relative to the rings' base
+    /// (as the staged indexer does, so that a stencil's accesses share `e − base`).
     fn local(
         &mut self,
         ir: &mut Ir,
@@ -641,30 +642,16 @@ impl RingIndexer<'_, '_> {
         index: &[AffineExpr],
         location: &Location,
     ) -> Result<(i64, Vec<ValueId>), String> {
-        let split = |e: &AffineExpr| -> (AffineExpr, i64) {
-            match e {
-                AffineExpr::Binary(AffineBinOp::Add, a, b) => match b.as_ref() {
-                    AffineExpr::Constant(c) => (a.as_ref().clone(), *c),
-                    _ => (e.clone(), 0),
-                },
-                _ => (e.clone(), 0),
-            }
-        };
-        let (stream, offset) = split(index.first().ok_or("an access without indices")?);
-        if stream != AffineExpr::Dim(1) {
+        let (stream, offset) = split_offset(index.first().ok_or("an access without indices")?);
+        if *stream != AffineExpr::Dim(1) {
             return Err(format!("an access at stream index {stream} is not at a constant offset from the point"));
         }
-        let mut local = vec![];
-        for (k, e) in index.iter().enumerate().skip(1) {
-            let (variable, c) = split(e);
-            let x = self.inner.value(ir, at, &variable, location)?;
-            let mut v = binary(ir, at, "arith.subi", x, self.column.base[k], Type::Index, location);
-            if c != 0 {
-                let c = index_constant(ir, at, c, location);
-                v = binary(ir, at, "arith.addi", v, c, Type::Index, location);
-            }
-            local.push(v);
-        }
+        let local = index
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(k, e)| relative_index(ir, at, &self.inner, e, self.column.base[k], location))
+            .collect::<Result<Vec<_>, _>>()?;
         debug_assert_eq!(local.len(), self.point.len());
         Ok((offset, local))
     }
