@@ -62,6 +62,9 @@ pub struct BoundInputs<'a> {
     /// Per wavefront, its tiles when counted; else `None`, and `wavefronts`, `tiles` bound
     /// them from below.
     pub tiles_per_wavefront: Option<&'a [u64]>,
+    /// Per wavefront, its full tiles when counted (at most the final counts: a count may be
+    /// partial, [`crate::inter::count_tiles_unless`]); `None` with `tiles_per_wavefront`.
+    pub full_per_wavefront: Option<&'a [u64]>,
     /// At most the number of inter-tile wavefronts.
     pub wavefronts: f64,
     /// At most the number of tiles.
@@ -77,6 +80,17 @@ impl BoundInputs<'_> {
             Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum(),
             None => self.wavefronts.max(self.tiles / p),
         }
+    }
+
+    /// A lower bound of thesis §5.3.4's `Σ_w ⌈n_w / P⌉·(f_w + 0.5·(n_w − f_w)) / n_w` (the
+    /// slowest SM's tiles, border tiles at half weight; `f_w` full tiles of `n_w`):
+    /// `Σ_w 0.5·⌈n_w / P⌉ + 0.5·f_w / P`, since `⌈n / P⌉·f / n ≥ f / P`. Each part only grows
+    /// with `n_w` and `f_w`, so partial counts bound it too. Without counts,
+    /// `0.5·`[`BoundInputs::spread_tiles`].
+    pub fn border_weighted_tiles(&self, device: &DeviceLimits) -> f64 {
+        let p = f64::from(device.multiprocessors.max(1));
+        let full: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
+        0.5 * self.spread_tiles(device) + 0.5 * full / p
     }
 }
 

@@ -27,7 +27,7 @@ use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
 use crate::inputs::{LayoutInputs, TileInputs};
-use crate::inter::{lower_bounds, TileGeometry};
+use crate::inter::{count_tiles, count_tiles_unless, TileGeometry};
 use crate::intra::{wavefront_points, Block, WARP};
 use crate::model::{BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
@@ -408,7 +408,7 @@ pub fn search(
     let constrained = options.fixed_sizes.is_none();
     for sizes in screened {
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles) = lower_bounds(shape, &sizes);
+        let (wavefronts, tiles) = geometry.lower_bounds(shape, &sizes);
         let bound = BoundInputs {
             points: &points,
             groups,
@@ -416,6 +416,7 @@ pub fn search(
             staged: options.staged,
             element_bytes: shape.element_bytes(),
             tiles_per_wavefront: None,
+            full_per_wavefront: None,
             wavefronts,
             tiles,
         };
@@ -445,7 +446,7 @@ pub fn search(
             continue;
         }
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles) = lower_bounds(shape, &sizes);
+        let (wavefronts, tiles) = geometry.lower_bounds(shape, &sizes);
         let with_memory = BoundInputs {
             points: &points,
             groups,
@@ -453,13 +454,41 @@ pub fn search(
             staged: options.staged,
             element_bytes: shape.element_bytes(),
             tiles_per_wavefront: None,
+            full_per_wavefront: None,
             wavefronts,
             tiles,
         };
         if skip(&mut tally, &best, model.lower_bound(&with_memory, device), &sizes) {
             continue;
         }
-        let tile = TileInputs::with_memory(shape, &geometry, &sizes, options.staged, memory)?;
+        // Counting stops once the bound with the tiles counted so far cannot beat the layouts
+        // kept: the bound with all of them (below) would skip the size too, as it only grows
+        // with the tiles per wavefront (see `count_tiles_unless`).
+        let inter = match cutoff(&best).filter(|_| constrained) {
+            Some(worst) => {
+                let mut at_least = 0.0;
+                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial, full| {
+                    let partly = BoundInputs {
+                        tiles_per_wavefront: Some(partial),
+                        full_per_wavefront: Some(full),
+                        ..with_memory
+                    };
+                    at_least = model.lower_bound(&partly, device);
+                    at_least > worst
+                })?;
+                match counts {
+                    Some(counts) => counts,
+                    None => {
+                        tally.prune(PruneReason::Bound, || {
+                            format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
+                        });
+                        continue;
+                    }
+                }
+            }
+            None => count_tiles(shape, &geometry, &sizes)?,
+        };
+        let tile = TileInputs::with_counts(shape, &sizes, options.staged, memory, inter);
         let counted = BoundInputs {
             points: &tile.points,
             groups: tile.groups,
@@ -467,6 +496,7 @@ pub fn search(
             staged: options.staged,
             element_bytes: shape.element_bytes(),
             tiles_per_wavefront: Some(&tile.inter.tiles),
+            full_per_wavefront: Some(&tile.inter.full),
             wavefronts: tile.inter.wavefronts() as f64,
             tiles: tile.inter.total_tiles() as f64,
         };

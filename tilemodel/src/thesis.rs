@@ -163,9 +163,23 @@ impl TileModel for ThesisModel {
         Ok(Prediction { seconds: terms.iter().map(|t| t.seconds).sum(), terms })
     }
 
-    /// `σ_ker + σ_blk·N_w + 0.5·Σ_w ⌈n_w / P⌉·T_TILE_min`: the slowest SM runs at least
-    /// `⌈n_w / P⌉` tiles of wavefront `w` (Eq. 5.9–5.11 for any `B`), a border tile costs at
-    /// least half a tile (§5.3.4), and no block needs fewer than `⌈H_e / 32⌉` warps per step.
+    /// `σ_ker + σ_blk·N_w + C_b_min·(α·ΣG_min + β·ΣH + σ_thd·n_bar) + C_m_min·γ·N_mem_min`, at
+    /// most [`thesis_features`]' `T_total` for every block (B), because:
+    /// * the slowest SM runs exactly `⌈n_w / P⌉` tiles of wavefront `w` whatever `B`
+    ///   (Eq. 5.9–5.11: `(I − 1)·B + ⌈r / P⌉ = ⌈n_w / P⌉` with `n_w = (I − 1)·B·P + r`), so
+    ///   [`critical_tiles`]' border weight `C_b` is `Σ_w ⌈n_w / P⌉·(f_w + 0.5·(n_w − f_w)) / n_w`,
+    ///   at least [`BoundInputs::border_weighted_tiles`] (§5.3.4: half weight for border tiles);
+    /// * the work weight `C_w` divides `C_b`'s terms by `e_w ≤ 1`, so `C_w ≥ C_b`, and the
+    ///   copies' weight of a staged tile `Σ_w ⌈n_w / P⌉ / e_w ≥` [`BoundInputs::spread_tiles`]
+    ///   (without staging the memory is weighted by `C_w`);
+    /// * no block needs fewer than `⌈H_e / 32⌉` warps per step, nor fewer copy warp-iterations
+    ///   than the largest block's;
+    /// * every parameter multiplying a weight is non-negative (else no bound: 0), and
+    ///   `α·ΣG + β·ΣH ≥ 0` on its own (it is weighted by `C_w`, which may exceed `C_b`).
+    ///
+    /// Partial counts (tiles and full tiles per wavefront, each at most its final count) give a
+    /// lower bound too: every weight only grows with them. `tests/search.rs` checks the bound
+    /// against the predictions.
     fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
         let p = &self.params;
         if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 {
@@ -187,7 +201,11 @@ impl TileModel for ThesisModel {
         if work < 0.0 {
             return 0.0;
         }
-        let tile = work + p.sigma_thd * barriers + p.gamma * memory as f64;
-        p.sigma_ker.max(0.0) + p.sigma_blk * b.wavefronts + 0.5 * b.spread_tiles(device) * tile
+        let border = b.border_weighted_tiles(device);
+        let copies = if b.staged { b.spread_tiles(device) } else { border };
+        p.sigma_ker
+            + p.sigma_blk * b.wavefronts
+            + border * (work + p.sigma_thd * barriers)
+            + copies * p.gamma * memory as f64
     }
 }
