@@ -39,10 +39,31 @@ pub trait TileModel {
     /// branch and bound); `0` when the parameters allow no useful bound.
     fn lower_bound(&self, bound: &BoundInputs<'_>, device: &DeviceLimits) -> f64;
 
+    /// A time no layout of one tile size on any of `blocks` predicts less than (the search's
+    /// branch and bound over the blocks that pass the blockDim constraint and fit on an SM, so
+    /// that a size whose blocks are all slow is skipped before its tiles are counted in full);
+    /// with no blocks, or by default, [`TileModel::lower_bound`].
+    fn lower_bound_over_blocks(&self, bound: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
+        let _ = blocks;
+        self.lower_bound(bound, device)
+    }
+
     /// Whether the prediction never falls when a layout's warps `G_e` grow (all else equal):
     /// then predicting with [`LayoutInputs::with_fewest_warps`] bounds a block's time from
     /// below before its `G_e` are counted.
     fn monotone_in_warps(&self) -> bool;
+}
+
+/// What [`TileModel::lower_bound_over_blocks`] knows of one block before the tiles are counted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlockFacts {
+    /// Threads per block.
+    pub threads: u32,
+    /// Resident blocks per SM (thesis Table 5.1's `B`, at least 1).
+    pub blocks_per_sm: u32,
+    /// Warp-iterations of a staged tile's copy loops on the block
+    /// ([`crate::inputs::LayoutInputs::copy_warps`]).
+    pub copy_warps: u64,
 }
 
 /// What a tile size's lower bound may use: its block-independent inputs and, before the tiles

@@ -26,10 +26,10 @@ use crate::calibration::Calibration;
 use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
-use crate::inputs::{LayoutInputs, TileInputs};
+use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
 use crate::inter::{count_tiles, count_tiles_unless, TileGeometry};
 use crate::intra::{wavefront_points, Block, WARP};
-use crate::model::{BoundInputs, ModelKind, Prediction, TileModel};
+use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
 
 /// Options of [`search`].
@@ -458,7 +458,9 @@ pub fn search(
             wavefronts,
             tiles,
         };
-        if skip(&mut tally, &best, model.lower_bound(&with_memory, device), &sizes) {
+        // The blocks the size would be evaluated on: the bound over them is the least of theirs.
+        let facts = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
+        if skip(&mut tally, &best, model.lower_bound_over_blocks(&with_memory, &facts, device), &sizes) {
             continue;
         }
         // Counting stops once the bound with the tiles counted so far cannot beat the layouts
@@ -473,7 +475,7 @@ pub fn search(
                         full_per_wavefront: Some(full),
                         ..with_memory
                     };
-                    at_least = model.lower_bound(&partly, device);
+                    at_least = model.lower_bound_over_blocks(&partly, &facts, device);
                     at_least > worst
                 })?;
                 match counts {
@@ -500,7 +502,7 @@ pub fn search(
             wavefronts: tile.inter.wavefronts() as f64,
             tiles: tile.inter.total_tiles() as f64,
         };
-        if skip(&mut tally, &best, model.lower_bound(&counted, device), &sizes) {
+        if skip(&mut tally, &best, model.lower_bound_over_blocks(&counted, &facts, device), &sizes) {
             continue;
         }
         evaluate_blocks(shape, &tile, &blocks, model.as_ref(), device, options, &mut tally, &mut best, &mut evaluated)?;
@@ -574,16 +576,14 @@ fn evaluate_blocks(
     let extents = loop_extents(sizes);
     for &block in blocks {
         if options.fixed_block.is_none() {
-            if u64::from(block.threads()) > largest {
+            let unfit = block_constraint(shape, largest, &extents, block);
+            if unfit == Some(PruneReason::BlockTooLarge) {
                 tally.prune(PruneReason::BlockTooLarge, || {
                     format!("{} on {block}: {} threads > {largest}", sizes_text(sizes), block.threads())
                 });
                 continue;
             }
-            // A block of one parallel loop is one warp at least; of two or three, 8 along x.
-            let smallest = if shape.width == 2 { i64::from(WARP) } else { 8 };
-            let x_cap = smallest.max((extents[0].max(1) as u64).next_power_of_two() as i64);
-            if i64::from(block.y) > extents[1] || i64::from(block.z) > extents[2] || i64::from(block.x) > x_cap {
+            if unfit == Some(PruneReason::IdleAxis) {
                 tally.prune(PruneReason::IdleAxis, || {
                     format!(
                         "{} on {block}: loops of {}, {} and {} iterations on x, y and z",
@@ -653,6 +653,50 @@ fn evaluate_blocks(
         best.truncate(options.keep.max(1));
     }
     Ok(())
+}
+
+/// The blockDim constraint (module documentation) on `block` for a tile whose largest
+/// intra-tile wavefront, rounded up to a warp, has `largest` points and whose loops on x, y, z
+/// have `extents` iterations: the reason it fails, if it does.
+fn block_constraint(shape: &BandShape, largest: u64, extents: &[i64; 3], block: Block) -> Option<PruneReason> {
+    if u64::from(block.threads()) > largest {
+        return Some(PruneReason::BlockTooLarge);
+    }
+    // A block of one parallel loop is one warp at least; of two or three, 8 along x.
+    let smallest = if shape.width == 2 { i64::from(WARP) } else { 8 };
+    let x_cap = smallest.max((extents[0].max(1) as u64).next_power_of_two() as i64);
+    if i64::from(block.y) > extents[1] || i64::from(block.z) > extents[2] || i64::from(block.x) > x_cap {
+        return Some(PruneReason::IdleAxis);
+    }
+    None
+}
+
+/// What the model's per-block bound needs of every block [`evaluate_blocks`] would evaluate
+/// for a tile size (those that pass the blockDim constraint and fit on an SM), before its tiles
+/// are counted: the same checks, on the same block-independent inputs.
+fn block_facts(
+    shape: &BandShape,
+    sizes: &[i64],
+    points: &[u64],
+    memory: &TileMemory,
+    blocks: &[Block],
+    device: &DeviceLimits,
+    options: &SearchOptions,
+) -> Vec<BlockFacts> {
+    let largest = points.iter().copied().max().unwrap_or(0).div_ceil(u64::from(WARP)) * u64::from(WARP);
+    let extents = loop_extents(sizes);
+    blocks
+        .iter()
+        .filter(|&&block| options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none())
+        .filter_map(|&block| {
+            let fits = crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes);
+            (fits.blocks_per_sm > 0).then(|| BlockFacts {
+                threads: block.threads(),
+                blocks_per_sm: fits.blocks_per_sm,
+                copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+            })
+        })
+        .collect()
 }
 
 /// Whether `a` ranks before `b`: a shorter predicted time, or on a tie more threads, then the

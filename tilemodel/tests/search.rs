@@ -123,7 +123,7 @@ fn branch_and_bound_finds_the_exhaustive_best() {
 /// layout.
 #[test]
 fn size_bounds_before_counting_are_below_every_prediction() {
-    use stencil_tilemodel::model::BoundInputs;
+    use stencil_tilemodel::model::{BlockFacts, BoundInputs};
     let calibration = Calibration::h100_default().unwrap();
     let device = &calibration.device;
     let grid = [1i64, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256];
@@ -172,6 +172,19 @@ fn size_bounds_before_counting_are_below_every_prediction() {
                             continue;
                         }
                         let predicted = model.predict(&layout, device).unwrap().seconds;
+                        // The per-block bounds the search prunes sizes with, before and after counting.
+                        let facts = [BlockFacts {
+                            threads: block.threads(),
+                            blocks_per_sm: layout.residency.blocks_per_sm,
+                            copy_warps: layout.copy_warps,
+                        }];
+                        for (when, inputs) in [("before", &bound), ("after", &counted)] {
+                            let per_block = model.lower_bound_over_blocks(inputs, &facts, device);
+                            assert!(
+                                per_block <= predicted * (1.0 + 1e-12),
+                                "{sizes:?} on {block} {kind:?} staged={staged} {when} counting: bound {per_block} > {predicted}"
+                            );
+                        }
                         assert!(
                             at_least <= predicted * (1.0 + 1e-12),
                             "{sizes:?} on {block} {kind:?} staged={staged}: bound {at_least} > {predicted}"
