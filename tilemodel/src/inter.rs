@@ -675,13 +675,16 @@ impl Counter<'_, '_> {
             return Ok(());
         }
         let size = i128::from(self.sizes[k]);
-        // The outermost coordinate asks `stop` about every sixteenth of its values.
+        // The outermost coordinate asks `stop` about every sixteenth of its values at most, and
+        // only once the steps since the last question outweigh a question (which sums the
+        // arrays: in 2-D a whole count can cost as little as a few of them).
         let every = if k == 0 && self.stop.is_some() {
             (merged.iter().map(|&(lo, hi)| hi - lo + 1).sum::<i64>() + 15) / 16
         } else {
             i64::MAX
         };
         let mut done = 0i64;
+        let mut asked_at = self.prefixes;
         for (lo, hi) in merged {
             for t in lo..=hi {
                 let next: Vec<usize> =
@@ -692,13 +695,23 @@ impl Counter<'_, '_> {
                 self.t_sum -= t;
                 r?;
                 done += 1;
-                if done % every == 0 && self.should_stop() {
-                    self.stopped = true;
-                    return Ok(());
+                if done % every == 0 && self.worth_asking(asked_at) {
+                    asked_at = self.prefixes;
+                    if self.should_stop() {
+                        self.stopped = true;
+                        return Ok(());
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Whether the steps taken since `asked_at` (tile rows and progressions marked) are at
+    /// least four times what asking `stop` costs: summing the difference and mark arrays.
+    fn worth_asking(&self, asked_at: u64) -> bool {
+        let cost = (self.tiles.len() as u64) * (2 + self.strided.len() as u64);
+        self.prefixes.saturating_sub(asked_at).saturating_mul(4) >= cost
     }
 
     /// Asks `stop` with the tiles and full tiles per wavefront counted so far (the difference

@@ -27,7 +27,7 @@ use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
-use crate::inter::{count_tiles, count_tiles_unless, TileGeometry};
+use crate::inter::{count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
 use crate::intra::{wavefront_points, Block, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
@@ -403,7 +403,8 @@ pub fn search(
     // which are best.
     let no_memory = TileMemory::default();
     let groups = shape.phases.len().max(1);
-    let mut queue: Vec<(f64, Vec<i64>)> = Vec::new();
+    // (the order, the bound, the sizes)
+    let mut queue: Vec<(f64, f64, Vec<i64>)> = Vec::new();
     // A given size is evaluated as given: no reuse bound, no branch and bound.
     let constrained = options.fixed_sizes.is_none();
     for sizes in screened {
@@ -420,7 +421,12 @@ pub fn search(
             wavefronts,
             tiles,
         };
-        queue.push((model.lower_bound(&bound, device), sizes));
+        // Ordered by the bound with the plain tile bound `instances / (s_1 ⋯ s_m)`: the tighter
+        // one moves sizes whose tiles are far from full back in the order, which on Jacobi 3-D
+        // at 512^3 met the best layouts later (three times the layouts evaluated); it still
+        // prunes.
+        let plain = BoundInputs { tiles: lower_bounds(shape, &sizes).1, ..bound };
+        queue.push((model.lower_bound(&plain, device), model.lower_bound(&bound, device), sizes));
     }
     queue.sort_by(|a, b| a.0.total_cmp(&b.0));
     let keep = options.keep.max(1);
@@ -434,7 +440,7 @@ pub fn search(
         }
         out
     };
-    for (bound, sizes) in queue {
+    for (_, bound, sizes) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
         }

@@ -248,8 +248,8 @@ proptest! {
 fn counts_that_may_stop_show_growing_parts_of_the_counts() {
     for (scop, params, sizes) in [
         (common::sor(2), vec![16, 60, 50], vec![2, 3, 4]),
-        (common::sor(3), vec![12, 40, 36, 32], vec![1, 3, 4, 3]),
-        (common::jacobi(3), vec![12, 40, 36, 32], vec![2, 2, 5, 4]),
+        (common::sor(3), vec![12, 60, 56, 52], vec![1, 3, 4, 3]),
+        (common::jacobi(3), vec![12, 60, 56, 52], vec![2, 2, 5, 4]),
     ] {
         let (shape, _) = common::shape(&scop, &params, true);
         let geometry = TileGeometry::new(&shape);
@@ -263,6 +263,11 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         })
         .unwrap();
         assert_eq!(counted.as_ref(), Some(&full), "{sizes:?}");
+        // In 2-D a count is a few closed forms per outermost value, cheaper than asking: not asked.
+        if sizes.len() == 2 + 1 {
+            assert!(seen.is_empty(), "{sizes:?}: asked {} times", seen.len());
+            continue;
+        }
         assert!(seen.len() > 1, "{sizes:?}: asked {} times", seen.len());
         for pair in seen.windows(2).chain(seen_full.windows(2)) {
             assert!(pair[0].iter().zip(&pair[1]).all(|(a, b)| a <= b), "{sizes:?}: counts fell");
