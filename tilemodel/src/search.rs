@@ -432,7 +432,9 @@ pub fn search(
     let keep = options.keep.max(1);
     let cutoff = |best: &Vec<Ranked>| if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
     let skip = |tally: &mut Tally, best: &Vec<Ranked>, bound: f64, sizes: &[i64]| -> bool {
-        let out = constrained && cutoff(best).is_some_and(|w| bound > w);
+        // With the tolerance `evaluate_blocks` keeps ties with: a bound computed in another
+        // order of floating-point operations may exceed an equal prediction by a rounding.
+        let out = constrained && cutoff(best).is_some_and(|w| bound > w * (1.0 + 1e-9));
         if out {
             tally.prune(PruneReason::Bound, || {
                 format!("{} cannot take less than {:.3} ms", sizes_text(sizes), bound * 1e3)
@@ -482,7 +484,7 @@ pub fn search(
                         ..with_memory
                     };
                     at_least = model.lower_bound_over_blocks(&partly, &facts, device);
-                    at_least > worst
+                    at_least > worst * (1.0 + 1e-9)
                 })?;
                 match counts {
                     Some(counts) => counts,
