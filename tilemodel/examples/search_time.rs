@@ -1,7 +1,8 @@
 //! Release timing of the tile-size search (thesis Alg. 5.1) over the `stencil-tilemodel` API, at
 //! the simulator and GPU problem sizes of `bench/calibrate.py` and at larger GPU sizes.
 //!
-//! `cargo run --release -p stencil-tilemodel --example search_time [-- --repeat N] [-- FILTER]`
+//! `cargo run --release -p stencil-tilemodel --example search_time [-- --repeat N] [-- --dump] [-- FILTER]`
+//! (FILTER: part of an example's name, its size class, or "name problem", e.g. "sor-3d-7pt T=16")
 //!
 //! The SCoPs are the tests' (`tilemodel/tests/common`: the examples' SOR and Jacobi, scheduled
 //! with the balanced intra-tile wavefronts of `poly-schedule`'s defaults); the calibration is the
@@ -9,7 +10,9 @@
 //! does not run `stencil-opt` (no parsing, scheduling or printing): it times `search` alone,
 //! which is what that script's "search" column reports (`elapsed_s`). Per search it prints the
 //! smallest time of `--repeat` runs (default 3; one run when it takes over 1 s), the sizes and
-//! layouts, the choice, and the time spent counting inter-tile tiles of the chosen size.
+//! layouts, the choice, and the time spent counting inter-tile tiles of the chosen size. With
+//! `--dump` it also prints every kept layout with its prediction to full precision, so that two
+//! versions of the search can be checked to choose and keep exactly the same layouts (`diff`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -57,6 +60,7 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
     let filter: Option<&String> = args.iter().find(|a| !a.starts_with("--") && a.parse::<usize>().is_err());
+    let dump = args.iter().any(|a| a == "--dump");
     let calibration = match Calibration::h100_default() {
         Ok(c) => c,
         Err(e) => {
@@ -70,11 +74,16 @@ fn main() {
     );
     let mut worst = Duration::ZERO;
     for case in cases() {
-        if filter.is_some_and(|f| !case.name.contains(f.as_str()) && !case.what.contains(f.as_str())) {
-            continue;
-        }
         let (shape, _) = common::shape(&case.scop, &case.params, true);
         let problem: Vec<String> = shape.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        // The filter matches the example's name, its size class, or "name problem" (e.g.
+        // "sor-3d-7pt T=16" for one size).
+        let full_name = format!("{} {}", case.name, problem.join(","));
+        if filter.is_some_and(|f| {
+            !case.name.contains(f.as_str()) && !case.what.contains(f.as_str()) && !full_name.contains(f.as_str())
+        }) {
+            continue;
+        }
         for model in ModelKind::ALL {
             for staged in [true, false] {
                 let registers = calibration.registers_for(case.program, staged);
@@ -123,6 +132,21 @@ fn main() {
                     choice.1,
                     case.what
                 );
+                if dump {
+                    for (k, r) in report.best.iter().enumerate() {
+                        let sizes: Vec<String> = r.sizes.iter().map(i64::to_string).collect();
+                        println!(
+                            "  kept {:>2} {} on {} {:?} s, {} launches, {} tiles, {} full",
+                            k + 1,
+                            sizes.join("x"),
+                            r.block,
+                            r.prediction.seconds,
+                            r.wavefronts,
+                            r.tiles,
+                            r.full_tiles
+                        );
+                    }
+                }
             }
         }
     }

@@ -41,14 +41,26 @@ impl TileInputs {
         staged: bool,
         memory: TileMemory,
     ) -> Result<TileInputs> {
-        Ok(TileInputs {
+        Ok(TileInputs::with_counts(shape, sizes, staged, memory, count_tiles(shape, geometry, sizes)?))
+    }
+
+    /// [`TileInputs::with_memory`] with the inter-tile counts already made (the search counts
+    /// with [`crate::inter::count_tiles_unless`], which may give up early).
+    pub fn with_counts(
+        shape: &BandShape,
+        sizes: &[i64],
+        staged: bool,
+        memory: TileMemory,
+        inter: InterTileCounts,
+    ) -> TileInputs {
+        TileInputs {
             sizes: sizes.to_vec(),
-            inter: count_tiles(shape, geometry, sizes)?,
+            inter,
             points: wavefront_points(shape, sizes),
             groups: shape.phases.len().max(1),
             memory,
             staged,
-        })
+        }
     }
 
     /// `L_TILE = s_1 × … × s_m`, the points of a full tile (thesis Eq. 5.6).

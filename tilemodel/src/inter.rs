@@ -108,6 +108,23 @@ pub struct TileGeometry {
     /// The same for the band rows taken in another order ([`count_tiles`] puts the two rows
     /// with the most tiles last), computed when first needed; by order.
     reordered: Arc<Mutex<Vec<Reordered>>>,
+    /// Per statement, its [`Pinning`]s (what [`TileGeometry::lower_bounds`] bounds a tile's
+    /// instances with).
+    pinnings: Vec<Vec<Pinning>>,
+}
+
+/// A way to name a statement's instances in one tile: the iterators of the columns `free`
+/// (bit `j`: iterator `j`) and the band rows `rows` (bit `k`: row `k`), where the band map
+/// restricted to `rows` and the other columns is square and non-singular. Then an instance
+/// `i` is determined by `(i_free, (map·i)_rows)`: the other iterators solve that square
+/// system. So a tile holds at most `Π_{j ∈ free} e_j · Π_{k ∈ rows} s_k` instances (`e_j` the
+/// iterator's extent, `s_k` the tile size): the names of its instances are distinct and lie in
+/// a box of that many integer points (the iterators' ranges times the tile's `s_k` values of
+/// each row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pinning {
+    free: u32,
+    rows: u32,
 }
 
 /// An order of the band rows with the normals of the reordered band.
@@ -119,7 +136,38 @@ type Normals = Vec<Vec<Vec<Vec<i64>>>>;
 impl TileGeometry {
     /// The normals of `shape`'s statements.
     pub fn new(shape: &BandShape) -> TileGeometry {
-        TileGeometry { normals: normals_of(shape), reordered: Default::default() }
+        TileGeometry {
+            normals: normals_of(shape),
+            reordered: Default::default(),
+            pinnings: shape.statements.iter().map(pinnings_of).collect(),
+        }
+    }
+
+    /// [`lower_bounds`] with a tighter bound of the tiles: per statement, its instances over
+    /// the most instances one tile can hold by the best of its [`Pinning`]s. `s_1 ⋯ s_m` (every
+    /// row, no iterator: the map is unimodular) is one of them, so this is never below
+    /// [`lower_bounds`]'s; on skewed bands it is much higher (a tile of 3-D SOR with
+    /// `s_1 = s_3 = 1` holds at most `2·T` of its `s_0·s_2` points: fixing `t` and two rows
+    /// leaves two instances).
+    ///
+    /// Valid: every instance lies in exactly one tile (the tiles partition the band's space),
+    /// that tile is counted (its box meets `P_S`), and it holds at most that many instances of
+    /// the statement; the tiles of several statements are the union of theirs, so at least
+    /// the most of any one statement. Search relies on it being at most the counted total
+    /// (a lower bound of a model's time must not exceed its prediction); `tests/counting.rs`
+    /// checks it against [`count_tiles`].
+    pub fn lower_bounds(&self, shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
+        let (wavefronts, tiles) = lower_bounds(shape, sizes);
+        let mut most = tiles;
+        for (s, pinnings) in shape.statements.iter().zip(&self.pinnings) {
+            let instances = s.instances();
+            if instances == 0 {
+                continue;
+            }
+            let per_tile = pinnings.iter().map(|p| p.most_instances(s, sizes)).min().unwrap_or(u128::MAX).max(1);
+            most = most.max(instances.div_ceil(per_tile) as f64);
+        }
+        (wavefronts, most)
     }
 
     /// The normals of `shape` with its band rows in `order` (`reordered`, that shape).
@@ -135,6 +183,52 @@ impl TileGeometry {
         cache.push((order.to_vec(), n.clone()));
         n
     }
+}
+
+impl Pinning {
+    /// `Π_{j ∈ free} e_j · Π_{k ∈ rows} s_k` (saturating: only ever compared downwards).
+    fn most_instances(self, s: &StatementShape, sizes: &[i64]) -> u128 {
+        let mut n = 1u128;
+        for (j, (&l, &u)) in s.lower.iter().zip(&s.upper).enumerate() {
+            if self.free & (1 << j) != 0 {
+                n = n.saturating_mul((u - l + 1).max(0) as u128);
+            }
+        }
+        for (k, &size) in sizes.iter().enumerate() {
+            if self.rows & (1 << k) != 0 {
+                n = n.saturating_mul(size.max(0) as u128);
+            }
+        }
+        n
+    }
+}
+
+/// Every [`Pinning`] of `s`: each set of free columns with each set of as many rows as there
+/// are other columns whose square submatrix is non-singular (at most `Σ_k C(m, k)²`, 70 for
+/// four rows; computed once per band, evaluated per tile size).
+fn pinnings_of(s: &StatementShape) -> Vec<Pinning> {
+    let m = s.map.len();
+    if m > 16 {
+        // Not a band of this compiler (2^m subsets); none: the plain bound stays.
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for free in 0u32..(1 << m) {
+        let others: Vec<usize> = (0..m).filter(|&j| free & (1 << j) == 0).collect();
+        for rows in 0u32..(1 << m) {
+            if rows.count_ones() as usize != others.len() {
+                continue;
+            }
+            let square: Vec<Vec<i64>> = (0..m)
+                .filter(|&k| rows & (1 << k) != 0)
+                .map(|k| others.iter().map(|&j| s.map[k][j]).collect())
+                .collect();
+            if crate::shape::determinant(&square) != 0 {
+                out.push(Pinning { free, rows });
+            }
+        }
+    }
+    out
 }
 
 fn normals_of(shape: &BandShape) -> Normals {
@@ -290,6 +384,29 @@ pub const MAX_PREFIXES: u64 = 50_000_000;
 /// prefixes `(T_0, …, T_{m−3})` enumerated, the last two coordinates swept in closed form
 /// (module documentation, "Faster").
 pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
+    count_tiles_unless(shape, geometry, sizes, &mut |_, _| false)?
+        .ok_or_else(|| TileModelError::InvalidInput("a count that cannot stop stopped (a counting bug)".into()))
+}
+
+/// What [`count_tiles_unless`] asks whether to give up: the tiles and the full tiles per
+/// wavefront counted so far (from the first wavefront of the range, whose launches may start
+/// later).
+pub type Stop<'s> = dyn FnMut(&[u64], &[u64]) -> bool + 's;
+
+/// [`count_tiles`], but giving up (`None`) as soon as `stop` says so. `stop` is asked, a few
+/// times along the outermost tile coordinate, with the tiles and full tiles per wavefront
+/// counted so far: the exact counts of the tiles whose first coordinate has been enumerated,
+/// so each at most the final count of its wavefront (they only grow). The search passes a model's lower bound
+/// (monotone in the tiles per wavefront) against the layouts kept: a size whose bound with a
+/// part of its tiles already cannot beat them would be skipped after the whole count too, so
+/// stopping early skips the same sizes, sooner (thesis Alg. 5.1 with the branch and bound of
+/// [`crate::search`]).
+pub fn count_tiles_unless(
+    shape: &BandShape,
+    geometry: &TileGeometry,
+    sizes: &[i64],
+    stop: &mut Stop<'_>,
+) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
         return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
@@ -300,19 +417,20 @@ pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) ->
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by_key(|&k| (extent(k), k));
     if order.iter().enumerate().all(|(i, &k)| i == k) {
-        return count(shape, &geometry.normals, sizes, Mode::Sweep);
+        return count(shape, &geometry.normals, sizes, Mode::Sweep, Some(stop));
     }
     let reordered = reorder(shape, &order);
     let normals = geometry.for_order(&order, &reordered);
     let sizes: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
-    count(&reordered, &normals, &sizes, Mode::Sweep)
+    count(&reordered, &normals, &sizes, Mode::Sweep, Some(stop))
 }
 
 /// [`count_tiles`] by the plain enumeration of every tile row `(T_0, …, T_{m−2})`, each with the
 /// `O(normals)` interval of `T_{m−1}`: the earlier counter, slower by the length of a row of
 /// rows, kept as the oracle of the property tests (`tests/counting.rs`).
 pub fn count_tiles_by_rows(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
-    count(shape, &geometry.normals, sizes, Mode::Rows)
+    count(shape, &geometry.normals, sizes, Mode::Rows, None)?
+        .ok_or_else(|| TileModelError::InvalidInput("a count that cannot stop stopped (a counting bug)".into()))
 }
 
 /// How [`Counter`] treats the last two tile coordinates.
@@ -324,7 +442,13 @@ enum Mode {
     Sweep,
 }
 
-fn count(shape: &BandShape, normals: &Normals, sizes: &[i64], mode: Mode) -> Result<InterTileCounts> {
+fn count<'s>(
+    shape: &BandShape,
+    normals: &Normals,
+    sizes: &[i64],
+    mode: Mode,
+    stop: Option<&'s mut Stop<'s>>,
+) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
         return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
@@ -367,8 +491,13 @@ fn count(shape: &BandShape, normals: &Normals, sizes: &[i64], mode: Mode) -> Res
         full_sweep: Sweep::default(),
         row: Vec::new(),
         strided: Vec::new(),
+        stop,
+        stopped: false,
     };
     counter.level(0, &active)?;
+    if counter.stopped {
+        return Ok(None);
+    }
     counter.finish();
     // Prefix sums of the difference arrays.
     let mut tiles = Vec::with_capacity(span);
@@ -383,11 +512,11 @@ fn count(shape: &BandShape, normals: &Normals, sizes: &[i64], mode: Mode) -> Res
     // The launches run from the first to the last non-empty wavefront.
     let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
     let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
-    Ok(InterTileCounts {
+    Ok(Some(InterTileCounts {
         first_wavefront: w_lo + first as i64,
         tiles: tiles[first..last].to_vec(),
         full: full[first..last].to_vec(),
-    })
+    }))
 }
 
 /// The range of `a·Y` (coordinates `0..k`) over statement `s`'s tile zonotope at `sizes`.
@@ -432,7 +561,7 @@ fn erosion(s: &StatementShape, sizes: &[i64]) -> Erosion {
     Erosion { rows }
 }
 
-struct Counter<'a> {
+struct Counter<'a, 's> {
     m: usize,
     mode: Mode,
     sizes: &'a [i64],
@@ -459,13 +588,17 @@ struct Counter<'a> {
     /// first wavefront of a progression and one `−1` a stride past its last, summed along the
     /// stride at the end ([`Counter::finish`]).
     strided: Vec<(bool, i64, Vec<i64>)>,
+    /// Asked along the outermost coordinate whether to give up ([`count_tiles_unless`]).
+    stop: Option<&'s mut Stop<'s>>,
+    /// Whether it did.
+    stopped: bool,
 }
 
 /// The most statements present at one prefix for which [`count_tiles`] counts their union by
 /// inclusion–exclusion (`2^k − 1` polygons); with more it merges intervals per `u`.
 pub const MAX_INCLUSION: usize = 4;
 
-impl Counter<'_> {
+impl Counter<'_, '_> {
     /// The interval of `T_k` for statement `s` given the prefix `T_0..T_{k−1}`.
     fn interval(&self, s: usize, k: usize) -> Option<(i64, i64)> {
         let size = i128::from(self.sizes[k]);
@@ -542,6 +675,16 @@ impl Counter<'_> {
             return Ok(());
         }
         let size = i128::from(self.sizes[k]);
+        // The outermost coordinate asks `stop` about every sixteenth of its values at most, and
+        // only once the steps since the last question outweigh a question (which sums the
+        // arrays: in 2-D a whole count can cost as little as a few of them).
+        let every = if k == 0 && self.stop.is_some() {
+            (merged.iter().map(|&(lo, hi)| hi - lo + 1).sum::<i64>() + 15) / 16
+        } else {
+            i64::MAX
+        };
+        let mut done = 0i64;
+        let mut asked_at = self.prefixes;
         for (lo, hi) in merged {
             for t in lo..=hi {
                 let next: Vec<usize> =
@@ -551,9 +694,65 @@ impl Counter<'_> {
                 let r = self.level(k + 1, &next);
                 self.t_sum -= t;
                 r?;
+                done += 1;
+                if done % every == 0 && self.worth_asking(asked_at) {
+                    asked_at = self.prefixes;
+                    if self.should_stop() {
+                        self.stopped = true;
+                        return Ok(());
+                    }
+                }
             }
         }
         Ok(())
+    }
+
+    /// Whether the steps taken since `asked_at` (tile rows and progressions marked) are at
+    /// least four times what asking `stop` costs: summing the difference and mark arrays.
+    fn worth_asking(&self, asked_at: u64) -> bool {
+        let cost = (self.tiles.len() as u64) * (2 + self.strided.len() as u64);
+        self.prefixes.saturating_sub(asked_at).saturating_mul(4) >= cost
+    }
+
+    /// Asks `stop` with the tiles and full tiles per wavefront counted so far (the difference
+    /// arrays and the progressions' marks summed as [`Counter::finish`] and [`count`] do, on
+    /// copies).
+    fn should_stop(&mut self) -> bool {
+        if self.stop.is_none() {
+            return false;
+        }
+        let tiles = self.so_far(false);
+        let full = self.so_far(true);
+        self.stop.as_mut().is_some_and(|stop| stop(&tiles, &full))
+    }
+
+    /// The tiles (or full tiles) per wavefront counted so far.
+    fn so_far(&self, full: bool) -> Vec<u64> {
+        let mut sums = if full { self.full.clone() } else { self.tiles.clone() };
+        for (_, stride, marks) in self.strided.iter().filter(|(f, _, _)| *f == full) {
+            let mut marks = marks.clone();
+            let n = marks.len();
+            let step = stride.unsigned_abs() as usize;
+            if *stride > 0 {
+                for x in step..n {
+                    marks[x] += marks[x - step];
+                }
+            } else {
+                for x in (0..n.saturating_sub(step)).rev() {
+                    marks[x] += marks[x + step];
+                }
+            }
+            for (d, v) in sums.iter_mut().zip(&marks) {
+                *d += v;
+            }
+        }
+        let mut out = Vec::with_capacity(sums.len());
+        let mut a = 0i64;
+        for d in &sums[..sums.len().saturating_sub(1)] {
+            a += d;
+            out.push(a.max(0) as u64);
+        }
+        out
     }
 
     /// Adds one tile per `T_{m−1}` in `lo..=hi` (to the tiles, or to the full tiles when

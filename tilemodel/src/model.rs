@@ -39,10 +39,31 @@ pub trait TileModel {
     /// branch and bound); `0` when the parameters allow no useful bound.
     fn lower_bound(&self, bound: &BoundInputs<'_>, device: &DeviceLimits) -> f64;
 
+    /// A time no layout of one tile size on any of `blocks` predicts less than (the search's
+    /// branch and bound over the blocks that pass the blockDim constraint and fit on an SM, so
+    /// that a size whose blocks are all slow is skipped before its tiles are counted in full);
+    /// with no blocks, or by default, [`TileModel::lower_bound`].
+    fn lower_bound_over_blocks(&self, bound: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
+        let _ = blocks;
+        self.lower_bound(bound, device)
+    }
+
     /// Whether the prediction never falls when a layout's warps `G_e` grow (all else equal):
     /// then predicting with [`LayoutInputs::with_fewest_warps`] bounds a block's time from
     /// below before its `G_e` are counted.
     fn monotone_in_warps(&self) -> bool;
+}
+
+/// What [`TileModel::lower_bound_over_blocks`] knows of one block before the tiles are counted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlockFacts {
+    /// Threads per block.
+    pub threads: u32,
+    /// Resident blocks per SM (thesis Table 5.1's `B`, at least 1).
+    pub blocks_per_sm: u32,
+    /// Warp-iterations of a staged tile's copy loops on the block
+    /// ([`crate::inputs::LayoutInputs::copy_warps`]).
+    pub copy_warps: u64,
 }
 
 /// What a tile size's lower bound may use: its block-independent inputs and, before the tiles
@@ -62,6 +83,9 @@ pub struct BoundInputs<'a> {
     /// Per wavefront, its tiles when counted; else `None`, and `wavefronts`, `tiles` bound
     /// them from below.
     pub tiles_per_wavefront: Option<&'a [u64]>,
+    /// Per wavefront, its full tiles when counted (at most the final counts: a count may be
+    /// partial, [`crate::inter::count_tiles_unless`]); `None` with `tiles_per_wavefront`.
+    pub full_per_wavefront: Option<&'a [u64]>,
     /// At most the number of inter-tile wavefronts.
     pub wavefronts: f64,
     /// At most the number of tiles.
@@ -77,6 +101,17 @@ impl BoundInputs<'_> {
             Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum(),
             None => self.wavefronts.max(self.tiles / p),
         }
+    }
+
+    /// A lower bound of thesis §5.3.4's `Σ_w ⌈n_w / P⌉·(f_w + 0.5·(n_w − f_w)) / n_w` (the
+    /// slowest SM's tiles, border tiles at half weight; `f_w` full tiles of `n_w`):
+    /// `Σ_w 0.5·⌈n_w / P⌉ + 0.5·f_w / P`, since `⌈n / P⌉·f / n ≥ f / P`. Each part only grows
+    /// with `n_w` and `f_w`, so partial counts bound it too. Without counts,
+    /// `0.5·`[`BoundInputs::spread_tiles`].
+    pub fn border_weighted_tiles(&self, device: &DeviceLimits) -> f64 {
+        let p = f64::from(device.multiprocessors.max(1));
+        let full: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
+        0.5 * self.spread_tiles(device) + 0.5 * full / p
     }
 }
 

@@ -23,7 +23,7 @@ use crate::device::DeviceLimits;
 use crate::error::Result;
 use crate::footprint::TileMemory;
 use crate::inputs::LayoutInputs;
-use crate::model::{resident_blocks, BoundInputs, Prediction, Term, TileModel};
+use crate::model::{resident_blocks, BlockFacts, BoundInputs, Prediction, Term, TileModel};
 
 /// Seed 004's measured parameters (their Table 3, 4), in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,6 +138,28 @@ impl PrajapatiParts {
     }
 }
 
+impl PrajapatiModel {
+    /// The bound of [`PrajapatiModel::lower_bound`] for blocks computing with `lanes` lanes.
+    fn bound_with_lanes(&self, b: &BoundInputs<'_>, lanes: u64, device: &DeviceLimits) -> f64 {
+        let p = &self.params;
+        if p.l_word < 0.0 || p.tau_sync < 0.0 || p.c_iter < 0.0 || p.t_sync < 0.0 {
+            return 0.0;
+        }
+        let groups = b.groups as f64;
+        let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
+        let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
+            + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
+        let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
+        // Wavefronts with tiles: every one of the lower bound's has some (`inter::lower_bounds`),
+        // and counted (maybe partly) ones at most as many as the final counts have.
+        let busy = match b.tiles_per_wavefront {
+            Some(t) => t.iter().filter(|&&n| n > 0).count() as f64,
+            None => b.wavefronts,
+        };
+        b.wavefronts * p.t_sync + b.spread_tiles(device) * memory.max(compute) + busy * memory.min(compute)
+    }
+}
+
 impl TileModel for PrajapatiModel {
     fn name(&self) -> &'static str {
         "prajapati"
@@ -164,20 +186,25 @@ impl TileModel for PrajapatiModel {
         Ok(Prediction { seconds: terms.iter().map(|t| t.seconds).sum(), terms })
     }
 
-    /// `N_w·T_sync + Σ_w max(1, w / n_SM)·max(m', c_min)`: a wavefront's rounds times
-    /// `T_tile(k)` is at least `max(1, w / n_SM)·max(m', c)` for any `k` (Eq. 2, 12), and `c` is
-    /// smallest when the block has at least `n_V` threads.
+    /// `N_w·T_sync + Σ_w max(1, w / n_SM)·max(m', c_min) + N'·min(m', c_min)`: wavefront `i`
+    /// takes `r_i·T_tile(k_i) = r_i·(k_i·max(m', c) + min(m', c))` (Eq. 2, 12: `m' + c + (k − 1)·max`)
+    /// with `r_i ≥ 1` and `r_i·k_i ≥ ⌈w(i) / n_SM⌉` rounds of tiles for any `k`, `N'` the
+    /// wavefronts with tiles; `c` is smallest when the block has at least `n_V` threads.
     fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
-        let p = &self.params;
-        if p.l_word < 0.0 || p.tau_sync < 0.0 || p.c_iter < 0.0 || p.t_sync < 0.0 {
-            return 0.0;
-        }
         let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
-        let groups = b.groups as f64;
-        let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
-        let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
-            + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
-        let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
-        b.wavefronts * p.t_sync + b.spread_tiles(device) * memory.max(compute)
+        self.bound_with_lanes(b, lanes, device)
+    }
+
+    /// [`PrajapatiModel::lower_bound`] per block, the least over `blocks`: a block of `K`
+    /// threads computes with `n_V' = min(n_V, K)` lanes (Eq. 9 adapted), so its `c` is exact.
+    fn lower_bound_over_blocks(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
+        let most = device.vector_units(b.element_bytes);
+        let mut lanes: Vec<u32> = blocks.iter().map(|k| most.min(k.threads).max(1)).collect();
+        lanes.sort_unstable();
+        lanes.dedup();
+        if lanes.is_empty() {
+            return self.lower_bound(b, device);
+        }
+        lanes.iter().map(|&l| self.bound_with_lanes(b, u64::from(l), device)).fold(f64::INFINITY, f64::min)
     }
 }

@@ -33,7 +33,7 @@
 use crate::device::DeviceLimits;
 use crate::error::Result;
 use crate::inputs::LayoutInputs;
-use crate::model::{resident_blocks, BoundInputs, Prediction, Term, TileModel};
+use crate::model::{resident_blocks, BlockFacts, BoundInputs, Prediction, Term, TileModel};
 
 /// The six parameters of thesis §5.3.3, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -133,6 +133,25 @@ pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Resu
     ])
 }
 
+impl ThesisModel {
+    /// The parts of [`ThesisModel::lower_bound`]'s `T_TILE` that do not depend on the block:
+    /// `(α·ΣG_min + β·ΣH, σ_thd·n_bar)`; `None` when a parameter's sign allows no bound.
+    fn tile_parts(&self, b: &BoundInputs<'_>) -> Option<(f64, f64)> {
+        let p = &self.params;
+        if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 {
+            return None;
+        }
+        let groups = b.groups as f64;
+        let warps: f64 = b.points.iter().map(|&h| h.div_ceil(32) as f64).sum::<f64>() * groups;
+        let points: f64 = b.points.iter().sum::<u64>() as f64 * groups;
+        let barriers = b.points.len() as f64 * groups + if b.staged { 1.0 } else { 0.0 };
+        // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
+        // be non-negative on their own for `C_b` to bound their weight from below.
+        let work = p.alpha * warps + p.beta * points;
+        (work >= 0.0).then_some((work, p.sigma_thd * barriers))
+    }
+}
+
 impl TileModel for ThesisModel {
     fn name(&self) -> &'static str {
         "thesis"
@@ -163,31 +182,60 @@ impl TileModel for ThesisModel {
         Ok(Prediction { seconds: terms.iter().map(|t| t.seconds).sum(), terms })
     }
 
-    /// `σ_ker + σ_blk·N_w + 0.5·Σ_w ⌈n_w / P⌉·T_TILE_min`: the slowest SM runs at least
-    /// `⌈n_w / P⌉` tiles of wavefront `w` (Eq. 5.9–5.11 for any `B`), a border tile costs at
-    /// least half a tile (§5.3.4), and no block needs fewer than `⌈H_e / 32⌉` warps per step.
+    /// `σ_ker + σ_blk·N_w + C_b_min·(α·ΣG_min + β·ΣH + σ_thd·n_bar) + C_m_min·γ·N_mem_min`, at
+    /// most [`thesis_features`]' `T_total` for every block (B), because:
+    /// * the slowest SM runs exactly `⌈n_w / P⌉` tiles of wavefront `w` whatever `B`
+    ///   (Eq. 5.9–5.11: `(I − 1)·B + ⌈r / P⌉ = ⌈n_w / P⌉` with `n_w = (I − 1)·B·P + r`), so
+    ///   [`critical_tiles`]' border weight `C_b` is `Σ_w ⌈n_w / P⌉·(f_w + 0.5·(n_w − f_w)) / n_w`,
+    ///   at least [`BoundInputs::border_weighted_tiles`] (§5.3.4: half weight for border tiles);
+    /// * the work weight `C_w` divides `C_b`'s terms by `e_w ≤ 1`, so `C_w ≥ C_b`, and the
+    ///   copies' weight of a staged tile `Σ_w ⌈n_w / P⌉ / e_w ≥` [`BoundInputs::spread_tiles`]
+    ///   (without staging the memory is weighted by `C_w`);
+    /// * no block needs fewer than `⌈H_e / 32⌉` warps per step, nor fewer copy warp-iterations
+    ///   than the largest block's;
+    /// * every parameter multiplying a weight is non-negative (else no bound: 0), and
+    ///   `α·ΣG + β·ΣH ≥ 0` on its own (it is weighted by `C_w`, which may exceed `C_b`).
+    ///
+    /// Partial counts (tiles and full tiles per wavefront, each at most its final count) give a
+    /// lower bound too: every weight only grows with them. `tests/search.rs` checks the bound
+    /// against the predictions.
     fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
         let p = &self.params;
-        if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 {
-            return 0.0;
-        }
-        let groups = b.groups as f64;
-        let warps: f64 = b.points.iter().map(|&h| h.div_ceil(32) as f64).sum::<f64>() * groups;
-        let points: f64 = b.points.iter().sum::<u64>() as f64 * groups;
-        let barriers = b.points.len() as f64 * groups + if b.staged { 1.0 } else { 0.0 };
+        let Some((work, barriers)) = self.tile_parts(b) else { return 0.0 };
         // The copy loops' warp-iterations are at least one lane's share on the largest block.
         let memory = if b.staged {
             b.memory.copy_loops.iter().map(|&c| c.div_ceil(1024)).sum::<u64>()
         } else {
             b.memory.accesses()
         };
-        // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
-        // be non-negative on their own for `0.5·spread` to bound their weight from below.
-        let work = p.alpha * warps + p.beta * points;
-        if work < 0.0 {
-            return 0.0;
+        let border = b.border_weighted_tiles(device);
+        let copies = if b.staged { b.spread_tiles(device) } else { border };
+        p.sigma_ker + p.sigma_blk * b.wavefronts + border * (work + barriers) + copies * p.gamma * memory as f64
+    }
+
+    /// [`ThesisModel::lower_bound`] per block, the least over `blocks`: a block's issue
+    /// efficiency is `e_w = min(1, min(B, ⌈n_w / P⌉)·⌈K/32⌉ / (4·schedulers)) ≤ e_B =
+    /// min(1, B·⌈K/32⌉ / (4·schedulers))` in every wavefront (the module documentation), so its
+    /// work weight `C_w ≥ C_b / e_B` and a staged tile's copies weight
+    /// `Σ_w ⌈n_w / P⌉ / e_w ≥` [`BoundInputs::spread_tiles`]` / e_B`; its copy warp-iterations
+    /// are known exactly. Each weight still only grows with the (partial) counts.
+    fn lower_bound_over_blocks(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
+        let p = &self.params;
+        let Some((work, barriers)) = self.tile_parts(b).filter(|_| !blocks.is_empty()) else {
+            return self.lower_bound(b, device);
+        };
+        let needed = device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1));
+        let border = b.border_weighted_tiles(device);
+        let spread = b.spread_tiles(device);
+        let fixed = p.sigma_ker + p.sigma_blk * b.wavefronts + border * barriers;
+        let mut least = f64::INFINITY;
+        for block in blocks {
+            let warps = f64::from(block.threads.div_ceil(crate::intra::WARP));
+            let e = (f64::from(block.blocks_per_sm.max(1)) * warps / needed).min(1.0);
+            let (memory, copies) =
+                if b.staged { (block.copy_warps, spread / e) } else { (b.memory.accesses(), border / e) };
+            least = least.min(fixed + border / e * work + copies * p.gamma * memory as f64);
         }
-        let tile = work + p.sigma_thd * barriers + p.gamma * memory as f64;
-        p.sigma_ker.max(0.0) + p.sigma_blk * b.wavefronts + 0.5 * b.spread_tiles(device) * tile
+        least
     }
 }

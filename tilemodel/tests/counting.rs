@@ -7,17 +7,43 @@
 mod common;
 
 use proptest::prelude::*;
+use stencil_tilemodel::inter::{count_tiles_unless, lower_bounds};
 use stencil_tilemodel::shape::StatementShape;
-use stencil_tilemodel::{count_tiles, count_tiles_by_rows, BandShape, IntraWavefront, TileGeometry, TileModelError};
+use stencil_tilemodel::{
+    count_tiles, count_tiles_by_rows, BandShape, InterTileCounts, IntraWavefront, TileGeometry, TileModelError,
+};
 
 fn agree(shape: &BandShape, sizes: &[i64]) {
     let geometry = TileGeometry::new(shape);
     let fast = count_tiles(shape, &geometry, sizes);
     let rows = count_tiles_by_rows(shape, &geometry, sizes);
     match (fast, rows) {
-        (Ok(a), Ok(b)) => assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements),
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements);
+            bounded(shape, &geometry, sizes, &a);
+        }
         (Err(TileModelError::Overflow(_)), _) | (_, Err(TileModelError::Overflow(_))) => {}
         (a, b) => panic!("sizes {sizes:?}: {a:?} vs {b:?}"),
+    }
+}
+
+/// The search's lower bounds of the wavefronts and tiles (`TileGeometry::lower_bounds`, which
+/// its branch and bound prunes with before counting) are at most the counts: were one above,
+/// a model's lower bound could exceed its prediction and the search lose a better layout. The
+/// tile bound is never below the plain `instances / (s_1 ⋯ s_m)` of `inter::lower_bounds`.
+fn bounded(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], counts: &InterTileCounts) {
+    let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
+    let (plain_wavefronts, plain_tiles) = lower_bounds(shape, sizes);
+    assert_eq!(wavefronts, plain_wavefronts);
+    assert!(tiles >= plain_tiles, "sizes {sizes:?}: {tiles} < {plain_tiles}");
+    if counts.total_tiles() > 0 {
+        assert!(wavefronts <= counts.wavefronts() as f64, "sizes {sizes:?}: {wavefronts} wavefronts > {counts:?}");
+        assert!(
+            tiles <= counts.total_tiles() as f64,
+            "sizes {sizes:?}: bound {tiles} > {} tiles, shape {:?}",
+            counts.total_tiles(),
+            shape.statements
+        );
     }
 }
 
@@ -121,6 +147,37 @@ fn huge_sizes_give_counts_or_an_overflow_error() {
     }
 }
 
+/// At the GPU sizes of the search (where the tile bound matters: 3-D SOR's skewed tiles are far
+/// from full), the bound against `count_tiles` alone (the row counter is too slow there), on
+/// sizes from the search's grid; and it is tight enough to matter: within a factor of 3 of the
+/// count for a size whose tiles are mostly empty.
+#[test]
+fn tile_bounds_at_gpu_sizes() {
+    let grid = [1i64, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768];
+    for (scop, params) in [(common::sor(3), vec![16, 96, 96, 96]), (common::jacobi(3), vec![16, 96, 96, 96])] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let geometry = TileGeometry::new(&shape);
+        // A fixed pseudo-random walk over the grid (no dependence on proptest's seed).
+        let mut x = 12345u64;
+        for _ in 0..40 {
+            let sizes: Vec<i64> = (0..4)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    grid[((x >> 33) % 9) as usize + if (x >> 20).is_multiple_of(4) { 9 } else { 0 }]
+                })
+                .collect();
+            let counts = count_tiles(&shape, &geometry, &sizes).unwrap();
+            bounded(&shape, &geometry, &sizes, &counts);
+        }
+    }
+    let (shape, _) = common::shape(&common::sor(3), &[16, 96, 96, 96], true);
+    let geometry = TileGeometry::new(&shape);
+    let sizes = [2, 1, 768, 1];
+    let counts = count_tiles(&shape, &geometry, &sizes).unwrap();
+    let (_, tiles) = geometry.lower_bounds(&shape, &sizes);
+    assert!(3.0 * tiles >= counts.total_tiles() as f64, "{tiles} vs {}", counts.total_tiles());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -180,5 +237,49 @@ proptest! {
             statements.push(statement(&map, &inverse, vec![1, 0, 2, 0, 1], lo, extent));
         }
         agree(&band(statements), &sizes);
+    }
+}
+
+/// `count_tiles_unless` (what the search counts with, giving up once a bound with the tiles
+/// counted so far cannot beat its layouts): the tiles per wavefront it shows `stop` only grow
+/// from one call to the next and never pass the final counts, a `stop` that never says yes
+/// gives `count_tiles`' counts, and one that says yes gives none.
+#[test]
+fn counts_that_may_stop_show_growing_parts_of_the_counts() {
+    for (scop, params, sizes) in [
+        (common::sor(2), vec![16, 60, 50], vec![2, 3, 4]),
+        (common::sor(3), vec![12, 60, 56, 52], vec![1, 3, 4, 3]),
+        (common::jacobi(3), vec![12, 60, 56, 52], vec![2, 2, 5, 4]),
+    ] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let geometry = TileGeometry::new(&shape);
+        let full = count_tiles(&shape, &geometry, &sizes).unwrap();
+        let mut seen: Vec<Vec<u64>> = Vec::new();
+        let mut seen_full: Vec<Vec<u64>> = Vec::new();
+        let counted = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial, full| {
+            seen.push(partial.to_vec());
+            seen_full.push(full.to_vec());
+            false
+        })
+        .unwrap();
+        assert_eq!(counted.as_ref(), Some(&full), "{sizes:?}");
+        // In 2-D a count is a few closed forms per outermost value, cheaper than asking: not asked.
+        if sizes.len() == 2 + 1 {
+            assert!(seen.is_empty(), "{sizes:?}: asked {} times", seen.len());
+            continue;
+        }
+        assert!(seen.len() > 1, "{sizes:?}: asked {} times", seen.len());
+        for pair in seen.windows(2).chain(seen_full.windows(2)) {
+            assert!(pair[0].iter().zip(&pair[1]).all(|(a, b)| a <= b), "{sizes:?}: counts fell");
+        }
+        for (tiles, full) in seen.iter().zip(&seen_full) {
+            assert!(full.iter().zip(tiles).all(|(f, t)| f <= t), "{sizes:?}: more full tiles than tiles");
+        }
+        assert!(seen_full.last().unwrap().iter().sum::<u64>() <= full.total_full());
+        let last = seen.last().unwrap();
+        assert!(last.iter().sum::<u64>() <= full.total_tiles());
+        assert!(last.iter().max().copied().unwrap_or(0) <= full.widest());
+        let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_, _| true).unwrap();
+        assert_eq!(stopped, None);
     }
 }

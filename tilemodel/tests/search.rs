@@ -115,3 +115,83 @@ fn branch_and_bound_finds_the_exhaustive_best() {
     // Both bounds did skip sizes and blocks, so the comparison tested them.
     assert!(bounded > 0 && block_bounded > 0, "{bounded} sizes, {block_bounded} blocks");
 }
+
+/// The size bounds the search prunes with before counting (`TileGeometry::lower_bounds`'
+/// wavefronts and tiles, a full tile's memory) and after (the tiles and full tiles per
+/// wavefront counted) are at most the model's prediction of every block of the size, for both models, staged or not, on 3-D SOR and Jacobi at sizes where the tile
+/// bound is far above `instances / (s_1 ⋯ s_m)`: were it above, the search could lose a better
+/// layout.
+#[test]
+fn size_bounds_before_counting_are_below_every_prediction() {
+    use stencil_tilemodel::model::{BlockFacts, BoundInputs};
+    let calibration = Calibration::h100_default().unwrap();
+    let device = &calibration.device;
+    let grid = [1i64, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256];
+    let blocks = search::block_candidates(3, device);
+    for (scop, params) in [(common::sor(3), vec![12, 64, 64, 64]), (common::jacobi(3), vec![12, 64, 64, 64])] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let geometry = TileGeometry::new(&shape);
+        let mut x = 777u64;
+        for _ in 0..24 {
+            let sizes: Vec<i64> = (0..4)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    grid[((x >> 33) % grid.len() as u64) as usize]
+                })
+                .collect();
+            for staged in [true, false] {
+                let Ok(tile) = TileInputs::new(&shape, &geometry, &sizes, staged) else { continue };
+                let (wavefronts, tiles) = geometry.lower_bounds(&shape, &sizes);
+                let bound = BoundInputs {
+                    points: &tile.points,
+                    groups: tile.groups,
+                    memory: &tile.memory,
+                    staged,
+                    element_bytes: shape.element_bytes(),
+                    tiles_per_wavefront: None,
+                    full_per_wavefront: None,
+                    wavefronts,
+                    tiles,
+                };
+                let counted = BoundInputs {
+                    tiles_per_wavefront: Some(&tile.inter.tiles),
+                    full_per_wavefront: Some(&tile.inter.full),
+                    wavefronts: tile.inter.wavefronts() as f64,
+                    tiles: tile.inter.total_tiles() as f64,
+                    ..bound
+                };
+                for kind in ModelKind::ALL {
+                    let model =
+                        calibration.model(kind, "test", staged, shape.operations_per_point(), shape.element_bytes());
+                    let before = model.lower_bound(&bound, device);
+                    let at_least = model.lower_bound(&counted, device);
+                    assert!(before <= at_least * (1.0 + 1e-12), "{sizes:?} {kind:?}: {before} > {at_least}");
+                    for &block in &blocks {
+                        let layout = LayoutInputs::new(&shape, &tile, block, 64, device).unwrap();
+                        if layout.residency.blocks_per_sm == 0 {
+                            continue;
+                        }
+                        let predicted = model.predict(&layout, device).unwrap().seconds;
+                        // The per-block bounds the search prunes sizes with, before and after counting.
+                        let facts = [BlockFacts {
+                            threads: block.threads(),
+                            blocks_per_sm: layout.residency.blocks_per_sm,
+                            copy_warps: layout.copy_warps,
+                        }];
+                        for (when, inputs) in [("before", &bound), ("after", &counted)] {
+                            let per_block = model.lower_bound_over_blocks(inputs, &facts, device);
+                            assert!(
+                                per_block <= predicted * (1.0 + 1e-12),
+                                "{sizes:?} on {block} {kind:?} staged={staged} {when} counting: bound {per_block} > {predicted}"
+                            );
+                        }
+                        assert!(
+                            at_least <= predicted * (1.0 + 1e-12),
+                            "{sizes:?} on {block} {kind:?} staged={staged}: bound {at_least} > {predicted}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
