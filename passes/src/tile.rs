@@ -342,7 +342,7 @@ pub fn pass_info() -> PassInfo {
                 name: "calibration",
                 kind: OptionKind::String,
                 default: "",
-                description: "sizes=auto: the device's calibration file (JSON, docs/tile-models.md); empty: the built-in H100 file",
+                description: "sizes=auto: the device's calibration: a built-in name (h100, derived; h200, measured) or a calibration file (JSON, docs/tile-models.md); empty: the built-in h100",
             },
             OptionInfo {
                 name: "staging",

@@ -62,7 +62,7 @@ impl AutoOptions {
     /// The calibration these options name.
     pub fn load_calibration(&self) -> Result<Calibration, String> {
         match &self.calibration {
-            Some(path) => Calibration::load(path),
+            Some(path) => Calibration::named_or_load(path),
             None => Calibration::h100_default(),
         }
         .map_err(|e| e.to_string())

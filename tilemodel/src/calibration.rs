@@ -27,6 +27,13 @@ pub const FORMAT: u64 = 1;
 /// model; its `provenance` says how).
 pub const H100_DEFAULT: &str = include_str!("../calibrations/h100.json");
 
+/// The H200 calibration measured on 2026-11-26 (59 runs fitted by `stencil-calibrate`; its
+/// `provenance` says which kernels it describes).
+pub const H200_MEASURED: &str = include_str!("../calibrations/h200.json");
+
+/// The built-in calibrations by name (`poly-tile{calibration=NAME}`): the default first.
+pub const BUILT_IN: [(&str, &str); 2] = [("h100", H100_DEFAULT), ("h200", H200_MEASURED)];
+
 /// A per-program parameter derived from the operations per point: `base + per_operation × ops`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PerOperation {
@@ -132,6 +139,32 @@ impl Calibration {
     /// The built-in H100 calibration.
     pub fn h100_default() -> Result<Calibration> {
         Calibration::from_json(H100_DEFAULT, "<built-in h100.json>")
+    }
+
+    /// The built-in calibration called `name` ([`BUILT_IN`]), if there is one.
+    pub fn built_in(name: &str) -> Option<Result<Calibration>> {
+        BUILT_IN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, text)| Calibration::from_json(text, &format!("<built-in {n}.json>")))
+    }
+
+    /// A built-in calibration by name ([`BUILT_IN`]), else the calibration file at `path`
+    /// (write `./h200` for a file that has a built-in's name).
+    pub fn named_or_load(path: &std::path::Path) -> Result<Calibration> {
+        match path.to_str().and_then(Calibration::built_in) {
+            Some(calibration) => calibration,
+            None => Calibration::load(path).map_err(|e| match e {
+                TileModelError::Calibration { path, message } if message.starts_with("cannot read it") => {
+                    let names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
+                    TileModelError::Calibration {
+                        path,
+                        message: format!("{message}; or name a built-in calibration: {}", names.join(", ")),
+                    }
+                }
+                other => other,
+            }),
+        }
     }
 
     /// Reads a calibration file.
@@ -432,6 +465,14 @@ mod tests {
     fn the_measured_h200_file_loads() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibrations/h200.json");
         let c = Calibration::load(&path).expect("h200.json parses");
+        let by_name = Calibration::named_or_load(std::path::Path::new("h200")).expect("built in");
+        assert_eq!(by_name, c);
+        assert_eq!(
+            Calibration::named_or_load(std::path::Path::new("h100")).expect("built in"),
+            Calibration::h100_default().expect("parses")
+        );
+        let e = Calibration::named_or_load(std::path::Path::new("./h200")).unwrap_err().to_string();
+        assert!(e.contains("./h200") && e.contains("h100, h200"), "a path, not the name: {e}");
         assert_eq!(c.source, "measured");
         assert_eq!(c.device.multiprocessors, 132);
         let builtin = Calibration::h100_default().expect("parses");

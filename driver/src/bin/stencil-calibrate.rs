@@ -63,7 +63,7 @@ enum Command {
 
 fn load(path: &Option<PathBuf>) -> Result<Calibration, String> {
     match path {
-        Some(p) => Calibration::load(p),
+        Some(p) => Calibration::named_or_load(p),
         None => Calibration::h100_default(),
     }
     .map_err(|e| e.to_string())

@@ -9,6 +9,11 @@
 // RUN: not stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto staging=false})' 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=auto})' 2>&1 | FileCheck %s --check-prefix=NAIVE
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=auto model=oracle})' 2>&1 | FileCheck %s --check-prefix=MODEL
+// The measured H200 calibration is built in by name; an unknown name is read as a file.
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto calibration=h200})' | FileCheck %s --check-prefix=H200
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto calibration=h300})' 2>&1 | FileCheck %s --check-prefix=NONAME
+// H200: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, calibration = "h200", model = "thesis"
+// NONAME: error: 'stencil.program' op calibration file h300: cannot read it: {{.*}}; or name a built-in calibration: h100, h200
 
 // CHECK-LABEL: stencil.program @sor_1d
 // CHECK-SAME: attributes {poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "thesis", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = 49152 : i64, staging = true}, inter = "wavefront", intra = "auto", order = "auto", sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>}}
