@@ -231,6 +231,15 @@ pub(super) struct Plan {
 }
 
 impl Plan {
+    /// Where a tile kernel writes `f` back: the second buffer of a ping-pong field (the kernel's
+    /// extra arguments, in field order), else the field itself.
+    pub fn destination(&self, kernel: &KernelFunc, f: &FieldPlan) -> ValueId {
+        match self.fields.iter().filter(|p| p.ping_pong()).position(|p| p.arg == f.arg) {
+            Some(k) => kernel.extra[k],
+            None => kernel.args[&f.arg],
+        }
+    }
+
     fn new(
         ir: &Ir,
         program: OpId,
@@ -339,19 +348,35 @@ impl Plan {
             let names: Vec<&str> = plan.fields.iter().map(|f| f.name.as_str()).collect();
             return Err(format!(
                 "tiles of {} with {time_tile} time step(s) need {shared_bytes} bytes of shared memory per block ({} fields: {}), above the limit of {} bytes; choose a smaller tile or time-tile, or raise gpu-map{{shared-memory=…}} for a device with more",
-                tile.iter().map(i64::to_string).collect::<Vec<_>>().join("×"),
+                sizes_text(&tile),
                 names.len(),
                 names.join(", "),
                 options.shared_memory
             ));
         }
-        plan.halo_lo = plan.step_lo.iter().map(|r| r * time_tile).collect();
-        plan.extent = (0..rank).map(|d| tile[d] + plan.halo_lo[d] + plan.step_hi[d] * time_tile).collect();
+        // The tile grown by the launch's reach, per dimension: checked here once, so that every
+        // strategy's sums of a tile size and halos below it stay in range (streaming's chunk
+        // along the stream costs no shared memory, so its footprint does not bound it).
+        let overflow =
+            || format!("tiles of {} with {time_tile} time step(s) overflow the index range", sizes_text(&tile));
+        plan.halo_lo =
+            plan.step_lo.iter().map(|r| r.checked_mul(time_tile).ok_or_else(overflow)).collect::<Result<_, _>>()?;
+        plan.extent = (0..rank)
+            .map(|d| {
+                let hi = plan.step_hi[d].checked_mul(time_tile).ok_or_else(overflow)?;
+                tile[d].checked_add(plan.halo_lo[d]).and_then(|e| e.checked_add(hi)).ok_or_else(overflow)
+            })
+            .collect::<Result<_, _>>()?;
         plan.tile = tile;
         plan.time_tile = time_tile;
         plan.shared_bytes = shared_bytes;
         Ok(plan)
     }
+}
+
+/// `32×64`: tile sizes for messages.
+fn sizes_text(tile: &[i64]) -> String {
+    tile.iter().map(i64::to_string).collect::<Vec<_>>().join("×")
 }
 
 /// Every field the applies access, with whether it must be loaded and where it may be written
@@ -700,7 +725,6 @@ fn build_tile_kernel(
     let rank = plan.rank;
     let ids = ThreadIds::read(ir, at, location);
     let c = |ir: &mut Ir, at: InsertPoint, v: i64| index_constant(ir, at, v, location);
-    let ping_pong: Vec<&FieldPlan> = plan.fields.iter().filter(|f| f.ping_pong()).collect();
     let t0 = *kernel.extra.last().ok_or("the tile kernel has no t0 argument")?;
     let t_end = values(ir, at, std::slice::from_ref(&plan.time.upper), &kernel.params, location)?[0];
     // steps = min(time_tile, t_end − t0): the last launch may have fewer.
@@ -727,12 +751,6 @@ fn build_tile_kernel(
         staged.insert(source, StagedField::new(buffer, base.clone()));
         buffers.push(buffer);
     }
-    let destination = |f: &FieldPlan| -> ValueId {
-        match ping_pong.iter().position(|p| p.arg == f.arg) {
-            Some(k) => kernel.extra[k],
-            None => kernel.args[&f.arg],
-        }
-    };
     // 1. Load: the buffer box clipped to the field.
     for (f, &buffer) in plan.fields.iter().zip(&buffers) {
         if !f.loaded {
@@ -819,7 +837,7 @@ fn build_tile_kernel(
             lo.push(l);
             hi.push(h);
         }
-        let target = destination(f);
+        let target = plan.destination(kernel, f);
         copy_box(ir, at, &ids, (&lo, &hi), &base, (target, buffer), Copy::ToGlobal, &f.element, location)?;
     }
     Ok(())

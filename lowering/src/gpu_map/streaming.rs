@@ -158,24 +158,21 @@ impl Schedule {
                 versions[v].last = true;
             }
         }
-        // Halos: the reach of every instance after this one (all instances for a loaded one).
-        let reach = |versions: &[Version], from: usize, hi: bool, d: usize| -> i64 {
-            versions[from..]
-                .iter()
-                .filter_map(|v| match v.producer {
-                    Producer::Instance { apply, .. } => {
-                        Some(if hi { plan.reach_hi[apply][d] } else { plan.reach_lo[apply][d] })
-                    }
-                    Producer::Load => None,
-                })
-                .sum()
-        };
-        for k in 0..versions.len() {
-            let from = if k < loaded { loaded } else { k + 1 };
-            let lo: Vec<i64> = (0..rank).map(|d| reach(&versions, from, false, d)).collect();
-            let hi: Vec<i64> = (0..rank).map(|d| reach(&versions, from, true, d)).collect();
-            versions[k].halo_lo = lo;
-            versions[k].halo_hi = hi;
+        // Halos: the reach of every instance after this one, as suffix sums (a loaded version
+        // reaches nothing itself and comes first, so its halo is every instance's: the total).
+        let mut after_lo = vec![vec![0i64; rank]; versions.len() + 1];
+        let mut after_hi = after_lo.clone();
+        for k in (0..versions.len()).rev() {
+            for d in 0..rank {
+                let (lo, hi) = match versions[k].producer {
+                    Producer::Instance { apply, .. } => (plan.reach_lo[apply][d], plan.reach_hi[apply][d]),
+                    Producer::Load => (0, 0),
+                };
+                after_lo[k][d] = after_lo[k + 1][d].checked_add(lo).ok_or("stream halos overflow")?;
+                after_hi[k][d] = after_hi[k + 1][d].checked_add(hi).ok_or("stream halos overflow")?;
+            }
+            versions[k].halo_lo = after_lo[k + 1].clone();
+            versions[k].halo_hi = after_hi[k + 1].clone();
         }
         // Depths: a reader at delay Δ_m reading version v down to `lo` planes below its plane
         // needs the planes p − Δ_m − lo … p − Δ_v.
@@ -202,13 +199,7 @@ impl Schedule {
                 v.depth = v.depth.max(1);
             }
         }
-        let (total_lo, total_hi) = match versions.first() {
-            Some(v) if v.producer == Producer::Load => (v.halo_lo.clone(), v.halo_hi.clone()),
-            _ => (
-                (0..rank).map(|d| reach(&versions, 0, false, d)).collect(),
-                (0..rank).map(|d| reach(&versions, 0, true, d)).collect(),
-            ),
-        };
+        let (total_lo, total_hi) = (after_lo.swap_remove(0), after_hi.swap_remove(0));
         Ok(Schedule { versions, total_lo, total_hi })
     }
 
@@ -557,10 +548,7 @@ impl<'a> Column<'a> {
         let (lo, hi) = self.plane_box(ir, at, v, size, false);
         let statement = plan.applies[apply].statement;
         let written_arg = self.kernel.args[&field.arg];
-        let destination = match plan.fields.iter().filter(|f| f.ping_pong()).position(|f| f.arg == field.arg) {
-            Some(k) => self.kernel.extra[k],
-            None => written_arg,
-        };
+        let destination = plan.destination(self.kernel, field);
         for_each_point(ir, at, &self.ids, &lo, &hi, self.location, &mut |ir, at, point| {
             let mut in_domain = computes;
             for (k, &x) in point.iter().enumerate() {

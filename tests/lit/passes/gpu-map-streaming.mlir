@@ -11,6 +11,9 @@
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=2 block=128},canonicalize,cse)' | FileCheck %s
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming})' | FileCheck %s --check-prefix=DEFAULT
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 shared-memory=1024})' 2>&1 | FileCheck %s --check-prefix=SHARED
+// A chunk too long for the index range (it costs no shared memory, so only this check bounds it):
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=9223372036854775807,128})' 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: error: 'stencil.program' op gpu-map{strategy=streaming} failed: tiles of 9223372036854775807×128 with {{[0-9]+}} time step(s) overflow the index range
 // DEFAULT: stencil.gpu_mapping = {block = [32, 8, 1], second_buffers = ["A"], shared_memory = {{[0-9]+}} : i64, strategy = "streaming", tile = [128, 256], time_tile = {{[1-8]}} : i64}
 // SHARED: tiles of 64×128 with 1 time step(s) need {{[0-9]+}} bytes of shared memory per block (2 fields: A, B), above the limit of 1024 bytes
 // CHECK-LABEL: func.func @jacobi(
