@@ -49,7 +49,8 @@ def cleaned(pipeline):
 
 def configs(dims):
     """naive; overlapped temporal blocking (DOALL programs; 3-D also with 96 KiB of shared
-    memory); streaming temporal blocking (2-D/3-D DOALL programs, 48 and 96 KiB); the thesis'
+    memory); streaming temporal blocking (2-D/3-D DOALL programs, 48 and 96 KiB, and with
+    prefetched planes); the thesis'
     wavefront tiles staged and on global memory; each followed by
     `canonicalize,cse,loop-invariant-code-motion,cse` (`cleaned`)."""
     tiled = "poly-schedule,poly-tile{{sizes={}}},gpu-map{{block=" + BLOCKS[dims]
@@ -59,6 +60,7 @@ def configs(dims):
         out.append(("overlapped 96K", "builtin.module(gpu-map{strategy=overlapped shared-memory=98304})"))
     out.append(("streaming", "builtin.module(gpu-map{strategy=streaming})"))
     out.append(("streaming 96K", "builtin.module(gpu-map{strategy=streaming shared-memory=98304})"))
+    out.append(("streaming prefetch", "builtin.module(gpu-map{strategy=streaming prefetch=true})"))
     out.append((f"tiled {STAGED[dims]} shared", "builtin.module(" + tiled.format(STAGED[dims]) + "})"))
     for t in GLOBAL[dims]:
         out.append((f"tiled {t} global", "builtin.module(" + tiled.format(t) + " staging=false})"))

@@ -178,6 +178,7 @@ const TEMPLATES: &[&str] = &[
     "gpu-map{strategy=overlapped tile=$B time-tile=$S}",
     "gpu-map{strategy=streaming}",
     "gpu-map{strategy=streaming tile=$B time-tile=$S}",
+    "gpu-map{strategy=streaming tile=$B time-tile=$S prefetch=true}",
     "gpu-map{strategy=auto}",
     "poly-schedule,poly-tile{sizes=$S},gpu-map{strategy=auto block=auto}",
     "stencil-recognize-sor",

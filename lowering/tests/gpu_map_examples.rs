@@ -155,8 +155,8 @@ fn dropping_the_staging_barrier_is_a_race() {
 /// ones with several tiles per field (tiles of 3–6 on fields of 7–10), one, two and three time
 /// steps per launch (so odd and even numbers of launches: the ping-pong buffers end in either
 /// one), more shared memory than the static limit, blocks in every order — race-free and
-/// bit-identical; the others refused with their reason.
-fn check_temporal_strategy(strategy: &str, refused: &[(&str, &str)], tiles: [&str; 3], least: usize) {
+/// bit-identical; the others refused with their reason. `extra`: more options (`prefetch=true`).
+fn check_temporal_strategy(strategy: &str, extra: &str, refused: &[(&str, &str)], tiles: [&str; 3], least: usize) {
     let orders = [Order::Forward, Order::Reverse, Order::Shuffled { seed: 5 }];
     let mut checked = 0;
     let mut failures = vec![];
@@ -173,7 +173,7 @@ fn check_temporal_strategy(strategy: &str, refused: &[(&str, &str)], tiles: [&st
         let params = params_of(&name, &text);
         for (k, time_tile) in [1, 2, 3].into_iter().enumerate() {
             let pipeline = format!(
-                "builtin.module(gpu-map{{strategy={strategy} tile={tile} time-tile={time_tile} block=4,2,2 shared-memory=232448}})"
+                "builtin.module(gpu-map{{strategy={strategy} tile={tile} time-tile={time_tile} block=4,2,2 shared-memory=232448 {extra}}})"
             );
             let options = SimOptions::default().with_order(orders[k]);
             match check_gpu_pipeline(&text, &pipeline, &params, &options) {
@@ -202,7 +202,7 @@ const NOT_TEMPORAL: [(&str, &str); 6] = [
 /// `gpu-map{strategy=overlapped}`: temporal blocking with recomputed halos in every dimension.
 #[test]
 fn overlapped_temporal_blocking_for_doall_programs() {
-    check_temporal_strategy("overlapped", &NOT_TEMPORAL, ["4", "3,4", "2,3,3"], 15);
+    check_temporal_strategy("overlapped", "", &NOT_TEMPORAL, ["4", "3,4", "2,3,3"], 15);
 }
 
 /// `gpu-map{strategy=streaming}`: temporal blocking streaming along the outermost dimension
@@ -211,7 +211,17 @@ fn overlapped_temporal_blocking_for_doall_programs() {
 fn streaming_temporal_blocking_for_doall_programs() {
     let mut refused = NOT_TEMPORAL.to_vec();
     refused.extend([("jacobi-1d-3pt", "streaming needs 2 or 3"), ("polybench-jacobi-1d", "streaming needs 2 or 3")]);
-    check_temporal_strategy("streaming", &refused, ["4", "5,3", "4,3,5"], 13);
+    check_temporal_strategy("streaming", "", &refused, ["4", "5,3", "4,3,5"], 13);
+}
+
+/// `gpu-map{strategy=streaming prefetch=true}`: the same with each plane loaded into registers
+/// a stream step ahead (several elements per thread and dimension: the plane tiles plus halos
+/// are wider than the block of 4×2×2).
+#[test]
+fn streaming_with_prefetched_planes_for_doall_programs() {
+    let mut refused = NOT_TEMPORAL.to_vec();
+    refused.extend([("jacobi-1d-3pt", "streaming needs 2 or 3"), ("polybench-jacobi-1d", "streaming needs 2 or 3")]);
+    check_temporal_strategy("streaming", "prefetch=true", &refused, ["4", "5,3", "4,3,5"], 13);
 }
 
 /// Full/partial tile separation with the general loops in the partial tiles (`full-tiles=true

@@ -194,7 +194,8 @@ proptest! {
     }
 
     /// Random programs under `gpu-map{strategy=streaming}` (2-D and 3-D; 1-D refused): race-free
-    /// and bit-identical for random chunks, plane tiles, time tiles and blocks.
+    /// and bit-identical for random chunks, plane tiles, time tiles and blocks, with and without
+    /// prefetched planes.
     #[test]
     fn streaming_code_is_race_free_and_bit_identical(
         p in program(),
@@ -205,6 +206,7 @@ proptest! {
         time_tile in 1i64..=3,
         block in prop_oneof![Just("4"), Just("4,2"), Just("2,2,2")],
         doall in proptest::bool::weighted(0.8),
+        prefetch in any::<bool>(),
     ) {
         let p = if doall { p.made_doall() } else { p };
         let n = if p.dims == 3 { n.min(6) } else { n };
@@ -213,7 +215,7 @@ proptest! {
         tiles.extend(vec![tile.to_string(); p.dims.saturating_sub(1)]);
         let tiles = tiles.join(",");
         let pipeline = format!(
-            "builtin.module(gpu-map{{strategy=streaming tile={tiles} time-tile={time_tile} block={block} shared-memory=232448}})"
+            "builtin.module(gpu-map{{strategy=streaming tile={tiles} time-tile={time_tile} block={block} shared-memory=232448 prefetch={prefetch}}})"
         );
         let options = stencil_runtime::gpu_sim::SimOptions::default();
         match (p.doall(), p.dims >= 2, check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options)) {

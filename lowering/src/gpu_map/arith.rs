@@ -18,6 +18,21 @@ pub(crate) fn index_constant(ir: &mut Ir, at: InsertPoint, c: i64, location: &Lo
     ir.result(op, 0)
 }
 
+/// `arith.constant 0` of the integer, index or float type `ty`: a placeholder for a value that
+/// is never used (the result of a load that did not run).
+pub(crate) fn zero_constant(ir: &mut Ir, at: InsertPoint, ty: &Type, location: &Location) -> Result<ValueId, String> {
+    let value = match ty {
+        Type::Float(kind) => Attribute::Float { value: 0.0, kind: *kind },
+        Type::Integer(_) | Type::Index => Attribute::Integer { value: 0, ty: ty.clone() },
+        other => return Err(format!("no zero constant of type {other}")),
+    };
+    let mut state = OperationState::new("arith.constant", location.clone());
+    state.add_property("value", value);
+    state.result_types = vec![ty.clone()];
+    let op = ir.build(at, state);
+    Ok(ir.result(op, 0))
+}
+
 /// `arith.constant true` (an `i1`): the condition of a test with no terms.
 pub(crate) fn true_constant(ir: &mut Ir, at: InsertPoint, location: &Location) -> ValueId {
     let mut state = OperationState::new("arith.constant", location.clone());

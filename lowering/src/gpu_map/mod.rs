@@ -110,6 +110,9 @@ pub struct GpuMapOptions {
     pub full_tiles: bool,
     /// Wavefront strategy: what the tiles that are not run as full tiles run.
     pub partial_tiles: PartialTiles,
+    /// Streaming strategy: load each plane one stream step ahead into registers, so that the
+    /// global loads overlap the step's barriers and computation (software pipelining).
+    pub prefetch: bool,
 }
 
 /// The code the wavefront strategy runs in tiles that do not take the full-tile loops
@@ -166,6 +169,7 @@ impl Default for GpuMapOptions {
             time_tile: 0,
             full_tiles: true,
             partial_tiles: PartialTiles::Guarded,
+            prefetch: false,
         }
     }
 }
@@ -312,6 +316,12 @@ pub fn pass_info() -> PassInfo {
                 default: "0",
                 description: "overlapped, streaming: time steps per launch (0: the largest the shared-memory limit allows, at most 8)",
             },
+            OptionInfo {
+                name: "prefetch",
+                kind: OptionKind::Bool,
+                default: "false",
+                description: "streaming: load each plane one stream step ahead into registers (software pipelining: the loads overlap the step's barriers and computation)",
+            },
         ],
         factory: |opts| {
             let pass = |message: String| format!("option '{message}");
@@ -365,6 +375,13 @@ pub fn pass_info() -> PassInfo {
             if time_tile < 0 {
                 return Err(pass(format!("time-tile' of pass 'gpu-map': {time_tile}; give 1 or more (0: automatic)")));
             }
+            let prefetch = opts.bool("prefetch");
+            if prefetch && !matches!(strategy, Strategy::Streaming) {
+                return Err(pass(format!(
+                    "prefetch' of pass 'gpu-map': prefetching loads the planes of the streaming strategy; strategy={} has none (use strategy=streaming)",
+                    strategy.implementation().name()
+                )));
+            }
             Ok(Box::new(GpuMap {
                 options: GpuMapOptions {
                     strategy,
@@ -377,6 +394,7 @@ pub fn pass_info() -> PassInfo {
                     time_tile,
                     full_tiles: opts.bool("full-tiles"),
                     partial_tiles,
+                    prefetch,
                 },
             }))
         },

@@ -96,3 +96,66 @@ pub(super) fn element_bytes(ty: &Type) -> Option<i64> {
 pub(super) fn set_known_block_size(ir: &mut Ir, func: OpId, block: [i64; 3]) {
     ir.set_property(func, "known_block_size", Attribute::dense_i32(&block));
 }
+
+/// `scf.for %iv = lo to hi step step iter_args(inits)`: a loop carrying `inits` from one
+/// iteration to the next. Returns the induction variable, the carried values inside the body,
+/// where the body goes (before the `scf.yield`) and the yield, whose operands — the values for
+/// the next iteration — the caller sets once it has built them (`Ir::set_operands`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn scf_for_carrying(
+    ir: &mut Ir,
+    at: InsertPoint,
+    lo: ValueId,
+    hi: ValueId,
+    step: ValueId,
+    inits: &[ValueId],
+    location: &Location,
+) -> (ValueId, Vec<ValueId>, InsertPoint, OpId) {
+    let types: Vec<Type> = inits.iter().map(|&v| ir.value_type(v).clone()).collect();
+    let region = ir.create_region();
+    let mut arg_types = vec![Type::Index];
+    arg_types.extend(types.iter().cloned());
+    let block = ir.append_block(region, &arg_types);
+    let mut s = OperationState::new("scf.for", location.clone());
+    s.operands = vec![lo, hi, step];
+    s.operands.extend_from_slice(inits);
+    s.result_types = types;
+    s.regions.push(region);
+    ir.build(at, s);
+    let mut y = OperationState::new("scf.yield", location.clone());
+    y.operands = inits.to_vec();
+    let y = ir.build(InsertPoint::End(block), y);
+    let args = ir.block_args(block).to_vec();
+    (args[0], args[1..].to_vec(), InsertPoint::Before(y), y)
+}
+
+/// `%r = scf.if %cond -> (type of then_value) { yield then } else { yield otherwise }` where
+/// the then-value is built by `then` inside the then-block (a load that must not run unless
+/// `cond` holds); `otherwise` is yielded as is.
+pub(super) fn scf_if_value(
+    ir: &mut Ir,
+    at: InsertPoint,
+    cond: ValueId,
+    otherwise: ValueId,
+    location: &Location,
+    then: impl FnOnce(&mut Ir, InsertPoint) -> ValueId,
+) -> ValueId {
+    let ty = ir.value_type(otherwise).clone();
+    let then_region = ir.create_region();
+    let then_block = ir.append_block(then_region, &[]);
+    let else_region = ir.create_region();
+    let else_block = ir.append_block(else_region, &[]);
+    let mut s = OperationState::new("scf.if", location.clone());
+    s.operands = vec![cond];
+    s.regions = vec![then_region, else_region];
+    s.result_types = vec![ty];
+    let op = ir.build(at, s);
+    let value = then(ir, InsertPoint::End(then_block));
+    let mut y = OperationState::new("scf.yield", location.clone());
+    y.operands = vec![value];
+    ir.build(InsertPoint::End(then_block), y);
+    let mut y = OperationState::new("scf.yield", location.clone());
+    y.operands = vec![otherwise];
+    ir.build(InsertPoint::End(else_block), y);
+    ir.result(op, 0)
+}

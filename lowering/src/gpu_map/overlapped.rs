@@ -108,23 +108,22 @@ impl<T: TemporalTiles> MappingStrategy for T {
         }
         tracing::debug!(strategy = name, tile = ?plan.tile, time_tile = plan.time_tile, block = ?plan.block, shared = plan.shared_bytes, "gpu-map");
         let func = host.finish(ir, program);
-        super::record_mapping(
-            ir,
-            func,
-            name,
-            vec![
-                ("tile", super::int_array(&plan.tile)),
-                ("time_tile", Attribute::i64(plan.time_tile)),
-                ("block", super::int_array(&plan.block)),
-                ("shared_memory", Attribute::i64(plan.shared_bytes)),
-                (
-                    "second_buffers",
-                    Attribute::Array(
-                        plan.fields.iter().filter(|f| f.ping_pong()).map(|f| Attribute::string(&f.name)).collect(),
-                    ),
+        let mut entries = vec![
+            ("tile", super::int_array(&plan.tile)),
+            ("time_tile", Attribute::i64(plan.time_tile)),
+            ("block", super::int_array(&plan.block)),
+            ("shared_memory", Attribute::i64(plan.shared_bytes)),
+            (
+                "second_buffers",
+                Attribute::Array(
+                    plan.fields.iter().filter(|f| f.ping_pong()).map(|f| Attribute::string(&f.name)).collect(),
                 ),
-            ],
-        );
+            ),
+        ];
+        if plan.prefetch {
+            entries.push(("prefetch", Attribute::Bool(true)));
+        }
+        super::record_mapping(ir, func, name, entries);
         Ok(func)
     }
 }
@@ -228,6 +227,8 @@ pub(super) struct Plan {
     pub extent: Vec<i64>,
     pub fields: Vec<FieldPlan>,
     pub shared_bytes: i64,
+    /// Streaming: load each plane a stream step ahead into registers (`gpu-map{prefetch}`).
+    pub prefetch: bool,
 }
 
 impl Plan {
@@ -319,6 +320,7 @@ impl Plan {
             extent: vec![],
             fields,
             shared_bytes: 0,
+            prefetch: options.prefetch,
         };
         let footprint_of = |tile: &[i64], b: i64| layout.shared_bytes(&plan, tile, b);
         // Without a tile from the user, halve the default (its largest outer size first, the

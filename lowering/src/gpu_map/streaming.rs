@@ -40,7 +40,7 @@ use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Ir, Location, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 
-use super::arith::{binary, compare, index_constant, load, store, ArithIndexer};
+use super::arith::{binary, compare, index_constant, load, store, zero_constant, ArithIndexer};
 use super::host::{KernelFunc, ThreadIds};
 use super::ops;
 use super::overlapped::{for_each_point, values, Plan, TemporalTiles};
@@ -52,6 +52,9 @@ pub(super) struct Streaming;
 
 /// Most apply instances (time steps × applies) one streaming kernel unrolls.
 const MAX_INSTANCES: i64 = 256;
+
+/// Most elements of the loaded planes one thread keeps in registers with `prefetch=true`.
+const MAX_PREFETCHED: i64 = 64;
 
 /// `arith.cmpi` predicates (MLIR's numbering).
 const SLT: i64 = 2;
@@ -422,15 +425,32 @@ impl<'a> Column<'a> {
         let after = self.constant(ir, at, self.plan.tile[0] + self.schedule.total_hi[0]);
         let end = self.op(ir, at, "arith.addi", self.origin[0], after);
         let one = self.constant(ir, at, 1);
-        let (p, body) = ops::scf_for(ir, at, first, end, one, self.location);
-        let mut any_load = false;
-        for (v, version) in self.schedule.versions.iter().enumerate() {
-            if version.producer == Producer::Load {
+        let loaded: Vec<usize> = (0..self.schedule.versions.len())
+            .filter(|&v| self.schedule.versions[v].producer == Producer::Load)
+            .collect();
+        let kept: Vec<usize> = loaded.iter().copied().filter(|&v| self.rings[v].is_some()).collect();
+        let (p, body) = if self.plan.prefetch && !kept.is_empty() {
+            // Software pipelining: plane `p + 1` is loaded into registers at step `p`, before
+            // the step's barriers and instances, and stored into the rings at step `p + 1`; a
+            // load's latency is then hidden behind a whole step instead of stalling the barrier
+            // right after it (the loads of hand-written 2.5-D kernels).
+            let fetched = self.fetched(ir, at, &kept)?;
+            let initial = self.fetch(ir, at, &fetched, first, end)?;
+            let (p, carried, body, next_yield) =
+                ops::scf_for_carrying(ir, at, first, end, one, &initial, self.location);
+            self.store_fetched(ir, body, &fetched, &carried, p);
+            let following = self.op(ir, body, "arith.addi", p, one);
+            let next = self.fetch(ir, body, &fetched, following, end)?;
+            ir.set_operands(next_yield, &next);
+            (p, body)
+        } else {
+            let (p, body) = ops::scf_for(ir, at, first, end, one, self.location);
+            for &v in &loaded {
                 self.load_plane(ir, body, v, p)?;
-                any_load = true;
             }
-        }
-        if any_load {
+            (p, body)
+        };
+        if !loaded.is_empty() {
             ops::barrier(ir, body, self.location);
         }
         for (v, version) in self.schedule.versions.iter().enumerate() {
@@ -598,6 +618,135 @@ impl<'a> Column<'a> {
             Ok(())
         })?;
         Ok(())
+    }
+}
+
+/// One element of a loaded plane that a thread fetches at every stream step when loads are
+/// prefetched (`gpu-map{prefetch=true}`): the loaded version, its plane coordinates, and whether
+/// it lies in the version's (clipped) plane box. Which elements a thread fetches does not change
+/// from plane to plane, so these are computed once per kernel.
+struct Fetched {
+    version: usize,
+    point: Vec<ValueId>,
+    /// The point relative to the rings' base (its ring index after the slot).
+    local: Vec<ValueId>,
+    inside: ValueId,
+}
+
+impl Column<'_> {
+    /// The elements of every loaded version's plane box each thread fetches: the box spread
+    /// over the block's threads as [`for_each_point`] spreads it (innermost dimension on `x`),
+    /// unrolled — `⌈extent / threads⌉` elements per dimension, the strides the block's known
+    /// size — so that their values can be carried in registers from one stream step to the next.
+    fn fetched(&self, ir: &mut Ir, at: InsertPoint, loaded: &[usize]) -> Result<Vec<Fetched>, String> {
+        let plane_rank = self.plan.rank - 1;
+        let zero = self.constant(ir, at, 0);
+        let mut out = vec![];
+        for &v in loaded {
+            let size = &self.sizes[self.schedule.versions[v].field];
+            let (lo, hi) = self.plane_box(ir, at, v, size, true);
+            // Per plane dimension: the thread's first element, the stride, how many elements.
+            let mut axes = vec![];
+            for (k, &lo_k) in lo.iter().enumerate() {
+                let d = k + 1;
+                let axis = plane_rank - 1 - k;
+                let (thread, threads) = if k == 0 {
+                    (self.ids.linear(ir, at, axis, self.location).0, self.plan.block[axis..].iter().product::<i64>())
+                } else {
+                    (self.ids.tid[axis], self.plan.block[axis])
+                };
+                let extent = self.plan.tile[d]
+                    .checked_add(self.schedule.total_lo[d])
+                    .and_then(|e| e.checked_add(self.schedule.total_hi[d]))
+                    .ok_or("the ring extent overflows")?;
+                let first = self.op(ir, at, "arith.addi", lo_k, thread);
+                axes.push((first, threads, extent.div_euclid(threads) + i64::from(extent % threads != 0)));
+            }
+            let count = axes.iter().try_fold(1i64, |acc, a| acc.checked_mul(a.2)).unwrap_or(i64::MAX);
+            if count > MAX_PREFETCHED {
+                return Err(format!(
+                    "prefetching would keep {count} elements of a plane per thread (more than {MAX_PREFETCHED}): use a larger block or a smaller plane tile, or prefetch=false"
+                ));
+            }
+            for linear in 0..count {
+                let mut rest = linear;
+                let mut point = vec![];
+                let mut inside: Option<ValueId> = None;
+                for k in (0..plane_rank).rev() {
+                    let (first, threads, n) = axes[k];
+                    let j = rest % n;
+                    rest /= n;
+                    let offset = self.constant(ir, at, j * threads);
+                    let x = self.op(ir, at, "arith.addi", first, offset);
+                    let below = compare(ir, at, SLT, x, hi[k], self.location);
+                    inside = Some(match inside {
+                        Some(b) => self.and(ir, at, b, below),
+                        None => below,
+                    });
+                    point.push(x);
+                }
+                point.reverse();
+                let inside = inside.ok_or("a plane without dimensions")?;
+                let local = self.ring_index(ir, at, zero, &point).split_off(1);
+                out.push(Fetched { version: v, point, local, inside });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The values of plane `plane` at the fetched elements: loaded where the plane is a plane
+    /// of the field before `end` and the element is in its box, a zero (never stored) elsewhere.
+    fn fetch(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        fetched: &[Fetched],
+        plane: ValueId,
+        end: ValueId,
+    ) -> Result<Vec<ValueId>, String> {
+        let zero = self.constant(ir, at, 0);
+        let before_end = compare(ir, at, SLT, plane, end, self.location);
+        let mut values = vec![];
+        for f in fetched {
+            let field = &self.plan.fields[self.schedule.versions[f.version].field];
+            let in_field = self.within(ir, at, plane, zero, self.sizes[self.schedule.versions[f.version].field][0]);
+            let valid = self.and(ir, at, in_field, before_end);
+            let valid = self.and(ir, at, valid, f.inside);
+            let placeholder = zero_constant(ir, at, &field.element, self.location)?;
+            let global = self.kernel.args[&field.arg];
+            let mut index = vec![plane];
+            index.extend_from_slice(&f.point);
+            let element = field.element.clone();
+            values.push(ops::scf_if_value(ir, at, valid, placeholder, self.location, |ir, then| {
+                load(ir, then, global, index, element, self.location)
+            }));
+        }
+        Ok(values)
+    }
+
+    /// Stores the fetched values of plane `p` into their versions' rings (what
+    /// [`Column::load_plane`] does with loads of its own).
+    fn store_fetched(&self, ir: &mut Ir, at: InsertPoint, fetched: &[Fetched], values: &[ValueId], p: ValueId) {
+        let zero = self.constant(ir, at, 0);
+        let mut current: Option<(usize, InsertPoint, ValueId)> = None;
+        for (f, &value) in fetched.iter().zip(values) {
+            let (then, slot) = match current {
+                Some((v, then, slot)) if v == f.version => (then, slot),
+                _ => {
+                    let size0 = self.sizes[self.schedule.versions[f.version].field][0];
+                    let valid = self.within(ir, at, p, zero, size0);
+                    let then = ops::scf_if(ir, at, valid, self.location);
+                    let slot = self.slot(ir, then, f.version, p);
+                    current = Some((f.version, then, slot));
+                    (then, slot)
+                }
+            };
+            let Some(ring) = self.rings[f.version] else { continue };
+            let store_here = ops::scf_if(ir, then, f.inside, self.location);
+            let mut index = vec![slot];
+            index.extend_from_slice(&f.local);
+            store(ir, store_here, value, ring, index, self.location);
+        }
     }
 }
 

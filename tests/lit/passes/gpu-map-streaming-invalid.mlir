@@ -1,5 +1,8 @@
 // gpu-map{strategy=streaming} refuses what it cannot stream, located at the program.
 // RUN: stencil-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu-map{strategy=streaming})'
+// Prefetching loads planes a stream step ahead: only the streaming strategy has planes.
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=overlapped prefetch=true})' 2>&1 | FileCheck %s --check-prefix=PREFETCH
+// PREFETCH: error: option 'prefetch' of pass 'gpu-map': prefetching loads the planes of the streaming strategy; strategy=overlapped has none (use strategy=streaming)
 
 // 1-D applies: nothing to tile beside the stream.
 // expected-error@+1 {{gpu-map{strategy=streaming} failed: the applies have 1 dimension(s); streaming needs 2 or 3 (it streams along the outermost and tiles the others): use strategy=overlapped}}
