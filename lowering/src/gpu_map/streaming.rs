@@ -201,6 +201,11 @@ impl Schedule {
             if v.last {
                 v.depth = v.depth.max(1);
             }
+            // Prefetched planes are stored a step before their first reader (`Column::build`):
+            // one plane more, so that the store never replaces a plane still being read.
+            if plan.prefetch && v.producer == Producer::Load && v.depth > 0 {
+                v.depth += 1;
+            }
         }
         let (total_lo, total_hi) = (after_lo.swap_remove(0), after_hi.swap_remove(0));
         Ok(Schedule { versions, total_lo, total_hi })
@@ -429,28 +434,37 @@ impl<'a> Column<'a> {
             .filter(|&v| self.schedule.versions[v].producer == Producer::Load)
             .collect();
         let kept: Vec<usize> = loaded.iter().copied().filter(|&v| self.rings[v].is_some()).collect();
-        let (p, body) = if self.plan.prefetch && !kept.is_empty() {
-            // Software pipelining: plane `p + 1` is loaded into registers at step `p`, before
-            // the step's barriers and instances, and stored into the rings at step `p + 1`; a
-            // load's latency is then hidden behind a whole step instead of stalling the barrier
-            // right after it (the loads of hand-written 2.5-D kernels).
+        let (p, body, load_barrier) = if self.plan.prefetch && !kept.is_empty() {
+            // Software pipelining in two stages: plane `p + 2` is loaded into registers at
+            // stream step `p`, before the step's instances, and stored into its ring at step
+            // `p + 1`; a load's latency is hidden behind a whole step instead of stalling a
+            // barrier right after it (the loads of hand-written 2.5-D kernels). A loaded ring
+            // holds one plane more than its readers need (`Schedule::new`), so the plane stored
+            // at step `p` replaces one that no instance of step `p` reads, and the instances'
+            // barriers order the store before its readers at step `p + 1`: the loads need no
+            // barrier of their own.
             let fetched = self.fetched(ir, at, &kept)?;
             let initial = self.fetch(ir, at, &fetched, first, end)?;
-            let (p, carried, body, next_yield) =
-                ops::scf_for_carrying(ir, at, first, end, one, &initial, self.location);
-            self.store_fetched(ir, body, &fetched, &carried, p);
+            self.store_fetched(ir, at, &fetched, &initial, first, end);
+            ops::barrier(ir, at, self.location);
+            let second = self.op(ir, at, "arith.addi", first, one);
+            let second = self.fetch(ir, at, &fetched, second, end)?;
+            let (p, carried, body, next_yield) = ops::scf_for_carrying(ir, at, first, end, one, &second, self.location);
             let following = self.op(ir, body, "arith.addi", p, one);
-            let next = self.fetch(ir, body, &fetched, following, end)?;
+            self.store_fetched(ir, body, &fetched, &carried, following, end);
+            let two = self.constant(ir, body, 2);
+            let after_next = self.op(ir, body, "arith.addi", p, two);
+            let next = self.fetch(ir, body, &fetched, after_next, end)?;
             ir.set_operands(next_yield, &next);
-            (p, body)
+            (p, body, false)
         } else {
             let (p, body) = ops::scf_for(ir, at, first, end, one, self.location);
             for &v in &loaded {
                 self.load_plane(ir, body, v, p)?;
             }
-            (p, body)
+            (p, body, !loaded.is_empty())
         };
-        if !loaded.is_empty() {
+        if load_barrier {
             ops::barrier(ir, body, self.location);
         }
         for (v, version) in self.schedule.versions.iter().enumerate() {
@@ -724,10 +738,19 @@ impl Column<'_> {
         Ok(values)
     }
 
-    /// Stores the fetched values of plane `p` into their versions' rings (what
-    /// [`Column::load_plane`] does with loads of its own).
-    fn store_fetched(&self, ir: &mut Ir, at: InsertPoint, fetched: &[Fetched], values: &[ValueId], p: ValueId) {
+    /// Stores the fetched values of plane `p` into their versions' rings where `p` is a plane of
+    /// the field before `end` (what [`Column::load_plane`] does with loads of its own).
+    fn store_fetched(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        fetched: &[Fetched],
+        values: &[ValueId],
+        p: ValueId,
+        end: ValueId,
+    ) {
         let zero = self.constant(ir, at, 0);
+        let before_end = compare(ir, at, SLT, p, end, self.location);
         let mut current: Option<(usize, InsertPoint, ValueId)> = None;
         for (f, &value) in fetched.iter().zip(values) {
             let (then, slot) = match current {
@@ -735,6 +758,7 @@ impl Column<'_> {
                 _ => {
                     let size0 = self.sizes[self.schedule.versions[f.version].field][0];
                     let valid = self.within(ir, at, p, zero, size0);
+                    let valid = self.and(ir, at, valid, before_end);
                     let then = ops::scf_if(ir, at, valid, self.location);
                     let slot = self.slot(ir, then, f.version, p);
                     current = Some((f.version, then, slot));

@@ -17,8 +17,10 @@
 // DEFAULT: stencil.gpu_mapping = {block = [32, 8, 1], second_buffers = ["A"], shared_memory = {{[0-9]+}} : i64, strategy = "streaming", tile = [128, 256], time_tile = {{[1-8]}} : i64}
 // SHARED: tiles of 64×128 with 1 time step(s) need {{[0-9]+}} bytes of shared memory per block (2 fields: A, B), above the limit of 1024 bytes
 // prefetch=true: each thread keeps its elements of a loaded row in registers (128 points over
-// 64 threads: 2), loads row %p + 1 at step %p before the barriers and the instances, and stores
-// it into the ring at the next step; the first row is loaded before the loop. Run on the
+// 64 threads: 2). The first row is loaded and stored before the loop, behind a barrier; the
+// second is loaded there too. At step %p the thread stores row %p + 1 (loaded a step earlier)
+// into the ring, which holds one row more (4), and loads row %p + 2; the instances' barriers
+// order the stores before their readers, so the loads have no barrier of their own. Run on the
 // simulator: bit-identical to the program and race-free.
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=2 block=64 prefetch=true},canonicalize,cse)' | FileCheck %s --check-prefix=PREFETCH
 // RUN: stencil-run %s --param T=5 --param N=150 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=2 block=64 prefetch=true})' --target sim --check | FileCheck %s --check-prefix=PREFETCH-SIM
@@ -27,20 +29,29 @@
 // PREFETCH-MANY: error: 'stencil.program' op gpu-map{strategy=streaming} failed: prefetching would keep 128 elements of a plane per thread (more than 64): use a larger block or a smaller plane tile, or prefetch=false
 // PREFETCH:      stencil.gpu_mapping = {block = [64, 1, 1], prefetch = true, second_buffers = ["A"]
 // PREFETCH:      gpu.func @jacobi_k0(
+// PREFETCH-SAME:   workgroup(%[[LA:.*]] : memref<4x128xf64, #gpu.address_space<workgroup>>,
 // PREFETCH:        %[[FIRST:.*]] = arith.subi %{{.*}}, %c2 : index
 // PREFETCH:        %[[V0:.*]] = scf.if %{{.*}} -> (f64) {
 // PREFETCH-NEXT:     memref.load %arg0[%[[FIRST]], %{{.*}}] : memref<?x?xf64>
-// PREFETCH:        %[[V1:.*]] = scf.if %{{.*}} -> (f64) {
-// PREFETCH:        scf.for %[[P:.*]] = %[[FIRST]] to %{{.*}} step %c1 iter_args(%[[R0:.*]] = %[[V0]], %[[R1:.*]] = %[[V1]]) -> (f64, f64) {
-// PREFETCH:          %[[SLOT:.*]] = arith.remsi %[[P]], %c3 : index
-// PREFETCH:          memref.store %[[R0]], %{{.*}}[%[[SLOT]], %{{.*}}] : memref<3x128xf64, #gpu.address_space<workgroup>>
-// PREFETCH:          memref.store %[[R1]], %{{.*}}[%[[SLOT]], %{{.*}}] : memref<3x128xf64, #gpu.address_space<workgroup>>
-// PREFETCH:        %[[NEXT:.*]] = arith.addi %[[P]], %c1 : index
-// PREFETCH:        %[[N0:.*]] = scf.if %{{.*}} -> (f64) {
-// PREFETCH-NEXT:     memref.load %arg0[%[[NEXT]], %{{.*}}] : memref<?x?xf64>
-// PREFETCH:        %[[N1:.*]] = scf.if %{{.*}} -> (f64) {
+// PREFETCH:        memref.store %[[V0]], %[[LA]]
 // PREFETCH:        gpu.barrier
-// PREFETCH:        scf.yield %[[N0]], %[[N1]] : f64, f64
+// PREFETCH:        %[[SECOND:.*]] = arith.addi %[[FIRST]], %c1 : index
+// PREFETCH:        %[[W0:.*]] = scf.if %{{.*}} -> (f64) {
+// PREFETCH-NEXT:     memref.load %arg0[%[[SECOND]], %{{.*}}] : memref<?x?xf64>
+// PREFETCH:        %[[W1:.*]] = scf.if %{{.*}} -> (f64) {
+// PREFETCH:        scf.for %[[P:.*]] = %[[FIRST]] to %{{.*}} step %c1 iter_args(%[[R0:.*]] = %[[W0]], %[[R1:.*]] = %[[W1]]) -> (f64, f64) {
+// PREFETCH-NEXT:     %[[FOLLOWING:.*]] = arith.addi %[[P]], %c1 : index
+// PREFETCH:            %[[SLOT:.*]] = arith.remsi %[[FOLLOWING]], %c4 : index
+// PREFETCH:            memref.store %[[R0]], %[[LA]][%[[SLOT]], %{{.*}}]
+// PREFETCH:            memref.store %[[R1]], %[[LA]][%[[SLOT]], %{{.*}}]
+// PREFETCH:          %[[AFTER:.*]] = arith.addi %[[P]], %c2 : index
+// PREFETCH:          %[[N0:.*]] = scf.if %{{.*}} -> (f64) {
+// PREFETCH-NEXT:       memref.load %arg0[%[[AFTER]], %{{.*}}] : memref<?x?xf64>
+// PREFETCH:          %[[N1:.*]] = scf.if %{{.*}} -> (f64) {
+// PREFETCH-NOT:      gpu.barrier
+// PREFETCH:          memref.load %[[LA]]
+// PREFETCH:          gpu.barrier
+// PREFETCH:          scf.yield %[[N0]], %[[N1]] : f64, f64
 // PREFETCH-SIM: sim {{.*}} races 0
 // PREFETCH-SIM: check {{.*}}: passed
 // CHECK-LABEL: func.func @jacobi(
