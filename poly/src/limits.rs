@@ -31,6 +31,13 @@ pub struct Limits {
     /// projection is exponential in the worst case (five fused 3-D statements, 32 columns,
     /// took minutes), so the loop bounds of such a fusion are refused instead.
     pub max_hull_lifted_columns: usize,
+    /// Kill tests one direct-dependence analysis may run: a test asks whether a write of a third
+    /// statement can lie between the source and the target of a memory-based dependence (thesis
+    /// Table 3.1's direct dependences), and their number grows with the cube of the statements.
+    /// Once spent, the remaining dependences keep their memory-based polyhedra (marked
+    /// over-approximated: a superset of the direct ones, still safe for legality) — the analysis
+    /// stays fast, only less precise.
+    pub max_kill_tests: usize,
 }
 
 impl Default for Limits {
@@ -43,6 +50,7 @@ impl Default for Limits {
             max_enumerated_points: 1_000_000,
             max_difference_pieces: 256,
             max_hull_lifted_columns: 24,
+            max_kill_tests: 20_000,
         }
     }
 }

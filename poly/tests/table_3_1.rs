@@ -142,3 +142,24 @@ fn tiling_legality_of_fig_3_13_via_farkas() {
     assert!(legal.contains(&[1, 0]).unwrap() && legal.contains(&[1, 1]).unwrap());
     assert!(!legal.contains(&[0, 1]).unwrap(), "φ = i violates the (1, -1) dependence");
 }
+
+/// With no kill tests to spend (`Limits::max_kill_tests = 0`), the direct analysis keeps the
+/// memory-based polyhedra: the same dependences as the memory-based mode, each that a kill test
+/// would have refined marked over-approximated — a superset of the direct ones, safe for legality.
+#[test]
+fn a_spent_kill_budget_keeps_the_memory_based_dependences() {
+    let scop = fig_3_4();
+    let memory = DependenceOptions { mode: DependenceMode::MemoryBased, ..Default::default() };
+    let memory = DependenceGraph::compute(&scop, &memory).unwrap();
+    let direct = DependenceGraph::compute(&scop, &DependenceOptions::default()).unwrap();
+    let budgeted =
+        DependenceOptions { limits: Limits { max_kill_tests: 0, ..Limits::default() }, ..Default::default() };
+    let budgeted = DependenceGraph::compute(&scop, &budgeted).unwrap();
+    let key = |d: &Dependence| (d.kind, d.source, d.target, d.schedule_row, d.polyhedron.clone());
+    let memory_keys: Vec<_> = memory.dependences().iter().map(key).collect();
+    let budgeted_keys: Vec<_> = budgeted.dependences().iter().map(key).collect();
+    assert_eq!(budgeted_keys, memory_keys);
+    assert_ne!(direct.dependences().len(), budgeted.dependences().len(), "Fig. 3.4 has killed pairs");
+    assert!(budgeted.dependences().iter().any(|d| d.over_approximated));
+    assert!(direct.dependences().iter().all(|d| !d.over_approximated));
+}

@@ -35,6 +35,12 @@ pub fn pass_info() -> PassInfo {
                 default: "smart",
                 description: "Fusion strategy of the scheduler runs deciding hindrance: smart, max or none",
             },
+            OptionInfo {
+                name: "max-statements",
+                kind: OptionKind::Int,
+                default: super::DEFAULT_MAX_STATEMENTS,
+                description: "Budget of the hindrance analysis, which runs the exact scheduler: a program with more statements (applies) is left as it is, with a warning (as poly-schedule keeps its own order)",
+            },
         ],
         factory: |opts| {
             let fuse: FuseStrategy = opts
@@ -42,7 +48,9 @@ pub fn pass_info() -> PassInfo {
                 .parse()
                 .map_err(|e| format!("option 'fuse' of pass 'poly-remove-false-deps': {e}"))?;
             let options = SchedulerOptions { intra_balance: opts.bool("intra-balance"), fuse, ..SchedulerOptions::gpu() };
-            Ok(Box::new(RemoveFalseDeps { options }))
+            let max_statements = usize::try_from(opts.int("max-statements"))
+                .map_err(|_| "option 'max-statements' of pass 'poly-remove-false-deps' must be non-negative".to_string())?;
+            Ok(Box::new(RemoveFalseDeps { options, max_statements }))
         },
         contract: crate::contract::program_pass(
             "poly-remove-false-deps rewrites stencil.program ops, before poly-schedule and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=16},gpu-map)",
@@ -55,8 +63,13 @@ pub fn pass_info() -> PassInfo {
 /// each [`ArrayCopy`] on the IR (see [`apply_copy`]). Programs with nothing to remove are left
 /// unchanged. Errors (a plan the IR cannot express, a scheduling failure) are located at the
 /// program or the op concerned.
+///
+/// Budget: deciding hindrance runs the exact scheduler; a program with more than
+/// `max_statements` statements is left unchanged with a warning (its false dependences stay,
+/// which costs parallelism, never correctness).
 struct RemoveFalseDeps {
     options: SchedulerOptions,
+    max_statements: usize,
 }
 
 impl Pass for RemoveFalseDeps {
@@ -67,6 +80,17 @@ impl Pass for RemoveFalseDeps {
     fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
         for program in stencil_programs(ir, root) {
             let info = extract_scop(ir, cx.registry, program)?;
+            let statements = info.scop.statements().len();
+            if statements > self.max_statements {
+                cx.report(Diagnostic::warning(
+                    ir.location(program).clone(),
+                    format!(
+                        "poly-remove-false-deps: {statements} statements exceed the budget of the hindrance analysis (poly-remove-false-deps{{max-statements={}}}), which runs the exact scheduler; the program is left as it is",
+                        self.max_statements
+                    ),
+                ));
+                continue;
+            }
             let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
                 .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
             let hindering = hindering_false_dependences(&info.scop, &graph, &self.options).map_err(|e| {

@@ -32,7 +32,7 @@ pub fn pass_info() -> PassInfo {
             OptionInfo {
                 name: "max-statements",
                 kind: OptionKind::Int,
-                default: "12",
+                default: super::DEFAULT_MAX_STATEMENTS,
                 description: "Budget of the exact search: a program with more statements (applies) than this is not scheduled by Pluto's integer programs, whose cost grows steeply with the statement count (20 applies took minutes); see over-budget",
             },
             OptionInfo {

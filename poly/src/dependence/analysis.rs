@@ -1,5 +1,7 @@
 //! Construction of dependence polyhedra, the direct-dependence refinement, and distance vectors.
 
+use std::cell::Cell;
+
 use super::precedence::{common_rows, Layout};
 use super::{AccessRef, Dependence, DependenceKind, DependenceLevel, DependenceMode, DependenceOptions};
 use crate::affine::AffineForm;
@@ -13,6 +15,7 @@ use crate::scop::{AccessId, AccessKind, AccessRelation, Scop, Statement, Stateme
 pub(crate) fn compute(scop: &Scop, options: &DependenceOptions) -> Result<Vec<Dependence>> {
     let limits = &options.limits;
     scop.check_schedules(limits)?;
+    let kill_tests = Cell::new(0usize);
     let mut deps = Vec::new();
     for (si, s) in scop.statements().iter().enumerate() {
         for (ti, t) in scop.statements().iter().enumerate() {
@@ -34,11 +37,22 @@ pub(crate) fn compute(scop: &Scop, options: &DependenceOptions) -> Result<Vec<De
                         source: (StatementId(si), s, AccessId(ai), a),
                         target: (StatementId(ti), t, AccessId(bi), b),
                         kind,
+                        kill_tests: &kill_tests,
                     };
                     pair.dependences(&domains, options, &mut deps)?;
                 }
             }
         }
+    }
+    let tests = kill_tests.get();
+    if tests > limits.max_kill_tests {
+        tracing::warn!(
+            budget = limits.max_kill_tests,
+            over_approximated = deps.iter().filter(|d| d.over_approximated).count(),
+            "the direct-dependence analysis spent its budget of kill tests (Limits::max_kill_tests); the remaining dependences are memory-based (over-approximated, still safe for legality)"
+        );
+    } else {
+        tracing::debug!(kill_tests = tests, "direct-dependence analysis");
     }
     deps.sort_by_key(|d| {
         (d.source.statement, d.target.statement, d.kind, d.source.access, d.target.access, d.schedule_row)
@@ -66,6 +80,8 @@ struct Pair<'a> {
     source: (StatementId, &'a Statement, AccessId, &'a AccessRelation),
     target: (StatementId, &'a Statement, AccessId, &'a AccessRelation),
     kind: DependenceKind,
+    /// Kill tests run so far by the whole analysis (bounded by `Limits::max_kill_tests`).
+    kill_tests: &'a Cell<usize>,
 }
 
 impl Pair<'_> {
@@ -126,6 +142,12 @@ impl Pair<'_> {
                     continue;
                 }
                 for &(p1, p2) in &combos {
+                    // Over the budget: keep the memory-based polyhedron (see `Limits`).
+                    let spent = self.kill_tests.get() + 1;
+                    self.kill_tests.set(spent);
+                    if spent > limits.max_kill_tests {
+                        return Ok(None);
+                    }
                     let mut k = kill.clone();
                     layout.precedes_at(&mut k, (0, s), (2, u), p1)?;
                     layout.precedes_at(&mut k, (2, u), (1, t), p2)?;

@@ -11,6 +11,14 @@
 // RUN: stencil-run %s --entry fig_3_4 --pass-pipeline='builtin.module(poly-remove-false-deps)' --check --param T=7 --param N=19 | FileCheck %s --check-prefix=EXEC
 // RUN: stencil-run %s --entry excitation_1d --pass-pipeline='builtin.module(poly-remove-false-deps)' --check --param T=6 --param N=13 | FileCheck %s --check-prefix=EXEC
 // RUN: stencil-run %S/../../../examples/jacobi-1d-3pt.mlir --pass-pipeline='builtin.module(poly-remove-false-deps)' --check | FileCheck %s --check-prefix=EXEC
+// Budget: deciding hindrance runs the exact scheduler; over max-statements (default 12, as
+// poly-schedule's) the program is left as it is, with a warning.
+// RUN: stencil-opt %S/../../../examples/jacobi-1d-3pt.mlir --pass-pipeline='builtin.module(poly-remove-false-deps{max-statements=1})' 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: jacobi-1d-3pt.mlir:{{[0-9]+}}:1: warning: poly-remove-false-deps: 2 statements exceed the budget of the hindrance analysis (poly-remove-false-deps{max-statements=1}), which runs the exact scheduler; the program is left as it is
+// BUDGET:     stencil.program @jacobi_1d_3pt(%A: !stencil.field<[N] x f64>, %B: !stencil.field<[N] x f64>) params
+// BUDGET:     stencil.apply @S0 writes %B
+// BUDGET:     stencil.apply @S1 writes %A
+// BUDGET-NOT: stencil.apply
 // RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-remove-false-deps)' --check | FileCheck %s --check-prefix=EXEC
 // RUN: stencil-run %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(poly-remove-false-deps)' --check | FileCheck %s --check-prefix=EXEC
 // RUN: stencil-run %S/../../../examples/heat-2d.mlir --pass-pipeline='builtin.module(poly-remove-false-deps)' --check | FileCheck %s --check-prefix=EXEC
