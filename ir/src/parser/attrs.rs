@@ -615,7 +615,7 @@ fn round_to(value: f64, kind: FloatKind) -> f64 {
     }
 }
 
-fn float_from_bits(bits: i128, kind: FloatKind) -> Option<f64> {
+pub(crate) fn float_from_bits(bits: i128, kind: FloatKind) -> Option<f64> {
     match kind {
         FloatKind::F64 => u64::try_from(bits).ok().map(f64::from_bits),
         _ => u32::try_from(bits).ok().map(|b| f64::from(f32::from_bits(b))),

@@ -174,6 +174,17 @@ impl<'p, 'a> CustomOpParser<'p, 'a> {
     /// Any attribute, with the number's type given by `ty` when it has no `: type` (as in
     /// `arith.constant 1 : i32`, where the type follows separately). Returns the attribute.
     pub fn parse_attribute_of_type(&mut self, ty: &Type) -> ParseResult<Attribute> {
+        // `0x…` where a float is expected is the float's bits, as MLIR reads it (and as the
+        // printer writes a float whose decimal form would not round-trip).
+        if let Type::Float(kind) = ty {
+            if self.parser.kind() == TokenKind::Integer && self.parser.spelling().starts_with("0x") {
+                let loc = self.location();
+                let bits = self.parser.parse_integer()?;
+                return super::attrs::float_from_bits(bits, *kind)
+                    .map(|value| Attribute::Float { value, kind: *kind })
+                    .ok_or_else(|| Diagnostic::error(loc, "hexadecimal float literal does not fit the float type"));
+            }
+        }
         let attr = self.parser.parse_attribute()?;
         Ok(match (attr, ty) {
             (Attribute::Integer { value, .. }, Type::Integer(1)) => Attribute::Bool(value != 0),
