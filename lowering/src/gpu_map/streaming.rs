@@ -489,6 +489,9 @@ impl<'a> Column<'a> {
         let (lo, hi) = self.plane_box(ir, then, v, size, true);
         let global = self.kernel.args[&field.arg];
         let element = field.element.clone();
+        // Each dimension on its own axis of the block: the linear deal of `Column::fetched`
+        // keeps lanes fuller but costs a division per element in this loop (measured: more
+        // warp-instructions per update, and more registers).
         for_each_point(ir, then, &self.ids, &lo, &hi, self.location, &mut |ir, at, point| {
             let mut index = vec![p];
             index.extend_from_slice(point);
@@ -497,6 +500,46 @@ impl<'a> Column<'a> {
             store(ir, at, value, ring, local, self.location);
             Ok(())
         })
+    }
+
+    /// Elements of the loaded rings' plane box (the ring's plane extent).
+    fn plane_elements(&self) -> Result<i64, String> {
+        let extents = self.schedule.plane_extent(&self.plan.tile).ok_or("the ring extent overflows")?;
+        extents.iter().try_fold(1i64, |a, &e| a.checked_mul(e)).ok_or_else(|| "the ring extent overflows".to_string())
+    }
+
+    /// Element `e` (row-major, `0 ≤ e`) of the loaded rings' plane box: its plane coordinates,
+    /// the same relative to the rings' base (its ring index after the slot), and whether it lies
+    /// in the box clipped to the field, `[lo, hi)`.
+    fn plane_element(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        e: ValueId,
+        lo: &[ValueId],
+        hi: &[ValueId],
+    ) -> Result<(Vec<ValueId>, Vec<ValueId>, ValueId), String> {
+        let extents = self.schedule.plane_extent(&self.plan.tile).ok_or("the ring extent overflows")?;
+        let mut local = vec![];
+        let mut rest = e;
+        for &extent in extents.iter().rev() {
+            let extent = self.constant(ir, at, extent);
+            local.push(self.op(ir, at, "arith.remui", rest, extent));
+            rest = self.op(ir, at, "arith.divui", rest, extent);
+        }
+        local.reverse();
+        let mut point = vec![];
+        let mut inside: Option<ValueId> = None;
+        for (k, &c) in local.iter().enumerate() {
+            let x = self.op(ir, at, "arith.addi", self.base[k + 1], c);
+            let within = self.within(ir, at, x, lo[k], hi[k]);
+            inside = Some(match inside {
+                Some(b) => self.and(ir, at, b, within),
+                None => within,
+            });
+            point.push(x);
+        }
+        Ok((point, local, inside.ok_or("a plane without dimensions")?))
     }
 
     /// The plane dimensions' box of version `v`: the whole ring extent for a loaded version
@@ -648,60 +691,35 @@ struct Fetched {
 }
 
 impl Column<'_> {
-    /// The elements of every loaded version's plane box each thread fetches: the box spread
-    /// over the block's threads as [`for_each_point`] spreads it (innermost dimension on `x`),
-    /// unrolled — `⌈extent / threads⌉` elements per dimension, the strides the block's known
-    /// size — so that their values can be carried in registers from one stream step to the next.
+    /// The elements of every loaded version's plane box each thread fetches. The box (the ring's
+    /// plane extent at the column, clipped to the field) is numbered row-major and its elements
+    /// are dealt out linearly — element `e` to thread `e mod threads`, as its `e div threads`-th
+    /// element — so consecutive threads load consecutive elements of a row (coalesced) and a
+    /// thread holds `⌈elements / threads⌉` of them, the fewest registers (dealing out each
+    /// dimension on its own axis of the block would leave a 34-wide row of a 3-D tile 64 slots
+    /// per 32-thread warp, half of them idle). Which elements a thread holds does not change
+    /// from plane to plane, so these are computed once per kernel.
     fn fetched(&self, ir: &mut Ir, at: InsertPoint, loaded: &[usize]) -> Result<Vec<Fetched>, String> {
-        let plane_rank = self.plan.rank - 1;
-        let zero = self.constant(ir, at, 0);
+        let threads: i64 = self.plan.block.iter().product();
+        let (thread, _) = self.ids.linear(ir, at, 0, self.location);
+        let elements = self.plane_elements()?;
+        let count = elements / threads + i64::from(elements % threads != 0);
+        if count > MAX_PREFETCHED {
+            return Err(format!(
+                "prefetching would keep {count} elements of a plane per thread (more than {MAX_PREFETCHED}): use a larger block or a smaller plane tile, or prefetch=false"
+            ));
+        }
+        let all = self.constant(ir, at, elements);
         let mut out = vec![];
         for &v in loaded {
             let size = &self.sizes[self.schedule.versions[v].field];
             let (lo, hi) = self.plane_box(ir, at, v, size, true);
-            // Per plane dimension: the thread's first element, the stride, how many elements.
-            let mut axes = vec![];
-            for (k, &lo_k) in lo.iter().enumerate() {
-                let d = k + 1;
-                let axis = plane_rank - 1 - k;
-                let (thread, threads) = if k == 0 {
-                    (self.ids.linear(ir, at, axis, self.location).0, self.plan.block[axis..].iter().product::<i64>())
-                } else {
-                    (self.ids.tid[axis], self.plan.block[axis])
-                };
-                let extent = self.plan.tile[d]
-                    .checked_add(self.schedule.total_lo[d])
-                    .and_then(|e| e.checked_add(self.schedule.total_hi[d]))
-                    .ok_or("the ring extent overflows")?;
-                let first = self.op(ir, at, "arith.addi", lo_k, thread);
-                axes.push((first, threads, extent.div_euclid(threads) + i64::from(extent % threads != 0)));
-            }
-            let count = axes.iter().try_fold(1i64, |acc, a| acc.checked_mul(a.2)).unwrap_or(i64::MAX);
-            if count > MAX_PREFETCHED {
-                return Err(format!(
-                    "prefetching would keep {count} elements of a plane per thread (more than {MAX_PREFETCHED}): use a larger block or a smaller plane tile, or prefetch=false"
-                ));
-            }
-            for linear in 0..count {
-                let mut rest = linear;
-                let mut point = vec![];
-                let mut inside: Option<ValueId> = None;
-                for k in (0..plane_rank).rev() {
-                    let (first, threads, n) = axes[k];
-                    let j = rest % n;
-                    rest /= n;
-                    let offset = self.constant(ir, at, j * threads);
-                    let x = self.op(ir, at, "arith.addi", first, offset);
-                    let below = compare(ir, at, SLT, x, hi[k], self.location);
-                    inside = Some(match inside {
-                        Some(b) => self.and(ir, at, b, below),
-                        None => below,
-                    });
-                    point.push(x);
-                }
-                point.reverse();
-                let inside = inside.ok_or("a plane without dimensions")?;
-                let local = self.ring_index(ir, at, zero, &point).split_off(1);
+            for j in 0..count {
+                let offset = self.constant(ir, at, j * threads);
+                let e = self.op(ir, at, "arith.addi", thread, offset);
+                let (point, local, inside) = self.plane_element(ir, at, e, &lo, &hi)?;
+                let exists = compare(ir, at, SLT, e, all, self.location);
+                let inside = self.and(ir, at, exists, inside);
                 out.push(Fetched { version: v, point, local, inside });
             }
         }
