@@ -47,14 +47,7 @@ pub(super) fn scf_if_else(
     cond: ValueId,
     location: &Location,
 ) -> (InsertPoint, InsertPoint) {
-    let then_region = ir.create_region();
-    let then_block = ir.append_block(then_region, &[]);
-    let else_region = ir.create_region();
-    let else_block = ir.append_block(else_region, &[]);
-    let mut s = OperationState::new("scf.if", location.clone());
-    s.operands = vec![cond];
-    s.regions = vec![then_region, else_region];
-    ir.build(at, s);
+    let (_, then_block, else_block) = if_with_else(ir, at, cond, vec![], location);
     let then_yield = ir.build(InsertPoint::End(then_block), OperationState::new("scf.yield", location.clone()));
     let else_yield = ir.build(InsertPoint::End(else_block), OperationState::new("scf.yield", location.clone()));
     (InsertPoint::Before(then_yield), InsertPoint::Before(else_yield))
@@ -141,15 +134,7 @@ pub(super) fn scf_if_value(
     then: impl FnOnce(&mut Ir, InsertPoint) -> ValueId,
 ) -> ValueId {
     let ty = ir.value_type(otherwise).clone();
-    let then_region = ir.create_region();
-    let then_block = ir.append_block(then_region, &[]);
-    let else_region = ir.create_region();
-    let else_block = ir.append_block(else_region, &[]);
-    let mut s = OperationState::new("scf.if", location.clone());
-    s.operands = vec![cond];
-    s.regions = vec![then_region, else_region];
-    s.result_types = vec![ty];
-    let op = ir.build(at, s);
+    let (op, then_block, else_block) = if_with_else(ir, at, cond, vec![ty], location);
     let value = then(ir, InsertPoint::End(then_block));
     let mut y = OperationState::new("scf.yield", location.clone());
     y.operands = vec![value];
@@ -158,4 +143,23 @@ pub(super) fn scf_if_value(
     y.operands = vec![otherwise];
     ir.build(InsertPoint::End(else_block), y);
     ir.result(op, 0)
+}
+
+/// `scf.if %cond -> (results) {} else {}` without terminators: the op and its two blocks.
+fn if_with_else(
+    ir: &mut Ir,
+    at: InsertPoint,
+    cond: ValueId,
+    results: Vec<Type>,
+    location: &Location,
+) -> (OpId, BlockId, BlockId) {
+    let then_region = ir.create_region();
+    let then_block = ir.append_block(then_region, &[]);
+    let else_region = ir.create_region();
+    let else_block = ir.append_block(else_region, &[]);
+    let mut s = OperationState::new("scf.if", location.clone());
+    s.operands = vec![cond];
+    s.regions = vec![then_region, else_region];
+    s.result_types = results;
+    (ir.build(at, s), then_block, else_block)
 }
