@@ -375,6 +375,24 @@ pub fn lower_bounds(shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
     (wavefronts, (most as f64 / points).ceil().max(1.0))
 }
 
+/// An estimate of the work of [`count_tiles`], in prefixes: the tile-row prefixes
+/// `(T_0, …, T_{m−3})` it enumerates at most (the extents of every band row but the two with
+/// the most tiles, multiplied; it puts those last), times the statements (each has its polygon
+/// per prefix). The search weighs it against the cost of a block's warps
+/// ([`crate::intra::warps_cost`]) to choose which comes first.
+pub fn count_cost(shape: &BandShape, sizes: &[i64]) -> u64 {
+    let ranges = shape.row_ranges();
+    let mut extents: Vec<u64> = ranges
+        .iter()
+        .zip(sizes)
+        .map(|(&(lo, hi), &s)| (hi.div_euclid(s.max(1)) - lo.div_euclid(s.max(1))).saturating_add(1).max(1) as u64)
+        .collect();
+    extents.sort_unstable();
+    let keep = extents.len().saturating_sub(2);
+    let prefixes = extents[..keep].iter().fold(1u64, |p, &e| p.saturating_mul(e));
+    prefixes.saturating_mul(shape.statements.len().max(1) as u64)
+}
+
 /// Counting limits: the most steps one count may take — tile rows visited by
 /// [`count_tiles_by_rows`] (and by [`count_tiles`] beyond [`MAX_INCLUSION`] statements), or
 /// arithmetic progressions of wavefronts marked by [`count_tiles`].

@@ -121,6 +121,34 @@ pub fn wavefront_warps(shape: &BandShape, sizes: &[i64], block: Block) -> Result
     })
 }
 
+/// An estimate of the work of [`wavefront_warps`] on `block`, in lane-iterations: the steps it
+/// counts (one with the first hyperplane, whose steps are all alike), times the lanes it counts
+/// per step (the first of each `(y, z)` group of a warp), times the iterations of the loops it
+/// enumerates per lane (with the skew all but the last two, which are summed in closed form;
+/// without, all but the last); one more per warp and step. The search weighs it against the
+/// cost of counting the tiles ([`crate::inter::count_cost`]) to choose which comes first.
+pub fn warps_cost(shape: &BandShape, sizes: &[i64], block: Block) -> u64 {
+    let loops = shape.width.saturating_sub(1);
+    let (bx, by, bz) = (u64::from(block.x.max(1)), u64::from(block.y.max(1)), u64::from(block.z.max(1)));
+    let warps = u64::from(block.threads().div_ceil(WARP));
+    let leaders = if loops <= 1 { warps } else { warps * (u64::from(WARP) / bx).max(1) };
+    let row = |k: usize| sizes.get(k).map_or(1, |&s| s.max(1) as u64);
+    let (steps, per_lane) = match shape.intra {
+        IntraWavefront::FirstHyperplane => (
+            1,
+            match loops {
+                0 | 1 => 1,
+                2 => row(1).div_ceil(by * bz),
+                _ => row(1).div_ceil(bz) * row(2).div_ceil(by),
+            },
+        ),
+        IntraWavefront::Skew => {
+            (wavefront_steps(shape, sizes) as u64, if loops >= 3 { row(1).div_ceil(bz) } else { 1 })
+        }
+    };
+    steps.saturating_mul(leaders.saturating_mul(per_lane).saturating_add(warps))
+}
+
 /// Per warp of `block`, the ids of its lanes that lead a `(y, z)` group (module docs).
 fn leading_lanes(block: Block, loops: usize) -> Vec<Vec<LaneIds>> {
     let (bx, by, bz) = (i64::from(block.x), i64::from(block.y), i64::from(block.z));

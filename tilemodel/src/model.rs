@@ -44,8 +44,24 @@ pub trait TileModel {
     /// that a size whose blocks are all slow is skipped before its tiles are counted in full);
     /// with no blocks, or by default, [`TileModel::lower_bound`].
     fn lower_bound_over_blocks(&self, bound: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
-        let _ = blocks;
+        if blocks.is_empty() {
+            return self.lower_bound(bound, device);
+        }
+        blocks.iter().map(|block| self.lower_bound_for_block(bound, block, device)).fold(f64::INFINITY, f64::min)
+    }
+
+    /// A time no layout of one tile size on `block` predicts less than (the search's bound per
+    /// block, before or after the tiles are counted); by default [`TileModel::lower_bound`].
+    fn lower_bound_for_block(&self, bound: &BoundInputs<'_>, block: &BlockFacts, device: &DeviceLimits) -> f64 {
+        let _ = block;
         self.lower_bound(bound, device)
+    }
+
+    /// Whether [`TileModel::lower_bound_for_block`] grows when a block's exact warps
+    /// [`BlockFacts::warps`] replace their lower bound `Σ_e ⌈H_e/32⌉`: only then is it worth
+    /// the search's while to count them before the tiles (thesis Eq. 5.3's `G_e`).
+    fn bound_uses_warps(&self) -> bool {
+        false
     }
 
     /// Whether the prediction never falls when a layout's warps `G_e` grow (all else equal):
@@ -64,6 +80,13 @@ pub struct BlockFacts {
     /// Warp-iterations of a staged tile's copy loops on the block
     /// ([`crate::inputs::LayoutInputs::copy_warps`]).
     pub copy_warps: u64,
+    /// `Σ_e G_e` of a full tile on the block, every statement group counted
+    /// ([`crate::inputs::LayoutInputs::total_warps`]), when counted; `None`: a bound uses its
+    /// lower bound `Σ_e ⌈H_e/32⌉` (a warp-iteration covers at most 32 points). The warps need
+    /// no inter-tile counting, and on blocks that fit a step's points badly they are far above
+    /// that bound, so the search counts them first for the blocks that decide whether a size is
+    /// counted at all.
+    pub warps: Option<u64>,
 }
 
 /// What a tile size's lower bound may use: its block-independent inputs and, before the tiles

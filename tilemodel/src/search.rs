@@ -27,8 +27,8 @@ use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
-use crate::inter::{count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
-use crate::intra::{wavefront_points, Block, WARP};
+use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
+use crate::intra::{warps_cost, wavefront_points, wavefront_warps, Block, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
 
@@ -78,6 +78,12 @@ impl Default for SearchOptions {
 /// with its own footprint count; our staged footprints (the whole projection of a skewed tile
 /// onto the array) give smaller `D`, and only the 3-D value leaves feasible tiles at every size.
 pub const DEFAULT_MIN_REUSE: f64 = 1.0;
+
+/// What one tile-row prefix of [`crate::inter::count_tiles`] costs, in the lane-iterations of
+/// [`crate::intra::warps_cost`] (measured on the examples' 2-D and 3-D bands: 0.4–9 µs a prefix,
+/// 6–65 ns a lane-iteration; the search only uses it to choose whether a size's warps or its
+/// tiles are counted first, which changes its speed, not its result).
+const LANE_ITERATIONS_PER_PREFIX: u64 = 64;
 
 /// Why a region of the search space was pruned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -467,7 +473,30 @@ pub fn search(
             tiles,
         };
         // The blocks the size would be evaluated on: the bound over them is the least of theirs.
-        let facts = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
+        let (fitting, mut facts) = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
+        // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
+        // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
+        // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
+        // points badly they are well above that bound, so that many sizes are skipped before
+        // their count (and counts stop sooner). The other blocks' bounds are above the layouts
+        // kept already, and only grow with the counts. When the tiles cost less (large skewed
+        // tiles: hundreds of steps, few tiles), they are counted first, and `evaluate_blocks`
+        // counts the warps of the blocks the counts leave, as before. It reuses the warps
+        // counted here.
+        let mut counted_warps: Vec<(Block, Vec<u64>)> = Vec::new();
+        if let Some(worst) = cutoff(&best).filter(|_| constrained && model.bound_uses_warps()) {
+            let open: Vec<usize> = (0..facts.len())
+                .filter(|&i| model.lower_bound_for_block(&with_memory, &facts[i], device) <= worst * (1.0 + 1e-9))
+                .collect();
+            let warps_cost: u64 = open.iter().map(|&i| warps_cost(shape, &sizes, fitting[i])).sum();
+            if warps_cost <= count_cost(shape, &sizes).saturating_mul(LANE_ITERATIONS_PER_PREFIX) {
+                for i in open {
+                    let warps = wavefront_warps(shape, &sizes, fitting[i])?;
+                    facts[i].warps = Some(warps.iter().sum::<u64>() * groups as u64);
+                    counted_warps.push((fitting[i], warps));
+                }
+            }
+        }
         if skip(&mut tally, &best, model.lower_bound_over_blocks(&with_memory, &facts, device), &sizes) {
             continue;
         }
@@ -513,7 +542,18 @@ pub fn search(
         if skip(&mut tally, &best, model.lower_bound_over_blocks(&counted, &facts, device), &sizes) {
             continue;
         }
-        evaluate_blocks(shape, &tile, &blocks, model.as_ref(), device, options, &mut tally, &mut best, &mut evaluated)?;
+        evaluate_blocks(
+            shape,
+            &tile,
+            &blocks,
+            &counted_warps,
+            model.as_ref(),
+            device,
+            options,
+            &mut tally,
+            &mut best,
+            &mut evaluated,
+        )?;
     }
     let pruned: Vec<PrunedRegion> = tally.regions.into_values().collect();
     if best.is_empty() {
@@ -572,6 +612,7 @@ fn evaluate_blocks(
     shape: &BandShape,
     tile: &TileInputs,
     blocks: &[Block],
+    counted_warps: &[(Block, Vec<u64>)],
     model: &dyn TileModel,
     device: &DeviceLimits,
     options: &SearchOptions,
@@ -604,10 +645,15 @@ fn evaluate_blocks(
                 continue;
             }
         }
+        // The warps counted before the tiles (`search`): the layout is exact, and no bound
+        // with fewer warps is needed.
+        let known = counted_warps.iter().find(|(b, _)| *b == block).map(|(_, warps)| warps);
         // Branch and bound per block: with G_e at its lower bound the model's time is a lower
         // bound of the block's (monotone models); skip counting G_e when it cannot make the list.
         let worst = best.last().map(|r| r.prediction.seconds);
-        if let Some(w) = worst.filter(|_| best.len() >= options.keep.max(1) && model.monotone_in_warps()) {
+        if let Some(w) =
+            worst.filter(|_| known.is_none() && best.len() >= options.keep.max(1) && model.monotone_in_warps())
+        {
             let cheap = LayoutInputs::with_fewest_warps(shape, tile, block, options.registers, device);
             if cheap.residency.blocks_per_sm > 0 {
                 let at_least = model.predict(&cheap, device)?.seconds;
@@ -634,7 +680,10 @@ fn evaluate_blocks(
             });
             continue;
         }
-        let layout = LayoutInputs::new(shape, tile, block, options.registers, device)?;
+        let layout = match known {
+            Some(warps) => LayoutInputs::with_warps(shape, tile, block, warps.clone(), options.registers, device),
+            None => LayoutInputs::new(shape, tile, block, options.registers, device)?,
+        };
         *evaluated += 1;
         let prediction = model.predict(&layout, device)?;
         let worst = best.last().map(|r| r.prediction.seconds);
@@ -679,9 +728,10 @@ fn block_constraint(shape: &BandShape, largest: u64, extents: &[i64; 3], block: 
     None
 }
 
-/// What the model's per-block bound needs of every block [`evaluate_blocks`] would evaluate
-/// for a tile size (those that pass the blockDim constraint and fit on an SM), before its tiles
-/// are counted: the same checks, on the same block-independent inputs.
+/// Every block [`evaluate_blocks`] would evaluate for a tile size (those that pass the blockDim
+/// constraint and fit on an SM) with what the model's per-block bound needs of it, before its
+/// tiles are counted: the same checks, on the same block-independent inputs. The warps are
+/// left to the caller (`None`: their lower bound).
 fn block_facts(
     shape: &BandShape,
     sizes: &[i64],
@@ -690,7 +740,7 @@ fn block_facts(
     blocks: &[Block],
     device: &DeviceLimits,
     options: &SearchOptions,
-) -> Vec<BlockFacts> {
+) -> (Vec<Block>, Vec<BlockFacts>) {
     let largest = points.iter().copied().max().unwrap_or(0).div_ceil(u64::from(WARP)) * u64::from(WARP);
     let extents = loop_extents(sizes);
     blocks
@@ -698,13 +748,17 @@ fn block_facts(
         .filter(|&&block| options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none())
         .filter_map(|&block| {
             let fits = crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes);
-            (fits.blocks_per_sm > 0).then(|| BlockFacts {
-                threads: block.threads(),
-                blocks_per_sm: fits.blocks_per_sm,
-                copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+            (fits.blocks_per_sm > 0).then(|| {
+                let facts = BlockFacts {
+                    threads: block.threads(),
+                    blocks_per_sm: fits.blocks_per_sm,
+                    copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+                    warps: None,
+                };
+                (block, facts)
             })
         })
-        .collect()
+        .unzip()
 }
 
 /// Whether `a` ranks before `b`: a shorter predicted time, or on a tie more threads, then the
