@@ -170,6 +170,51 @@ impl TileGeometry {
         (wavefronts, most)
     }
 
+    /// A lower bound of the full tiles (thesis §5.3.4) without counting: their corners are the
+    /// `T` with `s∘T` in every statement's erosion `P_S ⊖ [0, s − 1]` ([`count_tiles`]' full
+    /// tiles), the parallelepiped `lo_j ≤ N_j·(s∘T) ≤ hi_j` (`N` the inverse band map, rows `j`)
+    /// — one parallelepiped when the statements share `N` (the ranges intersected), else none
+    /// is claimed (0). A convex `K` holds at least `vol(D)` integer points,
+    /// `D = {x : x + [−1, 0]^m ⊆ K}` (`x ↦ ⌊x⌋` maps `D` into them, at most a unit cube onto
+    /// each); here `D` is the parallelepiped with every range `[lo_j, hi_j]` narrowed by
+    /// `Σ_k |N_jk|·s_k`, of volume `Π_j width_j / Π_k s_k` (`N` is unimodular). So at least
+    /// that, rounded up (counts are integers), in exact integer arithmetic (0 on overflow).
+    /// It lets the thesis model's size bound weigh full tiles fully before counting
+    /// ([`crate::model::BoundInputs::full`]); `tests/counting.rs` checks it against the counts.
+    pub fn full_tiles_lower_bound(&self, shape: &BandShape, sizes: &[i64]) -> f64 {
+        let active: Vec<&StatementShape> = shape.statements.iter().filter(|s| s.instances() > 0).collect();
+        let Some(first) = active.first() else { return 0.0 };
+        if sizes.len() != shape.width || active.iter().any(|s| s.inverse != first.inverse) {
+            return 0.0;
+        }
+        let erosions: Vec<Erosion> = active.iter().map(|s| erosion(s, sizes)).collect();
+        let mut volume = 1i128;
+        for j in 0..first.inverse.len() {
+            let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+            for e in &erosions {
+                let (_, l, h) = &e.rows[j];
+                lo = lo.max(*l);
+                hi = hi.min(*h);
+            }
+            let narrowed: i128 =
+                first.inverse[j].iter().zip(sizes).map(|(&n, &size)| i128::from(n).abs() * i128::from(size)).sum();
+            let width = hi.checked_sub(lo).and_then(|w| w.checked_sub(narrowed));
+            match width {
+                Some(w) if w > 0 => match volume.checked_mul(w) {
+                    Some(v) => volume = v,
+                    None => return 0.0,
+                },
+                Some(_) => return 0.0,
+                None => return 0.0,
+            }
+        }
+        let cell = sizes.iter().try_fold(1i128, |p, &size| p.checked_mul(i128::from(size)));
+        match cell {
+            Some(cell) if cell > 0 => ceil_i128(volume, cell) as f64,
+            _ => 0.0,
+        }
+    }
+
     /// The normals of `shape` with its band rows in `order` (`reordered`, that shape).
     fn for_order(&self, order: &[usize], reordered: &BandShape) -> Arc<Normals> {
         let mut cache = match self.reordered.lock() {
@@ -332,6 +377,48 @@ fn subsets(n: usize, r: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The lines of one statement's last-level facets in the plane `(u, v) = (T_{m−2}, T_{m−1})`,
+/// grouped by direction once per count: facet `f` gives the lower line `(a_f, b_f)` and the
+/// upper line `(−a_f, b_f)` (`a_f = f_{m−2}·s_{m−2}`, `b_f = f_{m−1}·s_{m−1} > 0`), whose
+/// constants alone depend on the prefix. Many facets differ only in their prefix coefficients
+/// (parallel lines, of which only the highest can bound `v`), so per prefix each direction takes
+/// the largest constant of its members, without comparing directions again.
+#[derive(Debug, Clone, Default)]
+struct LineGroups {
+    /// The distinct `(a, b)` of the lower lines.
+    lower: Vec<(i128, i128)>,
+    /// The distinct `(a, b)` of the upper lines (negated `a`).
+    upper: Vec<(i128, i128)>,
+    /// Per facet, its lower and upper line's group.
+    members: Vec<(usize, usize)>,
+}
+
+impl LineGroups {
+    /// The groups of `facets` (those of level `k + 1`) at `sizes`.
+    fn new(facets: &[Facet], k: usize, sizes: &[i64]) -> Result<LineGroups> {
+        let mut g = LineGroups::default();
+        let (size_u, size_v) = (i128::from(sizes[k]), i128::from(sizes[k + 1]));
+        let find = |list: &mut Vec<(i128, i128)>, key: (i128, i128)| match list.iter().position(|&x| x == key) {
+            Some(i) => i,
+            None => {
+                list.push(key);
+                list.len() - 1
+            }
+        };
+        for f in facets {
+            let a = mul(i128::from(f.a[k]), size_u)?;
+            let b = mul(i128::from(f.a[k + 1]), size_v)?;
+            if b <= 0 {
+                return Err(TileModelError::InvalidInput("a facet normal is not oriented (a counting bug)".into()));
+            }
+            let l = find(&mut g.lower, (a, b));
+            let u = find(&mut g.upper, (-a, b));
+            g.members.push((l, u));
+        }
+        Ok(g)
+    }
+}
+
 /// One normal's range at given sizes: `lo ≤ a·(Y_0..Y_k) ≤ hi`.
 #[derive(Debug, Clone)]
 struct Facet {
@@ -491,11 +578,18 @@ fn count<'s>(
     let w_lo: i64 = ranges.iter().zip(sizes).map(|(&(lo, _), &s)| lo.div_euclid(s)).sum();
     let w_hi: i64 = ranges.iter().zip(sizes).map(|(&(_, hi), &s)| hi.div_euclid(s)).sum();
     let span = usize::try_from(w_hi - w_lo + 2).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
+    // The sweep's facet lines grouped by direction, once per count (see `LineGroups`).
+    let line_groups: Vec<LineGroups> = if m >= 2 {
+        facets.iter().map(|levels| LineGroups::new(&levels[m - 1], m - 2, sizes)).collect::<Result<_>>()?
+    } else {
+        Vec::new()
+    };
     let mut counter = Counter {
         m,
         mode,
         sizes,
         facets: &facets,
+        line_groups: &line_groups,
         erosions: &erosions,
         all: &active,
         w_lo,
@@ -584,6 +678,8 @@ struct Counter<'a, 's> {
     mode: Mode,
     sizes: &'a [i64],
     facets: &'a [Vec<Vec<Facet>>],
+    /// Per statement, its last level's facet lines grouped by direction ([`LineGroups`]).
+    line_groups: &'a [LineGroups],
     erosions: &'a [Erosion],
     /// The statements with instances.
     all: &'a [usize],
@@ -693,32 +789,44 @@ impl Counter<'_, '_> {
             return Ok(());
         }
         let size = i128::from(self.sizes[k]);
-        // The outermost coordinate asks `stop` about every sixteenth of its values at most, and
-        // only once the steps since the last question outweigh a question (which sums the
-        // arrays: in 2-D a whole count can cost as little as a few of them).
-        let every = if k == 0 && self.stop.is_some() {
-            (merged.iter().map(|&(lo, hi)| hi - lo + 1).sum::<i64>() + 15) / 16
+        let values = merged.iter().map(|&(lo, hi)| hi - lo + 1).sum::<i64>();
+        // The outermost coordinate asks `stop` about every 32nd of its values at most, and only
+        // once the steps since the last question outweigh a question (which sums the arrays:
+        // in 2-D a whole count can cost as little as a few of them). Any set of its values
+        // gives exact counts of their tiles, each at most the final count of its wavefront, so
+        // a count that may stop takes them from the middle of the range outwards: the middle
+        // slices of the tile zonotope hold the most tiles per tile row visited, so the bound
+        // with the tiles counted so far rises fastest (3-D SOR: counts that stop did so after
+        // 19-88% of the values in order, median 40%). The counts are the same in any order.
+        let (every, order) = if k == 0 && self.stop.is_some() {
+            let mut order: Vec<i64> = merged.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
+            let (first, last) = (merged[0].0, merged[merged.len() - 1].1);
+            // Twice the distance to the midpoint, exact in integers.
+            order.sort_by_key(|&t| ((2 * t - first - last).abs(), t));
+            ((values + 31) / 32, order)
         } else {
-            i64::MAX
+            (i64::MAX, Vec::new())
         };
         let mut done = 0i64;
         let mut asked_at = self.prefixes;
-        for (lo, hi) in merged {
-            for t in lo..=hi {
-                let next: Vec<usize> =
-                    intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
-                self.y[k] = i128::from(t) * size;
-                self.t_sum += t;
-                let r = self.level(k + 1, &next);
-                self.t_sum -= t;
-                r?;
-                done += 1;
-                if done % every == 0 && self.worth_asking(asked_at) {
-                    asked_at = self.prefixes;
-                    if self.should_stop() {
-                        self.stopped = true;
-                        return Ok(());
-                    }
+        let in_order = merged.iter().flat_map(|&(lo, hi)| lo..=hi);
+        let reordered = order.iter().copied();
+        let all: Box<dyn Iterator<Item = i64>> =
+            if order.is_empty() { Box::new(in_order) } else { Box::new(reordered) };
+        for t in all {
+            let next: Vec<usize> =
+                intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
+            self.y[k] = i128::from(t) * size;
+            self.t_sum += t;
+            let r = self.level(k + 1, &next);
+            self.t_sum -= t;
+            r?;
+            done += 1;
+            if done % every == 0 && self.worth_asking(asked_at) {
+                asked_at = self.prefixes;
+                if self.should_stop() {
+                    self.stopped = true;
+                    return Ok(());
                 }
             }
         }
@@ -832,13 +940,21 @@ impl Counter<'_, '_> {
             let Some((lo, hi)) = self.interval(s, k) else { continue };
             let sweep = &mut sweeps[s];
             sweep.clear(lo, hi);
-            for f in &self.facets[s][k + 1] {
+            // Every facet gives a lower and an upper line (`Sweep::constrain` with `b > 0`: the
+            // normals are oriented); of parallel ones only the highest matters, so each
+            // direction's line takes the largest constant of its facets at this prefix.
+            let groups = &self.line_groups[s];
+            sweep.lower_lines.extend(groups.lower.iter().map(|&(a, b)| Line { a, b, c: i128::MIN }));
+            sweep.upper_lines.extend(groups.upper.iter().map(|&(a, b)| Line { a, b, c: i128::MIN }));
+            for (f, &(l, u)) in self.facets[s][k + 1].iter().zip(&groups.members) {
                 let pre = self.prefix_value(&f.a, k)?;
-                let a = mul(i128::from(f.a[k]), size_u)?;
-                let b = mul(i128::from(f.a[k + 1]), size_v)?; // > 0: oriented normals
-                sweep.constrain(a, b, sub(f.lo, pre)?, sub(f.hi, pre)?)?;
+                // v ≥ (lo − pre − a·u)/b and −v ≥ (pre − hi + a·u)/b.
+                let lower = &mut sweep.lower_lines[l].c;
+                *lower = (*lower).max(sub(f.lo, pre)?);
+                let upper = &mut sweep.upper_lines[u].c;
+                *upper = (*upper).max(sub(pre, f.hi)?);
             }
-            sweep.build()?;
+            sweep.build_distinct()?;
             present.push(s);
             u1 = u1.min(lo);
             u2 = u2.max(hi);
@@ -979,45 +1095,58 @@ impl Counter<'_, '_> {
         // ⌈v/b⌉ = −⌊−v/b⌋.
         let (p, b, steps) = (i128::from(p), i128::from(b), i128::from(first - 1));
         let mut step = if upper { Stepper::new(n0, p, b, steps)? } else { Stepper::new(-n0, -p, b, steps)? };
+        // One step per progression (what `MAX_PREFIXES` limits), counted at once.
+        self.prefixes += first as u64;
+        if self.prefixes > MAX_PREFIXES {
+            return Err(TileModelError::InvalidInput(format!(
+                "counting tiles visits more than {MAX_PREFIXES} tile rows; use larger tiles or smaller problem sizes"
+            )));
+        }
+        // Where the marks go, found once for the whole piece: with stride 0 every `u` of a
+        // progression ends on the same wavefront (the difference array takes its count at
+        // once), else the marks of that stride.
+        let span = self.tiles.len() as i64;
+        let base = self.t_sum.saturating_sub(self.w_lo);
+        let (tiles, full_tiles, strided) = (&mut self.tiles, &mut self.full, &mut self.strided);
+        let target: &mut Vec<i64> = if stride == 0 {
+            if full {
+                full_tiles
+            } else {
+                tiles
+            }
+        } else {
+            let index = match strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
+                Some(k) => k,
+                None => {
+                    strided.push((full, stride, vec![0; span as usize]));
+                    strided.len() - 1
+                }
+            };
+            &mut strided[index].2
+        };
         for i in 0..first {
             let position = if upper { step.q.saturating_add(1) } else { step.q.saturating_neg() };
             // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1).
             let count = (n - i - 1) / period + 1;
-            self.mark(full, stride, position, count, sign)?;
-            step.advance();
-        }
-        Ok(())
-    }
-
-    /// Marks `count` wavefronts `t_sum + position + stride·j` (`j < count`).
-    fn mark(&mut self, full: bool, stride: i64, position: i64, count: i64, sign: i64) -> Result<()> {
-        self.visit()?;
-        let span = self.tiles.len() as i64;
-        let at = self.t_sum.saturating_add(position).saturating_sub(self.w_lo);
-        if !(0..span).contains(&at) {
-            return Err(TileModelError::InvalidInput(format!(
-                "a tile boundary at wavefront {} lies outside the wavefront range (a counting bug)",
-                at.saturating_add(self.w_lo)
-            )));
-        }
-        if stride == 0 {
-            let array = if full { &mut self.full } else { &mut self.tiles };
-            array[at as usize] += sign * count;
-            return Ok(());
-        }
-        let index = match self.strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
-            Some(k) => k,
-            None => {
-                self.strided.push((full, stride, vec![0; span as usize]));
-                self.strided.len() - 1
+            // Marks `count` wavefronts `t_sum + position + stride·j` (`j < count`).
+            let at = base.saturating_add(position);
+            if !(0..span).contains(&at) {
+                return Err(TileModelError::InvalidInput(format!(
+                    "a tile boundary at wavefront {} lies outside the wavefront range (a counting bug)",
+                    at.saturating_add(self.w_lo)
+                )));
             }
-        };
-        let marks = &mut self.strided[index].2;
-        marks[at as usize] += sign;
-        // One stride past the last: outside the array, the sums never reach it.
-        let end = stride.checked_mul(count).and_then(|v| v.checked_add(at));
-        if let Some(end) = end.filter(|e| (0..span).contains(e)) {
-            marks[end as usize] -= sign;
+            if stride == 0 {
+                target[at as usize] += sign * count;
+            } else {
+                target[at as usize] += sign;
+                // One stride past the last: outside the array, the sums never reach it.
+                let end = stride.checked_mul(count).and_then(|v| v.checked_add(at));
+                if let Some(end) = end.filter(|e| (0..span).contains(e)) {
+                    target[end as usize] -= sign;
+                }
+            }
+            step.advance();
         }
         Ok(())
     }
@@ -1186,8 +1315,6 @@ impl Envelope {
     /// `u ≥ ⌊(c·b_c − c_c·b) / (a·b_c − a_c·b)⌋ + 1` — and is the highest line there. The
     /// maximum is convex, so slopes only grow and there are at most `lines.len()` pieces.
     fn build(&mut self, all: &[Line], u1: i64, u2: i64) -> Result<()> {
-        self.pieces.clear();
-        self.end = u2;
         // Facets that differ only in the prefix coordinates give parallel lines with the same
         // `(a, b)`: only the highest of them can be the maximum.
         self.parallel.clear();
@@ -1197,12 +1324,31 @@ impl Envelope {
                 None => self.parallel.push(*l),
             }
         }
+        self.build_pieces(u1, u2)
+    }
+
+    /// [`Envelope::build`] for lines of distinct directions (no two with the same `(a, b)`).
+    fn build_distinct(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
+        self.parallel.clear();
+        self.parallel.extend_from_slice(lines);
+        self.build_pieces(u1, u2)
+    }
+
+    /// The pieces of the maximum of the lines of `parallel` (see [`Envelope::build`]).
+    fn build_pieces(&mut self, u1: i64, u2: i64) -> Result<()> {
+        self.pieces.clear();
+        self.end = u2;
         let lines = &self.parallel[..];
         let mut u = i128::from(u1);
         let mut current = highest(lines, u)?;
         self.pieces.push((u1, current));
         loop {
-            let mut next: Option<i128> = None;
+            // The next piece's line is the highest at `n` (on a tie the one rising fastest), and
+            // only the lines that first exceed the current one at `n` can be: the others rising
+            // faster are still below it there, and those rising no faster stay below it (the
+            // current line is the highest at `u` ≤ `n`). So `highest` over those alone, as the
+            // crossings are found.
+            let mut next: Option<(i128, Line)> = None;
             for l in lines {
                 let gap = l.slope_gap(&current)?;
                 if gap >= 0 {
@@ -1210,13 +1356,26 @@ impl Envelope {
                 }
                 let e = sub(mul(l.c, current.b)?, mul(current.c, l.b)?)?;
                 let first = floor_any(e, gap) + 1;
-                next = Some(next.map_or(first, |n| n.min(first)));
+                next = match next {
+                    None => Some((first, *l)),
+                    Some((n, _)) if first < n => Some((first, *l)),
+                    Some((n, best)) if first == n => {
+                        let better = match l.compare_at(&best, n)? {
+                            std::cmp::Ordering::Greater => true,
+                            std::cmp::Ordering::Equal => l.slope_gap(&best)? < 0,
+                            std::cmp::Ordering::Less => false,
+                        };
+                        Some((n, if better { *l } else { best }))
+                    }
+                    keep => keep,
+                };
             }
             match next {
-                Some(n) if n <= i128::from(u2) => {
+                Some((n, line)) if n <= i128::from(u2) => {
                     debug_assert!(n > u);
                     u = n;
-                    current = highest(lines, u)?;
+                    debug_assert!(highest(lines, u).is_ok_and(|h| h.compare_at(&line, u).is_ok_and(|o| o.is_eq())));
+                    current = line;
                     self.pieces.push((n as i64, current));
                 }
                 _ => return Ok(()),
@@ -1316,6 +1475,15 @@ impl Sweep {
         }
         (self.lo, self.hi) = (l as i64, h as i64);
         Ok(true)
+    }
+
+    /// [`Sweep::build`] for lines of distinct directions (no two with the same `(a, b)`).
+    fn build_distinct(&mut self) -> Result<()> {
+        if self.lower_lines.is_empty() || self.upper_lines.is_empty() {
+            return Err(TileModelError::InvalidInput("a tile polytope is unbounded along its last row".into()));
+        }
+        self.lower.build_distinct(&self.lower_lines, self.lo, self.hi)?;
+        self.upper.build_distinct(&self.upper_lines, self.lo, self.hi)
     }
 
     /// Builds both envelopes on `lo..=hi` (not empty).

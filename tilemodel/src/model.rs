@@ -113,6 +113,10 @@ pub struct BoundInputs<'a> {
     pub wavefronts: f64,
     /// At most the number of tiles.
     pub tiles: f64,
+    /// At most the number of full tiles (e.g. [`crate::inter::TileGeometry::full_tiles_lower_bound`]
+    /// before counting; 0 says nothing): [`BoundInputs::border_weighted_tiles`] weighs them
+    /// fully when it is above the full tiles per wavefront counted so far.
+    pub full: f64,
 }
 
 impl BoundInputs<'_> {
@@ -129,12 +133,13 @@ impl BoundInputs<'_> {
     /// A lower bound of thesis §5.3.4's `Σ_w ⌈n_w / P⌉·(f_w + 0.5·(n_w − f_w)) / n_w` (the
     /// slowest SM's tiles, border tiles at half weight; `f_w` full tiles of `n_w`):
     /// `Σ_w 0.5·⌈n_w / P⌉ + 0.5·f_w / P`, since `⌈n / P⌉·f / n ≥ f / P`. Each part only grows
-    /// with `n_w` and `f_w`, so partial counts bound it too. Without counts,
-    /// `0.5·`[`BoundInputs::spread_tiles`].
+    /// with `n_w` and `f_w`, so partial counts bound it too, and `Σ_w f_w` is at least both the
+    /// full tiles counted so far and [`BoundInputs::full`]. Without counts,
+    /// `0.5·`[`BoundInputs::spread_tiles`]` + 0.5·full / P`.
     pub fn border_weighted_tiles(&self, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
-        let full: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
-        0.5 * self.spread_tiles(device) + 0.5 * full / p
+        let counted: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
+        0.5 * self.spread_tiles(device) + 0.5 * counted.max(self.full) / p
     }
 }
 

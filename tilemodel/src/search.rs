@@ -415,7 +415,7 @@ pub fn search(
     let constrained = options.fixed_sizes.is_none();
     for sizes in screened {
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles) = geometry.lower_bounds(shape, &sizes);
+        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes);
         let bound = BoundInputs {
             points: &points,
             groups,
@@ -426,12 +426,13 @@ pub fn search(
             full_per_wavefront: None,
             wavefronts,
             tiles,
+            full,
         };
         // Ordered by the bound with the plain tile bound `instances / (s_1 ⋯ s_m)`: the tighter
         // one moves sizes whose tiles are far from full back in the order, which on Jacobi 3-D
         // at 512^3 met the best layouts later (three times the layouts evaluated); it still
         // prunes.
-        let plain = BoundInputs { tiles: lower_bounds(shape, &sizes).1, ..bound };
+        let plain = BoundInputs { tiles: lower_bounds(shape, &sizes).1, full: 0.0, ..bound };
         queue.push((model.lower_bound(&plain, device), model.lower_bound(&bound, device), sizes));
     }
     queue.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -460,7 +461,7 @@ pub fn search(
             continue;
         }
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles) = geometry.lower_bounds(shape, &sizes);
+        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes);
         let with_memory = BoundInputs {
             points: &points,
             groups,
@@ -471,6 +472,7 @@ pub fn search(
             full_per_wavefront: None,
             wavefronts,
             tiles,
+            full,
         };
         // The blocks the size would be evaluated on: the bound over them is the least of theirs.
         let (fitting, mut facts) = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
@@ -538,6 +540,7 @@ pub fn search(
             full_per_wavefront: Some(&tile.inter.full),
             wavefronts: tile.inter.wavefronts() as f64,
             tiles: tile.inter.total_tiles() as f64,
+            full: tile.inter.total_full() as f64,
         };
         if skip(&mut tally, &best, model.lower_bound_over_blocks(&counted, &facts, device), &sizes) {
             continue;
@@ -576,6 +579,15 @@ pub fn search(
         params: shape.params.clone(),
         elapsed: start.elapsed(),
     })
+}
+
+/// Lower bounds of a size's inter-tile wavefronts, tiles and full tiles before counting:
+/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] (full tiles are
+/// tiles, so they bound the tiles too).
+fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> (f64, f64, f64) {
+    let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
+    let full = geometry.full_tiles_lower_bound(shape, sizes);
+    (wavefronts, tiles.max(full), full)
 }
 
 /// Advances a mixed-radix counter over the size grids; `false` after the last.

@@ -30,8 +30,16 @@ fn agree(shape: &BandShape, sizes: &[i64]) {
 /// The search's lower bounds of the wavefronts and tiles (`TileGeometry::lower_bounds`, which
 /// its branch and bound prunes with before counting) are at most the counts: were one above,
 /// a model's lower bound could exceed its prediction and the search lose a better layout. The
-/// tile bound is never below the plain `instances / (s_1 ⋯ s_m)` of `inter::lower_bounds`.
+/// tile bound is never below the plain `instances / (s_1 ⋯ s_m)` of `inter::lower_bounds`. The
+/// same for the full tiles (`TileGeometry::full_tiles_lower_bound`).
 fn bounded(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], counts: &InterTileCounts) {
+    let full = geometry.full_tiles_lower_bound(shape, sizes);
+    assert!(
+        full <= counts.total_full() as f64,
+        "sizes {sizes:?}: full-tile bound {full} > {} full tiles, shape {:?}",
+        counts.total_full(),
+        shape.statements
+    );
     let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
     let (plain_wavefronts, plain_tiles) = lower_bounds(shape, sizes);
     assert_eq!(wavefronts, plain_wavefronts);

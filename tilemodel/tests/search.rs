@@ -142,6 +142,12 @@ fn size_bounds_before_counting_are_below_every_prediction() {
             for staged in [true, false] {
                 let Ok(tile) = TileInputs::new(&shape, &geometry, &sizes, staged) else { continue };
                 let (wavefronts, tiles) = geometry.lower_bounds(&shape, &sizes);
+                let full = geometry.full_tiles_lower_bound(&shape, &sizes);
+                assert!(
+                    full <= tile.inter.total_full() as f64,
+                    "{sizes:?}: {full} full tiles > {}",
+                    tile.inter.total_full()
+                );
                 let bound = BoundInputs {
                     points: &tile.points,
                     groups: tile.groups,
@@ -151,13 +157,15 @@ fn size_bounds_before_counting_are_below_every_prediction() {
                     tiles_per_wavefront: None,
                     full_per_wavefront: None,
                     wavefronts,
-                    tiles,
+                    tiles: tiles.max(full),
+                    full,
                 };
                 let counted = BoundInputs {
                     tiles_per_wavefront: Some(&tile.inter.tiles),
                     full_per_wavefront: Some(&tile.inter.full),
                     wavefronts: tile.inter.wavefronts() as f64,
                     tiles: tile.inter.total_tiles() as f64,
+                    full: tile.inter.total_full() as f64,
                     ..bound
                 };
                 for kind in ModelKind::ALL {
