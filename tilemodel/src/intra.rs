@@ -99,6 +99,20 @@ type LaneIds = [(i64, i64); 3];
 /// `G_e`: per intra-tile wavefront step of a full tile, the warps executing its points on
 /// `block` (module documentation).
 pub fn wavefront_warps(shape: &BandShape, sizes: &[i64], block: Block) -> Result<Vec<u64>> {
+    warps_of_lanes(shape, sizes, block, false)
+}
+
+/// A lower bound of [`wavefront_warps`] per step: per warp, the points of its first lane alone
+/// (a warp issues the loop body as often as its busiest lane runs it, so at least as often as
+/// any one lane does). It counts one lane per warp instead of the first of each `(y, z)` group
+/// (four with blocks 8 wide), and the first lane (`x = 0`, the warp's first `y` and `z`) is
+/// usually the busiest: the search bounds a block's time with it before counting `G_e`.
+pub fn wavefront_warps_at_least(shape: &BandShape, sizes: &[i64], block: Block) -> Result<Vec<u64>> {
+    warps_of_lanes(shape, sizes, block, true)
+}
+
+/// [`wavefront_warps`], or with `first_only` [`wavefront_warps_at_least`].
+fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bool) -> Result<Vec<u64>> {
     let loops = shape.width - 1;
     if !(1..=3).contains(&loops) {
         return Err(TileModelError::Unsupported(format!(
@@ -108,7 +122,10 @@ pub fn wavefront_warps(shape: &BandShape, sizes: &[i64], block: Block) -> Result
     if block.threads() == 0 {
         return Err(TileModelError::InvalidInput("a block without threads".into()));
     }
-    let leaders = leading_lanes(block, loops);
+    let mut leaders = leading_lanes(block, loops);
+    if first_only {
+        leaders.iter_mut().for_each(|warp| warp.truncate(1));
+    }
     let count_step = |e: i64| -> u64 {
         leaders
             .iter()

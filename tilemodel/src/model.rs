@@ -57,6 +57,17 @@ pub trait TileModel {
         self.lower_bound(bound, device)
     }
 
+    /// [`TileModel::lower_bound_for_block`] of each of `blocks`, in order (a model may share
+    /// the work every block's bound needs).
+    fn lower_bounds_per_block(
+        &self,
+        bound: &BoundInputs<'_>,
+        blocks: &[BlockFacts],
+        device: &DeviceLimits,
+    ) -> Vec<f64> {
+        blocks.iter().map(|block| self.lower_bound_for_block(bound, block, device)).collect()
+    }
+
     /// Whether [`TileModel::lower_bound_for_block`] grows when a block's exact warps
     /// [`BlockFacts::warps`] replace their lower bound `Σ_e ⌈H_e/32⌉`: only then is it worth
     /// the search's while to count them before the tiles (thesis Eq. 5.3's `G_e`).

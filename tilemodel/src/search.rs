@@ -28,7 +28,7 @@ use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
 use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
-use crate::intra::{warps_cost, wavefront_points, wavefront_warps, Block, WARP};
+use crate::intra::{warps_cost, wavefront_points, wavefront_warps, wavefront_warps_at_least, Block, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
 
@@ -85,6 +85,12 @@ pub const DEFAULT_MIN_REUSE: f64 = 1.0;
 /// tiles are counted first, which changes its speed, not its result).
 const LANE_ITERATIONS_PER_PREFIX: u64 = 64;
 
+/// The cost of a block's `G_e` ([`crate::intra::warps_cost`]) from which `evaluate_blocks`
+/// first bounds its time with one lane per warp ([`crate::intra::wavefront_warps_at_least`]):
+/// cheaper warps (every step alike, or few and short) are counted at once, as the bound would
+/// cost about as much as it saves.
+const FIRST_LANES_FROM: u64 = 16 * LANE_ITERATIONS_PER_PREFIX;
+
 /// Why a region of the search space was pruned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PruneReason {
@@ -104,8 +110,9 @@ pub enum PruneReason {
     /// Not Alg. 5.1's: the model's lower bound for the size is above the layouts kept (branch
     /// and bound; no better layout is lost).
     Bound,
-    /// Not Alg. 5.1's: the model's time for the block with the fewest possible warps per step
-    /// is above the layouts kept (branch and bound per block; no better layout is lost).
+    /// Not Alg. 5.1's: the model's time for the block with the fewest possible warps per step,
+    /// or with each warp's first lane's points as its warps (at most `G_e`), is above the
+    /// layouts kept (branch and bound per block; no better layout is lost).
     BlockBound,
 }
 
@@ -119,7 +126,7 @@ impl PruneReason {
             PruneReason::IdleAxis => "blockDim constraint: more threads along an axis than the loop mapped there has iterations (x: rounded up to a power of two, at least 8, or 32 with one loop)",
             PruneReason::DoesNotFit => "Table 5.1: B = 0, a block does not fit on an SM (registers per block, shared memory or threads)",
             PruneReason::Bound => "branch and bound: the model's lower bound for every block of the size is above the layouts kept",
-            PruneReason::BlockBound => "branch and bound: the model's time with the fewest warps per step (⌈H_e/32⌉) is above the layouts kept",
+            PruneReason::BlockBound => "branch and bound: the model's time with fewer warps per step than the block's (⌈H_e/32⌉, or each warp's first lane's points) is above the layouts kept",
         }
     }
 
@@ -409,8 +416,8 @@ pub fn search(
     // which are best.
     let no_memory = TileMemory::default();
     let groups = shape.phases.len().max(1);
-    // (the order, the bound, the sizes)
-    let mut queue: Vec<(f64, f64, Vec<i64>)> = Vec::new();
+    // (the order, the bound, the sizes, their bounds of the wavefronts, tiles and full tiles)
+    let mut queue: Vec<(f64, f64, Vec<i64>, [f64; 3])> = Vec::new();
     // A given size is evaluated as given: no reuse bound, no branch and bound.
     let constrained = options.fixed_sizes.is_none();
     for sizes in screened {
@@ -433,7 +440,8 @@ pub fn search(
         // at 512^3 met the best layouts later (three times the layouts evaluated); it still
         // prunes.
         let plain = BoundInputs { tiles: lower_bounds(shape, &sizes).1, full: 0.0, ..bound };
-        queue.push((model.lower_bound(&plain, device), model.lower_bound(&bound, device), sizes));
+        let bounds = [wavefronts, tiles, full];
+        queue.push((model.lower_bound(&plain, device), model.lower_bound(&bound, device), sizes, bounds));
     }
     queue.sort_by(|a, b| a.0.total_cmp(&b.0));
     let keep = options.keep.max(1);
@@ -449,7 +457,7 @@ pub fn search(
         }
         out
     };
-    for (_, bound, sizes) in queue {
+    for (_, bound, sizes, [wavefronts, tiles, full]) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
         }
@@ -461,7 +469,6 @@ pub fn search(
             continue;
         }
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes);
         let with_memory = BoundInputs {
             points: &points,
             groups,
@@ -487,10 +494,13 @@ pub fn search(
         // counted here.
         let mut counted_warps: Vec<(Block, Vec<u64>)> = Vec::new();
         if let Some(worst) = cutoff(&best).filter(|_| constrained && model.bound_uses_warps()) {
-            let open: Vec<usize> = (0..facts.len())
-                .filter(|&i| model.lower_bound_for_block(&with_memory, &facts[i], device) <= worst * (1.0 + 1e-9))
-                .collect();
-            let warps_cost: u64 = open.iter().map(|&i| warps_cost(shape, &sizes, fitting[i])).sum();
+            let bounds = model.lower_bounds_per_block(&with_memory, &facts, device);
+            let open: Vec<usize> = (0..facts.len()).filter(|&i| bounds[i] <= worst * (1.0 + 1e-9)).collect();
+            // (plus a prefix's worth per block for the setting up, which the estimate leaves out)
+            let warps_cost: u64 = open
+                .iter()
+                .map(|&i| warps_cost(shape, &sizes, fitting[i]).saturating_add(LANE_ITERATIONS_PER_PREFIX))
+                .sum();
             if warps_cost <= count_cost(shape, &sizes).saturating_mul(LANE_ITERATIONS_PER_PREFIX) {
                 for i in open {
                     let warps = wavefront_warps(shape, &sizes, fitting[i])?;
@@ -692,14 +702,46 @@ fn evaluate_blocks(
             });
             continue;
         }
+        // Before counting `G_e` when it is costly (skewed 3-D steps, hundreds of them): the time
+        // with each warp's first lane's points as its warps, at most `G_e` (thesis Eq. 5.3), is
+        // a lower bound of the block's (models whose time does not fall as `G_e` grows).
+        if let Some(w) = best.last().map(|r| r.prediction.seconds).filter(|_| {
+            known.is_none()
+                && best.len() >= options.keep.max(1)
+                && model.monotone_in_warps()
+                && model.bound_uses_warps()
+                && block.x < WARP
+                && warps_cost(shape, sizes, block) >= FIRST_LANES_FROM
+        }) {
+            let warps = wavefront_warps_at_least(shape, sizes, block)?;
+            let some = LayoutInputs::with_warps(shape, tile, block, warps, options.registers, device);
+            let at_least = model.predict(&some, device)?.seconds;
+            if at_least > w * (1.0 + 1e-9) {
+                tally.prune(PruneReason::BlockBound, || {
+                    format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
+                });
+                continue;
+            }
+        }
         let layout = match known {
             Some(warps) => LayoutInputs::with_warps(shape, tile, block, warps.clone(), options.registers, device),
             None => LayoutInputs::new(shape, tile, block, options.registers, device)?,
         };
-        *evaluated += 1;
         let prediction = model.predict(&layout, device)?;
         let worst = best.last().map(|r| r.prediction.seconds);
-        if best.len() >= options.keep && worst.is_some_and(|w| prediction.seconds > w * (1.0 + 1e-9)) {
+        let out = best.len() >= options.keep && worst.is_some_and(|w| prediction.seconds > w * (1.0 + 1e-9));
+        // A block whose warps were counted before the tiles is predicted exactly, without the
+        // bound with fewer warps above: when that prediction cannot make the list, it counts as
+        // pruned by the bound (as it was before), so that `evaluated` still says how many
+        // layouts passed every bound.
+        if out && known.is_some() && model.monotone_in_warps() {
+            tally.prune(PruneReason::BlockBound, || {
+                format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), prediction.seconds * 1e3)
+            });
+            continue;
+        }
+        *evaluated += 1;
+        if out {
             continue;
         }
         let ranked = Ranked {

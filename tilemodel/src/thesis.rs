@@ -245,28 +245,38 @@ impl TileModel for ThesisModel {
     /// counts. The parts every block shares (the weights, which sum over the wavefronts) are
     /// computed once.
     fn lower_bound_over_blocks(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
-        let p = &self.params;
-        let Some(parts) = self.tile_parts(b).filter(|_| !blocks.is_empty()) else {
+        if blocks.is_empty() {
             return self.lower_bound(b, device);
-        };
-        let needed = device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1));
-        let border = b.border_weighted_tiles(device);
-        let spread = b.spread_tiles(device);
-        let fixed = p.sigma_ker + p.sigma_blk * b.wavefronts + border * parts.barriers;
-        let mut least = f64::INFINITY;
-        for block in blocks {
-            let warps = f64::from(block.threads.div_ceil(crate::intra::WARP));
-            let e = (f64::from(block.blocks_per_sm.max(1)) * warps / needed).min(1.0);
-            let (memory, copies) =
-                if b.staged { (block.copy_warps, spread / e) } else { (b.memory.accesses(), border / e) };
-            least = least.min(fixed + border / e * self.work(&parts, block) + copies * p.gamma * memory as f64);
         }
-        least
+        self.lower_bounds_per_block(b, blocks, device).into_iter().fold(f64::INFINITY, f64::min)
     }
 
     /// [`ThesisModel::lower_bound_over_blocks`] on one block.
     fn lower_bound_for_block(&self, b: &BoundInputs<'_>, block: &BlockFacts, device: &DeviceLimits) -> f64 {
         self.lower_bound_over_blocks(b, std::slice::from_ref(block), device)
+    }
+
+    /// Each block's bound of [`ThesisModel::lower_bound_over_blocks`], the parts they share
+    /// computed once.
+    fn lower_bounds_per_block(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> Vec<f64> {
+        let p = &self.params;
+        let Some(parts) = self.tile_parts(b) else {
+            return vec![self.lower_bound(b, device); blocks.len()];
+        };
+        let needed = device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1));
+        let border = b.border_weighted_tiles(device);
+        let spread = b.spread_tiles(device);
+        let fixed = p.sigma_ker + p.sigma_blk * b.wavefronts + border * parts.barriers;
+        blocks
+            .iter()
+            .map(|block| {
+                let warps = f64::from(block.threads.div_ceil(crate::intra::WARP));
+                let e = (f64::from(block.blocks_per_sm.max(1)) * warps / needed).min(1.0);
+                let (memory, copies) =
+                    if b.staged { (block.copy_warps, spread / e) } else { (b.memory.accesses(), border / e) };
+                fixed + border / e * self.work(&parts, block) + copies * p.gamma * memory as f64
+            })
+            .collect()
     }
 
     /// `α·C_w·ΣG_e` (Eq. 5.3, 5.7) rises with the warps when `α > 0`.

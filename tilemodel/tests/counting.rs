@@ -20,6 +20,10 @@ fn agree(shape: &BandShape, sizes: &[i64]) {
     match (fast, rows) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements);
+            // The search's counts that may stop (tiles first, full tiles after, the outermost
+            // values from the middle out) agree when they do not.
+            let unless = count_tiles_unless(shape, &geometry, sizes, &mut |_, _| false).unwrap();
+            assert_eq!(unless.as_ref(), Some(&a), "sizes {sizes:?}, shape {:?}", shape.statements);
             bounded(shape, &geometry, sizes, &a);
         }
         (Err(TileModelError::Overflow(_)), _) | (_, Err(TileModelError::Overflow(_))) => {}
