@@ -606,6 +606,7 @@ fn count<'s>(
         stopped: false,
         want_tiles: true,
         want_full: true,
+        asked: Asked::default(),
     };
     // A count of a 3-D band (four rows) that may stop counts the tiles first and the full
     // tiles only once it did not stop: nearly all of the search's such counts do (3-D SOR at
@@ -734,6 +735,18 @@ struct Counter<'a, 's> {
     /// stop counts the full tiles after the tiles, and only if it does not stop).
     want_tiles: bool,
     want_full: bool,
+    /// Buffers of [`Counter::should_stop`], kept from one question to the next.
+    asked: Asked,
+}
+
+/// The buffers of [`Counter::should_stop`]: the tiles shown, the other counts shown, and the
+/// running sums.
+#[derive(Debug, Default)]
+struct Asked {
+    tiles: Vec<u64>,
+    out: Vec<u64>,
+    run: Vec<i64>,
+    along: Vec<i64>,
 }
 
 /// The most statements present at one prefix for which [`count_tiles`] counts their union by
@@ -869,44 +882,55 @@ impl Counter<'_, '_> {
     }
 
     /// Asks `stop` with the tiles and full tiles per wavefront counted so far (the difference
-    /// arrays and the progressions' marks summed as [`Counter::finish`] and [`count`] do, on
-    /// copies).
+    /// arrays and the progressions' marks summed as [`Counter::finish`] and [`count`] do, into
+    /// buffers kept from one question to the next: the arrays are left as they are).
     fn should_stop(&mut self) -> bool {
         if self.stop.is_none() {
             return false;
         }
-        let tiles = self.so_far(false);
-        let full = self.so_far(true);
-        self.stop.as_mut().is_some_and(|stop| stop(&tiles, &full))
+        let mut asked = std::mem::take(&mut self.asked);
+        self.so_far(false, &mut asked);
+        std::mem::swap(&mut asked.tiles, &mut asked.out);
+        self.so_far(true, &mut asked);
+        let out = self.stop.as_mut().is_some_and(|stop| stop(&asked.tiles, &asked.out));
+        self.asked = asked;
+        out
     }
 
-    /// The tiles (or full tiles) per wavefront counted so far.
-    fn so_far(&self, full: bool) -> Vec<u64> {
-        let mut sums = if full { self.full.clone() } else { self.tiles.clone() };
+    /// The tiles (or full tiles) per wavefront counted so far, into `asked.out`.
+    fn so_far(&self, full: bool, asked: &mut Asked) {
+        let differences = if full { &self.full } else { &self.tiles };
+        let n = differences.len();
+        // The progressions' marks summed along their strides (`F[x] = marks[x] + F[x − stride]`)
+        // and added to the differences, then their running sum.
+        let (run, f) = (&mut asked.run, &mut asked.along);
+        run.clear();
+        run.extend_from_slice(differences);
         for (_, stride, marks) in self.strided.iter().filter(|(f, _, _)| *f == full) {
-            let mut marks = marks.clone();
-            let n = marks.len();
             let step = stride.unsigned_abs() as usize;
+            f.clear();
+            f.resize(n, 0);
             if *stride > 0 {
-                for x in step..n {
-                    marks[x] += marks[x - step];
+                for x in 0..n {
+                    let v = marks[x] + if x >= step { f[x - step] } else { 0 };
+                    f[x] = v;
+                    run[x] += v;
                 }
             } else {
-                for x in (0..n.saturating_sub(step)).rev() {
-                    marks[x] += marks[x + step];
+                for x in (0..n).rev() {
+                    let v = marks[x] + if x + step < n { f[x + step] } else { 0 };
+                    f[x] = v;
+                    run[x] += v;
                 }
             }
-            for (d, v) in sums.iter_mut().zip(&marks) {
-                *d += v;
-            }
         }
-        let mut out = Vec::with_capacity(sums.len());
+        let out = &mut asked.out;
+        out.clear();
         let mut a = 0i64;
-        for d in &sums[..sums.len().saturating_sub(1)] {
+        for d in &run[..n.saturating_sub(1)] {
             a += d;
             out.push(a.max(0) as u64);
         }
-        out
     }
 
     /// Adds one tile per `T_{m−1}` in `lo..=hi` (to the tiles, or to the full tiles when
