@@ -159,15 +159,25 @@ impl TileGeometry {
     pub fn lower_bounds(&self, shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
         let (wavefronts, tiles) = lower_bounds(shape, sizes);
         let mut most = tiles;
-        for (s, pinnings) in shape.statements.iter().zip(&self.pinnings) {
+        for (s, per_tile) in shape.statements.iter().zip(self.most_per_tile(shape, sizes)) {
             let instances = s.instances();
             if instances == 0 {
                 continue;
             }
-            let per_tile = pinnings.iter().map(|p| p.most_instances(s, sizes)).min().unwrap_or(u128::MAX).max(1);
             most = most.max(instances.div_ceil(per_tile) as f64);
         }
         (wavefronts, most)
+    }
+
+    /// Per statement, the most of its instances one tile of `sizes` can hold: the least over
+    /// its [`Pinning`]s (at least 1).
+    fn most_per_tile(&self, shape: &BandShape, sizes: &[i64]) -> Vec<u128> {
+        shape
+            .statements
+            .iter()
+            .zip(&self.pinnings)
+            .map(|(s, pinnings)| pinnings.iter().map(|p| p.most_instances(s, sizes)).min().unwrap_or(u128::MAX).max(1))
+            .collect()
     }
 
     /// A lower bound of the full tiles (thesis §5.3.4) without counting: their corners are the
@@ -488,23 +498,28 @@ pub const MAX_PREFIXES: u64 = 50_000_000;
 /// prefixes `(T_0, …, T_{m−3})` enumerated, the last two coordinates swept in closed form
 /// (module documentation, "Faster").
 pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
-    count_tiles_unless(shape, geometry, sizes, &mut |_, _| false)?
+    count_tiles_unless(shape, geometry, sizes, &mut |_, _, _| false)?
         .ok_or_else(|| TileModelError::InvalidInput("a count that cannot stop stopped (a counting bug)".into()))
 }
 
 /// What [`count_tiles_unless`] asks whether to give up: the tiles and the full tiles per
 /// wavefront counted so far (from the first wavefront of the range, whose launches may start
-/// later).
-pub type Stop<'s> = dyn FnMut(&[u64], &[u64]) -> bool + 's;
+/// later), and a lower bound of the tiles not counted yet (those whose outermost coordinate
+/// has not been enumerated: they hold the instances whose coordinate there is not yet, at most
+/// as many per tile as [`TileGeometry::lower_bounds`] allows; so the final total is at least
+/// the tiles counted plus it).
+pub type Stop<'s> = dyn FnMut(&[u64], &[u64], u64) -> bool + 's;
 
 /// [`count_tiles`], but giving up (`None`) as soon as `stop` says so. `stop` is asked, a few
 /// times along the outermost tile coordinate, with the tiles and full tiles per wavefront
 /// counted so far: the exact counts of the tiles whose first coordinate has been enumerated,
-/// so each at most the final count of its wavefront (they only grow). The search passes a model's lower bound
-/// (monotone in the tiles per wavefront) against the layouts kept: a size whose bound with a
-/// part of its tiles already cannot beat them would be skipped after the whole count too, so
-/// stopping early skips the same sizes, sooner (thesis Alg. 5.1 with the branch and bound of
-/// [`crate::search`]).
+/// so each at most the final count of its wavefront (they only grow), and a lower bound of the
+/// tiles left ([`Stop`]). The search passes a model's lower bound (monotone in the tiles per
+/// wavefront and in the total) against the layouts kept: a size whose bound with a part of its
+/// tiles already cannot beat them would be skipped after the whole count too, so stopping
+/// early skips the same sizes, sooner (thesis Alg. 5.1 with the branch and bound of
+/// [`crate::search`]). The first coordinate's values are taken from the middle of their range
+/// outwards (the bound rises fastest so), which changes no count.
 pub fn count_tiles_unless(
     shape: &BandShape,
     geometry: &TileGeometry,
@@ -520,13 +535,59 @@ pub fn count_tiles_unless(
     let extent = |k: usize| (ranges[k].1.div_euclid(sizes[k]) - ranges[k].0.div_euclid(sizes[k])).saturating_add(1);
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by_key(|&k| (extent(k), k));
+    // Per statement, the most instances a tile holds (the reordered band's tiles are the same).
+    let most = geometry.most_per_tile(shape, sizes);
     if order.iter().enumerate().all(|(i, &k)| i == k) {
-        return count(shape, &geometry.normals, sizes, Mode::Sweep, Some(stop));
+        return count(shape, &geometry.normals, sizes, Mode::Sweep, Some((stop, &most)));
     }
     let reordered = reorder(shape, &order);
     let normals = geometry.for_order(&order, &reordered);
     let sizes: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
-    count(&reordered, &normals, &sizes, Mode::Sweep, Some(stop))
+    count(&reordered, &normals, &sizes, Mode::Sweep, Some((stop, &most)))
+}
+
+/// The instances of `s` with `φ_0 < v`, for every `v`: the histogram of
+/// `φ_0 = shift_0 + Σ_j map_{0j}·i_j` over the domain box (the convolution of the iterators'
+/// ranges, each spread by its coefficient, by running window sums along each residue of the
+/// coefficient), as its least value and its prefix sums.
+fn outer_row_histogram(s: &StatementShape) -> (i64, Vec<u128>) {
+    let mut counts = vec![1u128];
+    let mut low = s.shift[0];
+    for (j, &a) in s.map[0].iter().enumerate() {
+        let len = (s.upper[j] - s.lower[j] + 1).max(0) as usize;
+        if len == 0 {
+            return (low, vec![0]);
+        }
+        low += (a * s.lower[j]).min(a * s.upper[j]);
+        if a == 0 {
+            counts.iter_mut().for_each(|c| *c *= len as u128);
+            continue;
+        }
+        let step = a.unsigned_abs() as usize;
+        let mut next = vec![0u128; counts.len() + step * (len - 1)];
+        // next[e] = Σ_{y < len} counts[e − step·y].
+        for r in 0..step.min(next.len()) {
+            let mut window = 0u128;
+            for (y, e) in (r..next.len()).step_by(step).enumerate() {
+                if e < counts.len() {
+                    window += counts[e];
+                }
+                if y >= len {
+                    let old = e - step * len;
+                    if old < counts.len() {
+                        window -= counts[old];
+                    }
+                }
+                next[e] = window;
+            }
+        }
+        counts = next;
+    }
+    let mut prefix = vec![0u128; counts.len() + 1];
+    for (i, &c) in counts.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + c;
+    }
+    (low, prefix)
 }
 
 /// [`count_tiles`] by the plain enumeration of every tile row `(T_0, …, T_{m−2})`, each with the
@@ -551,7 +612,7 @@ fn count<'s>(
     normals: &Normals,
     sizes: &[i64],
     mode: Mode,
-    stop: Option<&'s mut Stop<'s>>,
+    stop: Option<(&'s mut Stop<'s>, &[u128])>,
 ) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
@@ -583,6 +644,10 @@ fn count<'s>(
     } else {
         Vec::new()
     };
+    let (stop, most) = match stop {
+        Some((stop, most)) => (Some(stop), most),
+        None => (None, &[][..]),
+    };
     let mut counter = Counter {
         m,
         mode,
@@ -607,6 +672,10 @@ fn count<'s>(
         want_tiles: true,
         want_full: true,
         asked: Asked::default(),
+        statements: &shape.statements,
+        most,
+        outer: Vec::new(),
+        done: None,
     };
     // A count of a 3-D band (four rows) that may stop counts the tiles first and the full
     // tiles only once it did not stop: nearly all of the search's such counts do (3-D SOR at
@@ -737,6 +806,14 @@ struct Counter<'a, 's> {
     want_full: bool,
     /// Buffers of [`Counter::should_stop`], kept from one question to the next.
     asked: Asked,
+    /// The statements, and per statement the most instances one tile holds (with `stop`).
+    statements: &'a [StatementShape],
+    most: &'a [u128],
+    /// Per statement, [`outer_row_histogram`] (made at the first question).
+    outer: Vec<(i64, Vec<u128>)>,
+    /// The least and the greatest outermost value enumerated so far: from the middle outwards
+    /// the values enumerated are those between them that have tiles.
+    done: Option<(i64, i64)>,
 }
 
 /// The buffers of [`Counter::should_stop`]: the tiles shown, the other counts shown, and the
@@ -862,6 +939,9 @@ impl Counter<'_, '_> {
             let r = self.level(k + 1, &next);
             self.t_sum -= t;
             r?;
+            if k == 0 {
+                self.done = Some(self.done.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
+            }
             done += 1;
             if done % every == 0 && self.worth_asking(asked_at) {
                 asked_at = self.prefixes;
@@ -892,9 +972,36 @@ impl Counter<'_, '_> {
         self.so_far(false, &mut asked);
         std::mem::swap(&mut asked.tiles, &mut asked.out);
         self.so_far(true, &mut asked);
-        let out = self.stop.as_mut().is_some_and(|stop| stop(&asked.tiles, &asked.out));
+        let left = self.tiles_left();
+        let out = self.stop.as_mut().is_some_and(|stop| stop(&asked.tiles, &asked.out, left));
         self.asked = asked;
         out
+    }
+
+    /// At least the tiles not counted yet: per statement, its instances whose outermost tile
+    /// coordinate has not been enumerated over the most a tile holds (those instances lie in
+    /// such tiles, none of them counted), the most over the statements. The values enumerated
+    /// are those between the least and the greatest so far that have tiles (the middle-out
+    /// order), and a value without tiles has no instances.
+    fn tiles_left(&mut self) -> u64 {
+        if self.most.len() != self.statements.len() {
+            return 0;
+        }
+        if self.outer.is_empty() {
+            self.outer = self.statements.iter().map(outer_row_histogram).collect();
+        }
+        let size = self.sizes[0];
+        let mut left = 0u128;
+        for ((low, prefix), &most) in self.outer.iter().zip(self.most) {
+            let below = |v: i64| prefix[(v.saturating_sub(*low)).clamp(0, prefix.len() as i64 - 1) as usize];
+            let total = prefix[prefix.len() - 1];
+            let done = match self.done {
+                Some((lo, hi)) => below(hi.saturating_add(1).saturating_mul(size)) - below(lo.saturating_mul(size)),
+                None => 0,
+            };
+            left = left.max((total - done).div_ceil(most.max(1)));
+        }
+        left.min(u128::from(u64::MAX)) as u64
     }
 
     /// The tiles (or full tiles) per wavefront counted so far, into `asked.out`.

@@ -132,11 +132,13 @@ pub struct BoundInputs<'a> {
 
 impl BoundInputs<'_> {
     /// A lower bound of `Σ_w max(1, n_w / P)`: tile executions on the slowest SM when every
-    /// wavefront has work and the tiles spread evenly.
+    /// wavefront has work and the tiles spread evenly. With (partial) counts, `Σ_w ⌈n_w / P⌉`
+    /// of those counted, or `tiles / P` when more (`Σ_w ⌈n_w / P⌉ ≥ Σ_w n_w / P`, and `tiles`
+    /// is at most the final total: during a count, the tiles counted plus a bound of the rest).
     pub fn spread_tiles(&self, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
         match self.tiles_per_wavefront {
-            Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum(),
+            Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum::<f64>().max(self.tiles / p),
             None => self.wavefronts.max(self.tiles / p),
         }
     }

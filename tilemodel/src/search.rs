@@ -514,14 +514,17 @@ pub fn search(
         }
         // Counting stops once the bound with the tiles counted so far cannot beat the layouts
         // kept: the bound with all of them (below) would skip the size too, as it only grows
-        // with the tiles per wavefront (see `count_tiles_unless`).
+        // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
+        // least those counted plus the count's bound of those left (`inter::Stop`).
         let inter = match cutoff(&best).filter(|_| constrained) {
             Some(worst) => {
                 let mut at_least = 0.0;
-                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial, full| {
+                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial, full, left| {
+                    let counted: u64 = partial.iter().sum();
                     let partly = BoundInputs {
                         tiles_per_wavefront: Some(partial),
                         full_per_wavefront: Some(full),
+                        tiles: with_memory.tiles.max(counted.saturating_add(left) as f64),
                         ..with_memory
                     };
                     at_least = model.lower_bound_over_blocks(&partly, &facts, device);

@@ -22,7 +22,7 @@ fn agree(shape: &BandShape, sizes: &[i64]) {
             assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements);
             // The search's counts that may stop (tiles first, full tiles after, the outermost
             // values from the middle out) agree when they do not.
-            let unless = count_tiles_unless(shape, &geometry, sizes, &mut |_, _| false).unwrap();
+            let unless = count_tiles_unless(shape, &geometry, sizes, &mut |_, _, _| false).unwrap();
             assert_eq!(unless.as_ref(), Some(&a), "sizes {sizes:?}, shape {:?}", shape.statements);
             bounded(shape, &geometry, sizes, &a);
         }
@@ -254,8 +254,9 @@ proptest! {
 
 /// `count_tiles_unless` (what the search counts with, giving up once a bound with the tiles
 /// counted so far cannot beat its layouts): the tiles per wavefront it shows `stop` only grow
-/// from one call to the next and never pass the final counts, a `stop` that never says yes
-/// gives `count_tiles`' counts, and one that says yes gives none.
+/// from one call to the next and never pass the final counts, nor do they with its bound of
+/// the tiles not counted yet (which is not always 0), a `stop` that never says yes gives
+/// `count_tiles`' counts, and one that says yes gives none.
 #[test]
 fn counts_that_may_stop_show_growing_parts_of_the_counts() {
     for (scop, params, sizes) in [
@@ -268,12 +269,17 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         let full = count_tiles(&shape, &geometry, &sizes).unwrap();
         let mut seen: Vec<Vec<u64>> = Vec::new();
         let mut seen_full: Vec<Vec<u64>> = Vec::new();
-        let counted = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial, full| {
+        let mut seen_left: Vec<u64> = Vec::new();
+        let counted = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial, full, left| {
             seen.push(partial.to_vec());
             seen_full.push(full.to_vec());
+            seen_left.push(partial.iter().sum::<u64>() + left);
             false
         })
         .unwrap();
+        for &at_least in &seen_left {
+            assert!(at_least <= full.total_tiles(), "{sizes:?}: {at_least} tiles > {}", full.total_tiles());
+        }
         assert_eq!(counted.as_ref(), Some(&full), "{sizes:?}");
         // In 2-D a count is a few closed forms per outermost value, cheaper than asking: not asked.
         if sizes.len() == 2 + 1 {
@@ -281,6 +287,10 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
             continue;
         }
         assert!(seen.len() > 1, "{sizes:?}: asked {} times", seen.len());
+        assert!(
+            seen.iter().zip(&seen_left).any(|(tiles, &at_least)| at_least > tiles.iter().sum::<u64>()),
+            "{sizes:?}: no tiles bounded beyond those counted"
+        );
         for pair in seen.windows(2).chain(seen_full.windows(2)) {
             assert!(pair[0].iter().zip(&pair[1]).all(|(a, b)| a <= b), "{sizes:?}: counts fell");
         }
@@ -291,7 +301,7 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         let last = seen.last().unwrap();
         assert!(last.iter().sum::<u64>() <= full.total_tiles());
         assert!(last.iter().max().copied().unwrap_or(0) <= full.widest());
-        let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_, _| true).unwrap();
+        let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_, _, _| true).unwrap();
         assert_eq!(stopped, None);
     }
 }
