@@ -498,17 +498,30 @@ pub const MAX_PREFIXES: u64 = 50_000_000;
 /// prefixes `(T_0, …, T_{m−3})` enumerated, the last two coordinates swept in closed form
 /// (module documentation, "Faster").
 pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
-    count_tiles_unless(shape, geometry, sizes, &mut |_, _, _| false)?
+    count_tiles_unless(shape, geometry, sizes, &mut |_| false)?
         .ok_or_else(|| TileModelError::InvalidInput("a count that cannot stop stopped (a counting bug)".into()))
 }
 
-/// What [`count_tiles_unless`] asks whether to give up: the tiles and the full tiles per
-/// wavefront counted so far (from the first wavefront of the range, whose launches may start
-/// later), and a lower bound of the tiles not counted yet (those whose outermost coordinate
-/// has not been enumerated: they hold the instances whose coordinate there is not yet, at most
-/// as many per tile as [`TileGeometry::lower_bounds`] allows; so the final total is at least
-/// the tiles counted plus it).
-pub type Stop<'s> = dyn FnMut(&[u64], &[u64], u64) -> bool + 's;
+/// What a count that may stop shows its [`Stop`]: the tiles and full tiles counted so far, per
+/// wavefront or (asked more often, for nothing) in all.
+#[derive(Debug, Clone, Copy)]
+pub struct Partial<'c> {
+    /// Per wavefront, the tiles counted so far (from the first wavefront of the range, whose
+    /// launches may start later); empty when the count asks with its totals alone.
+    pub tiles: &'c [u64],
+    /// Per wavefront, the full tiles counted so far; empty with `tiles`.
+    pub full: &'c [u64],
+    /// At least the tiles in all: those counted so far and a lower bound of those not counted
+    /// yet (those whose outermost coordinate has not been enumerated: they hold the instances
+    /// whose coordinate there is not yet, at most as many per tile as
+    /// [`TileGeometry::lower_bounds`] allows).
+    pub tiles_at_least: u64,
+    /// The full tiles counted so far (at most those in all).
+    pub full_at_least: u64,
+}
+
+/// What [`count_tiles_unless`] asks whether to give up.
+pub type Stop<'s> = dyn FnMut(&Partial<'_>) -> bool + 's;
 
 /// [`count_tiles`], but giving up (`None`) as soon as `stop` says so. `stop` is asked, a few
 /// times along the outermost tile coordinate, with the tiles and full tiles per wavefront
@@ -675,6 +688,7 @@ fn count<'s>(
         statements: &shape.statements,
         most,
         outer: Vec::new(),
+        counted: [0; 2],
         done: None,
     };
     // A count of a 3-D band (four rows) that may stop counts the tiles first and the full
@@ -811,6 +825,9 @@ struct Counter<'a, 's> {
     most: &'a [u128],
     /// Per statement, [`outer_row_histogram`] (made at the first question).
     outer: Vec<(i64, Vec<u128>)>,
+    /// The tiles and the full tiles counted so far, in all (kept with the marks: asking with
+    /// them costs nothing, unlike summing the arrays).
+    counted: [i128; 2],
     /// The least and the greatest outermost value enumerated so far: from the middle outwards
     /// the values enumerated are those between them that have tiles.
     done: Option<(i64, i64)>,
@@ -941,6 +958,11 @@ impl Counter<'_, '_> {
             r?;
             if k == 0 {
                 self.done = Some(self.done.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
+                // After every value, the question with the totals, which costs nothing.
+                if !order.is_empty() && self.should_stop_by_totals() {
+                    self.stopped = true;
+                    return Ok(());
+                }
             }
             done += 1;
             if done % every == 0 && self.worth_asking(asked_at) {
@@ -972,10 +994,29 @@ impl Counter<'_, '_> {
         self.so_far(false, &mut asked);
         std::mem::swap(&mut asked.tiles, &mut asked.out);
         self.so_far(true, &mut asked);
-        let left = self.tiles_left();
-        let out = self.stop.as_mut().is_some_and(|stop| stop(&asked.tiles, &asked.out, left));
+        let (tiles_at_least, full_at_least) = self.totals();
+        let partial = Partial { tiles: &asked.tiles, full: &asked.out, tiles_at_least, full_at_least };
+        let out = self.stop.as_mut().is_some_and(|stop| stop(&partial));
         self.asked = asked;
         out
+    }
+
+    /// At least the tiles in all (those counted and [`Counter::tiles_left`]), and the full
+    /// tiles counted.
+    fn totals(&mut self) -> (u64, u64) {
+        let clamp = |v: i128| v.clamp(0, i128::from(u64::MAX)) as u64;
+        let left = self.tiles_left();
+        (clamp(self.counted[0]).saturating_add(left), clamp(self.counted[1]))
+    }
+
+    /// Asks `stop` with the totals alone (no sums of the arrays: nothing to pay).
+    fn should_stop_by_totals(&mut self) -> bool {
+        if self.stop.is_none() {
+            return false;
+        }
+        let (tiles_at_least, full_at_least) = self.totals();
+        let partial = Partial { tiles: &[], full: &[], tiles_at_least, full_at_least };
+        self.stop.as_mut().is_some_and(|stop| stop(&partial))
     }
 
     /// At least the tiles not counted yet: per statement, its instances whose outermost tile
@@ -1051,6 +1092,8 @@ impl Counter<'_, '_> {
         let b = base.saturating_add(hi).saturating_add(1).clamp(0, n - 1) as usize;
         array[a] += 1;
         array[b] -= 1;
+        // Its tiles, for the totals ([`Counter::counted`]).
+        self.counted[usize::from(full)] += (b - a) as i128;
     }
 
     /// One more tile row `(T_0, …, T_{m−2})` with tiles; an error past [`MAX_PREFIXES`].
@@ -1272,6 +1315,7 @@ impl Counter<'_, '_> {
         // once), else the marks of that stride.
         let span = self.tiles.len() as i64;
         let base = self.t_sum.saturating_sub(self.w_lo);
+        let mut mass = 0i128;
         let (tiles, full_tiles, strided) = (&mut self.tiles, &mut self.full, &mut self.strided);
         let target: &mut Vec<i64> = if stride == 0 {
             if full {
@@ -1311,8 +1355,14 @@ impl Counter<'_, '_> {
                     target[end as usize] -= sign;
                 }
             }
+            // A `+1` at wavefront index `x` of the differences adds a tile to every wavefront
+            // from `x` to the last (`span − 2`): `span − 1 − x` tiles; the progression's marks
+            // at `at + stride·j`, `j < count`, add `count·(span − 1 − at) − stride·count·(count − 1)/2`.
+            let (c, x, st) = (i128::from(count), i128::from(at), i128::from(stride));
+            mass += i128::from(sign) * (c * (i128::from(span) - 1 - x) - st * c * (c - 1) / 2);
             step.advance();
         }
+        self.counted[usize::from(full)] += mass;
         Ok(())
     }
 

@@ -519,12 +519,14 @@ pub fn search(
         let inter = match cutoff(&best).filter(|_| constrained) {
             Some(worst) => {
                 let mut at_least = 0.0;
-                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial, full, left| {
-                    let counted: u64 = partial.iter().sum();
+                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial| {
+                    // Per wavefront when shown, else the totals with the bounds before counting.
+                    let per_wavefront = !partial.tiles.is_empty();
                     let partly = BoundInputs {
-                        tiles_per_wavefront: Some(partial),
-                        full_per_wavefront: Some(full),
-                        tiles: with_memory.tiles.max(counted.saturating_add(left) as f64),
+                        tiles_per_wavefront: Some(partial.tiles).filter(|_| per_wavefront),
+                        full_per_wavefront: Some(partial.full).filter(|_| per_wavefront),
+                        tiles: with_memory.tiles.max(partial.tiles_at_least as f64),
+                        full: with_memory.full.max(partial.full_at_least as f64),
                         ..with_memory
                     };
                     at_least = model.lower_bound_over_blocks(&partly, &facts, device);

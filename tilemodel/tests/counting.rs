@@ -22,7 +22,7 @@ fn agree(shape: &BandShape, sizes: &[i64]) {
             assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements);
             // The search's counts that may stop (tiles first, full tiles after, the outermost
             // values from the middle out) agree when they do not.
-            let unless = count_tiles_unless(shape, &geometry, sizes, &mut |_, _, _| false).unwrap();
+            let unless = count_tiles_unless(shape, &geometry, sizes, &mut |_| false).unwrap();
             assert_eq!(unless.as_ref(), Some(&a), "sizes {sizes:?}, shape {:?}", shape.statements);
             bounded(shape, &geometry, sizes, &a);
         }
@@ -270,20 +270,29 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         let mut seen: Vec<Vec<u64>> = Vec::new();
         let mut seen_full: Vec<Vec<u64>> = Vec::new();
         let mut seen_left: Vec<u64> = Vec::new();
-        let counted = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial, full, left| {
-            seen.push(partial.to_vec());
-            seen_full.push(full.to_vec());
-            seen_left.push(partial.iter().sum::<u64>() + left);
+        let mut totals: Vec<(u64, u64)> = Vec::new();
+        let counted = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial| {
+            totals.push((partial.tiles_at_least, partial.full_at_least));
+            if !partial.tiles.is_empty() {
+                seen.push(partial.tiles.to_vec());
+                seen_full.push(partial.full.to_vec());
+                seen_left.push(partial.tiles_at_least);
+                // The totals kept with the marks are the sums of the counts shown.
+                assert!(partial.tiles_at_least >= partial.tiles.iter().sum::<u64>(), "{sizes:?}");
+                assert_eq!(partial.full_at_least, partial.full.iter().sum::<u64>(), "{sizes:?}");
+            }
             false
         })
         .unwrap();
-        for &at_least in &seen_left {
-            assert!(at_least <= full.total_tiles(), "{sizes:?}: {at_least} tiles > {}", full.total_tiles());
+        for &(tiles, full_tiles) in &totals {
+            assert!(tiles <= full.total_tiles(), "{sizes:?}: {tiles} tiles > {}", full.total_tiles());
+            assert!(full_tiles <= full.total_full(), "{sizes:?}: {full_tiles} full tiles > {}", full.total_full());
         }
         assert_eq!(counted.as_ref(), Some(&full), "{sizes:?}");
-        // In 2-D a count is a few closed forms per outermost value, cheaper than asking: not asked.
+        // In 2-D a count is a few closed forms per outermost value, cheaper than asking with the
+        // counts per wavefront: asked with the totals alone.
         if sizes.len() == 2 + 1 {
-            assert!(seen.is_empty(), "{sizes:?}: asked {} times", seen.len());
+            assert!(seen.is_empty() && !totals.is_empty(), "{sizes:?}: asked {} times", seen.len());
             continue;
         }
         assert!(seen.len() > 1, "{sizes:?}: asked {} times", seen.len());
@@ -301,7 +310,7 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         let last = seen.last().unwrap();
         assert!(last.iter().sum::<u64>() <= full.total_tiles());
         assert!(last.iter().max().copied().unwrap_or(0) <= full.widest());
-        let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_, _, _| true).unwrap();
+        let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_| true).unwrap();
         assert_eq!(stopped, None);
     }
 }
