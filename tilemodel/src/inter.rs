@@ -108,6 +108,10 @@ pub struct TileGeometry {
     /// The same for the band rows taken in another order ([`count_tiles`] puts the two rows
     /// with the most tiles last), computed when first needed; by order.
     reordered: Arc<Mutex<Vec<Reordered>>>,
+    /// Per band row, per statement, [`outer_row_histogram`] of that row (what a count that may
+    /// stop bounds the tiles left with, when the row is its outermost), computed when first
+    /// needed.
+    histograms: Arc<Mutex<Vec<(usize, Histograms)>>>,
     /// Per statement, its [`Pinning`]s (what [`TileGeometry::lower_bounds`] bounds a tile's
     /// instances with).
     pinnings: Vec<Vec<Pinning>>,
@@ -127,6 +131,9 @@ struct Pinning {
     rows: u32,
 }
 
+/// Per statement, the least value of a row's `φ` and the prefix sums of its histogram.
+type Histograms = Arc<Vec<(i64, Vec<u128>)>>;
+
 /// An order of the band rows with the normals of the reordered band.
 type Reordered = (Vec<usize>, Arc<Normals>);
 
@@ -139,6 +146,7 @@ impl TileGeometry {
         TileGeometry {
             normals: normals_of(shape),
             reordered: Default::default(),
+            histograms: Default::default(),
             pinnings: shape.statements.iter().map(pinnings_of).collect(),
         }
     }
@@ -222,6 +230,20 @@ impl TileGeometry {
             Some(cell) if cell > 0 => ceil_i128(volume, cell) as f64,
             _ => 0.0,
         }
+    }
+
+    /// Per statement of `shape`, [`outer_row_histogram`] of band row `row` (cached).
+    fn histograms(&self, shape: &BandShape, row: usize) -> Histograms {
+        let mut cache = match self.histograms.lock() {
+            Ok(cache) => cache,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some((_, h)) = cache.iter().find(|(r, _)| *r == row) {
+            return h.clone();
+        }
+        let h: Histograms = Arc::new(shape.statements.iter().map(|s| outer_row_histogram(s, row)).collect());
+        cache.push((row, h.clone()));
+        h
     }
 
     /// The normals of `shape` with its band rows in `order` (`reordered`, that shape).
@@ -550,23 +572,24 @@ pub fn count_tiles_unless(
     order.sort_by_key(|&k| (extent(k), k));
     // Per statement, the most instances a tile holds (the reordered band's tiles are the same).
     let most = geometry.most_per_tile(shape, sizes);
+    let histograms = geometry.histograms(shape, order[0]);
     if order.iter().enumerate().all(|(i, &k)| i == k) {
-        return count(shape, &geometry.normals, sizes, Mode::Sweep, Some((stop, &most)));
+        return count(shape, &geometry.normals, sizes, Mode::Sweep, Some((stop, &most, histograms)));
     }
     let reordered = reorder(shape, &order);
     let normals = geometry.for_order(&order, &reordered);
     let sizes: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
-    count(&reordered, &normals, &sizes, Mode::Sweep, Some((stop, &most)))
+    count(&reordered, &normals, &sizes, Mode::Sweep, Some((stop, &most, histograms)))
 }
 
-/// The instances of `s` with `φ_0 < v`, for every `v`: the histogram of
-/// `φ_0 = shift_0 + Σ_j map_{0j}·i_j` over the domain box (the convolution of the iterators'
+/// The instances of `s` with `φ_row < v`, for every `v`: the histogram of
+/// `φ_row = shift_row + Σ_j map_{row,j}·i_j` over the domain box (the convolution of the iterators'
 /// ranges, each spread by its coefficient, by running window sums along each residue of the
 /// coefficient), as its least value and its prefix sums.
-fn outer_row_histogram(s: &StatementShape) -> (i64, Vec<u128>) {
+fn outer_row_histogram(s: &StatementShape, row: usize) -> (i64, Vec<u128>) {
     let mut counts = vec![1u128];
-    let mut low = s.shift[0];
-    for (j, &a) in s.map[0].iter().enumerate() {
+    let mut low = s.shift[row];
+    for (j, &a) in s.map[row].iter().enumerate() {
         let len = (s.upper[j] - s.lower[j] + 1).max(0) as usize;
         if len == 0 {
             return (low, vec![0]);
@@ -625,7 +648,7 @@ fn count<'s>(
     normals: &Normals,
     sizes: &[i64],
     mode: Mode,
-    stop: Option<(&'s mut Stop<'s>, &[u128])>,
+    stop: Option<(&'s mut Stop<'s>, &[u128], Histograms)>,
 ) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
@@ -657,9 +680,9 @@ fn count<'s>(
     } else {
         Vec::new()
     };
-    let (stop, most) = match stop {
-        Some((stop, most)) => (Some(stop), most),
-        None => (None, &[][..]),
+    let (stop, most, outer) = match stop {
+        Some((stop, most, histograms)) => (Some(stop), most, histograms),
+        None => (None, &[][..], Histograms::default()),
     };
     let mut counter = Counter {
         m,
@@ -687,7 +710,7 @@ fn count<'s>(
         asked: Asked::default(),
         statements: &shape.statements,
         most,
-        outer: Vec::new(),
+        outer,
         counted: [0; 2],
         done: None,
     };
@@ -824,7 +847,7 @@ struct Counter<'a, 's> {
     statements: &'a [StatementShape],
     most: &'a [u128],
     /// Per statement, [`outer_row_histogram`] (made at the first question).
-    outer: Vec<(i64, Vec<u128>)>,
+    outer: Histograms,
     /// The tiles and the full tiles counted so far, in all (kept with the marks: asking with
     /// them costs nothing, unlike summing the arrays).
     counted: [i128; 2],
@@ -842,6 +865,11 @@ struct Asked {
     run: Vec<i64>,
     along: Vec<i64>,
 }
+
+/// The steps (tile rows and progressions marked, about 10–20 ns each) a count that may stop
+/// takes between two questions with its totals alone ([`Partial`]), whose model bound costs
+/// about as much as a few hundred of them (with every block's terms per step).
+const TOTALS_EVERY: u64 = 1024;
 
 /// The most statements present at one prefix for which [`count_tiles`] counts their union by
 /// inclusion–exclusion (`2^k − 1` polygons); with more it merges intervals per `u`.
@@ -933,21 +961,22 @@ impl Counter<'_, '_> {
         // slices of the tile zonotope hold the most tiles per tile row visited, so the bound
         // with the tiles counted so far rises fastest (3-D SOR: counts that stop did so after
         // 19-88% of the values in order, median 40%). The counts are the same in any order.
-        let (every, order) = if k == 0 && self.stop.is_some() {
-            let mut order: Vec<i64> = merged.iter().flat_map(|&(lo, hi)| lo..=hi).collect();
-            let (first, last) = (merged[0].0, merged[merged.len() - 1].1);
-            // Twice the distance to the midpoint, exact in integers.
-            order.sort_by_key(|&t| ((2 * t - first - last).abs(), t));
-            ((values + 31) / 32, order)
-        } else {
-            (i64::MAX, Vec::new())
-        };
+        let middle_out = k == 0 && self.stop.is_some();
+        let every = if middle_out { (values + 31) / 32 } else { i64::MAX };
         let mut done = 0i64;
         let mut asked_at = self.prefixes;
+        let mut totals_at = self.prefixes;
         let in_order = merged.iter().flat_map(|&(lo, hi)| lo..=hi);
-        let reordered = order.iter().copied();
-        let all: Box<dyn Iterator<Item = i64>> =
-            if order.is_empty() { Box::new(in_order) } else { Box::new(reordered) };
+        // From the middle of the hull of the values outwards (`mid`, `mid + 1`, `mid − 1`, …),
+        // those in the merged intervals: the values taken so far are always the ones between
+        // the least and the greatest taken that have tiles.
+        let (first, last) = (merged[0].0, merged[merged.len() - 1].1);
+        let mid = first + (last - first) / 2;
+        let hull = (last - first + 1).max(0);
+        let outwards = (0..2 * hull)
+            .map(move |i| if i % 2 == 0 { mid - i / 2 } else { mid + (i + 1) / 2 })
+            .filter(|&t| first <= t && t <= last && merged.iter().any(|&(lo, hi)| lo <= t && t <= hi));
+        let all: Box<dyn Iterator<Item = i64> + '_> = if middle_out { Box::new(outwards) } else { Box::new(in_order) };
         for t in all {
             let next: Vec<usize> =
                 intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
@@ -958,10 +987,15 @@ impl Counter<'_, '_> {
             r?;
             if k == 0 {
                 self.done = Some(self.done.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
-                // After every value, the question with the totals, which costs nothing.
-                if !order.is_empty() && self.should_stop_by_totals() {
-                    self.stopped = true;
-                    return Ok(());
+                // After a value, the question with the totals, which costs the counter nothing
+                // but costs the model a bound (a few microseconds: its terms per step): asked
+                // once the steps since the last such question outweigh it.
+                if middle_out && self.prefixes.saturating_sub(totals_at) >= TOTALS_EVERY {
+                    totals_at = self.prefixes;
+                    if self.should_stop_by_totals() {
+                        self.stopped = true;
+                        return Ok(());
+                    }
                 }
             }
             done += 1;
@@ -1025,11 +1059,8 @@ impl Counter<'_, '_> {
     /// are those between the least and the greatest so far that have tiles (the middle-out
     /// order), and a value without tiles has no instances.
     fn tiles_left(&mut self) -> u64 {
-        if self.most.len() != self.statements.len() {
+        if self.most.len() != self.statements.len() || self.outer.len() != self.statements.len() {
             return 0;
-        }
-        if self.outer.is_empty() {
-            self.outer = self.statements.iter().map(outer_row_histogram).collect();
         }
         let size = self.sizes[0];
         let mut left = 0u128;
