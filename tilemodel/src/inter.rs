@@ -55,6 +55,14 @@
 //!    normals of the reordered zonotope computed once per order) with the two rows of the most
 //!    tile coordinates last: the prefixes enumerated are the fewest.
 //!
+//! 5. *Counts that may stop* ([`count_tiles_unless`], what the search counts with). The outermost
+//!    coordinate's values are taken from the middle of their range outwards (the middle slices
+//!    hold the most tiles per prefix), the stop is asked with the totals counted so far (kept
+//!    with the marks) and a bound of the tiles left (the instances whose outermost tile
+//!    coordinate is not taken yet, from a histogram of that row, over the most a tile holds), and
+//!    now and then with the counts per wavefront; in 3-D the full tiles are counted in a second
+//!    pass, only by counts that did not stop. None of it changes a count.
+//!
 //! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
 //! sizes that would overflow give [`TileModelError::Overflow`]). `tests/counting.rs` compares
 //! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
