@@ -2,7 +2,8 @@
 //! the simulator and GPU problem sizes of `bench/calibrate.py` and at larger GPU sizes.
 //!
 //! `cargo run --release -p stencil-tilemodel --example search_time [-- --repeat N] [-- --dump] [-- FILTER]`
-//! (FILTER: part of an example's name, its size class, or "name problem", e.g. "sor-3d-7pt T=16")
+//! (FILTER: part of an example's name, its size class, or "name problem", e.g. "sor-3d-7pt T=16";
+//! "name problem model mapping" for one search, e.g. "sor-3d-7pt T=16,N=256,M=256,L=256 thesis staged")
 //!
 //! The SCoPs are the tests' (`tilemodel/tests/common`: the examples' SOR and Jacobi, scheduled
 //! with the balanced intra-tile wavefronts of `poly-schedule`'s defaults); the calibration is the
@@ -80,12 +81,23 @@ fn main() {
         // "sor-3d-7pt T=16" for one size).
         let full_name = format!("{} {}", case.name, problem.join(","));
         if filter.is_some_and(|f| {
-            !case.name.contains(f.as_str()) && !case.what.contains(f.as_str()) && !full_name.contains(f.as_str())
+            !case.name.contains(f.as_str())
+                && !case.what.contains(f.as_str())
+                && !full_name.contains(f.as_str())
+                && !f.starts_with(full_name.as_str())
         }) {
             continue;
         }
         for model in ModelKind::ALL {
             for staged in [true, false] {
+                // "name problem model mapping" picks one search (e.g.
+                // "sor-3d-7pt T=16,N=256,M=256,L=256 thesis staged").
+                let search_name = format!("{full_name} {} {}", model.name(), if staged { "staged" } else { "global" });
+                if filter.is_some_and(|f| f.contains(" thesis") || f.contains(" prajapati"))
+                    && !filter.is_some_and(|f| search_name.contains(f.as_str()))
+                {
+                    continue;
+                }
                 let registers = calibration.registers_for(case.program, staged);
                 let options = SearchOptions { model, staged, registers, ..SearchOptions::default() };
                 let mut times = Vec::new();

@@ -134,6 +134,29 @@ impl<'a> LayoutInputs<'a> {
         })
     }
 
+    /// [`LayoutInputs::new`] with `G_e` already counted (`warps`, as
+    /// [`crate::intra::wavefront_warps`] gives them: the search counts them before the tiles to
+    /// bound a block's time, and does not count them twice).
+    pub fn with_warps(
+        shape: &BandShape,
+        tile: &'a TileInputs,
+        block: Block,
+        warps: Vec<u64>,
+        registers: u32,
+        device: &DeviceLimits,
+    ) -> LayoutInputs<'a> {
+        LayoutInputs {
+            tile,
+            block,
+            warps,
+            copy_warps: tile.memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+            registers,
+            residency: residency(device, block.threads(), registers, tile.memory.shared_bytes),
+            element_bytes: shape.element_bytes(),
+            operations_per_point: shape.operations_per_point(),
+        }
+    }
+
     /// The layout with `G_e` replaced by its lower bound `⌈H_e / 32⌉` (a warp-iteration covers
     /// at most 32 points), everything else exact, without counting warps: what the search's
     /// per-block bound predicts with (models whose time does not fall as `G_e` grows).

@@ -55,6 +55,14 @@
 //!    normals of the reordered zonotope computed once per order) with the two rows of the most
 //!    tile coordinates last: the prefixes enumerated are the fewest.
 //!
+//! 5. *Counts that may stop* ([`count_tiles_unless`], what the search counts with). The outermost
+//!    coordinate's values are taken from the middle of their range outwards (the middle slices
+//!    hold the most tiles per prefix), the stop is asked with the totals counted so far (kept
+//!    with the marks) and a bound of the tiles left (the instances whose outermost tile
+//!    coordinate is not taken yet, from a histogram of that row, over the most a tile holds), and
+//!    now and then with the counts per wavefront; in 3-D the full tiles are counted in a second
+//!    pass, only by counts that did not stop. None of it changes a count.
+//!
 //! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
 //! sizes that would overflow give [`TileModelError::Overflow`]). `tests/counting.rs` compares
 //! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
@@ -108,6 +116,10 @@ pub struct TileGeometry {
     /// The same for the band rows taken in another order ([`count_tiles`] puts the two rows
     /// with the most tiles last), computed when first needed; by order.
     reordered: Arc<Mutex<Vec<Reordered>>>,
+    /// Per band row, per statement, [`outer_row_histogram`] of that row (what a count that may
+    /// stop bounds the tiles left with, when the row is its outermost), computed when first
+    /// needed.
+    histograms: Arc<Mutex<Vec<(usize, Histograms)>>>,
     /// Per statement, its [`Pinning`]s (what [`TileGeometry::lower_bounds`] bounds a tile's
     /// instances with).
     pinnings: Vec<Vec<Pinning>>,
@@ -127,6 +139,9 @@ struct Pinning {
     rows: u32,
 }
 
+/// Per statement, the least value of a row's `φ` and the prefix sums of its histogram.
+type Histograms = Arc<Vec<(i64, Vec<u128>)>>;
+
 /// An order of the band rows with the normals of the reordered band.
 type Reordered = (Vec<usize>, Arc<Normals>);
 
@@ -139,6 +154,7 @@ impl TileGeometry {
         TileGeometry {
             normals: normals_of(shape),
             reordered: Default::default(),
+            histograms: Default::default(),
             pinnings: shape.statements.iter().map(pinnings_of).collect(),
         }
     }
@@ -159,15 +175,83 @@ impl TileGeometry {
     pub fn lower_bounds(&self, shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
         let (wavefronts, tiles) = lower_bounds(shape, sizes);
         let mut most = tiles;
-        for (s, pinnings) in shape.statements.iter().zip(&self.pinnings) {
+        for (s, per_tile) in shape.statements.iter().zip(self.most_per_tile(shape, sizes)) {
             let instances = s.instances();
             if instances == 0 {
                 continue;
             }
-            let per_tile = pinnings.iter().map(|p| p.most_instances(s, sizes)).min().unwrap_or(u128::MAX).max(1);
             most = most.max(instances.div_ceil(per_tile) as f64);
         }
         (wavefronts, most)
+    }
+
+    /// Per statement, the most of its instances one tile of `sizes` can hold: the least over
+    /// its [`Pinning`]s (at least 1).
+    fn most_per_tile(&self, shape: &BandShape, sizes: &[i64]) -> Vec<u128> {
+        shape
+            .statements
+            .iter()
+            .zip(&self.pinnings)
+            .map(|(s, pinnings)| pinnings.iter().map(|p| p.most_instances(s, sizes)).min().unwrap_or(u128::MAX).max(1))
+            .collect()
+    }
+
+    /// A lower bound of the full tiles (thesis §5.3.4) without counting: their corners are the
+    /// `T` with `s∘T` in every statement's erosion `P_S ⊖ [0, s − 1]` ([`count_tiles`]' full
+    /// tiles), the parallelepiped `lo_j ≤ N_j·(s∘T) ≤ hi_j` (`N` the inverse band map, rows `j`)
+    /// — one parallelepiped when the statements share `N` (the ranges intersected), else none
+    /// is claimed (0). A convex `K` holds at least `vol(D)` integer points,
+    /// `D = {x : x + [−1, 0]^m ⊆ K}` (`x ↦ ⌊x⌋` maps `D` into them, at most a unit cube onto
+    /// each); here `D` is the parallelepiped with every range `[lo_j, hi_j]` narrowed by
+    /// `Σ_k |N_jk|·s_k`, of volume `Π_j width_j / Π_k s_k` (`N` is unimodular). So at least
+    /// that, rounded up (counts are integers), in exact integer arithmetic (0 on overflow).
+    /// It lets the thesis model's size bound weigh full tiles fully before counting
+    /// ([`crate::model::BoundInputs::full`]); `tests/counting.rs` checks it against the counts.
+    pub fn full_tiles_lower_bound(&self, shape: &BandShape, sizes: &[i64]) -> f64 {
+        let mut active = shape.statements.iter().filter(|s| s.instances() > 0);
+        let Some(first) = active.next() else { return 0.0 };
+        if sizes.len() != shape.width || active.any(|s| s.inverse != first.inverse) {
+            return 0.0;
+        }
+        let mut volume = 1i128;
+        for j in 0..first.inverse.len() {
+            let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+            for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+                let (l, h) = erosion_row(s, j, sizes);
+                lo = lo.max(l);
+                hi = hi.min(h);
+            }
+            let narrowed: i128 =
+                first.inverse[j].iter().zip(sizes).map(|(&n, &size)| i128::from(n).abs() * i128::from(size)).sum();
+            let width = hi.checked_sub(lo).and_then(|w| w.checked_sub(narrowed));
+            match width {
+                Some(w) if w > 0 => match volume.checked_mul(w) {
+                    Some(v) => volume = v,
+                    None => return 0.0,
+                },
+                Some(_) => return 0.0,
+                None => return 0.0,
+            }
+        }
+        let cell = sizes.iter().try_fold(1i128, |p, &size| p.checked_mul(i128::from(size)));
+        match cell {
+            Some(cell) if cell > 0 => ceil_i128(volume, cell) as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// Per statement of `shape`, [`outer_row_histogram`] of band row `row` (cached).
+    fn histograms(&self, shape: &BandShape, row: usize) -> Histograms {
+        let mut cache = match self.histograms.lock() {
+            Ok(cache) => cache,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some((_, h)) = cache.iter().find(|(r, _)| *r == row) {
+            return h.clone();
+        }
+        let h: Histograms = Arc::new(shape.statements.iter().map(|s| outer_row_histogram(s, row)).collect());
+        cache.push((row, h.clone()));
+        h
     }
 
     /// The normals of `shape` with its band rows in `order` (`reordered`, that shape).
@@ -332,6 +416,48 @@ fn subsets(n: usize, r: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// The lines of one statement's last-level facets in the plane `(u, v) = (T_{m−2}, T_{m−1})`,
+/// grouped by direction once per count: facet `f` gives the lower line `(a_f, b_f)` and the
+/// upper line `(−a_f, b_f)` (`a_f = f_{m−2}·s_{m−2}`, `b_f = f_{m−1}·s_{m−1} > 0`), whose
+/// constants alone depend on the prefix. Many facets differ only in their prefix coefficients
+/// (parallel lines, of which only the highest can bound `v`), so per prefix each direction takes
+/// the largest constant of its members, without comparing directions again.
+#[derive(Debug, Clone, Default)]
+struct LineGroups {
+    /// The distinct `(a, b)` of the lower lines.
+    lower: Vec<(i128, i128)>,
+    /// The distinct `(a, b)` of the upper lines (negated `a`).
+    upper: Vec<(i128, i128)>,
+    /// Per facet, its lower and upper line's group.
+    members: Vec<(usize, usize)>,
+}
+
+impl LineGroups {
+    /// The groups of `facets` (those of level `k + 1`) at `sizes`.
+    fn new(facets: &[Facet], k: usize, sizes: &[i64]) -> Result<LineGroups> {
+        let mut g = LineGroups::default();
+        let (size_u, size_v) = (i128::from(sizes[k]), i128::from(sizes[k + 1]));
+        let find = |list: &mut Vec<(i128, i128)>, key: (i128, i128)| match list.iter().position(|&x| x == key) {
+            Some(i) => i,
+            None => {
+                list.push(key);
+                list.len() - 1
+            }
+        };
+        for f in facets {
+            let a = mul(i128::from(f.a[k]), size_u)?;
+            let b = mul(i128::from(f.a[k + 1]), size_v)?;
+            if b <= 0 {
+                return Err(TileModelError::InvalidInput("a facet normal is not oriented (a counting bug)".into()));
+            }
+            let l = find(&mut g.lower, (a, b));
+            let u = find(&mut g.upper, (-a, b));
+            g.members.push((l, u));
+        }
+        Ok(g)
+    }
+}
+
 /// One normal's range at given sizes: `lo ≤ a·(Y_0..Y_k) ≤ hi`.
 #[derive(Debug, Clone)]
 struct Facet {
@@ -375,6 +501,24 @@ pub fn lower_bounds(shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
     (wavefronts, (most as f64 / points).ceil().max(1.0))
 }
 
+/// An estimate of the work of [`count_tiles`], in prefixes: the tile-row prefixes
+/// `(T_0, …, T_{m−3})` it enumerates at most (the extents of every band row but the two with
+/// the most tiles, multiplied; it puts those last), times the statements (each has its polygon
+/// per prefix). The search weighs it against the cost of a block's warps
+/// ([`crate::intra::warps_cost`]) to choose which comes first.
+pub fn count_cost(shape: &BandShape, sizes: &[i64]) -> u64 {
+    let ranges = shape.row_ranges();
+    let mut extents: Vec<u64> = ranges
+        .iter()
+        .zip(sizes)
+        .map(|(&(lo, hi), &s)| (hi.div_euclid(s.max(1)) - lo.div_euclid(s.max(1))).saturating_add(1).max(1) as u64)
+        .collect();
+    extents.sort_unstable();
+    let keep = extents.len().saturating_sub(2);
+    let prefixes = extents[..keep].iter().fold(1u64, |p, &e| p.saturating_mul(e));
+    prefixes.saturating_mul(shape.statements.len().max(1) as u64)
+}
+
 /// Counting limits: the most steps one count may take — tile rows visited by
 /// [`count_tiles_by_rows`] (and by [`count_tiles`] beyond [`MAX_INCLUSION`] statements), or
 /// arithmetic progressions of wavefronts marked by [`count_tiles`].
@@ -384,23 +528,41 @@ pub const MAX_PREFIXES: u64 = 50_000_000;
 /// prefixes `(T_0, …, T_{m−3})` enumerated, the last two coordinates swept in closed form
 /// (module documentation, "Faster").
 pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
-    count_tiles_unless(shape, geometry, sizes, &mut |_, _| false)?
+    count_tiles_unless(shape, geometry, sizes, &mut |_| false)?
         .ok_or_else(|| TileModelError::InvalidInput("a count that cannot stop stopped (a counting bug)".into()))
 }
 
-/// What [`count_tiles_unless`] asks whether to give up: the tiles and the full tiles per
-/// wavefront counted so far (from the first wavefront of the range, whose launches may start
-/// later).
-pub type Stop<'s> = dyn FnMut(&[u64], &[u64]) -> bool + 's;
+/// What a count that may stop shows its [`Stop`]: the tiles and full tiles counted so far, per
+/// wavefront or (asked more often, for nothing) in all.
+#[derive(Debug, Clone, Copy)]
+pub struct Partial<'c> {
+    /// Per wavefront, the tiles counted so far (from the first wavefront of the range, whose
+    /// launches may start later); empty when the count asks with its totals alone.
+    pub tiles: &'c [u64],
+    /// Per wavefront, the full tiles counted so far; empty with `tiles`.
+    pub full: &'c [u64],
+    /// At least the tiles in all: those counted so far and a lower bound of those not counted
+    /// yet (those whose outermost coordinate has not been enumerated: they hold the instances
+    /// whose coordinate there is not yet, at most as many per tile as
+    /// [`TileGeometry::lower_bounds`] allows).
+    pub tiles_at_least: u64,
+    /// The full tiles counted so far (at most those in all).
+    pub full_at_least: u64,
+}
+
+/// What [`count_tiles_unless`] asks whether to give up.
+pub type Stop<'s> = dyn FnMut(&Partial<'_>) -> bool + 's;
 
 /// [`count_tiles`], but giving up (`None`) as soon as `stop` says so. `stop` is asked, a few
 /// times along the outermost tile coordinate, with the tiles and full tiles per wavefront
 /// counted so far: the exact counts of the tiles whose first coordinate has been enumerated,
-/// so each at most the final count of its wavefront (they only grow). The search passes a model's lower bound
-/// (monotone in the tiles per wavefront) against the layouts kept: a size whose bound with a
-/// part of its tiles already cannot beat them would be skipped after the whole count too, so
-/// stopping early skips the same sizes, sooner (thesis Alg. 5.1 with the branch and bound of
-/// [`crate::search`]).
+/// so each at most the final count of its wavefront (they only grow), and a lower bound of the
+/// tiles left ([`Stop`]). The search passes a model's lower bound (monotone in the tiles per
+/// wavefront and in the total) against the layouts kept: a size whose bound with a part of its
+/// tiles already cannot beat them would be skipped after the whole count too, so stopping
+/// early skips the same sizes, sooner (thesis Alg. 5.1 with the branch and bound of
+/// [`crate::search`]). The first coordinate's values are taken from the middle of their range
+/// outwards (the bound rises fastest so), which changes no count.
 pub fn count_tiles_unless(
     shape: &BandShape,
     geometry: &TileGeometry,
@@ -416,13 +578,60 @@ pub fn count_tiles_unless(
     let extent = |k: usize| (ranges[k].1.div_euclid(sizes[k]) - ranges[k].0.div_euclid(sizes[k])).saturating_add(1);
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by_key(|&k| (extent(k), k));
+    // Per statement, the most instances a tile holds (the reordered band's tiles are the same).
+    let most = geometry.most_per_tile(shape, sizes);
+    let histograms = geometry.histograms(shape, order[0]);
     if order.iter().enumerate().all(|(i, &k)| i == k) {
-        return count(shape, &geometry.normals, sizes, Mode::Sweep, Some(stop));
+        return count(shape, &geometry.normals, sizes, Mode::Sweep, Some((stop, &most, histograms)));
     }
     let reordered = reorder(shape, &order);
     let normals = geometry.for_order(&order, &reordered);
     let sizes: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
-    count(&reordered, &normals, &sizes, Mode::Sweep, Some(stop))
+    count(&reordered, &normals, &sizes, Mode::Sweep, Some((stop, &most, histograms)))
+}
+
+/// The instances of `s` with `φ_row < v`, for every `v`: the histogram of
+/// `φ_row = shift_row + Σ_j map_{row,j}·i_j` over the domain box (the convolution of the iterators'
+/// ranges, each spread by its coefficient, by running window sums along each residue of the
+/// coefficient), as its least value and its prefix sums.
+fn outer_row_histogram(s: &StatementShape, row: usize) -> (i64, Vec<u128>) {
+    let mut counts = vec![1u128];
+    let mut low = s.shift[row];
+    for (j, &a) in s.map[row].iter().enumerate() {
+        let len = (s.upper[j] - s.lower[j] + 1).max(0) as usize;
+        if len == 0 {
+            return (low, vec![0]);
+        }
+        low += (a * s.lower[j]).min(a * s.upper[j]);
+        if a == 0 {
+            counts.iter_mut().for_each(|c| *c *= len as u128);
+            continue;
+        }
+        let step = a.unsigned_abs() as usize;
+        let mut next = vec![0u128; counts.len() + step * (len - 1)];
+        // next[e] = Σ_{y < len} counts[e − step·y].
+        for r in 0..step.min(next.len()) {
+            let mut window = 0u128;
+            for (y, e) in (r..next.len()).step_by(step).enumerate() {
+                if e < counts.len() {
+                    window += counts[e];
+                }
+                if y >= len {
+                    let old = e - step * len;
+                    if old < counts.len() {
+                        window -= counts[old];
+                    }
+                }
+                next[e] = window;
+            }
+        }
+        counts = next;
+    }
+    let mut prefix = vec![0u128; counts.len() + 1];
+    for (i, &c) in counts.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + c;
+    }
+    (low, prefix)
 }
 
 /// [`count_tiles`] by the plain enumeration of every tile row `(T_0, …, T_{m−2})`, each with the
@@ -447,7 +656,7 @@ fn count<'s>(
     normals: &Normals,
     sizes: &[i64],
     mode: Mode,
-    stop: Option<&'s mut Stop<'s>>,
+    stop: Option<(&'s mut Stop<'s>, &[u128], Histograms)>,
 ) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
@@ -473,11 +682,22 @@ fn count<'s>(
     let w_lo: i64 = ranges.iter().zip(sizes).map(|(&(lo, _), &s)| lo.div_euclid(s)).sum();
     let w_hi: i64 = ranges.iter().zip(sizes).map(|(&(_, hi), &s)| hi.div_euclid(s)).sum();
     let span = usize::try_from(w_hi - w_lo + 2).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
+    // The sweep's facet lines grouped by direction, once per count (see `LineGroups`).
+    let line_groups: Vec<LineGroups> = if m >= 2 {
+        facets.iter().map(|levels| LineGroups::new(&levels[m - 1], m - 2, sizes)).collect::<Result<_>>()?
+    } else {
+        Vec::new()
+    };
+    let (stop, most, outer) = match stop {
+        Some((stop, most, histograms)) => (Some(stop), most, histograms),
+        None => (None, &[][..], Histograms::default()),
+    };
     let mut counter = Counter {
         m,
         mode,
         sizes,
         facets: &facets,
+        line_groups: &line_groups,
         erosions: &erosions,
         all: &active,
         w_lo,
@@ -493,10 +713,34 @@ fn count<'s>(
         strided: Vec::new(),
         stop,
         stopped: false,
+        want_tiles: true,
+        want_full: true,
+        asked: Asked::default(),
+        statements: &shape.statements,
+        most,
+        outer,
+        counted: [0; 2],
+        done: None,
     };
+    // A count of a 3-D band (four rows) that may stop counts the tiles first and the full
+    // tiles only once it did not stop: nearly all of the search's such counts do (3-D SOR at
+    // 256^3: 98%, after about half their prefixes), and their full tiles' polygons (a third of
+    // a sweep) would be wasted. The stop is then asked with no full tiles counted yet, which
+    // bounds them too (from below, by 0). In 2-D most such counts run to the end (2-D SOR at
+    // 16384^2: 92%), and a second pass would cost more than it saves. Only where every
+    // prefix's tiles are counted by progressions (the sweep, with at most `MAX_INCLUSION`
+    // statements): there the two are counted apart.
+    let split = mode == Mode::Sweep && m >= 4 && active.len() <= MAX_INCLUSION && counter.stop.is_some();
+    counter.want_full = !split;
     counter.level(0, &active)?;
     if counter.stopped {
         return Ok(None);
+    }
+    if split {
+        (counter.want_tiles, counter.want_full, counter.stop) = (false, true, None);
+        counter.y.iter_mut().for_each(|y| *y = 0);
+        counter.t_sum = 0;
+        counter.level(0, &active)?;
     }
     counter.finish();
     // Prefix sums of the difference arrays.
@@ -540,6 +784,19 @@ fn facet(s: &StatementShape, a: &[i64], k: usize, sizes: &[i64]) -> Facet {
     Facet { a: a.to_vec(), lo, hi }
 }
 
+/// Row `j` of [`erosion`] without its normal: `(lo_j, hi_j)`.
+fn erosion_row(s: &StatementShape, j: usize, sizes: &[i64]) -> (i128, i128) {
+    let n = &s.inverse[j];
+    let nc: i128 = n.iter().zip(&s.shift).map(|(&x, &c)| i128::from(x) * i128::from(c)).sum();
+    let (mut umin, mut umax) = (0i128, 0i128);
+    for (&x, &size) in n.iter().zip(sizes) {
+        let v = i128::from(x) * i128::from(size - 1);
+        umin += v.min(0);
+        umax += v.max(0);
+    }
+    (i128::from(s.lower[j]) + nc - umin, i128::from(s.upper[j]) + nc - umax)
+}
+
 /// `Y` is the corner of a full tile of `s` iff `lower_j + N_j·c − min_u N_j·u ≤ N_j·Y ≤
 /// upper_j + N_j·c − max_u N_j·u` for every row `j` of `N = map⁻¹`, `u ∈ [0, s − 1]`.
 fn erosion(s: &StatementShape, sizes: &[i64]) -> Erosion {
@@ -548,14 +805,8 @@ fn erosion(s: &StatementShape, sizes: &[i64]) -> Erosion {
         .iter()
         .enumerate()
         .map(|(j, n)| {
-            let nc: i128 = n.iter().zip(&s.shift).map(|(&x, &c)| i128::from(x) * i128::from(c)).sum();
-            let (mut umin, mut umax) = (0i128, 0i128);
-            for (&x, &size) in n.iter().zip(sizes) {
-                let v = i128::from(x) * i128::from(size - 1);
-                umin += v.min(0);
-                umax += v.max(0);
-            }
-            (n.clone(), i128::from(s.lower[j]) + nc - umin, i128::from(s.upper[j]) + nc - umax)
+            let (lo, hi) = erosion_row(s, j, sizes);
+            (n.clone(), lo, hi)
         })
         .collect();
     Erosion { rows }
@@ -566,6 +817,8 @@ struct Counter<'a, 's> {
     mode: Mode,
     sizes: &'a [i64],
     facets: &'a [Vec<Vec<Facet>>],
+    /// Per statement, its last level's facet lines grouped by direction ([`LineGroups`]).
+    line_groups: &'a [LineGroups],
     erosions: &'a [Erosion],
     /// The statements with instances.
     all: &'a [usize],
@@ -592,7 +845,39 @@ struct Counter<'a, 's> {
     stop: Option<&'s mut Stop<'s>>,
     /// Whether it did.
     stopped: bool,
+    /// Whether the sweeps count the tiles, and the full tiles (see [`count`]: a count that may
+    /// stop counts the full tiles after the tiles, and only if it does not stop).
+    want_tiles: bool,
+    want_full: bool,
+    /// Buffers of [`Counter::should_stop`], kept from one question to the next.
+    asked: Asked,
+    /// The statements, and per statement the most instances one tile holds (with `stop`).
+    statements: &'a [StatementShape],
+    most: &'a [u128],
+    /// Per statement, [`outer_row_histogram`] (made at the first question).
+    outer: Histograms,
+    /// The tiles and the full tiles counted so far, in all (kept with the marks: asking with
+    /// them costs nothing, unlike summing the arrays).
+    counted: [i128; 2],
+    /// The least and the greatest outermost value enumerated so far: from the middle outwards
+    /// the values enumerated are those between them that have tiles.
+    done: Option<(i64, i64)>,
 }
+
+/// The buffers of [`Counter::should_stop`]: the tiles shown, the other counts shown, and the
+/// running sums.
+#[derive(Debug, Default)]
+struct Asked {
+    tiles: Vec<u64>,
+    out: Vec<u64>,
+    run: Vec<i64>,
+    along: Vec<i64>,
+}
+
+/// The steps (tile rows and progressions marked, about 10–20 ns each) a count that may stop
+/// takes between two questions with its totals alone ([`Partial`]), whose model bound costs
+/// about as much as a few hundred of them (with every block's terms per step).
+const TOTALS_EVERY: u64 = 1024;
 
 /// The most statements present at one prefix for which [`count_tiles`] counts their union by
 /// inclusion–exclusion (`2^k − 1` polygons); with more it merges intervals per `u`.
@@ -675,32 +960,58 @@ impl Counter<'_, '_> {
             return Ok(());
         }
         let size = i128::from(self.sizes[k]);
-        // The outermost coordinate asks `stop` about every sixteenth of its values at most, and
-        // only once the steps since the last question outweigh a question (which sums the
-        // arrays: in 2-D a whole count can cost as little as a few of them).
-        let every = if k == 0 && self.stop.is_some() {
-            (merged.iter().map(|&(lo, hi)| hi - lo + 1).sum::<i64>() + 15) / 16
-        } else {
-            i64::MAX
-        };
+        let values = merged.iter().map(|&(lo, hi)| hi - lo + 1).sum::<i64>();
+        // The outermost coordinate asks `stop` about every 32nd of its values at most, and only
+        // once the steps since the last question outweigh a question (which sums the arrays:
+        // in 2-D a whole count can cost as little as a few of them). Any set of its values
+        // gives exact counts of their tiles, each at most the final count of its wavefront, so
+        // a count that may stop takes them from the middle of the range outwards: the middle
+        // slices of the tile zonotope hold the most tiles per tile row visited, so the bound
+        // with the tiles counted so far rises fastest (3-D SOR: counts that stop did so after
+        // 19-88% of the values in order, median 40%). The counts are the same in any order.
+        let middle_out = k == 0 && self.stop.is_some();
+        let every = if middle_out { (values + 31) / 32 } else { i64::MAX };
         let mut done = 0i64;
         let mut asked_at = self.prefixes;
-        for (lo, hi) in merged {
-            for t in lo..=hi {
-                let next: Vec<usize> =
-                    intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
-                self.y[k] = i128::from(t) * size;
-                self.t_sum += t;
-                let r = self.level(k + 1, &next);
-                self.t_sum -= t;
-                r?;
-                done += 1;
-                if done % every == 0 && self.worth_asking(asked_at) {
-                    asked_at = self.prefixes;
-                    if self.should_stop() {
+        let mut totals_at = self.prefixes;
+        let in_order = merged.iter().flat_map(|&(lo, hi)| lo..=hi);
+        // From the middle of the hull of the values outwards (`mid`, `mid + 1`, `mid − 1`, …),
+        // those in the merged intervals: the values taken so far are always the ones between
+        // the least and the greatest taken that have tiles.
+        let (first, last) = (merged[0].0, merged[merged.len() - 1].1);
+        let mid = first + (last - first) / 2;
+        let hull = (last - first + 1).max(0);
+        let outwards = (0..2 * hull)
+            .map(move |i| if i % 2 == 0 { mid - i / 2 } else { mid + (i + 1) / 2 })
+            .filter(|&t| first <= t && t <= last && merged.iter().any(|&(lo, hi)| lo <= t && t <= hi));
+        let all: Box<dyn Iterator<Item = i64> + '_> = if middle_out { Box::new(outwards) } else { Box::new(in_order) };
+        for t in all {
+            let next: Vec<usize> =
+                intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
+            self.y[k] = i128::from(t) * size;
+            self.t_sum += t;
+            let r = self.level(k + 1, &next);
+            self.t_sum -= t;
+            r?;
+            if k == 0 {
+                self.done = Some(self.done.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
+                // After a value, the question with the totals, which costs the counter nothing
+                // but costs the model a bound (a few microseconds: its terms per step): asked
+                // once the steps since the last such question outweigh it.
+                if middle_out && self.prefixes.saturating_sub(totals_at) >= TOTALS_EVERY {
+                    totals_at = self.prefixes;
+                    if self.should_stop_by_totals() {
                         self.stopped = true;
                         return Ok(());
                     }
+                }
+            }
+            done += 1;
+            if done % every == 0 && self.worth_asking(asked_at) {
+                asked_at = self.prefixes;
+                if self.should_stop() {
+                    self.stopped = true;
+                    return Ok(());
                 }
             }
         }
@@ -715,44 +1026,98 @@ impl Counter<'_, '_> {
     }
 
     /// Asks `stop` with the tiles and full tiles per wavefront counted so far (the difference
-    /// arrays and the progressions' marks summed as [`Counter::finish`] and [`count`] do, on
-    /// copies).
+    /// arrays and the progressions' marks summed as [`Counter::finish`] and [`count`] do, into
+    /// buffers kept from one question to the next: the arrays are left as they are).
     fn should_stop(&mut self) -> bool {
         if self.stop.is_none() {
             return false;
         }
-        let tiles = self.so_far(false);
-        let full = self.so_far(true);
-        self.stop.as_mut().is_some_and(|stop| stop(&tiles, &full))
+        let mut asked = std::mem::take(&mut self.asked);
+        self.so_far(false, &mut asked);
+        std::mem::swap(&mut asked.tiles, &mut asked.out);
+        self.so_far(true, &mut asked);
+        let (tiles_at_least, full_at_least) = self.totals();
+        let partial = Partial { tiles: &asked.tiles, full: &asked.out, tiles_at_least, full_at_least };
+        let out = self.stop.as_mut().is_some_and(|stop| stop(&partial));
+        self.asked = asked;
+        out
     }
 
-    /// The tiles (or full tiles) per wavefront counted so far.
-    fn so_far(&self, full: bool) -> Vec<u64> {
-        let mut sums = if full { self.full.clone() } else { self.tiles.clone() };
+    /// At least the tiles in all (those counted and [`Counter::tiles_left`]), and the full
+    /// tiles counted.
+    fn totals(&mut self) -> (u64, u64) {
+        let clamp = |v: i128| v.clamp(0, i128::from(u64::MAX)) as u64;
+        let left = self.tiles_left();
+        (clamp(self.counted[0]).saturating_add(left), clamp(self.counted[1]))
+    }
+
+    /// Asks `stop` with the totals alone (no sums of the arrays: nothing to pay).
+    fn should_stop_by_totals(&mut self) -> bool {
+        if self.stop.is_none() {
+            return false;
+        }
+        let (tiles_at_least, full_at_least) = self.totals();
+        let partial = Partial { tiles: &[], full: &[], tiles_at_least, full_at_least };
+        self.stop.as_mut().is_some_and(|stop| stop(&partial))
+    }
+
+    /// At least the tiles not counted yet: per statement, its instances whose outermost tile
+    /// coordinate has not been enumerated over the most a tile holds (those instances lie in
+    /// such tiles, none of them counted), the most over the statements. The values enumerated
+    /// are those between the least and the greatest so far that have tiles (the middle-out
+    /// order), and a value without tiles has no instances.
+    fn tiles_left(&mut self) -> u64 {
+        if self.most.len() != self.statements.len() || self.outer.len() != self.statements.len() {
+            return 0;
+        }
+        let size = self.sizes[0];
+        let mut left = 0u128;
+        for ((low, prefix), &most) in self.outer.iter().zip(self.most) {
+            let below = |v: i64| prefix[(v.saturating_sub(*low)).clamp(0, prefix.len() as i64 - 1) as usize];
+            let total = prefix[prefix.len() - 1];
+            let done = match self.done {
+                Some((lo, hi)) => below(hi.saturating_add(1).saturating_mul(size)) - below(lo.saturating_mul(size)),
+                None => 0,
+            };
+            left = left.max((total - done).div_ceil(most.max(1)));
+        }
+        left.min(u128::from(u64::MAX)) as u64
+    }
+
+    /// The tiles (or full tiles) per wavefront counted so far, into `asked.out`.
+    fn so_far(&self, full: bool, asked: &mut Asked) {
+        let differences = if full { &self.full } else { &self.tiles };
+        let n = differences.len();
+        // The progressions' marks summed along their strides (`F[x] = marks[x] + F[x − stride]`)
+        // and added to the differences, then their running sum.
+        let (run, f) = (&mut asked.run, &mut asked.along);
+        run.clear();
+        run.extend_from_slice(differences);
         for (_, stride, marks) in self.strided.iter().filter(|(f, _, _)| *f == full) {
-            let mut marks = marks.clone();
-            let n = marks.len();
             let step = stride.unsigned_abs() as usize;
+            f.clear();
+            f.resize(n, 0);
             if *stride > 0 {
-                for x in step..n {
-                    marks[x] += marks[x - step];
+                for x in 0..n {
+                    let v = marks[x] + if x >= step { f[x - step] } else { 0 };
+                    f[x] = v;
+                    run[x] += v;
                 }
             } else {
-                for x in (0..n.saturating_sub(step)).rev() {
-                    marks[x] += marks[x + step];
+                for x in (0..n).rev() {
+                    let v = marks[x] + if x + step < n { f[x + step] } else { 0 };
+                    f[x] = v;
+                    run[x] += v;
                 }
             }
-            for (d, v) in sums.iter_mut().zip(&marks) {
-                *d += v;
-            }
         }
-        let mut out = Vec::with_capacity(sums.len());
+        let out = &mut asked.out;
+        out.clear();
         let mut a = 0i64;
-        for d in &sums[..sums.len().saturating_sub(1)] {
+        for d in &run[..n.saturating_sub(1)] {
             a += d;
             out.push(a.max(0) as u64);
         }
-        out
     }
 
     /// Adds one tile per `T_{m−1}` in `lo..=hi` (to the tiles, or to the full tiles when
@@ -766,6 +1131,8 @@ impl Counter<'_, '_> {
         let b = base.saturating_add(hi).saturating_add(1).clamp(0, n - 1) as usize;
         array[a] += 1;
         array[b] -= 1;
+        // Its tiles, for the totals ([`Counter::counted`]).
+        self.counted[usize::from(full)] += (b - a) as i128;
     }
 
     /// One more tile row `(T_0, …, T_{m−2})` with tiles; an error past [`MAX_PREFIXES`].
@@ -812,24 +1179,35 @@ impl Counter<'_, '_> {
         let (mut u1, mut u2) = (i64::MAX, i64::MIN);
         for &s in active {
             let Some((lo, hi)) = self.interval(s, k) else { continue };
-            let sweep = &mut sweeps[s];
-            sweep.clear(lo, hi);
-            for f in &self.facets[s][k + 1] {
-                let pre = self.prefix_value(&f.a, k)?;
-                let a = mul(i128::from(f.a[k]), size_u)?;
-                let b = mul(i128::from(f.a[k + 1]), size_v)?; // > 0: oriented normals
-                sweep.constrain(a, b, sub(f.lo, pre)?, sub(f.hi, pre)?)?;
-            }
-            sweep.build()?;
             present.push(s);
             u1 = u1.min(lo);
             u2 = u2.max(hi);
+            if !self.want_tiles {
+                continue;
+            }
+            let sweep = &mut sweeps[s];
+            sweep.clear(lo, hi);
+            // Every facet gives a lower and an upper line (`Sweep::constrain` with `b > 0`: the
+            // normals are oriented); of parallel ones only the highest matters, so each
+            // direction's line takes the largest constant of its facets at this prefix.
+            let groups = &self.line_groups[s];
+            sweep.lower_lines.extend(groups.lower.iter().map(|&(a, b)| Line { a, b, c: i128::MIN }));
+            sweep.upper_lines.extend(groups.upper.iter().map(|&(a, b)| Line { a, b, c: i128::MIN }));
+            for (f, &(l, u)) in self.facets[s][k + 1].iter().zip(&groups.members) {
+                let pre = self.prefix_value(&f.a, k)?;
+                // v ≥ (lo − pre − a·u)/b and −v ≥ (pre − hi + a·u)/b.
+                let lower = &mut sweep.lower_lines[l].c;
+                *lower = (*lower).max(sub(f.lo, pre)?);
+                let upper = &mut sweep.upper_lines[u].c;
+                *upper = (*upper).max(sub(pre, f.hi)?);
+            }
+            sweep.build_distinct()?;
         }
         if present.is_empty() {
             return Ok(());
         }
         let by_progressions = present.len() <= MAX_INCLUSION;
-        if by_progressions {
+        if by_progressions && self.want_tiles {
             // |∪ P_s| = Σ_{J ≠ ∅} (−1)^{|J|+1} |∩_{s∈J} P_s| (inclusion–exclusion).
             for mask in 1u32..(1u32 << present.len()) {
                 let members = (0..present.len()).filter(move |&i| mask & (1 << i) != 0).map(|i| present[i]);
@@ -845,6 +1223,9 @@ impl Counter<'_, '_> {
                     self.emit(full, sign, false)?;
                 }
             }
+        }
+        if by_progressions && !self.want_full {
+            return Ok(());
         }
         // Full tiles: inside every statement's erosion (a subset of the tiles, so of u1..=u2).
         full.clear(u1, u2);
@@ -961,46 +1342,66 @@ impl Counter<'_, '_> {
         // ⌈v/b⌉ = −⌊−v/b⌋.
         let (p, b, steps) = (i128::from(p), i128::from(b), i128::from(first - 1));
         let mut step = if upper { Stepper::new(n0, p, b, steps)? } else { Stepper::new(-n0, -p, b, steps)? };
+        // One step per progression (what `MAX_PREFIXES` limits), counted at once.
+        self.prefixes += first as u64;
+        if self.prefixes > MAX_PREFIXES {
+            return Err(TileModelError::InvalidInput(format!(
+                "counting tiles visits more than {MAX_PREFIXES} tile rows; use larger tiles or smaller problem sizes"
+            )));
+        }
+        // Where the marks go, found once for the whole piece: with stride 0 every `u` of a
+        // progression ends on the same wavefront (the difference array takes its count at
+        // once), else the marks of that stride.
+        let span = self.tiles.len() as i64;
+        let base = self.t_sum.saturating_sub(self.w_lo);
+        let mut mass = 0i128;
+        let (tiles, full_tiles, strided) = (&mut self.tiles, &mut self.full, &mut self.strided);
+        let target: &mut Vec<i64> = if stride == 0 {
+            if full {
+                full_tiles
+            } else {
+                tiles
+            }
+        } else {
+            let index = match strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
+                Some(k) => k,
+                None => {
+                    strided.push((full, stride, vec![0; span as usize]));
+                    strided.len() - 1
+                }
+            };
+            &mut strided[index].2
+        };
         for i in 0..first {
             let position = if upper { step.q.saturating_add(1) } else { step.q.saturating_neg() };
             // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1).
             let count = (n - i - 1) / period + 1;
-            self.mark(full, stride, position, count, sign)?;
+            // Marks `count` wavefronts `t_sum + position + stride·j` (`j < count`).
+            let at = base.saturating_add(position);
+            if !(0..span).contains(&at) {
+                return Err(TileModelError::InvalidInput(format!(
+                    "a tile boundary at wavefront {} lies outside the wavefront range (a counting bug)",
+                    at.saturating_add(self.w_lo)
+                )));
+            }
+            if stride == 0 {
+                target[at as usize] += sign * count;
+            } else {
+                target[at as usize] += sign;
+                // One stride past the last: outside the array, the sums never reach it.
+                let end = stride.checked_mul(count).and_then(|v| v.checked_add(at));
+                if let Some(end) = end.filter(|e| (0..span).contains(e)) {
+                    target[end as usize] -= sign;
+                }
+            }
+            // A `+1` at wavefront index `x` of the differences adds a tile to every wavefront
+            // from `x` to the last (`span − 2`): `span − 1 − x` tiles; the progression's marks
+            // at `at + stride·j`, `j < count`, add `count·(span − 1 − at) − stride·count·(count − 1)/2`.
+            let (c, x, st) = (i128::from(count), i128::from(at), i128::from(stride));
+            mass += i128::from(sign) * (c * (i128::from(span) - 1 - x) - st * c * (c - 1) / 2);
             step.advance();
         }
-        Ok(())
-    }
-
-    /// Marks `count` wavefronts `t_sum + position + stride·j` (`j < count`).
-    fn mark(&mut self, full: bool, stride: i64, position: i64, count: i64, sign: i64) -> Result<()> {
-        self.visit()?;
-        let span = self.tiles.len() as i64;
-        let at = self.t_sum.saturating_add(position).saturating_sub(self.w_lo);
-        if !(0..span).contains(&at) {
-            return Err(TileModelError::InvalidInput(format!(
-                "a tile boundary at wavefront {} lies outside the wavefront range (a counting bug)",
-                at.saturating_add(self.w_lo)
-            )));
-        }
-        if stride == 0 {
-            let array = if full { &mut self.full } else { &mut self.tiles };
-            array[at as usize] += sign * count;
-            return Ok(());
-        }
-        let index = match self.strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
-            Some(k) => k,
-            None => {
-                self.strided.push((full, stride, vec![0; span as usize]));
-                self.strided.len() - 1
-            }
-        };
-        let marks = &mut self.strided[index].2;
-        marks[at as usize] += sign;
-        // One stride past the last: outside the array, the sums never reach it.
-        let end = stride.checked_mul(count).and_then(|v| v.checked_add(at));
-        if let Some(end) = end.filter(|e| (0..span).contains(e)) {
-            marks[end as usize] -= sign;
-        }
+        self.counted[usize::from(full)] += mass;
         Ok(())
     }
 
@@ -1168,8 +1569,6 @@ impl Envelope {
     /// `u ≥ ⌊(c·b_c − c_c·b) / (a·b_c − a_c·b)⌋ + 1` — and is the highest line there. The
     /// maximum is convex, so slopes only grow and there are at most `lines.len()` pieces.
     fn build(&mut self, all: &[Line], u1: i64, u2: i64) -> Result<()> {
-        self.pieces.clear();
-        self.end = u2;
         // Facets that differ only in the prefix coordinates give parallel lines with the same
         // `(a, b)`: only the highest of them can be the maximum.
         self.parallel.clear();
@@ -1179,12 +1578,31 @@ impl Envelope {
                 None => self.parallel.push(*l),
             }
         }
+        self.build_pieces(u1, u2)
+    }
+
+    /// [`Envelope::build`] for lines of distinct directions (no two with the same `(a, b)`).
+    fn build_distinct(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
+        self.parallel.clear();
+        self.parallel.extend_from_slice(lines);
+        self.build_pieces(u1, u2)
+    }
+
+    /// The pieces of the maximum of the lines of `parallel` (see [`Envelope::build`]).
+    fn build_pieces(&mut self, u1: i64, u2: i64) -> Result<()> {
+        self.pieces.clear();
+        self.end = u2;
         let lines = &self.parallel[..];
         let mut u = i128::from(u1);
         let mut current = highest(lines, u)?;
         self.pieces.push((u1, current));
         loop {
-            let mut next: Option<i128> = None;
+            // The next piece's line is the highest at `n` (on a tie the one rising fastest), and
+            // only the lines that first exceed the current one at `n` can be: the others rising
+            // faster are still below it there, and those rising no faster stay below it (the
+            // current line is the highest at `u` ≤ `n`). So `highest` over those alone, as the
+            // crossings are found.
+            let mut next: Option<(i128, Line)> = None;
             for l in lines {
                 let gap = l.slope_gap(&current)?;
                 if gap >= 0 {
@@ -1192,13 +1610,26 @@ impl Envelope {
                 }
                 let e = sub(mul(l.c, current.b)?, mul(current.c, l.b)?)?;
                 let first = floor_any(e, gap) + 1;
-                next = Some(next.map_or(first, |n| n.min(first)));
+                next = match next {
+                    None => Some((first, *l)),
+                    Some((n, _)) if first < n => Some((first, *l)),
+                    Some((n, best)) if first == n => {
+                        let better = match l.compare_at(&best, n)? {
+                            std::cmp::Ordering::Greater => true,
+                            std::cmp::Ordering::Equal => l.slope_gap(&best)? < 0,
+                            std::cmp::Ordering::Less => false,
+                        };
+                        Some((n, if better { *l } else { best }))
+                    }
+                    keep => keep,
+                };
             }
             match next {
-                Some(n) if n <= i128::from(u2) => {
+                Some((n, line)) if n <= i128::from(u2) => {
                     debug_assert!(n > u);
                     u = n;
-                    current = highest(lines, u)?;
+                    debug_assert!(highest(lines, u).is_ok_and(|h| h.compare_at(&line, u).is_ok_and(|o| o.is_eq())));
+                    current = line;
                     self.pieces.push((n as i64, current));
                 }
                 _ => return Ok(()),
@@ -1298,6 +1729,15 @@ impl Sweep {
         }
         (self.lo, self.hi) = (l as i64, h as i64);
         Ok(true)
+    }
+
+    /// [`Sweep::build`] for lines of distinct directions (no two with the same `(a, b)`).
+    fn build_distinct(&mut self) -> Result<()> {
+        if self.lower_lines.is_empty() || self.upper_lines.is_empty() {
+            return Err(TileModelError::InvalidInput("a tile polytope is unbounded along its last row".into()));
+        }
+        self.lower.build_distinct(&self.lower_lines, self.lo, self.hi)?;
+        self.upper.build_distinct(&self.upper_lines, self.lo, self.hi)
     }
 
     /// Builds both envelopes on `lo..=hi` (not empty).

@@ -99,6 +99,20 @@ type LaneIds = [(i64, i64); 3];
 /// `G_e`: per intra-tile wavefront step of a full tile, the warps executing its points on
 /// `block` (module documentation).
 pub fn wavefront_warps(shape: &BandShape, sizes: &[i64], block: Block) -> Result<Vec<u64>> {
+    warps_of_lanes(shape, sizes, block, false)
+}
+
+/// A lower bound of [`wavefront_warps`] per step: per warp, the points of its first lane alone
+/// (a warp issues the loop body as often as its busiest lane runs it, so at least as often as
+/// any one lane does). It counts one lane per warp instead of the first of each `(y, z)` group
+/// (four with blocks 8 wide), and the first lane (`x = 0`, the warp's first `y` and `z`) is
+/// usually the busiest: the search bounds a block's time with it before counting `G_e`.
+pub fn wavefront_warps_at_least(shape: &BandShape, sizes: &[i64], block: Block) -> Result<Vec<u64>> {
+    warps_of_lanes(shape, sizes, block, true)
+}
+
+/// [`wavefront_warps`], or with `first_only` [`wavefront_warps_at_least`].
+fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bool) -> Result<Vec<u64>> {
     let loops = shape.width - 1;
     if !(1..=3).contains(&loops) {
         return Err(TileModelError::Unsupported(format!(
@@ -108,7 +122,10 @@ pub fn wavefront_warps(shape: &BandShape, sizes: &[i64], block: Block) -> Result
     if block.threads() == 0 {
         return Err(TileModelError::InvalidInput("a block without threads".into()));
     }
-    let leaders = leading_lanes(block, loops);
+    let mut leaders = leading_lanes(block, loops);
+    if first_only {
+        leaders.iter_mut().for_each(|warp| warp.truncate(1));
+    }
     let count_step = |e: i64| -> u64 {
         leaders
             .iter()
@@ -119,6 +136,34 @@ pub fn wavefront_warps(shape: &BandShape, sizes: &[i64], block: Block) -> Result
         IntraWavefront::FirstHyperplane => vec![count_step(0); sizes[0] as usize],
         IntraWavefront::Skew => (0..wavefront_steps(shape, sizes) as i64).map(count_step).collect(),
     })
+}
+
+/// An estimate of the work of [`wavefront_warps`] on `block`, in lane-iterations: the steps it
+/// counts (one with the first hyperplane, whose steps are all alike), times the lanes it counts
+/// per step (the first of each `(y, z)` group of a warp), times the iterations of the loops it
+/// enumerates per lane (with the skew all but the last two, which are summed in closed form;
+/// without, all but the last); one more per warp and step. The search weighs it against the
+/// cost of counting the tiles ([`crate::inter::count_cost`]) to choose which comes first.
+pub fn warps_cost(shape: &BandShape, sizes: &[i64], block: Block) -> u64 {
+    let loops = shape.width.saturating_sub(1);
+    let (bx, by, bz) = (u64::from(block.x.max(1)), u64::from(block.y.max(1)), u64::from(block.z.max(1)));
+    let warps = u64::from(block.threads().div_ceil(WARP));
+    let leaders = if loops <= 1 { warps } else { warps * (u64::from(WARP) / bx).max(1) };
+    let row = |k: usize| sizes.get(k).map_or(1, |&s| s.max(1) as u64);
+    let (steps, per_lane) = match shape.intra {
+        IntraWavefront::FirstHyperplane => (
+            1,
+            match loops {
+                0 | 1 => 1,
+                2 => row(1).div_ceil(by * bz),
+                _ => row(1).div_ceil(bz) * row(2).div_ceil(by),
+            },
+        ),
+        IntraWavefront::Skew => {
+            (wavefront_steps(shape, sizes) as u64, if loops >= 3 { row(1).div_ceil(bz) } else { 1 })
+        }
+    };
+    steps.saturating_mul(leaders.saturating_mul(per_lane).saturating_add(warps))
 }
 
 /// Per warp of `block`, the ids of its lanes that lead a `(y, z)` group (module docs).

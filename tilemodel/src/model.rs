@@ -44,8 +44,35 @@ pub trait TileModel {
     /// that a size whose blocks are all slow is skipped before its tiles are counted in full);
     /// with no blocks, or by default, [`TileModel::lower_bound`].
     fn lower_bound_over_blocks(&self, bound: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
-        let _ = blocks;
+        if blocks.is_empty() {
+            return self.lower_bound(bound, device);
+        }
+        blocks.iter().map(|block| self.lower_bound_for_block(bound, block, device)).fold(f64::INFINITY, f64::min)
+    }
+
+    /// A time no layout of one tile size on `block` predicts less than (the search's bound per
+    /// block, before or after the tiles are counted); by default [`TileModel::lower_bound`].
+    fn lower_bound_for_block(&self, bound: &BoundInputs<'_>, block: &BlockFacts, device: &DeviceLimits) -> f64 {
+        let _ = block;
         self.lower_bound(bound, device)
+    }
+
+    /// [`TileModel::lower_bound_for_block`] of each of `blocks`, in order (a model may share
+    /// the work every block's bound needs).
+    fn lower_bounds_per_block(
+        &self,
+        bound: &BoundInputs<'_>,
+        blocks: &[BlockFacts],
+        device: &DeviceLimits,
+    ) -> Vec<f64> {
+        blocks.iter().map(|block| self.lower_bound_for_block(bound, block, device)).collect()
+    }
+
+    /// Whether [`TileModel::lower_bound_for_block`] grows when a block's exact warps
+    /// [`BlockFacts::warps`] replace their lower bound `Σ_e ⌈H_e/32⌉`: only then is it worth
+    /// the search's while to count them before the tiles (thesis Eq. 5.3's `G_e`).
+    fn bound_uses_warps(&self) -> bool {
+        false
     }
 
     /// Whether the prediction never falls when a layout's warps `G_e` grow (all else equal):
@@ -64,6 +91,13 @@ pub struct BlockFacts {
     /// Warp-iterations of a staged tile's copy loops on the block
     /// ([`crate::inputs::LayoutInputs::copy_warps`]).
     pub copy_warps: u64,
+    /// `Σ_e G_e` of a full tile on the block, every statement group counted
+    /// ([`crate::inputs::LayoutInputs::total_warps`]), when counted; `None`: a bound uses its
+    /// lower bound `Σ_e ⌈H_e/32⌉` (a warp-iteration covers at most 32 points). The warps need
+    /// no inter-tile counting, and on blocks that fit a step's points badly they are far above
+    /// that bound, so the search counts them first for the blocks that decide whether a size is
+    /// counted at all.
+    pub warps: Option<u64>,
 }
 
 /// What a tile size's lower bound may use: its block-independent inputs and, before the tiles
@@ -90,15 +124,21 @@ pub struct BoundInputs<'a> {
     pub wavefronts: f64,
     /// At most the number of tiles.
     pub tiles: f64,
+    /// At most the number of full tiles (e.g. [`crate::inter::TileGeometry::full_tiles_lower_bound`]
+    /// before counting; 0 says nothing): [`BoundInputs::border_weighted_tiles`] weighs them
+    /// fully when it is above the full tiles per wavefront counted so far.
+    pub full: f64,
 }
 
 impl BoundInputs<'_> {
     /// A lower bound of `Σ_w max(1, n_w / P)`: tile executions on the slowest SM when every
-    /// wavefront has work and the tiles spread evenly.
+    /// wavefront has work and the tiles spread evenly. With (partial) counts, `Σ_w ⌈n_w / P⌉`
+    /// of those counted, or `tiles / P` when more (`Σ_w ⌈n_w / P⌉ ≥ Σ_w n_w / P`, and `tiles`
+    /// is at most the final total: during a count, the tiles counted plus a bound of the rest).
     pub fn spread_tiles(&self, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
         match self.tiles_per_wavefront {
-            Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum(),
+            Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum::<f64>().max(self.tiles / p),
             None => self.wavefronts.max(self.tiles / p),
         }
     }
@@ -106,12 +146,13 @@ impl BoundInputs<'_> {
     /// A lower bound of thesis §5.3.4's `Σ_w ⌈n_w / P⌉·(f_w + 0.5·(n_w − f_w)) / n_w` (the
     /// slowest SM's tiles, border tiles at half weight; `f_w` full tiles of `n_w`):
     /// `Σ_w 0.5·⌈n_w / P⌉ + 0.5·f_w / P`, since `⌈n / P⌉·f / n ≥ f / P`. Each part only grows
-    /// with `n_w` and `f_w`, so partial counts bound it too. Without counts,
-    /// `0.5·`[`BoundInputs::spread_tiles`].
+    /// with `n_w` and `f_w`, so partial counts bound it too, and `Σ_w f_w` is at least both the
+    /// full tiles counted so far and [`BoundInputs::full`]. Without counts,
+    /// `0.5·`[`BoundInputs::spread_tiles`]` + 0.5·full / P`.
     pub fn border_weighted_tiles(&self, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
-        let full: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
-        0.5 * self.spread_tiles(device) + 0.5 * full / p
+        let counted: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
+        0.5 * self.spread_tiles(device) + 0.5 * counted.max(self.full) / p
     }
 }
 

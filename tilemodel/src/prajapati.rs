@@ -207,4 +207,10 @@ impl TileModel for PrajapatiModel {
         }
         lanes.iter().map(|&l| self.bound_with_lanes(b, u64::from(l), device)).fold(f64::INFINITY, f64::min)
     }
+
+    /// [`PrajapatiModel::lower_bound`] with the block's lanes `n_V' = min(n_V, K)`.
+    fn lower_bound_for_block(&self, b: &BoundInputs<'_>, block: &BlockFacts, device: &DeviceLimits) -> f64 {
+        let lanes = device.vector_units(b.element_bytes).min(block.threads).max(1);
+        self.bound_with_lanes(b, u64::from(lanes), device)
+    }
 }

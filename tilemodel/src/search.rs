@@ -27,8 +27,8 @@ use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
-use crate::inter::{count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
-use crate::intra::{wavefront_points, Block, WARP};
+use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
+use crate::intra::{warps_cost, wavefront_points, wavefront_warps, wavefront_warps_at_least, Block, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
 
@@ -79,6 +79,18 @@ impl Default for SearchOptions {
 /// onto the array) give smaller `D`, and only the 3-D value leaves feasible tiles at every size.
 pub const DEFAULT_MIN_REUSE: f64 = 1.0;
 
+/// What one tile-row prefix of [`crate::inter::count_tiles`] costs, in the lane-iterations of
+/// [`crate::intra::warps_cost`] (measured on the examples' 2-D and 3-D bands: 0.4–9 µs a prefix,
+/// 6–65 ns a lane-iteration; the search only uses it to choose whether a size's warps or its
+/// tiles are counted first, which changes its speed, not its result).
+const LANE_ITERATIONS_PER_PREFIX: u64 = 64;
+
+/// The cost of a block's `G_e` ([`crate::intra::warps_cost`]) from which `evaluate_blocks`
+/// first bounds its time with one lane per warp ([`crate::intra::wavefront_warps_at_least`]):
+/// cheaper warps (every step alike, or few and short) are counted at once, as the bound would
+/// cost about as much as it saves.
+const FIRST_LANES_FROM: u64 = 16 * LANE_ITERATIONS_PER_PREFIX;
+
 /// Why a region of the search space was pruned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PruneReason {
@@ -98,8 +110,9 @@ pub enum PruneReason {
     /// Not Alg. 5.1's: the model's lower bound for the size is above the layouts kept (branch
     /// and bound; no better layout is lost).
     Bound,
-    /// Not Alg. 5.1's: the model's time for the block with the fewest possible warps per step
-    /// is above the layouts kept (branch and bound per block; no better layout is lost).
+    /// Not Alg. 5.1's: the model's time for the block with the fewest possible warps per step,
+    /// or with each warp's first lane's points as its warps (at most `G_e`), is above the
+    /// layouts kept (branch and bound per block; no better layout is lost).
     BlockBound,
 }
 
@@ -113,7 +126,7 @@ impl PruneReason {
             PruneReason::IdleAxis => "blockDim constraint: more threads along an axis than the loop mapped there has iterations (x: rounded up to a power of two, at least 8, or 32 with one loop)",
             PruneReason::DoesNotFit => "Table 5.1: B = 0, a block does not fit on an SM (registers per block, shared memory or threads)",
             PruneReason::Bound => "branch and bound: the model's lower bound for every block of the size is above the layouts kept",
-            PruneReason::BlockBound => "branch and bound: the model's time with the fewest warps per step (⌈H_e/32⌉) is above the layouts kept",
+            PruneReason::BlockBound => "branch and bound: the model's time with fewer warps per step than the block's (⌈H_e/32⌉, or each warp's first lane's points) is above the layouts kept",
         }
     }
 
@@ -403,13 +416,13 @@ pub fn search(
     // which are best.
     let no_memory = TileMemory::default();
     let groups = shape.phases.len().max(1);
-    // (the order, the bound, the sizes)
-    let mut queue: Vec<(f64, f64, Vec<i64>)> = Vec::new();
+    // (the order, the bound, the sizes, their bounds of the wavefronts, tiles and full tiles)
+    let mut queue: Vec<(f64, f64, Vec<i64>, [f64; 3])> = Vec::new();
     // A given size is evaluated as given: no reuse bound, no branch and bound.
     let constrained = options.fixed_sizes.is_none();
     for sizes in screened {
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles) = geometry.lower_bounds(shape, &sizes);
+        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes);
         let bound = BoundInputs {
             points: &points,
             groups,
@@ -420,13 +433,15 @@ pub fn search(
             full_per_wavefront: None,
             wavefronts,
             tiles,
+            full,
         };
         // Ordered by the bound with the plain tile bound `instances / (s_1 ⋯ s_m)`: the tighter
         // one moves sizes whose tiles are far from full back in the order, which on Jacobi 3-D
         // at 512^3 met the best layouts later (three times the layouts evaluated); it still
         // prunes.
-        let plain = BoundInputs { tiles: lower_bounds(shape, &sizes).1, ..bound };
-        queue.push((model.lower_bound(&plain, device), model.lower_bound(&bound, device), sizes));
+        let plain = BoundInputs { tiles: lower_bounds(shape, &sizes).1, full: 0.0, ..bound };
+        let bounds = [wavefronts, tiles, full];
+        queue.push((model.lower_bound(&plain, device), model.lower_bound(&bound, device), sizes, bounds));
     }
     queue.sort_by(|a, b| a.0.total_cmp(&b.0));
     let keep = options.keep.max(1);
@@ -442,7 +457,7 @@ pub fn search(
         }
         out
     };
-    for (_, bound, sizes) in queue {
+    for (_, bound, sizes, [wavefronts, tiles, full]) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
         }
@@ -454,7 +469,6 @@ pub fn search(
             continue;
         }
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles) = geometry.lower_bounds(shape, &sizes);
         let with_memory = BoundInputs {
             points: &points,
             groups,
@@ -465,22 +479,54 @@ pub fn search(
             full_per_wavefront: None,
             wavefronts,
             tiles,
+            full,
         };
         // The blocks the size would be evaluated on: the bound over them is the least of theirs.
-        let facts = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
+        let (fitting, mut facts) = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
+        // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
+        // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
+        // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
+        // points badly they are well above that bound, so that many sizes are skipped before
+        // their count (and counts stop sooner). The other blocks' bounds are above the layouts
+        // kept already, and only grow with the counts. When the tiles cost less (large skewed
+        // tiles: hundreds of steps, few tiles), they are counted first, and `evaluate_blocks`
+        // counts the warps of the blocks the counts leave, as before. It reuses the warps
+        // counted here.
+        let mut counted_warps: Vec<(Block, Vec<u64>)> = Vec::new();
+        if let Some(worst) = cutoff(&best).filter(|_| constrained && model.bound_uses_warps()) {
+            let bounds = model.lower_bounds_per_block(&with_memory, &facts, device);
+            let open: Vec<usize> = (0..facts.len()).filter(|&i| bounds[i] <= worst * (1.0 + 1e-9)).collect();
+            // (plus a prefix's worth per block for the setting up, which the estimate leaves out)
+            let warps_cost: u64 = open
+                .iter()
+                .map(|&i| warps_cost(shape, &sizes, fitting[i]).saturating_add(LANE_ITERATIONS_PER_PREFIX))
+                .sum();
+            if warps_cost <= count_cost(shape, &sizes).saturating_mul(LANE_ITERATIONS_PER_PREFIX) {
+                for i in open {
+                    let warps = wavefront_warps(shape, &sizes, fitting[i])?;
+                    facts[i].warps = Some(warps.iter().sum::<u64>() * groups as u64);
+                    counted_warps.push((fitting[i], warps));
+                }
+            }
+        }
         if skip(&mut tally, &best, model.lower_bound_over_blocks(&with_memory, &facts, device), &sizes) {
             continue;
         }
         // Counting stops once the bound with the tiles counted so far cannot beat the layouts
         // kept: the bound with all of them (below) would skip the size too, as it only grows
-        // with the tiles per wavefront (see `count_tiles_unless`).
+        // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
+        // least those counted plus the count's bound of those left (`inter::Stop`).
         let inter = match cutoff(&best).filter(|_| constrained) {
             Some(worst) => {
                 let mut at_least = 0.0;
-                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial, full| {
+                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial| {
+                    // Per wavefront when shown, else the totals with the bounds before counting.
+                    let per_wavefront = !partial.tiles.is_empty();
                     let partly = BoundInputs {
-                        tiles_per_wavefront: Some(partial),
-                        full_per_wavefront: Some(full),
+                        tiles_per_wavefront: Some(partial.tiles).filter(|_| per_wavefront),
+                        full_per_wavefront: Some(partial.full).filter(|_| per_wavefront),
+                        tiles: with_memory.tiles.max(partial.tiles_at_least as f64),
+                        full: with_memory.full.max(partial.full_at_least as f64),
                         ..with_memory
                     };
                     at_least = model.lower_bound_over_blocks(&partly, &facts, device);
@@ -509,11 +555,23 @@ pub fn search(
             full_per_wavefront: Some(&tile.inter.full),
             wavefronts: tile.inter.wavefronts() as f64,
             tiles: tile.inter.total_tiles() as f64,
+            full: tile.inter.total_full() as f64,
         };
         if skip(&mut tally, &best, model.lower_bound_over_blocks(&counted, &facts, device), &sizes) {
             continue;
         }
-        evaluate_blocks(shape, &tile, &blocks, model.as_ref(), device, options, &mut tally, &mut best, &mut evaluated)?;
+        evaluate_blocks(
+            shape,
+            &tile,
+            &blocks,
+            &counted_warps,
+            model.as_ref(),
+            device,
+            options,
+            &mut tally,
+            &mut best,
+            &mut evaluated,
+        )?;
     }
     let pruned: Vec<PrunedRegion> = tally.regions.into_values().collect();
     if best.is_empty() {
@@ -536,6 +594,15 @@ pub fn search(
         params: shape.params.clone(),
         elapsed: start.elapsed(),
     })
+}
+
+/// Lower bounds of a size's inter-tile wavefronts, tiles and full tiles before counting:
+/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] (full tiles are
+/// tiles, so they bound the tiles too).
+fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> (f64, f64, f64) {
+    let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
+    let full = geometry.full_tiles_lower_bound(shape, sizes);
+    (wavefronts, tiles.max(full), full)
 }
 
 /// Advances a mixed-radix counter over the size grids; `false` after the last.
@@ -572,6 +639,7 @@ fn evaluate_blocks(
     shape: &BandShape,
     tile: &TileInputs,
     blocks: &[Block],
+    counted_warps: &[(Block, Vec<u64>)],
     model: &dyn TileModel,
     device: &DeviceLimits,
     options: &SearchOptions,
@@ -604,10 +672,15 @@ fn evaluate_blocks(
                 continue;
             }
         }
+        // The warps counted before the tiles (`search`): the layout is exact, and no bound
+        // with fewer warps is needed.
+        let known = counted_warps.iter().find(|(b, _)| *b == block).map(|(_, warps)| warps);
         // Branch and bound per block: with G_e at its lower bound the model's time is a lower
         // bound of the block's (monotone models); skip counting G_e when it cannot make the list.
         let worst = best.last().map(|r| r.prediction.seconds);
-        if let Some(w) = worst.filter(|_| best.len() >= options.keep.max(1) && model.monotone_in_warps()) {
+        if let Some(w) =
+            worst.filter(|_| known.is_none() && best.len() >= options.keep.max(1) && model.monotone_in_warps())
+        {
             let cheap = LayoutInputs::with_fewest_warps(shape, tile, block, options.registers, device);
             if cheap.residency.blocks_per_sm > 0 {
                 let at_least = model.predict(&cheap, device)?.seconds;
@@ -634,11 +707,46 @@ fn evaluate_blocks(
             });
             continue;
         }
-        let layout = LayoutInputs::new(shape, tile, block, options.registers, device)?;
-        *evaluated += 1;
+        // Before counting `G_e` when it is costly (skewed 3-D steps, hundreds of them): the time
+        // with each warp's first lane's points as its warps, at most `G_e` (thesis Eq. 5.3), is
+        // a lower bound of the block's (models whose time does not fall as `G_e` grows).
+        if let Some(w) = best.last().map(|r| r.prediction.seconds).filter(|_| {
+            known.is_none()
+                && best.len() >= options.keep.max(1)
+                && model.monotone_in_warps()
+                && model.bound_uses_warps()
+                && block.x < WARP
+                && warps_cost(shape, sizes, block) >= FIRST_LANES_FROM
+        }) {
+            let warps = wavefront_warps_at_least(shape, sizes, block)?;
+            let some = LayoutInputs::with_warps(shape, tile, block, warps, options.registers, device);
+            let at_least = model.predict(&some, device)?.seconds;
+            if at_least > w * (1.0 + 1e-9) {
+                tally.prune(PruneReason::BlockBound, || {
+                    format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
+                });
+                continue;
+            }
+        }
+        let layout = match known {
+            Some(warps) => LayoutInputs::with_warps(shape, tile, block, warps.clone(), options.registers, device),
+            None => LayoutInputs::new(shape, tile, block, options.registers, device)?,
+        };
         let prediction = model.predict(&layout, device)?;
         let worst = best.last().map(|r| r.prediction.seconds);
-        if best.len() >= options.keep && worst.is_some_and(|w| prediction.seconds > w * (1.0 + 1e-9)) {
+        let out = best.len() >= options.keep && worst.is_some_and(|w| prediction.seconds > w * (1.0 + 1e-9));
+        // A block whose warps were counted before the tiles is predicted exactly, without the
+        // bound with fewer warps above: when that prediction cannot make the list, it counts as
+        // pruned by the bound (as it was before), so that `evaluated` still says how many
+        // layouts passed every bound.
+        if out && known.is_some() && model.monotone_in_warps() {
+            tally.prune(PruneReason::BlockBound, || {
+                format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), prediction.seconds * 1e3)
+            });
+            continue;
+        }
+        *evaluated += 1;
+        if out {
             continue;
         }
         let ranked = Ranked {
@@ -679,9 +787,10 @@ fn block_constraint(shape: &BandShape, largest: u64, extents: &[i64; 3], block: 
     None
 }
 
-/// What the model's per-block bound needs of every block [`evaluate_blocks`] would evaluate
-/// for a tile size (those that pass the blockDim constraint and fit on an SM), before its tiles
-/// are counted: the same checks, on the same block-independent inputs.
+/// Every block [`evaluate_blocks`] would evaluate for a tile size (those that pass the blockDim
+/// constraint and fit on an SM) with what the model's per-block bound needs of it, before its
+/// tiles are counted: the same checks, on the same block-independent inputs. The warps are
+/// left to the caller (`None`: their lower bound).
 fn block_facts(
     shape: &BandShape,
     sizes: &[i64],
@@ -690,7 +799,7 @@ fn block_facts(
     blocks: &[Block],
     device: &DeviceLimits,
     options: &SearchOptions,
-) -> Vec<BlockFacts> {
+) -> (Vec<Block>, Vec<BlockFacts>) {
     let largest = points.iter().copied().max().unwrap_or(0).div_ceil(u64::from(WARP)) * u64::from(WARP);
     let extents = loop_extents(sizes);
     blocks
@@ -698,13 +807,17 @@ fn block_facts(
         .filter(|&&block| options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none())
         .filter_map(|&block| {
             let fits = crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes);
-            (fits.blocks_per_sm > 0).then(|| BlockFacts {
-                threads: block.threads(),
-                blocks_per_sm: fits.blocks_per_sm,
-                copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+            (fits.blocks_per_sm > 0).then(|| {
+                let facts = BlockFacts {
+                    threads: block.threads(),
+                    blocks_per_sm: fits.blocks_per_sm,
+                    copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
+                    warps: None,
+                };
+                (block, facts)
             })
         })
-        .collect()
+        .unzip()
 }
 
 /// Whether `a` ranks before `b`: a shorter predicted time, or on a tie more threads, then the

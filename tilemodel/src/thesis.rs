@@ -133,10 +133,21 @@ pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Resu
     ])
 }
 
+/// The block-independent parts of [`ThesisModel::lower_bound`]'s `T_TILE` (Eq. 5.7).
+#[derive(Debug, Clone, Copy)]
+struct TileParts {
+    /// `Σ_e ⌈H_e/32⌉` over the steps and statement groups: the fewest warps `ΣG` of any block.
+    fewest_warps: f64,
+    /// `β·ΣH`.
+    points: f64,
+    /// `σ_thd·n_bar`.
+    barriers: f64,
+}
+
 impl ThesisModel {
-    /// The parts of [`ThesisModel::lower_bound`]'s `T_TILE` that do not depend on the block:
-    /// `(α·ΣG_min + β·ΣH, σ_thd·n_bar)`; `None` when a parameter's sign allows no bound.
-    fn tile_parts(&self, b: &BoundInputs<'_>) -> Option<(f64, f64)> {
+    /// The parts of [`ThesisModel::lower_bound`]'s `T_TILE` that do not depend on the block;
+    /// `None` when a parameter's sign allows no bound.
+    fn tile_parts(&self, b: &BoundInputs<'_>) -> Option<TileParts> {
         let p = &self.params;
         if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 {
             return None;
@@ -146,9 +157,19 @@ impl ThesisModel {
         let points: f64 = b.points.iter().sum::<u64>() as f64 * groups;
         let barriers = b.points.len() as f64 * groups + if b.staged { 1.0 } else { 0.0 };
         // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
-        // be non-negative on their own for `C_b` to bound their weight from below.
+        // be non-negative on their own for `C_b` to bound their weight from below; with `α ≥ 0`
+        // they are then with any block's warps `ΣG ≥ Σ⌈H_e/32⌉` too.
         let work = p.alpha * warps + p.beta * points;
-        (work >= 0.0).then_some((work, p.sigma_thd * barriers))
+        (work >= 0.0).then_some(TileParts {
+            fewest_warps: warps,
+            points: p.beta * points,
+            barriers: p.sigma_thd * barriers,
+        })
+    }
+
+    /// `α·ΣG + β·ΣH` on `block`: its exact warps when counted, else the fewest.
+    fn work(&self, parts: &TileParts, block: &BlockFacts) -> f64 {
+        self.params.alpha * block.warps.map_or(parts.fewest_warps, |w| w as f64) + parts.points
     }
 }
 
@@ -201,7 +222,8 @@ impl TileModel for ThesisModel {
     /// against the predictions.
     fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
         let p = &self.params;
-        let Some((work, barriers)) = self.tile_parts(b) else { return 0.0 };
+        let Some(parts) = self.tile_parts(b) else { return 0.0 };
+        let work = p.alpha * parts.fewest_warps + parts.points;
         // The copy loops' warp-iterations are at least one lane's share on the largest block.
         let memory = if b.staged {
             b.memory.copy_loops.iter().map(|&c| c.div_ceil(1024)).sum::<u64>()
@@ -210,7 +232,7 @@ impl TileModel for ThesisModel {
         };
         let border = b.border_weighted_tiles(device);
         let copies = if b.staged { b.spread_tiles(device) } else { border };
-        p.sigma_ker + p.sigma_blk * b.wavefronts + border * (work + barriers) + copies * p.gamma * memory as f64
+        p.sigma_ker + p.sigma_blk * b.wavefronts + border * (work + parts.barriers) + copies * p.gamma * memory as f64
     }
 
     /// [`ThesisModel::lower_bound`] per block, the least over `blocks`: a block's issue
@@ -218,24 +240,47 @@ impl TileModel for ThesisModel {
     /// min(1, B·⌈K/32⌉ / (4·schedulers))` in every wavefront (the module documentation), so its
     /// work weight `C_w ≥ C_b / e_B` and a staged tile's copies weight
     /// `Σ_w ⌈n_w / P⌉ / e_w ≥` [`BoundInputs::spread_tiles`]` / e_B`; its copy warp-iterations
-    /// are known exactly. Each weight still only grows with the (partial) counts.
+    /// are known exactly, and so are its warps `ΣG_e` (Eq. 5.3) when [`BlockFacts::warps`] has
+    /// them (with `α ≥ 0` more warps only add). Each weight still only grows with the (partial)
+    /// counts. The parts every block shares (the weights, which sum over the wavefronts) are
+    /// computed once.
     fn lower_bound_over_blocks(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
-        let p = &self.params;
-        let Some((work, barriers)) = self.tile_parts(b).filter(|_| !blocks.is_empty()) else {
+        if blocks.is_empty() {
             return self.lower_bound(b, device);
+        }
+        self.lower_bounds_per_block(b, blocks, device).into_iter().fold(f64::INFINITY, f64::min)
+    }
+
+    /// [`ThesisModel::lower_bound_over_blocks`] on one block.
+    fn lower_bound_for_block(&self, b: &BoundInputs<'_>, block: &BlockFacts, device: &DeviceLimits) -> f64 {
+        self.lower_bound_over_blocks(b, std::slice::from_ref(block), device)
+    }
+
+    /// Each block's bound of [`ThesisModel::lower_bound_over_blocks`], the parts they share
+    /// computed once.
+    fn lower_bounds_per_block(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> Vec<f64> {
+        let p = &self.params;
+        let Some(parts) = self.tile_parts(b) else {
+            return vec![self.lower_bound(b, device); blocks.len()];
         };
         let needed = device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1));
         let border = b.border_weighted_tiles(device);
         let spread = b.spread_tiles(device);
-        let fixed = p.sigma_ker + p.sigma_blk * b.wavefronts + border * barriers;
-        let mut least = f64::INFINITY;
-        for block in blocks {
-            let warps = f64::from(block.threads.div_ceil(crate::intra::WARP));
-            let e = (f64::from(block.blocks_per_sm.max(1)) * warps / needed).min(1.0);
-            let (memory, copies) =
-                if b.staged { (block.copy_warps, spread / e) } else { (b.memory.accesses(), border / e) };
-            least = least.min(fixed + border / e * work + copies * p.gamma * memory as f64);
-        }
-        least
+        let fixed = p.sigma_ker + p.sigma_blk * b.wavefronts + border * parts.barriers;
+        blocks
+            .iter()
+            .map(|block| {
+                let warps = f64::from(block.threads.div_ceil(crate::intra::WARP));
+                let e = (f64::from(block.blocks_per_sm.max(1)) * warps / needed).min(1.0);
+                let (memory, copies) =
+                    if b.staged { (block.copy_warps, spread / e) } else { (b.memory.accesses(), border / e) };
+                fixed + border / e * self.work(&parts, block) + copies * p.gamma * memory as f64
+            })
+            .collect()
+    }
+
+    /// `α·C_w·ΣG_e` (Eq. 5.3, 5.7) rises with the warps when `α > 0`.
+    fn bound_uses_warps(&self) -> bool {
+        self.params.alpha > 0.0
     }
 }

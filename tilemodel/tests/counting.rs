@@ -20,6 +20,10 @@ fn agree(shape: &BandShape, sizes: &[i64]) {
     match (fast, rows) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements);
+            // The search's counts that may stop (tiles first, full tiles after, the outermost
+            // values from the middle out) agree when they do not.
+            let unless = count_tiles_unless(shape, &geometry, sizes, &mut |_| false).unwrap();
+            assert_eq!(unless.as_ref(), Some(&a), "sizes {sizes:?}, shape {:?}", shape.statements);
             bounded(shape, &geometry, sizes, &a);
         }
         (Err(TileModelError::Overflow(_)), _) | (_, Err(TileModelError::Overflow(_))) => {}
@@ -30,8 +34,16 @@ fn agree(shape: &BandShape, sizes: &[i64]) {
 /// The search's lower bounds of the wavefronts and tiles (`TileGeometry::lower_bounds`, which
 /// its branch and bound prunes with before counting) are at most the counts: were one above,
 /// a model's lower bound could exceed its prediction and the search lose a better layout. The
-/// tile bound is never below the plain `instances / (s_1 ⋯ s_m)` of `inter::lower_bounds`.
+/// tile bound is never below the plain `instances / (s_1 ⋯ s_m)` of `inter::lower_bounds`. The
+/// same for the full tiles (`TileGeometry::full_tiles_lower_bound`).
 fn bounded(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], counts: &InterTileCounts) {
+    let full = geometry.full_tiles_lower_bound(shape, sizes);
+    assert!(
+        full <= counts.total_full() as f64,
+        "sizes {sizes:?}: full-tile bound {full} > {} full tiles, shape {:?}",
+        counts.total_full(),
+        shape.statements
+    );
     let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
     let (plain_wavefronts, plain_tiles) = lower_bounds(shape, sizes);
     assert_eq!(wavefronts, plain_wavefronts);
@@ -242,8 +254,9 @@ proptest! {
 
 /// `count_tiles_unless` (what the search counts with, giving up once a bound with the tiles
 /// counted so far cannot beat its layouts): the tiles per wavefront it shows `stop` only grow
-/// from one call to the next and never pass the final counts, a `stop` that never says yes
-/// gives `count_tiles`' counts, and one that says yes gives none.
+/// from one call to the next and never pass the final counts, nor do they with its bound of
+/// the tiles not counted yet (which is not always 0), a `stop` that never says yes gives
+/// `count_tiles`' counts, and one that says yes gives none.
 #[test]
 fn counts_that_may_stop_show_growing_parts_of_the_counts() {
     for (scop, params, sizes) in [
@@ -256,19 +269,37 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         let full = count_tiles(&shape, &geometry, &sizes).unwrap();
         let mut seen: Vec<Vec<u64>> = Vec::new();
         let mut seen_full: Vec<Vec<u64>> = Vec::new();
-        let counted = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial, full| {
-            seen.push(partial.to_vec());
-            seen_full.push(full.to_vec());
+        let mut seen_left: Vec<u64> = Vec::new();
+        let mut totals: Vec<(u64, u64)> = Vec::new();
+        let counted = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial| {
+            totals.push((partial.tiles_at_least, partial.full_at_least));
+            if !partial.tiles.is_empty() {
+                seen.push(partial.tiles.to_vec());
+                seen_full.push(partial.full.to_vec());
+                seen_left.push(partial.tiles_at_least);
+                // The totals kept with the marks are the sums of the counts shown.
+                assert!(partial.tiles_at_least >= partial.tiles.iter().sum::<u64>(), "{sizes:?}");
+                assert_eq!(partial.full_at_least, partial.full.iter().sum::<u64>(), "{sizes:?}");
+            }
             false
         })
         .unwrap();
+        for &(tiles, full_tiles) in &totals {
+            assert!(tiles <= full.total_tiles(), "{sizes:?}: {tiles} tiles > {}", full.total_tiles());
+            assert!(full_tiles <= full.total_full(), "{sizes:?}: {full_tiles} full tiles > {}", full.total_full());
+        }
         assert_eq!(counted.as_ref(), Some(&full), "{sizes:?}");
-        // In 2-D a count is a few closed forms per outermost value, cheaper than asking: not asked.
+        // In 2-D a count is a few closed forms per outermost value, cheaper than asking with the
+        // counts per wavefront: not asked with them.
         if sizes.len() == 2 + 1 {
             assert!(seen.is_empty(), "{sizes:?}: asked {} times", seen.len());
             continue;
         }
         assert!(seen.len() > 1, "{sizes:?}: asked {} times", seen.len());
+        assert!(
+            seen.iter().zip(&seen_left).any(|(tiles, &at_least)| at_least > tiles.iter().sum::<u64>()),
+            "{sizes:?}: no tiles bounded beyond those counted"
+        );
         for pair in seen.windows(2).chain(seen_full.windows(2)) {
             assert!(pair[0].iter().zip(&pair[1]).all(|(a, b)| a <= b), "{sizes:?}: counts fell");
         }
@@ -279,7 +310,7 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         let last = seen.last().unwrap();
         assert!(last.iter().sum::<u64>() <= full.total_tiles());
         assert!(last.iter().max().copied().unwrap_or(0) <= full.widest());
-        let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_, _| true).unwrap();
+        let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_| true).unwrap();
         assert_eq!(stopped, None);
     }
 }

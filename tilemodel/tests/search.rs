@@ -142,6 +142,12 @@ fn size_bounds_before_counting_are_below_every_prediction() {
             for staged in [true, false] {
                 let Ok(tile) = TileInputs::new(&shape, &geometry, &sizes, staged) else { continue };
                 let (wavefronts, tiles) = geometry.lower_bounds(&shape, &sizes);
+                let full = geometry.full_tiles_lower_bound(&shape, &sizes);
+                assert!(
+                    full <= tile.inter.total_full() as f64,
+                    "{sizes:?}: {full} full tiles > {}",
+                    tile.inter.total_full()
+                );
                 let bound = BoundInputs {
                     points: &tile.points,
                     groups: tile.groups,
@@ -151,13 +157,15 @@ fn size_bounds_before_counting_are_below_every_prediction() {
                     tiles_per_wavefront: None,
                     full_per_wavefront: None,
                     wavefronts,
-                    tiles,
+                    tiles: tiles.max(full),
+                    full,
                 };
                 let counted = BoundInputs {
                     tiles_per_wavefront: Some(&tile.inter.tiles),
                     full_per_wavefront: Some(&tile.inter.full),
                     wavefronts: tile.inter.wavefronts() as f64,
                     tiles: tile.inter.total_tiles() as f64,
+                    full: tile.inter.total_full() as f64,
                     ..bound
                 };
                 for kind in ModelKind::ALL {
@@ -173,17 +181,27 @@ fn size_bounds_before_counting_are_below_every_prediction() {
                         }
                         let predicted = model.predict(&layout, device).unwrap().seconds;
                         // The per-block bounds the search prunes sizes with, before and after counting.
-                        let facts = [BlockFacts {
+                        // Without the block's warps (their lower bound) and with them counted.
+                        let fewest = BlockFacts {
                             threads: block.threads(),
                             blocks_per_sm: layout.residency.blocks_per_sm,
                             copy_warps: layout.copy_warps,
-                        }];
-                        for (when, inputs) in [("before", &bound), ("after", &counted)] {
-                            let per_block = model.lower_bound_over_blocks(inputs, &facts, device);
-                            assert!(
-                                per_block <= predicted * (1.0 + 1e-12),
-                                "{sizes:?} on {block} {kind:?} staged={staged} {when} counting: bound {per_block} > {predicted}"
-                            );
+                            warps: None,
+                        };
+                        let exact = BlockFacts { warps: Some(layout.total_warps()), ..fewest };
+                        for facts in [fewest, exact] {
+                            for (when, inputs) in [("before", &bound), ("after", &counted)] {
+                                for per_block in [
+                                    model.lower_bound_over_blocks(inputs, &[facts], device),
+                                    model.lower_bound_for_block(inputs, &facts, device),
+                                ] {
+                                    assert!(
+                                        per_block <= predicted * (1.0 + 1e-12),
+                                        "{sizes:?} on {block} {kind:?} staged={staged} {when} counting, warps {:?}: bound {per_block} > {predicted}",
+                                        facts.warps
+                                    );
+                                }
+                            }
                         }
                         assert!(
                             at_least <= predicted * (1.0 + 1e-12),
