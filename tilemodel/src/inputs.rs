@@ -167,16 +167,8 @@ impl<'a> LayoutInputs<'a> {
         registers: u32,
         device: &DeviceLimits,
     ) -> LayoutInputs<'a> {
-        LayoutInputs {
-            tile,
-            block,
-            warps: tile.points.iter().map(|&h| h.div_ceil(u64::from(crate::intra::WARP))).collect(),
-            copy_warps: tile.memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
-            registers,
-            residency: residency(device, block.threads(), registers, tile.memory.shared_bytes),
-            element_bytes: shape.element_bytes(),
-            operations_per_point: shape.operations_per_point(),
-        }
+        let fewest = tile.points.iter().map(|&h| h.div_ceil(u64::from(crate::intra::WARP))).collect();
+        LayoutInputs::with_warps(shape, tile, block, fewest, registers, device)
     }
 
     /// `Σ_e G_e` over a full tile's steps, every statement group counted.
