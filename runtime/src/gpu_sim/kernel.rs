@@ -229,6 +229,8 @@ pub(crate) struct Kernel {
     pub code: Box<[(Insn, u32)]>,
     /// Per slot, the counted instructions of its basic block.
     pub slot_weights: Box<[u64]>,
+    /// Tables of the warp-synchronous run (`simt.rs`).
+    pub simt: super::simt::SimtTables,
     pub sites: Vec<Site>,
     /// The block size the kernel promises to be launched with (`known_block_size`): MLIR
     /// folds `gpu.block_dim` to it, so a launch with another block is refused.

@@ -11,6 +11,7 @@ use super::report::{
     ids, place, AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress,
     SimReport,
 };
+use super::simt::SimtScratch;
 use super::warp::WarpCounter;
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::KernelLauncher;
@@ -126,7 +127,7 @@ impl KernelLauncher for LaunchCounter {
     }
 }
 
-fn delinearize(mut linear: u64, dims: [u32; 3]) -> [u32; 3] {
+pub(super) fn delinearize(mut linear: u64, dims: [u32; 3]) -> [u32; 3] {
     let mut out = [0u32; 3];
     for (o, &d) in out.iter_mut().zip(&dims) {
         let d = u64::from(d.max(1));
@@ -262,6 +263,7 @@ impl KernelLauncher for Simulator<'_> {
             detect: self.options.races != RacePolicy::Ignore,
         };
         let mut frames = vec![0u64; k.num_regs * tpb as usize];
+        let mut simt = k.simt.usable.then(|| SimtScratch::new(k, tpb as usize));
         let mut warps = WarpCounter::new(tpb as usize, &k.slot_weights);
         let mut result = Ok(());
         // Grids can be large: only a shuffled order is materialised.
@@ -278,7 +280,7 @@ impl KernelLauncher for Simulator<'_> {
                 (None, Order::Reverse) => blocks - 1 - i,
                 (None, _) => i,
             };
-            result = run.block(b, &mut frames, &template, &mut warps);
+            result = run.block(b, &mut frames, &template, &mut warps, simt.as_mut());
             if result.is_err() {
                 break;
             }
@@ -315,9 +317,9 @@ pub(super) struct LaunchRun<'r> {
     /// Names of the global buffers passed to the kernel, by handle.
     names: HashMap<u32, String>,
     pub stats: &'r mut LaunchStats,
-    grid: [u32; 3],
-    block: [u32; 3],
-    tpb: u32,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub tpb: u32,
     launch: usize,
     /// Whether accesses are checked for races.
     pub detect: bool,
@@ -330,7 +332,7 @@ impl LaunchRun<'_> {
         self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global)
     }
 
-    fn set_class(&mut self, m: MemRef, class: MemClass) {
+    pub(super) fn set_class(&mut self, m: MemRef, class: MemClass) {
         let h = m.0 as usize;
         if self.classes.len() <= h {
             self.classes.resize(h + 1, MemClass::Global);
@@ -466,7 +468,15 @@ impl LaunchRun<'_> {
         frames: &mut [u64],
         template: &[u64],
         warps: &mut WarpCounter,
+        simt: Option<&mut SimtScratch>,
     ) -> RuntimeResult<()> {
+        // Warp-synchronously first (`simt.rs`); thread by thread where that gives up, which
+        // it does wherever this run would report anything.
+        if let Some(s) = simt {
+            if self.block_simt(linear, template, s).is_ok() {
+                return Ok(());
+            }
+        }
         let mut owned = vec![];
         let result = self.block_inner(linear, frames, template, warps, &mut owned);
         for m in owned {

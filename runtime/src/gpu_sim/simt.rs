@@ -1,0 +1,831 @@
+//! Warp-synchronous execution of a block: the fast path of the simulator.
+//!
+//! Running threads one by one costs an instruction dispatch, an operand decode and a counter
+//! update per thread and instruction. Here the 32 threads of a warp run together, as on a
+//! GPU: one dispatch per instruction for all lanes at the same program counter, registers
+//! laid out lane-contiguous (`regs[register × 32 + lane]`), so that arithmetic is a loop over
+//! lanes the compiler vectorises. Lanes that branch apart wait; the lanes with the smallest
+//! program counter run first, which reconverges structured control flow (the kernel's code is
+//! laid out in program order: `if` bodies before their join, loop bodies between head and
+//! latch, exits after), and lanes falling into a waiting lane's program counter merge with it.
+//!
+//! The thread-by-thread run (`thread.rs`) stays the definition of what the simulator does.
+//! Interleaving threads changes nothing a program can observe as long as no thread sees
+//! another's access within a phase — exactly what the race detector checks. So a block runs
+//! here first, with every check; wherever the thread-by-thread run could have reported
+//! anything — a race, a read of unwritten workgroup memory, an error of any kind, a divergent
+//! barrier, a thread over its instruction budget — the block is rolled back (global stores
+//! undone from a log, shadow cells restored, its buffers freed in reverse so handles are
+//! reused as before, counters dropped) and runs again thread by thread, which reports it
+//! exactly as before, in the chosen thread order. Blocks that finish here are
+//! indistinguishable from thread-by-thread runs: results, every counter, and the shadow state
+//! later blocks check against (`RaceDetector::access_simt`).
+//!
+//! Counting follows the warp model (`warp.rs`) exactly: per warp, phase and basic block, how
+//! many times each lane entered it. An entry by every lane of the warp is one count for all
+//! (the common case); others count per lane. At the end of the warp's phase the warp issued
+//! each block as often as its busiest lane entered it.
+
+use super::kernel::{leaders, Insn, Kernel, RegRole, Special};
+use super::launch::{LaunchRun, MemClass, Stop};
+use super::race::{CellUndo, Tracked};
+use super::report::AccessKind;
+use super::warp::{is_counted, WARP_SIZE};
+use crate::loops::memory::Buffer;
+use crate::loops::steps::Index;
+use crate::loops::MemRef;
+use crate::scalar::semantics::{cmpi, IBinOp};
+use crate::scalar::{exec, sext, zext, Elem, Reg, Regs, ScalarInsn};
+
+/// Lanes per warp as a register stride.
+const W: usize = WARP_SIZE;
+
+/// Not the first instruction of a basic block.
+const NO_BLOCK: u32 = u32::MAX;
+
+/// No register.
+const NO_REG: Reg = Reg::MAX;
+
+/// Per-kernel tables of the warp-synchronous run, built with the kernel.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SimtTables {
+    /// Per instruction, the number of the basic block it starts ([`NO_BLOCK`] for the others).
+    block_at: Box<[u32]>,
+    /// Per basic block: instructions (for the instruction count) and counted instructions
+    /// (warp model weights).
+    sizes: Box<[(u64, u64)]>,
+    /// Per instruction, its operand registers: `uses[use_at[i].0..use_at[i].1]`.
+    uses: Box<[Reg]>,
+    use_at: Box<[(u32, u32)]>,
+    /// Per instruction, the register it writes ([`NO_REG`] for none).
+    defs: Box<[Reg]>,
+    /// Whether blocks of the kernel can run warp-synchronously: `memref.alloca` allocates per
+    /// thread while running, which this path does not model (such kernels run thread by
+    /// thread).
+    pub usable: bool,
+}
+
+impl SimtTables {
+    /// The tables of `code`.
+    pub fn new(code: &[Insn]) -> Self {
+        let leader = leaders(code);
+        let n = code.len();
+        let mut block_at = vec![NO_BLOCK; n];
+        let mut sizes = vec![];
+        let mut i = 0;
+        while i < n {
+            let end = (i + 1..=n).find(|&j| leader[j]).unwrap_or(n);
+            block_at[i] = sizes.len() as u32;
+            let counted = code[i..end].iter().filter(|insn| is_counted(insn)).count() as u64;
+            sizes.push(((end - i) as u64, counted));
+            i = end;
+        }
+        let (mut uses, mut use_at, mut defs) = (vec![], vec![], vec![]);
+        for insn in code {
+            let start = uses.len() as u32;
+            let mut def = NO_REG;
+            insn.clone().visit_regs(&mut |r, role| match role {
+                RegRole::Use => uses.push(*r),
+                RegRole::Def => def = *r,
+            });
+            // The latch updates its counter in place (visited as a use).
+            if let Insn::LoopNext { counter, .. } = insn {
+                def = *counter;
+            }
+            use_at.push((start, uses.len() as u32));
+            defs.push(def);
+        }
+        let usable = !code.iter().any(|insn| matches!(insn, Insn::Alloca { .. }));
+        SimtTables {
+            block_at: block_at.into(),
+            sizes: sizes.into(),
+            uses: uses.into(),
+            use_at: use_at.into(),
+            defs: defs.into(),
+            usable,
+        }
+    }
+}
+
+/// The block must run again thread by thread (see the module documentation).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Fallback;
+
+type Simt<T = ()> = Result<T, Fallback>;
+
+/// Counters of one block, added to the launch's when the block finishes.
+#[derive(Copy, Clone, Debug, Default)]
+struct Tally {
+    instructions: u64,
+    warp_instructions: u64,
+    thread_instructions: u64,
+    barriers: u64,
+    global_loads: u64,
+    global_stores: u64,
+    global_bytes_read: u64,
+    global_bytes_written: u64,
+    workgroup_loads: u64,
+    workgroup_stores: u64,
+}
+
+/// Buffers reused by every block of a launch.
+pub(super) struct SimtScratch {
+    /// Registers: per warp, `num_regs × 32`.
+    frames: Vec<u64>,
+    /// Per warp and register, whether every lane of the warp holds the same value (then an
+    /// instruction whose operands all are runs once for the warp).
+    uniform: Vec<bool>,
+    /// Per basic block, the entries by all lanes of the running warp in its current phase.
+    full: Vec<u64>,
+    /// Per basic block and lane, the other entries.
+    part: Vec<u64>,
+    /// Per basic block, whether it is in `touched`.
+    seen: Vec<bool>,
+    /// The basic blocks `full` or `part` hold counts of.
+    touched: Vec<u32>,
+    /// Global stores of the block: handle, position, previous value.
+    stores: Vec<(u32, usize, u64)>,
+    /// Shadow cells before the block.
+    cells: Vec<CellUndo>,
+    /// Per thread of the block, its position in the current phase's thread order.
+    rank: Vec<u32>,
+    /// Per thread, where it stopped in the current phase.
+    stops: Vec<Option<Stop>>,
+    /// Per warp: where it resumes, instructions issued in the block.
+    warps: Vec<(usize, u64)>,
+}
+
+impl SimtScratch {
+    /// Scratch space for blocks of `tpb` threads of `kernel`.
+    pub fn new(kernel: &Kernel, tpb: usize) -> Self {
+        let warps = tpb.div_ceil(W);
+        let blocks = kernel.simt.sizes.len();
+        SimtScratch {
+            frames: vec![0; warps * kernel.num_regs * W],
+            uniform: vec![false; warps * kernel.num_regs],
+            full: vec![0; blocks],
+            part: vec![0; blocks * W],
+            seen: vec![false; blocks],
+            touched: vec![],
+            stores: vec![],
+            cells: vec![],
+            rank: vec![0; tpb],
+            stops: vec![None; tpb],
+            warps: vec![(0, 0); warps],
+        }
+    }
+}
+
+/// Iterates over the set bits of `mask`, lowest first.
+#[inline(always)]
+fn lanes(mask: u32, mut f: impl FnMut(usize)) {
+    let mut m = mask;
+    while m != 0 {
+        f(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+}
+
+/// Like [`lanes`], stopping at the first `Err`.
+#[inline(always)]
+fn try_lanes(mask: u32, mut f: impl FnMut(usize) -> Simt) -> Simt {
+    let mut m = mask;
+    while m != 0 {
+        f(m.trailing_zeros() as usize)?;
+        m &= m - 1;
+    }
+    Ok(())
+}
+
+/// One lane's view of a warp's registers, for the scalar executor and affine evaluation.
+struct Lane<'a> {
+    regs: &'a mut [u64],
+    lane: usize,
+}
+
+impl Regs for Lane<'_> {
+    #[inline(always)]
+    fn get(&self, r: Reg) -> u64 {
+        self.regs[r as usize * W + self.lane]
+    }
+    #[inline(always)]
+    fn set(&mut self, r: Reg, v: u64) {
+        self.regs[r as usize * W + self.lane] = v;
+    }
+}
+
+/// Register `r` of every lane.
+#[inline(always)]
+fn row(regs: &[u64], r: Reg) -> [u64; W] {
+    let mut out = [0; W];
+    out.copy_from_slice(&regs[r as usize * W..(r as usize + 1) * W]);
+    out
+}
+
+/// Copies lane 0 of register `r` to every lane.
+#[inline(always)]
+fn broadcast(regs: &mut [u64], r: Reg) {
+    let row = &mut regs[r as usize * W..(r as usize + 1) * W];
+    let v = row[0];
+    row.fill(v);
+}
+
+/// `dst = f(a, b)` in every lane (the caller knows every lane may be written).
+#[inline(always)]
+fn binary(regs: &mut [u64], dst: Reg, a: Reg, b: Reg, f: impl Fn(u64, u64) -> u64) {
+    let (x, y) = (row(regs, a), row(regs, b));
+    let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
+    for l in 0..W {
+        out[l] = f(x[l], y[l]);
+    }
+}
+
+/// `dst = f(a, b, c)` in every lane.
+#[inline(always)]
+fn ternary(regs: &mut [u64], dst: Reg, a: Reg, b: Reg, c: Reg, f: impl Fn(u64, u64, u64) -> u64) {
+    let (x, y, z) = (row(regs, a), row(regs, b), row(regs, c));
+    let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
+    for l in 0..W {
+        out[l] = f(x[l], y[l], z[l]);
+    }
+}
+
+#[inline(always)]
+fn f64s(f: impl Fn(f64, f64) -> f64) -> impl Fn(u64, u64) -> u64 {
+    move |a, b| f(f64::from_reg(a), f64::from_reg(b)).to_reg()
+}
+
+#[inline(always)]
+fn f32s(f: impl Fn(f32, f32) -> f32) -> impl Fn(u64, u64) -> u64 {
+    move |a, b| f(f32::from_reg(a), f32::from_reg(b)).to_reg()
+}
+
+/// Runs a scalar instruction in every lane at once where that is a plain loop (the common
+/// float arithmetic); `false` for the others.
+#[inline(always)]
+fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64]) -> bool {
+    match *insn {
+        ScalarInsn::AddF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x + y)),
+        ScalarInsn::SubF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x - y)),
+        ScalarInsn::MulF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x * y)),
+        ScalarInsn::DivF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x / y)),
+        ScalarInsn::FmaF64 { dst, a, b, c } => {
+            ternary(regs, dst, a, b, c, |x, y, z| f64::from_reg(x).mul_add(f64::from_reg(y), f64::from_reg(z)).to_reg())
+        }
+        ScalarInsn::AddF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x + y)),
+        ScalarInsn::SubF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x - y)),
+        ScalarInsn::MulF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x * y)),
+        ScalarInsn::DivF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x / y)),
+        ScalarInsn::FmaF32 { dst, a, b, c } => {
+            ternary(regs, dst, a, b, c, |x, y, z| f32::from_reg(x).mul_add(f32::from_reg(y), f32::from_reg(z)).to_reg())
+        }
+        ScalarInsn::Select { dst, cond, a, b } => ternary(regs, dst, cond, a, b, |c, x, y| if c != 0 { x } else { y }),
+        // The integer operations that cannot fault, at their width.
+        ScalarInsn::IBinary { op, width, dst, a, b } => {
+            let w = width;
+            let i = |f: fn(i64, i64) -> i64| move |x: u64, y: u64| sext(f(x as i64, y as i64), w) as u64;
+            match op {
+                IBinOp::Add => binary(regs, dst, a, b, i(i64::wrapping_add)),
+                IBinOp::Sub => binary(regs, dst, a, b, i(i64::wrapping_sub)),
+                IBinOp::Mul => binary(regs, dst, a, b, i(i64::wrapping_mul)),
+                IBinOp::And => binary(regs, dst, a, b, i(|x, y| x & y)),
+                IBinOp::Or => binary(regs, dst, a, b, i(|x, y| x | y)),
+                IBinOp::Xor => binary(regs, dst, a, b, i(|x, y| x ^ y)),
+                IBinOp::MinS => binary(regs, dst, a, b, i(i64::min)),
+                IBinOp::MaxS => binary(regs, dst, a, b, i(i64::max)),
+                _ => return false,
+            }
+        }
+        ScalarInsn::CmpI { pred, width, dst, a, b } => {
+            binary(regs, dst, a, b, |x, y| if cmpi(pred, x as i64, y as i64, width) { u64::MAX } else { 0 })
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The position of the element `index` selects in `buffer`, for `lane` (`None`: out of
+/// bounds or not computable, which the thread-by-thread run reports).
+#[inline(always)]
+fn position(buffer: &Buffer, index: &Index, lane: &Lane<'_>) -> Option<usize> {
+    let rank = buffer.shape.len();
+    let mut pos = 0usize;
+    match index {
+        Index::Regs(regs) => {
+            if regs.len() != rank {
+                return None;
+            }
+            for (d, &r) in regs.iter().enumerate() {
+                let i = usize::try_from(lane.get(r) as i64).ok().filter(|&i| i < buffer.shape[d])?;
+                pos += i * buffer.strides[d];
+            }
+        }
+        Index::Map(map) => {
+            if map.results.len() != rank {
+                return None;
+            }
+            for d in 0..rank {
+                let i = usize::try_from(map.eval(d, lane)?).ok().filter(|&i| i < buffer.shape[d])?;
+                pos += i * buffer.strides[d];
+            }
+        }
+    }
+    Some(pos)
+}
+
+impl LaunchRun<'_> {
+    /// Runs block `linear` warp-synchronously. On [`Fallback`] everything the attempt changed
+    /// is undone, and the caller runs the block thread by thread.
+    pub(super) fn block_simt(&mut self, linear: u64, template: &[u64], s: &mut SimtScratch) -> Simt {
+        let phase = self.races.phase();
+        s.stores.clear();
+        s.cells.clear();
+        let mut owned = vec![];
+        match self.block_simt_inner(linear, template, s, &mut owned) {
+            Ok(tally) => {
+                let st = &mut *self.stats;
+                st.instructions += tally.instructions;
+                st.warp_instructions += tally.warp_instructions;
+                st.thread_instructions += tally.thread_instructions;
+                st.barriers += tally.barriers;
+                st.global_loads += tally.global_loads;
+                st.global_stores += tally.global_stores;
+                st.global_bytes_read += tally.global_bytes_read;
+                st.global_bytes_written += tally.global_bytes_written;
+                st.workgroup_loads += tally.workgroup_loads;
+                st.workgroup_stores += tally.workgroup_stores;
+                st.busiest_block_warp_instructions = st.busiest_block_warp_instructions.max(tally.warp_instructions);
+                st.busiest_block_barriers = st.busiest_block_barriers.max(tally.barriers);
+                // Freed in allocation order, as the thread-by-thread run frees them.
+                for m in owned {
+                    self.free(m);
+                }
+                Ok(())
+            }
+            Err(Fallback) => {
+                for &(handle, pos, bits) in s.stores.iter().rev() {
+                    if let Some(b) = self.memory.get_mut(MemRef(handle)) {
+                        b.undo_write(pos, bits);
+                    }
+                }
+                self.races.roll_back(phase, &mut s.cells);
+                // In reverse, so that the free list — and the handles the next run gets — is
+                // as before the attempt.
+                for &m in owned.iter().rev() {
+                    self.free(m);
+                }
+                Err(Fallback)
+            }
+        }
+    }
+
+    fn block_simt_inner(
+        &mut self,
+        linear: u64,
+        template: &[u64],
+        s: &mut SimtScratch,
+        owned: &mut Vec<MemRef>,
+    ) -> Simt<Tally> {
+        let k = self.kernel;
+        let block_id = super::launch::delinearize(linear, self.grid);
+        self.races.begin_block();
+        let mut workgroup = Vec::with_capacity(k.workgroup.len());
+        for (n, a) in k.workgroup.iter().enumerate() {
+            let m = self.memory.alloc(a.shape.clone(), a.kind).ok_or(Fallback)?;
+            owned.push(m);
+            self.set_class(m, MemClass::Workgroup(n));
+            workgroup.push(m);
+        }
+        let n = self.tpb as usize;
+        let num_regs = k.num_regs;
+        let frame = num_regs * W;
+        for (w, (regs, uniform)) in s.frames.chunks_mut(frame).zip(s.uniform.chunks_mut(num_regs)).enumerate() {
+            for (r, &bits) in template.iter().enumerate() {
+                regs[r * W..(r + 1) * W].fill(bits);
+            }
+            uniform.fill(true);
+            for lane in 0..W.min(n - w * W) {
+                let id = super::launch::delinearize((w * W + lane) as u64, self.block);
+                for &(r, special) in k.specials.iter() {
+                    match special {
+                        Special::ThreadId(d) => regs[r as usize * W + lane] = u64::from(id[d]),
+                        Special::BlockId(d) => regs[r as usize * W + lane] = u64::from(block_id[d]),
+                        Special::BlockDim(_) | Special::GridDim(_) => {}
+                    }
+                }
+                for (a, m) in k.workgroup.iter().zip(&workgroup) {
+                    regs[a.reg as usize * W + lane] = u64::from(m.0);
+                }
+                for a in k.private.iter() {
+                    let m = self.alloc_private(a.shape.clone(), a.kind).ok_or(Fallback)?;
+                    owned.push(m);
+                    regs[a.reg as usize * W + lane] = u64::from(m.0);
+                }
+            }
+            // Thread ids differ between lanes (all but the y and z ids of a warp within one
+            // row, say), private buffers always.
+            let nlanes = W.min(n - w * W);
+            for r in k.specials.iter().map(|&(r, _)| r).chain(k.private.iter().map(|a| a.reg)) {
+                let row = &regs[r as usize * W..r as usize * W + nlanes];
+                uniform[r as usize] = row.iter().all(|&v| v == row[0]);
+            }
+        }
+        s.warps.iter_mut().for_each(|w| *w = (0, 0));
+        let gtid0 = (linear * u64::from(self.tpb)) as u32;
+        let mut tally = Tally::default();
+        loop {
+            self.races.begin_phase();
+            // The thread order of the phase, as the thread-by-thread run would draw it.
+            let salt = (self.stats.barriers + tally.barriers) ^ (u64::from(gtid0) << 20);
+            let order = self.options.thread_order.permutation(n, salt).ok_or(Fallback)?;
+            for (i, &t) in order.iter().enumerate() {
+                s.rank[t] = i as u32;
+            }
+            s.stops.iter_mut().for_each(|stop| *stop = None);
+            for w in 0..s.warps.len() {
+                self.warp_phase(w, gtid0, s, &mut tally)?;
+            }
+            // Every thread at one barrier, or all returned; anything else is an error the
+            // thread-by-thread run reports.
+            match s.stops.first().copied().flatten() {
+                Some(Stop::Barrier(site)) if s.stops.iter().all(|&t| t == Some(Stop::Barrier(site))) => {
+                    tally.barriers += 1;
+                }
+                Some(Stop::Return(_)) if s.stops.iter().all(|t| matches!(t, Some(Stop::Return(_)))) => {
+                    return Ok(tally);
+                }
+                _ => return Err(Fallback),
+            }
+        }
+    }
+
+    /// Runs warp `w` from where it resumes until each of its lanes stops at a barrier or
+    /// returns, then folds its counts into `tally`.
+    fn warp_phase(&mut self, w: usize, gtid0: u32, s: &mut SimtScratch, tally: &mut Tally) -> Simt {
+        let k = self.kernel;
+        let code = &k.code;
+        let tables = &k.simt;
+        let budget = self.options.max_instructions_per_thread;
+        let n = self.tpb as usize;
+        let nlanes = W.min(n - w * W);
+        // The lanes of the warp; lanes past the end of a partial warp are padding whose
+        // registers arithmetic may write freely.
+        let all: u32 = if nlanes == W { u32::MAX } else { (1u32 << nlanes) - 1 };
+        let frame = k.num_regs * W;
+        let SimtScratch { frames, uniform, full, part, seen, touched, stores, cells, rank, stops, warps } = s;
+        let regs = &mut frames[w * frame..(w + 1) * frame];
+        let uni = &mut uniform[w * k.num_regs..(w + 1) * k.num_regs];
+        let (mut pc, mut issued) = warps[w];
+        let mut pcs = [pc as u32; W];
+        let mut mask = all;
+        let mut waiting = 0u32;
+        let first = w * W;
+        // Chooses the lanes to run next: those at the smallest program counter among
+        // `waiting`; `None` when no lane waits.
+        let next = |pcs: &[u32; W], waiting: &mut u32, mask: &mut u32, pc: &mut usize| -> bool {
+            if *waiting == 0 {
+                return false;
+            }
+            let mut min = u32::MAX;
+            lanes(*waiting, |l| min = min.min(pcs[l]));
+            let mut at = 0u32;
+            lanes(*waiting, |l| {
+                if pcs[l] == min {
+                    at |= 1 << l;
+                }
+            });
+            *waiting &= !at;
+            *mask = at;
+            *pc = min as usize;
+            true
+        };
+        loop {
+            let Some((insn, _)) = code.get(pc) else { return Err(Fallback) };
+            let b = tables.block_at[pc];
+            if b != NO_BLOCK {
+                if waiting != 0 {
+                    // Lanes waiting here join (control fell into their program counter).
+                    let mut join = 0u32;
+                    lanes(waiting, |l| {
+                        if pcs[l] as usize == pc {
+                            join |= 1 << l;
+                        }
+                    });
+                    waiting &= !join;
+                    mask |= join;
+                }
+                let bi = b as usize;
+                if !seen[bi] {
+                    seen[bi] = true;
+                    touched.push(b);
+                }
+                if mask == all {
+                    full[bi] += 1;
+                } else {
+                    lanes(mask, |l| part[bi * W + l] += 1);
+                }
+            }
+            issued += 1;
+            // A lane runs at most what its warp issues: within the budget, no lane is over.
+            if issued > budget {
+                return Err(Fallback);
+            }
+            // Register-only instructions may run in the padding lanes too.
+            let wide = if mask == all { u32::MAX } else { mask };
+            // Whether every lane runs it on the same operands: then it runs once, in lane 0.
+            let (u0, u1) = tables.use_at[pc];
+            let uniform = mask == all && tables.uses[u0 as usize..u1 as usize].iter().all(|&r| uni[r as usize]);
+            let def = tables.defs[pc];
+            // Where the lanes of `mask` go: (lanes to `target`, target); the others fall
+            // through.
+            let mut branch: Option<(u32, usize)> = None;
+            match insn {
+                Insn::Scalar { insn, .. } => {
+                    if uniform {
+                        exec(insn, &mut Lane { regs: &mut *regs, lane: 0 }).map_err(|_| Fallback)?;
+                        broadcast(regs, def);
+                    } else if wide != u32::MAX || !vector_scalar(insn, regs) {
+                        try_lanes(mask, |lane| exec(insn, &mut Lane { regs: &mut *regs, lane }).map_err(|_| Fallback))?;
+                    }
+                    uni[def as usize] = uniform;
+                }
+                Insn::Load { dst, mem, index, bytes, site } => {
+                    uni[*dst as usize] = false;
+                    let kind = AccessKind::Read;
+                    try_lanes(mask, |lane| {
+                        let view = Lane { regs: &mut *regs, lane };
+                        let handle = view.get(*mem) as u32;
+                        let buffer = self.memory.get(MemRef(handle)).ok_or(Fallback)?;
+                        let pos = position(buffer, index, &view).ok_or(Fallback)?;
+                        let value = buffer.read(pos).ok_or(Fallback)?;
+                        let len = buffer.len();
+                        regs[*dst as usize * W + lane] = value;
+                        let tracked = match self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global) {
+                            MemClass::Private => return Ok(()),
+                            MemClass::Global => {
+                                tally.global_loads += 1;
+                                tally.global_bytes_read += u64::from(*bytes);
+                                Tracked::Global
+                            }
+                            MemClass::Workgroup(_) => {
+                                tally.workgroup_loads += 1;
+                                Tracked::Workgroup
+                            }
+                        };
+                        let thread = gtid0 + (first + lane) as u32;
+                        match self.races.access_simt(handle, len, pos, kind, tracked, thread, *site, rank, cells) {
+                            true => Ok(()),
+                            false => Err(Fallback),
+                        }
+                    })?;
+                }
+                Insn::Store { value, mem, index, bytes, site } => {
+                    let kind = AccessKind::Write;
+                    try_lanes(mask, |lane| {
+                        let view = Lane { regs: &mut *regs, lane };
+                        let handle = view.get(*mem) as u32;
+                        let bits = view.get(*value);
+                        let buffer = self.memory.get_mut(MemRef(handle)).ok_or(Fallback)?;
+                        let pos = position(buffer, index, &view).ok_or(Fallback)?;
+                        let old = buffer.read(pos).ok_or(Fallback)?;
+                        let len = buffer.len();
+                        if !buffer.write(pos, bits) {
+                            return Err(Fallback);
+                        }
+                        let tracked = match self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global) {
+                            // Freed when the block is undone: nothing to restore.
+                            MemClass::Private => return Ok(()),
+                            MemClass::Global => {
+                                stores.push((handle, pos, old));
+                                tally.global_stores += 1;
+                                tally.global_bytes_written += u64::from(*bytes);
+                                Tracked::Global
+                            }
+                            MemClass::Workgroup(_) => {
+                                tally.workgroup_stores += 1;
+                                Tracked::Workgroup
+                            }
+                        };
+                        let thread = gtid0 + (first + lane) as u32;
+                        match self.races.access_simt(handle, len, pos, kind, tracked, thread, *site, rank, cells) {
+                            true => Ok(()),
+                            false => Err(Fallback),
+                        }
+                    })?;
+                }
+                Insn::Apply { dst, map, fold, .. } => {
+                    uni[*dst as usize] = uniform;
+                    try_lanes(if uniform { 1 } else { mask }, |lane| {
+                        let view = Lane { regs: &mut *regs, lane };
+                        let v = match fold {
+                            None => map.eval(0, &view),
+                            Some(max) => map.fold(0..map.results.len(), &view, *max),
+                        };
+                        regs[*dst as usize * W + lane] = v.ok_or(Fallback)? as u64;
+                        Ok(())
+                    })?;
+                    if uniform {
+                        broadcast(regs, *dst);
+                    }
+                }
+                Insn::Bound { dst, bound, lower, .. } => {
+                    uni[*dst as usize] = uniform;
+                    try_lanes(if uniform { 1 } else { mask }, |lane| {
+                        let v = bound
+                            .map
+                            .fold(bound.range.clone(), &Lane { regs: &mut *regs, lane }, *lower)
+                            .ok_or(Fallback)?;
+                        regs[*dst as usize * W + lane] = v as u64;
+                        Ok(())
+                    })?;
+                    if uniform {
+                        broadcast(regs, *dst);
+                    }
+                }
+                // Kernels with allocas do not run here (`SimtTables::usable`).
+                Insn::Alloca { .. } => return Err(Fallback),
+                Insn::Dim { dst, mem, dim, .. } => {
+                    uni[*dst as usize] = false;
+                    try_lanes(mask, |lane| {
+                        let buffer = self.memory.get(MemRef(regs[*mem as usize * W + lane] as u32)).ok_or(Fallback)?;
+                        let d = regs[*dim as usize * W + lane] as i64;
+                        let n = usize::try_from(d).ok().and_then(|d| buffer.shape.get(d)).ok_or(Fallback)?;
+                        regs[*dst as usize * W + lane] = *n as u64;
+                        Ok(())
+                    })?;
+                }
+                Insn::Cast { dst, src, shape, .. } => {
+                    uni[*dst as usize] = false;
+                    try_lanes(mask, |lane| {
+                        let bits = regs[*src as usize * W + lane];
+                        let buffer = self.memory.get(MemRef(bits as u32)).ok_or(Fallback)?;
+                        let fits = buffer.shape.len() == shape.len()
+                            && buffer.shape.iter().zip(shape.iter()).all(|(n, s)| s.is_none_or(|s| s == *n));
+                        if !fits {
+                            return Err(Fallback);
+                        }
+                        regs[*dst as usize * W + lane] = bits;
+                        Ok(())
+                    })?;
+                }
+                Insn::Move { dst, src } => {
+                    uni[*dst as usize] = uniform;
+                    if wide == u32::MAX {
+                        let (d, s) = (*dst as usize * W, *src as usize * W);
+                        regs.copy_within(s..s + W, d);
+                    } else {
+                        lanes(mask, |l| regs[*dst as usize * W + l] = regs[*src as usize * W + l]);
+                    }
+                }
+                Insn::CheckStep { step, .. } => {
+                    try_lanes(if uniform { 1 } else { mask }, |l| {
+                        if (regs[*step as usize * W + l] as i64) <= 0 {
+                            Err(Fallback)
+                        } else {
+                            Ok(())
+                        }
+                    })?;
+                }
+                Insn::LoopTest { counter, upper, iv, width, unsigned, exit } => {
+                    let mut out = 0u32;
+                    lanes(if uniform { 1 } else { mask }, |l| {
+                        let (c, ub) = (regs[*counter as usize * W + l] as i64, regs[*upper as usize * W + l] as i64);
+                        let below = if *unsigned { zext(c, *width) < zext(ub, *width) } else { c < ub };
+                        if below {
+                            regs[*iv as usize * W + l] = sext(c, *width) as u64;
+                        } else {
+                            out |= 1 << l;
+                        }
+                    });
+                    if uniform {
+                        out = if out == 0 { 0 } else { mask };
+                        if out == 0 {
+                            broadcast(regs, *iv);
+                            uni[*iv as usize] = true;
+                        }
+                    } else if out != mask {
+                        uni[*iv as usize] = false;
+                    }
+                    branch = Some((out, *exit as usize));
+                }
+                Insn::LoopNext { counter, step, head, exit } => {
+                    let mut over = 0u32;
+                    lanes(if uniform { 1 } else { mask }, |l| {
+                        let c = regs[*counter as usize * W + l] as i64;
+                        match c.checked_add(regs[*step as usize * W + l] as i64) {
+                            Some(next) => regs[*counter as usize * W + l] = next as u64,
+                            None => over |= 1 << l,
+                        }
+                    });
+                    if uniform {
+                        if over == 0 {
+                            broadcast(regs, *counter);
+                        } else {
+                            over = mask;
+                        }
+                    } else if over != mask {
+                        uni[*counter as usize] = false;
+                    }
+                    // Every lane leaves: those that wrapped to the exit, the others back to
+                    // the head.
+                    if over == 0 {
+                        branch = Some((mask, *head as usize));
+                    } else {
+                        lanes(mask & !over, |l| pcs[l] = *head as u32);
+                        lanes(over, |l| pcs[l] = *exit as u32);
+                        waiting |= mask;
+                        if !next(&pcs, &mut waiting, &mut mask, &mut pc) {
+                            break;
+                        }
+                        continue;
+                    }
+                }
+                Insn::Jump { target } => branch = Some((mask, *target as usize)),
+                Insn::BranchIfFalse { cond, target } => {
+                    let mut taken = 0u32;
+                    lanes(if uniform { 1 } else { mask }, |l| {
+                        if regs[*cond as usize * W + l] == 0 {
+                            taken |= 1 << l;
+                        }
+                    });
+                    if uniform && taken != 0 {
+                        taken = mask;
+                    }
+                    branch = Some((taken, *target as usize));
+                }
+                Insn::BranchUnlessSet { set, target, .. } => {
+                    let mut taken = 0u32;
+                    try_lanes(if uniform { 1 } else { mask }, |lane| {
+                        if !set.contains(&Lane { regs: &mut *regs, lane }).ok_or(Fallback)? {
+                            taken |= 1 << lane;
+                        }
+                        Ok(())
+                    })?;
+                    if uniform && taken != 0 {
+                        taken = mask;
+                    }
+                    branch = Some((taken, *target as usize));
+                }
+                Insn::Barrier { site } | Insn::Return { site } => {
+                    let stop = match insn {
+                        Insn::Barrier { .. } => Stop::Barrier(*site),
+                        _ => Stop::Return(*site),
+                    };
+                    lanes(mask, |l| stops[first + l] = Some(stop));
+                    // Every lane of a warp that finishes the phase stops at this barrier (or
+                    // the block falls back), so one resume point serves the warp.
+                    warps[w].0 = pc + 1;
+                    if !next(&pcs, &mut waiting, &mut mask, &mut pc) {
+                        break;
+                    }
+                    continue;
+                }
+            }
+            match branch {
+                None => pc += 1,
+                Some((taken, target)) => {
+                    if taken == mask {
+                        pc = target;
+                    } else if taken == 0 {
+                        pc += 1;
+                    } else {
+                        lanes(taken, |l| pcs[l] = target as u32);
+                        lanes(mask & !taken, |l| pcs[l] = (pc + 1) as u32);
+                        waiting |= mask;
+                        next(&pcs, &mut waiting, &mut mask, &mut pc);
+                        continue;
+                    }
+                    // All lanes went one way; if others wait at a smaller program counter,
+                    // they run first.
+                    if waiting != 0 {
+                        lanes(mask, |l| pcs[l] = pc as u32);
+                        waiting |= mask;
+                        next(&pcs, &mut waiting, &mut mask, &mut pc);
+                    }
+                }
+            }
+        }
+        warps[w].1 = issued;
+        // The warp model's fold: the warp issued each basic block as often as its busiest
+        // lane entered it.
+        for &b in touched.iter() {
+            let bi = b as usize;
+            seen[bi] = false;
+            let (size, weight) = tables.sizes[bi];
+            let f = std::mem::take(&mut full[bi]);
+            let lanes_counts = &mut part[bi * W..(bi + 1) * W];
+            let (mut most, mut sum) = (0u64, 0u64);
+            for c in lanes_counts.iter_mut().take(nlanes) {
+                most = most.max(*c);
+                sum += *c;
+                *c = 0;
+            }
+            let entries = f * nlanes as u64 + sum;
+            tally.instructions += entries * size;
+            tally.thread_instructions += entries * weight;
+            tally.warp_instructions += (f + most) * weight;
+        }
+        touched.clear();
+        Ok(())
+    }
+}
