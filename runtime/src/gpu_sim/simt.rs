@@ -34,7 +34,8 @@ use super::warp::{is_counted, WARP_SIZE};
 use crate::loops::memory::Buffer;
 use crate::loops::steps::Index;
 use crate::loops::MemRef;
-use crate::scalar::semantics::{cmpi, IBinOp};
+use crate::scalar::semantics::{cmpi, ibin, int_cast, IBinOp};
+use crate::scalar::CastKind;
 use crate::scalar::{exec, sext, zext, Elem, Reg, Regs, ScalarInsn};
 
 /// Lanes per warp as a register stride.
@@ -230,24 +231,49 @@ fn broadcast(regs: &mut [u64], r: Reg) {
     row.fill(v);
 }
 
-/// `dst = f(a, b)` in every lane (the caller knows every lane may be written).
+/// Writes `values` to the lanes of `wide` of register `dst`.
 #[inline(always)]
-fn binary(regs: &mut [u64], dst: Reg, a: Reg, b: Reg, f: impl Fn(u64, u64) -> u64) {
-    let (x, y) = (row(regs, a), row(regs, b));
+fn put(regs: &mut [u64], dst: Reg, wide: u32, values: [u64; W]) {
     let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
-    for l in 0..W {
-        out[l] = f(x[l], y[l]);
+    if wide == u32::MAX {
+        out.copy_from_slice(&values);
+    } else {
+        lanes(wide, |l| out[l] = values[l]);
     }
 }
 
-/// `dst = f(a, b, c)` in every lane.
+/// `dst = f(a)` in the lanes of `wide` (computed in every lane: a loop the compiler
+/// vectorises; `f` must not fail on the values of lanes that do not run).
 #[inline(always)]
-fn ternary(regs: &mut [u64], dst: Reg, a: Reg, b: Reg, c: Reg, f: impl Fn(u64, u64, u64) -> u64) {
-    let (x, y, z) = (row(regs, a), row(regs, b), row(regs, c));
-    let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
+fn unary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, f: impl Fn(u64) -> u64) {
+    let x = row(regs, a);
+    let mut v = [0; W];
     for l in 0..W {
-        out[l] = f(x[l], y[l], z[l]);
+        v[l] = f(x[l]);
     }
+    put(regs, dst, wide, v);
+}
+
+/// `dst = f(a, b)` in the lanes of `wide`.
+#[inline(always)]
+fn binary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, b: Reg, f: impl Fn(u64, u64) -> u64) {
+    let (x, y) = (row(regs, a), row(regs, b));
+    let mut v = [0; W];
+    for l in 0..W {
+        v[l] = f(x[l], y[l]);
+    }
+    put(regs, dst, wide, v);
+}
+
+/// `dst = f(a, b, c)` in the lanes of `wide`.
+#[inline(always)]
+fn ternary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, b: Reg, c: Reg, f: impl Fn(u64, u64, u64) -> u64) {
+    let (x, y, z) = (row(regs, a), row(regs, b), row(regs, c));
+    let mut v = [0; W];
+    for l in 0..W {
+        v[l] = f(x[l], y[l], z[l]);
+    }
+    put(regs, dst, wide, v);
 }
 
 #[inline(always)]
@@ -260,48 +286,103 @@ fn f32s(f: impl Fn(f32, f32) -> f32) -> impl Fn(u64, u64) -> u64 {
     move |a, b| f(f32::from_reg(a), f32::from_reg(b)).to_reg()
 }
 
-/// Runs a scalar instruction in every lane at once where that is a plain loop (the common
-/// float arithmetic); `false` for the others.
+/// `arith.floordivsi` for a divisor that is neither 0 nor -1.
 #[inline(always)]
-fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64]) -> bool {
+fn floor_div_nonzero(x: i64, y: i64) -> i64 {
+    let q = x / y;
+    if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// `arith.ceildivsi` for a divisor that is neither 0 nor -1.
+#[inline(always)]
+fn ceil_div_nonzero(x: i64, y: i64) -> i64 {
+    let q = x / y;
+    if x % y != 0 && ((x < 0) == (y < 0)) {
+        q + 1
+    } else {
+        q
+    }
+}
+
+/// Runs a scalar instruction for the lanes of `wide` (those of `mask`, and padding lanes
+/// whose registers mean nothing) as one loop over all lanes, where the instruction is common
+/// enough to deserve one; `Ok(false)` for the others. A fault in a lane of `mask` is a
+/// [`Fallback`]; elsewhere it is ignored (the lane does not run the instruction).
+#[inline(always)]
+fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> Simt<bool> {
     match *insn {
-        ScalarInsn::AddF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x + y)),
-        ScalarInsn::SubF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x - y)),
-        ScalarInsn::MulF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x * y)),
-        ScalarInsn::DivF64 { dst, a, b } => binary(regs, dst, a, b, f64s(|x, y| x / y)),
-        ScalarInsn::FmaF64 { dst, a, b, c } => {
-            ternary(regs, dst, a, b, c, |x, y, z| f64::from_reg(x).mul_add(f64::from_reg(y), f64::from_reg(z)).to_reg())
+        ScalarInsn::AddF64 { dst, a, b } => binary(regs, wide, dst, a, b, f64s(|x, y| x + y)),
+        ScalarInsn::SubF64 { dst, a, b } => binary(regs, wide, dst, a, b, f64s(|x, y| x - y)),
+        ScalarInsn::MulF64 { dst, a, b } => binary(regs, wide, dst, a, b, f64s(|x, y| x * y)),
+        ScalarInsn::DivF64 { dst, a, b } => binary(regs, wide, dst, a, b, f64s(|x, y| x / y)),
+        ScalarInsn::FmaF64 { dst, a, b, c } => ternary(regs, wide, dst, a, b, c, |x, y, z| {
+            f64::from_reg(x).mul_add(f64::from_reg(y), f64::from_reg(z)).to_reg()
+        }),
+        ScalarInsn::AddF32 { dst, a, b } => binary(regs, wide, dst, a, b, f32s(|x, y| x + y)),
+        ScalarInsn::SubF32 { dst, a, b } => binary(regs, wide, dst, a, b, f32s(|x, y| x - y)),
+        ScalarInsn::MulF32 { dst, a, b } => binary(regs, wide, dst, a, b, f32s(|x, y| x * y)),
+        ScalarInsn::DivF32 { dst, a, b } => binary(regs, wide, dst, a, b, f32s(|x, y| x / y)),
+        ScalarInsn::FmaF32 { dst, a, b, c } => ternary(regs, wide, dst, a, b, c, |x, y, z| {
+            f32::from_reg(x).mul_add(f32::from_reg(y), f32::from_reg(z)).to_reg()
+        }),
+        ScalarInsn::Select { dst, cond, a, b } => {
+            ternary(regs, wide, dst, cond, a, b, |c, x, y| if c != 0 { x } else { y })
         }
-        ScalarInsn::AddF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x + y)),
-        ScalarInsn::SubF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x - y)),
-        ScalarInsn::MulF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x * y)),
-        ScalarInsn::DivF32 { dst, a, b } => binary(regs, dst, a, b, f32s(|x, y| x / y)),
-        ScalarInsn::FmaF32 { dst, a, b, c } => {
-            ternary(regs, dst, a, b, c, |x, y, z| f32::from_reg(x).mul_add(f32::from_reg(y), f32::from_reg(z)).to_reg())
-        }
-        ScalarInsn::Select { dst, cond, a, b } => ternary(regs, dst, cond, a, b, |c, x, y| if c != 0 { x } else { y }),
-        // The integer operations that cannot fault, at their width.
         ScalarInsn::IBinary { op, width, dst, a, b } => {
             let w = width;
             let i = |f: fn(i64, i64) -> i64| move |x: u64, y: u64| sext(f(x as i64, y as i64), w) as u64;
             match op {
-                IBinOp::Add => binary(regs, dst, a, b, i(i64::wrapping_add)),
-                IBinOp::Sub => binary(regs, dst, a, b, i(i64::wrapping_sub)),
-                IBinOp::Mul => binary(regs, dst, a, b, i(i64::wrapping_mul)),
-                IBinOp::And => binary(regs, dst, a, b, i(|x, y| x & y)),
-                IBinOp::Or => binary(regs, dst, a, b, i(|x, y| x | y)),
-                IBinOp::Xor => binary(regs, dst, a, b, i(|x, y| x ^ y)),
-                IBinOp::MinS => binary(regs, dst, a, b, i(i64::min)),
-                IBinOp::MaxS => binary(regs, dst, a, b, i(i64::max)),
-                _ => return false,
+                IBinOp::Add => binary(regs, wide, dst, a, b, i(i64::wrapping_add)),
+                IBinOp::Sub => binary(regs, wide, dst, a, b, i(i64::wrapping_sub)),
+                IBinOp::Mul => binary(regs, wide, dst, a, b, i(i64::wrapping_mul)),
+                IBinOp::And => binary(regs, wide, dst, a, b, i(|x, y| x & y)),
+                IBinOp::Or => binary(regs, wide, dst, a, b, i(|x, y| x | y)),
+                IBinOp::Xor => binary(regs, wide, dst, a, b, i(|x, y| x ^ y)),
+                IBinOp::MinS => binary(regs, wide, dst, a, b, i(i64::min)),
+                IBinOp::MaxS => binary(regs, wide, dst, a, b, i(i64::max)),
+                // Divisions by a divisor that cannot fault (neither 0 nor -1, whose only fault
+                // is the minimum divided by it) in any lane, at 64 bits (`index`): plain
+                // loops.
+                IBinOp::FloorDivS | IBinOp::CeilDivS | IBinOp::DivS | IBinOp::RemS
+                    if w == 64 && row(regs, b).iter().all(|&d| d != 0 && d != u64::MAX) =>
+                {
+                    let i = |f: fn(i64, i64) -> i64| move |x: u64, y: u64| f(x as i64, y as i64) as u64;
+                    match op {
+                        IBinOp::FloorDivS => binary(regs, wide, dst, a, b, i(floor_div_nonzero)),
+                        IBinOp::CeilDivS => binary(regs, wide, dst, a, b, i(ceil_div_nonzero)),
+                        IBinOp::DivS => binary(regs, wide, dst, a, b, i(|x, y| x / y)),
+                        _ => binary(regs, wide, dst, a, b, i(|x, y| x % y)),
+                    }
+                }
+                // Divisions and the rest may fault: lane by lane, faults of lanes that do not
+                // run ignored.
+                _ => {
+                    let (x, y) = (row(regs, a), row(regs, b));
+                    let mut v = [0; W];
+                    for l in 0..W {
+                        match ibin(op, x[l] as i64, y[l] as i64, w) {
+                            Ok(r) => v[l] = r as u64,
+                            Err(_) if mask & (1 << l) != 0 => return Err(Fallback),
+                            Err(_) => {}
+                        }
+                    }
+                    put(regs, dst, wide, v);
+                }
             }
         }
         ScalarInsn::CmpI { pred, width, dst, a, b } => {
-            binary(regs, dst, a, b, |x, y| if cmpi(pred, x as i64, y as i64, width) { u64::MAX } else { 0 })
+            binary(regs, wide, dst, a, b, |x, y| if cmpi(pred, x as i64, y as i64, width) { u64::MAX } else { 0 })
         }
-        _ => return false,
+        ScalarInsn::Cast { kind: CastKind::Int { from, to, unsigned }, dst, a } => {
+            unary(regs, wide, dst, a, |x| int_cast(x as i64, from, to, unsigned) as u64)
+        }
+        _ => return Ok(false),
     }
-    true
+    Ok(true)
 }
 
 /// The position of the element `index` selects in `buffer`, for `lane` (`None`: out of
@@ -544,7 +625,7 @@ impl LaunchRun<'_> {
                     if uniform {
                         exec(insn, &mut Lane { regs: &mut *regs, lane: 0 }).map_err(|_| Fallback)?;
                         broadcast(regs, def);
-                    } else if wide != u32::MAX || !vector_scalar(insn, regs) {
+                    } else if !vector_scalar(insn, regs, mask, wide)? {
                         try_lanes(mask, |lane| exec(insn, &mut Lane { regs: &mut *regs, lane }).map_err(|_| Fallback))?;
                     }
                     uni[def as usize] = uniform;
