@@ -47,19 +47,28 @@ const NO_BLOCK: u32 = u32::MAX;
 /// No register.
 const NO_REG: Reg = Reg::MAX;
 
+/// What the warp loop needs to know of an instruction besides the instruction.
+#[derive(Copy, Clone, Debug)]
+struct Meta {
+    /// The number of the basic block it starts ([`NO_BLOCK`] if it starts none).
+    block: u32,
+    /// The register it writes ([`NO_REG`] for none).
+    def: Reg,
+    /// Its operand registers: `SimtTables::uses[uses.0..uses.1]`.
+    uses: (u32, u32),
+}
+
 /// Per-kernel tables of the warp-synchronous run, built with the kernel.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SimtTables {
-    /// Per instruction, the number of the basic block it starts ([`NO_BLOCK`] for the others).
-    block_at: Box<[u32]>,
+    /// Per instruction, what the warp loop needs besides the instruction, side by side so
+    /// that one cache line holds it.
+    meta: Box<[Meta]>,
     /// Per basic block: instructions (for the instruction count) and counted instructions
     /// (warp model weights).
     sizes: Box<[(u64, u64)]>,
-    /// Per instruction, its operand registers: `uses[use_at[i].0..use_at[i].1]`.
+    /// The operand registers of every instruction, one after another (`Meta::uses`).
     uses: Box<[Reg]>,
-    use_at: Box<[(u32, u32)]>,
-    /// Per instruction, the register it writes ([`NO_REG`] for none).
-    defs: Box<[Reg]>,
     /// Whether blocks of the kernel can run warp-synchronously: `memref.alloca` allocates per
     /// thread while running, which this path does not model (such kernels run thread by
     /// thread).
@@ -81,8 +90,8 @@ impl SimtTables {
             sizes.push(((end - i) as u64, counted));
             i = end;
         }
-        let (mut uses, mut use_at, mut defs) = (vec![], vec![], vec![]);
-        for insn in code {
+        let (mut uses, mut meta) = (vec![], vec![]);
+        for (insn, &block) in code.iter().zip(&block_at) {
             let start = uses.len() as u32;
             let mut def = NO_REG;
             insn.clone().visit_regs(&mut |r, role| match role {
@@ -93,16 +102,13 @@ impl SimtTables {
             if let Insn::LoopNext { counter, .. } = insn {
                 def = *counter;
             }
-            use_at.push((start, uses.len() as u32));
-            defs.push(def);
+            meta.push(Meta { block, def, uses: (start, uses.len() as u32) });
         }
         let usable = !code.iter().any(|insn| matches!(insn, Insn::Alloca { .. }));
         SimtTables {
-            block_at: block_at.into(),
+            meta: meta.into(),
             sizes: sizes.into(),
             uses: uses.into(),
-            use_at: use_at.into(),
-            defs: defs.into(),
             usable,
         }
     }
@@ -332,6 +338,25 @@ fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> S
         ScalarInsn::Select { dst, cond, a, b } => {
             ternary(regs, wide, dst, cond, a, b, |c, x, y| if c != 0 { x } else { y })
         }
+        // `index` arithmetic (64 bits, where the canonical form needs no sign extension).
+        // Bitwise operations, minima and maxima of canonical values are canonical at
+        // every width.
+        ScalarInsn::IBinary { op, width, dst, a, b }
+            if matches!(op, IBinOp::And | IBinOp::Or | IBinOp::Xor | IBinOp::MinS | IBinOp::MaxS)
+                || (width == 64 && matches!(op, IBinOp::Add | IBinOp::Sub | IBinOp::Mul)) =>
+        {
+            let i = |f: fn(i64, i64) -> i64| move |x: u64, y: u64| f(x as i64, y as i64) as u64;
+            match op {
+                IBinOp::Add => binary(regs, wide, dst, a, b, i(i64::wrapping_add)),
+                IBinOp::Sub => binary(regs, wide, dst, a, b, i(i64::wrapping_sub)),
+                IBinOp::Mul => binary(regs, wide, dst, a, b, i(i64::wrapping_mul)),
+                IBinOp::And => binary(regs, wide, dst, a, b, |x, y| x & y),
+                IBinOp::Or => binary(regs, wide, dst, a, b, |x, y| x | y),
+                IBinOp::Xor => binary(regs, wide, dst, a, b, |x, y| x ^ y),
+                IBinOp::MinS => binary(regs, wide, dst, a, b, i(i64::min)),
+                _ => binary(regs, wide, dst, a, b, i(i64::max)),
+            }
+        }
         ScalarInsn::IBinary { op, width, dst, a, b } => {
             let w = width;
             let i = |f: fn(i64, i64) -> i64| move |x: u64, y: u64| sext(f(x as i64, y as i64), w) as u64;
@@ -372,6 +397,21 @@ fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> S
                     }
                     put(regs, dst, wide, v);
                 }
+            }
+        }
+        ScalarInsn::CmpI { pred, width: 64, dst, a, b } => {
+            let c = |f: fn(i64, i64) -> bool| move |x: u64, y: u64| if f(x as i64, y as i64) { u64::MAX } else { 0 };
+            match pred {
+                0 => binary(regs, wide, dst, a, b, c(|x, y| x == y)),
+                1 => binary(regs, wide, dst, a, b, c(|x, y| x != y)),
+                2 => binary(regs, wide, dst, a, b, c(|x, y| x < y)),
+                3 => binary(regs, wide, dst, a, b, c(|x, y| x <= y)),
+                4 => binary(regs, wide, dst, a, b, c(|x, y| x > y)),
+                5 => binary(regs, wide, dst, a, b, c(|x, y| x >= y)),
+                6 => binary(regs, wide, dst, a, b, c(|x, y| (x as u64) < (y as u64))),
+                7 => binary(regs, wide, dst, a, b, c(|x, y| (x as u64) <= (y as u64))),
+                8 => binary(regs, wide, dst, a, b, c(|x, y| (x as u64) > (y as u64))),
+                _ => binary(regs, wide, dst, a, b, c(|x, y| (x as u64) >= (y as u64))),
             }
         }
         ScalarInsn::CmpI { pred, width, dst, a, b } => {
@@ -582,7 +622,8 @@ impl LaunchRun<'_> {
         };
         loop {
             let Some((insn, _)) = code.get(pc) else { return Err(Fallback) };
-            let b = tables.block_at[pc];
+            let meta = tables.meta[pc];
+            let b = meta.block;
             if b != NO_BLOCK {
                 if waiting != 0 {
                     // Lanes waiting here join (control fell into their program counter).
@@ -614,9 +655,9 @@ impl LaunchRun<'_> {
             // Register-only instructions may run in the padding lanes too.
             let wide = if mask == all { u32::MAX } else { mask };
             // Whether every lane runs it on the same operands: then it runs once, in lane 0.
-            let (u0, u1) = tables.use_at[pc];
+            let (u0, u1) = meta.uses;
             let uniform = mask == all && tables.uses[u0 as usize..u1 as usize].iter().all(|&r| uni[r as usize]);
-            let def = tables.defs[pc];
+            let def = meta.def;
             // Where the lanes of `mask` go: (lanes to `target`, target); the others fall
             // through.
             let mut branch: Option<(u32, usize)> = None;
@@ -632,33 +673,66 @@ impl LaunchRun<'_> {
                 }
                 Insn::Load { dst, mem, index, bytes, site } => {
                     uni[*dst as usize] = false;
-                    let kind = AccessKind::Read;
-                    try_lanes(mask, |lane| {
-                        let view = Lane { regs: &mut *regs, lane };
-                        let handle = view.get(*mem) as u32;
+                    if uni[*mem as usize] {
+                        // One buffer for every lane (the common case): looked up once.
+                        let handle = regs[*mem as usize * W] as u32;
                         let buffer = self.memory.get(MemRef(handle)).ok_or(Fallback)?;
-                        let pos = position(buffer, index, &view).ok_or(Fallback)?;
-                        let value = buffer.read(pos).ok_or(Fallback)?;
                         let len = buffer.len();
-                        regs[*dst as usize * W + lane] = value;
-                        let tracked = match self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global) {
-                            MemClass::Private => return Ok(()),
+                        let class = self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global);
+                        let n = u64::from(mask.count_ones());
+                        let tracked = match class {
+                            MemClass::Private => None,
                             MemClass::Global => {
-                                tally.global_loads += 1;
-                                tally.global_bytes_read += u64::from(*bytes);
-                                Tracked::Global
+                                tally.global_loads += n;
+                                tally.global_bytes_read += n * u64::from(*bytes);
+                                Some(Tracked::Global)
                             }
                             MemClass::Workgroup(_) => {
-                                tally.workgroup_loads += 1;
-                                Tracked::Workgroup
+                                tally.workgroup_loads += n;
+                                Some(Tracked::Workgroup)
                             }
                         };
-                        let thread = gtid0 + (first + lane) as u32;
-                        match self.races.access_simt(handle, len, pos, kind, tracked, thread, *site, rank, cells) {
-                            true => Ok(()),
-                            false => Err(Fallback),
-                        }
-                    })?;
+                        let races = &mut *self.races;
+                        try_lanes(mask, |lane| {
+                            let pos = position(buffer, index, &Lane { regs: &mut *regs, lane }).ok_or(Fallback)?;
+                            regs[*dst as usize * W + lane] = buffer.read(pos).ok_or(Fallback)?;
+                            let Some(tracked) = tracked else { return Ok(()) };
+                            let thread = gtid0 + (first + lane) as u32;
+                            match races.access_simt(handle, len, pos, AccessKind::Read, tracked, thread, *site, rank, cells)
+                            {
+                                true => Ok(()),
+                                false => Err(Fallback),
+                            }
+                        })?;
+                    } else {
+                        try_lanes(mask, |lane| {
+                            let view = Lane { regs: &mut *regs, lane };
+                            let handle = view.get(*mem) as u32;
+                            let buffer = self.memory.get(MemRef(handle)).ok_or(Fallback)?;
+                            let pos = position(buffer, index, &view).ok_or(Fallback)?;
+                            let value = buffer.read(pos).ok_or(Fallback)?;
+                            let len = buffer.len();
+                            regs[*dst as usize * W + lane] = value;
+                            let tracked = match self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global) {
+                                MemClass::Private => return Ok(()),
+                                MemClass::Global => {
+                                    tally.global_loads += 1;
+                                    tally.global_bytes_read += u64::from(*bytes);
+                                    Tracked::Global
+                                }
+                                MemClass::Workgroup(_) => {
+                                    tally.workgroup_loads += 1;
+                                    Tracked::Workgroup
+                                }
+                            };
+                            let thread = gtid0 + (first + lane) as u32;
+                            match self.races.access_simt(handle, len, pos, AccessKind::Read, tracked, thread, *site, rank, cells)
+                            {
+                                true => Ok(()),
+                                false => Err(Fallback),
+                            }
+                        })?;
+                    }
                 }
                 Insn::Store { value, mem, index, bytes, site } => {
                     let kind = AccessKind::Write;
@@ -674,7 +748,8 @@ impl LaunchRun<'_> {
                             return Err(Fallback);
                         }
                         let tracked = match self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global) {
-                            // Freed when the block is undone: nothing to restore.
+                            // Private and workgroup buffers are freed when the block is undone:
+                            // only global stores need restoring.
                             MemClass::Private => return Ok(()),
                             MemClass::Global => {
                                 stores.push((handle, pos, old));
