@@ -472,10 +472,11 @@ impl LaunchRun<'_> {
     ) -> RuntimeResult<()> {
         // Warp-synchronously first (`simt.rs`); thread by thread where that gives up, which
         // it does wherever this run would report anything.
-        if let Some(s) = simt {
+        if let Some(s) = simt.filter(|_| super::simt::enabled()) {
             if self.block_simt(linear, template, s).is_ok() {
                 return Ok(());
             }
+            super::simt::fell_back();
         }
         let mut owned = vec![];
         let result = self.block_inner(linear, frames, template, warps, &mut owned);

@@ -105,13 +105,37 @@ impl SimtTables {
             meta.push(Meta { block, def, uses: (start, uses.len() as u32) });
         }
         let usable = !code.iter().any(|insn| matches!(insn, Insn::Alloca { .. }));
-        SimtTables {
-            meta: meta.into(),
-            sizes: sizes.into(),
-            uses: uses.into(),
-            usable,
-        }
+        SimtTables { meta: meta.into(), sizes: sizes.into(), uses: uses.into(), usable }
     }
+}
+
+/// Whether blocks are tried warp-synchronously: always, except in the unit tests that
+/// compare both runs.
+#[cfg(not(test))]
+#[inline(always)]
+pub(super) fn enabled() -> bool {
+    true
+}
+
+/// Counts fallbacks (unit tests only).
+#[cfg(not(test))]
+#[inline(always)]
+pub(super) fn fell_back() {}
+
+#[cfg(test)]
+thread_local! {
+    static ENABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    static FALLBACKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+pub(super) fn enabled() -> bool {
+    ENABLED.with(|e| e.get())
+}
+
+#[cfg(test)]
+pub(super) fn fell_back() {
+    FALLBACKS.with(|f| f.set(f.get() + 1));
 }
 
 /// The block must run again thread by thread (see the module documentation).
@@ -484,6 +508,14 @@ impl LaunchRun<'_> {
                 Ok(())
             }
             Err(Fallback) => {
+                // The warp that gave up left counts behind.
+                for &b in s.touched.iter() {
+                    let b = b as usize;
+                    s.full[b] = 0;
+                    s.part[b * W..(b + 1) * W].fill(0);
+                    s.seen[b] = false;
+                }
+                s.touched.clear();
                 for &(handle, pos, bits) in s.stores.iter().rev() {
                     if let Some(b) = self.memory.get_mut(MemRef(handle)) {
                         b.undo_write(pos, bits);
@@ -698,8 +730,17 @@ impl LaunchRun<'_> {
                             regs[*dst as usize * W + lane] = buffer.read(pos).ok_or(Fallback)?;
                             let Some(tracked) = tracked else { return Ok(()) };
                             let thread = gtid0 + (first + lane) as u32;
-                            match races.access_simt(handle, len, pos, AccessKind::Read, tracked, thread, *site, rank, cells)
-                            {
+                            match races.access_simt(
+                                handle,
+                                len,
+                                pos,
+                                AccessKind::Read,
+                                tracked,
+                                thread,
+                                *site,
+                                rank,
+                                cells,
+                            ) {
                                 true => Ok(()),
                                 false => Err(Fallback),
                             }
@@ -726,8 +767,17 @@ impl LaunchRun<'_> {
                                 }
                             };
                             let thread = gtid0 + (first + lane) as u32;
-                            match self.races.access_simt(handle, len, pos, AccessKind::Read, tracked, thread, *site, rank, cells)
-                            {
+                            match self.races.access_simt(
+                                handle,
+                                len,
+                                pos,
+                                AccessKind::Read,
+                                tracked,
+                                thread,
+                                *site,
+                                rank,
+                                cells,
+                            ) {
                                 true => Ok(()),
                                 false => Err(Fallback),
                             }
@@ -983,5 +1033,157 @@ impl LaunchRun<'_> {
         }
         touched.clear();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ENABLED, FALLBACKS};
+    use crate::gpu_sim::{simulate_module, Order, RacePolicy, SimOptions, SimReport};
+    use crate::loops::{Memory, Value};
+    use crate::{FieldData, FieldValues};
+    use stencil_ir::parser::{parse_source, ParserConfig};
+    use stencil_ir::{Module, SourceFile};
+
+    /// Three blocks of 40 threads (a full and a partial warp): a branch whose sides differ,
+    /// a loop whose trip count depends on the thread, integer division and affine maps of
+    /// thread ids, and a workgroup tile reversed through barriers inside a loop.
+    const MIXED: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @mixed(%in: memref<?xf64>, %out: memref<?xf64>)
+        workgroup(%tile : memref<40xf64, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c39 = arith.constant 39 : index
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %bd = gpu.block_dim x
+      %base = arith.muli %bx, %bd : index
+      %g = arith.addi %base, %tx : index
+      %v = memref.load %in[%g] : memref<?xf64>
+      %r = arith.remui %tx, %c3 : index
+      %odd = arith.cmpi ne, %r, %c0 : index
+      %w = scf.if %odd -> (f64) {
+        %a = arith.mulf %v, %v : f64
+        scf.yield %a : f64
+      } else {
+        %q = arith.floordivsi %tx, %c3 : index
+        %s = scf.for %i = %c0 to %q step %c1 iter_args(%acc = %v) -> (f64) {
+          %n = arith.addf %acc, %v : f64
+          scf.yield %n : f64
+        }
+        scf.yield %s : f64
+      }
+      scf.for %t = %c0 to %c2 step %c1 {
+        memref.store %w, %tile[%tx] : memref<40xf64, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %m = arith.subi %c39, %tx : index
+        %x = memref.load %tile[%m] : memref<40xf64, #gpu.address_space<workgroup>>
+        %y = affine.apply affine_map<(d0, d1) -> (d0 floordiv 4 + d1)>(%tx, %t)
+        %z = arith.index_cast %y : index to i64
+        %f = arith.sitofp %z : i64 to f64
+        %o = arith.addf %x, %f : f64
+        memref.store %o, %out[%g] : memref<?xf64>
+        gpu.barrier
+      }
+      gpu.return
+    }
+  }
+  func.func @run(%in: memref<?xf64>, %out: memref<?xf64>) {
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c40 = arith.constant 40 : index
+    gpu.launch_func @k::@mixed blocks in (%c3, %c1, %c1) threads in (%c40, %c1, %c1) args(%in : memref<?xf64>, %out : memref<?xf64>)
+    return
+  }
+}
+"#;
+
+    fn parse(text: &str) -> Module {
+        let registry = stencil_dialects::registry();
+        let source = SourceFile::new("test.mlir", text);
+        parse_source(&source, ParserConfig { registry: &registry, allow_unregistered: false })
+            .unwrap_or_else(|d| panic!("parse failed:\n{}", d.render()))
+    }
+
+    /// Runs `@run` warp-synchronously or thread by thread: the output, the report or the
+    /// error's text, and how many blocks fell back.
+    fn run(text: &str, options: &SimOptions, warps: bool) -> (Vec<u64>, Result<SimReport, String>, u64) {
+        let module = parse(text);
+        let mut memory = Memory::new();
+        let field = |values: Vec<f64>| FieldData { shape: vec![values.len()], values: FieldValues::F64(values) };
+        let input = memory.insert_field(field((0..120).map(|i| 1.0 + f64::from(i) * 0.37).collect()));
+        let output = memory.insert_field(field(vec![0.0; 120]));
+        ENABLED.with(|e| e.set(warps));
+        FALLBACKS.with(|f| f.set(0));
+        let result =
+            simulate_module(&module, "run", &[Value::MemRef(input), Value::MemRef(output)], &mut memory, options)
+                .map(|(_, report)| report)
+                .map_err(|e| e.to_string());
+        ENABLED.with(|e| e.set(true));
+        let out = match memory.take_field(output).map(|f| f.values) {
+            Some(FieldValues::F64(v)) => v.iter().map(|x| x.to_bits()).collect(),
+            _ => panic!("the output field is gone"),
+        };
+        (out, result, FALLBACKS.with(|f| f.get()))
+    }
+
+    fn orders() -> Vec<SimOptions> {
+        [Order::Forward, Order::Reverse, Order::Shuffled { seed: 11 }]
+            .into_iter()
+            .map(|o| SimOptions::default().with_order(o))
+            .collect()
+    }
+
+    #[test]
+    fn warps_compute_and_count_what_threads_one_by_one_do() {
+        for options in orders() {
+            let (out, report, fallbacks) = run(MIXED, &options, true);
+            let (expected_out, expected, _) = run(MIXED, &options, false);
+            assert_eq!(fallbacks, 0, "a race-free kernel runs warp-synchronously ({options:?})");
+            assert_eq!(out, expected_out, "{options:?}");
+            let report = report.expect("race-free");
+            assert_eq!(report, expected.expect("race-free"), "every counter ({options:?})");
+            assert!(report.launches[0].warp_instructions > 0);
+        }
+    }
+
+    #[test]
+    fn races_and_errors_are_reported_by_the_thread_by_thread_run() {
+        // Without the first barrier, a thread reads the tile element another writes.
+        let racy = MIXED.replacen("        gpu.barrier\n", "", 1);
+        assert_ne!(racy, MIXED);
+        // Out of bounds: block 2 reads past the input.
+        let oob = MIXED
+            .replace("%v = memref.load %in[%g]", "%g1 = arith.addi %g, %c1 : index\n      %v = memref.load %in[%g1]");
+        // Every block reads the first 40 inputs, two per thread in a lane-dependent order;
+        // the last block writes one: a race across blocks with the first read of it that the
+        // thread-by-thread order saw.
+        let across = MIXED.replace(
+            "      %r = arith.remui %tx, %c3 : index\n",
+            "      %c7 = arith.constant 7 : index\n      %c40 = arith.constant 40 : index\n      %p = arith.muli %tx, %c7 : index\n      %p40 = arith.remui %p, %c40 : index\n      %u = memref.load %in[%p40] : memref<?xf64>\n      %u2 = memref.load %in[%tx] : memref<?xf64>\n      %last = arith.cmpi eq, %g, %c39 : index\n      %c2b = arith.constant 2 : index\n      %lastb = arith.cmpi eq, %bx, %c2b : index\n      %five = arith.cmpi eq, %tx, %c3 : index\n      %both = arith.andi %lastb, %five : i1\n      scf.if %both {\n        memref.store %u, %in[%c3] : memref<?xf64>\n      }\n      %r = arith.remui %tx, %c3 : index\n",
+        );
+        assert_ne!(across, MIXED);
+        for options in orders() {
+            for policy in [RacePolicy::Fail, RacePolicy::Collect, RacePolicy::Ignore] {
+                let options = options.with_races(policy);
+                for text in [&racy, &oob, &across] {
+                    let (out, report, fallbacks) = run(text, &options, true);
+                    let (expected_out, expected, _) = run(text, &options, false);
+                    assert!(fallbacks > 0, "{options:?}");
+                    assert_eq!(out, expected_out, "{options:?}");
+                    assert_eq!(report, expected, "{options:?}");
+                }
+            }
+        }
+        let (_, report, _) = run(&racy, &SimOptions::default(), true);
+        assert!(report.is_err_and(|e| e.contains("data race")));
+        let (_, report, _) = run(&across, &SimOptions::default(), true);
+        assert!(report.is_err_and(|e| e.contains("data race")));
+        let (_, report, _) = run(&oob, &SimOptions::default(), true);
+        assert!(report.is_err_and(|e| e.contains("out of bounds") || e.contains("outside")), "an out-of-bounds error");
     }
 }
