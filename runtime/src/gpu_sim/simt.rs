@@ -288,11 +288,14 @@ fn unary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, f: impl Fn(u64) -> u64) 
 #[inline(always)]
 fn binary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, b: Reg, f: impl Fn(u64, u64) -> u64) {
     let (x, y) = (row(regs, a), row(regs, b));
-    let mut v = [0; W];
-    for l in 0..W {
-        v[l] = f(x[l], y[l]);
+    let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
+    if wide == u32::MAX {
+        for (o, (&x, &y)) in out.iter_mut().zip(x.iter().zip(&y)) {
+            *o = f(x, y);
+        }
+    } else {
+        lanes(wide, |l| out[l] = f(x[l], y[l]));
     }
-    put(regs, dst, wide, v);
 }
 
 /// `dst = f(a, b, c)` in the lanes of `wide`.
@@ -396,6 +399,13 @@ fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> S
                 // Divisions by a divisor that cannot fault (neither 0 nor -1, whose only fault
                 // is the minimum divided by it) in any lane, at 64 bits (`index`): plain
                 // loops.
+                IBinOp::DivU | IBinOp::RemU if w == 64 && row(regs, b).iter().all(|&d| d != 0) => {
+                    if op == IBinOp::DivU {
+                        binary(regs, wide, dst, a, b, |x, y| x / y);
+                    } else {
+                        binary(regs, wide, dst, a, b, |x, y| x % y);
+                    }
+                }
                 IBinOp::FloorDivS | IBinOp::CeilDivS | IBinOp::DivS | IBinOp::RemS
                     if w == 64 && row(regs, b).iter().all(|&d| d != 0 && d != u64::MAX) =>
                 {
