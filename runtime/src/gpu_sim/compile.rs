@@ -108,6 +108,7 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         private,
         specials: c.specials.into(),
         num_regs: c.fc.num_regs(),
+        pinned: c.fc.num_regs(),
         constants: std::mem::take(&mut c.fc.constants).into(),
         code: c.code.into_iter().zip(slots.iter().copied()).collect(),
         slot_weights,

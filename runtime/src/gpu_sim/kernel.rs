@@ -222,6 +222,10 @@ pub(crate) struct Kernel {
     /// Registers holding thread/block ids and sizes, set when a thread starts.
     pub specials: Box<[(Reg, Special)]>,
     pub num_regs: usize,
+    /// Registers `0..pinned` hold values set when a thread starts (constants, arguments, ids,
+    /// attributions, zero for registers read before written); every other register is
+    /// written before it is read (`regalloc.rs` numbers the pinned registers first).
+    pub pinned: usize,
     /// Constants loaded into every thread's registers when it starts.
     pub constants: Box<[(Reg, u64)]>,
     /// The instructions, each with the warp model's counting slot of the basic block it

@@ -21,6 +21,29 @@
 //! indistinguishable from thread-by-thread runs: results, every counter, and the shadow state
 //! later blocks check against (`RaceDetector::access_simt`).
 //!
+//! A register every lane of a warp holds the same value in is *uniform* (constants, arguments,
+//! block ids, and what is computed from them only); an instruction whose operands all are
+//! uniform runs once, in lane 0, and its result is broadcast. An instruction that defines an
+//! SSA value (`arith`/`math`, `affine.apply`/`min`/`max`, loop bounds) writes a result from
+//! uniform operands to every lane of the warp, also to lanes that do not run it, which keeps
+//! it uniform in divergent code (the guarded body of a tile, where most index arithmetic
+//! runs). That is safe: a lane that does not run the instruction at `p` is waiting at a
+//! larger program counter `q` (the lanes at the smallest run), stopped at a barrier it
+//! resumes after (only lanes running before the earliest such barrier write every lane), or
+//! has returned (its registers are dead). Writing its copy of the register `R` matters only if
+//! `R` holds a value `v` live for it at `q`. The result `w` is defined at `p` only (SSA), and
+//! register allocation gave `v` and `w` one register only if their live intervals — hulls
+//! over code positions, containing each value's definitions and live positions
+//! (`regalloc.rs`) — are disjoint. If `v` was defined before `p`, its interval spans `p`
+//! up to `q`: a contradiction. If it was defined after `p` (and before `q`) in the current
+//! iteration of every loop around `p`, the lane ran that code while the running lanes were
+//! still before it, which smallest-first scheduling forbids (the lanes of a loop go around it
+//! together); if in an earlier iteration, `v` is live around that loop's back edge and its
+//! interval spans the whole loop, `p` included. And `v` is not `w`: the lane skipped `p` in
+//! this iteration, so `p` does not dominate `q`. Copies between registers (`iter_args`,
+//! results, loop counters) define one register in several places, so none of this holds for
+//! them: they write only the lanes that run them.
+//!
 //! Counting follows the warp model (`warp.rs`) exactly: per warp, phase and basic block, how
 //! many times each lane entered it. An entry by every lane of the warp is one count for all
 //! (the common case); others count per lane. At the end of the warp's phase the warp issued
@@ -166,6 +189,9 @@ pub(super) struct SimtScratch {
     /// Per warp and register, whether every lane of the warp holds the same value (then an
     /// instruction whose operands all are runs once for the warp).
     uniform: Vec<bool>,
+    /// Per warp and register: uniform, and only lane 0 written yet (the other lanes are
+    /// filled in when an instruction reads the register lane by lane).
+    lazy: Vec<bool>,
     /// Per basic block, the entries by all lanes of the running warp in its current phase.
     full: Vec<u64>,
     /// Per basic block and lane, the other entries.
@@ -194,6 +220,7 @@ impl SimtScratch {
         SimtScratch {
             frames: vec![0; warps * kernel.num_regs * W],
             uniform: vec![false; warps * kernel.num_regs],
+            lazy: vec![false; warps * kernel.num_regs],
             full: vec![0; blocks],
             part: vec![0; blocks * W],
             seen: vec![false; blocks],
@@ -261,6 +288,21 @@ fn broadcast(regs: &mut [u64], r: Reg) {
     row.fill(v);
 }
 
+/// Register `d` of every lane to write, and registers `a`, `b` of every lane to read, without
+/// copying them (`None` when `d` is one of them).
+#[inline(always)]
+fn rows_mut(regs: &mut [u64], d: Reg, a: Reg, b: Reg) -> Option<(&mut [u64], &[u64], &[u64])> {
+    let (d, a, b) = (d as usize, a as usize, b as usize);
+    if d == a || d == b {
+        return None;
+    }
+    let (lo, rest) = regs.split_at_mut(d * W);
+    let (out, hi) = rest.split_at_mut(W);
+    let (lo, hi) = (&*lo, &*hi);
+    let get = |r: usize| if r < d { lo.get(r * W..(r + 1) * W) } else { hi.get((r - d - 1) * W..(r - d) * W) };
+    Some((out, get(a)?, get(b)?))
+}
+
 /// Writes `values` to the lanes of `wide` of register `dst`.
 #[inline(always)]
 fn put(regs: &mut [u64], dst: Reg, wide: u32, values: [u64; W]) {
@@ -276,6 +318,14 @@ fn put(regs: &mut [u64], dst: Reg, wide: u32, values: [u64; W]) {
 /// vectorises; `f` must not fail on the values of lanes that do not run).
 #[inline(always)]
 fn unary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, f: impl Fn(u64) -> u64) {
+    if wide == u32::MAX {
+        if let Some((out, x, _)) = rows_mut(regs, dst, a, a) {
+            for (o, &x) in out.iter_mut().zip(x) {
+                *o = f(x);
+            }
+            return;
+        }
+    }
     let x = row(regs, a);
     let mut v = [0; W];
     for l in 0..W {
@@ -287,6 +337,14 @@ fn unary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, f: impl Fn(u64) -> u64) 
 /// `dst = f(a, b)` in the lanes of `wide`.
 #[inline(always)]
 fn binary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, b: Reg, f: impl Fn(u64, u64) -> u64) {
+    if wide == u32::MAX {
+        if let Some((out, x, y)) = rows_mut(regs, dst, a, b) {
+            for (o, (&x, &y)) in out.iter_mut().zip(x.iter().zip(y)) {
+                *o = f(x, y);
+            }
+            return;
+        }
+    }
     let (x, y) = (row(regs, a), row(regs, b));
     let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
     if wide == u32::MAX {
@@ -399,7 +457,9 @@ fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> S
                 // Divisions by a divisor that cannot fault (neither 0 nor -1, whose only fault
                 // is the minimum divided by it) in any lane, at 64 bits (`index`): plain
                 // loops.
-                IBinOp::DivU | IBinOp::RemU if w == 64 && row(regs, b).iter().all(|&d| d != 0) => {
+                IBinOp::DivU | IBinOp::RemU
+                    if w == 64 && regs[b as usize * W..(b as usize + 1) * W].iter().all(|&d| d != 0) =>
+                {
                     if op == IBinOp::DivU {
                         binary(regs, wide, dst, a, b, |x, y| x / y);
                     } else {
@@ -407,7 +467,8 @@ fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> S
                     }
                 }
                 IBinOp::FloorDivS | IBinOp::CeilDivS | IBinOp::DivS | IBinOp::RemS
-                    if w == 64 && row(regs, b).iter().all(|&d| d != 0 && d != u64::MAX) =>
+                    if w == 64
+                        && regs[b as usize * W..(b as usize + 1) * W].iter().all(|&d| d != 0 && d != u64::MAX) =>
                 {
                     let i = |f: fn(i64, i64) -> i64| move |x: u64, y: u64| f(x as i64, y as i64) as u64;
                     match op {
@@ -562,11 +623,15 @@ impl LaunchRun<'_> {
         let n = self.tpb as usize;
         let num_regs = k.num_regs;
         let frame = num_regs * W;
+        s.lazy.fill(false);
         for (w, (regs, uniform)) in s.frames.chunks_mut(frame).zip(s.uniform.chunks_mut(num_regs)).enumerate() {
-            for (r, &bits) in template.iter().enumerate() {
+            // Only the pinned registers start with a value; the others are written first.
+            let pinned = k.pinned.min(num_regs);
+            for (r, &bits) in template.iter().enumerate().take(pinned) {
                 regs[r * W..(r + 1) * W].fill(bits);
             }
-            uniform.fill(true);
+            uniform[..pinned].fill(true);
+            uniform[pinned..].fill(false);
             for lane in 0..W.min(n - w * W) {
                 let id = super::launch::delinearize((w * W + lane) as u64, self.block);
                 for &(r, special) in k.specials.iter() {
@@ -635,13 +700,17 @@ impl LaunchRun<'_> {
         // registers arithmetic may write freely.
         let all: u32 = if nlanes == W { u32::MAX } else { (1u32 << nlanes) - 1 };
         let frame = k.num_regs * W;
-        let SimtScratch { frames, uniform, full, part, seen, touched, stores, cells, rank, stops, warps } = s;
+        let SimtScratch { frames, uniform, lazy, full, part, seen, touched, stores, cells, rank, stops, warps } = s;
         let regs = &mut frames[w * frame..(w + 1) * frame];
         let uni = &mut uniform[w * k.num_regs..(w + 1) * k.num_regs];
+        let lazy = &mut lazy[w * k.num_regs..(w + 1) * k.num_regs];
         let (mut pc, mut issued) = warps[w];
         let mut pcs = [pc as u32; W];
         let mut mask = all;
         let mut waiting = 0u32;
+        // The smallest program counter lanes stopped at a barrier resume from: lanes running
+        // before it may write every lane (see the module documentation).
+        let mut stopped_at = usize::MAX;
         let first = w * W;
         // Chooses the lanes to run next: those at the smallest program counter among
         // `waiting`; `None` when no lane waits.
@@ -696,22 +765,46 @@ impl LaunchRun<'_> {
             }
             // Register-only instructions may run in the padding lanes too.
             let wide = if mask == all { u32::MAX } else { mask };
-            // Whether every lane runs it on the same operands: then it runs once, in lane 0.
+            // Whether every lane has the same operands, and whether moreover every lane runs
+            // it: then it runs once, in lane 0.
             let (u0, u1) = meta.uses;
-            let uniform = mask == all && tables.uses[u0 as usize..u1 as usize].iter().all(|&r| uni[r as usize]);
             let def = meta.def;
+            let operands_uniform = tables.uses[u0 as usize..u1 as usize].iter().all(|&r| uni[r as usize]);
+            let uniform = mask == all && operands_uniform;
+            let operands_uniform = operands_uniform && (mask == all || pc < stopped_at);
+            // Instructions that read lane 0 only: uniform computations and uniform control.
+            // Every other one reads (and writes) lane by lane: fill in its lazy registers.
+            let lane_zero = match insn {
+                Insn::Scalar { .. } | Insn::Apply { .. } | Insn::Bound { .. } => operands_uniform,
+                Insn::LoopTest { .. }
+                | Insn::LoopNext { .. }
+                | Insn::BranchIfFalse { .. }
+                | Insn::BranchUnlessSet { .. }
+                | Insn::CheckStep { .. } => uniform,
+                _ => false,
+            };
+            if !lane_zero {
+                for &r in tables.uses[u0 as usize..u1 as usize].iter().chain((def != NO_REG).then_some(&def)) {
+                    if lazy[r as usize] {
+                        lazy[r as usize] = false;
+                        broadcast(regs, r);
+                    }
+                }
+            }
             // Where the lanes of `mask` go: (lanes to `target`, target); the others fall
             // through.
             let mut branch: Option<(u32, usize)> = None;
             match insn {
+                // An SSA value computed from uniform operands is written to every lane, also
+                // to lanes that do not run the instruction (see the module documentation).
                 Insn::Scalar { insn, .. } => {
-                    if uniform {
+                    if operands_uniform {
                         exec(insn, &mut Lane { regs: &mut *regs, lane: 0 }).map_err(|_| Fallback)?;
-                        broadcast(regs, def);
+                        lazy[def as usize] = true;
                     } else if !vector_scalar(insn, regs, mask, wide)? {
                         try_lanes(mask, |lane| exec(insn, &mut Lane { regs: &mut *regs, lane }).map_err(|_| Fallback))?;
                     }
-                    uni[def as usize] = uniform;
+                    uni[def as usize] = operands_uniform;
                 }
                 Insn::Load { dst, mem, index, bytes, site } => {
                     uni[*dst as usize] = false;
@@ -830,6 +923,7 @@ impl LaunchRun<'_> {
                     })?;
                 }
                 Insn::Apply { dst, map, fold, .. } => {
+                    let uniform = operands_uniform;
                     uni[*dst as usize] = uniform;
                     try_lanes(if uniform { 1 } else { mask }, |lane| {
                         let view = Lane { regs: &mut *regs, lane };
@@ -840,11 +934,10 @@ impl LaunchRun<'_> {
                         regs[*dst as usize * W + lane] = v.ok_or(Fallback)? as u64;
                         Ok(())
                     })?;
-                    if uniform {
-                        broadcast(regs, *dst);
-                    }
+                    lazy[*dst as usize] = uniform;
                 }
                 Insn::Bound { dst, bound, lower, .. } => {
+                    let uniform = operands_uniform;
                     uni[*dst as usize] = uniform;
                     try_lanes(if uniform { 1 } else { mask }, |lane| {
                         let v = bound
@@ -854,9 +947,7 @@ impl LaunchRun<'_> {
                         regs[*dst as usize * W + lane] = v as u64;
                         Ok(())
                     })?;
-                    if uniform {
-                        broadcast(regs, *dst);
-                    }
+                    lazy[*dst as usize] = uniform;
                 }
                 // Kernels with allocas do not run here (`SimtTables::usable`).
                 Insn::Alloca { .. } => return Err(Fallback),
@@ -916,7 +1007,7 @@ impl LaunchRun<'_> {
                     if uniform {
                         out = if out == 0 { 0 } else { mask };
                         if out == 0 {
-                            broadcast(regs, *iv);
+                            lazy[*iv as usize] = true;
                             uni[*iv as usize] = true;
                         }
                     } else if out != mask {
@@ -935,7 +1026,7 @@ impl LaunchRun<'_> {
                     });
                     if uniform {
                         if over == 0 {
-                            broadcast(regs, *counter);
+                            lazy[*counter as usize] = true;
                         } else {
                             over = mask;
                         }
@@ -988,6 +1079,9 @@ impl LaunchRun<'_> {
                         _ => Stop::Return(*site),
                     };
                     lanes(mask, |l| stops[first + l] = Some(stop));
+                    if matches!(stop, Stop::Barrier(_)) {
+                        stopped_at = stopped_at.min(pc + 1);
+                    }
                     // Every lane of a warp that finishes the phase stops at this barrier (or
                     // the block falls back), so one resume point serves the warp.
                     warps[w].0 = pc + 1;
