@@ -23,7 +23,8 @@
 //!
 //! A register every lane of a warp holds the same value in is *uniform* (constants, arguments,
 //! block ids, and what is computed from them only); an instruction whose operands all are
-//! uniform runs once, in lane 0, and its result is broadcast. An instruction that defines an
+//! uniform runs once, in lane 0; its result stays in lane 0 until an instruction reads it lane by
+//! lane, which first copies it to the other lanes. An instruction that defines an
 //! SSA value (`arith`/`math`, `affine.apply`/`min`/`max`, loop bounds) writes a result from
 //! uniform operands to every lane of the warp, also to lanes that do not run it, which keeps
 //! it uniform in divergent code (the guarded body of a tile, where most index arithmetic
@@ -1038,8 +1039,8 @@ impl LaunchRun<'_> {
                     if over == 0 {
                         branch = Some((mask, *head as usize));
                     } else {
-                        lanes(mask & !over, |l| pcs[l] = *head as u32);
-                        lanes(over, |l| pcs[l] = *exit as u32);
+                        lanes(mask & !over, |l| pcs[l] = *head);
+                        lanes(over, |l| pcs[l] = *exit);
                         waiting |= mask;
                         if !next(&pcs, &mut waiting, &mut mask, &mut pc) {
                             break;
