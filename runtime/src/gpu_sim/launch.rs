@@ -20,6 +20,10 @@ use crate::loops::{MemRef, Memory, Value};
 use std::collections::HashMap;
 use std::time::Instant;
 
+/// The largest global buffer (in elements) the warp-synchronous run tracks under
+/// [`RacePolicy::Ignore`]: 2²² elements, 240 MiB of shadow cells.
+const IGNORED_SHADOW_ELEMENTS: usize = 1 << 22;
+
 /// Where a buffer handle points during a launch; handles not listed are global memory.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum MemClass {
@@ -245,6 +249,11 @@ impl KernelLauncher for Simulator<'_> {
                 Special::ThreadId(_) | Special::BlockId(_) => {}
             }
         }
+        // Under RacePolicy::Ignore, which promises no shadow memory, the warp-synchronous run
+        // (which needs it to know when to fall back) is used only while the shadows stay
+        // modest; larger buffers run thread by thread, as before.
+        let shadows_modest = self.options.races != RacePolicy::Ignore
+            || names.keys().all(|&h| memory.get(MemRef(h)).is_none_or(|b| b.len() <= IGNORED_SHADOW_ELEMENTS));
         self.races.begin_launch(tpb as u32);
         let mut run = LaunchRun {
             kernel: k,
@@ -263,7 +272,7 @@ impl KernelLauncher for Simulator<'_> {
             detect: self.options.races != RacePolicy::Ignore,
         };
         let mut frames = vec![0u64; k.num_regs * tpb as usize];
-        let mut simt = k.simt.usable.then(|| SimtScratch::new(k, tpb as usize));
+        let mut simt = (k.simt.usable && shadows_modest).then(|| SimtScratch::new(k, tpb as usize));
         let mut warps = WarpCounter::new(tpb as usize, &k.slot_weights);
         let mut result = Ok(());
         // Grids can be large: only a shuffled order is materialised.
