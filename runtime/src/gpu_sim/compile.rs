@@ -108,14 +108,18 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         private,
         specials: c.specials.into(),
         num_regs: c.fc.num_regs(),
+        pinned: c.fc.num_regs(),
         constants: std::mem::take(&mut c.fc.constants).into(),
         code: c.code.into_iter().zip(slots.iter().copied()).collect(),
         slot_weights,
+        simt: Default::default(),
         sites: std::mem::take(&mut c.fc.sites),
     };
     // One register per SSA value makes frames as large as the kernel; share registers whose
     // values are never live at once (`regalloc.rs`), so frames stay small and in cache.
     super::regalloc::allocate(&mut kernel);
+    let code: Vec<Insn> = kernel.code.iter().map(|(insn, _)| insn.clone()).collect();
+    kernel.simt = super::simt::SimtTables::new(&code);
     Ok(kernel)
 }
 

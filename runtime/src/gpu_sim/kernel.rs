@@ -222,6 +222,10 @@ pub(crate) struct Kernel {
     /// Registers holding thread/block ids and sizes, set when a thread starts.
     pub specials: Box<[(Reg, Special)]>,
     pub num_regs: usize,
+    /// Registers `0..pinned` hold values set when a thread starts (constants, arguments, ids,
+    /// attributions, zero for registers read before written); every other register is
+    /// written before it is read (`regalloc.rs` numbers the pinned registers first).
+    pub pinned: usize,
     /// Constants loaded into every thread's registers when it starts.
     pub constants: Box<[(Reg, u64)]>,
     /// The instructions, each with the warp model's counting slot of the basic block it
@@ -229,6 +233,8 @@ pub(crate) struct Kernel {
     pub code: Box<[(Insn, u32)]>,
     /// Per slot, the counted instructions of its basic block.
     pub slot_weights: Box<[u64]>,
+    /// Tables of the warp-synchronous run (`simt.rs`).
+    pub simt: super::simt::SimtTables,
     pub sites: Vec<Site>,
     /// The block size the kernel promises to be launched with (`known_block_size`): MLIR
     /// folds `gpu.block_dim` to it, so a launch with another block is refused.

@@ -11,6 +11,7 @@ use super::report::{
     ids, place, AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress,
     SimReport,
 };
+use super::simt::SimtScratch;
 use super::warp::WarpCounter;
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::KernelLauncher;
@@ -18,6 +19,10 @@ use crate::loops::steps::{Site, SiteId};
 use crate::loops::{MemRef, Memory, Value};
 use std::collections::HashMap;
 use std::time::Instant;
+
+/// The largest global buffer (in elements) the warp-synchronous run tracks under
+/// [`RacePolicy::Ignore`]: 2²² elements, 240 MiB of shadow cells.
+const IGNORED_SHADOW_ELEMENTS: usize = 1 << 22;
 
 /// Where a buffer handle points during a launch; handles not listed are global memory.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -126,7 +131,7 @@ impl KernelLauncher for LaunchCounter {
     }
 }
 
-fn delinearize(mut linear: u64, dims: [u32; 3]) -> [u32; 3] {
+pub(super) fn delinearize(mut linear: u64, dims: [u32; 3]) -> [u32; 3] {
     let mut out = [0u32; 3];
     for (o, &d) in out.iter_mut().zip(&dims) {
         let d = u64::from(d.max(1));
@@ -244,6 +249,11 @@ impl KernelLauncher for Simulator<'_> {
                 Special::ThreadId(_) | Special::BlockId(_) => {}
             }
         }
+        // Under RacePolicy::Ignore, which promises no shadow memory, the warp-synchronous run
+        // (which needs it to know when to fall back) is used only while the shadows stay
+        // modest; larger buffers run thread by thread, as before.
+        let shadows_modest = self.options.races != RacePolicy::Ignore
+            || names.keys().all(|&h| memory.get(MemRef(h)).is_none_or(|b| b.len() <= IGNORED_SHADOW_ELEMENTS));
         self.races.begin_launch(tpb as u32);
         let mut run = LaunchRun {
             kernel: k,
@@ -262,6 +272,7 @@ impl KernelLauncher for Simulator<'_> {
             detect: self.options.races != RacePolicy::Ignore,
         };
         let mut frames = vec![0u64; k.num_regs * tpb as usize];
+        let mut simt = (k.simt.usable && shadows_modest).then(|| SimtScratch::new(k, tpb as usize));
         let mut warps = WarpCounter::new(tpb as usize, &k.slot_weights);
         let mut result = Ok(());
         // Grids can be large: only a shuffled order is materialised.
@@ -278,7 +289,7 @@ impl KernelLauncher for Simulator<'_> {
                 (None, Order::Reverse) => blocks - 1 - i,
                 (None, _) => i,
             };
-            result = run.block(b, &mut frames, &template, &mut warps);
+            result = run.block(b, &mut frames, &template, &mut warps, simt.as_mut());
             if result.is_err() {
                 break;
             }
@@ -315,9 +326,9 @@ pub(super) struct LaunchRun<'r> {
     /// Names of the global buffers passed to the kernel, by handle.
     names: HashMap<u32, String>,
     pub stats: &'r mut LaunchStats,
-    grid: [u32; 3],
-    block: [u32; 3],
-    tpb: u32,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub tpb: u32,
     launch: usize,
     /// Whether accesses are checked for races.
     pub detect: bool,
@@ -330,7 +341,7 @@ impl LaunchRun<'_> {
         self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global)
     }
 
-    fn set_class(&mut self, m: MemRef, class: MemClass) {
+    pub(super) fn set_class(&mut self, m: MemRef, class: MemClass) {
         let h = m.0 as usize;
         if self.classes.len() <= h {
             self.classes.resize(h + 1, MemClass::Global);
@@ -466,7 +477,16 @@ impl LaunchRun<'_> {
         frames: &mut [u64],
         template: &[u64],
         warps: &mut WarpCounter,
+        simt: Option<&mut SimtScratch>,
     ) -> RuntimeResult<()> {
+        // Warp-synchronously first (`simt.rs`); thread by thread where that gives up, which
+        // it does wherever this run would report anything.
+        if let Some(s) = simt.filter(|_| super::simt::enabled()) {
+            if self.block_simt(linear, template, s).is_ok() {
+                return Ok(());
+            }
+            super::simt::fell_back();
+        }
         let mut owned = vec![];
         let result = self.block_inner(linear, frames, template, warps, &mut owned);
         for m in owned {

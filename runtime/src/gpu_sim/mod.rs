@@ -29,6 +29,7 @@ mod options;
 mod race;
 mod regalloc;
 mod report;
+mod simt;
 mod thread;
 mod warp;
 

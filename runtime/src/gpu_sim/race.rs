@@ -188,6 +188,129 @@ impl RaceDetector {
     }
 }
 
+/// A shadow cell as it was before the warp-synchronous run of a block first touched it
+/// (`simt.rs`): what [`RaceDetector::roll_back`] restores.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct CellUndo {
+    handle: u32,
+    pos: usize,
+    cell: Cell,
+}
+
+impl RaceDetector {
+    /// The current phase number: what [`RaceDetector::roll_back`] returns to.
+    pub fn phase(&self) -> u32 {
+        self.phase
+    }
+
+    /// Undoes a warp-synchronous block: restores the cells in `undo` (their states before the
+    /// block, latest first) and the phase number `phase` it started from, so that the block
+    /// can run again thread by thread as if the first attempt had never happened.
+    pub fn roll_back(&mut self, phase: u32, undo: &mut Vec<CellUndo>) {
+        for u in undo.drain(..).rev() {
+            if let Some(cell) = self.shadows.get_mut(u.handle as usize).and_then(|s| s.get_mut(u.pos)) {
+                *cell = u.cell;
+            }
+        }
+        self.phase = phase;
+        self.unwritten.clear();
+    }
+
+    /// [`RaceDetector::access`] for the warp-synchronous run of a block, which executes the
+    /// threads of a warp interleaved instruction by instruction instead of one after another.
+    /// Returns `false` — the block must be rolled back and run thread by thread — wherever the
+    /// thread-by-thread run could report something: a race, a read of unwritten workgroup
+    /// memory, shadow cells that do not fit. Otherwise no thread saw another's write within a
+    /// phase, so both runs compute the same, and the cells end as the thread-by-thread run
+    /// leaves them: the last write is the same (one thread writes an element per phase, in
+    /// program order), reads of the phase matter only within it, and the first reads of the
+    /// block that blocks remember are kept by the thread-by-thread order (`rank`: each
+    /// thread's position in the phase's thread order, by thread number in the block). The
+    /// first touch of a cell in the block saves its state in `undo`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn access_simt(
+        &mut self,
+        handle: u32,
+        len: usize,
+        pos: usize,
+        kind: AccessKind,
+        memory: Tracked,
+        thread: u32,
+        site: u32,
+        rank: &[u32],
+        undo: &mut Vec<CellUndo>,
+    ) -> bool {
+        let (phase, launch_start, block_start, tpb) =
+            (self.phase, self.launch_start, self.block_start, self.threads_per_block);
+        let h = handle as usize;
+        if self.shadows.len() <= h {
+            self.shadows.resize_with(h + 1, Vec::new);
+        }
+        let shadow = &mut self.shadows[h];
+        if shadow.len() != len {
+            match crate::field::try_filled_vec(len, Cell::default()) {
+                Some(cells) => *shadow = cells,
+                None => return false,
+            }
+        }
+        let Some(cell) = shadow.get_mut(pos) else { return true };
+        // A later read never has an earlier phase than the first read it might replace,
+        // and a second read never an earlier one than the first.
+        let last =
+            cell.write.phase.max(cell.reads[0].phase).max(cell.block_reads[0].phase).max(cell.block_reads[1].phase);
+        if last < block_start {
+            undo.push(CellUndo { handle, pos, cell: *cell });
+        }
+        let me = Rec { thread, site, phase };
+        let global = memory == Tracked::Global;
+        let in_phase = |r: &Rec| r.phase == phase && r.thread != thread;
+        let in_launch = |r: &Rec| r.phase >= launch_start && r.thread / tpb != thread / tpb;
+        match kind {
+            AccessKind::Write => {
+                if in_phase(&cell.write)
+                    || cell.reads.iter().any(in_phase)
+                    || (global && (in_launch(&cell.write) || cell.block_reads.iter().any(in_launch)))
+                {
+                    return false;
+                }
+                cell.write = me;
+            }
+            AccessKind::Read => {
+                if (memory == Tracked::Workgroup && cell.write.phase < block_start)
+                    || in_phase(&cell.write)
+                    || (global && in_launch(&cell.write))
+                {
+                    return false;
+                }
+                if cell.reads[0].phase != phase {
+                    cell.reads = [me, Rec::default()];
+                } else if cell.reads[0].thread != thread && cell.reads[1].phase != phase {
+                    cell.reads[1] = me;
+                }
+                if global {
+                    // Whether a read `r` of this block comes before this one in the
+                    // thread-by-thread order: an earlier phase, the same thread (program
+                    // order), or a thread that runs earlier in the phase.
+                    let rank_of = |t: u32| rank.get((t % tpb) as usize).copied().unwrap_or(u32::MAX);
+                    let before = |r: &Rec| r.phase < phase || r.thread == thread || rank_of(r.thread) < rank_of(thread);
+                    let reads = &mut cell.block_reads;
+                    if reads[0].phase < launch_start {
+                        *reads = [me, Rec::default()];
+                    } else if reads[0].phase >= block_start {
+                        if !before(&reads[0]) {
+                            reads[0] = me;
+                        }
+                    } else if reads[1].phase < launch_start || (reads[1].phase >= block_start && !before(&reads[1])) {
+                        reads[1] = me;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

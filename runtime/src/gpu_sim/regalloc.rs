@@ -277,6 +277,7 @@ pub(crate) fn allocate(kernel: &mut Kernel) -> usize {
     kernel.specials.iter_mut().for_each(|(r, _)| rename(r));
     kernel.workgroup.iter_mut().chain(kernel.private.iter_mut()).for_each(|a| rename(&mut a.reg));
     kernel.num_regs = next as usize;
+    kernel.pinned = pinned_order.len();
     tracing::debug!(kernel = %kernel.name, before = n, after = kernel.num_regs, "allocated registers");
     kernel.num_regs
 }

@@ -57,6 +57,15 @@ impl Buffer {
         ok
     }
 
+    /// Undoes a store: puts back the value `bits` it overwrote and takes it off the store
+    /// count (a block the GPU simulator runs again thread by thread, `gpu_sim/simt.rs`).
+    #[inline]
+    pub fn undo_write(&mut self, pos: usize, bits: u64) {
+        if self.write(pos, bits) {
+            self.stores = self.stores.saturating_sub(2);
+        }
+    }
+
     /// Number of elements.
     #[inline]
     pub fn len(&self) -> usize {

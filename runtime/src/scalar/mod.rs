@@ -11,7 +11,7 @@ mod insn;
 mod lower;
 pub(crate) mod semantics;
 
-pub(crate) use insn::{exec, Fault, Regs, ScalarInsn};
+pub(crate) use insn::{exec, CastKind, Fault, Regs, ScalarInsn};
 pub(crate) use lower::{constant_bits, is_scalar_op, lower_scalar_op, value_kind, ValueKind};
 
 /// A register number.
