@@ -9,10 +9,14 @@ instructions per second, then the totals; writes every run's simulator counters 
 to a JSON file so two builds can be compared counter for counter (`--compare OLD.json`).
 
 Usage: bench/sim_speed.py [--binary PATH] [--only NAME[,NAME...]] [--json OUT.json]
-                          [--compare OLD.json] [--repeat N] [--no-record]
+                          [--compare OLD.json] [--against OLD_BINARY] [--repeat N] [--no-record]
   --binary   a stencil-run to time (default: build the release binaries of this checkout)
   --repeat   time each run N times and keep the fastest (default 1)
   --compare  fail unless every run's counters equal those in OLD.json (a --json of another build)
+  --against  time OLD_BINARY too, interleaved run by run (old, new, new, old, ... for --repeat
+             pairs, the fastest of each kept), so that both see the same load on a shared
+             machine; prints the old and new speed and their ratio per run and in total, and
+             fails unless every run's counters are identical in both
 """
 
 import glob
@@ -93,7 +97,8 @@ def main():
         lines.append(line)
 
     say(f"{'example':<22} {'mapping':<18} {'seconds':>8} {'updates':>9} {'M upd/s':>8} {'M instr/s':>9}  check")
-    total_seconds, total_updates = 0.0, 0
+    total_seconds, total_updates, total_old = 0.0, 0, 0.0
+    against = arg("--against")
     started = time.time()
     for example, dims in suite():
         if only and example not in only:
@@ -101,13 +106,20 @@ def main():
         space, steps = SIZES[dims]
         params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
         for name, pipeline in pipelines(dims):
-            best = None
-            for _ in range(repeat):
-                report, error = stencil_run(binary, example, params, pipeline)
+            best, best_old = None, None
+            for k in range(repeat):
+                # With --against, the two binaries alternate which runs first.
+                order = [against, binary] if against and k % 2 == 0 else [binary, against] if against else [binary]
+                for which in order:
+                    report, error = stencil_run(which, example, params, pipeline)
+                    if report is None:
+                        break
+                    if which == binary and (best is None or report["seconds"] < best["seconds"]):
+                        best = report
+                    if which == against and (best_old is None or report["seconds"] < best_old["seconds"]):
+                        best_old = report
                 if report is None:
                     break
-                if best is None or report["seconds"] < best["seconds"]:
-                    best = report
             key = f"{example} {name}"
             if best is None:
                 say(f"{example:<22} {name:<18} {'-':>8} {'-':>9} {'-':>8} {'-':>9}  {error}")
@@ -122,14 +134,25 @@ def main():
                 mismatches.append(key)
             total_seconds += seconds
             total_updates += updates
+            versus = ""
+            if best_old is not None:
+                if best_old["target_stats"]["sim"] != counters:
+                    mismatches.append(key)
+                total_old += best_old["seconds"]
+                versus = (f"  against {updates / best_old['seconds'] / 1e6:.3f} M upd/s: "
+                          f"{best_old['seconds'] / seconds:.2f}x")
             say(f"{example:<22} {name:<18} {seconds:>8.3f} {updates:>9} {updates / seconds / 1e6:>8.3f} "
-                f"{sim['instructions'] / seconds / 1e6:>9.1f}  {check}")
+                f"{sim['instructions'] / seconds / 1e6:>9.1f}  {check}{versus}")
     say()
     say(f"total: {total_updates} point updates in {total_seconds:.2f} s of simulation = "
         f"{total_updates / total_seconds / 1e6:.3f} M point updates/s "
         f"(wall {time.time() - started:.0f} s including compilation and checks)")
-    if old is not None:
-        say(f"counters: {'identical to ' + arg('--compare') if not mismatches else 'DIFFER in ' + ', '.join(mismatches)}")
+    if against and total_old > 0:
+        say(f"against {against} (interleaved): {total_old:.2f} s of simulation = "
+            f"{total_updates / total_old / 1e6:.3f} M point updates/s; this binary {total_old / total_seconds:.2f}x")
+    if old is not None or against:
+        reference = " and ".join(r for r in (arg("--compare"), against) if r)
+        say(f"counters: {'identical to ' + reference if not mismatches else 'DIFFER in ' + ', '.join(mismatches)}")
     if arg("--json"):
         with open(arg("--json"), "w") as f:
             json.dump({"binary": binary, "total_seconds": total_seconds, "total_updates": total_updates,
