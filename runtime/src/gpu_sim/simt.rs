@@ -183,6 +183,44 @@ struct Tally {
     workgroup_stores: u64,
 }
 
+impl Tally {
+    /// Counts `n` accesses of `kind` (`bytes` each) to a buffer of `class` and says how the race
+    /// detector tracks them (`None`: private memory, not tracked), as the thread-by-thread run's
+    /// `LaunchRun::track` counts them.
+    fn count(&mut self, class: MemClass, kind: AccessKind, n: u64, bytes: u32) -> Option<Tracked> {
+        match (class, kind) {
+            (MemClass::Private, _) => None,
+            (MemClass::Global, AccessKind::Read) => {
+                self.global_loads += n;
+                self.global_bytes_read += n * u64::from(bytes);
+                Some(Tracked::Global)
+            }
+            (MemClass::Global, AccessKind::Write) => {
+                self.global_stores += n;
+                self.global_bytes_written += n * u64::from(bytes);
+                Some(Tracked::Global)
+            }
+            (MemClass::Workgroup(_), AccessKind::Read) => {
+                self.workgroup_loads += n;
+                Some(Tracked::Workgroup)
+            }
+            (MemClass::Workgroup(_), AccessKind::Write) => {
+                self.workgroup_stores += n;
+                Some(Tracked::Workgroup)
+            }
+        }
+    }
+}
+
+/// A race check's answer as the warp loop takes it: a finding makes the block fall back.
+fn checked(clean: bool) -> Simt {
+    if clean {
+        Ok(())
+    } else {
+        Err(Fallback)
+    }
+}
+
 /// Buffers reused by every block of a launch.
 pub(super) struct SimtScratch {
     /// Registers: per warp, `num_regs × 32`.
@@ -815,26 +853,14 @@ impl LaunchRun<'_> {
                         let buffer = self.memory.get(MemRef(handle)).ok_or(Fallback)?;
                         let len = buffer.len();
                         let class = self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global);
-                        let n = u64::from(mask.count_ones());
-                        let tracked = match class {
-                            MemClass::Private => None,
-                            MemClass::Global => {
-                                tally.global_loads += n;
-                                tally.global_bytes_read += n * u64::from(*bytes);
-                                Some(Tracked::Global)
-                            }
-                            MemClass::Workgroup(_) => {
-                                tally.workgroup_loads += n;
-                                Some(Tracked::Workgroup)
-                            }
-                        };
+                        let tracked = tally.count(class, AccessKind::Read, u64::from(mask.count_ones()), *bytes);
                         let races = &mut *self.races;
                         try_lanes(mask, |lane| {
                             let pos = position(buffer, index, &Lane { regs: &mut *regs, lane }).ok_or(Fallback)?;
                             regs[*dst as usize * W + lane] = buffer.read(pos).ok_or(Fallback)?;
                             let Some(tracked) = tracked else { return Ok(()) };
                             let thread = gtid0 + (first + lane) as u32;
-                            match races.access_simt(
+                            checked(races.access_simt(
                                 handle,
                                 len,
                                 pos,
@@ -844,10 +870,7 @@ impl LaunchRun<'_> {
                                 *site,
                                 rank,
                                 cells,
-                            ) {
-                                true => Ok(()),
-                                false => Err(Fallback),
-                            }
+                            ))
                         })?;
                     } else {
                         try_lanes(mask, |lane| {
@@ -858,20 +881,10 @@ impl LaunchRun<'_> {
                             let value = buffer.read(pos).ok_or(Fallback)?;
                             let len = buffer.len();
                             regs[*dst as usize * W + lane] = value;
-                            let tracked = match self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global) {
-                                MemClass::Private => return Ok(()),
-                                MemClass::Global => {
-                                    tally.global_loads += 1;
-                                    tally.global_bytes_read += u64::from(*bytes);
-                                    Tracked::Global
-                                }
-                                MemClass::Workgroup(_) => {
-                                    tally.workgroup_loads += 1;
-                                    Tracked::Workgroup
-                                }
-                            };
+                            let class = self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global);
+                            let Some(tracked) = tally.count(class, AccessKind::Read, 1, *bytes) else { return Ok(()) };
                             let thread = gtid0 + (first + lane) as u32;
-                            match self.races.access_simt(
+                            checked(self.races.access_simt(
                                 handle,
                                 len,
                                 pos,
@@ -881,10 +894,7 @@ impl LaunchRun<'_> {
                                 *site,
                                 rank,
                                 cells,
-                            ) {
-                                true => Ok(()),
-                                false => Err(Fallback),
-                            }
+                            ))
                         })?;
                     }
                 }
@@ -901,26 +911,15 @@ impl LaunchRun<'_> {
                         if !buffer.write(pos, bits) {
                             return Err(Fallback);
                         }
-                        let tracked = match self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global) {
-                            // Private and workgroup buffers are freed when the block is undone:
-                            // only global stores need restoring.
-                            MemClass::Private => return Ok(()),
-                            MemClass::Global => {
-                                stores.push((handle, pos, old));
-                                tally.global_stores += 1;
-                                tally.global_bytes_written += u64::from(*bytes);
-                                Tracked::Global
-                            }
-                            MemClass::Workgroup(_) => {
-                                tally.workgroup_stores += 1;
-                                Tracked::Workgroup
-                            }
-                        };
-                        let thread = gtid0 + (first + lane) as u32;
-                        match self.races.access_simt(handle, len, pos, kind, tracked, thread, *site, rank, cells) {
-                            true => Ok(()),
-                            false => Err(Fallback),
+                        let class = self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global);
+                        // Private and workgroup buffers are freed when the block is undone: only
+                        // global stores need restoring.
+                        if class == MemClass::Global {
+                            stores.push((handle, pos, old));
                         }
+                        let Some(tracked) = tally.count(class, kind, 1, *bytes) else { return Ok(()) };
+                        let thread = gtid0 + (first + lane) as u32;
+                        checked(self.races.access_simt(handle, len, pos, kind, tracked, thread, *site, rank, cells))
                     })?;
                 }
                 Insn::Apply { dst, map, fold, .. } => {
