@@ -119,7 +119,7 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
     // values are never live at once (`regalloc.rs`), so frames stay small and in cache.
     super::regalloc::allocate(&mut kernel);
     let code: Vec<Insn> = kernel.code.iter().map(|(insn, _)| insn.clone()).collect();
-    kernel.simt = super::simt::SimtTables::new(&code);
+    kernel.simt = super::simt::SimtTables::new(&code, kernel.num_regs);
     Ok(kernel)
 }
 

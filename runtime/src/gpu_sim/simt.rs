@@ -93,6 +93,10 @@ pub(crate) struct SimtTables {
     sizes: Box<[(u64, u64)]>,
     /// The operand registers of every instruction, one after another (`Meta::uses`).
     uses: Box<[Reg]>,
+    /// Per instruction, the operands of a scalar instruction (at most three) padded with the
+    /// spare register `num_regs`, always uniform and never lazy: the run of scalar instructions
+    /// checks them without a loop, whose exits the branch predictor misses.
+    scalar_operands: Box<[[Reg; 3]]>,
     /// Whether blocks of the kernel can run warp-synchronously: `memref.alloca` allocates per
     /// thread while running, which this path does not model (such kernels run thread by
     /// thread).
@@ -100,8 +104,10 @@ pub(crate) struct SimtTables {
 }
 
 impl SimtTables {
-    /// The tables of `code`.
-    pub fn new(code: &[Insn]) -> Self {
+    /// The tables of `code`, whose registers are numbered below `num_regs`.
+    pub fn new(code: &[Insn], num_regs: usize) -> Self {
+        let spare = num_regs as Reg;
+        let (mut scalar_operands, mut wide_scalars) = (vec![], false);
         let leader = leaders(code);
         let n = code.len();
         let mut block_at = vec![NO_BLOCK; n];
@@ -126,10 +132,26 @@ impl SimtTables {
             if let Insn::LoopNext { counter, .. } = insn {
                 def = *counter;
             }
+            let mut operands = [spare; 3];
+            if let (Insn::Scalar { .. }, Some(scalar)) = (insn, uses.get(start as usize..)) {
+                match operands.get_mut(..scalar.len()) {
+                    Some(slots) => slots.copy_from_slice(scalar),
+                    // No scalar instruction has more (`ScalarInsn::visit_regs`); should one
+                    // come, its kernels run thread by thread rather than wrongly.
+                    None => wide_scalars = true,
+                }
+            }
+            scalar_operands.push(operands);
             meta.push(Meta { block, def, uses: (start, uses.len() as u32) });
         }
-        let usable = !code.iter().any(|insn| matches!(insn, Insn::Alloca { .. }));
-        SimtTables { meta: meta.into(), sizes: sizes.into(), uses: uses.into(), usable }
+        let usable = !wide_scalars && !code.iter().any(|insn| matches!(insn, Insn::Alloca { .. }));
+        SimtTables {
+            meta: meta.into(),
+            sizes: sizes.into(),
+            uses: uses.into(),
+            scalar_operands: scalar_operands.into(),
+            usable,
+        }
     }
 }
 
@@ -258,8 +280,8 @@ impl SimtScratch {
         let blocks = kernel.simt.sizes.len();
         SimtScratch {
             frames: vec![0; warps * kernel.num_regs * W],
-            uniform: vec![false; warps * kernel.num_regs],
-            lazy: vec![false; warps * kernel.num_regs],
+            uniform: vec![false; warps * (kernel.num_regs + 1)],
+            lazy: vec![false; warps * (kernel.num_regs + 1)],
             full: vec![0; blocks],
             part: vec![0; blocks * W],
             seen: vec![false; blocks],
@@ -384,14 +406,17 @@ fn binary(regs: &mut [u64], wide: u32, dst: Reg, a: Reg, b: Reg, f: impl Fn(u64,
             return;
         }
     }
-    let (x, y) = (row(regs, a), row(regs, b));
-    let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
     if wide == u32::MAX {
+        let (x, y) = (row(regs, a), row(regs, b));
+        let out = &mut regs[dst as usize * W..(dst as usize + 1) * W];
         for (o, (&x, &y)) in out.iter_mut().zip(x.iter().zip(&y)) {
             *o = f(x, y);
         }
     } else {
-        lanes(wide, |l| out[l] = f(x[l], y[l]));
+        // Partly active warps run a few lanes (about four in tiled 3-D kernels): lane by lane,
+        // without copying the operand rows.
+        let (d, a, b) = (dst as usize * W, a as usize * W, b as usize * W);
+        lanes(wide, |l| regs[d + l] = f(regs[a + l], regs[b + l]));
     }
 }
 
@@ -559,6 +584,22 @@ fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> S
     Ok(true)
 }
 
+/// Runs a scalar instruction in lane 0 only (its operands are uniform). `index` additions,
+/// subtractions and multiplications — most of the uniform instructions of tiled kernels, which
+/// compute tile and loop bounds — are done here directly (as `ibin` defines them at 64 bits);
+/// the rest by the shared scalar executor, whose generic dispatch costs more than they do.
+#[inline(always)]
+fn uniform_scalar(insn: &ScalarInsn, regs: &mut [u64]) -> Simt {
+    let (a, b, dst, f): (Reg, Reg, Reg, fn(i64, i64) -> i64) = match *insn {
+        ScalarInsn::IBinary { op: IBinOp::Add, width: 64, dst, a, b } => (a, b, dst, i64::wrapping_add),
+        ScalarInsn::IBinary { op: IBinOp::Mul, width: 64, dst, a, b } => (a, b, dst, i64::wrapping_mul),
+        ScalarInsn::IBinary { op: IBinOp::Sub, width: 64, dst, a, b } => (a, b, dst, i64::wrapping_sub),
+        _ => return exec(insn, &mut Lane { regs, lane: 0 }).map_err(|_| Fallback),
+    };
+    regs[dst as usize * W] = f(regs[a as usize * W] as i64, regs[b as usize * W] as i64) as u64;
+    Ok(())
+}
+
 /// The position of the element `index` selects in `buffer`, for `lane` (`None`: out of
 /// bounds or not computable, which the thread-by-thread run reports).
 #[inline(always)]
@@ -663,14 +704,16 @@ impl LaunchRun<'_> {
         let num_regs = k.num_regs;
         let frame = num_regs * W;
         s.lazy.fill(false);
-        for (w, (regs, uniform)) in s.frames.chunks_mut(frame).zip(s.uniform.chunks_mut(num_regs)).enumerate() {
+        for (w, (regs, uniform)) in s.frames.chunks_mut(frame).zip(s.uniform.chunks_mut(num_regs + 1)).enumerate() {
             // Only the pinned registers start with a value; the others are written first.
             let pinned = k.pinned.min(num_regs);
             for (r, &bits) in template.iter().enumerate().take(pinned) {
                 regs[r * W..(r + 1) * W].fill(bits);
             }
             uniform[..pinned].fill(true);
-            uniform[pinned..].fill(false);
+            uniform[pinned..num_regs].fill(false);
+            // The spare register (`SimtTables::scalar_operands`).
+            uniform[num_regs] = true;
             for lane in 0..W.min(n - w * W) {
                 let id = super::launch::delinearize((w * W + lane) as u64, self.block);
                 for &(r, special) in k.specials.iter() {
@@ -741,8 +784,9 @@ impl LaunchRun<'_> {
         let frame = k.num_regs * W;
         let SimtScratch { frames, uniform, lazy, full, part, seen, touched, stores, cells, rank, stops, warps } = s;
         let regs = &mut frames[w * frame..(w + 1) * frame];
-        let uni = &mut uniform[w * k.num_regs..(w + 1) * k.num_regs];
-        let lazy = &mut lazy[w * k.num_regs..(w + 1) * k.num_regs];
+        let stride = k.num_regs + 1;
+        let uni = &mut uniform[w * stride..(w + 1) * stride];
+        let lazy = &mut lazy[w * stride..(w + 1) * stride];
         let (mut pc, mut issued) = warps[w];
         let mut pcs = [pc as u32; W];
         let mut mask = all;
@@ -837,13 +881,45 @@ impl LaunchRun<'_> {
                 // An SSA value computed from uniform operands is written to every lane, also
                 // to lanes that do not run the instruction (see the module documentation).
                 Insn::Scalar { insn, .. } => {
-                    if operands_uniform {
-                        exec(insn, &mut Lane { regs: &mut *regs, lane: 0 }).map_err(|_| Fallback)?;
-                        lazy[def as usize] = true;
-                    } else if !vector_scalar(insn, regs, mask, wide)? {
-                        try_lanes(mask, |lane| exec(insn, &mut Lane { regs: &mut *regs, lane }).map_err(|_| Fallback))?;
+                    // Index arithmetic comes in long straight runs of scalar instructions (nine
+                    // in ten instructions of tiled kernels): they run here one after another
+                    // with what each needs of the loop above, without its dispatch.
+                    let (mut insn, mut def, mut operands_uniform) = (insn, def, operands_uniform);
+                    loop {
+                        if operands_uniform {
+                            uniform_scalar(insn, regs)?;
+                            lazy[def as usize] = true;
+                        } else if !vector_scalar(insn, regs, mask, wide)? {
+                            try_lanes(mask, |lane| {
+                                exec(insn, &mut Lane { regs: &mut *regs, lane }).map_err(|_| Fallback)
+                            })?;
+                        }
+                        uni[def as usize] = operands_uniform;
+                        // The next one, unless it starts a basic block (counted above).
+                        let Some((Insn::Scalar { insn: next, .. }, _)) = code.get(pc + 1) else { break };
+                        let meta = tables.meta[pc + 1];
+                        if meta.block != NO_BLOCK {
+                            break;
+                        }
+                        pc += 1;
+                        issued += 1;
+                        if issued > budget {
+                            return Err(Fallback);
+                        }
+                        let [x, y, z] = tables.scalar_operands[pc];
+                        // `&`, not `&&`: no branches.
+                        operands_uniform =
+                            uni[x as usize] & uni[y as usize] & uni[z as usize] && (mask == all || pc < stopped_at);
+                        if !operands_uniform {
+                            for r in [x, y, z, meta.def] {
+                                if lazy[r as usize] {
+                                    lazy[r as usize] = false;
+                                    broadcast(regs, r);
+                                }
+                            }
+                        }
+                        (insn, def) = (next, meta.def);
                     }
-                    uni[def as usize] = operands_uniform;
                 }
                 Insn::Load { dst, mem, index, bytes, site } => {
                     uni[*dst as usize] = false;
@@ -1151,7 +1227,9 @@ mod tests {
 
     /// Three blocks of 40 threads (a full and a partial warp): a branch whose sides differ,
     /// a loop whose trip count depends on the thread, integer division and affine maps of
-    /// thread ids, and a workgroup tile reversed through barriers inside a loop.
+    /// thread ids, and a workgroup tile reversed through barriers inside a loop. The divergent
+    /// side computes uniform `index` values that wrap around (run once per warp, in lane 0)
+    /// and casts and selects lane by lane in a partly active warp.
     const MIXED: &str = r#"
 module attributes {gpu.container_module} {
   gpu.module @k {
@@ -1175,9 +1253,19 @@ module attributes {gpu.container_module} {
         scf.yield %a : f64
       } else {
         %q = arith.floordivsi %tx, %c3 : index
-        %s = scf.for %i = %c0 to %q step %c1 iter_args(%acc = %v) -> (f64) {
+        %big = arith.constant 9223372036854775807 : index
+        %c0i = arith.constant 0 : i64
+        %wrap = arith.addi %big, %bd : index
+        %wm = arith.muli %wrap, %c3 : index
+        %ws = arith.subi %wm, %big : index
+        %wr = arith.remui %ws, %c3 : index
+        %qw = arith.addi %q, %wr : index
+        %qi = arith.index_cast %qw : index to i64
+        %qneg = arith.cmpi slt, %qi, %c0i : i64
+        %s = scf.for %i = %c0 to %qw step %c1 iter_args(%acc = %v) -> (f64) {
           %n = arith.addf %acc, %v : f64
-          scf.yield %n : f64
+          %pick = arith.select %qneg, %acc, %n : f64
+          scf.yield %pick : f64
         }
         scf.yield %s : f64
       }
