@@ -590,7 +590,8 @@ fn vector_scalar(insn: &ScalarInsn, regs: &mut [u64], mask: u32, wide: u32) -> S
 /// the rest by the shared scalar executor, whose generic dispatch costs more than they do.
 #[inline(always)]
 fn uniform_scalar(insn: &ScalarInsn, regs: &mut [u64]) -> Simt {
-    let (a, b, dst, f): (Reg, Reg, Reg, fn(i64, i64) -> i64) = match *insn {
+    type IndexOp = fn(i64, i64) -> i64;
+    let (a, b, dst, f): (Reg, Reg, Reg, IndexOp) = match *insn {
         ScalarInsn::IBinary { op: IBinOp::Add, width: 64, dst, a, b } => (a, b, dst, i64::wrapping_add),
         ScalarInsn::IBinary { op: IBinOp::Mul, width: 64, dst, a, b } => (a, b, dst, i64::wrapping_mul),
         ScalarInsn::IBinary { op: IBinOp::Sub, width: 64, dst, a, b } => (a, b, dst, i64::wrapping_sub),
