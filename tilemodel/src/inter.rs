@@ -287,6 +287,64 @@ impl Pinning {
     }
 }
 
+/// The widest band whose row symmetries [`row_symmetries`] looks for (`m!` row orders, each
+/// with up to `m!` iterator orders; the examples' bands have four rows).
+pub const MAX_SYMMETRY_ROWS: usize = 5;
+
+/// The orders `π` of the band rows (not the identity; `π[k]` is the row that takes place `k`)
+/// that map every statement's image `P_S = {φ_S(i) : i in its domain}` onto itself: then the
+/// tiles of sizes `s` and of the permuted sizes `s'_k = s_{π[k]}` correspond one to one
+/// (`T ↦ T'`, `T'_k = T_{π[k]}`), with the same wavefront `Σ_k T_k`, the same full tiles, so
+/// [`count_tiles`] gives both the same counts (the search counts one size of each such
+/// family; `tests/counting.rs` checks the equality).
+///
+/// Why: with `Π` the coordinate permutation `(Π·Y)_k = Y_{π[k]}`, a tile box of the permuted
+/// sizes at `Π·T` is `Π` applied to the box of `s` at `T`; a bijection keeps meeting and
+/// containment, so the box meets (lies in) `P_S` iff its image meets (lies in) `Π·P_S`. And
+/// `Π·P_S = P_S` when some order `σ` of the iterators keeps the domain box
+/// (`lower_{σ(j)} = lower_j`, `upper` the same) and `map_{π[k], σ(j)} = map_{k, j}`,
+/// `shift_{π[k]} = shift_k` (then `Π·φ(i) = φ(i')` with `i'_j = i_{σ(j)}`, and `i ↦ i'` maps the
+/// box onto itself) — one `σ`
+/// for every statement, as the tiles of several statements are counted together. Bands wider
+/// than [`MAX_SYMMETRY_ROWS`] get none (each order is tried).
+pub fn row_symmetries(shape: &BandShape) -> Vec<Vec<usize>> {
+    let m = shape.width;
+    if m > MAX_SYMMETRY_ROWS || shape.statements.iter().any(|s| s.map.len() != m || s.map.iter().any(|r| r.len() != m)) {
+        return Vec::new();
+    }
+    let orders = permutations(m);
+    let keeps = |pi: &[usize], sigma: &[usize]| {
+        shape.statements.iter().all(|s| {
+            (0..m).all(|j| s.lower[sigma[j]] == s.lower[j] && s.upper[sigma[j]] == s.upper[j])
+                && (0..m).all(|k| s.shift[pi[k]] == s.shift[k] && (0..m).all(|j| s.map[pi[k]][sigma[j]] == s.map[k][j]))
+        })
+    };
+    orders
+        .iter()
+        .filter(|pi| pi.iter().enumerate().any(|(k, &p)| k != p))
+        .filter(|pi| orders.iter().any(|sigma| keeps(pi, sigma)))
+        .cloned()
+        .collect()
+}
+
+/// Every order of `0..n`.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for k in 0..n {
+        out = out
+            .into_iter()
+            .flat_map(|p: Vec<usize>| {
+                (0..=k).map(move |at| {
+                    let mut q = p.clone();
+                    q.insert(at, k);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
 /// Every [`Pinning`] of `s`: each set of free columns with each set of as many rows as there
 /// are other columns whose square submatrix is non-singular (at most `Σ_k C(m, k)²`, 70 for
 /// four rows; computed once per band, evaluated per tile size).

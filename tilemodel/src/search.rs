@@ -18,7 +18,7 @@
 //! size is the same tiling). Every rejected layout is counted under the reason that pruned it,
 //! which `stencil-opt --explain-tile-sizes` prints.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,7 @@ use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
-use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
+use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, TileGeometry};
 use crate::intra::{warps_cost, wavefront_points, wavefront_warps, wavefront_warps_at_least, Block, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
@@ -352,6 +352,7 @@ pub fn search(
     let model: Box<dyn TileModel> =
         calibration.model(options.model, program, options.staged, shape.operations_per_point(), shape.element_bytes());
     let geometry = TileGeometry::new(shape);
+    let mut counts = CountMemo::new(shape);
     let m = shape.width;
     let grids: Vec<Vec<i64>> = match &options.fixed_sizes {
         Some(s) => {
@@ -516,10 +517,36 @@ pub fn search(
         // kept: the bound with all of them (below) would skip the size too, as it only grows
         // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
         // least those counted plus the count's bound of those left (`inter::Stop`).
-        let inter = match cutoff(&best).filter(|_| constrained) {
-            Some(worst) => {
+        // A size of the same family under a row symmetry (`inter::row_symmetries`) was counted
+        // before: its counts are this size's. When that count stopped, the tiles it had counted
+        // then (each at most this size's final count of its wavefront) bound this size's time
+        // too: with a cutoff that has only fallen since, a bound above it skips the size, as its
+        // own count would have (the bound only grows with the counts).
+        let family = counts.family(&sizes);
+        let known = match (counts.get(&family), cutoff(&best).filter(|_| constrained)) {
+            (Some(Memo::Counted(counted)), _) => Some(counted.clone()),
+            (Some(Memo::Stopped(seen)), Some(worst)) => {
+                let at_least = model.lower_bound_over_blocks(&seen.bound(&with_memory), &facts, device);
+                if at_least > worst * (1.0 + 1e-9) {
+                    tally.prune(PruneReason::Bound, || {
+                        format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
+                    });
+                    continue;
+                }
+                None
+            }
+            _ => None,
+        };
+        // Counting stops once the bound with the tiles counted so far cannot beat the layouts
+        // kept: the bound with all of them (below) would skip the size too, as it only grows
+        // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
+        // least those counted plus the count's bound of those left (`inter::Stop`).
+        let inter = match (known, cutoff(&best).filter(|_| constrained)) {
+            (Some(inter), _) => inter,
+            (None, Some(worst)) => {
                 let mut at_least = 0.0;
-                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial| {
+                let mut seen = Seen::default();
+                let counted = count_tiles_unless(shape, &geometry, &sizes, &mut |partial| {
                     // Per wavefront when shown, else the totals with the bounds before counting.
                     let per_wavefront = !partial.tiles.is_empty();
                     let partly = BoundInputs {
@@ -530,11 +557,19 @@ pub fn search(
                         ..with_memory
                     };
                     at_least = model.lower_bound_over_blocks(&partly, &facts, device);
-                    at_least > worst * (1.0 + 1e-9)
+                    let out = at_least > worst * (1.0 + 1e-9);
+                    if out {
+                        seen = Seen::of(partial);
+                    }
+                    out
                 })?;
-                match counts {
-                    Some(counts) => counts,
+                match counted {
+                    Some(counted) => {
+                        counts.insert(family, Memo::Counted(counted.clone()));
+                        counted
+                    }
                     None => {
+                        counts.insert(family, Memo::Stopped(seen));
                         tally.prune(PruneReason::Bound, || {
                             format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
                         });
@@ -542,7 +577,11 @@ pub fn search(
                     }
                 }
             }
-            None => count_tiles(shape, &geometry, &sizes)?,
+            (None, None) => {
+                let counted = count_tiles(shape, &geometry, &sizes)?;
+                counts.insert(family, Memo::Counted(counted.clone()));
+                counted
+            }
         };
         let tile = TileInputs::with_counts(shape, &sizes, options.staged, memory, inter);
         let counted = BoundInputs {
@@ -594,6 +633,86 @@ pub fn search(
         params: shape.params.clone(),
         elapsed: start.elapsed(),
     })
+}
+
+/// The counts the search has made, by family of tile sizes: the sizes that
+/// [`crate::inter::row_symmetries`] map onto each other have the same inter-tile counts, so one
+/// count (or what a count that stopped had seen) serves the whole family (3-D SOR and Jacobi
+/// with equal extents: up to six orders of the three space rows' sizes).
+struct CountMemo {
+    /// The row orders of the symmetries.
+    orders: Vec<Vec<usize>>,
+    /// By family (its least permuted sizes), what was counted.
+    seen: HashMap<Vec<i64>, Memo>,
+}
+
+/// What the search knows of a family's counts.
+enum Memo {
+    /// The counts, in full.
+    Counted(InterTileCounts),
+    /// A count that stopped: what it had counted then.
+    Stopped(Seen),
+}
+
+/// What a count that stopped showed its last question ([`crate::inter::Partial`], owned):
+/// each at most the final count of the family's sizes.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    tiles: Vec<u64>,
+    full: Vec<u64>,
+    tiles_at_least: u64,
+    full_at_least: u64,
+}
+
+impl Seen {
+    fn of(partial: &crate::inter::Partial<'_>) -> Seen {
+        Seen {
+            tiles: partial.tiles.to_vec(),
+            full: partial.full.to_vec(),
+            tiles_at_least: partial.tiles_at_least,
+            full_at_least: partial.full_at_least,
+        }
+    }
+
+    /// `before` (a size's bound inputs before counting) with these partial counts, as the
+    /// count's question had them.
+    fn bound<'a>(&'a self, before: &BoundInputs<'a>) -> BoundInputs<'a> {
+        let per_wavefront = !self.tiles.is_empty();
+        BoundInputs {
+            tiles_per_wavefront: Some(&self.tiles[..]).filter(|_| per_wavefront),
+            full_per_wavefront: Some(&self.full[..]).filter(|_| per_wavefront),
+            tiles: before.tiles.max(self.tiles_at_least as f64),
+            full: before.full.max(self.full_at_least as f64),
+            ..*before
+        }
+    }
+}
+
+impl CountMemo {
+    fn new(shape: &BandShape) -> CountMemo {
+        CountMemo { orders: row_symmetries(shape), seen: HashMap::new() }
+    }
+
+    /// The family of `sizes`: the least of its permutations by the symmetries (itself among
+    /// them), so that every member names it alike (the symmetries form a group).
+    fn family(&self, sizes: &[i64]) -> Vec<i64> {
+        let mut least = sizes.to_vec();
+        for order in &self.orders {
+            let other: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
+            if other < least {
+                least = other;
+            }
+        }
+        least
+    }
+
+    fn get(&self, family: &[i64]) -> Option<&Memo> {
+        self.seen.get(family)
+    }
+
+    fn insert(&mut self, family: Vec<i64>, memo: Memo) {
+        self.seen.insert(family, memo);
+    }
 }
 
 /// Lower bounds of a size's inter-tile wavefronts, tiles and full tiles before counting:
