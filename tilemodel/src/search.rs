@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use crate::calibration::Calibration;
 use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
-use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
+use crate::footprint::{global_memory, staged_memory, SharedBytesPlan, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
 use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, TileGeometry};
 use crate::intra::{warps_cost, wavefront_points, wavefront_warps, wavefront_warps_at_least, Block, WARP};
@@ -377,10 +377,11 @@ pub fn search(
     let mut screened: Vec<Vec<i64>> = Vec::new();
     let mut index = vec![0usize; m];
     let mut considered = 0u64;
+    let plan = SharedBytesPlan::new(shape);
     loop {
         let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
         considered += 1;
-        if within_shared_memory(shape, &sizes, options, &mut tally)? {
+        if within_shared_memory(shape, &plan, &sizes, options, &mut tally)? {
             screened.push(sizes);
         }
         if !next_index(&mut index, &grids) {
@@ -738,11 +739,17 @@ fn next_index(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
 
 /// The tile size constraint's upper bound (Alg. 5.1 line 3): whether a staged tile's shared
 /// memory fits the limit (always, without staging).
-fn within_shared_memory(shape: &BandShape, sizes: &[i64], options: &SearchOptions, tally: &mut Tally) -> Result<bool> {
+fn within_shared_memory(
+    shape: &BandShape,
+    plan: &SharedBytesPlan,
+    sizes: &[i64],
+    options: &SearchOptions,
+    tally: &mut Tally,
+) -> Result<bool> {
     if !options.staged {
         return Ok(true);
     }
-    let shared = staged_shared_bytes(shape, sizes)?;
+    let shared = plan.bytes(shape, sizes)?;
     if shared > options.shared_limit {
         tally.prune(PruneReason::SharedMemory, || {
             format!("{} needs {shared} bytes > {} bytes", sizes_text(sizes), options.shared_limit)
