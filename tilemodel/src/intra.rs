@@ -113,16 +113,7 @@ pub fn wavefront_warps_at_least(shape: &BandShape, sizes: &[i64], block: Block) 
 
 /// [`wavefront_warps`], or with `first_only` [`wavefront_warps_at_least`].
 fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bool) -> Result<Vec<u64>> {
-    let loops = shape.width - 1;
-    if !(1..=3).contains(&loops) {
-        return Err(TileModelError::Unsupported(format!(
-            "{loops} parallel point loops per intra-tile wavefront (the mapping puts 1 to 3 on threads)"
-        )));
-    }
-    if block.threads() == 0 {
-        return Err(TileModelError::InvalidInput("a block without threads".into()));
-    }
-    let mut leaders = leading_lanes(block, loops);
+    let (mut leaders, loops) = leaders_of(shape, block)?;
     if first_only {
         leaders.iter_mut().for_each(|warp| warp.truncate(1));
     }
@@ -136,6 +127,97 @@ fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bo
         IntraWavefront::FirstHyperplane => vec![count_step(0); sizes[0] as usize],
         IntraWavefront::Skew => (0..wavefront_steps(shape, sizes) as i64).map(count_step).collect(),
     })
+}
+
+/// Per warp of `block`, the ids of its lanes that lead a `(y, z)` group, and the parallel
+/// point loops; an error for bands the mapping does not cover.
+fn leaders_of(shape: &BandShape, block: Block) -> Result<(Vec<Vec<LaneIds>>, usize)> {
+    let loops = shape.width - 1;
+    if !(1..=3).contains(&loops) {
+        return Err(TileModelError::Unsupported(format!(
+            "{loops} parallel point loops per intra-tile wavefront (the mapping puts 1 to 3 on threads)"
+        )));
+    }
+    if block.threads() == 0 {
+        return Err(TileModelError::InvalidInput("a block without threads".into()));
+    }
+    Ok((leading_lanes(block, loops), loops))
+}
+
+/// Each warp's first lane's points in every step of a full tile on one block: what
+/// [`wavefront_warps_at_least`] sums per step ([`FirstLanes::at_least`]), kept so that
+/// [`FirstLanes::warps`] counts only the other lanes for the exact `G_e` (the search bounds a
+/// block with the first lanes and then, when the bound does not prune it, needs its `G_e`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FirstLanes {
+    block: Block,
+    sizes: Vec<i64>,
+    /// Warps per block.
+    warp_count: usize,
+    /// Per step counted (one with the first hyperplane, whose steps are all alike), per warp.
+    points: Vec<u64>,
+}
+
+impl FirstLanes {
+    /// The first lanes of `block`'s warps on a full tile of `sizes`.
+    pub fn new(shape: &BandShape, sizes: &[i64], block: Block) -> Result<FirstLanes> {
+        let (leaders, loops) = leaders_of(shape, block)?;
+        let steps = match shape.intra {
+            IntraWavefront::FirstHyperplane => 1,
+            IntraWavefront::Skew => wavefront_steps(shape, sizes),
+        };
+        let mut points = Vec::with_capacity(steps * leaders.len());
+        for e in 0..steps as i64 {
+            points.extend(
+                leaders.iter().map(|warp| warp.first().map_or(0, |ids| lane_points(shape.intra, sizes, e, ids, loops))),
+            );
+        }
+        Ok(FirstLanes { block, sizes: sizes.to_vec(), warp_count: leaders.len(), points })
+    }
+
+    /// Per step counted, per warp.
+    fn rows(&self) -> impl Iterator<Item = &[u64]> {
+        self.points.chunks(self.warp_count.max(1))
+    }
+
+    /// [`wavefront_warps_at_least`]: per step, the sum of the first lanes' points.
+    pub fn at_least(&self, shape: &BandShape) -> Vec<u64> {
+        let per_step: Vec<u64> = self.rows().map(|row| row.iter().sum()).collect();
+        self.per_step(shape, per_step)
+    }
+
+    /// [`wavefront_warps`] of the same block and sizes (`shape` the same band): per step and
+    /// warp, the most points of its lanes leading a `(y, z)` group, the first lane's taken from
+    /// here — the same maximum over the same lanes.
+    pub fn warps(&self, shape: &BandShape) -> Result<Vec<u64>> {
+        let (leaders, loops) = leaders_of(shape, self.block)?;
+        let sizes = &self.sizes[..];
+        let per_step: Vec<u64> = self
+            .rows()
+            .enumerate()
+            .map(|(e, row)| {
+                leaders
+                    .iter()
+                    .zip(row)
+                    .map(|(warp, &first)| {
+                        warp.iter()
+                            .skip(1)
+                            .map(|ids| lane_points(shape.intra, sizes, e as i64, ids, loops))
+                            .fold(first, u64::max)
+                    })
+                    .sum()
+            })
+            .collect();
+        Ok(self.per_step(shape, per_step))
+    }
+
+    /// The counted steps' values as every step's (the first hyperplane: one for all).
+    fn per_step(&self, shape: &BandShape, counted: Vec<u64>) -> Vec<u64> {
+        match shape.intra {
+            IntraWavefront::FirstHyperplane => vec![counted.first().copied().unwrap_or(0); self.sizes[0] as usize],
+            IntraWavefront::Skew => counted,
+        }
+    }
 }
 
 /// An estimate of the work of [`wavefront_warps`] on `block`, in lane-iterations: the steps it
@@ -419,6 +501,27 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    #[test]
+    fn first_lanes_give_the_same_warps() {
+        // Every block shape of 1-3 loops the search tries on small tiles, both wavefronts: the
+        // warps from the kept first lanes are `wavefront_warps`', their sums
+        // `wavefront_warps_at_least`'.
+        let h100 = crate::device::DeviceLimits::h100();
+        let mut checked = 0;
+        for intra in [IntraWavefront::Skew, IntraWavefront::FirstHyperplane] {
+            for sizes in [vec![3i64, 40], vec![2, 5, 37], vec![1, 9, 4], vec![3, 4, 6, 5], vec![2, 7, 3, 12]] {
+                let shape = test_shape(intra, sizes.len());
+                for block in crate::search::block_candidates(sizes.len() - 1, &h100) {
+                    let lanes = FirstLanes::new(&shape, &sizes, block).unwrap();
+                    assert_eq!(lanes.warps(&shape).unwrap(), wavefront_warps(&shape, &sizes, block).unwrap());
+                    assert_eq!(lanes.at_least(&shape), wavefront_warps_at_least(&shape, &sizes, block).unwrap());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     fn test_shape(intra: IntraWavefront, width: usize) -> BandShape {

@@ -28,7 +28,7 @@ use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, SharedBytesPlan, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
 use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, TileGeometry};
-use crate::intra::{warps_cost, wavefront_points, wavefront_warps, wavefront_warps_at_least, Block, WARP};
+use crate::intra::{warps_cost, wavefront_points, wavefront_warps, Block, FirstLanes, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
 
@@ -835,7 +835,9 @@ fn evaluate_blocks(
         }
         // Before counting `G_e` when it is costly (skewed 3-D steps, hundreds of them): the time
         // with each warp's first lane's points as its warps, at most `G_e` (thesis Eq. 5.3), is
-        // a lower bound of the block's (models whose time does not fall as `G_e` grows).
+        // a lower bound of the block's (models whose time does not fall as `G_e` grows). The
+        // first lanes' points are kept for `G_e`, which then counts only the other lanes.
+        let mut first_lanes = None;
         if let Some(w) = best.last().map(|r| r.prediction.seconds).filter(|_| {
             known.is_none()
                 && best.len() >= options.keep.max(1)
@@ -844,8 +846,8 @@ fn evaluate_blocks(
                 && block.x < WARP
                 && warps_cost(shape, sizes, block) >= FIRST_LANES_FROM
         }) {
-            let warps = wavefront_warps_at_least(shape, sizes, block)?;
-            let some = LayoutInputs::with_warps(shape, tile, block, warps, options.registers, device);
+            let lanes = FirstLanes::new(shape, sizes, block)?;
+            let some = LayoutInputs::with_warps(shape, tile, block, lanes.at_least(shape), options.registers, device);
             let at_least = model.predict(&some, device)?.seconds;
             if at_least > w * (1.0 + 1e-9) {
                 tally.prune(PruneReason::BlockBound, || {
@@ -853,10 +855,14 @@ fn evaluate_blocks(
                 });
                 continue;
             }
+            first_lanes = Some(lanes);
         }
-        let layout = match known {
-            Some(warps) => LayoutInputs::with_warps(shape, tile, block, warps.clone(), options.registers, device),
-            None => LayoutInputs::new(shape, tile, block, options.registers, device)?,
+        let layout = match (known, first_lanes) {
+            (Some(warps), _) => LayoutInputs::with_warps(shape, tile, block, warps.clone(), options.registers, device),
+            (None, Some(lanes)) => {
+                LayoutInputs::with_warps(shape, tile, block, lanes.warps(shape)?, options.registers, device)
+            }
+            (None, None) => LayoutInputs::new(shape, tile, block, options.registers, device)?,
         };
         let prediction = model.predict(&layout, device)?;
         let worst = best.last().map(|r| r.prediction.seconds);
