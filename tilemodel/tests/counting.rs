@@ -7,7 +7,7 @@
 mod common;
 
 use proptest::prelude::*;
-use stencil_tilemodel::inter::{count_tiles_unless, lower_bounds, row_symmetries};
+use stencil_tilemodel::inter::{count_tiles_unless, layered_tiles, lower_bounds, row_symmetries};
 use stencil_tilemodel::shape::StatementShape;
 use stencil_tilemodel::{
     count_tiles, count_tiles_by_rows, BandShape, InterTileCounts, IntraWavefront, TileGeometry, TileModelError,
@@ -386,5 +386,26 @@ proptest! {
             statements.push(statement(&map, &inverse, vec![1; m], vec![0; m], vec![extent; m]));
         }
         symmetric_counts_agree(&band(statements), &sizes[..m]);
+    }
+}
+
+/// The layered bound (`inter::layered_tiles`, which the search's tile bound takes) sees the
+/// border tiles of skewed 3-D SOR's thin time slab: on these sizes it is above the instances'
+/// bound and at least half the counted tiles (the instances' bound: a third to a half; the
+/// domain must be wide against the tiles, whose erosion of the other rows it pays), and never
+/// above them.
+#[test]
+fn layered_bound_sees_border_tiles() {
+    let (shape, _) = common::shape(&common::sor(3), &[12, 160, 160, 160], true);
+    let geometry = TileGeometry::new(&shape);
+    for sizes in [[2i64, 4, 4, 8], [1, 3, 4, 4], [4, 6, 6, 8], [3, 6, 6, 6]] {
+        let counts = count_tiles(&shape, &geometry, &sizes).unwrap();
+        let layered = layered_tiles(&shape.statements[0], &sizes) as f64;
+        let instances = shape.statements[0].instances() as f64 / sizes.iter().product::<i64>() as f64;
+        let tiles = counts.total_tiles() as f64;
+        assert!(layered <= tiles, "{sizes:?}: {layered} > {tiles}");
+        assert!(layered >= 0.5 * tiles, "{sizes:?}: {layered} of {tiles}");
+        assert!(layered > 1.3 * instances, "{sizes:?}: {layered} vs {instances}");
+        assert!(geometry.lower_bounds(&shape, &sizes).1 >= layered, "{sizes:?}");
     }
 }
