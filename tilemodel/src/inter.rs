@@ -237,7 +237,10 @@ impl TileGeometry {
     /// `D = {x : x + [−1, 0]^m ⊆ K}` (`x ↦ ⌊x⌋` maps `D` into them, at most a unit cube onto
     /// each); here `D` is the parallelepiped with every range `[lo_j, hi_j]` narrowed by
     /// `Σ_k |N_jk|·s_k`, of volume `Π_j width_j / Π_k s_k` (`N` is unimodular). So at least
-    /// that, rounded up (counts are integers), in exact integer arithmetic (0 on overflow).
+    /// that, rounded up (counts are integers), in exact integer arithmetic (0 on overflow); or,
+    /// when more, [`lattice_points_at_least`]' bound of the same parallelepiped (its rows'
+    /// layers, which lose at most one layer per row to the roundings: 2-D and small 3-D tiles'
+    /// full tiles, where the volume's narrowing leaves nothing).
     /// It lets the thesis model's size bound weigh full tiles fully before counting
     /// ([`crate::model::BoundInputs::full`]); `tests/counting.rs` checks it against the counts.
     pub fn full_tiles_lower_bound(&self, shape: &BandShape, sizes: &[i64]) -> f64 {
@@ -246,31 +249,32 @@ impl TileGeometry {
         if sizes.len() != shape.width || active.any(|s| s.inverse != first.inverse) {
             return 0.0;
         }
-        let mut volume = 1i128;
-        for j in 0..first.inverse.len() {
-            let (mut lo, mut hi) = (i128::MIN, i128::MAX);
-            for s in shape.statements.iter().filter(|s| s.instances() > 0) {
-                let (l, h) = erosion_row(s, j, sizes);
-                lo = lo.max(l);
-                hi = hi.min(h);
+        let m = first.inverse.len();
+        let ranges: Vec<(i128, i128)> = (0..m)
+            .map(|j| {
+                let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+                for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+                    let (l, h) = erosion_row(s, j, sizes);
+                    lo = lo.max(l);
+                    hi = hi.min(h);
+                }
+                (lo, hi)
+            })
+            .collect();
+        let by_volume = full_tiles_by_volume(&first.inverse, sizes, &ranges).unwrap_or(0);
+        // The same parallelepiped row by row (`lattice_points_at_least`): the roundings cost at
+        // most one layer per row instead of `Σ_k |N_jk|·s_k` of every width.
+        let mut by_layers = 0;
+        if m <= LATTICE_ROWS && sizes.len() == m {
+            let mut rows = [[0i128; LATTICE_ROWS]; LATTICE_ROWS];
+            for (j, row) in first.inverse.iter().enumerate() {
+                for (k, (&n, &size)) in row.iter().zip(sizes).enumerate() {
+                    rows[j][k] = i128::from(n) * i128::from(size);
+                }
             }
-            let narrowed: i128 =
-                first.inverse[j].iter().zip(sizes).map(|(&n, &size)| i128::from(n).abs() * i128::from(size)).sum();
-            let width = hi.checked_sub(lo).and_then(|w| w.checked_sub(narrowed));
-            match width {
-                Some(w) if w > 0 => match volume.checked_mul(w) {
-                    Some(v) => volume = v,
-                    None => return 0.0,
-                },
-                Some(_) => return 0.0,
-                None => return 0.0,
-            }
+            by_layers = lattice_points_at_least(&mut rows, &ranges).unwrap_or(0);
         }
-        let cell = sizes.iter().try_fold(1i128, |p, &size| p.checked_mul(i128::from(size)));
-        match cell {
-            Some(cell) if cell > 0 => ceil_i128(volume, cell) as f64,
-            _ => 0.0,
-        }
+        by_volume.max(by_layers) as f64
     }
 
     /// Per statement of `shape`, [`outer_row_histogram`] of band row `row` (cached).
@@ -376,6 +380,27 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
             .collect();
     }
     out
+}
+
+/// [`TileGeometry::full_tiles_lower_bound`]'s volume bound of the parallelepiped
+/// `ranges_j = [lo_j, hi_j]` of `N·(s∘T)` (`N` = `inverse`, unimodular): every width narrowed
+/// by `Σ_k |N_jk|·s_k`, the product over `Π_k s_k`, rounded up; `None` on overflow, 0 when a
+/// narrowed width is not positive.
+fn full_tiles_by_volume(inverse: &[Vec<i64>], sizes: &[i64], ranges: &[(i128, i128)]) -> Option<u128> {
+    let mut volume = 1i128;
+    for (row, &(lo, hi)) in inverse.iter().zip(ranges) {
+        let narrowed: i128 = row.iter().zip(sizes).map(|(&n, &size)| i128::from(n).abs() * i128::from(size)).sum();
+        let w = hi.checked_sub(lo)?.checked_sub(narrowed)?;
+        if w <= 0 {
+            return Some(0);
+        }
+        volume = volume.checked_mul(w)?;
+    }
+    let cell = sizes.iter().try_fold(1i128, |p, &size| p.checked_mul(i128::from(size)))?;
+    if cell <= 0 {
+        return None;
+    }
+    u128::try_from(ceil_i128(volume, cell)).ok()
 }
 
 /// A lower bound of the tiles of statement `s` at `sizes` that sees border tiles: for a row `j*`
