@@ -940,6 +940,7 @@ fn count<'s>(
         row: Vec::new(),
         strided: Vec::new(),
         spare: geometry.take_spare(),
+        directions: Vec::new(),
         stop,
         stopped: false,
         want_tiles: true,
@@ -1076,6 +1077,8 @@ struct Counter<'a, 's> {
     strided: Vec<(bool, i64, Vec<i64>)>,
     /// Arrays to use for the next `tiles`, `full` and marks (from [`TileGeometry::spare`]).
     spare: Vec<Vec<i64>>,
+    /// The line directions [`Counter::progressions`] has met.
+    directions: Vec<Direction>,
     /// Asked along the outermost coordinate whether to give up ([`count_tiles_unless`]).
     stop: Option<&'s mut Stop<'s>>,
     /// Whether it did.
@@ -1568,15 +1571,27 @@ impl Counter<'_, '_> {
         let small = |v: i128| i64::try_from(v).ok().filter(|v| v.checked_abs().is_some()).ok_or_else(overflow);
         // In 64 bits (the 128-bit division routines dominated otherwise).
         let (a, b) = (small(line.a)?, small(line.b)?);
-        let p = b.checked_sub(a).ok_or_else(overflow)?;
-        let g = gcd_i64(a.abs(), b);
-        let (period, stride) = (b / g, p / g);
+        // The divisions that depend on the line's direction alone, once per count (a count
+        // meets a few dozen directions, each in thousands of pieces).
+        let direction = match self.directions.iter().find(|d| d.a == a && d.b == b) {
+            Some(d) => *d,
+            None => {
+                let d = Direction::new(a, b).ok_or_else(overflow)?;
+                self.directions.push(d);
+                d
+            }
+        };
+        let (p, period, stride) = (direction.p, direction.period, direction.stride);
         let n = y.checked_sub(x).and_then(|v| v.checked_add(1)).ok_or_else(overflow)?;
         let first = period.min(n);
         let n0 = mul(i128::from(p), i128::from(x))?.checked_add(line.c).ok_or_else(overflow)?;
         // ⌈v/b⌉ = −⌊−v/b⌋.
         let (p, b, steps) = (i128::from(p), i128::from(b), i128::from(first - 1));
-        let mut step = if upper { Stepper::new(n0, p, b, steps)? } else { Stepper::new(-n0, -p, b, steps)? };
+        let mut step = if upper {
+            Stepper::stepping(n0, p, b, steps, direction.up)?
+        } else {
+            Stepper::stepping(-n0, -p, b, steps, direction.down)?
+        };
         // One step per progression (what `MAX_PREFIXES` limits), counted at once.
         self.prefixes += first as u64;
         if self.prefixes > MAX_PREFIXES {
@@ -1636,7 +1651,8 @@ impl Counter<'_, '_> {
             // from `x` to the last (`span − 2`): `span − 1 − x` tiles; the progression's marks
             // at `at + stride·j`, `j < count`, add `count·(span − 1 − at) − stride·count·(count − 1)/2`.
             let (c, x, st) = (i128::from(count), i128::from(at), i128::from(stride));
-            mass += i128::from(sign) * (c * (i128::from(span) - 1 - x) - st * c * (c - 1) / 2);
+            // (c·(c − 1) is even and not negative: halved by a shift, not a 128-bit division.)
+            mass += i128::from(sign) * (c * (i128::from(span) - 1 - x) - st * ((c * (c - 1)) >> 1));
             step.advance();
         }
         self.counted[usize::from(full)] += mass;
@@ -1748,6 +1764,41 @@ impl Line {
     }
 }
 
+/// What [`Counter::progressions`] derives from a line's direction `(a, b)` alone: `p = b − a`,
+/// the period `b/g` and stride `p/g` (`g = gcd(a, b)`), and the quotient and remainder of
+/// `p` and of `−p` by `b` ([`Stepper`]'s `k`, `d`; `None` where they do not fit 64 bits).
+#[derive(Debug, Clone, Copy)]
+struct Direction {
+    a: i64,
+    b: i64,
+    p: i64,
+    period: i64,
+    stride: i64,
+    up: Option<(i64, i64)>,
+    down: Option<(i64, i64)>,
+}
+
+impl Direction {
+    /// `None` when `b − a` overflows (`b > 0`).
+    fn new(a: i64, b: i64) -> Option<Direction> {
+        let p = b.checked_sub(a)?;
+        let g = gcd_i64(a.checked_abs()?, b);
+        let parts = |step: i128| -> Option<(i64, i64)> {
+            let b = i128::from(b);
+            Some((i64::try_from(step.div_euclid(b)).ok()?, i64::try_from(step.rem_euclid(b)).ok()?))
+        };
+        Some(Direction {
+            a,
+            b,
+            p,
+            period: b / g,
+            stride: p / g,
+            up: parts(i128::from(p)),
+            down: parts(-i128::from(p)),
+        })
+    }
+}
+
 /// `⌊(n₀ + i·step) / b⌋` for `i = 0, 1, …` by additions: the quotient and the remainder in
 /// `[0, b)` carried from one `i` to the next (exact: `n + step = (q + k)·b + (r + d)` with
 /// `step = k·b + d`, `0 ≤ d < b`, and one carry when `r + d ≥ b`).
@@ -1788,6 +1839,22 @@ impl Stepper {
             k: fits(step.div_euclid(b))?,
             d: fits(step.rem_euclid(b))?,
         })
+    }
+
+    /// [`Stepper::new`] with `step`'s quotient and remainder by `b` known (`parts`, from
+    /// [`Direction`]): the same stepper, without their divisions when every value fits 64 bits
+    /// (else, or without `parts`, [`Stepper::new`] itself).
+    #[inline]
+    fn stepping(n0: i128, step: i128, b: i128, steps: i128, parts: Option<(i64, i64)>) -> Result<Stepper> {
+        let last = n0.checked_add(mul(step, steps)?).ok_or(TileModelError::Overflow("tile facets"))?;
+        match (parts, i64::try_from(n0), i64::try_from(last), i64::try_from(b)) {
+            // `last` fits, so its quotient does (`b ≥ 1`): `new`'s checks pass, and its 64-bit
+            // path computes these same numbers.
+            (Some((k, d)), Ok(n0), Ok(_), Ok(b)) if b <= i64::MAX / 2 && b > 0 => {
+                Ok(Stepper { q: n0.div_euclid(b), r: n0.rem_euclid(b), b, k, d })
+            }
+            _ => Stepper::new(n0, step, b, steps),
+        }
     }
 
     /// The next value. The one after the last value asked for may not fit and is never read:
