@@ -291,7 +291,8 @@ impl SharedBytesPlan {
         for (array, grow) in &self.masks {
             let Some(a) = arrays.get(*array).filter(|a| a.touched) else { continue };
             let b = &boxes[offsets[*array]..offsets[*array] + a.constants.len()];
-            let bytes = checked_product(b.iter().zip(grow).map(|(&(lo, hi), &g)| span(lo, hi, g))).ok_or_else(overflow)?;
+            let bytes =
+                checked_product(b.iter().zip(grow).map(|(&(lo, hi), &g)| span(lo, hi, g))).ok_or_else(overflow)?;
             total = total.checked_add(bytes).ok_or_else(overflow)?;
         }
         Ok(total)

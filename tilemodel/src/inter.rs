@@ -346,7 +346,8 @@ pub const MAX_SYMMETRY_ROWS: usize = 5;
 /// than [`MAX_SYMMETRY_ROWS`] get none (each order is tried).
 pub fn row_symmetries(shape: &BandShape) -> Vec<Vec<usize>> {
     let m = shape.width;
-    if m > MAX_SYMMETRY_ROWS || shape.statements.iter().any(|s| s.map.len() != m || s.map.iter().any(|r| r.len() != m)) {
+    if m > MAX_SYMMETRY_ROWS || shape.statements.iter().any(|s| s.map.len() != m || s.map.iter().any(|r| r.len() != m))
+    {
         return Vec::new();
     }
     let orders = permutations(m);
@@ -1787,15 +1788,7 @@ impl Direction {
             let b = i128::from(b);
             Some((i64::try_from(step.div_euclid(b)).ok()?, i64::try_from(step.rem_euclid(b)).ok()?))
         };
-        Some(Direction {
-            a,
-            b,
-            p,
-            period: b / g,
-            stride: p / g,
-            up: parts(i128::from(p)),
-            down: parts(-i128::from(p)),
-        })
+        Some(Direction { a, b, p, period: b / g, stride: p / g, up: parts(i128::from(p)), down: parts(-i128::from(p)) })
     }
 }
 

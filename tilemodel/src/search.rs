@@ -27,7 +27,9 @@ use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, SharedBytesPlan, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
-use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, TileGeometry};
+use crate::inter::{
+    count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, TileGeometry,
+};
 use crate::intra::{warps_cost, wavefront_points, wavefront_warps, Block, FirstLanes, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;

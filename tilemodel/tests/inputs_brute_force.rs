@@ -386,8 +386,7 @@ fn planned_shared_bytes_agree() {
             let m = shape.width;
             let mut checked = 0;
             for code in 0..4usize.pow(m as u32) {
-                let sizes: Vec<i64> =
-                    (0..m).map(|k| [1, 3, 16, huge][(code / 4usize.pow(k as u32)) % 4]).collect();
+                let sizes: Vec<i64> = (0..m).map(|k| [1, 3, 16, huge][(code / 4usize.pow(k as u32)) % 4]).collect();
                 match (plan.bytes(&shape, &sizes), staged_shared_bytes(&shape, &sizes)) {
                     (Ok(a), Ok(b)) => {
                         assert_eq!(a, b, "sizes {sizes:?}");
