@@ -63,6 +63,13 @@
 //!    now and then with the counts per wavefront; in 3-D the full tiles are counted in a second
 //!    pass, only by counts that did not stop. None of it changes a count.
 //!
+//! 6. *Bounds before counting* ([`TileGeometry::lower_bounds`], what the search prunes sizes
+//!    with): besides the instances over the most a tile holds, [`layered_tiles`] counts the
+//!    layers of tiles a thin row's slab crosses (border tiles included) and bounds each
+//!    layer's tiles row by row ([`TileGeometry::full_tiles_lower_bound`] the full tiles alike);
+//!    [`row_symmetries`] says which sizes have the same counts (the search counts one of each
+//!    family).
+//!
 //! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
 //! sizes that would overflow give [`TileModelError::Overflow`]). `tests/counting.rs` compares
 //! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
