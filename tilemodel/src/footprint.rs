@@ -162,13 +162,13 @@ pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
 /// [`staged_shared_bytes`] prepared once per band for the search, which screens every
 /// candidate size with it (Alg. 5.1 line 3's upper bound on `S_TB`; 3-D bands: over 10^5
 /// sizes): the size-independent parts — per array the drift `G = F·N` (every access of an
-/// array shares it, else [`array_boxes`] fails), the least and greatest constant `k` of each
+/// array shares it, else `array_boxes` fails), the least and greatest constant `k` of each
 /// coordinate, and the mask bases' spreads — are computed once, so a size costs a few checked
 /// additions per coordinate and no allocation beyond its boxes. The same numbers and the same
 /// errors as [`staged_shared_bytes`]: a box side is `min_k k + Σ_c min(G_dc·(s_c − 1), 0)` to
 /// `max_k k + Σ_c max(…, 0)`, the union of every access's, and a sum overflows for some
 /// access iff it does for the least (lower side) or greatest (upper side) `k`, the partial sums
-/// being monotone. A band on which [`array_boxes`] fails for every size (an unknown array,
+/// being monotone. A band on which `array_boxes` fails for every size (an unknown array,
 /// accesses that drift apart, a constant that overflows) is left to [`staged_shared_bytes`],
 /// which reports it as before.
 #[derive(Debug, Clone)]

@@ -245,7 +245,7 @@ impl TileGeometry {
     /// each); here `D` is the parallelepiped with every range `[lo_j, hi_j]` narrowed by
     /// `Σ_k |N_jk|·s_k`, of volume `Π_j width_j / Π_k s_k` (`N` is unimodular). So at least
     /// that, rounded up (counts are integers), in exact integer arithmetic (0 on overflow); or,
-    /// when more, [`lattice_points_at_least`]' bound of the same parallelepiped (its rows'
+    /// when more, `lattice_points_at_least`' bound of the same parallelepiped (its rows'
     /// layers, which lose at most one layer per row to the roundings: 2-D and small 3-D tiles'
     /// full tiles, where the volume's narrowing leaves nothing).
     /// It lets the thesis model's size bound weigh full tiles fully before counting
@@ -417,7 +417,7 @@ fn full_tiles_by_volume(inverse: &[Vec<i64>], sizes: &[i64], ranges: &[(i128, i1
 /// meets the slab of `j*` (dilated by the box, `a ≤ N_{j*}·Y ≤ b`) are tiles: their box meets
 /// `P_S` wherever it meets that slab. In tile coordinates (`Y = s∘T`) they are the integer
 /// points of the parallelepiped `R·T` in those ranges, `R = N·diag(s)`, which
-/// [`lattice_points_at_least`] bounds with `j*` first: the thin row's layers exactly, each
+/// `lattice_points_at_least` bounds with `j*` first: the thin row's layers exactly, each
 /// other row by its layers' least number. On a domain thin along one row (the time row of
 /// skewed 3-D tiles) the layers count the tiles the slab crosses, border tiles included, which
 /// the instances' bound does not see (3-D SOR at T = 16: two to three times it). The best over

@@ -216,7 +216,7 @@ impl TileModel for PrajapatiModel {
 
     /// [`PrajapatiModel::lower_bound`] per block, the least over `blocks`: a block of `K`
     /// threads computes with `n_V' = min(n_V, K)` lanes (Eq. 9 adapted), so its `c` is exact,
-    /// and its blocks per SM `k` (Eq. 11) bound the rounds ([`rounds_at_least`]).
+    /// and its blocks per SM `k` (Eq. 11) bound the rounds (`rounds_at_least`).
     fn lower_bound_over_blocks(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
         let most = device.vector_units(b.element_bytes);
         let mut kinds: Vec<(u32, u32)> = blocks.iter().map(|k| (most.min(k.threads).max(1), k.blocks_per_sm)).collect();
