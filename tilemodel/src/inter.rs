@@ -212,6 +212,16 @@ impl TileGeometry {
     /// (a lower bound of a model's time must not exceed its prediction); `tests/counting.rs`
     /// checks it against [`count_tiles`].
     pub fn lower_bounds(&self, shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
+        let (wavefronts, mut most) = self.instance_lower_bounds(shape, sizes);
+        for s in &shape.statements {
+            most = most.max(layered_tiles(s, sizes) as f64);
+        }
+        (wavefronts, most)
+    }
+
+    /// [`TileGeometry::lower_bounds`] without [`layered_tiles`]: the instances over the most a
+    /// tile holds alone (cheaper; what the search orders and first prunes every size with).
+    pub fn instance_lower_bounds(&self, shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
         let (wavefronts, tiles) = lower_bounds(shape, sizes);
         let mut most = tiles;
         for (s, per_tile) in shape.statements.iter().zip(self.most_per_tile(shape, sizes)) {
@@ -220,7 +230,6 @@ impl TileGeometry {
                 continue;
             }
             most = most.max(instances.div_ceil(per_tile) as f64);
-            most = most.max(layered_tiles(s, sizes) as f64);
         }
         (wavefronts, most)
     }
@@ -251,6 +260,17 @@ impl TileGeometry {
     /// It lets the thesis model's size bound weigh full tiles fully before counting
     /// ([`crate::model::BoundInputs::full`]); `tests/counting.rs` checks it against the counts.
     pub fn full_tiles_lower_bound(&self, shape: &BandShape, sizes: &[i64]) -> f64 {
+        self.full_tiles_at_least(shape, sizes, true)
+    }
+
+    /// [`TileGeometry::full_tiles_lower_bound`] by the volume alone (cheaper; what the search
+    /// orders and first prunes every size with).
+    pub fn full_tiles_volume_bound(&self, shape: &BandShape, sizes: &[i64]) -> f64 {
+        self.full_tiles_at_least(shape, sizes, false)
+    }
+
+    /// The full tiles' bound by the volume, and with `layers` by the layers too.
+    fn full_tiles_at_least(&self, shape: &BandShape, sizes: &[i64], layers: bool) -> f64 {
         let mut active = shape.statements.iter().filter(|s| s.instances() > 0);
         let Some(first) = active.next() else { return 0.0 };
         if sizes.len() != shape.width || active.any(|s| s.inverse != first.inverse) {
@@ -268,6 +288,9 @@ impl TileGeometry {
                 (lo, hi)
             })
             .collect();
+        if !layers {
+            return full_tiles_by_volume(&first.inverse, sizes, &ranges).unwrap_or(0) as f64;
+        }
         let by_volume = full_tiles_by_volume(&first.inverse, sizes, &ranges).unwrap_or(0);
         // The same parallelepiped row by row (`lattice_points_at_least`): the roundings cost at
         // most one layer per row instead of `Σ_k |N_jk|·s_k` of every width.
@@ -520,6 +543,23 @@ fn lattice_points_at_least(r: &mut [[i128; LATTICE_ROWS]; LATTICE_ROWS], ranges:
         }
     }
     u128::try_from(total).ok()
+}
+
+/// The longest array [`zeroed`] takes from the spare ones: longer ones are allocated zeroed
+/// (fresh pages cost nothing until written, and a long 1-D count writes few of them, while
+/// zeroing a kept array writes every entry).
+const SPARE_SPAN: usize = 1 << 15;
+
+/// An array of `span` zeros: a spare one zeroed when short enough ([`SPARE_SPAN`]), else a
+/// new one.
+fn zeroed(spare: &mut Vec<Vec<i64>>, span: usize) -> Vec<i64> {
+    if span > SPARE_SPAN {
+        return vec![0; span];
+    }
+    let mut v = spare.pop().unwrap_or_default();
+    v.clear();
+    v.resize(span, 0);
+    v
 }
 
 /// Every [`Pinning`] of `s`: each set of free columns with each set of as many rows as there
@@ -1624,10 +1664,7 @@ impl Counter<'_, '_> {
             let index = match strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
                 Some(k) => k,
                 None => {
-                    let mut marks = self.spare.pop().unwrap_or_default();
-                    marks.clear();
-                    marks.resize(span as usize, 0);
-                    strided.push((full, stride, marks));
+                    strided.push((full, stride, zeroed(&mut self.spare, span as usize)));
                     strided.len() - 1
                 }
             };
@@ -1691,10 +1728,7 @@ impl Counter<'_, '_> {
 
     /// An array of `span` zeros, reusing a spare one.
     fn zeroed(&mut self, span: usize) -> Vec<i64> {
-        let mut v = self.spare.pop().unwrap_or_default();
-        v.clear();
-        v.resize(span, 0);
-        v
+        zeroed(&mut self.spare, span)
     }
 
     /// Every array of the count (for the next, [`TileGeometry::give_back`]).

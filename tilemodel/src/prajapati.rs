@@ -142,18 +142,32 @@ impl PrajapatiModel {
     /// The bound of [`PrajapatiModel::lower_bound`] for blocks computing with `lanes` lanes, and,
     /// when known (`resident`), holding `k` blocks per SM.
     fn bound_with_lanes(&self, b: &BoundInputs<'_>, lanes: u64, resident: Option<u32>, device: &DeviceLimits) -> f64 {
+        match self.memory_and_compute(b, lanes) {
+            Some((memory, compute)) => {
+                self.combine(b, memory, compute, b.spread_tiles(device), rounds_at_least(b, resident, device))
+            }
+            None => 0.0,
+        }
+    }
+
+    /// `m'` and the least `c` with `lanes` lanes (Eq. 8, 9); `None` when a parameter's sign
+    /// allows no bound.
+    fn memory_and_compute(&self, b: &BoundInputs<'_>, lanes: u64) -> Option<(f64, f64)> {
         let p = &self.params;
         if p.l_word < 0.0 || p.tau_sync < 0.0 || p.c_iter < 0.0 || p.t_sync < 0.0 {
-            return 0.0;
+            return None;
         }
         let groups = b.groups as f64;
         let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
         let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
             + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
         let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
-        b.wavefronts * p.t_sync
-            + b.spread_tiles(device) * memory.max(compute)
-            + rounds_at_least(b, resident, device) * memory.min(compute)
+        Some((memory, compute))
+    }
+
+    /// `N_w·T_sync + spread·max(m', c) + rounds·min(m', c)`.
+    fn combine(&self, b: &BoundInputs<'_>, memory: f64, compute: f64, spread: f64, rounds: f64) -> f64 {
+        b.wavefronts * self.params.t_sync + spread * memory.max(compute) + rounds * memory.min(compute)
     }
 }
 
@@ -225,10 +239,32 @@ impl TileModel for PrajapatiModel {
         if kinds.is_empty() {
             return self.lower_bound(b, device);
         }
-        kinds
-            .iter()
-            .map(|&(l, k)| self.bound_with_lanes(b, u64::from(l), Some(k), device))
-            .fold(f64::INFINITY, f64::min)
+        // The parts shared by blocks of the same lanes, or the same blocks per SM, once.
+        let spread = b.spread_tiles(device);
+        let mut lanes: Vec<(u32, Option<(f64, f64)>)> = Vec::new();
+        let mut rounds: Vec<(u32, f64)> = Vec::new();
+        let mut least = f64::INFINITY;
+        for &(l, k) in &kinds {
+            let parts = match lanes.iter().find(|(x, _)| *x == l) {
+                Some(&(_, parts)) => parts,
+                None => {
+                    let parts = self.memory_and_compute(b, u64::from(l));
+                    lanes.push((l, parts));
+                    parts
+                }
+            };
+            let Some((memory, compute)) = parts else { return 0.0 };
+            let r = match rounds.iter().find(|(x, _)| *x == k) {
+                Some(&(_, r)) => r,
+                None => {
+                    let r = rounds_at_least(b, Some(k), device);
+                    rounds.push((k, r));
+                    r
+                }
+            };
+            least = least.min(self.combine(b, memory, compute, spread, r));
+        }
+        least
     }
 
     /// [`PrajapatiModel::lower_bound`] with the block's lanes `n_V' = min(n_V, K)` and blocks

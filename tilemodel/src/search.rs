@@ -426,7 +426,9 @@ pub fn search(
     let constrained = options.fixed_sizes.is_none();
     for sizes in screened {
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes);
+        // The cheaper bounds first (every screened size: over 10^5 on 3-D bands); the layered
+        // ones (`inter::layered_tiles`) for the sizes these leave, in the loop below.
+        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, false);
         let bound = BoundInputs {
             points: &points,
             groups,
@@ -461,8 +463,25 @@ pub fn search(
         }
         out
     };
-    for (_, bound, sizes, [wavefronts, tiles, full]) in queue {
+    for (_, bound, sizes, _) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
+            continue;
+        }
+        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, true);
+        let points = wavefront_points(shape, &sizes);
+        let layered = BoundInputs {
+            points: &points,
+            groups,
+            memory: &no_memory,
+            staged: options.staged,
+            element_bytes: shape.element_bytes(),
+            tiles_per_wavefront: None,
+            full_per_wavefront: None,
+            wavefronts,
+            tiles,
+            full,
+        };
+        if skip(&mut tally, &best, model.lower_bound(&layered, device), &sizes) {
             continue;
         }
         let memory = memory_of(&sizes)?;
@@ -472,7 +491,6 @@ pub fn search(
             });
             continue;
         }
-        let points = wavefront_points(shape, &sizes);
         let with_memory = BoundInputs {
             points: &points,
             groups,
@@ -568,11 +586,11 @@ pub fn search(
                 })?;
                 match counted {
                     Some(counted) => {
-                        counts.insert(family, Memo::Counted(counted.clone()));
+                        counts.insert(family, || Memo::Counted(counted.clone()));
                         counted
                     }
                     None => {
-                        counts.insert(family, Memo::Stopped(seen));
+                        counts.insert(family, || Memo::Stopped(seen));
                         tally.prune(PruneReason::Bound, || {
                             format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
                         });
@@ -582,7 +600,7 @@ pub fn search(
             }
             (None, None) => {
                 let counted = count_tiles(shape, &geometry, &sizes)?;
-                counts.insert(family, Memo::Counted(counted.clone()));
+                counts.insert(family, || Memo::Counted(counted.clone()));
                 counted
             }
         };
@@ -697,33 +715,46 @@ impl CountMemo {
     }
 
     /// The family of `sizes`: the least of its permutations by the symmetries (itself among
-    /// them), so that every member names it alike (the symmetries form a group).
-    fn family(&self, sizes: &[i64]) -> Vec<i64> {
+    /// them), so that every member names it alike (the symmetries form a group); `None` when
+    /// no symmetry moves them (a family of one, whose counts nothing else could use: not kept,
+    /// as a 1-D count's arrays are long).
+    fn family(&self, sizes: &[i64]) -> Option<Vec<i64>> {
         let mut least = sizes.to_vec();
+        let mut moved = false;
         for order in &self.orders {
             let other: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
+            moved |= other != sizes;
             if other < least {
                 least = other;
             }
         }
-        least
+        moved.then_some(least)
     }
 
-    fn get(&self, family: &[i64]) -> Option<&Memo> {
-        self.seen.get(family)
+    fn get(&self, family: &Option<Vec<i64>>) -> Option<&Memo> {
+        family.as_ref().and_then(|f| self.seen.get(f))
     }
 
-    fn insert(&mut self, family: Vec<i64>, memo: Memo) {
-        self.seen.insert(family, memo);
+    fn insert(&mut self, family: Option<Vec<i64>>, memo: impl FnOnce() -> Memo) {
+        if let Some(f) = family {
+            self.seen.insert(f, memo());
+        }
     }
 }
 
 /// Lower bounds of a size's inter-tile wavefronts, tiles and full tiles before counting:
-/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] (full tiles are
-/// tiles, so they bound the tiles too).
-fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> (f64, f64, f64) {
-    let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
-    let full = geometry.full_tiles_lower_bound(shape, sizes);
+/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] with `layers`,
+/// else their cheaper parts ([`TileGeometry::instance_lower_bounds`],
+/// [`TileGeometry::full_tiles_volume_bound`]); full tiles are tiles, so they bound the tiles
+/// too.
+fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], layers: bool) -> (f64, f64, f64) {
+    let (wavefronts, tiles) =
+        if layers { geometry.lower_bounds(shape, sizes) } else { geometry.instance_lower_bounds(shape, sizes) };
+    let full = if layers {
+        geometry.full_tiles_lower_bound(shape, sizes)
+    } else {
+        geometry.full_tiles_volume_bound(shape, sizes)
+    };
     (wavefronts, tiles.max(full), full)
 }
 
