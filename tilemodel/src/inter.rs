@@ -434,14 +434,16 @@ fn full_tiles_by_volume(inverse: &[Vec<i64>], sizes: &[i64], ranges: &[(i128, i1
     u128::try_from(ceil_i128(volume, cell)).ok()
 }
 
-/// A lower bound of the tiles of statement `s` at `sizes` that sees border tiles: for a row `j*`
-/// of the inverse band map `N`, the tiles whose box lies inside every other row's slab
-/// `lo_j ≤ N_j·Y ≤ hi_j` (`j ≠ j*`; the full-tile erosion of those rows, widths `w_j`) and
-/// meets the slab of `j*` (dilated by the box, `a ≤ N_{j*}·Y ≤ b`) are tiles: their box meets
-/// `P_S` wherever it meets that slab. In tile coordinates (`Y = s∘T`) they are the integer
-/// points of the parallelepiped `R·T` in those ranges, `R = N·diag(s)`, which
-/// `lattice_points_at_least` bounds with `j*` first: the thin row's layers exactly, each
-/// other row by its layers' least number. On a domain thin along one row (the time row of
+/// A lower bound of the tiles of statement `s` at `sizes` that sees border tiles. Take a row
+/// `j*` of the inverse band map `N` and, in tile coordinates (`Y = s∘T`, `R = N·diag(s)`), the
+/// layers `R_{j*}·T = v` on which the tile box meets the slab `lo* ≤ N_{j*}·Y ≤ hi*` (dilated
+/// by the box: `v + N_{j*}·u` reaches the slab for some `u` in `[0, s − 1]`). On each such
+/// layer fix one such offset `u_v` (rational, in the box); then every `T` of the layer whose
+/// point `Y = s∘T + u_v` lies in the other rows' slabs, `lo_j ≤ N_j·(s∘T) + N_j·u_v ≤ hi_j`,
+/// is a tile: that point of its box is in `P_S`. Those `T` are the integer points of a
+/// parallelepiped of the other rows with the slabs' own widths (`u_v` only shifts them), which
+/// `lattice_points_at_least` bounds layer by layer (the layers of `j*` exactly, each other row
+/// by its least number of values on a layer). On a domain thin along one row (the time row of
 /// skewed 3-D tiles) the layers count the tiles the slab crosses, border tiles included, which
 /// the instances' bound does not see (3-D SOR at T = 16: two to three times it). The best over
 /// `j*`; exact integer arithmetic, 0 on overflow. `tests/counting.rs` checks it (through
@@ -453,12 +455,12 @@ pub fn layered_tiles(s: &StatementShape, sizes: &[i64]) -> u128 {
     }
     // On the stack: the search asks for every size it screens (over 10^5 on 3-D bands).
     let mut dilated = [(0i128, 0i128); LATTICE_ROWS];
-    let mut eroded = [(0i128, 0i128); LATTICE_ROWS];
+    let mut slabs = [(0i128, 0i128); LATTICE_ROWS];
     let mut rows = [[0i128; LATTICE_ROWS]; LATTICE_ROWS];
     for j in 0..m {
         let Some(range) = dilated_row(s, j, sizes) else { return 0 };
         dilated[j] = range;
-        eroded[j] = erosion_row(s, j, sizes);
+        slabs[j] = slab_row(s, j);
         for k in 0..m {
             rows[j][k] = i128::from(s.inverse[j][k]) * i128::from(sizes[k]);
         }
@@ -471,7 +473,7 @@ pub fn layered_tiles(s: &StatementShape, sizes: &[i64]) -> u128 {
         let others = (0..m).filter(|&j| j != thin);
         for (i, j) in std::iter::once(thin).chain(others).enumerate() {
             ordered[i] = rows[j];
-            ranges[i] = if j == thin { dilated[j] } else { eroded[j] };
+            ranges[i] = if j == thin { dilated[j] } else { slabs[j] };
         }
         if let Some(points) = lattice_points_at_least(&mut ordered, &ranges[..m]) {
             best = best.max(points);
@@ -482,6 +484,13 @@ pub fn layered_tiles(s: &StatementShape, sizes: &[i64]) -> u128 {
 
 /// The most rows of [`layered_tiles`]' parallelepipeds (wider bands get no layered bound).
 const LATTICE_ROWS: usize = 8;
+
+/// The slab of row `j` of `s`'s domain in band coordinates: `lower_j ≤ N_j·(Y − shift) ≤
+/// upper_j`, as the range of `N_j·Y`.
+fn slab_row(s: &StatementShape, j: usize) -> (i128, i128) {
+    let nc: i128 = s.inverse[j].iter().zip(&s.shift).map(|(&x, &c)| i128::from(x) * i128::from(c)).sum();
+    (i128::from(s.lower[j]) + nc, i128::from(s.upper[j]) + nc)
+}
 
 /// The range of `N_j·Y` over the `Y` whose tile box (`Y + [0, s − 1]`) meets the slab of row
 /// `j` of `s`: [`erosion_row`]'s range widened by the box's spread of `N_j·u` on both sides.

@@ -391,9 +391,8 @@ proptest! {
 
 /// The layered bound (`inter::layered_tiles`, which the search's tile bound takes) sees the
 /// border tiles of skewed 3-D SOR's thin time slab: on these sizes it is above the instances'
-/// bound and at least half the counted tiles (the instances' bound: a third to a half; the
-/// domain must be wide against the tiles, whose erosion of the other rows it pays), and never
-/// above them.
+/// bound and at least 0.7 of the counted tiles (the instances' bound: a third to a half), and
+/// never above them.
 #[test]
 fn layered_bound_sees_border_tiles() {
     let (shape, _) = common::shape(&common::sor(3), &[12, 160, 160, 160], true);
@@ -404,7 +403,7 @@ fn layered_bound_sees_border_tiles() {
         let instances = shape.statements[0].instances() as f64 / sizes.iter().product::<i64>() as f64;
         let tiles = counts.total_tiles() as f64;
         assert!(layered <= tiles, "{sizes:?}: {layered} > {tiles}");
-        assert!(layered >= 0.5 * tiles, "{sizes:?}: {layered} of {tiles}");
+        assert!(layered >= 0.7 * tiles, "{sizes:?}: {layered} of {tiles}");
         assert!(layered > 1.3 * instances, "{sizes:?}: {layered} vs {instances}");
         assert!(geometry.lower_bounds(&shape, &sizes).1 >= layered, "{sizes:?}");
     }
