@@ -534,10 +534,6 @@ pub fn search(
         if skip(&mut tally, &best, model.lower_bound_over_blocks(&with_memory, &facts, device), &sizes) {
             continue;
         }
-        // Counting stops once the bound with the tiles counted so far cannot beat the layouts
-        // kept: the bound with all of them (below) would skip the size too, as it only grows
-        // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
-        // least those counted plus the count's bound of those left (`inter::Stop`).
         // A size of the same family under a row symmetry (`inter::row_symmetries`) was counted
         // before: its counts are this size's. When that count stopped, the tiles it had counted
         // then (each at most this size's final count of its wavefront) bound this size's time
