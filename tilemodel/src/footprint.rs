@@ -159,6 +159,146 @@ pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
     Ok(total)
 }
 
+/// [`staged_shared_bytes`] prepared once per band for the search, which screens every
+/// candidate size with it (Alg. 5.1 line 3's upper bound on `S_TB`; 3-D bands: over 10^5
+/// sizes): the size-independent parts — per array the drift `G = F·N` (every access of an
+/// array shares it, else `array_boxes` fails), the least and greatest constant `k` of each
+/// coordinate, and the mask bases' spreads — are computed once, so a size costs a few checked
+/// additions per coordinate and no allocation beyond its boxes. The same numbers and the same
+/// errors as [`staged_shared_bytes`]: a box side is `min_k k + Σ_c min(G_dc·(s_c − 1), 0)` to
+/// `max_k k + Σ_c max(…, 0)`, the union of every access's, and a sum overflows for some
+/// access iff it does for the least (lower side) or greatest (upper side) `k`, the partial sums
+/// being monotone. A band on which `array_boxes` fails for every size (an unknown array,
+/// accesses that drift apart, a constant that overflows) is left to [`staged_shared_bytes`],
+/// which reports it as before.
+#[derive(Debug, Clone)]
+pub struct SharedBytesPlan {
+    /// `None`: [`staged_shared_bytes`] itself, per size.
+    arrays: Option<Vec<PlannedArray>>,
+    /// Per footprint base (every statement with instances, in order): its array and per
+    /// coordinate the spread of its offsets `omax − omin`.
+    masks: Vec<(usize, Vec<i64>)>,
+}
+
+/// One array in a [`SharedBytesPlan`]: untouched, or its drift and constants.
+#[derive(Debug, Clone, Default)]
+struct PlannedArray {
+    touched: bool,
+    element_bytes: u64,
+    /// `G`, one row per array coordinate.
+    drift: Vec<Vec<i64>>,
+    /// Per coordinate, the least and the greatest `k = o − G·c` over the accesses.
+    constants: Vec<(i64, i64)>,
+}
+
+impl SharedBytesPlan {
+    /// The plan of `shape`.
+    pub fn new(shape: &BandShape) -> SharedBytesPlan {
+        let mut arrays: Vec<PlannedArray> = shape
+            .arrays
+            .iter()
+            .map(|a| PlannedArray { element_bytes: u64::from(a.element_bytes), ..PlannedArray::default() })
+            .collect();
+        let mut ok = true;
+        let mut masks = Vec::new();
+        for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+            for a in &s.accesses {
+                let g = mat_mul(&a.linear, &s.inverse);
+                let Some(entry) = arrays.get_mut(a.array) else {
+                    ok = false;
+                    continue;
+                };
+                if entry.touched && entry.drift != g {
+                    ok = false;
+                    continue;
+                }
+                let mut constants = Vec::with_capacity(g.len());
+                for (d, row) in g.iter().enumerate() {
+                    match a.offset.get(d).and_then(|o| o.checked_sub(dot(row, &s.shift))) {
+                        Some(k) => constants.push(k),
+                        None => ok = false,
+                    }
+                }
+                if !ok {
+                    continue;
+                }
+                if !entry.touched {
+                    entry.touched = true;
+                    entry.constants = constants.iter().map(|&k| (k, k)).collect();
+                    entry.drift = g;
+                } else {
+                    for (range, &k) in entry.constants.iter_mut().zip(&constants) {
+                        *range = (range.0.min(k), range.1.max(k));
+                    }
+                }
+            }
+            // The mask bases as `staged_shared_bytes` forms them.
+            let mut bases: Vec<MaskBase<'_>> = Vec::new();
+            for a in &s.accesses {
+                match bases.iter_mut().find(|(array, linear, _)| *array == a.array && *linear == &a.linear) {
+                    Some((_, _, spread)) => {
+                        for (d, &o) in a.offset.iter().enumerate() {
+                            if let Some(range) = spread.get_mut(d) {
+                                *range = (range.0.min(o), range.1.max(o));
+                            }
+                        }
+                    }
+                    None => bases.push((a.array, &a.linear, a.offset.iter().map(|&o| (o, o)).collect())),
+                }
+            }
+            for (array, _, spread) in bases {
+                match spread.iter().map(|&(lo, hi)| hi.checked_sub(lo)).collect::<Option<Vec<i64>>>() {
+                    Some(grow) => masks.push((array, grow)),
+                    None => ok = false,
+                }
+            }
+        }
+        SharedBytesPlan { arrays: ok.then_some(arrays), masks }
+    }
+
+    /// [`staged_shared_bytes`] of `sizes`.
+    pub fn bytes(&self, shape: &BandShape, sizes: &[i64]) -> Result<u64> {
+        let Some(arrays) = &self.arrays else { return staged_shared_bytes(shape, sizes) };
+        let overflow = || TileModelError::Overflow("the staged footprint of a tile");
+        // Every box first (as `array_boxes`), then the totals.
+        let mut boxes: Vec<(i64, i64)> = Vec::with_capacity(arrays.iter().map(|a| a.constants.len()).sum());
+        for a in arrays {
+            for (row, &(kmin, kmax)) in a.drift.iter().zip(&a.constants) {
+                let (mut lo, mut hi) = (kmin, kmax);
+                for (&c, &size) in row.iter().zip(sizes) {
+                    let v = c.checked_mul(size - 1).ok_or_else(overflow)?;
+                    lo = lo.checked_add(v.min(0)).ok_or_else(overflow)?;
+                    hi = hi.checked_add(v.max(0)).ok_or_else(overflow)?;
+                }
+                boxes.push((lo, hi));
+            }
+        }
+        let overflow = || TileModelError::Overflow("shared memory per block");
+        let mut total: u64 = 0;
+        let mut at = 0;
+        let mut offsets = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            offsets.push(at);
+            let b = &boxes[at..at + a.constants.len()];
+            at += a.constants.len();
+            if !a.touched {
+                continue;
+            }
+            let elements = checked_product(b.iter().map(|&(lo, hi)| span(lo, hi, 0))).ok_or_else(overflow)?;
+            let bytes = elements.checked_mul(a.element_bytes).ok_or_else(overflow)?;
+            total = total.checked_add(bytes).ok_or_else(overflow)?;
+        }
+        for (array, grow) in &self.masks {
+            let Some(a) = arrays.get(*array).filter(|a| a.touched) else { continue };
+            let b = &boxes[offsets[*array]..offsets[*array] + a.constants.len()];
+            let bytes =
+                checked_product(b.iter().zip(grow).map(|(&(lo, hi), &g)| span(lo, hi, g))).ok_or_else(overflow)?;
+            total = total.checked_add(bytes).ok_or_else(overflow)?;
+        }
+        Ok(total)
+    }
+}
+
 /// The largest buffer the exact count walks, in elements.
 pub const MAX_FOOTPRINT_ELEMENTS: u64 = 1 << 26;
 

@@ -113,16 +113,7 @@ pub fn wavefront_warps_at_least(shape: &BandShape, sizes: &[i64], block: Block) 
 
 /// [`wavefront_warps`], or with `first_only` [`wavefront_warps_at_least`].
 fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bool) -> Result<Vec<u64>> {
-    let loops = shape.width - 1;
-    if !(1..=3).contains(&loops) {
-        return Err(TileModelError::Unsupported(format!(
-            "{loops} parallel point loops per intra-tile wavefront (the mapping puts 1 to 3 on threads)"
-        )));
-    }
-    if block.threads() == 0 {
-        return Err(TileModelError::InvalidInput("a block without threads".into()));
-    }
-    let mut leaders = leading_lanes(block, loops);
+    let (mut leaders, loops) = leaders_of(shape, block)?;
     if first_only {
         leaders.iter_mut().for_each(|warp| warp.truncate(1));
     }
@@ -136,6 +127,97 @@ fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bo
         IntraWavefront::FirstHyperplane => vec![count_step(0); sizes[0] as usize],
         IntraWavefront::Skew => (0..wavefront_steps(shape, sizes) as i64).map(count_step).collect(),
     })
+}
+
+/// Per warp of `block`, the ids of its lanes that lead a `(y, z)` group, and the parallel
+/// point loops; an error for bands the mapping does not cover.
+fn leaders_of(shape: &BandShape, block: Block) -> Result<(Vec<Vec<LaneIds>>, usize)> {
+    let loops = shape.width - 1;
+    if !(1..=3).contains(&loops) {
+        return Err(TileModelError::Unsupported(format!(
+            "{loops} parallel point loops per intra-tile wavefront (the mapping puts 1 to 3 on threads)"
+        )));
+    }
+    if block.threads() == 0 {
+        return Err(TileModelError::InvalidInput("a block without threads".into()));
+    }
+    Ok((leading_lanes(block, loops), loops))
+}
+
+/// Each warp's first lane's points in every step of a full tile on one block: what
+/// [`wavefront_warps_at_least`] sums per step ([`FirstLanes::at_least`]), kept so that
+/// [`FirstLanes::warps`] counts only the other lanes for the exact `G_e` (the search bounds a
+/// block with the first lanes and then, when the bound does not prune it, needs its `G_e`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FirstLanes {
+    block: Block,
+    sizes: Vec<i64>,
+    /// Warps per block.
+    warp_count: usize,
+    /// Per step counted (one with the first hyperplane, whose steps are all alike), per warp.
+    points: Vec<u64>,
+}
+
+impl FirstLanes {
+    /// The first lanes of `block`'s warps on a full tile of `sizes`.
+    pub fn new(shape: &BandShape, sizes: &[i64], block: Block) -> Result<FirstLanes> {
+        let (leaders, loops) = leaders_of(shape, block)?;
+        let steps = match shape.intra {
+            IntraWavefront::FirstHyperplane => 1,
+            IntraWavefront::Skew => wavefront_steps(shape, sizes),
+        };
+        let mut points = Vec::with_capacity(steps * leaders.len());
+        for e in 0..steps as i64 {
+            points.extend(
+                leaders.iter().map(|warp| warp.first().map_or(0, |ids| lane_points(shape.intra, sizes, e, ids, loops))),
+            );
+        }
+        Ok(FirstLanes { block, sizes: sizes.to_vec(), warp_count: leaders.len(), points })
+    }
+
+    /// Per step counted, per warp.
+    fn rows(&self) -> impl Iterator<Item = &[u64]> {
+        self.points.chunks(self.warp_count.max(1))
+    }
+
+    /// [`wavefront_warps_at_least`]: per step, the sum of the first lanes' points.
+    pub fn at_least(&self, shape: &BandShape) -> Vec<u64> {
+        let per_step: Vec<u64> = self.rows().map(|row| row.iter().sum()).collect();
+        self.per_step(shape, per_step)
+    }
+
+    /// [`wavefront_warps`] of the same block and sizes (`shape` the same band): per step and
+    /// warp, the most points of its lanes leading a `(y, z)` group, the first lane's taken from
+    /// here — the same maximum over the same lanes.
+    pub fn warps(&self, shape: &BandShape) -> Result<Vec<u64>> {
+        let (leaders, loops) = leaders_of(shape, self.block)?;
+        let sizes = &self.sizes[..];
+        let per_step: Vec<u64> = self
+            .rows()
+            .enumerate()
+            .map(|(e, row)| {
+                leaders
+                    .iter()
+                    .zip(row)
+                    .map(|(warp, &first)| {
+                        warp.iter()
+                            .skip(1)
+                            .map(|ids| lane_points(shape.intra, sizes, e as i64, ids, loops))
+                            .fold(first, u64::max)
+                    })
+                    .sum()
+            })
+            .collect();
+        Ok(self.per_step(shape, per_step))
+    }
+
+    /// The counted steps' values as every step's (the first hyperplane: one for all).
+    fn per_step(&self, shape: &BandShape, counted: Vec<u64>) -> Vec<u64> {
+        match shape.intra {
+            IntraWavefront::FirstHyperplane => vec![counted.first().copied().unwrap_or(0); self.sizes[0] as usize],
+            IntraWavefront::Skew => counted,
+        }
+    }
 }
 
 /// An estimate of the work of [`wavefront_warps`] on `block`, in lane-iterations: the steps it
@@ -207,31 +289,39 @@ fn lane_points(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loop
     if intra == IntraWavefront::FirstHyperplane || loops < 2 {
         return lane_points_by_loops(intra, sizes, e, ids, loops);
     }
-    fn go(p: usize, prefix: i64, loops: usize, sizes: &[i64], e: i64, ids: &LaneIds) -> u64 {
+    // `Σ_{j' > j} (s_{j'} − 1)` per row `j`, once per lane and step rather than per loop
+    // iteration (the ranges of `skew_range` need it for every outer value).
+    let mut rest = [0i64; 5];
+    if sizes.len() > rest.len() {
+        return lane_points_by_loops(intra, sizes, e, ids, loops);
+    }
+    for j in (0..sizes.len().saturating_sub(1)).rev() {
+        rest[j] = rest[j + 1] + (sizes[j + 1] - 1);
+    }
+    fn go(p: usize, prefix: i64, loops: usize, sizes: &[i64], rest: &[i64; 5], e: i64, ids: &LaneIds) -> u64 {
         if p + 2 == loops {
-            return last_two_loops(sizes, e, prefix, p, ids);
+            return last_two_loops(sizes, rest, e, prefix, p, ids);
         }
-        let (lo, hi) = skew_range(sizes, e, p, prefix);
+        let (lo, hi) = skew_range(sizes, rest, e, p, prefix);
         let (id, stride) = ids[p];
         let mut total = 0;
         let mut v = lo + id;
         while v <= hi {
-            total += go(p + 1, prefix + v, loops, sizes, e, ids);
+            total += go(p + 1, prefix + v, loops, sizes, rest, e, ids);
             v += stride;
         }
         total
     }
-    go(0, 0, loops, sizes, e, ids)
+    go(0, 0, loops, sizes, &rest, e, ids)
 }
 
 /// The range of point loop `p` (band coordinate `p + 1`) of skewed step `e` given the sum
 /// `prefix` of the outer loops' coordinates: the box row `[0, s_j − 1]` cut by
 /// `e − (s_0 − 1) − prefix − Σ_{j' > j} (s_{j'} − 1) ≤ y_j ≤ e − prefix` (the remaining
-/// coordinates, `y_0` included, must make up the sum `e`).
-fn skew_range(sizes: &[i64], e: i64, p: usize, prefix: i64) -> (i64, i64) {
+/// coordinates, `y_0` included, must make up the sum `e`; `rest[j]` is that sum over `j' > j`).
+fn skew_range(sizes: &[i64], rest: &[i64; 5], e: i64, p: usize, prefix: i64) -> (i64, i64) {
     let j = p + 1;
-    let rest: i64 = sizes[j + 1..].iter().map(|&s| s - 1).sum();
-    ((e - (sizes[0] - 1) - prefix - rest).max(0), (sizes[j] - 1).min(e - prefix))
+    ((e - (sizes[0] - 1) - prefix - rest[j]).max(0), (sizes[j] - 1).min(e - prefix))
 }
 
 /// The points of the last two point loops `p`, `p + 1` of skewed step `e` (outer sum `prefix`)
@@ -241,16 +331,15 @@ fn skew_range(sizes: &[i64], e: i64, p: usize, prefix: i64) -> (i64, i64) {
 /// breakpoints `v = α` and `v = γ − β` both are affine, so `H − L = c + σ·v` with
 /// `σ ∈ {−1, 0, 1}`; on the part of each piece where it is non-negative the counts are
 /// `Σ_k ⌊(c + σ·v_0 + σ·st_o·k) / st_i⌋ + 1`, a [`floor_sum`].
-fn last_two_loops(sizes: &[i64], e: i64, prefix: i64, p: usize, ids: &LaneIds) -> u64 {
-    let (lo, hi) = skew_range(sizes, e, p, prefix);
+fn last_two_loops(sizes: &[i64], rest: &[i64; 5], e: i64, prefix: i64, p: usize, ids: &LaneIds) -> u64 {
+    let (lo, hi) = skew_range(sizes, rest, e, p, prefix);
     let ((id_o, st_o), (id_i, st_i)) = (ids[p], ids[p + 1]);
     let first = lo + id_o;
     if first > hi {
         return 0;
     }
     let j = p + 2;
-    let rest: i64 = sizes[j + 1..].iter().map(|&s| s - 1).sum();
-    let alpha = e - (sizes[0] - 1) - prefix - rest;
+    let alpha = e - (sizes[0] - 1) - prefix - rest[j];
     let (beta, gamma) = (sizes[j] - 1, e - prefix);
     // Pieces of v: below/above α (L = α − v + id_i or id_i), below/above γ − β (H = β or γ − v).
     let mut cuts = [first, alpha + 1, gamma - beta + 1, hi + 1];
@@ -291,9 +380,53 @@ fn last_two_loops(sizes: &[i64], e: i64, prefix: i64, p: usize, ids: &LaneIds) -
 /// quotients contribute `⌊a/m⌋·n(n−1)/2 + ⌊b/m⌋·n`), then count the lattice points under the
 /// line by swapping the axes, which turns `(n, m, a, b)` into `(⌊(a·n + b)/m⌋, a, m, (a·n + b) mod m)`.
 pub fn floor_sum(n: i64, m: i64, a: i64, b: i64) -> i128 {
+    // In 64 bits when the operands are at most 2^20 (tile sizes and thread strides are): `n`
+    // never grows (`⌊(a·n + b)/m⌋ ≤ n` with `a, b < m`), every term is at most 2^59 and the
+    // partial sums at most 2^61, so nothing overflows; the 128-bit divisions were a third of
+    // the warps' counting.
+    const SMALL: i64 = 1 << 20;
+    if (0..=SMALL).contains(&n)
+        && (1..=SMALL).contains(&m)
+        && (-SMALL..=SMALL).contains(&a)
+        && (-SMALL..=SMALL).contains(&b)
+    {
+        return i128::from(floor_sum_small(n, m, a, b));
+    }
     let (n, m) = (i128::from(n), i128::from(m));
     let (mut a, mut b) = (i128::from(a), i128::from(b));
     let mut total: i128 = 0;
+    if !(0..m).contains(&a) {
+        total += a.div_euclid(m) * (n * (n - 1) / 2);
+        a = a.rem_euclid(m);
+    }
+    if !(0..m).contains(&b) {
+        total += b.div_euclid(m) * n;
+        b = b.rem_euclid(m);
+    }
+    let (mut n, mut m) = (n, m);
+    loop {
+        if a >= m {
+            total += (n * (n - 1) / 2) * (a / m);
+            a %= m;
+        }
+        if b >= m {
+            total += n * (b / m);
+            b %= m;
+        }
+        let y_max = a * n + b;
+        if y_max < m {
+            return total;
+        }
+        n = y_max / m;
+        b = y_max % m;
+        std::mem::swap(&mut m, &mut a);
+    }
+}
+
+/// [`floor_sum`] in 64 bits, for operands of at most 2^20 (see there).
+fn floor_sum_small(n: i64, m: i64, a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a, b);
+    let mut total: i64 = 0;
     if !(0..m).contains(&a) {
         total += a.div_euclid(m) * (n * (n - 1) / 2);
         a = a.rem_euclid(m);
@@ -392,6 +525,24 @@ mod tests {
     }
 
     #[test]
+    fn floor_sums_of_large_operands_agree_with_the_sums() {
+        // Beyond the 64-bit path's 2^20 and around it.
+        let big = [-(1i64 << 33) - 7, -(1 << 21) - 1, -(1 << 20), (1 << 20) - 3, 1 << 20, (1 << 20) + 1, 1 << 35];
+        for n in [0i64, 1, 5, 12] {
+            for &m in &[1i64, 7, (1 << 20) + 5, 1 << 20, 1 << 31] {
+                for &a in big.iter().chain(&[-3, 0, 5]) {
+                    for &b in big.iter().chain(&[-2, 0, 9]) {
+                        let direct: i128 = (0..n)
+                            .map(|k| (i128::from(a) * i128::from(k) + i128::from(b)).div_euclid(i128::from(m)))
+                            .sum();
+                        assert_eq!(floor_sum(n, m, a, b), direct, "n={n} m={m} a={a} b={b}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn closed_form_lanes_agree_with_the_loops() {
         // Every skewed step of boxes up to 4 wide in 3 and 4 rows, every thread offset and
         // stride up to 4 per loop.
@@ -419,6 +570,27 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    #[test]
+    fn first_lanes_give_the_same_warps() {
+        // Every block shape of 1-3 loops the search tries on small tiles, both wavefronts: the
+        // warps from the kept first lanes are `wavefront_warps`', their sums
+        // `wavefront_warps_at_least`'.
+        let h100 = crate::device::DeviceLimits::h100();
+        let mut checked = 0;
+        for intra in [IntraWavefront::Skew, IntraWavefront::FirstHyperplane] {
+            for sizes in [vec![3i64, 40], vec![2, 5, 37], vec![1, 9, 4], vec![3, 4, 6, 5], vec![2, 7, 3, 12]] {
+                let shape = test_shape(intra, sizes.len());
+                for block in crate::search::block_candidates(sizes.len() - 1, &h100) {
+                    let lanes = FirstLanes::new(&shape, &sizes, block).unwrap();
+                    assert_eq!(lanes.warps(&shape).unwrap(), wavefront_warps(&shape, &sizes, block).unwrap());
+                    assert_eq!(lanes.at_least(&shape), wavefront_warps_at_least(&shape, &sizes, block).unwrap());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     fn test_shape(intra: IntraWavefront, width: usize) -> BandShape {

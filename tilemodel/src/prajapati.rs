@@ -139,24 +139,57 @@ impl PrajapatiParts {
 }
 
 impl PrajapatiModel {
-    /// The bound of [`PrajapatiModel::lower_bound`] for blocks computing with `lanes` lanes.
-    fn bound_with_lanes(&self, b: &BoundInputs<'_>, lanes: u64, device: &DeviceLimits) -> f64 {
+    /// The bound of [`PrajapatiModel::lower_bound`] for blocks computing with `lanes` lanes, and,
+    /// when known (`resident`), holding `k` blocks per SM.
+    fn bound_with_lanes(&self, b: &BoundInputs<'_>, lanes: u64, resident: Option<u32>, device: &DeviceLimits) -> f64 {
+        match self.memory_and_compute(b, lanes) {
+            Some((memory, compute)) => {
+                self.combine(b, memory, compute, b.spread_tiles(device), rounds_at_least(b, resident, device))
+            }
+            None => 0.0,
+        }
+    }
+
+    /// `m'` and the least `c` with `lanes` lanes (Eq. 8, 9); `None` when a parameter's sign
+    /// allows no bound.
+    fn memory_and_compute(&self, b: &BoundInputs<'_>, lanes: u64) -> Option<(f64, f64)> {
         let p = &self.params;
         if p.l_word < 0.0 || p.tau_sync < 0.0 || p.c_iter < 0.0 || p.t_sync < 0.0 {
-            return 0.0;
+            return None;
         }
         let groups = b.groups as f64;
         let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
         let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
             + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
         let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
-        // Wavefronts with tiles: every one of the lower bound's has some (`inter::lower_bounds`),
-        // and counted (maybe partly) ones at most as many as the final counts have.
-        let busy = match b.tiles_per_wavefront {
+        Some((memory, compute))
+    }
+
+    /// `N_w·T_sync + spread·max(m', c) + rounds·min(m', c)`.
+    fn combine(&self, b: &BoundInputs<'_>, memory: f64, compute: f64, spread: f64, rounds: f64) -> f64 {
+        b.wavefronts * self.params.t_sync + spread * memory.max(compute) + rounds * memory.min(compute)
+    }
+}
+
+/// A lower bound of Eq. 2's rounds `R = Σ_i r_i`, `r_i = ⌈⌈w(i)/k_i⌉ / n_SM⌉` (each `≥ 1` where
+/// wavefront `i` has tiles): without the blocks per SM `k`, the wavefronts with tiles (every one
+/// of the lower bound's has some, `inter::lower_bounds`; counted, maybe partly, ones at most as
+/// many as the final counts have). With `k` (`resident`), `r_i ≥ ⌈w(i) / (k·n_SM)⌉` too
+/// (`k_i ≤ k`), which only grows with the (partial) counts, and their sum is at least
+/// `tiles / (k·n_SM)` — wavefronts of many tiles take several rounds, each paying Eq. 12's
+/// `min(m', c)`.
+fn rounds_at_least(b: &BoundInputs<'_>, resident: Option<u32>, device: &DeviceLimits) -> f64 {
+    let sms = u64::from(device.multiprocessors.max(1));
+    let Some(k) = resident.map(|k| u64::from(k.max(1))) else {
+        return match b.tiles_per_wavefront {
             Some(t) => t.iter().filter(|&&n| n > 0).count() as f64,
             None => b.wavefronts,
         };
-        b.wavefronts * p.t_sync + b.spread_tiles(device) * memory.max(compute) + busy * memory.min(compute)
+    };
+    let spread = b.tiles / (k * sms) as f64;
+    match b.tiles_per_wavefront {
+        Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| n.div_ceil(k * sms) as f64).sum::<f64>().max(spread),
+        None => b.wavefronts.max(spread),
     }
 }
 
@@ -192,25 +225,52 @@ impl TileModel for PrajapatiModel {
     /// wavefronts with tiles; `c` is smallest when the block has at least `n_V` threads.
     fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
         let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
-        self.bound_with_lanes(b, lanes, device)
+        self.bound_with_lanes(b, lanes, None, device)
     }
 
     /// [`PrajapatiModel::lower_bound`] per block, the least over `blocks`: a block of `K`
-    /// threads computes with `n_V' = min(n_V, K)` lanes (Eq. 9 adapted), so its `c` is exact.
+    /// threads computes with `n_V' = min(n_V, K)` lanes (Eq. 9 adapted), so its `c` is exact,
+    /// and its blocks per SM `k` (Eq. 11) bound the rounds (`rounds_at_least`).
     fn lower_bound_over_blocks(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
         let most = device.vector_units(b.element_bytes);
-        let mut lanes: Vec<u32> = blocks.iter().map(|k| most.min(k.threads).max(1)).collect();
-        lanes.sort_unstable();
-        lanes.dedup();
-        if lanes.is_empty() {
+        let mut kinds: Vec<(u32, u32)> = blocks.iter().map(|k| (most.min(k.threads).max(1), k.blocks_per_sm)).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        if kinds.is_empty() {
             return self.lower_bound(b, device);
         }
-        lanes.iter().map(|&l| self.bound_with_lanes(b, u64::from(l), device)).fold(f64::INFINITY, f64::min)
+        // The parts shared by blocks of the same lanes, or the same blocks per SM, once.
+        let spread = b.spread_tiles(device);
+        let mut lanes: Vec<(u32, Option<(f64, f64)>)> = Vec::new();
+        let mut rounds: Vec<(u32, f64)> = Vec::new();
+        let mut least = f64::INFINITY;
+        for &(l, k) in &kinds {
+            let parts = match lanes.iter().find(|(x, _)| *x == l) {
+                Some(&(_, parts)) => parts,
+                None => {
+                    let parts = self.memory_and_compute(b, u64::from(l));
+                    lanes.push((l, parts));
+                    parts
+                }
+            };
+            let Some((memory, compute)) = parts else { return 0.0 };
+            let r = match rounds.iter().find(|(x, _)| *x == k) {
+                Some(&(_, r)) => r,
+                None => {
+                    let r = rounds_at_least(b, Some(k), device);
+                    rounds.push((k, r));
+                    r
+                }
+            };
+            least = least.min(self.combine(b, memory, compute, spread, r));
+        }
+        least
     }
 
-    /// [`PrajapatiModel::lower_bound`] with the block's lanes `n_V' = min(n_V, K)`.
+    /// [`PrajapatiModel::lower_bound`] with the block's lanes `n_V' = min(n_V, K)` and blocks
+    /// per SM.
     fn lower_bound_for_block(&self, b: &BoundInputs<'_>, block: &BlockFacts, device: &DeviceLimits) -> f64 {
         let lanes = device.vector_units(b.element_bytes).min(block.threads).max(1);
-        self.bound_with_lanes(b, u64::from(lanes), device)
+        self.bound_with_lanes(b, u64::from(lanes), Some(block.blocks_per_sm), device)
     }
 }

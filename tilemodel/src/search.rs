@@ -18,17 +18,19 @@
 //! size is the same tiling). Every rejected layout is counted under the reason that pruned it,
 //! which `stencil-opt --explain-tile-sizes` prints.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::calibration::Calibration;
 use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
-use crate::footprint::{global_memory, staged_memory, staged_shared_bytes, TileMemory};
+use crate::footprint::{global_memory, staged_memory, SharedBytesPlan, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
-use crate::inter::{count_cost, count_tiles, count_tiles_unless, lower_bounds, TileGeometry};
-use crate::intra::{warps_cost, wavefront_points, wavefront_warps, wavefront_warps_at_least, Block, WARP};
+use crate::inter::{
+    count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, TileGeometry,
+};
+use crate::intra::{warps_cost, wavefront_points, wavefront_warps, Block, FirstLanes, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
 use crate::shape::BandShape;
 
@@ -352,6 +354,7 @@ pub fn search(
     let model: Box<dyn TileModel> =
         calibration.model(options.model, program, options.staged, shape.operations_per_point(), shape.element_bytes());
     let geometry = TileGeometry::new(shape);
+    let mut counts = CountMemo::new(shape);
     let m = shape.width;
     let grids: Vec<Vec<i64>> = match &options.fixed_sizes {
         Some(s) => {
@@ -376,10 +379,11 @@ pub fn search(
     let mut screened: Vec<Vec<i64>> = Vec::new();
     let mut index = vec![0usize; m];
     let mut considered = 0u64;
+    let plan = SharedBytesPlan::new(shape);
     loop {
         let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
         considered += 1;
-        if within_shared_memory(shape, &sizes, options, &mut tally)? {
+        if within_shared_memory(shape, &plan, &sizes, options, &mut tally)? {
             screened.push(sizes);
         }
         if !next_index(&mut index, &grids) {
@@ -422,7 +426,9 @@ pub fn search(
     let constrained = options.fixed_sizes.is_none();
     for sizes in screened {
         let points = wavefront_points(shape, &sizes);
-        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes);
+        // The cheaper bounds first (every screened size: over 10^5 on 3-D bands); the layered
+        // ones (`inter::layered_tiles`) for the sizes these leave, in the loop below.
+        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, false);
         let bound = BoundInputs {
             points: &points,
             groups,
@@ -457,8 +463,25 @@ pub fn search(
         }
         out
     };
-    for (_, bound, sizes, [wavefronts, tiles, full]) in queue {
+    for (_, bound, sizes, _) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
+            continue;
+        }
+        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, true);
+        let points = wavefront_points(shape, &sizes);
+        let layered = BoundInputs {
+            points: &points,
+            groups,
+            memory: &no_memory,
+            staged: options.staged,
+            element_bytes: shape.element_bytes(),
+            tiles_per_wavefront: None,
+            full_per_wavefront: None,
+            wavefronts,
+            tiles,
+            full,
+        };
+        if skip(&mut tally, &best, model.lower_bound(&layered, device), &sizes) {
             continue;
         }
         let memory = memory_of(&sizes)?;
@@ -468,7 +491,6 @@ pub fn search(
             });
             continue;
         }
-        let points = wavefront_points(shape, &sizes);
         let with_memory = BoundInputs {
             points: &points,
             groups,
@@ -512,14 +534,36 @@ pub fn search(
         if skip(&mut tally, &best, model.lower_bound_over_blocks(&with_memory, &facts, device), &sizes) {
             continue;
         }
+        // A size of the same family under a row symmetry (`inter::row_symmetries`) was counted
+        // before: its counts are this size's. When that count stopped, the tiles it had counted
+        // then (each at most this size's final count of its wavefront) bound this size's time
+        // too: with a cutoff that has only fallen since, a bound above it skips the size, as its
+        // own count would have (the bound only grows with the counts).
+        let family = counts.family(&sizes);
+        let known = match (counts.get(&family), cutoff(&best).filter(|_| constrained)) {
+            (Some(Memo::Counted(counted)), _) => Some(counted.clone()),
+            (Some(Memo::Stopped(seen)), Some(worst)) => {
+                let at_least = model.lower_bound_over_blocks(&seen.bound(&with_memory), &facts, device);
+                if at_least > worst * (1.0 + 1e-9) {
+                    tally.prune(PruneReason::Bound, || {
+                        format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
+                    });
+                    continue;
+                }
+                None
+            }
+            _ => None,
+        };
         // Counting stops once the bound with the tiles counted so far cannot beat the layouts
         // kept: the bound with all of them (below) would skip the size too, as it only grows
         // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
         // least those counted plus the count's bound of those left (`inter::Stop`).
-        let inter = match cutoff(&best).filter(|_| constrained) {
-            Some(worst) => {
+        let inter = match (known, cutoff(&best).filter(|_| constrained)) {
+            (Some(inter), _) => inter,
+            (None, Some(worst)) => {
                 let mut at_least = 0.0;
-                let counts = count_tiles_unless(shape, &geometry, &sizes, &mut |partial| {
+                let mut seen = Seen::default();
+                let counted = count_tiles_unless(shape, &geometry, &sizes, &mut |partial| {
                     // Per wavefront when shown, else the totals with the bounds before counting.
                     let per_wavefront = !partial.tiles.is_empty();
                     let partly = BoundInputs {
@@ -530,11 +574,19 @@ pub fn search(
                         ..with_memory
                     };
                     at_least = model.lower_bound_over_blocks(&partly, &facts, device);
-                    at_least > worst * (1.0 + 1e-9)
+                    let out = at_least > worst * (1.0 + 1e-9);
+                    if out {
+                        seen = Seen::of(partial);
+                    }
+                    out
                 })?;
-                match counts {
-                    Some(counts) => counts,
+                match counted {
+                    Some(counted) => {
+                        counts.insert(family, || Memo::Counted(counted.clone()));
+                        counted
+                    }
                     None => {
+                        counts.insert(family, || Memo::Stopped(seen));
                         tally.prune(PruneReason::Bound, || {
                             format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
                         });
@@ -542,7 +594,11 @@ pub fn search(
                     }
                 }
             }
-            None => count_tiles(shape, &geometry, &sizes)?,
+            (None, None) => {
+                let counted = count_tiles(shape, &geometry, &sizes)?;
+                counts.insert(family, || Memo::Counted(counted.clone()));
+                counted
+            }
         };
         let tile = TileInputs::with_counts(shape, &sizes, options.staged, memory, inter);
         let counted = BoundInputs {
@@ -596,12 +652,105 @@ pub fn search(
     })
 }
 
+/// The counts the search has made, by family of tile sizes: the sizes that
+/// [`crate::inter::row_symmetries`] map onto each other have the same inter-tile counts, so one
+/// count (or what a count that stopped had seen) serves the whole family (3-D SOR and Jacobi
+/// with equal extents: up to six orders of the three space rows' sizes).
+struct CountMemo {
+    /// The row orders of the symmetries.
+    orders: Vec<Vec<usize>>,
+    /// By family (its least permuted sizes), what was counted.
+    seen: HashMap<Vec<i64>, Memo>,
+}
+
+/// What the search knows of a family's counts.
+enum Memo {
+    /// The counts, in full.
+    Counted(InterTileCounts),
+    /// A count that stopped: what it had counted then.
+    Stopped(Seen),
+}
+
+/// What a count that stopped showed its last question ([`crate::inter::Partial`], owned):
+/// each at most the final count of the family's sizes.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    tiles: Vec<u64>,
+    full: Vec<u64>,
+    tiles_at_least: u64,
+    full_at_least: u64,
+}
+
+impl Seen {
+    fn of(partial: &crate::inter::Partial<'_>) -> Seen {
+        Seen {
+            tiles: partial.tiles.to_vec(),
+            full: partial.full.to_vec(),
+            tiles_at_least: partial.tiles_at_least,
+            full_at_least: partial.full_at_least,
+        }
+    }
+
+    /// `before` (a size's bound inputs before counting) with these partial counts, as the
+    /// count's question had them.
+    fn bound<'a>(&'a self, before: &BoundInputs<'a>) -> BoundInputs<'a> {
+        let per_wavefront = !self.tiles.is_empty();
+        BoundInputs {
+            tiles_per_wavefront: Some(&self.tiles[..]).filter(|_| per_wavefront),
+            full_per_wavefront: Some(&self.full[..]).filter(|_| per_wavefront),
+            tiles: before.tiles.max(self.tiles_at_least as f64),
+            full: before.full.max(self.full_at_least as f64),
+            ..*before
+        }
+    }
+}
+
+impl CountMemo {
+    fn new(shape: &BandShape) -> CountMemo {
+        CountMemo { orders: row_symmetries(shape), seen: HashMap::new() }
+    }
+
+    /// The family of `sizes`: the least of its permutations by the symmetries (itself among
+    /// them), so that every member names it alike (the symmetries form a group); `None` when
+    /// no symmetry moves them (a family of one, whose counts nothing else could use: not kept,
+    /// as a 1-D count's arrays are long).
+    fn family(&self, sizes: &[i64]) -> Option<Vec<i64>> {
+        let mut least = sizes.to_vec();
+        let mut moved = false;
+        for order in &self.orders {
+            let other: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
+            moved |= other != sizes;
+            if other < least {
+                least = other;
+            }
+        }
+        moved.then_some(least)
+    }
+
+    fn get(&self, family: &Option<Vec<i64>>) -> Option<&Memo> {
+        family.as_ref().and_then(|f| self.seen.get(f))
+    }
+
+    fn insert(&mut self, family: Option<Vec<i64>>, memo: impl FnOnce() -> Memo) {
+        if let Some(f) = family {
+            self.seen.insert(f, memo());
+        }
+    }
+}
+
 /// Lower bounds of a size's inter-tile wavefronts, tiles and full tiles before counting:
-/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] (full tiles are
-/// tiles, so they bound the tiles too).
-fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> (f64, f64, f64) {
-    let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
-    let full = geometry.full_tiles_lower_bound(shape, sizes);
+/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] with `layers`,
+/// else their cheaper parts ([`TileGeometry::instance_lower_bounds`],
+/// [`TileGeometry::full_tiles_volume_bound`]); full tiles are tiles, so they bound the tiles
+/// too.
+fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], layers: bool) -> (f64, f64, f64) {
+    let (wavefronts, tiles) =
+        if layers { geometry.lower_bounds(shape, sizes) } else { geometry.instance_lower_bounds(shape, sizes) };
+    let full = if layers {
+        geometry.full_tiles_lower_bound(shape, sizes)
+    } else {
+        geometry.full_tiles_volume_bound(shape, sizes)
+    };
     (wavefronts, tiles.max(full), full)
 }
 
@@ -619,11 +768,17 @@ fn next_index(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
 
 /// The tile size constraint's upper bound (Alg. 5.1 line 3): whether a staged tile's shared
 /// memory fits the limit (always, without staging).
-fn within_shared_memory(shape: &BandShape, sizes: &[i64], options: &SearchOptions, tally: &mut Tally) -> Result<bool> {
+fn within_shared_memory(
+    shape: &BandShape,
+    plan: &SharedBytesPlan,
+    sizes: &[i64],
+    options: &SearchOptions,
+    tally: &mut Tally,
+) -> Result<bool> {
     if !options.staged {
         return Ok(true);
     }
-    let shared = staged_shared_bytes(shape, sizes)?;
+    let shared = plan.bytes(shape, sizes)?;
     if shared > options.shared_limit {
         tally.prune(PruneReason::SharedMemory, || {
             format!("{} needs {shared} bytes > {} bytes", sizes_text(sizes), options.shared_limit)
@@ -709,7 +864,9 @@ fn evaluate_blocks(
         }
         // Before counting `G_e` when it is costly (skewed 3-D steps, hundreds of them): the time
         // with each warp's first lane's points as its warps, at most `G_e` (thesis Eq. 5.3), is
-        // a lower bound of the block's (models whose time does not fall as `G_e` grows).
+        // a lower bound of the block's (models whose time does not fall as `G_e` grows). The
+        // first lanes' points are kept for `G_e`, which then counts only the other lanes.
+        let mut first_lanes = None;
         if let Some(w) = best.last().map(|r| r.prediction.seconds).filter(|_| {
             known.is_none()
                 && best.len() >= options.keep.max(1)
@@ -718,8 +875,8 @@ fn evaluate_blocks(
                 && block.x < WARP
                 && warps_cost(shape, sizes, block) >= FIRST_LANES_FROM
         }) {
-            let warps = wavefront_warps_at_least(shape, sizes, block)?;
-            let some = LayoutInputs::with_warps(shape, tile, block, warps, options.registers, device);
+            let lanes = FirstLanes::new(shape, sizes, block)?;
+            let some = LayoutInputs::with_warps(shape, tile, block, lanes.at_least(shape), options.registers, device);
             let at_least = model.predict(&some, device)?.seconds;
             if at_least > w * (1.0 + 1e-9) {
                 tally.prune(PruneReason::BlockBound, || {
@@ -727,10 +884,14 @@ fn evaluate_blocks(
                 });
                 continue;
             }
+            first_lanes = Some(lanes);
         }
-        let layout = match known {
-            Some(warps) => LayoutInputs::with_warps(shape, tile, block, warps.clone(), options.registers, device),
-            None => LayoutInputs::new(shape, tile, block, options.registers, device)?,
+        let layout = match (known, first_lanes) {
+            (Some(warps), _) => LayoutInputs::with_warps(shape, tile, block, warps.clone(), options.registers, device),
+            (None, Some(lanes)) => {
+                LayoutInputs::with_warps(shape, tile, block, lanes.warps(shape)?, options.registers, device)
+            }
+            (None, None) => LayoutInputs::new(shape, tile, block, options.registers, device)?,
         };
         let prediction = model.predict(&layout, device)?;
         let worst = best.last().map(|r| r.prediction.seconds);

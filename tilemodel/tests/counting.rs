@@ -7,7 +7,7 @@
 mod common;
 
 use proptest::prelude::*;
-use stencil_tilemodel::inter::{count_tiles_unless, lower_bounds};
+use stencil_tilemodel::inter::{count_tiles_unless, layered_tiles, lower_bounds, row_symmetries};
 use stencil_tilemodel::shape::StatementShape;
 use stencil_tilemodel::{
     count_tiles, count_tiles_by_rows, BandShape, InterTileCounts, IntraWavefront, TileGeometry, TileModelError,
@@ -312,5 +312,99 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         assert!(last.iter().max().copied().unwrap_or(0) <= full.widest());
         let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_| true).unwrap();
         assert_eq!(stopped, None);
+    }
+}
+
+/// The sizes `s'_k = s_{π[k]}` of a row order `π`.
+fn permuted(sizes: &[i64], order: &[usize]) -> Vec<i64> {
+    order.iter().map(|&k| sizes[k]).collect()
+}
+
+/// Every row symmetry `row_symmetries` claims gives the same counts to the permuted sizes
+/// (the search counts one size of each family), by the plain enumeration of the tile rows.
+fn symmetric_counts_agree(shape: &BandShape, sizes: &[i64]) {
+    let geometry = TileGeometry::new(shape);
+    let Ok(counts) = count_tiles_by_rows(shape, &geometry, sizes) else { return };
+    for order in row_symmetries(shape) {
+        let other = permuted(sizes, &order);
+        let theirs = count_tiles_by_rows(shape, &geometry, &other).unwrap();
+        assert_eq!(counts, theirs, "sizes {sizes:?} and {other:?} (order {order:?}), shape {:?}", shape.statements);
+    }
+}
+
+/// The examples' 3-D bands (equal extents) have the orders of the three space rows as
+/// symmetries, with equal counts; with unequal extents fewer or none, and a shift that differs
+/// between rows breaks them.
+#[test]
+fn example_bands_have_row_symmetries_with_equal_counts() {
+    for scop in [common::sor(3), common::jacobi(3)] {
+        let (shape, _) = common::shape(&scop, &[5, 14, 14, 14], true);
+        let orders = row_symmetries(&shape);
+        assert_eq!(orders.len(), 5, "{orders:?}, shape {:?}", shape.statements);
+        for sizes in [[1i64, 2, 3, 4], [2, 3, 3, 5], [3, 1, 4, 2]] {
+            symmetric_counts_agree(&shape, &sizes);
+        }
+        let (uneven, _) = common::shape(&scop, &[5, 14, 11, 9], true);
+        assert!(row_symmetries(&uneven).is_empty(), "{:?}", row_symmetries(&uneven));
+        let (two, _) = common::shape(&scop, &[5, 14, 14, 9], true);
+        assert_eq!(row_symmetries(&two).len(), 1, "{:?}", row_symmetries(&two));
+        symmetric_counts_agree(&two, &[2, 3, 4, 2]);
+    }
+    // 2-D Jacobi: the two space rows, when N = M (its two statements shifted alike); 2-D SOR's
+    // rows (2t + i + j, t + i + j, t + j) have none.
+    let (shape, _) = common::shape(&common::jacobi(2), &[7, 20, 20], true);
+    assert_eq!(row_symmetries(&shape), vec![vec![0, 2, 1]]);
+    symmetric_counts_agree(&shape, &[2, 3, 5]);
+    let (shape, _) = common::shape(&common::jacobi(2), &[7, 20, 19], true);
+    assert!(row_symmetries(&shape).is_empty());
+    let (shape, _) = common::shape(&common::sor(2), &[7, 20, 20], true);
+    assert!(row_symmetries(&shape).is_empty());
+    // The identity map on a cube: every order; shifting one row breaks those that move it.
+    let id: Vec<Vec<i64>> = (0..3).map(|i| (0..3).map(|j| i64::from(i == j)).collect()).collect();
+    let cube = band(vec![statement(&id, &id, vec![0; 3], vec![0; 3], vec![5; 3])]);
+    assert_eq!(row_symmetries(&cube).len(), 5);
+    let shifted = band(vec![statement(&id, &id, vec![0, 0, 1], vec![0; 3], vec![5; 3])]);
+    assert_eq!(row_symmetries(&shifted), vec![vec![1, 0, 2]]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Random unimodular bands on cubes (so that symmetries are common): every symmetry found
+    /// keeps the counts, checked by enumeration.
+    #[test]
+    fn row_symmetries_keep_the_counts(
+        m in 2usize..=4,
+        ops in proptest::collection::vec((0usize..4, 0usize..4, -1i64..=1), 0..3),
+        extent in 1i64..=6,
+        second: bool,
+        sizes in proptest::collection::vec(1i64..=4, 4),
+    ) {
+        let (map, inverse) = unimodular(m, &ops);
+        let mut statements = vec![statement(&map, &inverse, vec![0; m], vec![0; m], vec![extent; m])];
+        if second {
+            statements.push(statement(&map, &inverse, vec![1; m], vec![0; m], vec![extent; m]));
+        }
+        symmetric_counts_agree(&band(statements), &sizes[..m]);
+    }
+}
+
+/// The layered bound (`inter::layered_tiles`, which the search's tile bound takes) sees the
+/// border tiles of skewed 3-D SOR's thin time slab: on these sizes it is above the instances'
+/// bound and at least 0.7 of the counted tiles (the instances' bound: a third to a half), and
+/// never above them.
+#[test]
+fn layered_bound_sees_border_tiles() {
+    let (shape, _) = common::shape(&common::sor(3), &[12, 160, 160, 160], true);
+    let geometry = TileGeometry::new(&shape);
+    for sizes in [[2i64, 4, 4, 8], [1, 3, 4, 4], [4, 6, 6, 8], [3, 6, 6, 6]] {
+        let counts = count_tiles(&shape, &geometry, &sizes).unwrap();
+        let layered = layered_tiles(&shape.statements[0], &sizes) as f64;
+        let instances = shape.statements[0].instances() as f64 / sizes.iter().product::<i64>() as f64;
+        let tiles = counts.total_tiles() as f64;
+        assert!(layered <= tiles, "{sizes:?}: {layered} > {tiles}");
+        assert!(layered >= 0.7 * tiles, "{sizes:?}: {layered} of {tiles}");
+        assert!(layered > 1.3 * instances, "{sizes:?}: {layered} vs {instances}");
+        assert!(geometry.lower_bounds(&shape, &sizes).1 >= layered, "{sizes:?}");
     }
 }

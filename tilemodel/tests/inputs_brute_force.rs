@@ -20,9 +20,9 @@ use proptest::prelude::*;
 use stencil_poly::codegen::{tile_footprints, ScanProblem};
 use stencil_poly::tiling::{DimKind, TiledSchedule};
 use stencil_poly::{AffineForm, Limits, Polyhedron, Scop, StatementId};
-use stencil_tilemodel::footprint::{staged_memory, staged_shared_bytes};
+use stencil_tilemodel::footprint::{staged_memory, staged_shared_bytes, SharedBytesPlan};
 use stencil_tilemodel::intra::{wavefront_points, wavefront_warps, WARP};
-use stencil_tilemodel::{count_tiles, BandShape, Block, TileGeometry};
+use stencil_tilemodel::{count_tiles, BandShape, Block, TileGeometry, TileModelError};
 
 /// Per tile coordinate vector, the instances of each statement in it.
 type Census = BTreeMap<Vec<i64>, Vec<u64>>;
@@ -259,6 +259,7 @@ fn check_memory(scop: &Scop, params: &[i64], sizes: &[i64], balanced: bool) -> b
         .sum();
     let bytes = buffers + masks;
     assert_eq!(staged_shared_bytes(&shape, sizes).unwrap(), bytes, "shared bytes, sizes {sizes:?}");
+    assert_eq!(SharedBytesPlan::new(&shape).bytes(&shape, sizes).unwrap(), bytes, "planned shared bytes, {sizes:?}");
     true
 }
 
@@ -365,4 +366,37 @@ fn shapes_refuse_what_the_models_do_not_cover() {
     let t = common::tiled(&scop, &[2, 2], true);
     let e = BandShape::new(&scop, &t, &[4, 8], &Default::default()).unwrap_err().to_string();
     assert!(e.contains("not a box"), "{e}");
+}
+
+/// The search's [`SharedBytesPlan`] (prepared once per band) gives `staged_shared_bytes`' bytes
+/// on the examples' bands, and its overflow errors at sizes too large for 64 bits.
+#[test]
+fn planned_shared_bytes_agree() {
+    let huge = i64::MAX / 3;
+    for (scop, params) in [
+        (common::sor(1), vec![9, 40]),
+        (common::sor(2), vec![9, 40, 33]),
+        (common::jacobi(2), vec![9, 40, 33]),
+        (common::sor(3), vec![9, 40, 33, 20]),
+        (common::jacobi(3), vec![9, 40, 33, 20]),
+    ] {
+        for balanced in [true, false] {
+            let (shape, _) = common::shape(&scop, &params, balanced);
+            let plan = SharedBytesPlan::new(&shape);
+            let m = shape.width;
+            let mut checked = 0;
+            for code in 0..4usize.pow(m as u32) {
+                let sizes: Vec<i64> = (0..m).map(|k| [1, 3, 16, huge][(code / 4usize.pow(k as u32)) % 4]).collect();
+                match (plan.bytes(&shape, &sizes), staged_shared_bytes(&shape, &sizes)) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a, b, "sizes {sizes:?}");
+                        checked += 1;
+                    }
+                    (Err(TileModelError::Overflow(a)), Err(TileModelError::Overflow(b))) => assert_eq!(a, b),
+                    (a, b) => panic!("sizes {sizes:?}: {a:?} vs {b:?}"),
+                }
+            }
+            assert!(checked >= 3usize.pow(m as u32), "{checked}");
+        }
+    }
 }
