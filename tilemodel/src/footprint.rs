@@ -13,7 +13,7 @@
 //! shared memory is used.
 
 use crate::error::{Result, TileModelError};
-use crate::shape::BandShape;
+use crate::shape::{BandShape, StatementShape};
 
 /// Memory use of one full tile.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -117,6 +117,25 @@ fn checked_product(factors: impl IntoIterator<Item = Option<u64>>) -> Option<u64
 /// coordinate the smallest and largest constant offset.
 type MaskBase<'s> = (usize, &'s Vec<Vec<i64>>, Vec<(i64, i64)>);
 
+/// The mask bases of statement `s`: per (array, linear part) of its accesses, the smallest and
+/// largest offset per coordinate.
+fn mask_bases(s: &StatementShape) -> Vec<MaskBase<'_>> {
+    let mut bases: Vec<MaskBase<'_>> = Vec::new();
+    for a in &s.accesses {
+        match bases.iter_mut().find(|(array, linear, _)| *array == a.array && *linear == &a.linear) {
+            Some((_, _, spread)) => {
+                for (d, &o) in a.offset.iter().enumerate() {
+                    if let Some(range) = spread.get_mut(d) {
+                        *range = (range.0.min(o), range.1.max(o));
+                    }
+                }
+            }
+            None => bases.push((a.array, &a.linear, a.offset.iter().map(|&o| (o, o)).collect())),
+        }
+    }
+    bases
+}
+
 /// Shared memory per block when staging: what `gpu-map` allocates — per array, the product of
 /// its buffer's extents times the element size, and per footprint base (a statement's accesses
 /// to the array that differ only in their constant offsets) a byte mask over the buffer's box
@@ -133,21 +152,7 @@ pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
         }
     }
     for s in shape.statements.iter().filter(|s| s.instances() > 0) {
-        // Per (array, linear part): the smallest and largest offset per coordinate.
-        let mut bases: Vec<MaskBase<'_>> = Vec::new();
-        for a in &s.accesses {
-            match bases.iter_mut().find(|(array, linear, _)| *array == a.array && *linear == &a.linear) {
-                Some((_, _, spread)) => {
-                    for (d, &o) in a.offset.iter().enumerate() {
-                        if let Some(range) = spread.get_mut(d) {
-                            *range = (range.0.min(o), range.1.max(o));
-                        }
-                    }
-                }
-                None => bases.push((a.array, &a.linear, a.offset.iter().map(|&o| (o, o)).collect())),
-            }
-        }
-        for (array, _, spread) in bases {
+        for (array, _, spread) in mask_bases(s) {
             let Some(Some(b)) = boxes.get(array) else { continue };
             let bytes = checked_product(
                 b.iter().zip(&spread).map(|(&(lo, hi), &(omin, omax))| span(lo, hi, omax.checked_sub(omin)?)),
@@ -233,20 +238,7 @@ impl SharedBytesPlan {
                 }
             }
             // The mask bases as `staged_shared_bytes` forms them.
-            let mut bases: Vec<MaskBase<'_>> = Vec::new();
-            for a in &s.accesses {
-                match bases.iter_mut().find(|(array, linear, _)| *array == a.array && *linear == &a.linear) {
-                    Some((_, _, spread)) => {
-                        for (d, &o) in a.offset.iter().enumerate() {
-                            if let Some(range) = spread.get_mut(d) {
-                                *range = (range.0.min(o), range.1.max(o));
-                            }
-                        }
-                    }
-                    None => bases.push((a.array, &a.linear, a.offset.iter().map(|&o| (o, o)).collect())),
-                }
-            }
-            for (array, _, spread) in bases {
+            for (array, _, spread) in mask_bases(s) {
                 match spread.iter().map(|&(lo, hi)| hi.checked_sub(lo)).collect::<Option<Vec<i64>>>() {
                     Some(grow) => masks.push((array, grow)),
                     None => ok = false,

@@ -392,67 +392,52 @@ pub fn floor_sum(n: i64, m: i64, a: i64, b: i64) -> i128 {
     {
         return i128::from(floor_sum_small(n, m, a, b));
     }
-    let (n, m) = (i128::from(n), i128::from(m));
-    let (mut a, mut b) = (i128::from(a), i128::from(b));
-    let mut total: i128 = 0;
-    if !(0..m).contains(&a) {
-        total += a.div_euclid(m) * (n * (n - 1) / 2);
-        a = a.rem_euclid(m);
-    }
-    if !(0..m).contains(&b) {
-        total += b.div_euclid(m) * n;
-        b = b.rem_euclid(m);
-    }
-    let (mut n, mut m) = (n, m);
-    loop {
-        if a >= m {
-            total += (n * (n - 1) / 2) * (a / m);
-            a %= m;
+    floor_sum_i128(i128::from(n), i128::from(m), i128::from(a), i128::from(b))
+}
+
+/// The body of [`floor_sum`] (the Euclid-like reduction), written once for the two widths it
+/// runs in.
+macro_rules! floor_sum_body {
+    ($n:expr, $m:expr, $a:expr, $b:expr) => {{
+        let (n, m, mut a, mut b) = ($n, $m, $a, $b);
+        let mut total = 0;
+        if !(0..m).contains(&a) {
+            total += a.div_euclid(m) * (n * (n - 1) / 2);
+            a = a.rem_euclid(m);
         }
-        if b >= m {
-            total += n * (b / m);
-            b %= m;
+        if !(0..m).contains(&b) {
+            total += b.div_euclid(m) * n;
+            b = b.rem_euclid(m);
         }
-        let y_max = a * n + b;
-        if y_max < m {
-            return total;
+        let (mut n, mut m) = (n, m);
+        loop {
+            if a >= m {
+                total += (n * (n - 1) / 2) * (a / m);
+                a %= m;
+            }
+            if b >= m {
+                total += n * (b / m);
+                b %= m;
+            }
+            let y_max = a * n + b;
+            if y_max < m {
+                return total;
+            }
+            n = y_max / m;
+            b = y_max % m;
+            std::mem::swap(&mut m, &mut a);
         }
-        n = y_max / m;
-        b = y_max % m;
-        std::mem::swap(&mut m, &mut a);
-    }
+    }};
 }
 
 /// [`floor_sum`] in 64 bits, for operands of at most 2^20 (see there).
 fn floor_sum_small(n: i64, m: i64, a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a, b);
-    let mut total: i64 = 0;
-    if !(0..m).contains(&a) {
-        total += a.div_euclid(m) * (n * (n - 1) / 2);
-        a = a.rem_euclid(m);
-    }
-    if !(0..m).contains(&b) {
-        total += b.div_euclid(m) * n;
-        b = b.rem_euclid(m);
-    }
-    let (mut n, mut m) = (n, m);
-    loop {
-        if a >= m {
-            total += (n * (n - 1) / 2) * (a / m);
-            a %= m;
-        }
-        if b >= m {
-            total += n * (b / m);
-            b %= m;
-        }
-        let y_max = a * n + b;
-        if y_max < m {
-            return total;
-        }
-        n = y_max / m;
-        b = y_max % m;
-        std::mem::swap(&mut m, &mut a);
-    }
+    floor_sum_body!(n, m, a, b)
+}
+
+/// [`floor_sum`] in 128 bits, for any `i64` operands.
+fn floor_sum_i128(n: i128, m: i128, a: i128, b: i128) -> i128 {
+    floor_sum_body!(n, m, a, b)
 }
 
 /// [`lane_points`] by enumerating every loop but the innermost (the earlier count, kept for

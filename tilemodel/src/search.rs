@@ -424,23 +424,25 @@ pub fn search(
     let mut queue: Vec<(f64, f64, Vec<i64>, [f64; 3])> = Vec::new();
     // A given size is evaluated as given: no reuse bound, no branch and bound.
     let constrained = options.fixed_sizes.is_none();
+    // What the bounds of every size share; each fills in its points and tile counts.
+    let common = BoundInputs {
+        points: &[],
+        groups,
+        memory: &no_memory,
+        staged: options.staged,
+        element_bytes: shape.element_bytes(),
+        tiles_per_wavefront: None,
+        full_per_wavefront: None,
+        wavefronts: 0.0,
+        tiles: 0.0,
+        full: 0.0,
+    };
     for sizes in screened {
         let points = wavefront_points(shape, &sizes);
         // The cheaper bounds first (every screened size: over 10^5 on 3-D bands); the layered
         // ones (`inter::layered_tiles`) for the sizes these leave, in the loop below.
         let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, false);
-        let bound = BoundInputs {
-            points: &points,
-            groups,
-            memory: &no_memory,
-            staged: options.staged,
-            element_bytes: shape.element_bytes(),
-            tiles_per_wavefront: None,
-            full_per_wavefront: None,
-            wavefronts,
-            tiles,
-            full,
-        };
+        let bound = BoundInputs { points: &points, wavefronts, tiles, full, ..common };
         // Ordered by the bound with the plain tile bound `instances / (s_1 ⋯ s_m)`: the tighter
         // one moves sizes whose tiles are far from full back in the order, which on Jacobi 3-D
         // at 512^3 met the best layouts later (three times the layouts evaluated); it still
@@ -469,18 +471,7 @@ pub fn search(
         }
         let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, true);
         let points = wavefront_points(shape, &sizes);
-        let layered = BoundInputs {
-            points: &points,
-            groups,
-            memory: &no_memory,
-            staged: options.staged,
-            element_bytes: shape.element_bytes(),
-            tiles_per_wavefront: None,
-            full_per_wavefront: None,
-            wavefronts,
-            tiles,
-            full,
-        };
+        let layered = BoundInputs { points: &points, wavefronts, tiles, full, ..common };
         if skip(&mut tally, &best, model.lower_bound(&layered, device), &sizes) {
             continue;
         }
