@@ -164,9 +164,18 @@ fn map_wavefront(
     let spec = TilingSpec::read(ir, program).ok().flatten();
     let tile = spec.as_ref().map(|spec| super::int_array(&spec.sizes));
     ir.erase_op(program);
+    // The most shared memory a block of any of the kernels takes (staged footprints, masks).
+    let shared_memory = ir
+        .block_ops(module_block)
+        .iter()
+        .filter_map(|&kernel| stencil_dialects::gpu::workgroup_layout(ir, kernel).map(|(_, total)| total))
+        .max()
+        .unwrap_or(0);
     let mut entries = vec![
         ("block", super::int_array(&options.block.unwrap_or(WAVEFRONT_BLOCK))),
-        ("grid", Attribute::i64(options.grid)),
+        // `grid=0` asks for one block per tile of each wavefront: say so rather than "0".
+        ("grid", if options.grid == 0 { Attribute::string("per-tile") } else { Attribute::i64(options.grid) }),
+        ("shared_memory", Attribute::i64(i64::try_from(shared_memory).unwrap_or(i64::MAX))),
         ("staging", Attribute::Bool(options.staging)),
     ];
     if let Some(tile) = tile {

@@ -22,7 +22,7 @@
 // SOR-NEXT: scalars  omega=1.5
 // SOR-NEXT: time {{.*}} 1584 point updates
 // How gpu-map mapped it (grid 0: one block per tile of each wavefront).
-// SOR-NEXT: mapping  wavefront: tile=8 block=16x4x1 grid=0 staging=true
+// SOR-NEXT: mapping  wavefront: tile=8 block=16x4x1 grid=per-tile staging=true shared_memory={{[1-9][0-9]*}}
 // Staged tiles load each element they read once and store back each element they wrote once.
 // SOR-NEXT: sim      14 launches, {{[0-9]+}} blocks, {{[0-9]+}} threads, {{[1-9][0-9]*}} barriers, {{[0-9]+}} instructions, global memory 11152 B read / 7112 B written, races 0
 // SOR-NEXT: field    A [24x20] f64
@@ -30,7 +30,7 @@
 // SOR-NEXT: A: identical
 
 // UNSTAGED: time {{.*}} 1584 point updates
-// UNSTAGED-NEXT: mapping  wavefront: tile=8 block=16x4x1 grid=0 staging=false
+// UNSTAGED-NEXT: mapping  wavefront: tile=8 block=16x4x1 grid=per-tile staging=false shared_memory=0
 // 1584 updates of 5 reads and 1 write each.
 // UNSTAGED-NEXT: sim      14 launches, {{[0-9]+}} blocks, {{[0-9]+}} threads, {{[1-9][0-9]*}} barriers, {{[0-9]+}} instructions, global memory 63360 B read / 12672 B written, races 0
 // UNSTAGED: check    against the untransformed program on ref (bit-exact): passed

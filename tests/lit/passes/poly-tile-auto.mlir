@@ -20,7 +20,7 @@
 // OPTS-LABEL: stencil.program @sor_1d
 // OPTS-SAME: auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "prajapati", predicted_s = {{.*}}, problem = "T=64,N=256", shared_memory = 49152 : i64, staging = false}
 // MAP: func.func @sor_1d
-// MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = 0 : i64, model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
+// MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = "per-tile", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
 // EXPLAIN: // tile sizes of @sor_1d:
 // EXPLAIN-NEXT: // tile sizes by the thesis model (thesis Ch. 5: Eq. 5.7 (T_TILE), 5.8-5.11 (T_total), 5.3.4 (border tiles)) at T=10, N=64
 // EXPLAIN-NEXT: //   mapping: staged in shared memory, shared memory limit 49152 bytes, {{[0-9]+}} registers per thread, reuse threshold {{.*}} (automatic)
