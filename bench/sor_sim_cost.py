@@ -16,9 +16,13 @@ at a small size, and reports per SOR sweep and grid point: warp-level instructio
 simulator counts one per thread per instruction executed), global-memory bytes, launches and
 barriers. With a convergence result of bench/sor_convergence.py (--convergence FILE.json) it
 multiplies the per-sweep cost by the sweeps each method needed there (scaled to that grid):
-instructions to tolerance, the simulator's stand-in for time when no GPU is lent.
+instructions to tolerance, the simulator's stand-in for time when no GPU is lent, and the cost
+report's estimate of the time to tolerance on an H100 (`--cost`: the large-problem limit
+`filled`, in which every launch fills the GPU, per grid point and sweep, times the sweeps and
+the grid; docs/cost-model.md).
 
-Usage: bench/sor_sim_cost.py [--size N] [--convergence bench/results/DATE-sor-convergence.json]
+Usage: bench/sor_sim_cost.py [--size N] [--convergence bench/results/DATE-sor-convergence.json] [--binary PATH]
+                             [--timeout SECONDS]
 """
 
 import argparse
@@ -55,8 +59,9 @@ def main():
     ap.add_argument("--size", type=int, default=64, help="interior points per dimension on the simulator")
     ap.add_argument("--convergence", default=None, help="a DATE-sor-convergence.json to scale by")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per simulated run")
+    ap.add_argument("--binary", default=None, help="a stencil-run to use (default: build this checkout's release binaries)")
     args = ap.parse_args()
-    binary = build_release()
+    binary = args.binary or build_release()
     sweeps_of, grid = {}, None
     if args.convergence:
         with open(args.convergence) as f:
@@ -69,11 +74,11 @@ def main():
     lines = [f"simulator, {n}x{n} interior points, one step; per SOR sweep and grid point:"
              + (f" cost to tolerance scaled to the {grid}x{grid} convergence run" if grid else ""), "",
              f"{'method':<24} {'instr/pt':>9} {'global B/pt':>12} {'launches':>9} {'barriers':>9}"
-             f" {'sweeps':>7} {'Ginstr to tol':>14}  races"]
+             f" {'sweeps':>7} {'Ginstr to tol':>14} {'est. ms to tol':>15}  races"]
     print("\n".join(lines), flush=True)
     records = []
     for name, pipeline, per_step in CONFIGS:
-        cmd = [binary, EXAMPLE, "--json", "--target=sim", f"--pass-pipeline={pipeline}", f"--param=N={n + 2}",
+        cmd = [binary, EXAMPLE, "--json", "--target=sim", "--cost", f"--pass-pipeline={pipeline}", f"--param=N={n + 2}",
                f"--param=M={n + 2}", "--param=T=1", "--scalar=omega=1.9"]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
@@ -92,18 +97,21 @@ def main():
             key = name.replace(" tiled", "")
             sweeps = sweeps_of.get(key)
             to_tol = f"{instr * sweeps * grid * grid / 1e9:>14.1f}" if sweeps and grid else f"{'-':>14}"
+            # The H100 model's time with every launch filling the GPU, per grid point and sweep.
+            seconds = sim["cost"]["filled"]["seconds"] / points
+            est = f"{seconds * sweeps * grid * grid * 1e3:>15.2f}" if sweeps and grid else f"{'-':>15}"
             line = (f"{name:<24} {instr:>9.1f} {traffic:>12.1f} {sim['launches'] / per_step:>9.1f} "
-                    f"{sim['barriers'] / per_step:>9.1f} {sweeps if sweeps else '-':>7} {to_tol}  {sim['races']}")
+                    f"{sim['barriers'] / per_step:>9.1f} {sweeps if sweeps else '-':>7} {to_tol} {est}  {sim['races']}")
             records.append({"method": name, "pipeline": pipeline, "sweeps_per_step": per_step, "sim": sim,
                             "instructions_per_point_sweep": instr, "global_bytes_per_point_sweep": traffic,
-                            "sweeps_to_tolerance": sweeps})
+                            "estimated_seconds_per_point_sweep": seconds, "sweeps_to_tolerance": sweeps})
         print(line, flush=True)
         lines.append(line)
     now = datetime.datetime.now(datetime.timezone.utc)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip() or "unknown"
     base = os.path.join(ROOT, "bench", "results", f"{now:%Y-%m-%d}-sor-sim-cost")
-    preamble = ["benchmark: bench/sor_sim_cost.py (stencil-run --target sim --json, one step)",
+    preamble = ["benchmark: bench/sor_sim_cost.py (stencil-run --target sim --cost --json, one step)",
                 f"date: {now:%Y-%m-%dT%H:%MZ}", f"commit: {commit}", f"arguments: {' '.join(sys.argv[1:])}"]
     with open(base + ".txt", "w") as f:
         f.write("\n".join(preamble + [""] + lines) + "\n")
