@@ -27,6 +27,7 @@ fn tile() -> TileInputs {
             copy_loops: vec![300, 200],
         },
         staged: true,
+        wavefront_sums: Default::default(),
     }
 }
 
