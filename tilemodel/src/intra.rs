@@ -119,8 +119,9 @@ fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bo
     }
     let steps = counted_steps(shape, sizes);
     let mut per_step = vec![0u64; steps];
+    let mut kept = KeptSums::new();
     for warp in &leaders {
-        let most = warp_most(shape.intra, sizes, warp, loops, vec![0; steps]);
+        let most = warp_most(shape.intra, sizes, warp, loops, vec![0; steps], &mut kept);
         per_step.iter_mut().zip(most).for_each(|(g, n)| *g += n);
     }
     Ok(every_step(shape, sizes, per_step))
@@ -146,9 +147,16 @@ fn every_step(shape: &BandShape, sizes: &[i64], counted: Vec<u64>) -> Vec<u64> {
 
 /// Per counted step, the most points of `most`'s and of each of `lanes` (a warp issues the loop
 /// body as often as its busiest lane runs it, module documentation).
-fn warp_most(intra: IntraWavefront, sizes: &[i64], lanes: &[LaneIds], loops: usize, mut most: Vec<u64>) -> Vec<u64> {
+fn warp_most(
+    intra: IntraWavefront,
+    sizes: &[i64],
+    lanes: &[LaneIds],
+    loops: usize,
+    mut most: Vec<u64>,
+    kept: &mut KeptSums,
+) -> Vec<u64> {
     for ids in lanes {
-        let points = lane_steps(intra, sizes, ids, loops, most.len());
+        let points = lane_steps(intra, sizes, ids, loops, most.len(), kept);
         most.iter_mut().zip(points).for_each(|(m, n)| *m = (*m).max(n));
     }
     most
@@ -190,9 +198,10 @@ impl FirstLanes {
         let steps = counted_steps(shape, sizes);
         let count = leaders.len();
         let mut points = vec![0u64; steps * count];
+        let mut kept = KeptSums::new();
         for (w, warp) in leaders.iter().enumerate() {
             if let Some(ids) = warp.first() {
-                for (e, n) in lane_steps(shape.intra, sizes, ids, loops, steps).into_iter().enumerate() {
+                for (e, n) in lane_steps(shape.intra, sizes, ids, loops, steps, &mut kept).into_iter().enumerate() {
                     points[e * count + w] = n;
                 }
             }
@@ -217,9 +226,10 @@ impl FirstLanes {
     pub fn warps(&self, shape: &BandShape) -> Result<Vec<u64>> {
         let (leaders, loops) = leaders_of(shape, self.block)?;
         let mut per_step = vec![0u64; self.rows().count()];
+        let mut kept = KeptSums::new();
         for (w, warp) in leaders.iter().enumerate() {
             let first: Vec<u64> = self.rows().map(|row| row.get(w).copied().unwrap_or(0)).collect();
-            let most = warp_most(shape.intra, &self.sizes, warp.get(1..).unwrap_or(&[]), loops, first);
+            let most = warp_most(shape.intra, &self.sizes, warp.get(1..).unwrap_or(&[]), loops, first, &mut kept);
             per_step.iter_mut().zip(most).for_each(|(g, n)| *g += n);
         }
         Ok(every_step(shape, &self.sizes, per_step))
@@ -318,6 +328,10 @@ fn lane_points(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loop
     go(0, 0, loops, sizes, &rest, e, ids)
 }
 
+/// [`lane_steps`]' running sums of the inner loops' points along the outer stride, by the inner
+/// loops' ids and the outer stride, for the lanes of one block on one size.
+type KeptSums = Vec<(((i64, i64), (i64, i64), i64), Vec<u64>)>;
+
 /// `Σ_{j' > j} (s_{j'} − 1)` per row `j`, once per lane rather than per loop iteration (the
 /// ranges of [`skew_range`] need it for every outer value); `None` past five rows.
 fn skew_rests(sizes: &[i64]) -> Option<[i64; 5]> {
@@ -339,19 +353,39 @@ fn skew_rests(sizes: &[i64]) -> Option<[i64; 5]> {
 /// `v = lo + id + k·stride ≤ hi`, are a difference of two running sums of `F` along the stride
 /// — `steps` closed forms per lane instead of `steps·⌈s_1 / stride⌉` (the warps of 3-D bands,
 /// thesis Eq. 5.3's `G_e`, were most of their searches). The same integers as [`lane_points`].
-fn lane_steps(intra: IntraWavefront, sizes: &[i64], ids: &LaneIds, loops: usize, steps: usize) -> Vec<u64> {
+///
+/// `F` and its running sums depend on the inner loops' ids and the outer stride alone, which
+/// lanes of one block share across its warps (they differ in `z`): `kept` holds them for the
+/// lanes of one block and size (the caller's).
+fn lane_steps(
+    intra: IntraWavefront,
+    sizes: &[i64],
+    ids: &LaneIds,
+    loops: usize,
+    steps: usize,
+    kept: &mut KeptSums,
+) -> Vec<u64> {
     let rest = match skew_rests(sizes) {
         Some(rest) if intra == IntraWavefront::Skew && loops == 3 && sizes.len() == 4 => rest,
         _ => return (0..steps as i64).map(|e| lane_points(intra, sizes, e, ids, loops)).collect(),
     };
     let (id, stride) = ids[0];
     let step = stride.max(1) as usize;
-    // `along[d] = F(d) + F(d − stride) + …` (at most the tile's points: no overflow).
-    let mut along = vec![0u64; steps];
-    for d in 0..steps {
-        let before = if d >= step { along[d - step] } else { 0 };
-        along[d] = last_two_loops(sizes, &rest, d as i64, 0, 1, ids) + before;
-    }
+    let key = (ids[1], ids[2], stride);
+    let at = match kept.iter().position(|(k, a)| *k == key && a.len() == steps) {
+        Some(at) => at,
+        None => {
+            // `along[d] = F(d) + F(d − stride) + …` (at most the tile's points: no overflow).
+            let mut along = vec![0u64; steps];
+            for d in 0..steps {
+                let before = if d >= step { along[d - step] } else { 0 };
+                along[d] = last_two_loops(sizes, &rest, d as i64, 0, 1, ids) + before;
+            }
+            kept.push((key, along));
+            kept.len() - 1
+        }
+    };
+    let along = &kept[at].1;
     (0..steps as i64)
         .map(|e| {
             let (lo, hi) = skew_range(sizes, &rest, e, 0, 0);
@@ -597,6 +631,7 @@ mod tests {
         ] {
             let loops = sizes.len() - 1;
             let steps = 1 + sizes.iter().map(|s| s - 1).sum::<i64>();
+            let mut shared = KeptSums::new();
             for code in 0..(16i64.pow(loops as u32)) {
                 let mut ids: LaneIds = [(0, 1); 3];
                 for (p, id) in ids.iter_mut().enumerate().take(loops) {
@@ -615,8 +650,12 @@ mod tests {
                     checked += 1;
                 }
                 // Every step at once (with three loops: by the running sums along the stride).
-                let all = lane_steps(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize);
+                let all = lane_steps(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize, &mut Vec::new());
                 assert_eq!(all, by_loops, "sizes {sizes:?} ids {ids:?}");
+                // And with the sums kept from the other lanes of the same outer stride (as a
+                // block's warps share them): kept by the right key, they are the same.
+                let all = lane_steps(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize, &mut shared);
+                assert_eq!(all, by_loops, "sizes {sizes:?} ids {ids:?}, kept sums");
             }
         }
         assert!(checked > 1000);
