@@ -367,6 +367,11 @@ fn lane_steps(
 ) -> Vec<u64> {
     let rest = match skew_rests(sizes) {
         Some(rest) if intra == IntraWavefront::Skew && loops == 3 && sizes.len() == 4 => rest,
+        // Two loops: each step's points are the closed form itself (as in `lane_points`), with
+        // the rests once per lane.
+        Some(rest) if intra == IntraWavefront::Skew && loops == 2 && sizes.len() == 3 => {
+            return (0..steps as i64).map(|e| last_two_loops(sizes, &rest, e, 0, 0, ids)).collect();
+        }
         _ => return (0..steps as i64).map(|e| lane_points(intra, sizes, e, ids, loops)).collect(),
     };
     let (id, stride) = ids[0];
