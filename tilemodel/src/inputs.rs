@@ -27,7 +27,9 @@ pub struct TileInputs {
     pub staged: bool,
     /// The models' sums over `inter`'s wavefronts, by what they depend on besides the counts
     /// (blocks per SM, threads): the blocks of one size share a few such keys, and summing
-    /// thousands of wavefronts per block was most of the evaluation of 2-D sizes.
+    /// thousands of wavefronts per block was most of the evaluation of 2-D sizes. They are
+    /// `inter`'s as it is: code that changes `inter` after a prediction must reset them
+    /// (`WavefrontSums::default()`); nothing in the crate does.
     pub wavefront_sums: WavefrontSums,
 }
 
