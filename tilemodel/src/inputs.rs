@@ -8,6 +8,7 @@ use crate::footprint::{global_memory, staged_memory, TileMemory};
 use crate::inter::{count_tiles, InterTileCounts, TileGeometry};
 use crate::intra::{wavefront_points, wavefront_warps, Block};
 use crate::shape::BandShape;
+use std::sync::Mutex;
 
 /// Everything about one tile size that does not depend on the thread organisation.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +25,53 @@ pub struct TileInputs {
     pub memory: TileMemory,
     /// Whether tiles are staged in shared memory.
     pub staged: bool,
+    /// The models' sums over `inter`'s wavefronts, by what they depend on besides the counts
+    /// (blocks per SM, threads): the blocks of one size share a few such keys, and summing
+    /// thousands of wavefronts per block was most of the evaluation of 2-D sizes. They are
+    /// `inter`'s as it is: code that changes `inter` after a prediction must reset them
+    /// (`WavefrontSums::default()`); nothing in the crate does.
+    pub wavefront_sums: WavefrontSums,
+}
+
+/// Sums over a tile's inter-tile wavefronts that a model makes per layout (Prajapati Eq. 2's
+/// rounds, thesis Eq. 5.9–5.11's critical tiles), kept by key: a sum depends on the counts and
+/// on a few numbers of the block (its blocks per SM, its warps) and the device, and the search
+/// evaluates tens of blocks per tile size (`search::evaluate_blocks`). The same key gives the
+/// same sum, computed by the same code in the same order, so the predictions are unchanged.
+/// Derived data: clones carry it, and it takes no part in equality.
+#[derive(Debug, Default)]
+pub struct WavefrontSums(Mutex<Vec<([u64; 5], [f64; 3])>>);
+
+impl WavefrontSums {
+    /// The sums under `key` (which must name everything `sums` depends on besides the tile's
+    /// counts), made by `sums` the first time this key is asked.
+    pub fn get_or(&self, key: [u64; 5], sums: impl FnOnce() -> Result<[f64; 3]>) -> Result<[f64; 3]> {
+        let known = self.kept().iter().find(|(k, _)| *k == key).map(|&(_, v)| v);
+        if let Some(v) = known {
+            return Ok(v);
+        }
+        // Not under the lock: `sums` may be long, and a poisoned or raced entry costs only a sum.
+        let v = sums()?;
+        self.kept().push((key, v));
+        Ok(v)
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Vec<([u64; 5], [f64; 3])>> {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Clone for WavefrontSums {
+    fn clone(&self) -> WavefrontSums {
+        WavefrontSums(Mutex::new(self.kept().clone()))
+    }
+}
+
+impl PartialEq for WavefrontSums {
+    /// Always: the sums follow from the counts, which equality compares.
+    fn eq(&self, _: &WavefrontSums) -> bool {
+        true
+    }
 }
 
 impl TileInputs {
@@ -60,6 +108,7 @@ impl TileInputs {
             groups: shape.phases.len().max(1),
             memory,
             staged,
+            wavefront_sums: WavefrontSums::default(),
         }
     }
 

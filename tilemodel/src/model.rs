@@ -136,9 +136,14 @@ impl BoundInputs<'_> {
     /// of those counted, or `tiles / P` when more (`Σ_w ⌈n_w / P⌉ ≥ Σ_w n_w / P`, and `tiles`
     /// is at most the final total: during a count, the tiles counted plus a bound of the rest).
     pub fn spread_tiles(&self, device: &DeviceLimits) -> f64 {
-        let p = f64::from(device.multiprocessors.max(1));
+        let sms = u64::from(device.multiprocessors.max(1));
+        let p = sms as f64;
         match self.tiles_per_wavefront {
-            Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| (n as f64 / p).ceil()).sum::<f64>().max(self.tiles / p),
+            // In integers: `⌈n / P⌉` exactly, without a floating-point division and a rounding
+            // call per wavefront (the same sums as `(n / P).ceil()` in `f64` for the counts of
+            // any search, under 2^32 per wavefront, whose quotients are never within an `f64`
+            // rounding of an integer; the sum is exact below 2^53).
+            Some(t) => (t.iter().fold(0u64, |a, &n| a.saturating_add(n.div_ceil(sms))) as f64).max(self.tiles / p),
             None => self.wavefronts.max(self.tiles / p),
         }
     }
@@ -150,9 +155,15 @@ impl BoundInputs<'_> {
     /// full tiles counted so far and [`BoundInputs::full`]. Without counts,
     /// `0.5·`[`BoundInputs::spread_tiles`]` + 0.5·full / P`.
     pub fn border_weighted_tiles(&self, device: &DeviceLimits) -> f64 {
+        self.border_weighted_with(self.spread_tiles(device), device)
+    }
+
+    /// [`BoundInputs::border_weighted_tiles`] with [`BoundInputs::spread_tiles`] given (`spread`):
+    /// for the bounds that need both, which then sum the wavefronts once.
+    pub fn border_weighted_with(&self, spread: f64, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
         let counted: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
-        0.5 * self.spread_tiles(device) + 0.5 * counted.max(self.full) / p
+        0.5 * spread + 0.5 * counted.max(self.full) / p
     }
 }
 

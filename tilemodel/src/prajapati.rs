@@ -65,6 +65,9 @@ pub fn io_words(memory: &TileMemory, staged: bool, element_bytes: u32) -> u64 {
     }
 }
 
+/// The key of Eq. 2's rounds in [`crate::inputs::WavefrontSums`] (followed by `k` and `n_SM`).
+const PRAJAPATI_ROUNDS: u64 = 0;
+
 /// Seed 004's model with resolved parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrajapatiModel {
@@ -97,20 +100,24 @@ impl PrajapatiParts {
     pub fn new(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<PrajapatiParts> {
         let k = resident_blocks(layout)?;
         let p = u64::from(device.multiprocessors.max(1));
-        let (mut rounds, mut overlapped) = (0u64, 0u64);
-        for &w in layout.tile.inter.tiles.iter().filter(|&&w| w > 0) {
-            let ki = k.min(w.div_ceil(p)).max(1);
-            let r = w.div_ceil(ki).div_ceil(p);
-            rounds += r;
-            overlapped += r * (ki - 1);
-        }
+        // `R` and `R2` depend on the block only through `k`: summed once per `k` and tile.
+        let [rounds, overlapped, _] = layout.tile.wavefront_sums.get_or([PRAJAPATI_ROUNDS, k, p, 0, 0], || {
+            let (mut rounds, mut overlapped) = (0u64, 0u64);
+            for &w in layout.tile.inter.tiles.iter().filter(|&&w| w > 0) {
+                let ki = k.min(w.div_ceil(p)).max(1);
+                let r = w.div_ceil(ki).div_ceil(p);
+                rounds += r;
+                overlapped += r * (ki - 1);
+            }
+            Ok([rounds as f64, overlapped as f64, 0.0])
+        })?;
         let lanes = u64::from(device.vector_units(layout.element_bytes).min(layout.block.threads()).max(1));
         let groups = layout.tile.groups as u64;
-        let iterations: u64 = layout.tile.points.iter().map(|&x| x.div_ceil(lanes)).sum::<u64>() * groups;
+        let iterations: u64 = iterations_of(&layout.tile.points, lanes).saturating_mul(groups);
         Ok(PrajapatiParts {
             wavefronts: layout.tile.inter.wavefronts() as f64,
-            rounds: rounds as f64,
-            overlapped: overlapped as f64,
+            rounds,
+            overlapped,
             words: io_words(&layout.tile.memory, layout.tile.staged, layout.element_bytes) as f64,
             memory_barriers: if layout.tile.staged { 2.0 } else { 0.0 },
             iterations: iterations as f64,
@@ -158,7 +165,7 @@ impl PrajapatiModel {
             return None;
         }
         let groups = b.groups as f64;
-        let iterations: f64 = b.points.iter().map(|&x| x.div_ceil(lanes) as f64).sum::<f64>() * groups;
+        let iterations: f64 = iterations_of(b.points, lanes) as f64 * groups;
         let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
             + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
         let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
@@ -168,6 +175,19 @@ impl PrajapatiModel {
     /// `N_w·T_sync + spread·max(m', c) + rounds·min(m', c)`.
     fn combine(&self, b: &BoundInputs<'_>, memory: f64, compute: f64, spread: f64, rounds: f64) -> f64 {
         b.wavefronts * self.params.t_sync + spread * memory.max(compute) + rounds * memory.min(compute)
+    }
+}
+
+/// `Σ_x ⌈x / lanes⌉` over a tile's steps: Eq. 9's iterations of `n_V' = lanes` lanes (`≥ 1`).
+/// The bounds take it for every screened size (over 10^5 on 3-D bands), so a power of two (as
+/// the vector units are) is divided by a shift, not a division per step; the same integers.
+pub fn iterations_of(points: &[u64], lanes: u64) -> u64 {
+    let lanes = lanes.max(1);
+    if lanes.is_power_of_two() {
+        let shift = lanes.trailing_zeros();
+        points.iter().fold(0u64, |a, &x| a.saturating_add((x >> shift) + u64::from(x & (lanes - 1) != 0)))
+    } else {
+        points.iter().fold(0u64, |a, &x| a.saturating_add(x.div_ceil(lanes)))
     }
 }
 

@@ -95,6 +95,20 @@ pub fn critical_tiles(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Resul
     let p = u64::from(device.multiprocessors.max(1));
     let warps = f64::from(layout.block.threads().div_ceil(crate::intra::WARP));
     let needed = device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1));
+    // The sums depend on the block only through `B` and its warps: once per both and tile.
+    let key = [THESIS_CRITICAL_TILES, b, p, warps.to_bits(), needed.to_bits()];
+    let [border, work, copies] =
+        layout.tile.wavefront_sums.get_or(key, || Ok(critical_sums(layout, b, p, warps, needed)))?;
+    Ok(CriticalTiles { border, work, copies })
+}
+
+/// The key of [`critical_tiles`]' sums in [`crate::inputs::WavefrontSums`] (followed by `B`,
+/// `P`, the block's warps and the warps an SM needs to issue every cycle).
+const THESIS_CRITICAL_TILES: u64 = 1;
+
+/// [`critical_tiles`]' three sums over the wavefronts, `B` blocks per SM, `P` SMs, `warps` per
+/// block, `needed` warps per SM for full issue.
+fn critical_sums(layout: &LayoutInputs<'_>, b: u64, p: u64, warps: f64, needed: f64) -> [f64; 3] {
     let mut c = CriticalTiles { border: 0.0, work: 0.0, copies: 0.0 };
     for (&n, &full) in layout.tile.inter.tiles.iter().zip(&layout.tile.inter.full) {
         if n == 0 {
@@ -113,7 +127,7 @@ pub fn critical_tiles(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Resul
         c.work += slowest as f64 * border / efficiency;
         c.copies += slowest as f64 / efficiency;
     }
-    Ok(c)
+    [c.border, c.work, c.copies]
 }
 
 /// The coefficient of each parameter ([`ThesisParams::to_vector`] order) in `T_total`:
@@ -230,8 +244,9 @@ impl TileModel for ThesisModel {
         } else {
             b.memory.accesses()
         };
-        let border = b.border_weighted_tiles(device);
-        let copies = if b.staged { b.spread_tiles(device) } else { border };
+        let spread = b.spread_tiles(device);
+        let border = b.border_weighted_with(spread, device);
+        let copies = if b.staged { spread } else { border };
         p.sigma_ker + p.sigma_blk * b.wavefronts + border * (work + parts.barriers) + copies * p.gamma * memory as f64
     }
 
@@ -264,8 +279,8 @@ impl TileModel for ThesisModel {
             return vec![self.lower_bound(b, device); blocks.len()];
         };
         let needed = device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1));
-        let border = b.border_weighted_tiles(device);
         let spread = b.spread_tiles(device);
+        let border = b.border_weighted_with(spread, device);
         let fixed = p.sigma_ker + p.sigma_blk * b.wavefronts + border * parts.barriers;
         blocks
             .iter()

@@ -1,8 +1,9 @@
 //! Both models on a layout small enough to evaluate by hand.
 
+use proptest::prelude::*;
 use stencil_tilemodel::device::Limiter;
 use stencil_tilemodel::footprint::TileMemory;
-use stencil_tilemodel::prajapati::{PrajapatiModel, PrajapatiParams, PrajapatiParts};
+use stencil_tilemodel::prajapati::{iterations_of, PrajapatiModel, PrajapatiParams, PrajapatiParts};
 use stencil_tilemodel::thesis::{critical_tiles, thesis_features, ThesisModel, ThesisParams};
 use stencil_tilemodel::*;
 
@@ -27,6 +28,7 @@ fn tile() -> TileInputs {
             copy_loops: vec![300, 200],
         },
         staged: true,
+        wavefront_sums: Default::default(),
     }
 }
 
@@ -102,4 +104,44 @@ fn a_block_that_does_not_fit_is_an_error() {
     layout.residency.blocks_per_sm = 0;
     let e = ThesisModel { params: ThesisParams::from_vector([0.0; 6]) }.predict(&layout, &device()).unwrap_err();
     assert!(e.to_string().contains("does not fit"), "{e}");
+}
+
+/// The sums a tile keeps for its blocks (`TileInputs::wavefront_sums`) are those of each block:
+/// predicting several blocks in turn on one tile gives the predictions of each on a fresh tile
+/// (a key that left out the blocks per SM or the warps would hand one block another's sums).
+#[test]
+fn kept_wavefront_sums_are_each_blocks_own() {
+    let thesis = ThesisModel { params: ThesisParams::from_vector([1.0, 0.5, 0.01, 0.1, -0.001, 0.002]) };
+    let prajapati =
+        PrajapatiModel { params: PrajapatiParams { l_word: 1e-3, tau_sync: 0.01, t_sync: 0.5, c_iter: 0.1 } };
+    let models: [&dyn TileModel; 2] = [&thesis, &prajapati];
+    for model in models {
+        let shared = tile();
+        for k in [2u32, 1, 3, 2] {
+            for threads in [32u32, 64, 96] {
+                let on_shared = LayoutInputs {
+                    block: Block::new(threads, 1, 1),
+                    residency: Residency { blocks_per_sm: k, limiter: Limiter::Registers },
+                    ..layout(&shared)
+                };
+                let fresh_tile = tile();
+                let on_fresh = LayoutInputs { tile: &fresh_tile, ..on_shared.clone() };
+                let (a, b) =
+                    (model.predict(&on_shared, &device()).unwrap(), model.predict(&on_fresh, &device()).unwrap());
+                assert_eq!(a.seconds.to_bits(), b.seconds.to_bits(), "{} on k = {k}, {threads} threads", model.name());
+            }
+        }
+    }
+}
+
+proptest! {
+    /// Eq. 9's iterations by shifts (powers of two) or divisions: `Σ ⌈x / lanes⌉`.
+    #[test]
+    fn iterations_are_the_sum_of_the_quotients(points in proptest::collection::vec(0u64..1 << 40, 0..40), lanes in 0u64..300) {
+        let expected: u64 = points.iter().map(|&x| x.div_ceil(lanes.max(1))).sum();
+        prop_assert_eq!(iterations_of(&points, lanes), expected);
+        let power = 1u64 << (lanes % 12);
+        let expected: u64 = points.iter().map(|&x| x.div_ceil(power)).sum();
+        prop_assert_eq!(iterations_of(&points, power), expected);
+    }
 }
