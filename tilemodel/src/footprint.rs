@@ -86,13 +86,7 @@ fn array_boxes(shape: &BandShape, sizes: &[i64]) -> Result<Vec<Option<ElementBox
             let mut coordinates = Vec::with_capacity(g.len());
             for (d, row) in g.iter().enumerate() {
                 let k = a.offset[d].checked_sub(dot(row, &s.shift)).ok_or_else(overflow)?;
-                let (mut lo, mut hi) = (k, k);
-                for (&c, &size) in row.iter().zip(sizes) {
-                    let v = c.checked_mul(size - 1).ok_or_else(overflow)?;
-                    lo = lo.checked_add(v.min(0)).ok_or_else(overflow)?;
-                    hi = hi.checked_add(v.max(0)).ok_or_else(overflow)?;
-                }
-                coordinates.push((lo, hi));
+                coordinates.push(row_span(row, sizes, (k, k)).ok_or_else(overflow)?);
             }
             *entry = Some(match entry.take() {
                 None => coordinates,
@@ -115,6 +109,18 @@ fn checked_product(factors: impl IntoIterator<Item = Option<u64>>) -> Option<u64
 
 /// A footprint base of one statement: the array, the accesses' linear part, and per
 /// coordinate the smallest and largest constant offset.
+/// The range `(lo, hi)` of `row · x + k` over a tile box `0 ≤ x < sizes`, for `k` in `constants`
+/// (`None` on overflow): each coordinate moves the bounds by `row_d · (size_d − 1)` one way.
+fn row_span(row: &[i64], sizes: &[i64], constants: (i64, i64)) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = constants;
+    for (&c, &size) in row.iter().zip(sizes) {
+        let v = c.checked_mul(size - 1)?;
+        lo = lo.checked_add(v.min(0))?;
+        hi = hi.checked_add(v.max(0))?;
+    }
+    Some((lo, hi))
+}
+
 type MaskBase<'s> = (usize, &'s Vec<Vec<i64>>, Vec<(i64, i64)>);
 
 /// The mask bases of statement `s`: per (array, linear part) of its accesses, the smallest and
@@ -255,14 +261,8 @@ impl SharedBytesPlan {
         // Every box first (as `array_boxes`), then the totals.
         let mut boxes: Vec<(i64, i64)> = Vec::with_capacity(arrays.iter().map(|a| a.constants.len()).sum());
         for a in arrays {
-            for (row, &(kmin, kmax)) in a.drift.iter().zip(&a.constants) {
-                let (mut lo, mut hi) = (kmin, kmax);
-                for (&c, &size) in row.iter().zip(sizes) {
-                    let v = c.checked_mul(size - 1).ok_or_else(overflow)?;
-                    lo = lo.checked_add(v.min(0)).ok_or_else(overflow)?;
-                    hi = hi.checked_add(v.max(0)).ok_or_else(overflow)?;
-                }
-                boxes.push((lo, hi));
+            for (row, &constants) in a.drift.iter().zip(&a.constants) {
+                boxes.push(row_span(row, sizes, constants).ok_or_else(overflow)?);
             }
         }
         let overflow = || TileModelError::Overflow("shared memory per block");

@@ -349,6 +349,16 @@ fn broadcast(regs: &mut [u64], r: Reg) {
     row.fill(v);
 }
 
+/// Before an instruction reads or writes register `r` lane by lane: if only lane 0 holds its
+/// (uniform) value yet, copies it to the other lanes.
+#[inline(always)]
+fn fill_lanes(regs: &mut [u64], lazy: &mut [bool], r: Reg) {
+    if lazy[r as usize] {
+        lazy[r as usize] = false;
+        broadcast(regs, r);
+    }
+}
+
 /// Register `d` of every lane to write, and registers `a`, `b` of every lane to read, without
 /// copying them (`None` when `d` is one of them).
 #[inline(always)]
@@ -869,10 +879,7 @@ impl LaunchRun<'_> {
             };
             if !lane_zero {
                 for &r in tables.uses[u0 as usize..u1 as usize].iter().chain((def != NO_REG).then_some(&def)) {
-                    if lazy[r as usize] {
-                        lazy[r as usize] = false;
-                        broadcast(regs, r);
-                    }
+                    fill_lanes(regs, lazy, r);
                 }
             }
             // Where the lanes of `mask` go: (lanes to `target`, target); the others fall
@@ -913,10 +920,7 @@ impl LaunchRun<'_> {
                             uni[x as usize] & uni[y as usize] & uni[z as usize] && (mask == all || pc < stopped_at);
                         if !operands_uniform {
                             for r in [x, y, z, meta.def] {
-                                if lazy[r as usize] {
-                                    lazy[r as usize] = false;
-                                    broadcast(regs, r);
-                                }
+                                fill_lanes(regs, lazy, r);
                             }
                         }
                         (insn, def) = (next, meta.def);
