@@ -3,6 +3,8 @@
 //!
 //! * A program `poly-schedule` scheduled or `poly-tile` tiled asked for the thesis' tiles:
 //!   `wavefront`.
+//! * A program `stencil-mlsor` rewrote (its `sor.rewrite` says `method = "mlsor"`): `mlsor`,
+//!   the method's own kernels (one thread per tile), then `wavefront`.
 //! * Otherwise the temporal and one-thread-per-point strategies are tried in the order the
 //!   measured benchmark table ranks them for the applies' rank, and the first that maps the
 //!   program is taken (every strategy leaves the IR untouched when it refuses):
@@ -67,6 +69,9 @@ fn candidates(ir: &Ir, program: OpId) -> Vec<(Strategy, &'static str)> {
         return vec![(Strategy::Wavefront, "the program is scheduled or tiled (poly-schedule, poly-tile)")];
     }
     let wavefront = (Strategy::Wavefront, "no DOALL strategy maps it (e.g. SOR-like applies)");
+    if mlsor_program(ir, program) {
+        return vec![(Strategy::Mlsor, "an MLSOR program (stencil-mlsor): the method's own kernels"), wavefront];
+    }
     if rank(ir, program) >= 3 {
         vec![(Strategy::Naive, "3-D DOALL: the naive kernel is the fastest measured"), wavefront]
     } else {
@@ -76,6 +81,14 @@ fn candidates(ir: &Ir, program: OpId) -> Vec<(Strategy, &'static str)> {
             wavefront,
         ]
     }
+}
+
+/// Whether `stencil-mlsor` rewrote the program.
+fn mlsor_program(ir: &Ir, program: OpId) -> bool {
+    let Some(Attribute::Dictionary(entries)) = ir.attr(program, stencil_passes::sor::REWRITE_ATTR) else {
+        return false;
+    };
+    stencil_ir::attributes::get_named(entries, "method").and_then(Attribute::as_str) == Some("mlsor")
 }
 
 /// Whether `poly-schedule` or `poly-tile` left their attributes on the program.

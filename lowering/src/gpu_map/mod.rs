@@ -22,11 +22,15 @@
 //! * `streaming`: temporal blocking for 2-D/3-D DOALL programs that streams along the outermost
 //!   dimension — a block owns a column, keeps rings of planes in shared memory and pipelines a
 //!   launch's time steps along it, recomputing halos only in the other dimensions (`streaming`).
+//! * `mlsor`: the kernels of the parallel multi-layer SOR method for a program `stencil-mlsor`
+//!   rewrote — one launch per kernel and sweep, one thread per tile running all its layers
+//!   (`mlsor`).
 
 mod arith;
 mod auto;
 mod host;
 mod kernel;
+mod mlsor;
 mod naive;
 mod nest;
 mod ops;
@@ -51,6 +55,8 @@ pub enum Strategy {
     Overlapped,
     /// Temporal blocking streaming along the outermost dimension (2-D/3-D DOALL applies only).
     Streaming,
+    /// MLSOR's kernels, one thread per tile (programs `stencil-mlsor` rewrote).
+    Mlsor,
     /// The strategy the measured benchmarks favour for the program (`auto` module docs).
     Auto,
 }
@@ -63,9 +69,10 @@ impl Strategy {
             "naive" => Ok(Strategy::Naive),
             "overlapped" => Ok(Strategy::Overlapped),
             "streaming" => Ok(Strategy::Streaming),
+            "mlsor" => Ok(Strategy::Mlsor),
             "auto" => Ok(Strategy::Auto),
             other => Err(format!(
-                "unknown strategy '{other}': choose wavefront (tiled, the default), naive, overlapped, streaming or auto"
+                "unknown strategy '{other}': choose wavefront (tiled, the default), naive, overlapped, streaming, mlsor or auto"
             )),
         }
     }
@@ -76,6 +83,7 @@ impl Strategy {
             Strategy::Naive => &naive::Naive,
             Strategy::Overlapped => &overlapped::Overlapped,
             Strategy::Streaming => &streaming::Streaming,
+            Strategy::Mlsor => &mlsor::MlsorKernels,
             Strategy::Auto => &auto::Auto,
         }
     }
@@ -260,7 +268,7 @@ pub fn pass_info() -> PassInfo {
                 name: "strategy",
                 kind: OptionKind::String,
                 default: "wavefront",
-                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only); streaming: several time steps per launch pipelined along the outermost dimension on rings of planes in shared memory (2-D/3-D DOALL only); auto: wavefront for a scheduled or tiled program, else overlapped (1-D/2-D) or naive (3-D) where they apply, else wavefront",
+                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only); streaming: several time steps per launch pipelined along the outermost dimension on rings of planes in shared memory (2-D/3-D DOALL only); mlsor: the kernels of a program stencil-mlsor rewrote, one launch per kernel and sweep, one thread per tile running all K layers; auto: wavefront for a scheduled or tiled program, mlsor for an MLSOR program, else overlapped (1-D/2-D) or naive (3-D) where they apply, else wavefront",
             },
             OptionInfo {
                 name: "naive",

@@ -29,14 +29,18 @@
 //! mirror coordinate needs `ub − 1` as a value: a one-iteration `stencil.iterate %e = ub − 1
 //! to ub` provides it when the bound is not a constant.
 //!
-//! Not done here: a GPU mapping with one thread per tile (thesis Fig. 6.6) and the shared-memory
-//! row reduction — the masked applies are DOACROSS to the polyhedral passes, which therefore
-//! run them as pipelined wavefronts (`docs/passes.md`).
+//! Each kernel's apply also carries [`TILE_ATTR`] ([`MlsorTile`]): which part of the alternate
+//! tiling its mask selects, with `P` and `K`. The masks are what the program means (the
+//! reference interpreter and the polyhedral passes read only them); the attribute lets
+//! `gpu-map{strategy=mlsor}` run the thesis' kernels (Fig. 6.6) — one thread per tile, all `K`
+//! layers in that thread — without having to rediscover the tiling from the masks' arithmetic.
+//! [`MlsorTile::range`] is the tile's extent in closed form; a test checks it against the mask
+//! the rewrite writes. Not done here: the shared-memory row reduction (`docs/passes.md`).
 
 use stencil_dialects::stencil::ProgramParams;
 use stencil_dialects::support::op_error;
 use stencil_ir::affine::AffineExpr;
-use stencil_ir::{Attribute, Diagnostic, InsertPoint, Ir, NamedAttribute, ValueId};
+use stencil_ir::{Attribute, Diagnostic, InsertPoint, Ir, NamedAttribute, OpId, ValueId};
 
 use super::build::{bound, clone_body, new_apply, new_iterate, plus, BodyBuilder, Cmp};
 use super::iteration::{RewriteSummary, SorIteration, SorRewrite};
@@ -160,8 +164,10 @@ impl Mlsor {
             let (_, layer_block, layer) =
                 new_iterate(ir, location.clone(), at, AffineExpr::Constant(0), AffineExpr::Constant(self.k), n_params);
             let apply_name = format!("{name}_{}{label}", if backward { 'b' } else { 'f' });
-            let (_, block) =
+            let (apply, block) =
                 new_apply(ir, sweep.apply, InsertPoint::End(layer_block), &apply_name, sweep.field, backward);
+            let tile = MlsorTile { p: self.p, layers: self.k, part2: parts.clone() };
+            ir.set_attribute(apply, TILE_ATTR, tile.attribute());
             self.masked_update(ir, sweep, block, &origins, backward, layer, &parts)?;
         }
         Ok(())
@@ -232,4 +238,140 @@ enum Origin {
     Constant(i64),
     /// The induction variable of a one-iteration anchor iterate.
     Value(ValueId),
+}
+
+/// The attribute `stencil-mlsor` puts on each kernel's `stencil.apply`: an [`MlsorTile`] as
+/// `{K = …, P = …, parts = [1, 2]}` (per dimension, outermost first, the part of the alternate
+/// tiling the kernel updates).
+pub const TILE_ATTR: &str = "sor.mlsor_tile";
+
+/// The tiles one MLSOR kernel updates (thesis Eqs. 6.6–6.10): in every subdomain, part 1 or part
+/// 2 of the alternate tiling per dimension, at each of the `K` layers. Coordinates are the
+/// sweep's own, `x = i − lb` forward and `x = ub − 1 − i` backward.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MlsorTile {
+    /// Subdomain width `P`.
+    pub p: i64,
+    /// Layers `K` (the kernel's layer loop runs `l = 0 … K − 1`).
+    pub layers: i64,
+    /// Per dimension, outermost first: part 2 (`true`) or part 1.
+    pub part2: Vec<bool>,
+}
+
+impl MlsorTile {
+    /// As the [`TILE_ATTR`] dictionary.
+    pub fn attribute(&self) -> Attribute {
+        let parts = self.part2.iter().map(|&p| Attribute::i64(if p { 2 } else { 1 })).collect();
+        Attribute::Dictionary(vec![
+            NamedAttribute::new("K", Attribute::i64(self.layers)),
+            NamedAttribute::new("P", Attribute::i64(self.p)),
+            NamedAttribute::new("parts", Attribute::Array(parts)),
+        ])
+    }
+
+    /// The tile `apply` records ([`TILE_ATTR`]): `None` without the attribute, an error when it
+    /// is malformed (`K` outside `1 … ⌊P/2⌋`, a part other than 1 or 2).
+    pub fn of(ir: &Ir, apply: OpId) -> Option<Result<MlsorTile, String>> {
+        let Attribute::Dictionary(entries) = ir.attr(apply, TILE_ATTR)? else {
+            return Some(Err(format!("'{TILE_ATTR}' must be a dictionary {{K, P, parts}}")));
+        };
+        let get = |name: &str| stencil_ir::attributes::get_named(entries, name);
+        let parse = || -> Result<MlsorTile, String> {
+            let int = |name: &str| {
+                get(name).and_then(Attribute::as_i64).ok_or_else(|| format!("'{TILE_ATTR}' has no integer {name}"))
+            };
+            let (k, p) = (int("K")?, int("P")?);
+            Mlsor::new(k, p, Directions::Forward).map_err(|e| format!("'{TILE_ATTR}': {e}"))?;
+            let Some(Attribute::Array(parts)) = get("parts") else {
+                return Err(format!("'{TILE_ATTR}' has no parts array"));
+            };
+            let part2 = parts
+                .iter()
+                .map(|a| match a.as_i64() {
+                    Some(1) => Ok(false),
+                    Some(2) => Ok(true),
+                    _ => Err(format!("'{TILE_ATTR}': every part is 1 or 2")),
+                })
+                .collect::<Result<Vec<bool>, String>>()?;
+            Ok(MlsorTile { p, layers: k, part2 })
+        };
+        Some(parse())
+    }
+
+    /// The points `lo ≤ x < hi` of dimension `d`'s part in subdomain `s` at layer `l`, before
+    /// clipping to the box (thesis Eqs. 6.6–6.10, as `masked_update` writes them): part 1 is
+    /// `sP + l ≤ x < sP + P − 1 − l`, the first subdomain's also taking its edge `0 ≤ x < l`;
+    /// part 2 the `2l + 1` points `sP + P − 1 − l ≤ x < sP + P + l`. For `0 ≤ l < K ≤ ⌊P/2⌋`
+    /// both are non-empty, the subdomains' parts tile `x ≥ 0` at every layer, and two tiles of
+    /// one part in different subdomains are at least two points apart at any two layers — why
+    /// one thread per tile may run all `K` layers without waiting for the others.
+    pub fn range(&self, d: usize, s: i64, l: i64) -> (i64, i64) {
+        let base = s * self.p;
+        if self.part2.get(d).copied().unwrap_or(false) {
+            (base + self.p - 1 - l, base + self.p + l)
+        } else {
+            (if s == 0 { 0 } else { base + l }, base + self.p - 1 - l)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mask `masked_update` writes, on integers: is `x` in part 2 (or part 1) at layer `l`?
+    fn mask(p: i64, l: i64, x: i64, part2: bool) -> bool {
+        let r = (x + p - l) % p;
+        let threshold = p - 1 - 2 * l;
+        if part2 {
+            r >= threshold && x >= l
+        } else {
+            r < threshold || x < l
+        }
+    }
+
+    /// `range` is the mask in closed form: every point the mask selects lies in exactly one
+    /// subdomain's range, and no other point lies in any; tiles of one part are ≥ 2 apart.
+    #[test]
+    fn ranges_are_the_masks_tiles() {
+        for p in 2..=12 {
+            for k in 1..=p / 2 {
+                for part2 in [false, true] {
+                    let tile = MlsorTile { p, layers: k, part2: vec![part2] };
+                    for l in 0..k {
+                        let extent = 5 * p + 3;
+                        for x in 0..extent {
+                            let owners = (0..=extent / p).filter(|&s| {
+                                let (lo, hi) = tile.range(0, s, l);
+                                lo <= x && x < hi
+                            });
+                            assert_eq!(owners.count(), usize::from(mask(p, l, x, part2)), "P={p} l={l} x={x}");
+                        }
+                        for s in 0..5 {
+                            let (lo, hi) = tile.range(0, s, l);
+                            assert!(lo < hi, "P={p} K={k} l={l}: empty tile");
+                            for l2 in 0..k {
+                                let (lo2, _) = tile.range(0, s + 1, l2);
+                                assert!(lo2 - hi >= 1, "P={p} l={l} l2={l2}: tiles {s} and {} touch", s + 1);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn attribute_round_trip_and_refusals() {
+        let mut ir = Ir::new();
+        let op = ir.create_op(stencil_ir::ir::OperationState::new("test.op", stencil_ir::Location::Unknown));
+        assert!(MlsorTile::of(&ir, op).is_none());
+        let tile = MlsorTile { p: 8, layers: 4, part2: vec![false, true] };
+        ir.set_attribute(op, TILE_ATTR, tile.attribute());
+        assert_eq!(MlsorTile::of(&ir, op), Some(Ok(tile)));
+        let bad = MlsorTile { p: 8, layers: 5, part2: vec![false] };
+        ir.set_attribute(op, TILE_ATTR, bad.attribute());
+        let err = MlsorTile::of(&ir, op).and_then(Result::err).unwrap_or_default();
+        assert!(err.contains("⌊P/2⌋"), "{err}");
+    }
 }

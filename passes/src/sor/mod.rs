@@ -21,6 +21,6 @@ pub mod recognize;
 
 pub use iteration::{sor_iterations, RewriteSummary, SorIteration, SorRewrite, REWRITE_ATTR};
 pub use lang::RuleSet;
-pub use mlsor::{Directions, Mlsor};
+pub use mlsor::{Directions, Mlsor, MlsorTile, TILE_ATTR as MLSOR_TILE_ATTR};
 pub use rbsor::RedBlack;
 pub use recognize::{recognize, Omega, RecognitionOptions, Refusal, Refused, SorUpdate};

@@ -8,6 +8,12 @@
 // Forward-only MLSOR schedules, tiles and maps to the GPU simulator, race-free and bit-identical.
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward})' 2>/dev/null | FileCheck %s --check-prefix=REF
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},poly-schedule,poly-tile{sizes=4},gpu-map{block=8,8 staging=false})' 2>/dev/null | FileCheck %s --check-prefix=SIM
+// MLSOR's own kernels (gpu-map{strategy=mlsor}, also what strategy=auto picks): one launch per
+// kernel and sweep, one thread per tile running both layers; same bits as the reference.
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=auto})' 2>/dev/null | FileCheck %s --check-prefix=KERNELS
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=KIR
+// A program that is not an MLSOR rewrite is refused by the strategy.
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=mlsor})' 2>&1 | FileCheck %s --check-prefix=NOTMLSOR
 // Errors: K above ⌊P/2⌋, unknown directions, a program that is not SOR.
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=3 P=5})' 2>&1 | FileCheck %s --check-prefix=BIGK
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{directions=sideways})' 2>&1 | FileCheck %s --check-prefix=DIR
@@ -16,7 +22,8 @@
 // CHECK: attributes {sor.rewrite = {K = 2 : i64, P = 4 : i64, dependence_preserving = false, directions = "alternate", method = "mlsor", sweeps_per_step = 4 : i64}}
 // CHECK:      stencil.iterate %t = 0 to T {
 // CHECK-NEXT:   stencil.iterate %t_0 = 0 to 2 {
-// CHECK-NEXT:     stencil.apply @S_f11 writes %A over [1, 1] to [N - 1, M - 1] {
+// Each kernel's apply records its tile of the alternate tiling (parts per dimension).
+// CHECK-NEXT:     stencil.apply @S_f11 writes %A over [1, 1] to [N - 1, M - 1] attributes {sor.mlsor_tile = {K = 2 : i64, P = 4 : i64, parts = [1, 1]}} {
 // The layer's part-2 threshold P − 1 − 2l and, per dimension, x = i − 1, r = (x + P − l) rem P.
 // CHECK:            %c4 = arith.constant 4 : index
 // CHECK-NEXT:       %c3 = arith.constant 3 : index
@@ -35,9 +42,9 @@
 // CHECK:            %[[MASK:.*]] = arith.andi
 // CHECK-NEXT:       %[[V:.*]] = arith.select %[[MASK]], %{{.*}}, %{{.*}} : f64
 // CHECK-NEXT:       stencil.yield %[[V]] : f64
-// CHECK:        stencil.apply @S_f12 writes %A
-// CHECK:        stencil.apply @S_f21 writes %A
-// CHECK:        stencil.apply @S_f22 writes %A
+// CHECK:        stencil.apply @S_f12 writes %A {{.*}} parts = [1, 2]
+// CHECK:        stencil.apply @S_f21 writes %A {{.*}} parts = [2, 1]
+// CHECK:        stencil.apply @S_f22 writes %A {{.*}} parts = [2, 2]
 // Part 2 of a dimension: r ≥ P − 1 − 2l and x ≥ l.
 // CHECK:          arith.cmpi sge, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:     arith.cmpi sge, %{{.*}}, %t_0 : index
@@ -46,11 +53,11 @@
 // CHECK:        stencil.iterate %t_0 = N - 2 to N - 1 {
 // CHECK-NEXT:     stencil.iterate %t_1 = M - 2 to M - 1 {
 // CHECK-NEXT:       stencil.iterate %t_2 = 0 to 2 {
-// CHECK-NEXT:         stencil.apply @S_b11 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
+// CHECK-NEXT:         stencil.apply @S_b11 writes %A over [1, 1] to [N - 1, M - 1] order reverse attributes {sor.mlsor_tile = {K = 2 : i64, P = 4 : i64, parts = [1, 1]}} {
 // CHECK:                arith.subi %t_0, %i : index
-// CHECK:              stencil.apply @S_b12 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
-// CHECK:              stencil.apply @S_b21 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
-// CHECK:              stencil.apply @S_b22 writes %A over [1, 1] to [N - 1, M - 1] order reverse {
+// CHECK:              stencil.apply @S_b12 writes %A over [1, 1] to [N - 1, M - 1] order reverse attributes {{.*}} parts = [1, 2]
+// CHECK:              stencil.apply @S_b21 writes %A over [1, 1] to [N - 1, M - 1] order reverse attributes {{.*}} parts = [2, 1]
+// CHECK:              stencil.apply @S_b22 writes %A over [1, 1] to [N - 1, M - 1] order reverse attributes {{.*}} parts = [2, 2]
 
 // An SSOR iteration (a forward and a reverse sweep) becomes one MLSOR step, forward only here.
 // FWD: attributes {sor.rewrite = {K = 3 : i64, P = 7 : i64, dependence_preserving = false, directions = "forward", method = "mlsor", sweeps_per_step = 3 : i64}}
@@ -62,6 +69,27 @@
 // REF: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
 // SIM: races 0
 // SIM: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
+
+// KERNELS: mapping  mlsor: block=32x8x1 grid=per-subdomain auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tiles_per_thread=1
+// KERNELS: sim      8 launches, {{.*}} 0 barriers, {{.*}} races 0
+// KERNELS: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
+
+// Each apply records its tile; the host launches each kernel once per step (the layer loop is
+// in the kernel), eight launches per alternate step.
+// KIR: stencil.gpu_mapping = {block = [32, 8, 1], grid = "per-subdomain", layers = 2 : i64, strategy = "mlsor", subdomain = 4 : i64, tiles_per_thread = 1 : i64}
+// KIR-COUNT-8: gpu.launch_func
+// KIR-NOT: gpu.launch_func
+// KIR: gpu.module
+// Thread → subdomain (grid-stride), the layer loop 0 to K, the tile's rows and points.
+// KIR: gpu.func
+// KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// KIR: scf.for %[[L:.*]] = %c0 to %c2 step %{{.*}} {
+// KIR: arith.minsi %[[L]], %{{.*}} : index
+// KIR: scf.for
+// KIR: scf.for
+
+// NOTMLSOR: error: 'stencil.program' op gpu-map{strategy=mlsor} failed: S is not an MLSOR kernel (no 'sor.mlsor_tile' attribute): this strategy maps programs stencil-mlsor rewrote; use the wavefront or naive strategy for others
 
 // BIGK: pass 'stencil-mlsor': K=3 with P=5: K must be between 1 and ⌊P/2⌋ = 2
 // DIR: option 'directions' of pass 'stencil-mlsor': unknown directions 'sideways'; expected one of: alternate, forward
