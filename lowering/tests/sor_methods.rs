@@ -241,16 +241,20 @@ fn mlsor_on_the_simulator_is_race_free_and_exact() {
 /// MLSOR's own kernels (`gpu-map{strategy=mlsor}`: one thread per tile, all K layers in it)
 /// are race-free on the simulator and give, bit for bit, what the reference interpreter gives
 /// for the rewritten program — which `mlsor_matches_sequential_mlsor` checks against MLSOR
-/// written independently. Sizes that are not multiples of P, both direction modes, 3-D, and
-/// small grids that make threads stride over several subdomains.
+/// written independently. Staged in shared memory (the default) and not; sizes that are not
+/// multiples of P, both direction modes, 3-D, and small grids that make blocks stride over
+/// several regions of subdomains (point updates are compared where nothing is staged).
 #[test]
 fn mlsor_kernels_on_the_simulator_are_race_free_and_exact() {
     let options = SimOptions::default();
     for (k, p) in [(1, 2), (2, 4), (2, 5), (3, 7)] {
         for directions in ["alternate", "forward"] {
-            for (n, m, gpu_map) in
-                [(19, 23, "gpu-map{strategy=mlsor}"), (14, 11, "gpu-map{strategy=mlsor block=2,3 grid=2}")]
-            {
+            for (n, m, gpu_map) in [
+                (19, 23, "gpu-map{strategy=mlsor}"),
+                (14, 11, "gpu-map{strategy=mlsor block=2,3 grid=2}"),
+                (19, 23, "gpu-map{strategy=mlsor staging=false}"),
+                (14, 11, "gpu-map{strategy=mlsor block=2,3 grid=2 staging=false}"),
+            ] {
                 let mlsor = format!("stencil-mlsor{{K={k} P={p} directions={directions}}}");
                 check_gpu_pipeline_after(
                     SOR_2D,
@@ -263,14 +267,16 @@ fn mlsor_kernels_on_the_simulator_are_race_free_and_exact() {
             }
         }
     }
-    check_gpu_pipeline_after(
-        SOR_3D,
-        Some("stencil-mlsor{K=2 P=4}"),
-        "builtin.module(gpu-map{strategy=mlsor block=4,2,2 grid=2})",
-        &[("T", 2), ("N", 11), ("M", 9), ("L", 10)],
-        &options,
-    )
-    .expect("MLSOR kernels of 3-D SOR");
+    for gpu_map in ["gpu-map{strategy=mlsor block=4,2,2 grid=2}", "gpu-map{strategy=mlsor block=4,2,2 staging=false}"] {
+        check_gpu_pipeline_after(
+            SOR_3D,
+            Some("stencil-mlsor{K=2 P=4}"),
+            &format!("builtin.module({gpu_map})"),
+            &[("T", 2), ("N", 11), ("M", 9), ("L", 10)],
+            &options,
+        )
+        .unwrap_or_else(|e| panic!("MLSOR kernels of 3-D SOR, {gpu_map}: {e}"));
+    }
 }
 
 /// A Laplace problem with a known discrete solution: `u = x² − y²` is harmonic and the 5-point

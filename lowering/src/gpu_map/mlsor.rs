@@ -22,13 +22,22 @@
 //! the update under its mask — is copied unchanged; on the points a thread visits the mask
 //! holds, so the body is the update.
 //!
-//! Options: `block` (threads per block, innermost subdomain axis on `x`; default 256 / 32×8 /
-//! 32×4×2 by rank) and `grid` (at most that many blocks per axis: threads then stride over
-//! several subdomains, as they do where CUDA's grid limits cut a grid short).
+//! **Staging** (`staging=true`, the default; thesis §6.5.1.1): a block of `B` subdomains per
+//! axis loads the exact box its tiles read at any layer into shared memory, runs the layers
+//! there, and stores back the box its tiles cover ([`Region`]: chosen so that no block loads
+//! what another stores in the same launch). Global traffic per point then falls from one
+//! update's reads and write per layer to about one load and one store per `K` layers. The
+//! default block is the rank's default halved until the box fits `shared-memory`.
+//! `staging=false` runs every access on global memory.
 //!
-//! Not done: the thesis' shared-memory row reduction (threads of a block staging their rows);
-//! here every access goes to global memory through the caches. Only programs whose applies are
-//! all `stencil-mlsor` kernels map; anything else is refused with the reason.
+//! Options: `block` (threads per block, innermost subdomain axis on `x`; default 256 / 32×8 /
+//! 32×4×2 by rank, shrunk to fit when staged), `grid` (at most that many blocks per axis:
+//! blocks then stride over several regions, as they do where CUDA's grid limits cut a grid
+//! short), `staging` and `shared-memory`.
+//!
+//! Not done: the thesis' row reduction (keeping only three rows of a tile on chip, for tiles
+//! whose box does not fit) and threads that run several subdomains' tiles. Only programs whose
+//! applies are all `stencil-mlsor` kernels map; anything else is refused with the reason.
 
 use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::InsertPoint;
@@ -36,11 +45,11 @@ use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, OpId, Type, ValueId
 use stencil_passes::sor::MlsorTile;
 use stencil_passes::stencil_to_poly::ScopInfo;
 
-use super::arith::{binary, index_constant, ArithIndexer};
+use super::arith::{binary, compare, index_constant, ArithIndexer, SLT};
 use super::host::{default_block, HostSide, LaunchShape, ThreadIds};
 use super::nest::{ApplyBox, NestItem};
 use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
-use crate::codegen::statement::copy_statement;
+use crate::codegen::statement::{copy_statement, Indexer};
 
 /// See the module documentation.
 pub(super) struct MlsorKernels;
@@ -62,8 +71,25 @@ impl MappingStrategy for MlsorKernels {
         let shape = Shape::of(ir, &info, &nest).map_err(|e| fail(ir, e))?;
         let name = info.program_name(ir).to_string();
         let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
-        let block = options.block.unwrap_or_else(|| default_block(shape.rank));
-        let mut emitter = Emitter { ir_info: &info, host: &mut host, block, grid_cap: options.grid };
+        let staging = options.staging.then_some(shape.element_bytes);
+        let block = match (options.block, staging) {
+            (Some(block), _) => block,
+            (None, None) => default_block(shape.rank),
+            (None, Some(bytes)) => fitting_block(&shape, bytes, options.shared_memory),
+        };
+        let shared_memory = staging.map_or(0, |bytes| shape.staged_bytes(&block, bytes));
+        if shared_memory > options.shared_memory {
+            host.abandon(ir);
+            return Err(fail(
+                ir,
+                format!(
+                    "a block of {}x{}x{} threads stages {shared_memory} bytes of shared memory (P={}), above shared-memory={}: give a smaller block, a larger shared-memory (up to 232448 on an H100) or staging=false",
+                    block[0], block[1], block[2], shape.p, options.shared_memory
+                ),
+            ));
+        }
+        let mut emitter =
+            Emitter { ir_info: &info, host: &mut host, block, grid_cap: options.grid, staged: staging.is_some() };
         let at = emitter.host.entry();
         if let Err(e) = emitter.items(ir, &nest, at, &mut vec![]) {
             host.abandon(ir);
@@ -80,17 +106,53 @@ impl MappingStrategy for MlsorKernels {
                 ("subdomain", Attribute::i64(shape.p)),
                 ("layers", Attribute::i64(shape.k)),
                 ("tiles_per_thread", Attribute::i64(1)),
+                ("staging", Attribute::Bool(staging.is_some())),
+                ("shared_memory", Attribute::i64(shared_memory)),
             ],
         );
         Ok(func)
     }
 }
 
-/// What every kernel of the program shares: its rank, `P` and `K`.
+/// What every kernel of the program shares: its rank, `P`, `K` and the bytes of an element.
 struct Shape {
     rank: usize,
     p: i64,
     k: i64,
+    element_bytes: i64,
+}
+
+impl Shape {
+    /// Elements a block stages along dimension `d` of a part (1 or 2) with `threads` subdomains
+    /// along it (see [`Region::load`]): `threads·P + 1` for part 1, `threads·P + 2K − P + 1`
+    /// for part 2.
+    fn staged_extent(&self, threads: i64, part2: bool) -> i64 {
+        if part2 {
+            threads * self.p + 2 * self.k - self.p + 1
+        } else {
+            threads * self.p + 1
+        }
+    }
+
+    /// Shared memory a block of `block` threads stages (part 1 in every dimension, the
+    /// largest part), in bytes.
+    fn staged_bytes(&self, block: &[i64; 3], element_bytes: i64) -> i64 {
+        (0..self.rank).map(|d| self.staged_extent(block[self.rank - 1 - d], false)).product::<i64>() * element_bytes
+    }
+}
+
+/// The default block of the staged kernels: the direct strategies' default for the rank,
+/// halved along its longest axis until what a block stages fits `limit` bytes (at least one
+/// thread).
+fn fitting_block(shape: &Shape, element_bytes: i64, limit: i64) -> [i64; 3] {
+    let mut block = default_block(shape.rank);
+    while shape.staged_bytes(&block, element_bytes) > limit {
+        let Some(axis) = (0..3).filter(|&a| block[a] > 1).max_by_key(|&a| (block[a], std::cmp::Reverse(a))) else {
+            break;
+        };
+        block[axis] /= 2;
+    }
+    block
 }
 
 impl Shape {
@@ -99,7 +161,11 @@ impl Shape {
     fn of(ir: &Ir, info: &ScopInfo, nest: &[NestItem]) -> Result<Shape, String> {
         let mut found: Option<Shape> = None;
         let mut visit = |apply: &ApplyBox, tile: MlsorTile| -> Result<(), String> {
-            let shape = Shape { rank: apply.rank(), p: tile.p, k: tile.layers };
+            let element = stencil_dialects::stencil::FieldType::from_type(ir.value_type(apply.written))
+                .ok_or_else(|| format!("{} writes a value that is not a field", apply.name))?
+                .element;
+            let element_bytes = ops::element_bytes(&Type::Float(element)).unwrap_or(8);
+            let shape = Shape { rank: apply.rank(), p: tile.p, k: tile.layers, element_bytes };
             if let Some(seen) = &found {
                 if (seen.rank, seen.p, seen.k) != (shape.rank, shape.p, shape.k) {
                     return Err(format!(
@@ -187,6 +253,42 @@ struct Emitter<'a> {
     /// `gpu-map{grid=…}`: at most this many blocks per axis (`0`: as many as the subdomains
     /// need); threads then take several subdomains in turn.
     grid_cap: i64,
+    /// Stage each block's region in shared memory ([`Region`]).
+    staged: bool,
+}
+
+/// Per dimension, what a kernel computes once: the box `lower ≤ i < upper`, its extent
+/// `E = upper − lower` and the `⌈E / P⌉` subdomains covering it.
+struct BoxDim {
+    lower: ValueId,
+    upper: ValueId,
+    extent: ValueId,
+    subdomains: ValueId,
+}
+
+/// What a staged block holds along one dimension, in the sweep's coordinates `x`, for the
+/// subdomains `r … r + B − 1` of its threads (thesis §6.5.1.1's staging, exact):
+///
+/// * **load** `[xa, xb)`: the tiles of those subdomains at every layer, widened by the one
+///   point a 5-point (7-point) update reads on each side — part 1 `[rP − 1, (r + B)P)`,
+///   part 2 `[rP + P − K − 1, (r + B)P + K)`, clipped to `[−1, E]` (the box and its boundary);
+/// * **store** `[wa, wb)`: the points those tiles cover at any layer, with the one-point gaps
+///   between subdomains (which keep their loaded values) — part 1 `[rP, (r + B)P − 1)`, part 2
+///   `[rP + P − K, (r + B)P + K − 1)`, clipped to `[0, E)`.
+///
+/// Neither range meets another subdomain's tile of this kernel at any layer (tiles of one part
+/// are at least two points apart and `K ≤ ⌊P/2⌋`), so no block loads what another block stores
+/// in the same launch, and every stored point is either updated by this block only or written
+/// back unchanged.
+struct Region {
+    /// First point loaded, in array coordinates (`lb + xa` forward, `ub − xb` backward).
+    load_origin: ValueId,
+    /// Points loaded.
+    load_count: ValueId,
+    /// First point stored, in array coordinates.
+    store_origin: ValueId,
+    /// Points stored.
+    store_count: ValueId,
 }
 
 impl Emitter<'_> {
@@ -216,7 +318,8 @@ impl Emitter<'_> {
     }
 
     /// One launch for the layer loop of `apply`: a thread per subdomain (grid-stride along each
-    /// axis), the layer loop and the tile's points inside it.
+    /// axis), the layer loop and the tile's points inside it; staged, the block's region is
+    /// loaded into shared memory first and stored back after.
     fn kernel(
         &mut self,
         ir: &mut Ir,
@@ -232,37 +335,70 @@ impl Emitter<'_> {
         let mut body = kernel.at;
         let ids = ThreadIds::read(ir, body, &location);
         let indexer = ArithIndexer { dims: &[], params: &kernel.params };
-        let c = |ir: &mut Ir, at: InsertPoint, v: i64| index_constant(ir, at, v, &location);
-        let p = c(ir, body, tile.p);
-        // Per dimension: the box, its extent E = ub − lb and the subdomains ⌈E / P⌉ covering it.
-        let mut lower = Vec::with_capacity(rank);
-        let mut upper = Vec::with_capacity(rank);
-        let mut extent = Vec::with_capacity(rank);
-        let mut subdomains = Vec::with_capacity(rank);
+        let p = index_constant(ir, body, tile.p, &location);
+        let mut dims = Vec::with_capacity(rank);
         for d in 0..rank {
-            let lo = indexer.value(ir, body, &apply.lower[d], &location)?;
-            let hi = indexer.value(ir, body, &apply.upper[d], &location)?;
-            let e = binary(ir, body, "arith.subi", hi, lo, Type::Index, &location);
-            subdomains.push(binary(ir, body, "arith.ceildivsi", e, p, Type::Index, &location));
-            lower.push(lo);
-            upper.push(hi);
-            extent.push(e);
+            let lower = indexer.value(ir, body, &apply.lower[d], &location)?;
+            let upper = indexer.value(ir, body, &apply.upper[d], &location)?;
+            let extent = binary(ir, body, "arith.subi", upper, lower, Type::Index, &location);
+            let subdomains = binary(ir, body, "arith.ceildivsi", extent, p, Type::Index, &location);
+            dims.push(BoxDim { lower, upper, extent, subdomains });
         }
-        // A thread per subdomain: dimension d on axis rank − 1 − d (the innermost on x), grid-
-        // stride loops for grids CUDA's limits cut short (they run once per thread otherwise).
+        // Dimension d on axis rank − 1 − d (the innermost on x). Unstaged, each thread strides
+        // over its subdomains; staged, a block strides over regions of B subdomains (uniformly,
+        // so that all its threads meet its barriers) and a thread is active where its
+        // subdomain exists.
         let mut subdomain = Vec::with_capacity(rank);
-        for d in 0..rank {
+        let mut first = Vec::with_capacity(rank);
+        for (d, dim) in dims.iter().enumerate() {
             let axis = rank - 1 - d;
             let first_block = binary(ir, body, "arith.muli", ids.bid[axis], ids.bdim[axis], Type::Index, &location);
-            let start = binary(ir, body, "arith.addi", first_block, ids.tid[axis], Type::Index, &location);
             let stride = binary(ir, body, "arith.muli", ids.gdim[axis], ids.bdim[axis], Type::Index, &location);
-            let (s, inner) = ops::scf_for(ir, body, start, subdomains[d], stride, &location);
-            subdomain.push(s);
-            body = inner;
+            if self.staged {
+                let (r, inner) = ops::scf_for(ir, body, first_block, dim.subdomains, stride, &location);
+                first.push(r);
+                body = inner;
+                subdomain.push(binary(ir, body, "arith.addi", r, ids.tid[axis], Type::Index, &location));
+            } else {
+                let start = binary(ir, body, "arith.addi", first_block, ids.tid[axis], Type::Index, &location);
+                let (s, inner) = ops::scf_for(ir, body, start, dim.subdomains, stride, &location);
+                subdomain.push(s);
+                body = inner;
+            }
         }
-        let zero = c(ir, body, 0);
-        let one = c(ir, body, 1);
-        let layers = c(ir, body, tile.layers);
+        let staged = if self.staged {
+            let regions: Vec<Region> =
+                (0..rank).map(|d| self.region(ir, body, &dims[d], first[d], tile, d, backward, &location)).collect();
+            let element = stencil_dialects::stencil::FieldType::from_type(ir.value_type(apply.written))
+                .map(|f| Type::Float(f.element))
+                .ok_or("the written value is not a field")?;
+            let extents: Vec<i64> = (0..rank).map(|d| self.block[rank - 1 - d] * tile.p + 1).collect();
+            let buffer = ops::workgroup_buffer(ir, kernel.func, kernel.entry, &extents, &element);
+            let global = *kernel.args.get(&apply.written).ok_or("the written field is not a kernel argument")?;
+            self.copy_region(ir, body, &ids, &regions, global, buffer, &element, true, &location)?;
+            ops::barrier(ir, body, &location);
+            let mut active: Option<ValueId> = None;
+            for d in 0..rank {
+                let inside = compare(ir, body, SLT, subdomain[d], dims[d].subdomains, &location);
+                active = Some(match active {
+                    None => inside,
+                    Some(a) => binary(ir, body, "arith.andi", a, inside, Type::I1, &location),
+                });
+            }
+            let after = body;
+            let compute = ops::scf_if(ir, body, active.ok_or("a kernel without dimensions")?, &location);
+            ops::barrier(ir, after, &location);
+            self.copy_region(ir, after, &ids, &regions, global, buffer, &element, false, &location)?;
+            // The next region of the grid-stride loop reuses the buffer.
+            ops::barrier(ir, after, &location);
+            body = compute;
+            Some((global, buffer, regions.iter().map(|r| r.load_origin).collect::<Vec<_>>()))
+        } else {
+            None
+        };
+        let zero = index_constant(ir, body, 0, &location);
+        let one = index_constant(ir, body, 1, &location);
+        let layers = index_constant(ir, body, tile.layers, &location);
         let (layer, mut point_body) = ops::scf_for(ir, body, zero, layers, one, &location);
         // The tile's points at this layer, lexicographically in the sweep's coordinates x
         // (MlsorTile::range clipped to the box).
@@ -271,7 +407,7 @@ impl Emitter<'_> {
             let at = point_body;
             let base = binary(ir, at, "arith.muli", subdomain[d], p, Type::Index, &location);
             let (lo, hi) = if tile.part2[d] {
-                let p_minus_one = c(ir, at, tile.p - 1);
+                let p_minus_one = index_constant(ir, at, tile.p - 1, &location);
                 let from = binary(ir, at, "arith.addi", base, p_minus_one, Type::Index, &location);
                 let lo = binary(ir, at, "arith.subi", from, layer, Type::Index, &location);
                 let end = binary(ir, at, "arith.addi", base, p, Type::Index, &location);
@@ -280,30 +416,39 @@ impl Emitter<'_> {
                 // min(l, sP) is l except in the first subdomain, whose part 1 starts at 0.
                 let edge = binary(ir, at, "arith.minsi", layer, base, Type::Index, &location);
                 let lo = binary(ir, at, "arith.addi", base, edge, Type::Index, &location);
-                let p_minus_one = c(ir, at, tile.p - 1);
+                let p_minus_one = index_constant(ir, at, tile.p - 1, &location);
                 let end = binary(ir, at, "arith.addi", base, p_minus_one, Type::Index, &location);
                 (lo, binary(ir, at, "arith.subi", end, layer, Type::Index, &location))
             };
-            let hi = binary(ir, at, "arith.minsi", hi, extent[d], Type::Index, &location);
+            let hi = binary(ir, at, "arith.minsi", hi, dims[d].extent, Type::Index, &location);
             let (x, inner) = ops::scf_for(ir, at, lo, hi, one, &location);
             xs.push(x);
             point_body = inner;
         }
         // The point: i = lb + x forward, ub − 1 − x backward.
-        let mut dims: Vec<Option<ValueId>> = kernel.extra.iter().map(|&v| Some(v)).collect();
-        dims.push(Some(layer));
+        let mut values: Vec<Option<ValueId>> = kernel.extra.iter().map(|&v| Some(v)).collect();
+        values.push(Some(layer));
         for d in 0..rank {
             let i = if backward {
-                let last = binary(ir, point_body, "arith.subi", upper[d], one, Type::Index, &location);
+                let last = binary(ir, point_body, "arith.subi", dims[d].upper, one, Type::Index, &location);
                 binary(ir, point_body, "arith.subi", last, xs[d], Type::Index, &location)
             } else {
-                binary(ir, point_body, "arith.addi", lower[d], xs[d], Type::Index, &location)
+                binary(ir, point_body, "arith.addi", dims[d].lower, xs[d], Type::Index, &location)
             };
-            dims.push(Some(i));
+            values.push(Some(i));
         }
-        let iters: Vec<AffineExpr> = (0..dims.len()).map(|k| AffineExpr::Dim(k as u32)).collect();
-        let mut point_indexer = ArithIndexer { dims: &dims, params: &kernel.params };
-        copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut point_indexer)?;
+        let iters: Vec<AffineExpr> = (0..values.len()).map(|k| AffineExpr::Dim(k as u32)).collect();
+        let arith = ArithIndexer { dims: &values, params: &kernel.params };
+        match staged {
+            Some((global, buffer, origins)) => {
+                let mut staged = StagedIndexer { arith, global, buffer, origins };
+                copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut staged)?;
+            }
+            None => {
+                let mut arith = arith;
+                copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut arith)?;
+            }
+        }
         // The grid: per axis, the blocks covering the subdomains of the dimension on it.
         let mut grid = [None; 3];
         for d in 0..rank {
@@ -324,7 +469,189 @@ impl Emitter<'_> {
         let one_host = index_constant(ir, at, 1, &self.host.location);
         let grid = grid.map(|g| g.unwrap_or(one_host));
         self.host.launch(ir, at, &kernel, LaunchShape { grid, block: self.block }, &Default::default(), ivs);
-        tracing::debug!(kernel = %kernel.name, apply = %apply.name, backward, "gpu-map{{mlsor}}: kernel");
+        tracing::debug!(kernel = %kernel.name, apply = %apply.name, backward, staged = self.staged, "gpu-map{{mlsor}}: kernel");
         Ok(())
+    }
+
+    /// The [`Region`] of dimension `d` for the block whose first subdomain along it is `r`.
+    #[allow(clippy::too_many_arguments)]
+    fn region(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        dim: &BoxDim,
+        r: ValueId,
+        tile: &MlsorTile,
+        d: usize,
+        backward: bool,
+        location: &stencil_ir::Location,
+    ) -> Region {
+        let rank = tile.part2.len();
+        let threads = self.block[rank - 1 - d];
+        let c = |ir: &mut Ir, v: i64| index_constant(ir, at, v, location);
+        let add = |ir: &mut Ir, a: ValueId, b: ValueId| binary(ir, at, "arith.addi", a, b, Type::Index, location);
+        let rp = {
+            let p = c(ir, tile.p);
+            binary(ir, at, "arith.muli", r, p, Type::Index, location)
+        };
+        let (p, k) = (tile.p, tile.layers);
+        // Offsets from rP of the four ends (module docs of Region).
+        let (load_lo, load_hi, store_lo, store_hi) = if tile.part2[d] {
+            (p - k - 1, threads * p + k, p - k, threads * p + k - 1)
+        } else {
+            (-1, threads * p, 0, threads * p - 1)
+        };
+        let clip = |ir: &mut Ir, offset: i64, lowest: i64, highest: ValueId| {
+            let at_offset = {
+                let o = c(ir, offset);
+                add(ir, rp, o)
+            };
+            let low = c(ir, lowest);
+            let x = binary(ir, at, "arith.maxsi", at_offset, low, Type::Index, location);
+            binary(ir, at, "arith.minsi", x, highest, Type::Index, location)
+        };
+        let one = c(ir, 1);
+        let beyond = add(ir, dim.extent, one);
+        let xa = clip(ir, load_lo, -1, beyond);
+        let xb = clip(ir, load_hi, -1, beyond);
+        let wa = clip(ir, store_lo, 0, dim.extent);
+        let wb = clip(ir, store_hi, 0, dim.extent);
+        // A range [a, b) of x as (first array point, count): lb + a forward, ub − b backward.
+        let to_array = |ir: &mut Ir, a: ValueId, b: ValueId| {
+            let origin = if backward {
+                binary(ir, at, "arith.subi", dim.upper, b, Type::Index, location)
+            } else {
+                add(ir, dim.lower, a)
+            };
+            (origin, binary(ir, at, "arith.subi", b, a, Type::Index, location))
+        };
+        let (load_origin, load_count) = to_array(ir, xa, xb);
+        let (store_origin, store_count) = to_array(ir, wa, wb);
+        Region { load_origin, load_count, store_origin, store_count }
+    }
+
+    /// Copies the block's load box from `global` into `buffer` (`load`), or its store box back:
+    /// the block's threads, linearised, stride over the box's points (innermost fastest, so
+    /// consecutive threads touch consecutive addresses).
+    #[allow(clippy::too_many_arguments)]
+    fn copy_region(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        ids: &ThreadIds,
+        regions: &[Region],
+        global: ValueId,
+        buffer: ValueId,
+        element: &Type,
+        load: bool,
+        location: &stencil_ir::Location,
+    ) -> Result<(), String> {
+        let rank = regions.len();
+        let counts: Vec<ValueId> = regions.iter().map(|r| if load { r.load_count } else { r.store_count }).collect();
+        let mut total = index_constant(ir, at, 1, location);
+        for &n in &counts {
+            total = binary(ir, at, "arith.muli", total, n, Type::Index, location);
+        }
+        let (thread, threads) = ids.linear(ir, at, 0, location);
+        let (e, body) = ops::scf_for(ir, at, thread, total, threads, location);
+        // Row-major coordinates of element e of the box, innermost last.
+        let mut coords = vec![e; rank];
+        let mut rest = e;
+        for d in (0..rank).rev() {
+            if d == 0 {
+                coords[0] = rest;
+            } else {
+                coords[d] = binary(ir, body, "arith.remsi", rest, counts[d], Type::Index, location);
+                rest = binary(ir, body, "arith.divsi", rest, counts[d], Type::Index, location);
+            }
+        }
+        let mut global_index = Vec::with_capacity(rank);
+        let mut shared_index = Vec::with_capacity(rank);
+        for d in 0..rank {
+            let origin = if load { regions[d].load_origin } else { regions[d].store_origin };
+            let i = binary(ir, body, "arith.addi", origin, coords[d], Type::Index, location);
+            global_index.push(i);
+            shared_index.push(binary(ir, body, "arith.subi", i, regions[d].load_origin, Type::Index, location));
+        }
+        if load {
+            let v = super::arith::load(ir, body, global, global_index, element.clone(), location);
+            super::arith::store(ir, body, v, buffer, shared_index, location);
+        } else {
+            let v = super::arith::load(ir, body, buffer, shared_index, element.clone(), location);
+            super::arith::store(ir, body, v, global, global_index, location);
+        }
+        Ok(())
+    }
+}
+
+/// Accesses of a staged kernel: the written field through the block's shared buffer (array
+/// index minus the region's load origin), anything else as [`ArithIndexer`] does.
+struct StagedIndexer<'a> {
+    arith: ArithIndexer<'a>,
+    global: ValueId,
+    buffer: ValueId,
+    origins: Vec<ValueId>,
+}
+
+impl StagedIndexer<'_> {
+    /// `index − origin` per dimension, as values.
+    fn shared_index(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        index: &[AffineExpr],
+        location: &stencil_ir::Location,
+    ) -> Result<Vec<ValueId>, String> {
+        let values = self.arith.indices(ir, at, index, location)?;
+        Ok(values
+            .into_iter()
+            .zip(&self.origins)
+            .map(|(v, &o)| binary(ir, at, "arith.subi", v, o, Type::Index, location))
+            .collect())
+    }
+}
+
+impl Indexer for StagedIndexer<'_> {
+    fn load(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        memref: ValueId,
+        index: &[AffineExpr],
+        element: Type,
+        location: &stencil_ir::Location,
+    ) -> Result<ValueId, String> {
+        if memref != self.global {
+            return self.arith.load(ir, at, memref, index, element, location);
+        }
+        let indices = self.shared_index(ir, at, index, location)?;
+        Ok(super::arith::load(ir, at, self.buffer, indices, element, location))
+    }
+
+    fn store(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        value: ValueId,
+        memref: ValueId,
+        index: &[AffineExpr],
+        location: &stencil_ir::Location,
+    ) -> Result<(), String> {
+        if memref != self.global {
+            return self.arith.store(ir, at, value, memref, index, location);
+        }
+        let indices = self.shared_index(ir, at, index, location)?;
+        super::arith::store(ir, at, value, self.buffer, indices, location);
+        Ok(())
+    }
+
+    fn index_value(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        expr: &AffineExpr,
+        location: &stencil_ir::Location,
+    ) -> Result<ValueId, String> {
+        self.arith.index_value(ir, at, expr, location)
     }
 }
