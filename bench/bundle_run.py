@@ -179,7 +179,7 @@ def bench_tier(entry):
     mapping = entry["mapping"]
     if mapping.startswith("naive"):
         return 0
-    if mapping.startswith(("overlapped", "streaming", "wavefront auto")):
+    if mapping.startswith(("overlapped", "streaming", "wavefront auto", "to tol:")):
         return 1
     return 2
 
@@ -193,6 +193,8 @@ def run_benchmarks(manifest, budget, copy_bw, selected):
         entry = benchmarks[i]
         label = bench_label(entry)
         row = {k: entry[k] for k in ("example", "dtype", "mapping", "pipeline", "params", "element_bytes")}
+        if "sweeps" in entry:
+            row["sweeps"] = entry["sweeps"]
         rows[i] = row
         if "ptx" not in entry:
             row.update({"status": "not mapped", "error": entry["refused"]})
@@ -321,6 +323,22 @@ def markdown(summary):
         vs = f"{row['speedup_over_naive']:.2f}x" if row["speedup_over_naive"] else "-"
         lines.append(f"| {row['example']} | {row['dtype']} | {row['mapping']} | {size} | {row['gcells_per_second']:.2f} | "
                      f"{row['effective_bandwidth'] / 1e9:.0f} | {pct} | {vs} | {row['registers']} | {row['launches']} |")
+    # Issue 14: SOR, red-black SOR and MLSOR, each for the steps it needed to reach the
+    # tolerance on the reference interpreter (tools/gpu-bundle, SOR_METHODS): the time is the
+    # time to tolerance.
+    methods = [r for r in summary["benchmarks"] if "sweeps" in r]
+    if methods:
+        rbsor = next((r["kernel_seconds"] for r in methods
+                      if r["mapping"] == "to tol: RBSOR naive" and r["status"] == "ok"), None)
+        lines += ["", "## Time to tolerance (SOR methods, the convergence run's grid and steps)", "",
+                  "| method | steps | SOR sweeps | time to tolerance ms | vs RBSOR |", "|---|---:|---:|---:|---:|"]
+        for row in methods:
+            if row["status"] != "ok":
+                lines.append(f"| {row['mapping']} | {row['params']['T']} | {row['sweeps']} | {row['status']} | |")
+                continue
+            vs = f"{row['kernel_seconds'] / rbsor:.2f}x" if rbsor else "-"
+            lines.append(f"| {row['mapping'][len('to tol: '):]} | {row['params']['T']} | {row['sweeps']} | "
+                         f"{row['kernel_seconds'] * 1e3:.2f} | {vs} |")
     failed = [c for c in summary["checks"] if c["status"] == "FAILED"]
     if failed:
         lines += ["", "## Failed checks", ""]

@@ -18,9 +18,11 @@
 //! The tile of subdomain `s` at layer `l` along a dimension is `MlsorTile::range`, clipped to
 //! the box: part 1 `sP + min(l, sP) ≤ x < sP + P − 1 − l` (the `min` gives the first
 //! subdomain its edge `0 ≤ x < l`), part 2 `sP + P − 1 − l ≤ x < sP + P + l`; the point is
-//! `i = lb + x` forward and `i = ub − 1 − x` backward (`order reverse`). The apply's own body —
-//! the update under its mask — is copied unchanged; on the points a thread visits the mask
-//! holds, so the body is the update.
+//! `i = lb + x` forward and `i = ub − 1 − x` backward (`order reverse`). The apply's body — the
+//! update under its mask, `select(mask, update, old)` — is copied with the store taking the
+//! update directly ([`Unmask`]): the mask holds on every point a thread visits, and its
+//! arithmetic (a remainder and four comparisons per dimension) would otherwise cost as much
+//! as the update.
 //!
 //! **Staging** (`staging=true`, the default; thesis §6.5.1.1): a block of `B` subdomains per
 //! axis loads the exact box its tiles read at any layer into shared memory, runs the layers
@@ -88,8 +90,14 @@ impl MappingStrategy for MlsorKernels {
                 ),
             ));
         }
-        let mut emitter =
-            Emitter { ir_info: &info, host: &mut host, block, grid_cap: options.grid, staged: staging.is_some() };
+        let mut emitter = Emitter {
+            ir_info: &info,
+            registry,
+            host: &mut host,
+            block,
+            grid_cap: options.grid,
+            staged: staging.is_some(),
+        };
         let at = emitter.host.entry();
         if let Err(e) = emitter.items(ir, &nest, at, &mut vec![]) {
             host.abandon(ir);
@@ -248,6 +256,7 @@ fn apply_op(info: &ScopInfo, apply: &ApplyBox) -> Result<OpId, String> {
 
 struct Emitter<'a> {
     ir_info: &'a ScopInfo,
+    registry: &'a DialectRegistry,
     host: &'a mut HostSide,
     block: [i64; 3],
     /// `gpu-map{grid=…}`: at most this many blocks per axis (`0`: as many as the subdomains
@@ -438,17 +447,18 @@ impl Emitter<'_> {
             values.push(Some(i));
         }
         let iters: Vec<AffineExpr> = (0..values.len()).map(|k| AffineExpr::Dim(k as u32)).collect();
-        let arith = ArithIndexer { dims: &values, params: &kernel.params };
-        match staged {
+        let mut arith = ArithIndexer { dims: &values, params: &kernel.params };
+        let mut staged_indexer;
+        let inner: &mut dyn Indexer = match staged {
             Some((global, buffer, origins)) => {
-                let mut staged = StagedIndexer { arith, global, buffer, origins };
-                copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut staged)?;
+                staged_indexer = StagedIndexer { arith, global, buffer, origins };
+                &mut staged_indexer
             }
-            None => {
-                let mut arith = arith;
-                copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut arith)?;
-            }
-        }
+            None => &mut arith,
+        };
+        let mut unmask = Unmask { inner, loads: vec![] };
+        copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut unmask)?;
+        erase_dead_ops(ir, self.registry, point_body);
         // The grid: per axis, the blocks covering the subdomains of the dimension on it.
         let mut grid = [None; 3];
         for d in 0..rank {
@@ -531,8 +541,9 @@ impl Emitter<'_> {
     }
 
     /// Copies the block's load box from `global` into `buffer` (`load`), or its store box back:
-    /// the block's threads, linearised, stride over the box's points (innermost fastest, so
-    /// consecutive threads touch consecutive addresses).
+    /// the rows of the box (every dimension but the innermost, linearised) over the block's
+    /// threads along y and z, each row's points over the threads along x — consecutive threads,
+    /// consecutive addresses, and a row's coordinates decomposed once per row, not per point.
     #[allow(clippy::too_many_arguments)]
     fn copy_region(
         &self,
@@ -548,23 +559,25 @@ impl Emitter<'_> {
     ) -> Result<(), String> {
         let rank = regions.len();
         let counts: Vec<ValueId> = regions.iter().map(|r| if load { r.load_count } else { r.store_count }).collect();
-        let mut total = index_constant(ir, at, 1, location);
-        for &n in &counts {
-            total = binary(ir, at, "arith.muli", total, n, Type::Index, location);
+        let mut rows = index_constant(ir, at, 1, location);
+        for &n in &counts[..rank - 1] {
+            rows = binary(ir, at, "arith.muli", rows, n, Type::Index, location);
         }
-        let (thread, threads) = ids.linear(ir, at, 0, location);
-        let (e, body) = ops::scf_for(ir, at, thread, total, threads, location);
-        // Row-major coordinates of element e of the box, innermost last.
-        let mut coords = vec![e; rank];
-        let mut rest = e;
-        for d in (0..rank).rev() {
+        let (row_thread, row_threads) = ids.linear(ir, at, 1, location);
+        let (row, row_body) = ops::scf_for(ir, at, row_thread, rows, row_threads, location);
+        // Row-major coordinates of the row, innermost outer dimension last.
+        let mut coords = vec![row; rank];
+        let mut rest = row;
+        for d in (0..rank - 1).rev() {
             if d == 0 {
                 coords[0] = rest;
             } else {
-                coords[d] = binary(ir, body, "arith.remsi", rest, counts[d], Type::Index, location);
-                rest = binary(ir, body, "arith.divsi", rest, counts[d], Type::Index, location);
+                coords[d] = binary(ir, row_body, "arith.remsi", rest, counts[d], Type::Index, location);
+                rest = binary(ir, row_body, "arith.divsi", rest, counts[d], Type::Index, location);
             }
         }
+        let (x, body) = ops::scf_for(ir, row_body, ids.tid[0], counts[rank - 1], ids.bdim[0], location);
+        coords[rank - 1] = x;
         let mut global_index = Vec::with_capacity(rank);
         let mut shared_index = Vec::with_capacity(rank);
         for d in 0..rank {
@@ -581,6 +594,85 @@ impl Emitter<'_> {
             super::arith::store(ir, body, v, global, global_index, location);
         }
         Ok(())
+    }
+}
+
+/// The accesses of a kernel that visits only its tile's points: a store of
+/// `select(mask, value, old)` where `old` is the load of the same element stores `value` — the
+/// mask of an MLSOR kernel holds on exactly the points of its tile (`MlsorTile::range`, checked
+/// against the masks by the passes' tests), which are the only points the kernel visits. The
+/// mask's arithmetic is then dead and [`erase_dead_ops`] removes it.
+struct Unmask<'a> {
+    inner: &'a mut dyn Indexer,
+    /// Loads made so far: memref, index, result.
+    loads: Vec<(ValueId, Vec<AffineExpr>, ValueId)>,
+}
+
+impl Indexer for Unmask<'_> {
+    fn load(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        memref: ValueId,
+        index: &[AffineExpr],
+        element: Type,
+        location: &stencil_ir::Location,
+    ) -> Result<ValueId, String> {
+        let v = self.inner.load(ir, at, memref, index, element, location)?;
+        self.loads.push((memref, index.to_vec(), v));
+        Ok(v)
+    }
+
+    fn store(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        value: ValueId,
+        memref: ValueId,
+        index: &[AffineExpr],
+        location: &stencil_ir::Location,
+    ) -> Result<(), String> {
+        let unmasked =
+            ir.defining_op(value).filter(|&op| ir.op_name(op) == "arith.select").and_then(|op| match ir.operands(op) {
+                &[_, chosen, old] => self
+                    .loads
+                    .iter()
+                    .any(|(m, i, v)| *m == memref && i.as_slice() == index && *v == old)
+                    .then_some(chosen),
+                _ => None,
+            });
+        self.inner.store(ir, at, unmasked.unwrap_or(value), memref, index, location)
+    }
+
+    fn index_value(
+        &mut self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        expr: &AffineExpr,
+        location: &stencil_ir::Location,
+    ) -> Result<ValueId, String> {
+        self.inner.index_value(ir, at, expr, location)
+    }
+}
+
+/// Erases the ops of `at`'s block that nothing uses and that have no effect (the mask
+/// [`Unmask`] left dead), innermost uses first.
+fn erase_dead_ops(ir: &mut Ir, registry: &DialectRegistry, at: InsertPoint) {
+    let InsertPoint::Before(anchor) = at else { return };
+    let Some(block) = ir.parent_block(anchor) else { return };
+    loop {
+        let dead: Vec<OpId> = ir
+            .block_ops(block)
+            .iter()
+            .copied()
+            .filter(|&op| stencil_ir::pass::canonicalize::is_trivially_dead(ir, registry, op))
+            .collect();
+        if dead.is_empty() {
+            break;
+        }
+        for op in dead.into_iter().rev() {
+            ir.erase_op(op);
+        }
     }
 }
 

@@ -11,7 +11,13 @@
 // MLSOR's own kernels (gpu-map{strategy=mlsor}, also what strategy=auto picks): one launch per
 // kernel and sweep, one thread per tile running both layers; same bits as the reference.
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=auto})' 2>/dev/null | FileCheck %s --check-prefix=KERNELS
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=mlsor staging=false})' 2>/dev/null | FileCheck %s --check-prefix=UNSTAGED
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=KIR
+// The kernels store the update itself: the mask holds on every point a thread visits, so its
+// select and arithmetic are gone.
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor staging=false})' 2>/dev/null | FileCheck %s --check-prefix=UNMASK
+// A staged block that does not fit the shared-memory limit is refused with what to change.
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor block=32,32})' 2>&1 | FileCheck %s --check-prefix=TOOBIG
 // A program that is not an MLSOR rewrite is refused by the strategy.
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=mlsor})' 2>&1 | FileCheck %s --check-prefix=NOTMLSOR
 // Errors: K above ⌊P/2⌋, unknown directions, a program that is not SOR.
@@ -70,24 +76,49 @@
 // SIM: races 0
 // SIM: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
 
-// KERNELS: mapping  mlsor: block=32x8x1 grid=per-subdomain auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tiles_per_thread=1
-// KERNELS: sim      8 launches, {{.*}} 0 barriers, {{.*}} races 0
+// Each block stages its region in shared memory: three barriers per launch (loaded, computed,
+// stored).
+// KERNELS: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=true shared_memory=34056 auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tiles_per_thread=1
+// KERNELS: sim      8 launches, {{.*}} 24 barriers, {{.*}} races 0
 // KERNELS: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
+// UNSTAGED: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=false shared_memory=0
+// UNSTAGED: sim      8 launches, {{.*}} 0 barriers, {{.*}} races 0
+// UNSTAGED: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
 
 // Each apply records its tile; the host launches each kernel once per step (the layer loop is
 // in the kernel), eight launches per alternate step.
-// KIR: stencil.gpu_mapping = {block = [32, 8, 1], grid = "per-subdomain", layers = 2 : i64, strategy = "mlsor", subdomain = 4 : i64, tiles_per_thread = 1 : i64}
+// KIR: stencil.gpu_mapping = {block = [32, 8, 1], grid = "per-subdomain", layers = 2 : i64, shared_memory = 34056 : i64, staging = true, strategy = "mlsor", subdomain = 4 : i64, tiles_per_thread = 1 : i64}
 // KIR-COUNT-8: gpu.launch_func
 // KIR-NOT: gpu.launch_func
 // KIR: gpu.module
-// Thread → subdomain (grid-stride), the layer loop 0 to K, the tile's rows and points.
-// KIR: gpu.func
+// Block → region of subdomains (grid-stride), the region loaded into the shared buffer, a
+// barrier, then in each active thread the layer loop 0 to K over the tile's rows and points on
+// the buffer, a barrier, the region stored back.
+// KIR: gpu.func @sor_2d_5pt_k0({{.*}}) workgroup(%[[BUF:.*]] : memref<33x129xf64, #gpu.address_space<workgroup>>)
 // KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// KIR: scf.for %[[L:.*]] = %c0 to %c2 step %{{.*}} {
+// KIR: memref.store %{{.*}}, %[[BUF]]
+// KIR: gpu.barrier
+// KIR: scf.if
+// KIR: scf.for %[[L:.*]] = %c0{{.*}} to %c2 step %{{.*}} {
 // KIR: arith.minsi %[[L]], %{{.*}} : index
 // KIR: scf.for
 // KIR: scf.for
+// KIR: memref.load %[[BUF]]
+// KIR: gpu.barrier
+// KIR: memref.load %[[BUF]]
+// KIR: gpu.barrier
+
+// UNMASK: gpu.func @sor_2d_5pt_k0
+// UNMASK-NOT: arith.select
+// UNMASK-NOT: arith.remsi
+// UNMASK: arith.mulf
+// UNMASK-NOT: arith.select
+// UNMASK: memref.store
+// UNMASK-NEXT: }
+// UNMASK: gpu.func @sor_2d_5pt_k1
+
+// TOOBIG: gpu-map{strategy=mlsor} failed: a block of 32x32x1 threads stages 133128 bytes of shared memory (P=4), above shared-memory=49152: give a smaller block, a larger shared-memory (up to 232448 on an H100) or staging=false
 
 // NOTMLSOR: error: 'stencil.program' op gpu-map{strategy=mlsor} failed: S is not an MLSOR kernel (no 'sor.mlsor_tile' attribute): this strategy maps programs stencil-mlsor rewrote; use the wavefront or naive strategy for others
 
