@@ -11,8 +11,9 @@ Maps `examples/sor-2d-5pt.mlir` for each method the way it runs on a GPU today �
   poly-tile{sizes=16},gpu-map{block=32,8 staging=false}` (the masked kernels scheduled like any
   DOACROSS nest);
 * MLSOR's own kernels: `stencil-mlsor{…},gpu-map{strategy=mlsor}` (thesis Fig. 6.6: one launch
-  per kernel and sweep, one thread per tile running all K layers, each block's region staged
-  in shared memory; docs/passes.md), and the same with `staging=false`;
+  per kernel and sweep, each tile's K layers in its own threads — by default several running
+  its anti-diagonals, or the thesis' one thread per tile — each block's region staged in shared
+  memory or not; docs/passes.md);
 
 Rows marked "at grid" run at the convergence run's grid size instead (`--size` is for the
 others) and take the cost report's estimate *at that size* — idle SMs and launch overhead
@@ -65,12 +66,14 @@ CONFIGS = [
     ("RBSOR", "builtin.module(stencil-rbsor,gpu-map{naive block=32,8})", 1, True),
 ]
 # MLSOR's own kernels, every size and direction mode of the convergence table, at its grid:
-# staged in shared memory (the default; 96 KiB of dynamic shared memory per block at most) and
-# on global memory.
+# the default (staged in shared memory, 96 KiB of dynamic shared memory per block at most, and
+# several threads per tile running its anti-diagonals), the thesis' one thread per tile
+# (staged), and one thread per tile on global memory.
 for _k, _p in [(2, 4), (4, 8), (8, 16), (16, 32)]:
     for _d, _sweeps in [("alternate", 2 * _k), ("forward", _k)]:
         for _label, _map in [("kernels", "strategy=mlsor shared-memory=98304"),
-                             ("kernels unstaged", "strategy=mlsor staging=false")]:
+                             ("kernels 1 thread/tile", "strategy=mlsor shared-memory=98304 tile-threads=1"),
+                             ("kernels unstaged", "strategy=mlsor staging=false tile-threads=1")]:
             CONFIGS.append((f"MLSOR {_k}x{_p}x{_p} {_d} {_label}",
                             f"builtin.module(stencil-mlsor{{K={_k} P={_p} directions={_d}}},gpu-map{{{_map}}})",
                             _sweeps, True))
@@ -120,7 +123,7 @@ def main():
             points = size * size * per_step
             instr = sim["instructions"] / points
             traffic = (sim["global_bytes_read"] + sim["global_bytes_written"]) / points
-            key = name.replace(" tiled", "").replace(" kernels unstaged", "").replace(" kernels", "")
+            key = name.split(" kernels")[0].replace(" tiled", "")
             sweeps = sweeps_of.get(key)
             to_tol = f"{instr * sweeps * grid * grid / 1e9:>14.1f}" if sweeps and grid else f"{'-':>14}"
             # The H100 model's time per grid point and sweep: at the grid's own size for rows run

@@ -251,9 +251,15 @@ fn mlsor_kernels_on_the_simulator_are_race_free_and_exact() {
         for directions in ["alternate", "forward"] {
             for (n, m, gpu_map) in [
                 (19, 23, "gpu-map{strategy=mlsor}"),
+                (19, 23, "gpu-map{strategy=mlsor tile-threads=1}"),
                 (14, 11, "gpu-map{strategy=mlsor block=2,3 grid=2}"),
                 (19, 23, "gpu-map{strategy=mlsor staging=false}"),
                 (14, 11, "gpu-map{strategy=mlsor block=2,3 grid=2 staging=false}"),
+                // Several threads per tile: its anti-diagonals in turn, rows dealt round-robin
+                // (fewer threads than rows, more, staged or not, strided grids).
+                (19, 23, "gpu-map{strategy=mlsor tile-threads=2}"),
+                (19, 23, "gpu-map{strategy=mlsor tile-threads=8 staging=false}"),
+                (14, 11, "gpu-map{strategy=mlsor tile-threads=3 block=3,2,2 grid=2}"),
             ] {
                 let mlsor = format!("stencil-mlsor{{K={k} P={p} directions={directions}}}");
                 check_gpu_pipeline_after(

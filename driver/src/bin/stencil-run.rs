@@ -82,6 +82,12 @@ struct Cli {
     /// With --check: allowed absolute difference per value (default 0: bit-exact).
     #[arg(long, value_name = "ABS", default_value_t = 0.0)]
     tolerance: f64,
+    /// Check (implies --check) against the program after this pass pipeline instead of the
+    /// untransformed one, both from the same initial fields: for rewrites that change the
+    /// results on purpose (stencil-rbsor, stencil-mlsor), e.g.
+    /// --check-after='builtin.module(stencil-mlsor{K=2 P=4})'.
+    #[arg(long = "check-after", value_name = "PIPELINE")]
+    check_after: Option<String>,
     /// Which program to run when the file has several (for an affine input: which function).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
@@ -178,7 +184,8 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
         init: InitPlan::parse(&cli.init)?,
         out_dir: cli.out.as_ref().map(Into::into),
         pipeline: cli.pass_pipeline.clone(),
-        check: cli.check,
+        check: cli.check || cli.check_after.is_some(),
+        check_after: cli.check_after.clone(),
         tolerance: cli.tolerance,
         entry: cli.entry.clone(),
         gpu: GpuRunOptions {

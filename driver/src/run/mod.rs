@@ -74,6 +74,8 @@ pub struct RunOptions {
     pub pipeline: Option<String>,
     /// `--check`.
     pub check: bool,
+    /// `--check-after`: the check's reference is the program after this pass pipeline.
+    pub check_after: Option<String>,
     /// `--tolerance` (0 = bit-exact).
     pub tolerance: f64,
     /// `--entry`: which program of the module to run.
@@ -99,6 +101,7 @@ impl Default for RunOptions {
             out_dir: None,
             pipeline: None,
             check: false,
+            check_after: None,
             tolerance: 0.0,
             entry: None,
             gpu: gpu::GpuRunOptions::default(),
@@ -331,9 +334,28 @@ pub fn run_program(
     let check = if options.check {
         let mut reference =
             ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
+        // --check-after: the reference is the program after that pipeline (an intended change
+        // of results, e.g. stencil-mlsor), run on the reference interpreter.
+        let reference_module = match &options.check_after {
+            Some(pipeline) => {
+                if affine.is_some() {
+                    return Err(RunError::new(
+                        "--check-after compares with a transformed stencil program; an affine input is checked against its own function (use --check)",
+                    ));
+                }
+                let mut module = base.clone();
+                let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
+                let mut pm =
+                    PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
+                pm.run(&mut module.ir, module.top, &registries.dialects)
+                    .map_err(|d| RunError::diagnostic(&d, &source))?;
+                module
+            }
+            None => base.clone(),
+        };
         // Fields the transformation added (e.g. the copies of poly-remove-false-deps) are not
-        // arguments of the original program: it gets only its own, and they are not compared.
-        let original_fields = module_interface(&base, entry, &reference)?.fields;
+        // arguments of the reference program: it gets only its own, and they are not compared.
+        let original_fields = module_interface(&reference_module, entry, &reference)?.fields;
         reference.fields =
             initial.into_iter().filter(|(name, _)| original_fields.iter().any(|f| &f.name == name)).collect();
         match &affine {
@@ -347,6 +369,9 @@ pub fn run_program(
                 }
                 affine::run_original(&original, a, &mut reference)?;
             }
+            None if options.check_after.is_some() => {
+                stencil_runtime::run_module(&reference_module, entry, &mut reference)?;
+            }
             None => {
                 stencil_runtime::run_module(&original, entry, &mut reference)?;
             }
@@ -359,7 +384,9 @@ pub fn run_program(
             };
             results.insert(spec.name.clone(), compare_fields(expected, actual));
         }
-        Some(report::CheckReport::new(results, options.tolerance))
+        let mut check = report::CheckReport::new(results, options.tolerance);
+        check.reference_pipeline = options.check_after.clone();
+        Some(check)
     } else {
         None
     };

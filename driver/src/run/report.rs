@@ -121,13 +121,15 @@ pub struct CheckReport {
     pub tolerance: f64,
     /// Whether every field passed.
     pub passed: bool,
+    /// `--check-after`: the pipeline the reference program went through (`None`: untransformed).
+    pub reference_pipeline: Option<String>,
 }
 
 impl CheckReport {
     /// Builds the report and decides pass/fail.
     pub fn new(fields: BTreeMap<String, FieldComparison>, tolerance: f64) -> Self {
         let passed = fields.values().all(|c| if tolerance == 0.0 { c.bit_exact() } else { c.within(tolerance) });
-        CheckReport { fields, tolerance, passed }
+        CheckReport { fields, tolerance, passed, reference_pipeline: None }
     }
 }
 
@@ -324,8 +326,12 @@ impl RunReport {
         if let Some(c) = &self.check {
             let mode =
                 if c.tolerance == 0.0 { "bit-exact".to_string() } else { format!("tolerance {:e}", c.tolerance) };
+            let against = match &c.reference_pipeline {
+                Some(p) => format!("the program after {p}"),
+                None => "the untransformed program".to_string(),
+            };
             out.push_str(&format!(
-                "check    against the untransformed program on ref ({mode}): {}\n",
+                "check    against {against} on ref ({mode}): {}\n",
                 if c.passed { "passed" } else { "FAILED" }
             ));
             for (name, cmp) in &c.fields {
@@ -395,7 +401,7 @@ impl RunReport {
                     )
                 })
                 .collect();
-            json!({ "reference": "ref", "tolerance": number(c.tolerance), "passed": c.passed, "fields": per_field })
+            json!({ "reference": "ref", "reference_pipeline": c.reference_pipeline, "tolerance": number(c.tolerance), "passed": c.passed, "fields": per_field })
         });
         let target_stats = match &self.target_stats {
             None => Value::Null,

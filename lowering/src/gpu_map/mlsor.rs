@@ -72,11 +72,34 @@ impl MappingStrategy for MlsorKernels {
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
         let shape = Shape::of(ir, &info, &nest).map_err(|e| fail(ir, e))?;
         let name = info.program_name(ir).to_string();
+        // Automatic threads per tile only where the block is the mapping's to choose: a given
+        // block has no axis for a tile's threads unless tile-threads says so.
+        let lanes = match (options.tile_threads, options.block) {
+            (0, None) => auto_tile_threads(shape.rank, shape.p),
+            (0, Some(_)) => 1,
+            (n, _) => n,
+        };
+        if lanes > 1 && shape.rank != 2 {
+            return Err(fail(
+                ir,
+                format!("tile-threads={lanes}: several threads per tile run its anti-diagonals, in 2-D only; this program is {}-D (use tile-threads=1)", shape.rank),
+            ));
+        }
+        if let Some(block) = options.block.filter(|b| lanes > 1 && b[0] != lanes) {
+            return Err(fail(
+                ir,
+                format!(
+                    "tile-threads={lanes} puts a tile's threads on x: the block's x must be {lanes}, not {}",
+                    block[0]
+                ),
+            ));
+        }
+        let shape = Shape { lanes, ..shape };
         let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
         let staging = options.staging.then_some(shape.element_bytes);
         let block = match (options.block, staging) {
             (Some(block), _) => block,
-            (None, None) => default_block(shape.rank),
+            (None, None) => shape.default_block(),
             (None, Some(bytes)) => fitting_block(&shape, bytes, options.shared_memory),
         };
         let shared_memory = staging.map_or(0, |bytes| shape.staged_bytes(&block, bytes));
@@ -97,6 +120,7 @@ impl MappingStrategy for MlsorKernels {
             block,
             grid_cap: options.grid,
             staged: staging.is_some(),
+            lanes,
         };
         let at = emitter.host.entry();
         if let Err(e) = emitter.items(ir, &nest, at, &mut vec![]) {
@@ -113,7 +137,7 @@ impl MappingStrategy for MlsorKernels {
                 ("grid", Attribute::string("per-subdomain")),
                 ("subdomain", Attribute::i64(shape.p)),
                 ("layers", Attribute::i64(shape.k)),
-                ("tiles_per_thread", Attribute::i64(1)),
+                ("tile_threads", Attribute::i64(lanes)),
                 ("staging", Attribute::Bool(staging.is_some())),
                 ("shared_memory", Attribute::i64(shared_memory)),
             ],
@@ -122,15 +146,50 @@ impl MappingStrategy for MlsorKernels {
     }
 }
 
-/// What every kernel of the program shares: its rank, `P`, `K` and the bytes of an element.
+/// The threads per tile `tile-threads=0` takes: in 2-D the power of two that covers a tile's
+/// `P − 1` rows (a tile's largest anti-diagonal), at most 8; in 1-D and 3-D one. Chosen on the
+/// simulator's cost model at 1024² (`bench/results/2026-11-26-sor-sim-cost.txt`): 4 and 8
+/// threads per tile run a sweep 2–3× faster than one, 16 no faster than 8 (more barriers
+/// than work between them).
+fn auto_tile_threads(rank: usize, p: i64) -> i64 {
+    if rank != 2 {
+        return 1;
+    }
+    let rows = u64::try_from(p - 1).unwrap_or(1).max(1);
+    i64::try_from(rows.next_power_of_two().min(8)).unwrap_or(1)
+}
+
+/// What every kernel of the program shares: its rank, `P`, `K`, the bytes of an element, and
+/// the threads per tile the mapping uses.
 struct Shape {
     rank: usize,
     p: i64,
     k: i64,
     element_bytes: i64,
+    lanes: i64,
 }
 
 impl Shape {
+    /// The grid axis of subdomain dimension `d` (as `Emitter::subdomain_axis`).
+    fn subdomain_axis(&self, d: usize) -> usize {
+        if self.lanes > 1 {
+            self.rank - d
+        } else {
+            self.rank - 1 - d
+        }
+    }
+
+    /// The default block: the direct strategies' for the rank, or with several threads per
+    /// tile, those on x and 256 threads in all over 8 × … subdomains.
+    fn default_block(&self) -> [i64; 3] {
+        if self.lanes == 1 {
+            return default_block(self.rank);
+        }
+        let tiles = (256 / self.lanes).max(1);
+        let x = tiles.min(8);
+        [self.lanes, x, (tiles / x).max(1)]
+    }
+
     /// Elements a block stages along dimension `d` of a part (1 or 2) with `threads` subdomains
     /// along it (see [`Region::load`]): `threads·P + 1` for part 1, `threads·P + 2K − P + 1`
     /// for part 2.
@@ -145,7 +204,8 @@ impl Shape {
     /// Shared memory a block of `block` threads stages (part 1 in every dimension, the
     /// largest part), in bytes.
     fn staged_bytes(&self, block: &[i64; 3], element_bytes: i64) -> i64 {
-        (0..self.rank).map(|d| self.staged_extent(block[self.rank - 1 - d], false)).product::<i64>() * element_bytes
+        (0..self.rank).map(|d| self.staged_extent(block[self.subdomain_axis(d)], false)).product::<i64>()
+            * element_bytes
     }
 }
 
@@ -153,9 +213,11 @@ impl Shape {
 /// halved along its longest axis until what a block stages fits `limit` bytes (at least one
 /// thread).
 fn fitting_block(shape: &Shape, element_bytes: i64, limit: i64) -> [i64; 3] {
-    let mut block = default_block(shape.rank);
+    let mut block = shape.default_block();
+    // A tile's threads (on x when several) stay; the subdomain axes shrink.
+    let first = usize::from(shape.lanes > 1);
     while shape.staged_bytes(&block, element_bytes) > limit {
-        let Some(axis) = (0..3).filter(|&a| block[a] > 1).max_by_key(|&a| (block[a], std::cmp::Reverse(a))) else {
+        let Some(axis) = (first..3).filter(|&a| block[a] > 1).max_by_key(|&a| (block[a], std::cmp::Reverse(a))) else {
             break;
         };
         block[axis] /= 2;
@@ -173,7 +235,7 @@ impl Shape {
                 .ok_or_else(|| format!("{} writes a value that is not a field", apply.name))?
                 .element;
             let element_bytes = ops::element_bytes(&Type::Float(element)).unwrap_or(8);
-            let shape = Shape { rank: apply.rank(), p: tile.p, k: tile.layers, element_bytes };
+            let shape = Shape { rank: apply.rank(), p: tile.p, k: tile.layers, element_bytes, lanes: 1 };
             if let Some(seen) = &found {
                 if (seen.rank, seen.p, seen.k) != (shape.rank, shape.p, shape.k) {
                     return Err(format!(
@@ -264,6 +326,9 @@ struct Emitter<'a> {
     grid_cap: i64,
     /// Stage each block's region in shared memory ([`Region`]).
     staged: bool,
+    /// Threads per tile (`tile-threads`): 1 runs a tile lexicographically; more run its
+    /// anti-diagonals one after another (2-D), the tile's threads along x.
+    lanes: i64,
 }
 
 /// Per dimension, what a kernel computes once: the box `lower ≤ i < upper`, its extent
@@ -326,9 +391,19 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// One launch for the layer loop of `apply`: a thread per subdomain (grid-stride along each
-    /// axis), the layer loop and the tile's points inside it; staged, the block's region is
-    /// loaded into shared memory first and stored back after.
+    /// The grid axis of subdomain dimension `d` of `rank`: the innermost on x, or, with several
+    /// threads per tile, on y (the tile's threads take x).
+    fn subdomain_axis(&self, rank: usize, d: usize) -> usize {
+        if self.lanes > 1 {
+            rank - d
+        } else {
+            rank - 1 - d
+        }
+    }
+
+    /// One launch for the layer loop of `apply`: a thread (or `lanes` threads) per subdomain,
+    /// the layer loop and the tile's points inside it; staged, the block's region is loaded into
+    /// shared memory first and stored back after.
     fn kernel(
         &mut self,
         ir: &mut Ir,
@@ -353,17 +428,18 @@ impl Emitter<'_> {
             let subdomains = binary(ir, body, "arith.ceildivsi", extent, p, Type::Index, &location);
             dims.push(BoxDim { lower, upper, extent, subdomains });
         }
-        // Dimension d on axis rank − 1 − d (the innermost on x). Unstaged, each thread strides
-        // over its subdomains; staged, a block strides over regions of B subdomains (uniformly,
-        // so that all its threads meet its barriers) and a thread is active where its
-        // subdomain exists.
+        // A thread's subdomains. With barriers in the kernel (staging, or several threads per
+        // tile) a block strides over regions of B subdomains per axis uniformly, so that all
+        // its threads meet every barrier, and a thread is active where its subdomain exists;
+        // without, each thread strides over its own subdomains.
+        let uniform = self.staged || self.lanes > 1;
         let mut subdomain = Vec::with_capacity(rank);
         let mut first = Vec::with_capacity(rank);
         for (d, dim) in dims.iter().enumerate() {
-            let axis = rank - 1 - d;
+            let axis = self.subdomain_axis(rank, d);
             let first_block = binary(ir, body, "arith.muli", ids.bid[axis], ids.bdim[axis], Type::Index, &location);
             let stride = binary(ir, body, "arith.muli", ids.gdim[axis], ids.bdim[axis], Type::Index, &location);
-            if self.staged {
+            if uniform {
                 let (r, inner) = ops::scf_for(ir, body, first_block, dim.subdomains, stride, &location);
                 first.push(r);
                 body = inner;
@@ -375,17 +451,7 @@ impl Emitter<'_> {
                 body = inner;
             }
         }
-        let staged = if self.staged {
-            let regions: Vec<Region> =
-                (0..rank).map(|d| self.region(ir, body, &dims[d], first[d], tile, d, backward, &location)).collect();
-            let element = stencil_dialects::stencil::FieldType::from_type(ir.value_type(apply.written))
-                .map(|f| Type::Float(f.element))
-                .ok_or("the written value is not a field")?;
-            let extents: Vec<i64> = (0..rank).map(|d| self.block[rank - 1 - d] * tile.p + 1).collect();
-            let buffer = ops::workgroup_buffer(ir, kernel.func, kernel.entry, &extents, &element);
-            let global = *kernel.args.get(&apply.written).ok_or("the written field is not a kernel argument")?;
-            self.copy_region(ir, body, &ids, &regions, global, buffer, &element, true, &location)?;
-            ops::barrier(ir, body, &location);
+        let active = if uniform {
             let mut active: Option<ValueId> = None;
             for d in 0..rank {
                 let inside = compare(ir, body, SLT, subdomain[d], dims[d].subdomains, &location);
@@ -394,64 +460,97 @@ impl Emitter<'_> {
                     Some(a) => binary(ir, body, "arith.andi", a, inside, Type::I1, &location),
                 });
             }
-            let after = body;
-            let compute = ops::scf_if(ir, body, active.ok_or("a kernel without dimensions")?, &location);
-            ops::barrier(ir, after, &location);
-            self.copy_region(ir, after, &ids, &regions, global, buffer, &element, false, &location)?;
-            // The next region of the grid-stride loop reuses the buffer.
-            ops::barrier(ir, after, &location);
-            body = compute;
-            Some((global, buffer, regions.iter().map(|r| r.load_origin).collect::<Vec<_>>()))
+            active
         } else {
             None
         };
+        let staged = if self.staged {
+            let regions: Vec<Region> =
+                (0..rank).map(|d| self.region(ir, body, &dims[d], first[d], tile, d, backward, &location)).collect();
+            let element = stencil_dialects::stencil::FieldType::from_type(ir.value_type(apply.written))
+                .map(|f| Type::Float(f.element))
+                .ok_or("the written value is not a field")?;
+            let extents: Vec<i64> = (0..rank).map(|d| self.block[self.subdomain_axis(rank, d)] * tile.p + 1).collect();
+            let buffer = ops::workgroup_buffer(ir, kernel.func, kernel.entry, &extents, &element);
+            let global = *kernel.args.get(&apply.written).ok_or("the written field is not a kernel argument")?;
+            self.copy_region(ir, body, &ids, &regions, global, buffer, &element, true, &location)?;
+            ops::barrier(ir, body, &location);
+            Some(Staged { global, buffer, regions, element })
+        } else {
+            None
+        };
+        let point = PointCode { tile, dims: &dims, subdomain: &subdomain, p, backward, location: &location };
         let zero = index_constant(ir, body, 0, &location);
         let one = index_constant(ir, body, 1, &location);
         let layers = index_constant(ir, body, tile.layers, &location);
-        let (layer, mut point_body) = ops::scf_for(ir, body, zero, layers, one, &location);
-        // The tile's points at this layer, lexicographically in the sweep's coordinates x
-        // (MlsorTile::range clipped to the box).
-        let mut xs = Vec::with_capacity(rank);
-        for d in 0..rank {
-            let at = point_body;
-            let base = binary(ir, at, "arith.muli", subdomain[d], p, Type::Index, &location);
-            let (lo, hi) = if tile.part2[d] {
-                let p_minus_one = index_constant(ir, at, tile.p - 1, &location);
-                let from = binary(ir, at, "arith.addi", base, p_minus_one, Type::Index, &location);
-                let lo = binary(ir, at, "arith.subi", from, layer, Type::Index, &location);
-                let end = binary(ir, at, "arith.addi", base, p, Type::Index, &location);
-                (lo, binary(ir, at, "arith.addi", end, layer, Type::Index, &location))
-            } else {
-                // min(l, sP) is l except in the first subdomain, whose part 1 starts at 0.
-                let edge = binary(ir, at, "arith.minsi", layer, base, Type::Index, &location);
-                let lo = binary(ir, at, "arith.addi", base, edge, Type::Index, &location);
-                let p_minus_one = index_constant(ir, at, tile.p - 1, &location);
-                let end = binary(ir, at, "arith.addi", base, p_minus_one, Type::Index, &location);
-                (lo, binary(ir, at, "arith.subi", end, layer, Type::Index, &location))
+        let (layer, layer_body) = ops::scf_for(ir, body, zero, layers, one, &location);
+        let points = if self.lanes == 1 {
+            // One thread per tile: its points lexicographically (in the sweep's coordinates).
+            let mut at = match active {
+                Some(active) => ops::scf_if(ir, layer_body, active, &location),
+                None => layer_body,
             };
-            let hi = binary(ir, at, "arith.minsi", hi, dims[d].extent, Type::Index, &location);
-            let (x, inner) = ops::scf_for(ir, at, lo, hi, one, &location);
-            xs.push(x);
-            point_body = inner;
-        }
+            let mut xs = Vec::with_capacity(rank);
+            for d in 0..rank {
+                let (lo, hi) = point.range(ir, at, d, layer);
+                let (x, inner) = ops::scf_for(ir, at, lo, hi, one, &location);
+                xs.push(x);
+                at = inner;
+            }
+            (at, xs)
+        } else {
+            // `lanes` threads per tile (2-D): the tile's anti-diagonals x0 + x1 = const one
+            // after another, separated by barriers, each thread taking every lanes-th row. A
+            // 5-point update reads its west and north neighbours from the diagonal before and
+            // its east and south ones from the diagonal after, as in lexicographic order: the
+            // same values, the same bits.
+            let lane = ids.tid[0];
+            // The tile's extent per layer (pure arithmetic, also in inactive threads) and the
+            // diagonals of the largest tile of the layer, the same for every thread of the
+            // block: rows(part 1) = P − 1 − l (the first subdomain's, with its edge),
+            // rows(part 2) = 2l + 1; diagonals = rows₀ + rows₁ − 1.
+            let (lo0, hi0) = point.range(ir, layer_body, 0, layer);
+            let (lo1, hi1) = point.range(ir, layer_body, 1, layer);
+            let mut steps = index_constant(ir, layer_body, -1, &location);
+            for &part2 in &tile.part2 {
+                let rows = if part2 {
+                    let twice = binary(ir, layer_body, "arith.addi", layer, layer, Type::Index, &location);
+                    binary(ir, layer_body, "arith.addi", twice, one, Type::Index, &location)
+                } else {
+                    let widest = index_constant(ir, layer_body, tile.p - 1, &location);
+                    binary(ir, layer_body, "arith.subi", widest, layer, Type::Index, &location)
+                };
+                steps = binary(ir, layer_body, "arith.addi", steps, rows, Type::Index, &location);
+            }
+            let first_row = binary(ir, layer_body, "arith.addi", lo0, lane, Type::Index, &location);
+            let (step, step_body) = ops::scf_for(ir, layer_body, zero, steps, one, &location);
+            let at = ops::scf_if(ir, step_body, active.ok_or("a kernel without dimensions")?, &location);
+            ops::barrier(ir, step_body, &location);
+            let lanes = index_constant(ir, at, self.lanes, &location);
+            let (x0, row_body) = ops::scf_for(ir, at, first_row, hi0, lanes, &location);
+            // x1 = lo1 + step − (x0 − lo0), inside [lo1, hi1).
+            let offset = binary(ir, row_body, "arith.subi", x0, lo0, Type::Index, &location);
+            let along = binary(ir, row_body, "arith.subi", step, offset, Type::Index, &location);
+            let x1 = binary(ir, row_body, "arith.addi", lo1, along, Type::Index, &location);
+            let from = compare(ir, row_body, super::arith::SGE, x1, lo1, &location);
+            let below = compare(ir, row_body, SLT, x1, hi1, &location);
+            let inside = binary(ir, row_body, "arith.andi", from, below, Type::I1, &location);
+            (ops::scf_if(ir, row_body, inside, &location), vec![x0, x1])
+        };
+        let (point_body, xs) = points;
         // The point: i = lb + x forward, ub − 1 − x backward.
         let mut values: Vec<Option<ValueId>> = kernel.extra.iter().map(|&v| Some(v)).collect();
         values.push(Some(layer));
         for d in 0..rank {
-            let i = if backward {
-                let last = binary(ir, point_body, "arith.subi", dims[d].upper, one, Type::Index, &location);
-                binary(ir, point_body, "arith.subi", last, xs[d], Type::Index, &location)
-            } else {
-                binary(ir, point_body, "arith.addi", dims[d].lower, xs[d], Type::Index, &location)
-            };
-            values.push(Some(i));
+            values.push(Some(point.coordinate(ir, point_body, d, xs[d], one)));
         }
         let iters: Vec<AffineExpr> = (0..values.len()).map(|k| AffineExpr::Dim(k as u32)).collect();
         let mut arith = ArithIndexer { dims: &values, params: &kernel.params };
         let mut staged_indexer;
-        let inner: &mut dyn Indexer = match staged {
-            Some((global, buffer, origins)) => {
-                staged_indexer = StagedIndexer { arith, global, buffer, origins };
+        let inner: &mut dyn Indexer = match &staged {
+            Some(st) => {
+                let origins = st.regions.iter().map(|r| r.load_origin).collect();
+                staged_indexer = StagedIndexer { arith, global: st.global, buffer: st.buffer, origins };
                 &mut staged_indexer
             }
             None => &mut arith,
@@ -459,10 +558,17 @@ impl Emitter<'_> {
         let mut unmask = Unmask { inner, loads: vec![] };
         copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut unmask)?;
         erase_dead_ops(ir, self.registry, point_body);
+        if let Some(st) = &staged {
+            // After the layers (inserted at the same point, so after them): every thread done,
+            // the region back, and the buffer free for the grid-stride loop's next region.
+            ops::barrier(ir, body, &location);
+            self.copy_region(ir, body, &ids, &st.regions, st.global, st.buffer, &st.element, false, &location)?;
+            ops::barrier(ir, body, &location);
+        }
         // The grid: per axis, the blocks covering the subdomains of the dimension on it.
         let mut grid = [None; 3];
         for d in 0..rank {
-            let axis = rank - 1 - d;
+            let axis = self.subdomain_axis(rank, d);
             let span = AffineExpr::binary(
                 AffineBinOp::Add,
                 apply.upper[d].clone(),
@@ -479,7 +585,7 @@ impl Emitter<'_> {
         let one_host = index_constant(ir, at, 1, &self.host.location);
         let grid = grid.map(|g| g.unwrap_or(one_host));
         self.host.launch(ir, at, &kernel, LaunchShape { grid, block: self.block }, &Default::default(), ivs);
-        tracing::debug!(kernel = %kernel.name, apply = %apply.name, backward, staged = self.staged, "gpu-map{{mlsor}}: kernel");
+        tracing::debug!(kernel = %kernel.name, apply = %apply.name, backward, staged = self.staged, lanes = self.lanes, "gpu-map{{mlsor}}: kernel");
         Ok(())
     }
 
@@ -497,7 +603,7 @@ impl Emitter<'_> {
         location: &stencil_ir::Location,
     ) -> Region {
         let rank = tile.part2.len();
-        let threads = self.block[rank - 1 - d];
+        let threads = self.block[self.subdomain_axis(rank, d)];
         let c = |ir: &mut Ir, v: i64| index_constant(ir, at, v, location);
         let add = |ir: &mut Ir, a: ValueId, b: ValueId| binary(ir, at, "arith.addi", a, b, Type::Index, location);
         let rp = {
@@ -594,6 +700,60 @@ impl Emitter<'_> {
             super::arith::store(ir, body, v, global, global_index, location);
         }
         Ok(())
+    }
+}
+
+/// A staged kernel's shared buffer and the block's region.
+struct Staged {
+    global: ValueId,
+    buffer: ValueId,
+    regions: Vec<Region>,
+    element: Type,
+}
+
+/// What a thread knows to find its tile's points: the tile, the box, its subdomains.
+struct PointCode<'a> {
+    tile: &'a MlsorTile,
+    dims: &'a [BoxDim],
+    subdomain: &'a [ValueId],
+    p: ValueId,
+    backward: bool,
+    location: &'a stencil_ir::Location,
+}
+
+impl PointCode<'_> {
+    /// The tile's points `lo ≤ x < hi` along dimension `d` at `layer`, in the sweep's
+    /// coordinates: `MlsorTile::range`, clipped to the box.
+    fn range(&self, ir: &mut Ir, at: InsertPoint, d: usize, layer: ValueId) -> (ValueId, ValueId) {
+        let location = self.location;
+        let p = self.p;
+        let base = binary(ir, at, "arith.muli", self.subdomain[d], p, Type::Index, location);
+        let (lo, hi) = if self.tile.part2[d] {
+            let p_minus_one = index_constant(ir, at, self.tile.p - 1, location);
+            let from = binary(ir, at, "arith.addi", base, p_minus_one, Type::Index, location);
+            let lo = binary(ir, at, "arith.subi", from, layer, Type::Index, location);
+            let end = binary(ir, at, "arith.addi", base, p, Type::Index, location);
+            (lo, binary(ir, at, "arith.addi", end, layer, Type::Index, location))
+        } else {
+            // min(l, sP) is l except in the first subdomain, whose part 1 starts at 0.
+            let edge = binary(ir, at, "arith.minsi", layer, base, Type::Index, location);
+            let lo = binary(ir, at, "arith.addi", base, edge, Type::Index, location);
+            let p_minus_one = index_constant(ir, at, self.tile.p - 1, location);
+            let end = binary(ir, at, "arith.addi", base, p_minus_one, Type::Index, location);
+            (lo, binary(ir, at, "arith.subi", end, layer, Type::Index, location))
+        };
+        (lo, binary(ir, at, "arith.minsi", hi, self.dims[d].extent, Type::Index, location))
+    }
+
+    /// The array coordinate of `x` along `d`: `lb + x` forward, `ub − 1 − x` backward.
+    fn coordinate(&self, ir: &mut Ir, at: InsertPoint, d: usize, x: ValueId, one: ValueId) -> ValueId {
+        let dim = &self.dims[d];
+        if self.backward {
+            let last = binary(ir, at, "arith.subi", dim.upper, one, Type::Index, self.location);
+            binary(ir, at, "arith.subi", last, x, Type::Index, self.location)
+        } else {
+            binary(ir, at, "arith.addi", dim.lower, x, Type::Index, self.location)
+        }
     }
 }
 

@@ -121,6 +121,9 @@ pub struct GpuMapOptions {
     /// Streaming strategy: load each plane one stream step ahead into registers, so that the
     /// global loads overlap the step's barriers and computation (software pipelining).
     pub prefetch: bool,
+    /// MLSOR strategy: threads per tile (1: a thread runs its tile lexicographically; more: the
+    /// tile's anti-diagonals one after another, 2-D; `0`: automatic, see `mlsor`).
+    pub tile_threads: i64,
 }
 
 /// The code the wavefront strategy runs in tiles that do not take the full-tile loops
@@ -178,6 +181,7 @@ impl Default for GpuMapOptions {
             full_tiles: true,
             partial_tiles: PartialTiles::Guarded,
             prefetch: false,
+            tile_threads: 0,
         }
     }
 }
@@ -325,6 +329,12 @@ pub fn pass_info() -> PassInfo {
                 description: "overlapped, streaming: time steps per launch (0: the largest the shared-memory limit allows, at most 8)",
             },
             OptionInfo {
+                name: "tile-threads",
+                kind: OptionKind::Int,
+                default: "0",
+                description: "mlsor: threads per tile; 1 runs a tile lexicographically (the thesis' kernels), more run its anti-diagonals one after another separated by barriers, each thread taking every n-th row (2-D; the same bits), the tile's threads on x; 0: automatic (2-D without a given block: the power of two covering a tile's P - 1 rows, at most 8; else 1)",
+            },
+            OptionInfo {
                 name: "prefetch",
                 kind: OptionKind::Bool,
                 default: "false",
@@ -390,6 +400,16 @@ pub fn pass_info() -> PassInfo {
                     strategy.implementation().name()
                 )));
             }
+            let tile_threads = opts.int("tile-threads");
+            if tile_threads < 0 {
+                return Err(pass(format!("tile-threads' of pass 'gpu-map': {tile_threads}; give 1 or more (0: automatic)")));
+            }
+            if tile_threads > 1 && !matches!(strategy, Strategy::Mlsor | Strategy::Auto) {
+                return Err(pass(format!(
+                    "tile-threads' of pass 'gpu-map': threads per tile are the mlsor strategy's; strategy={} has none",
+                    strategy.implementation().name()
+                )));
+            }
             Ok(Box::new(GpuMap {
                 options: GpuMapOptions {
                     strategy,
@@ -403,6 +423,7 @@ pub fn pass_info() -> PassInfo {
                     full_tiles: opts.bool("full-tiles"),
                     partial_tiles,
                     prefetch,
+                    tile_threads,
                 },
             }))
         },

@@ -9,10 +9,20 @@
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward})' 2>/dev/null | FileCheck %s --check-prefix=REF
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},poly-schedule,poly-tile{sizes=4},gpu-map{block=8,8 staging=false})' 2>/dev/null | FileCheck %s --check-prefix=SIM
 // MLSOR's own kernels (gpu-map{strategy=mlsor}, also what strategy=auto picks): one launch per
-// kernel and sweep, one thread per tile running both layers; same bits as the reference.
+// kernel and sweep, each tile's layers in its own threads; same bits as the reference. By
+// default 4 threads per tile (P = 4) run its anti-diagonals; tile-threads=1 is the thesis'
+// one thread per tile, lexicographically.
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=auto})' 2>/dev/null | FileCheck %s --check-prefix=KERNELS
-// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=mlsor staging=false})' 2>/dev/null | FileCheck %s --check-prefix=UNSTAGED
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=mlsor staging=false tile-threads=1})' 2>/dev/null | FileCheck %s --check-prefix=UNSTAGED
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=KIR
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=1})' 2>/dev/null | FileCheck %s --check-prefix=LEX
+// --check-after: the kernels checked against the rewritten program on the reference
+// interpreter (a different MLSOR is a failure with a non-zero exit).
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --check-after='builtin.module(stencil-mlsor{K=2 P=4})' --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=AFTER
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --check-after='builtin.module(stencil-mlsor{K=2 P=4})' --pass-pipeline='builtin.module(stencil-mlsor{K=1 P=4},gpu-map{strategy=mlsor})' 2>&1 | FileCheck %s --check-prefix=AFTERBAD
+// Threads per tile in 3-D, or a block whose x is not the tile's threads: refused.
+// RUN: not stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=4})' 2>&1 | FileCheck %s --check-prefix=LANES3D
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=4 block=8,8})' 2>&1 | FileCheck %s --check-prefix=LANESX
 // The kernels store the update itself: the mask holds on every point a thread visits, so its
 // select and arithmetic are gone.
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor staging=false})' 2>/dev/null | FileCheck %s --check-prefix=UNMASK
@@ -76,38 +86,55 @@
 // SIM: races 0
 // SIM: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
 
-// Each block stages its region in shared memory: three barriers per launch (loaded, computed,
-// stored).
-// KERNELS: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=true shared_memory=34056 auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tiles_per_thread=1
-// KERNELS: sim      8 launches, {{.*}} 24 barriers, {{.*}} races 0
+// Each block stages its region in shared memory: a barrier after the load, one after each
+// anti-diagonal of each layer, one before and one after the store.
+// KERNELS: mapping  mlsor: block=4x8x8 grid=per-subdomain staging=true shared_memory=8712 auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tile_threads=4
+// KERNELS: sim      8 launches, {{.*}} races 0
 // KERNELS: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
-// UNSTAGED: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=false shared_memory=0
+// UNSTAGED: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=false shared_memory=0 layers=2 subdomain=4 tile_threads=1
 // UNSTAGED: sim      8 launches, {{.*}} 0 barriers, {{.*}} races 0
 // UNSTAGED: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
 
 // Each apply records its tile; the host launches each kernel once per step (the layer loop is
 // in the kernel), eight launches per alternate step.
-// KIR: stencil.gpu_mapping = {block = [32, 8, 1], grid = "per-subdomain", layers = 2 : i64, shared_memory = 34056 : i64, staging = true, strategy = "mlsor", subdomain = 4 : i64, tiles_per_thread = 1 : i64}
+// KIR: stencil.gpu_mapping = {block = [4, 8, 8], grid = "per-subdomain", layers = 2 : i64, shared_memory = 8712 : i64, staging = true, strategy = "mlsor", subdomain = 4 : i64, tile_threads = 4 : i64}
 // KIR-COUNT-8: gpu.launch_func
 // KIR-NOT: gpu.launch_func
 // KIR: gpu.module
 // Block → region of subdomains (grid-stride), the region loaded into the shared buffer, a
-// barrier, then in each active thread the layer loop 0 to K over the tile's rows and points on
-// the buffer, a barrier, the region stored back.
-// KIR: gpu.func @sor_2d_5pt_k0({{.*}}) workgroup(%[[BUF:.*]] : memref<33x129xf64, #gpu.address_space<workgroup>>)
+// barrier; the layer loop 0 to K; per layer the anti-diagonals, each an active thread's rows
+// (its lane, then every 4th) and a barrier; the region stored back between barriers.
+// KIR: gpu.func @sor_2d_5pt_k0({{.*}}) workgroup(%[[BUF:.*]] : memref<33x33xf64, #gpu.address_space<workgroup>>)
 // KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // KIR: memref.store %{{.*}}, %[[BUF]]
 // KIR: gpu.barrier
-// KIR: scf.if
 // KIR: scf.for %[[L:.*]] = %c0{{.*}} to %c2 step %{{.*}} {
-// KIR: arith.minsi %[[L]], %{{.*}} : index
-// KIR: scf.for
-// KIR: scf.for
+// KIR: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %{{.*}} {
+// KIR-NEXT: scf.if
+// KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4{{.*}} {
 // KIR: memref.load %[[BUF]]
+// KIR: gpu.barrier
 // KIR: gpu.barrier
 // KIR: memref.load %[[BUF]]
 // KIR: gpu.barrier
+
+// One thread per tile: the layer loop in the active threads, the tile's rows and points.
+// LEX: gpu.func @sor_2d_5pt_k0({{.*}}) workgroup(%[[BUF:.*]] : memref<33x129xf64, #gpu.address_space<workgroup>>)
+// LEX: gpu.barrier
+// LEX: scf.for %[[L:.*]] = %c0{{.*}} to %c2 step %{{.*}} {
+// LEX-NEXT: scf.if
+// LEX: arith.minsi %[[L]], %{{.*}} : index
+// LEX: scf.for
+// LEX: scf.for
+// LEX: memref.load %[[BUF]]
+// LEX: gpu.barrier
+
+// AFTER: check    against the program after builtin.module(stencil-mlsor{K=2 P=4}) on ref (bit-exact): passed
+// AFTERBAD: check    against the program after builtin.module(stencil-mlsor{K=2 P=4}) on ref (bit-exact): FAILED
+
+// LANES3D: tile-threads=4: several threads per tile run its anti-diagonals, in 2-D only; this program is 3-D (use tile-threads=1)
+// LANESX: tile-threads=4 puts a tile's threads on x: the block's x must be 4, not 8
 
 // UNMASK: gpu.func @sor_2d_5pt_k0
 // UNMASK-NOT: arith.select
