@@ -1,6 +1,7 @@
 //! The `mlsor` strategy: the GPU kernels of the parallel multi-layer SOR method (thesis §6.4,
-//! Fig. 6.6) for a program `stencil-mlsor` rewrote — **one thread per tile**, each thread running
-//! all `K` layers of its tile.
+//! Fig. 6.6) for a program `stencil-mlsor` rewrote — each tile's `K` layers in its own threads
+//! (one, as in the thesis, or several running its anti-diagonals), one launch per kernel and
+//! `K`-layer sweep.
 //!
 //! `stencil-mlsor` writes each of a sweep's kernels `K₁,₁ … K₂,₂` (eight in 3-D) as a layer loop
 //! `stencil.iterate %l = 0 to K` around one masked `stencil.apply` over the whole box, and
@@ -32,10 +33,18 @@
 //! default block is the rank's default halved until the box fits `shared-memory`.
 //! `staging=false` runs every access on global memory.
 //!
-//! Options: `block` (threads per block, innermost subdomain axis on `x`; default 256 / 32×8 /
-//! 32×4×2 by rank, shrunk to fit when staged), `grid` (at most that many blocks per axis:
-//! blocks then stride over several regions, as they do where CUDA's grid limits cut a grid
-//! short), `staging` and `shared-memory`.
+//! **Several threads per tile** (`tile-threads=n`, 2-D; automatic by default,
+//! [`auto_tile_threads`]): one thread per tile leaves an H100 mostly idle at the grids MLSOR
+//! converges on (`(N/P)²` threads per launch). With `n` threads on `x` per tile, a layer runs the
+//! tile's anti-diagonals `x₀ + x₁ = q` one after another with a block barrier after each, thread
+//! `w` taking rows `lo₀ + w, lo₀ + w + n, …`. A 5-point update reads its west and north
+//! neighbours from diagonal `q − 1` (done) and its east and south ones from `q + 1` (not yet
+//! updated), exactly as in lexicographic order: the same values, the same bits.
+//!
+//! Options: `block` (threads per block, innermost subdomain axis on `x`, or on `y` with several
+//! threads per tile; default 256 threads by rank, shrunk to fit when staged), `grid` (at most
+//! that many blocks per axis: blocks then stride over several regions, as they do where CUDA's
+//! grid limits cut a grid short), `staging`, `shared-memory` and `tile-threads`.
 //!
 //! Not done: the thesis' row reduction (keeping only three rows of a tile on chip, for tiles
 //! whose box does not fit) and threads that run several subdomains' tiles. Only programs whose
@@ -541,8 +550,8 @@ impl Emitter<'_> {
         // The point: i = lb + x forward, ub − 1 − x backward.
         let mut values: Vec<Option<ValueId>> = kernel.extra.iter().map(|&v| Some(v)).collect();
         values.push(Some(layer));
-        for d in 0..rank {
-            values.push(Some(point.coordinate(ir, point_body, d, xs[d], one)));
+        for (d, &x) in xs.iter().enumerate() {
+            values.push(Some(point.coordinate(ir, point_body, d, x, one)));
         }
         let iters: Vec<AffineExpr> = (0..values.len()).map(|k| AffineExpr::Dim(k as u32)).collect();
         let mut arith = ArithIndexer { dims: &values, params: &kernel.params };
