@@ -50,6 +50,8 @@
 //! whose box does not fit) and threads that run several subdomains' tiles. Only programs whose
 //! applies are all `stencil-mlsor` kernels map; anything else is refused with the reason.
 
+use std::collections::HashMap;
+
 use stencil_ir::affine::{AffineBinOp, AffineExpr};
 use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, OpId, Type, ValueId};
@@ -59,6 +61,7 @@ use stencil_passes::stencil_to_poly::ScopInfo;
 use super::arith::{binary, compare, index_constant, ArithIndexer, SLT};
 use super::host::{default_block, HostSide, LaunchShape, ThreadIds};
 use super::nest::{ApplyBox, NestItem};
+use super::staging::{StagedField, StagedIndexer};
 use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
 use crate::codegen::statement::{copy_statement, Indexer};
 
@@ -555,14 +558,18 @@ impl Emitter<'_> {
         }
         let iters: Vec<AffineExpr> = (0..values.len()).map(|k| AffineExpr::Dim(k as u32)).collect();
         let mut arith = ArithIndexer { dims: &values, params: &kernel.params };
+        // Staged: the written field's accesses go to the buffer (element minus the region's
+        // load origin), as the wavefront strategy's staged tiles do.
+        let staged_fields: HashMap<ValueId, StagedField> = staged
+            .iter()
+            .map(|st| (st.global, StagedField::new(st.buffer, st.regions.iter().map(|r| r.load_origin).collect())))
+            .collect();
         let mut staged_indexer;
-        let inner: &mut dyn Indexer = match &staged {
-            Some(st) => {
-                let origins = st.regions.iter().map(|r| r.load_origin).collect();
-                staged_indexer = StagedIndexer { arith, global: st.global, buffer: st.buffer, origins };
-                &mut staged_indexer
-            }
-            None => &mut arith,
+        let inner: &mut dyn Indexer = if staged_fields.is_empty() {
+            &mut arith
+        } else {
+            staged_indexer = StagedIndexer { inner: arith, staged: &staged_fields };
+            &mut staged_indexer
         };
         let mut unmask = Unmask { inner, loads: vec![] };
         copy_statement(ir, self.ir_info, apply.statement, &iters, &kernel.args, point_body, &mut unmask)?;
@@ -842,77 +849,5 @@ fn erase_dead_ops(ir: &mut Ir, registry: &DialectRegistry, at: InsertPoint) {
         for op in dead.into_iter().rev() {
             ir.erase_op(op);
         }
-    }
-}
-
-/// Accesses of a staged kernel: the written field through the block's shared buffer (array
-/// index minus the region's load origin), anything else as [`ArithIndexer`] does.
-struct StagedIndexer<'a> {
-    arith: ArithIndexer<'a>,
-    global: ValueId,
-    buffer: ValueId,
-    origins: Vec<ValueId>,
-}
-
-impl StagedIndexer<'_> {
-    /// `index − origin` per dimension, as values.
-    fn shared_index(
-        &self,
-        ir: &mut Ir,
-        at: InsertPoint,
-        index: &[AffineExpr],
-        location: &stencil_ir::Location,
-    ) -> Result<Vec<ValueId>, String> {
-        let values = self.arith.indices(ir, at, index, location)?;
-        Ok(values
-            .into_iter()
-            .zip(&self.origins)
-            .map(|(v, &o)| binary(ir, at, "arith.subi", v, o, Type::Index, location))
-            .collect())
-    }
-}
-
-impl Indexer for StagedIndexer<'_> {
-    fn load(
-        &mut self,
-        ir: &mut Ir,
-        at: InsertPoint,
-        memref: ValueId,
-        index: &[AffineExpr],
-        element: Type,
-        location: &stencil_ir::Location,
-    ) -> Result<ValueId, String> {
-        if memref != self.global {
-            return self.arith.load(ir, at, memref, index, element, location);
-        }
-        let indices = self.shared_index(ir, at, index, location)?;
-        Ok(super::arith::load(ir, at, self.buffer, indices, element, location))
-    }
-
-    fn store(
-        &mut self,
-        ir: &mut Ir,
-        at: InsertPoint,
-        value: ValueId,
-        memref: ValueId,
-        index: &[AffineExpr],
-        location: &stencil_ir::Location,
-    ) -> Result<(), String> {
-        if memref != self.global {
-            return self.arith.store(ir, at, value, memref, index, location);
-        }
-        let indices = self.shared_index(ir, at, index, location)?;
-        super::arith::store(ir, at, value, self.buffer, indices, location);
-        Ok(())
-    }
-
-    fn index_value(
-        &mut self,
-        ir: &mut Ir,
-        at: InsertPoint,
-        expr: &AffineExpr,
-        location: &stencil_ir::Location,
-    ) -> Result<ValueId, String> {
-        self.arith.index_value(ir, at, expr, location)
     }
 }
