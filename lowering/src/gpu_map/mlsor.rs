@@ -494,7 +494,17 @@ impl Emitter<'_> {
         let point = PointCode { tile, dims: &dims, subdomain: &subdomain, p, backward, location: &location };
         let zero = index_constant(ir, body, 0, &location);
         let one = index_constant(ir, body, 1, &location);
-        let layers = index_constant(ir, body, tile.layers, &location);
+        let mut layers = index_constant(ir, body, tile.layers, &location);
+        if self.lanes > 1 {
+            // K, as a value LLVM cannot fold: with a constant trip count it unrolls the layer
+            // loop fully, and the K copies of the diagonal loop keep their bounds live at once
+            // (4x8x8 at 32-bit index: 79–116 registers, 38–55 without). The region loop runs
+            // only where the box is not empty, so `K + min(E, 0)` is K wherever the loop runs
+            // (and cannot overflow). A select `E > 0 ? K : 0` does not do: LLVM unswitches it.
+            let zero = index_constant(ir, body, 0, &location);
+            let empty_part = binary(ir, body, "arith.minsi", dims[0].extent, zero, Type::Index, &location);
+            layers = binary(ir, body, "arith.addi", layers, empty_part, Type::Index, &location);
+        }
         let (layer, layer_body) = ops::scf_for(ir, body, zero, layers, one, &location);
         let points = if self.lanes == 1 {
             // One thread per tile: its points lexicographically (in the sweep's coordinates).
