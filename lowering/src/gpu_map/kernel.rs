@@ -37,7 +37,7 @@ use stencil_poly::codegen::{
 };
 use stencil_poly::tiling::{DimKind, TiledSchedule};
 
-use super::arith::{binary, compare, index_constant, true_constant, ArithIndexer, EQ, NE, SGE, SLT};
+use super::arith::{binary, compare, index_constant, true_constant, ArithIndexer, EQ, NE, SGE, SLE, SLT};
 use super::staging::{StagedField, StagedIndexer};
 use super::{ops, PartialTiles};
 use crate::codegen::statement::copy_statement;
@@ -75,13 +75,22 @@ pub(crate) struct KernelInput<'a> {
     pub full_tiles: bool,
     /// What the other tiles run (`gpu-map{partial-tiles}`).
     pub partial_tiles: PartialTiles,
+    /// Whether directly mapped tiles get one block each (`gpu-map{grid=0}`): the host launches
+    /// a block per tile, in several launches where a grid axis would pass CUDA's limit, and
+    /// the kernel takes one more `index` argument per grid axis, the launch's first tile
+    /// along it ([`KernelGrid::Tiles`]). Otherwise the blocks of a capped grid stride over the
+    /// tiles.
+    pub one_tile_per_block: bool,
 }
 
 /// How the host must size a kernel's grid.
 pub(crate) enum KernelGrid {
     /// `n` blocks along x (tiles cyclic over them, or untiled work).
     Blocks(i64),
-    /// One block per tile: per grid axis x, y, z (innermost tile dimension first).
+    /// Blocks for tiles: per grid axis x, y, z (innermost tile dimension first). With
+    /// [`KernelInput::one_tile_per_block`] the kernel's last arguments are one tile offset per
+    /// axis, in the same order, and block `b` of a launch with offset `o` runs the axis' tile
+    /// `b + o`; otherwise the blocks stride over the tiles by the grid size.
     Tiles(Vec<TileAxis>),
 }
 
@@ -157,6 +166,12 @@ pub(crate) fn build_kernel(
     };
     let grid = k.body(node, at)?;
     k.check_shared_limit()?;
+    // The tile offsets `body` appended to the entry block's arguments (before the workgroup
+    // attributions), one per grid axis.
+    if let (KernelGrid::Tiles(axes), true) = (&grid, input.one_tile_per_block) {
+        arg_types.extend(axes.iter().map(|_| Type::Index));
+        ir.set_property(func, "function_type", Attribute::ty(Type::function(arg_types, vec![])));
+    }
     Ok(grid)
 }
 
@@ -167,7 +182,11 @@ impl KernelBuilder<'_, '_> {
         if contains_tile_loop(input.nest, node) {
             if let Some(chain) = direct_chain(input.nest, node) {
                 if let Some(ranges) = tile_ranges(input, &chain)? {
-                    self.direct_tiles(&chain, &ranges, at)?;
+                    // One offset argument per grid axis (x first), after the host dimensions.
+                    let offsets: Option<Vec<ValueId>> = input.one_tile_per_block.then(|| {
+                        (0..chain.len()).map(|_| self.ir.add_block_argument(self.entry, Type::Index)).collect()
+                    });
+                    self.direct_tiles(&chain, &ranges, offsets.as_deref(), at)?;
                     let axes = ranges
                         .into_iter()
                         .zip(&chain)
@@ -532,19 +551,40 @@ impl KernelBuilder<'_, '_> {
     /// the loop's exact bounds are a guard; an inner one is its loop's exact lower bound (given
     /// the outer coordinates) plus the block id, up to its exact upper bound — so the host
     /// sizes inner axes to the most tiles one outer coordinate has (`TileAxis::extent`), not to
-    /// the range over the whole wavefront. Blocks stride by the grid size when the host had to
-    /// clamp it.
-    fn direct_tiles(&mut self, chain: &[&ForLoop], ranges: &[DimensionRange], at: InsertPoint) -> Result<(), String> {
+    /// the range over the whole wavefront.
+    ///
+    /// With `offsets` (one per grid axis, x first: [`KernelInput::one_tile_per_block`]) each
+    /// block runs at most one tile, its coordinate plus the launch's offset, behind a guard.
+    /// Without, blocks stride by the grid size (the host capped it at `gpu-map{grid=…}`). The
+    /// loop costs registers far beyond its work: LLVM's loop strength reduction turns every
+    /// bound of the tile that is affine in the loop's coordinate into an induction variable of
+    /// its own, live across the whole tile (2-D SOR, 32-bit index: 121 registers with the
+    /// loops, 47 without).
+    fn direct_tiles(
+        &mut self,
+        chain: &[&ForLoop],
+        ranges: &[DimensionRange],
+        offsets: Option<&[ValueId]>,
+        at: InsertPoint,
+    ) -> Result<(), String> {
         let location = self.location.clone();
         let saved = self.dims.clone();
         let mut inner = at;
         let n = chain.len();
         for (i, (l, range)) in chain.iter().zip(ranges).enumerate() {
             let axis = n - 1 - i;
+            let offset = offsets.and_then(|o| o.get(axis).copied());
             if i > 0 {
                 let (lo, hi) = self.bounds(l, inner)?;
                 let start = binary(self.ir, inner, "arith.addi", lo, self.bids[axis], Type::Index, &location);
-                let (v, body) = self.scf_for(inner, start, hi, self.grids[axis]);
+                let (v, body) = match offset {
+                    Some(o) => {
+                        let v = binary(self.ir, inner, "arith.addi", start, o, Type::Index, &location);
+                        let below = compare(self.ir, inner, SLT, v, hi, &location);
+                        (v, self.scf_if(inner, below))
+                    }
+                    None => self.scf_for(inner, start, hi, self.grids[axis]),
+                };
                 if let Some(d) = self.dims.get_mut(l.dim) {
                     *d = Some(v);
                 }
@@ -553,6 +593,18 @@ impl KernelBuilder<'_, '_> {
             }
             let first = self.range_value(range, true, inner)?;
             let last = self.range_value(range, false, inner)?;
+            if let Some(o) = offset {
+                // The outermost loop's range is its own bounds (`tile_ranges`), so a tile at or
+                // after the range's start is in the loop once it is not past the range's end.
+                let start = binary(self.ir, inner, "arith.addi", first, self.bids[axis], Type::Index, &location);
+                let v = binary(self.ir, inner, "arith.addi", start, o, Type::Index, &location);
+                let inside = compare(self.ir, inner, SLE, v, last, &location);
+                if let Some(d) = self.dims.get_mut(l.dim) {
+                    *d = Some(v);
+                }
+                inner = self.scf_if(inner, inside);
+                continue;
+            }
             let one = self.constant(inner, 1);
             let end = binary(self.ir, inner, "arith.addi", last, one, Type::Index, &location);
             let start = binary(self.ir, inner, "arith.addi", first, self.bids[axis], Type::Index, &location);
