@@ -443,9 +443,9 @@ impl Offload for GpuOffload<'_> {
                     .collect::<Result<Vec<_>, _>>()?;
                 for (axis, count) in counts.into_iter().enumerate() {
                     let limit = constant(ir, at, grid_limit(axis));
-                    let blocks = arith::binary(ir, at, "arith.minsi", count, limit, Type::Index, &location);
                     if !input.one_tile_per_block {
                         // The kernel's blocks stride over the tiles of the capped grid.
+                        let blocks = arith::binary(ir, at, "arith.minsi", count, limit, Type::Index, &location);
                         let cap = constant(ir, at, self.options.grid);
                         grid[axis] = arith::binary(ir, at, "arith.minsi", blocks, cap, Type::Index, &location);
                         continue;
