@@ -122,7 +122,8 @@ proptest! {
         size in 1i64..=3,
         staging in any::<bool>(),
         block in prop_oneof![Just("4"), Just("4,2"), Just("2,2,2")],
-        grid in 1i64..=3,
+        // 0: a block per tile (no loop over tiles in the kernel); else blocks striding over them.
+        grid in 0i64..=3,
     ) {
         let n = if p.dims == 3 { n.min(5) } else { n };
         let text = p.text();

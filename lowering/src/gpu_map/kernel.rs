@@ -37,7 +37,7 @@ use stencil_poly::codegen::{
 };
 use stencil_poly::tiling::{DimKind, TiledSchedule};
 
-use super::arith::{binary, compare, index_constant, true_constant, ArithIndexer, EQ, NE, SGE, SLT};
+use super::arith::{binary, compare, index_constant, true_constant, ArithIndexer, EQ, NE, SGE, SLE, SLT};
 use super::staging::{StagedField, StagedIndexer};
 use super::{ops, PartialTiles};
 use crate::codegen::statement::copy_statement;
@@ -75,13 +75,22 @@ pub(crate) struct KernelInput<'a> {
     pub full_tiles: bool,
     /// What the other tiles run (`gpu-map{partial-tiles}`).
     pub partial_tiles: PartialTiles,
+    /// Whether directly mapped tiles get one block each (`gpu-map{grid=0}`): the host launches
+    /// a block per tile, in several launches where a grid axis would pass CUDA's limit, and
+    /// the kernel takes one more `index` argument per grid axis, the launch's first tile
+    /// along it ([`KernelGrid::Tiles`]). Otherwise the blocks of a capped grid stride over the
+    /// tiles.
+    pub one_tile_per_block: bool,
 }
 
 /// How the host must size a kernel's grid.
 pub(crate) enum KernelGrid {
     /// `n` blocks along x (tiles cyclic over them, or untiled work).
     Blocks(i64),
-    /// One block per tile: per grid axis x, y, z (innermost tile dimension first).
+    /// Blocks for tiles: per grid axis x, y, z (innermost tile dimension first). With
+    /// [`KernelInput::one_tile_per_block`] the kernel's last arguments are one tile offset per
+    /// axis, in the same order, and block `b` of a launch with offset `o` runs the axis' tile
+    /// `b + o`; otherwise the blocks stride over the tiles by the grid size.
     Tiles(Vec<TileAxis>),
 }
 
@@ -157,6 +166,12 @@ pub(crate) fn build_kernel(
     };
     let grid = k.body(node, at)?;
     k.check_shared_limit()?;
+    // The tile offsets `body` appended to the entry block's arguments (before the workgroup
+    // attributions), one per grid axis.
+    if let (KernelGrid::Tiles(axes), true) = (&grid, input.one_tile_per_block) {
+        arg_types.extend(axes.iter().map(|_| Type::Index));
+        ir.set_property(func, "function_type", Attribute::ty(Type::function(arg_types, vec![])));
+    }
     Ok(grid)
 }
 
@@ -167,7 +182,11 @@ impl KernelBuilder<'_, '_> {
         if contains_tile_loop(input.nest, node) {
             if let Some(chain) = direct_chain(input.nest, node) {
                 if let Some(ranges) = tile_ranges(input, &chain)? {
-                    self.direct_tiles(&chain, &ranges, at)?;
+                    // One offset argument per grid axis (x first), after the host dimensions.
+                    let offsets: Option<Vec<ValueId>> = input.one_tile_per_block.then(|| {
+                        (0..chain.len()).map(|_| self.ir.add_block_argument(self.entry, Type::Index)).collect()
+                    });
+                    self.direct_tiles(&chain, &ranges, offsets.as_deref(), at)?;
                     let axes = ranges
                         .into_iter()
                         .zip(&chain)
@@ -532,19 +551,40 @@ impl KernelBuilder<'_, '_> {
     /// the loop's exact bounds are a guard; an inner one is its loop's exact lower bound (given
     /// the outer coordinates) plus the block id, up to its exact upper bound — so the host
     /// sizes inner axes to the most tiles one outer coordinate has (`TileAxis::extent`), not to
-    /// the range over the whole wavefront. Blocks stride by the grid size when the host had to
-    /// clamp it.
-    fn direct_tiles(&mut self, chain: &[&ForLoop], ranges: &[DimensionRange], at: InsertPoint) -> Result<(), String> {
+    /// the range over the whole wavefront.
+    ///
+    /// With `offsets` (one per grid axis, x first: [`KernelInput::one_tile_per_block`]) each
+    /// block runs at most one tile, its coordinate plus the launch's offset, behind a guard.
+    /// Without, blocks stride by the grid size (the host capped it at `gpu-map{grid=…}`). The
+    /// loop costs registers far beyond its work: LLVM's loop strength reduction turns every
+    /// bound of the tile that is affine in the loop's coordinate into an induction variable of
+    /// its own, live across the whole tile (2-D SOR, 32-bit index: 121 registers with the
+    /// loops, 47 without).
+    fn direct_tiles(
+        &mut self,
+        chain: &[&ForLoop],
+        ranges: &[DimensionRange],
+        offsets: Option<&[ValueId]>,
+        at: InsertPoint,
+    ) -> Result<(), String> {
         let location = self.location.clone();
         let saved = self.dims.clone();
         let mut inner = at;
         let n = chain.len();
         for (i, (l, range)) in chain.iter().zip(ranges).enumerate() {
             let axis = n - 1 - i;
+            let offset = offsets.and_then(|o| o.get(axis).copied());
             if i > 0 {
                 let (lo, hi) = self.bounds(l, inner)?;
                 let start = binary(self.ir, inner, "arith.addi", lo, self.bids[axis], Type::Index, &location);
-                let (v, body) = self.scf_for(inner, start, hi, self.grids[axis]);
+                let (v, body) = match offset {
+                    Some(o) => {
+                        let v = binary(self.ir, inner, "arith.addi", start, o, Type::Index, &location);
+                        let below = compare(self.ir, inner, SLT, v, hi, &location);
+                        (v, self.scf_if(inner, below))
+                    }
+                    None => self.scf_for(inner, start, hi, self.grids[axis]),
+                };
                 if let Some(d) = self.dims.get_mut(l.dim) {
                     *d = Some(v);
                 }
@@ -553,6 +593,18 @@ impl KernelBuilder<'_, '_> {
             }
             let first = self.range_value(range, true, inner)?;
             let last = self.range_value(range, false, inner)?;
+            if let Some(o) = offset {
+                // The outermost loop's range is its own bounds (`tile_ranges`), so a tile at or
+                // after the range's start is in the loop once it is not past the range's end.
+                let start = binary(self.ir, inner, "arith.addi", first, self.bids[axis], Type::Index, &location);
+                let v = binary(self.ir, inner, "arith.addi", start, o, Type::Index, &location);
+                let inside = compare(self.ir, inner, SLE, v, last, &location);
+                if let Some(d) = self.dims.get_mut(l.dim) {
+                    *d = Some(v);
+                }
+                inner = self.scf_if(inner, inside);
+                continue;
+            }
             let one = self.constant(inner, 1);
             let end = binary(self.ir, inner, "arith.addi", last, one, Type::Index, &location);
             let start = binary(self.ir, inner, "arith.addi", first, self.bids[axis], Type::Index, &location);
@@ -703,13 +755,49 @@ impl KernelBuilder<'_, '_> {
             chain.truncate(1);
         }
         let m = chain.len();
-        self.thread_chain(&chain, 0, m, at)
+        // The points' guards as windows of the thread loops' variables (`PointGuards`).
+        let last = chain[m - 1];
+        let items: Vec<&LoopAst> = match last.body.as_ref() {
+            LoopAst::Seq(items) => items.iter().collect(),
+            other => vec![other],
+        };
+        let dims: Vec<usize> = chain.iter().map(|l| l.dim).collect();
+        let guards = items
+            .iter()
+            .map(|item| match item {
+                LoopAst::If { guards, .. } => Some(PointGuards::split(guards, &dims)),
+                _ => None,
+            })
+            .collect();
+        self.thread_chain(&chain, 0, m, at, guards, &items)
     }
 
-    fn thread_chain(&mut self, chain: &[&ForLoop], p: usize, m: usize, at: InsertPoint) -> Result<(), String> {
+    /// Loop `p` of the thread-mapped `chain` (`m` loops) at `at`, and inside it the rest; the
+    /// innermost body's `items` run with their guards `guards` (one per item, `None` for an
+    /// item that is not a guard).
+    fn thread_chain(
+        &mut self,
+        chain: &[&ForLoop],
+        p: usize,
+        m: usize,
+        at: InsertPoint,
+        mut guards: Vec<Option<PointGuards>>,
+        items: &[&LoopAst],
+    ) -> Result<(), String> {
         let Some(l) = chain.get(p) else {
-            let last = chain[m - 1];
-            return self.node(&last.body, at, Level::Thread);
+            for (item, point) in items.iter().zip(guards) {
+                match (item, point) {
+                    (LoopAst::If { then, .. }, Some(point)) => {
+                        let body = match self.point_holds(at, &point, chain)? {
+                            Some(c) => self.scf_if(at, c),
+                            None => at,
+                        };
+                        self.node(then, body, Level::Thread)?;
+                    }
+                    (item, _) => self.node(item, at, Level::Thread)?,
+                }
+            }
+            return Ok(());
         };
         let location = self.location.clone();
         // Loop p (0 = outermost) is on thread dimension m - 1 - p; the outermost takes every
@@ -730,8 +818,110 @@ impl KernelBuilder<'_, '_> {
             let s = self.constant(at, l.step);
             binary(self.ir, at, "arith.muli", size, s, Type::Index, &location)
         };
+        // The windows of this loop's variable, before the loop.
+        for point in guards.iter_mut().flatten() {
+            point.window(self, p, l.dim, at)?;
+        }
         let (iv, inner) = self.scf_for(at, start, hi, step);
-        self.with_dim(l.dim, iv, |k| k.thread_chain(chain, p + 1, m, inner))
+        self.with_dim(l.dim, iv, |k| k.thread_chain(chain, p + 1, m, inner, guards, items))
+    }
+
+    /// Whether a point passes `point`'s guards: its windows and the rest.
+    fn point_holds(
+        &mut self,
+        at: InsertPoint,
+        point: &PointGuards,
+        chain: &[&ForLoop],
+    ) -> Result<Option<ValueId>, String> {
+        let location = self.location.clone();
+        let mut cond = self.guards_value(at, &point.rest, &self.dims.clone())?;
+        for &(p, lower, bound) in &point.bounds {
+            let x = self.dims.get(chain[p].dim).copied().flatten().ok_or("a thread loop without its variable")?;
+            let holds = compare(self.ir, at, if lower { SGE } else { SLE }, x, bound, &location);
+            cond = Some(match cond {
+                Some(c) => binary(self.ir, at, "arith.andi", c, holds, Type::I1, &location),
+                None => holds,
+            });
+        }
+        Ok(cond)
+    }
+}
+
+/// The guards of a point inside thread-mapped loops, for evaluation as early as they can be:
+/// each `a + c·x ≥ 0` with `c ≠ 0` on the variable `x` of the innermost of those loops it
+/// involves is `x ≥ ⌈−a/c⌉` (`c > 0`) or `x ≤ ⌊a/(−c)⌋` (`c < 0`), and the largest lower and
+/// smallest upper bound of each loop are computed before that loop; a point tests its
+/// variables against them. The other guards (equalities, or none of the loops' variables) are
+/// tested as they are. Evaluated per point, each guard expression — affine in the loop
+/// variables — became an induction variable of its own in every enclosing loop through LLVM's
+/// loop strength reduction: in partial tiles of 2-D Jacobi, more registers than all the rest of
+/// the kernel.
+struct PointGuards {
+    /// Per loop of the chain (0 = outermost), its guards not yet evaluated, as bounds
+    /// (`lower`, bound).
+    pending: Vec<Vec<(bool, Bound)>>,
+    /// The evaluated bounds: (loop, `lower`, value).
+    bounds: Vec<(usize, bool, ValueId)>,
+    /// The guards tested as they are.
+    rest: Vec<Guard>,
+}
+
+impl PointGuards {
+    /// `guards` split over the chain's loops, whose dimensions are `dims` (outermost first).
+    fn split(guards: &[Guard], dims: &[usize]) -> PointGuards {
+        let mut pending = vec![Vec::new(); dims.len()];
+        let mut rest = Vec::new();
+        for g in guards {
+            let level = dims.iter().rposition(|&d| g.expr.coeff(d) != 0);
+            let bound = match (g.kind, level) {
+                (GuardKind::NonNegative, Some(p)) => Self::bound(g, dims[p]).map(|b| (p, b)),
+                _ => None,
+            };
+            match bound {
+                Some((p, b)) => pending[p].push(b),
+                None => rest.push(g.clone()),
+            }
+        }
+        PointGuards { pending, bounds: Vec::new(), rest }
+    }
+
+    /// `a + c·x ≥ 0` (`x` the column `dim`) as a bound on `x`: (`lower`, `⌈−a/c⌉` or
+    /// `⌊a/(−c)⌋`); `None` when the forms cannot be built.
+    fn bound(g: &Guard, dim: usize) -> Option<(bool, Bound)> {
+        let c = g.expr.coeff(dim);
+        let unit = stencil_poly::AffineForm::unit(g.expr.n_columns(), dim).ok()?;
+        let a = stencil_poly::AffineForm::combine(1, &g.expr, -c, &unit).ok()?;
+        if c > 0 {
+            let minus_a = stencil_poly::AffineForm::combine(-1, &a, 0, &a).ok()?;
+            Some((true, Bound { expr: minus_a, divisor: c }))
+        } else {
+            Some((false, Bound { expr: a, divisor: -c }))
+        }
+    }
+
+    /// Evaluates the bounds of loop `p` (over dimension `dim`) at `at`, before the loop.
+    fn window(&mut self, k: &mut KernelBuilder<'_, '_>, p: usize, dim: usize, at: InsertPoint) -> Result<(), String> {
+        let nd = k.input.nest.space.n_dims();
+        let location = k.location.clone();
+        let mut folded: [Option<ValueId>; 2] = [None, None];
+        for (lower, b) in self.pending.get_mut(p).map(std::mem::take).unwrap_or_default() {
+            debug_assert_eq!(b.expr.coeff(dim), 0, "a bound on a loop's variable refers to it");
+            let e = k.bound_expr(&b, lower, nd);
+            let v = ArithIndexer { dims: &k.dims, params: &k.params }.value(k.ir, at, &e, &location)?;
+            let slot = &mut folded[usize::from(!lower)];
+            *slot = Some(match *slot {
+                Some(acc) => {
+                    binary(k.ir, at, if lower { "arith.maxsi" } else { "arith.minsi" }, acc, v, Type::Index, &location)
+                }
+                None => v,
+            });
+        }
+        for (i, v) in folded.into_iter().enumerate() {
+            if let Some(v) = v {
+                self.bounds.push((p, i == 0, v));
+            }
+        }
+        Ok(())
     }
 }
 

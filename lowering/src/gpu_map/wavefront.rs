@@ -305,16 +305,15 @@ impl GpuOffload<'_> {
 }
 
 impl GpuOffload<'_> {
-    /// Blocks along grid axis `axis` at this launch (host values of the outer dimensions
-    /// `dims`): the number of values of the axis' range, or fewer when an extent bound of the
-    /// axis is smaller (the most tiles one outer tile coordinate has), at least 1 and at most
-    /// CUDA's limit (the kernel strides over the rest).
+    /// Blocks along a grid axis at this launch (host values of the outer dimensions `dims`):
+    /// the number of values of the axis' range, or fewer when an extent bound of the axis is
+    /// smaller (the most tiles one outer tile coordinate has), at least 1; not yet capped at
+    /// CUDA's limit ([`grid_limit`]).
     fn tile_count(
         &self,
         ir: &mut Ir,
         at: InsertPoint,
         tile_axis: &TileAxis,
-        axis: usize,
         dims: &[Option<ValueId>],
         params: &[ValueId],
     ) -> Result<ValueId, String> {
@@ -368,9 +367,16 @@ impl GpuOffload<'_> {
             let most = arith::binary(ir, at, "arith.addi", most, one, Type::Index, location);
             count = arith::binary(ir, at, "arith.minsi", count, most, Type::Index, location);
         }
-        let count = arith::binary(ir, at, "arith.maxsi", count, one, Type::Index, location);
-        let limit = arith::index_constant(ir, at, if axis == 0 { (1 << 31) - 1 } else { 65_535 }, location);
-        Ok(arith::binary(ir, at, "arith.minsi", count, limit, Type::Index, location))
+        Ok(arith::binary(ir, at, "arith.maxsi", count, one, Type::Index, location))
+    }
+}
+
+/// CUDA's limit on the blocks along grid axis `axis` (x = 0).
+fn grid_limit(axis: usize) -> i64 {
+    if axis == 0 {
+        (1 << 31) - 1
+    } else {
+        65_535
     }
 }
 
@@ -419,21 +425,39 @@ impl Offload for GpuOffload<'_> {
             tiled: self.tiled,
             full_tiles: self.options.full_tiles,
             partial_tiles: self.options.partial_tiles,
+            one_tile_per_block: self.options.grid == 0,
         };
         let shape = build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
-        let constant = |ir: &mut Ir, c: i64| arith::index_constant(ir, at, c, &self.location);
+        let location = self.location.clone();
+        let constant = |ir: &mut Ir, at: InsertPoint, c: i64| arith::index_constant(ir, at, c, &location);
+        let mut at = at;
+        // The tile offset of each grid axis (one block per tile: `KernelInput::one_tile_per_block`).
+        let mut offsets = Vec::new();
         let grid = match shape {
-            KernelGrid::Blocks(n) => [constant(ir, n), constant(ir, 1), constant(ir, 1)],
+            KernelGrid::Blocks(n) => [constant(ir, at, n), constant(ir, at, 1), constant(ir, at, 1)],
             KernelGrid::Tiles(ranges) => {
-                let mut grid = [constant(ir, 1), constant(ir, 1), constant(ir, 1)];
-                for (axis, tile_axis) in ranges.iter().enumerate() {
-                    let count = self.tile_count(ir, at, tile_axis, axis, dims, params)?;
-                    grid[axis] = if self.options.grid > 0 {
-                        let cap = constant(ir, self.options.grid);
-                        arith::binary(ir, at, "arith.minsi", count, cap, Type::Index, &self.location)
-                    } else {
-                        count
-                    };
+                let mut grid = [constant(ir, at, 1), constant(ir, at, 1), constant(ir, at, 1)];
+                let counts = ranges
+                    .iter()
+                    .map(|tile_axis| self.tile_count(ir, at, tile_axis, dims, params))
+                    .collect::<Result<Vec<_>, _>>()?;
+                for (axis, count) in counts.into_iter().enumerate() {
+                    let limit = constant(ir, at, grid_limit(axis));
+                    if !input.one_tile_per_block {
+                        // The kernel's blocks stride over the tiles of the capped grid.
+                        let blocks = arith::binary(ir, at, "arith.minsi", count, limit, Type::Index, &location);
+                        let cap = constant(ir, at, self.options.grid);
+                        grid[axis] = arith::binary(ir, at, "arith.minsi", blocks, cap, Type::Index, &location);
+                        continue;
+                    }
+                    // A block per tile: a launch per `limit` tiles along the axis — one, unless
+                    // the axis has more tiles than CUDA allows blocks.
+                    let zero = constant(ir, at, 0);
+                    let (offset, body) = super::ops::scf_for(ir, at, zero, count, limit, &location);
+                    at = body;
+                    let left = arith::binary(ir, at, "arith.subi", count, offset, Type::Index, &location);
+                    grid[axis] = arith::binary(ir, at, "arith.minsi", left, limit, Type::Index, &location);
+                    offsets.push(offset);
                 }
                 grid
             }
@@ -442,13 +466,14 @@ impl Offload for GpuOffload<'_> {
         if let Some(func) = ir.block_ops(self.module_block).last().copied() {
             super::ops::set_known_block_size(ir, func, block_size);
         }
-        let block = block_size.map(|b| constant(ir, b));
+        let block = block_size.map(|b| constant(ir, at, b));
         let mut operands: Vec<ValueId> = Vec::new();
         for (p, _) in &self.typed_args {
             operands.push(*args.get(p).ok_or("a program argument without host value")?);
         }
         operands.extend(params);
         operands.extend(dims.iter().flatten());
+        operands.extend(offsets);
         let kernel =
             Attribute::SymbolRef { root: self.module_name.as_str().into(), nested: vec![name.as_str().into()] };
         let state = stencil_dialects::gpu::launch_func_state(kernel, grid, block, operands, self.location.clone());
