@@ -101,7 +101,10 @@ pub struct GpuMapOptions {
     /// or its search over blocks for the given tile sizes (thesis Alg. 5.1).
     pub block_auto: bool,
     /// Wavefront strategy: the most blocks per grid axis (`0`: one block per tile of a
-    /// wavefront); blocks of the cyclic fallback (`0`: [`FALLBACK_GRID`]).
+    /// wavefront, no loop over tiles in the kernel; an axis with more tiles than CUDA allows
+    /// blocks takes several launches, each passing its first tile per axis as the kernel's last
+    /// arguments); blocks of the cyclic fallback (`0`: [`FALLBACK_GRID`]). MLSOR strategy: the
+    /// most blocks per axis (`0`: as many as the subdomains need).
     pub grid: i64,
     /// Stage each tile's footprint in workgroup (shared) memory (wavefront strategy; thesis
     /// Fig. 3.17 ①–③).
@@ -302,7 +305,7 @@ pub fn pass_info() -> PassInfo {
                 name: "grid",
                 kind: OptionKind::Int,
                 default: "0",
-                description: "wavefront: at most this many blocks per grid axis (0: as many as the wavefront has tiles; blocks then take several tiles in turn); the cyclic fallback for tile loops that do not map to grid axes uses this many blocks (0: 132)",
+                description: "wavefront: at most this many blocks per grid axis, which then take several tiles in turn (0: a block per tile of the wavefront, no loop over tiles in the kernel, several launches where an axis exceeds CUDA's grid limits); the cyclic fallback for tile loops that do not map to grid axes uses this many blocks (0: 132); mlsor: at most this many blocks per axis (0: as many as the subdomains need)",
             },
             OptionInfo {
                 name: "full-tiles",

@@ -109,7 +109,10 @@
 // KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // KIR: memref.store %{{.*}}, %[[BUF]]
 // KIR: gpu.barrier
-// KIR: scf.for %[[L:.*]] = %c0{{.*}} to %c2 step %{{.*}} {
+// The layer loop runs K + min(E, 0) = K times (a bound LLVM does not unroll).
+// KIR: %[[E:.*]] = arith.minsi %{{.*}}, %c0{{.*}} : index
+// KIR-NEXT: %[[K:.*]] = arith.addi %c2{{.*}}, %[[E]] : index
+// KIR-NEXT: scf.for %[[L:.*]] = %c0{{.*}} to %[[K]] step %{{.*}} {
 // KIR: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %{{.*}} {
 // KIR-NEXT: scf.if
 // KIR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4{{.*}} {
