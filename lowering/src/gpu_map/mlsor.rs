@@ -181,14 +181,20 @@ struct Shape {
     lanes: i64,
 }
 
+/// The grid axis of subdomain dimension `d` of `rank`: the innermost on x, or, with several
+/// threads per tile, on y (the tile's threads take x).
+fn subdomain_axis(rank: usize, lanes: i64, d: usize) -> usize {
+    if lanes > 1 {
+        rank - d
+    } else {
+        rank - 1 - d
+    }
+}
+
 impl Shape {
-    /// The grid axis of subdomain dimension `d` (as `Emitter::subdomain_axis`).
+    /// The grid axis of subdomain dimension `d`.
     fn subdomain_axis(&self, d: usize) -> usize {
-        if self.lanes > 1 {
-            self.rank - d
-        } else {
-            self.rank - 1 - d
-        }
+        subdomain_axis(self.rank, self.lanes, d)
     }
 
     /// The default block: the direct strategies' for the rank, or with several threads per
@@ -206,6 +212,8 @@ impl Shape {
     /// along it (see [`Region::load`]): `threads·P + 1` for part 1, `threads·P + 2K − P + 1`
     /// for part 2.
     fn staged_extent(&self, threads: i64, part2: bool) -> i64 {
+        // P is at most stencil_passes::sor::mlsor::MAX_SUBDOMAIN and a block at most 1024
+        // threads: no overflow.
         if part2 {
             threads * self.p + 2 * self.k - self.p + 1
         } else {
@@ -214,10 +222,12 @@ impl Shape {
     }
 
     /// Shared memory a block of `block` threads stages (part 1 in every dimension, the
-    /// largest part), in bytes.
+    /// largest part), in bytes; `i64::MAX` when that does not fit an `i64` (never fits).
     fn staged_bytes(&self, block: &[i64; 3], element_bytes: i64) -> i64 {
-        (0..self.rank).map(|d| self.staged_extent(block[self.subdomain_axis(d)], false)).product::<i64>()
-            * element_bytes
+        (0..self.rank)
+            .map(|d| self.staged_extent(block[self.subdomain_axis(d)], false))
+            .try_fold(element_bytes, i64::checked_mul)
+            .unwrap_or(i64::MAX)
     }
 }
 
@@ -403,14 +413,9 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The grid axis of subdomain dimension `d` of `rank`: the innermost on x, or, with several
-    /// threads per tile, on y (the tile's threads take x).
+    /// The grid axis of subdomain dimension `d` of `rank`.
     fn subdomain_axis(&self, rank: usize, d: usize) -> usize {
-        if self.lanes > 1 {
-            rank - d
-        } else {
-            rank - 1 - d
-        }
+        subdomain_axis(rank, self.lanes, d)
     }
 
     /// One launch for the layer loop of `apply`: a thread (or `lanes` threads) per subdomain,

@@ -404,8 +404,10 @@ pub fn pass_info() -> PassInfo {
                 )));
             }
             let tile_threads = opts.int("tile-threads");
-            if tile_threads < 0 {
-                return Err(pass(format!("tile-threads' of pass 'gpu-map': {tile_threads}; give 1 or more (0: automatic)")));
+            if !(0..=1024).contains(&tile_threads) {
+                return Err(pass(format!(
+                    "tile-threads' of pass 'gpu-map': {tile_threads}; give 1 to 1024 (a block's threads at most; 0: automatic)"
+                )));
             }
             if tile_threads > 1 && !matches!(strategy, Strategy::Mlsor | Strategy::Auto) {
                 return Err(pass(format!(

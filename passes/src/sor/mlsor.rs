@@ -47,6 +47,11 @@ use super::iteration::{RewriteSummary, SorIteration, SorRewrite};
 use super::rbsor::sweep_name;
 use super::recognize::SorUpdate;
 
+/// The widest subdomain `stencil-mlsor` accepts (2²⁰ points): far beyond any useful `P` (the
+/// thesis' largest is 32), and small enough that the GPU mapping's arithmetic on `P` (block ×
+/// `P`, `2P`) cannot overflow.
+pub const MAX_SUBDOMAIN: i64 = 1 << 20;
+
 /// Which sweep directions one MLSOR step runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Directions {
@@ -92,6 +97,9 @@ impl Mlsor {
     pub fn new(k: i64, p: i64, directions: Directions) -> Result<Mlsor, String> {
         if p < 2 {
             return Err(format!("P={p}: subdomains must be at least 2 points wide"));
+        }
+        if p > MAX_SUBDOMAIN {
+            return Err(format!("P={p}: subdomains are at most {MAX_SUBDOMAIN} points wide"));
         }
         if k < 1 || k > p / 2 {
             return Err(format!(

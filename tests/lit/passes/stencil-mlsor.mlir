@@ -20,7 +20,10 @@
 // interpreter (a different MLSOR is a failure with a non-zero exit).
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --check-after='builtin.module(stencil-mlsor{K=2 P=4})' --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=AFTER
 // RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --check-after='builtin.module(stencil-mlsor{K=2 P=4})' --pass-pipeline='builtin.module(stencil-mlsor{K=1 P=4},gpu-map{strategy=mlsor})' 2>&1 | FileCheck %s --check-prefix=AFTERBAD
-// Threads per tile in 3-D, or a block whose x is not the tile's threads: refused.
+// Threads per tile in 3-D, a block whose x is not the tile's threads, more threads per tile
+// than a block holds, a subdomain wider than 2^20: refused.
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor,gpu-map{strategy=mlsor tile-threads=5000})' 2>&1 | FileCheck %s --check-prefix=LANESMAX
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=99999999999})' 2>&1 | FileCheck %s --check-prefix=PMAX
 // RUN: not stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=4})' 2>&1 | FileCheck %s --check-prefix=LANES3D
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=4 block=8,8})' 2>&1 | FileCheck %s --check-prefix=LANESX
 // The kernels store the update itself: the mask holds on every point a thread visits, so its
@@ -135,6 +138,9 @@
 
 // AFTER: check    against the program after builtin.module(stencil-mlsor{K=2 P=4}) on ref (bit-exact): passed
 // AFTERBAD: check    against the program after builtin.module(stencil-mlsor{K=2 P=4}) on ref (bit-exact): FAILED
+
+// LANESMAX: option 'tile-threads' of pass 'gpu-map': 5000; give 1 to 1024 (a block's threads at most; 0: automatic)
+// PMAX: pass 'stencil-mlsor': P=99999999999: subdomains are at most 1048576 points wide
 
 // LANES3D: tile-threads=4: several threads per tile run its anti-diagonals, in 2-D only; this program is 3-D (use tile-threads=1)
 // LANESX: tile-threads=4 puts a tile's threads on x: the block's x must be 4, not 8
