@@ -533,19 +533,25 @@ impl Emitter<'_> {
             // same values, the same bits.
             let lane = ids.tid[0];
             // The tile's extent per layer (pure arithmetic, also in inactive threads) and the
-            // diagonals of the largest tile of the layer, the same for every thread of the
-            // block: rows(part 1) = P − 1 − l (the first subdomain's, with its edge),
-            // rows(part 2) = 2l + 1; diagonals = rows₀ + rows₁ − 1.
+            // diagonals of the largest tile of the block's region at this layer, the same for
+            // all its threads: rows(part 2) = 2l + 1; rows(part 1) = P − 1 − 2l, or P − 1 − l
+            // where the region holds the first subdomain (its edge `0 ≤ x < l` too) — written
+            // P − 1 − l − min(l, rP), r the region's first subdomain; diagonals =
+            // rows₀ + rows₁ − 1.
             let (lo0, hi0) = point.range(ir, layer_body, 0, layer);
             let (lo1, hi1) = point.range(ir, layer_body, 1, layer);
             let mut steps = index_constant(ir, layer_body, -1, &location);
-            for &part2 in &tile.part2 {
+            for (d, &part2) in tile.part2.iter().enumerate() {
                 let rows = if part2 {
                     let twice = binary(ir, layer_body, "arith.addi", layer, layer, Type::Index, &location);
                     binary(ir, layer_body, "arith.addi", twice, one, Type::Index, &location)
                 } else {
                     let widest = index_constant(ir, layer_body, tile.p - 1, &location);
-                    binary(ir, layer_body, "arith.subi", widest, layer, Type::Index, &location)
+                    let edge = binary(ir, layer_body, "arith.subi", widest, layer, Type::Index, &location);
+                    let region = first.get(d).copied().ok_or("a region without its first subdomain")?;
+                    let rp = binary(ir, layer_body, "arith.muli", region, p, Type::Index, &location);
+                    let inner = binary(ir, layer_body, "arith.minsi", layer, rp, Type::Index, &location);
+                    binary(ir, layer_body, "arith.subi", edge, inner, Type::Index, &location)
                 };
                 steps = binary(ir, layer_body, "arith.addi", steps, rows, Type::Index, &location);
             }
