@@ -1,7 +1,7 @@
 //! The `affine` dialect: loops and conditionals with affine bounds and conditions, memory
 //! accesses through affine maps, and affine arithmetic on `index` values (MLIR 22 syntax).
 //!
-//! `affine.for` and `affine.parallel` live in [`loops`]; the rules deciding which values may
+//! `affine.for` and `affine.parallel` live in `loops`; the rules deciding which values may
 //! be affine dimensions and symbols in [`validity`]. Maps and sets are printed inline
 //! (`affine_map<…>`) where mlir-opt would print an alias (`#map`); both spellings parse.
 

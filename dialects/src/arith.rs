@@ -1,7 +1,7 @@
 //! The `arith` dialect: `arith.constant`, integer and float arithmetic, comparisons,
 //! `select` and casts, with MLIR 22's custom syntax, properties, verifiers and folders.
 //!
-//! Ops are described by small tables ([`BinaryOp`], [`CastOp`]) so one parser, printer and
+//! Ops are described by small tables (`BinaryOp`, `CastOp`) so one parser, printer and
 //! verifier serve each syntax family; folding lives in [`fold`], the fast-math and overflow
 //! flag attributes in [`flags`].
 

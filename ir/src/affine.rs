@@ -94,7 +94,7 @@ impl AffineExpr {
     }
 
     /// Builds `lhs op rhs`, simplified as MLIR simplifies on construction (see
-    /// [`simplify`]), so that printing matches mlir-opt and equal maps compare equal.
+    /// `simplify`), so that printing matches mlir-opt and equal maps compare equal.
     ///
     /// Infallible for the code that builds expressions from already valid ones: a fold whose
     /// result would leave `i64` is not applied, so the expression keeps its exact value

@@ -197,7 +197,7 @@ impl TileGeometry {
     }
 
     /// [`lower_bounds`] with a tighter bound of the tiles: per statement, its instances over
-    /// the most instances one tile can hold by the best of its [`Pinning`]s. `s_1 ⋯ s_m` (every
+    /// the most instances one tile can hold by the best of its `Pinning`s. `s_1 ⋯ s_m` (every
     /// row, no iterator: the map is unimodular) is one of them, so this is never below
     /// [`lower_bounds`]'s; on skewed bands it is much higher (a tile of 3-D SOR with
     /// `s_1 = s_3 = 1` holds at most `2·T` of its `s_0·s_2` points: fixing `t` and two rows
@@ -845,7 +845,7 @@ pub type Stop<'s> = dyn FnMut(&Partial<'_>) -> bool + 's;
 /// wavefront and in the total) against the layouts kept: a size whose bound with a part of its
 /// tiles already cannot beat them would be skipped after the whole count too, so stopping
 /// early skips the same sizes, sooner (thesis Alg. 5.1 with the branch and bound of
-/// [`crate::search`]). The first coordinate's values are taken from the middle of their range
+/// [`crate::search()`]). The first coordinate's values are taken from the middle of their range
 /// outwards (the bound rises fastest so), which changes no count.
 pub fn count_tiles_unless(
     shape: &BandShape,

@@ -242,7 +242,7 @@ impl FirstLanes {
 /// enumerates per lane (with the skew all but the last two, which are summed in closed form;
 /// without, all but the last); one more per warp and step. The search weighs it against the
 /// cost of counting the tiles ([`crate::inter::count_cost`]) to choose which comes first.
-/// With three point loops [`lane_steps`] now takes about two per lane and step instead of
+/// With three point loops `lane_steps` now takes about two per lane and step instead of
 /// `⌈s_1 / b_z⌉`; the estimate is left as it was: lowering it (measured on 3-D Jacobi and SOR,
 /// thesis model) counted the warps first more often at the same speed.
 pub fn warps_cost(shape: &BandShape, sizes: &[i64], block: Block) -> u64 {

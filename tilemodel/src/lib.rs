@@ -14,7 +14,7 @@
 //!   and seed 004, Prajapati et al. ([`prajapati`], Eq. 2, 8–12).
 //! * Calibration files per device ([`calibration`], with a built-in H100 file) and the
 //!   least-squares fits that produce them from measured times ([`fit`]).
-//! * The search of thesis Alg. 5.1 with its pruning ([`search`]).
+//! * The search of thesis Alg. 5.1 with its pruning ([`mod@search`]).
 
 #![warn(missing_docs)]
 

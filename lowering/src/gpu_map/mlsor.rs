@@ -209,7 +209,7 @@ impl Shape {
     }
 
     /// Elements a block stages along dimension `d` of a part (1 or 2) with `threads` subdomains
-    /// along it (see [`Region::load`]): `threads·P + 1` for part 1, `threads·P + 2K − P + 1`
+    /// along it (see [`Region`], its load box): `threads·P + 1` for part 1, `threads·P + 2K − P + 1`
     /// for part 2.
     fn staged_extent(&self, threads: i64, part2: bool) -> i64 {
         // P is at most stencil_passes::sor::mlsor::MAX_SUBDOMAIN and a block at most 1024

@@ -3,7 +3,7 @@
 //! §5.2.2; DESIGN §7).
 //!
 //! How the program's work is spread over launches, blocks and threads is a *mapping strategy*
-//! ([`MappingStrategy`]); each owns its kernel builder and shares the op builders (`ops`,
+//! (`MappingStrategy`); each owns its kernel builder and shares the op builders (`ops`,
 //! `arith`) and the program walk (`nest`):
 //!
 //! * `wavefront` (default): the thesis' mapping of a scheduled and tiled program — one launch

@@ -3,14 +3,14 @@
 //! `mlir-opt` pipelines) can hand us their stencils as plain `func`/`affine`/`memref`/`arith`.
 //!
 //! For each `func.func`, every loop nest at the top level of its body is examined
-//! ([`nest`]): sequential loops around one or more perfect nests become `stencil.iterate`s,
+//! (`nest`): sequential loops around one or more perfect nests become `stencil.iterate`s,
 //! each perfect nest storing one element at the point of its loops (loading at constant
 //! offsets or affine indices, computing with `arith`/`math`) a `stencil.apply`; loop order is
 //! apply order and in-place updates stay in place. The program's parameters are the symbols
 //! the loops are bounded by, its fields the memrefs, its scalars the scalar arguments the
-//! bodies use ([`plan`] derives minimums and extents; the stencil verifier proves every
+//! bodies use (`plan` derives minimums and extents; the stencil verifier proves every
 //! access in bounds). The nest is replaced by a `stencil.call` of the program guarded by the
-//! parameter minimums ([`build`]); where the loops could still do something for parameter
+//! parameter minimums (`build`); where the loops could still do something for parameter
 //! values below them, the original loops stay in the `else` branch, so the function keeps its
 //! signature and its meaning for every input.
 //!

@@ -3,7 +3,7 @@
 //! (§6.5.1.2, the baseline) and the parallel multi-layer SOR method MLSOR (§6.4).
 //!
 //! * [`lang`]: the e-graph language, constant folding and rule sets;
-//! * [`recognize`]: structure, weights and the e-graph proof of one apply's update;
+//! * [`mod@recognize`]: structure, weights and the e-graph proof of one apply's update;
 //! * [`iteration`]: the rewrites' input (a time loop of SOR or SSOR sweeps) and the
 //!   [`SorRewrite`] interface;
 //! * [`rbsor`], [`mlsor`]: the two rewrites;

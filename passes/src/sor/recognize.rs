@@ -4,17 +4,17 @@
 //!
 //! Three steps, each able to refuse with the reason:
 //!
-//! 1. **Structure** ([`BodyExpr::build`]): the yielded value is an expression of `+ − × ÷`,
+//! 1. **Structure** (`BodyExpr::build`): the yielded value is an expression of `+ − × ÷`,
 //!    negation and `math.fma` over reads of the written field at constant offsets, float scalar
 //!    arguments and constants. The reads must be the current point (optional: ω = 1 has no
 //!    centre term) and exactly the `2·rank` unit neighbours of the Laplacian; at most one scalar
 //!    (it is ω).
-//! 2. **Weights** ([`probe`]): the expression is evaluated at unit vectors to read off the weight
+//! 2. **Weights** (`probe`): the expression is evaluated at unit vectors to read off the weight
 //!    of every leaf. This finds ω (the scalar, or `rank·2·w` for a constant neighbour weight
 //!    `w`) and explains a refusal precisely (unequal neighbour weights, a centre weight other
 //!    than `1 − ω`, a constant term, non-linearity). Evaluation only *suggests*; it proves
 //!    nothing.
-//! 3. **Proof** ([`prove`]): an e-graph (egg) holding the body's expression and the canonical
+//! 3. **Proof** (`prove`): an e-graph (egg) holding the body's expression and the canonical
 //!    update `(1 − ω)·c + ω/(2·rank)·Σ neighbours` is saturated with the chosen [`RuleSet`]
 //!    until the two are in one e-class — then they are equal as real expressions — or a limit
 //!    ([`RecognitionOptions`]) stops it, which refuses the update.
