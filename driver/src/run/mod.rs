@@ -57,6 +57,19 @@ impl Target {
     }
 }
 
+/// Runs the pass `pipeline` on `module` (verifying after each pass), its errors located in
+/// `source`.
+fn apply_pipeline(
+    module: &mut Module,
+    pipeline: &str,
+    registries: &Registries,
+    source: &SourceFile,
+) -> Result<(), RunError> {
+    let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
+    let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
+    pm.run(&mut module.ir, module.top, &registries.dialects).map_err(|d| RunError::diagnostic(&d, source))
+}
+
 /// Everything `stencil-run` can be asked to do.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -155,11 +168,25 @@ pub fn run_program(
     let params: Vec<(String, i64)> = options.params.iter().map(|(n, v)| (n.clone(), *v)).collect();
     stencil_passes::tile_model::set_problem_sizes(&mut transformed.ir, transformed.top, &params);
     if let Some(pipeline) = &options.pipeline {
-        let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
-        let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
-        pm.run(&mut transformed.ir, transformed.top, &registries.dialects)
-            .map_err(|d| RunError::diagnostic(&d, &source))?;
+        apply_pipeline(&mut transformed, pipeline, registries, &source)?;
     }
+    // The program --check runs on the reference interpreter: the input's own program, or with
+    // --check-after the program after that pipeline (a rewrite that changes results on
+    // purpose, e.g. stencil-mlsor). Prepared before the run, so that a bad pipeline fails first.
+    let reference_module = match (&options.check_after, &affine) {
+        _ if !options.check => None,
+        (Some(_), Some(_)) => {
+            return Err(RunError::new(
+                "--check-after compares with a transformed stencil program; an affine input is checked against its own function (use --check)",
+            ))
+        }
+        (Some(pipeline), None) => {
+            let mut module = base.clone();
+            apply_pipeline(&mut module, pipeline, registries, &source)?;
+            Some(module)
+        }
+        (None, _) => Some(base.clone()),
+    };
     let entry = match &affine {
         Some(a) => Some(a.program.as_str()),
         None => options.entry.as_deref(),
@@ -331,31 +358,12 @@ pub fn run_program(
             lost.join(", ")
         )));
     }
-    let check = if options.check {
+    let check = if let Some(reference_module) = &reference_module {
         let mut reference =
             ProgramState { params: options.params.clone(), scalars: options.scalars.clone(), fields: BTreeMap::new() };
-        // --check-after: the reference is the program after that pipeline (an intended change
-        // of results, e.g. stencil-mlsor), run on the reference interpreter.
-        let reference_module = match &options.check_after {
-            Some(pipeline) => {
-                if affine.is_some() {
-                    return Err(RunError::new(
-                        "--check-after compares with a transformed stencil program; an affine input is checked against its own function (use --check)",
-                    ));
-                }
-                let mut module = base.clone();
-                let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
-                let mut pm =
-                    PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
-                pm.run(&mut module.ir, module.top, &registries.dialects)
-                    .map_err(|d| RunError::diagnostic(&d, &source))?;
-                module
-            }
-            None => base.clone(),
-        };
         // Fields the transformation added (e.g. the copies of poly-remove-false-deps) are not
         // arguments of the reference program: it gets only its own, and they are not compared.
-        let original_fields = module_interface(&reference_module, entry, &reference)?.fields;
+        let original_fields = module_interface(reference_module, entry, &reference)?.fields;
         reference.fields =
             initial.into_iter().filter(|(name, _)| original_fields.iter().any(|f| &f.name == name)).collect();
         match &affine {
@@ -369,11 +377,8 @@ pub fn run_program(
                 }
                 affine::run_original(&original, a, &mut reference)?;
             }
-            None if options.check_after.is_some() => {
-                stencil_runtime::run_module(&reference_module, entry, &mut reference)?;
-            }
             None => {
-                stencil_runtime::run_module(&original, entry, &mut reference)?;
+                stencil_runtime::run_module(reference_module, entry, &mut reference)?;
             }
         }
         let mut results = BTreeMap::new();

@@ -59,7 +59,7 @@ use stencil_passes::sor::MlsorTile;
 use stencil_passes::stencil_to_poly::ScopInfo;
 
 use super::arith::{binary, compare, index_constant, ArithIndexer, SLT};
-use super::host::{default_block, HostSide, LaunchShape, ThreadIds};
+use super::host::{default_block, HostSide, KernelFunc, LaunchShape, ThreadIds};
 use super::nest::{ApplyBox, NestItem};
 use super::staging::{StagedField, StagedIndexer};
 use super::{mapping_error, ops, GpuMapOptions, MappingStrategy};
@@ -108,7 +108,7 @@ impl MappingStrategy for MlsorKernels {
         }
         let shape = Shape { lanes, ..shape };
         let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
-        let staging = options.staging.then_some(shape.element_bytes);
+        let staging = options.staging.then(|| ops::element_bytes(&shape.element).unwrap_or(8));
         let block = match (options.block, staging) {
             (Some(block), _) => block,
             (None, None) => shape.default_block(),
@@ -133,6 +133,7 @@ impl MappingStrategy for MlsorKernels {
             grid_cap: options.grid,
             staged: staging.is_some(),
             lanes,
+            element: shape.element.clone(),
         };
         let at = emitter.host.entry();
         if let Err(e) = emitter.items(ir, &nest, at, &mut vec![]) {
@@ -177,7 +178,8 @@ struct Shape {
     rank: usize,
     p: i64,
     k: i64,
-    element_bytes: i64,
+    /// The fields' element type.
+    element: Type,
     lanes: i64,
 }
 
@@ -256,8 +258,8 @@ impl Shape {
             let element = stencil_dialects::stencil::FieldType::from_type(ir.value_type(apply.written))
                 .ok_or_else(|| format!("{} writes a value that is not a field", apply.name))?
                 .element;
-            let element_bytes = ops::element_bytes(&Type::Float(element)).unwrap_or(8);
-            let shape = Shape { rank: apply.rank(), p: tile.p, k: tile.layers, element_bytes, lanes: 1 };
+            let shape =
+                Shape { rank: apply.rank(), p: tile.p, k: tile.layers, element: Type::Float(element), lanes: 1 };
             if let Some(seen) = &found {
                 if (seen.rank, seen.p, seen.k) != (shape.rank, shape.p, shape.k) {
                     return Err(format!(
@@ -351,6 +353,8 @@ struct Emitter<'a> {
     /// Threads per tile (`tile-threads`): 1 runs a tile lexicographically; more run its
     /// anti-diagonals one after another (2-D), the tile's threads along x.
     lanes: i64,
+    /// The fields' element type (of the staged buffers).
+    element: Type,
 }
 
 /// Per dimension, what a kernel computes once: the box `lower ≤ i < upper`, its extent
@@ -484,9 +488,7 @@ impl Emitter<'_> {
         let staged = if self.staged {
             let regions: Vec<Region> =
                 (0..rank).map(|d| self.region(ir, body, &dims[d], first[d], tile, d, backward, &location)).collect();
-            let element = stencil_dialects::stencil::FieldType::from_type(ir.value_type(apply.written))
-                .map(|f| Type::Float(f.element))
-                .ok_or("the written value is not a field")?;
+            let element = self.element.clone();
             let extents: Vec<i64> = (0..rank).map(|d| self.block[self.subdomain_axis(rank, d)] * tile.p + 1).collect();
             let buffer = ops::workgroup_buffer(ir, kernel.func, kernel.entry, &extents, &element);
             let global = *kernel.args.get(&apply.written).ok_or("the written field is not a kernel argument")?;
@@ -506,71 +508,16 @@ impl Emitter<'_> {
             // (4x8x8 at 32-bit index: 79–116 registers, 38–55 without). The region loop runs
             // only where the box is not empty, so `K + min(E, 0)` is K wherever the loop runs
             // (and cannot overflow). A select `E > 0 ? K : 0` does not do: LLVM unswitches it.
-            let zero = index_constant(ir, body, 0, &location);
             let empty_part = binary(ir, body, "arith.minsi", dims[0].extent, zero, Type::Index, &location);
             layers = binary(ir, body, "arith.addi", layers, empty_part, Type::Index, &location);
         }
         let (layer, layer_body) = ops::scf_for(ir, body, zero, layers, one, &location);
-        let points = if self.lanes == 1 {
-            // One thread per tile: its points lexicographically (in the sweep's coordinates).
-            let mut at = match active {
-                Some(active) => ops::scf_if(ir, layer_body, active, &location),
-                None => layer_body,
-            };
-            let mut xs = Vec::with_capacity(rank);
-            for d in 0..rank {
-                let (lo, hi) = point.range(ir, at, d, layer);
-                let (x, inner) = ops::scf_for(ir, at, lo, hi, one, &location);
-                xs.push(x);
-                at = inner;
-            }
-            (at, xs)
+        let (point_body, xs) = if self.lanes == 1 {
+            point.lexicographic(ir, layer_body, layer, active)
         } else {
-            // `lanes` threads per tile (2-D): the tile's anti-diagonals x0 + x1 = const one
-            // after another, separated by barriers, each thread taking every lanes-th row. A
-            // 5-point update reads its west and north neighbours from the diagonal before and
-            // its east and south ones from the diagonal after, as in lexicographic order: the
-            // same values, the same bits.
-            let lane = ids.tid[0];
-            // The tile's extent per layer (pure arithmetic, also in inactive threads) and the
-            // diagonals of the largest tile of the block's region at this layer, the same for
-            // all its threads: rows(part 2) = 2l + 1; rows(part 1) = P − 1 − 2l, or P − 1 − l
-            // where the region holds the first subdomain (its edge `0 ≤ x < l` too) — written
-            // P − 1 − l − min(l, rP), r the region's first subdomain; diagonals =
-            // rows₀ + rows₁ − 1.
-            let (lo0, hi0) = point.range(ir, layer_body, 0, layer);
-            let (lo1, hi1) = point.range(ir, layer_body, 1, layer);
-            let mut steps = index_constant(ir, layer_body, -1, &location);
-            for (d, &part2) in tile.part2.iter().enumerate() {
-                let rows = if part2 {
-                    let twice = binary(ir, layer_body, "arith.addi", layer, layer, Type::Index, &location);
-                    binary(ir, layer_body, "arith.addi", twice, one, Type::Index, &location)
-                } else {
-                    let widest = index_constant(ir, layer_body, tile.p - 1, &location);
-                    let edge = binary(ir, layer_body, "arith.subi", widest, layer, Type::Index, &location);
-                    let region = first.get(d).copied().ok_or("a region without its first subdomain")?;
-                    let rp = binary(ir, layer_body, "arith.muli", region, p, Type::Index, &location);
-                    let inner = binary(ir, layer_body, "arith.minsi", layer, rp, Type::Index, &location);
-                    binary(ir, layer_body, "arith.subi", edge, inner, Type::Index, &location)
-                };
-                steps = binary(ir, layer_body, "arith.addi", steps, rows, Type::Index, &location);
-            }
-            let first_row = binary(ir, layer_body, "arith.addi", lo0, lane, Type::Index, &location);
-            let (step, step_body) = ops::scf_for(ir, layer_body, zero, steps, one, &location);
-            let at = ops::scf_if(ir, step_body, active.ok_or("a kernel without dimensions")?, &location);
-            ops::barrier(ir, step_body, &location);
-            let lanes = index_constant(ir, at, self.lanes, &location);
-            let (x0, row_body) = ops::scf_for(ir, at, first_row, hi0, lanes, &location);
-            // x1 = lo1 + step − (x0 − lo0), inside [lo1, hi1).
-            let offset = binary(ir, row_body, "arith.subi", x0, lo0, Type::Index, &location);
-            let along = binary(ir, row_body, "arith.subi", step, offset, Type::Index, &location);
-            let x1 = binary(ir, row_body, "arith.addi", lo1, along, Type::Index, &location);
-            let from = compare(ir, row_body, super::arith::SGE, x1, lo1, &location);
-            let below = compare(ir, row_body, SLT, x1, hi1, &location);
-            let inside = binary(ir, row_body, "arith.andi", from, below, Type::I1, &location);
-            (ops::scf_if(ir, row_body, inside, &location), vec![x0, x1])
+            let active = active.ok_or("a kernel without dimensions")?;
+            point.diagonals(ir, layer_body, layer, ids.tid[0], self.lanes, &first, active)?
         };
-        let (point_body, xs) = points;
         // The point: i = lb + x forward, ub − 1 − x backward.
         let mut values: Vec<Option<ValueId>> = kernel.extra.iter().map(|&v| Some(v)).collect();
         values.push(Some(layer));
@@ -602,16 +549,27 @@ impl Emitter<'_> {
             self.copy_region(ir, body, &ids, &st.regions, st.global, st.buffer, &st.element, false, &location)?;
             ops::barrier(ir, body, &location);
         }
-        // The grid: per axis, the blocks covering the subdomains of the dimension on it.
+        self.launch(ir, apply, tile, &kernel, at, ivs)?;
+        tracing::debug!(kernel = %kernel.name, apply = %apply.name, backward, staged = self.staged, lanes = self.lanes, "gpu-map{{mlsor}}: kernel");
+        Ok(())
+    }
+
+    /// The launch of `kernel` at `at`: per grid axis, the blocks covering the subdomains of the
+    /// dimension on it (at most `grid` when given).
+    fn launch(
+        &mut self,
+        ir: &mut Ir,
+        apply: &ApplyBox,
+        tile: &MlsorTile,
+        kernel: &KernelFunc,
+        at: InsertPoint,
+        ivs: &[ValueId],
+    ) -> Result<(), String> {
+        let rank = apply.rank();
         let mut grid = [None; 3];
         for d in 0..rank {
             let axis = self.subdomain_axis(rank, d);
-            let span = AffineExpr::binary(
-                AffineBinOp::Add,
-                apply.upper[d].clone(),
-                AffineExpr::binary(AffineBinOp::Mul, apply.lower[d].clone(), AffineExpr::Constant(-1)),
-            );
-            let count = AffineExpr::binary(AffineBinOp::CeilDiv, span, AffineExpr::Constant(tile.p));
+            let count = AffineExpr::binary(AffineBinOp::CeilDiv, apply.extent(d)?, AffineExpr::Constant(tile.p));
             let mut blocks = self.host.grid_size(ir, at, &count, self.block[axis], axis, ivs)?;
             if self.grid_cap > 0 {
                 let cap = index_constant(ir, at, self.grid_cap, &self.host.location);
@@ -621,8 +579,7 @@ impl Emitter<'_> {
         }
         let one_host = index_constant(ir, at, 1, &self.host.location);
         let grid = grid.map(|g| g.unwrap_or(one_host));
-        self.host.launch(ir, at, &kernel, LaunchShape { grid, block: self.block }, &Default::default(), ivs);
-        tracing::debug!(kernel = %kernel.name, apply = %apply.name, backward, staged = self.staged, lanes = self.lanes, "gpu-map{{mlsor}}: kernel");
+        self.host.launch(ir, at, kernel, LaunchShape { grid, block: self.block }, &Default::default(), ivs);
         Ok(())
     }
 
@@ -780,6 +737,89 @@ impl PointCode<'_> {
             (lo, binary(ir, at, "arith.subi", end, layer, Type::Index, location))
         };
         (lo, binary(ir, at, "arith.minsi", hi, self.dims[d].extent, Type::Index, location))
+    }
+
+    /// One thread per tile: the tile's points at `layer` in lexicographic order (of the
+    /// sweep's coordinates), inside `active` where given; where the point's code goes and the
+    /// coordinates `x`.
+    fn lexicographic(
+        &self,
+        ir: &mut Ir,
+        layer_body: InsertPoint,
+        layer: ValueId,
+        active: Option<ValueId>,
+    ) -> (InsertPoint, Vec<ValueId>) {
+        let mut at = match active {
+            Some(active) => ops::scf_if(ir, layer_body, active, self.location),
+            None => layer_body,
+        };
+        let one = index_constant(ir, at, 1, self.location);
+        let mut xs = Vec::with_capacity(self.dims.len());
+        for d in 0..self.dims.len() {
+            let (lo, hi) = self.range(ir, at, d, layer);
+            let (x, inner) = ops::scf_for(ir, at, lo, hi, one, self.location);
+            xs.push(x);
+            at = inner;
+        }
+        (at, xs)
+    }
+
+    /// `lanes` threads per tile (2-D): the tile's anti-diagonals `x0 + x1 = q` at `layer` one
+    /// after another, a block barrier after each, thread `lane` taking rows `lo0 + lane`,
+    /// `lo0 + lane + lanes`, …; where the point's code goes and the coordinates `x`. A 5-point
+    /// update reads its west and north neighbours from the diagonal before and its east and
+    /// south ones from the diagonal after, as in lexicographic order: the same values, the
+    /// same bits. `first`: the block's region's first subdomain per dimension.
+    #[allow(clippy::too_many_arguments)]
+    fn diagonals(
+        &self,
+        ir: &mut Ir,
+        layer_body: InsertPoint,
+        layer: ValueId,
+        lane: ValueId,
+        lanes: i64,
+        first: &[ValueId],
+        active: ValueId,
+    ) -> Result<(InsertPoint, Vec<ValueId>), String> {
+        let location = self.location;
+        let zero = index_constant(ir, layer_body, 0, location);
+        let one = index_constant(ir, layer_body, 1, location);
+        // The tile's extent per layer (pure arithmetic, also in inactive threads) and the
+        // diagonals of the largest tile of the block's region at this layer, the same for all
+        // its threads: rows(part 2) = 2l + 1; rows(part 1) = P − 1 − 2l, or P − 1 − l where the
+        // region holds the first subdomain (its edge `0 ≤ x < l` too) — written
+        // P − 1 − l − min(l, rP), r the region's first subdomain; diagonals = rows₀ + rows₁ − 1.
+        let (lo0, hi0) = self.range(ir, layer_body, 0, layer);
+        let (lo1, hi1) = self.range(ir, layer_body, 1, layer);
+        let mut steps = index_constant(ir, layer_body, -1, location);
+        for (d, &part2) in self.tile.part2.iter().enumerate() {
+            let rows = if part2 {
+                let twice = binary(ir, layer_body, "arith.addi", layer, layer, Type::Index, location);
+                binary(ir, layer_body, "arith.addi", twice, one, Type::Index, location)
+            } else {
+                let widest = index_constant(ir, layer_body, self.tile.p - 1, location);
+                let edge = binary(ir, layer_body, "arith.subi", widest, layer, Type::Index, location);
+                let region = first.get(d).copied().ok_or("a region without its first subdomain")?;
+                let rp = binary(ir, layer_body, "arith.muli", region, self.p, Type::Index, location);
+                let inner = binary(ir, layer_body, "arith.minsi", layer, rp, Type::Index, location);
+                binary(ir, layer_body, "arith.subi", edge, inner, Type::Index, location)
+            };
+            steps = binary(ir, layer_body, "arith.addi", steps, rows, Type::Index, location);
+        }
+        let first_row = binary(ir, layer_body, "arith.addi", lo0, lane, Type::Index, location);
+        let (step, step_body) = ops::scf_for(ir, layer_body, zero, steps, one, location);
+        let at = ops::scf_if(ir, step_body, active, location);
+        ops::barrier(ir, step_body, location);
+        let stride = index_constant(ir, at, lanes, location);
+        let (x0, row_body) = ops::scf_for(ir, at, first_row, hi0, stride, location);
+        // x1 = lo1 + step − (x0 − lo0), inside [lo1, hi1).
+        let offset = binary(ir, row_body, "arith.subi", x0, lo0, Type::Index, location);
+        let along = binary(ir, row_body, "arith.subi", step, offset, Type::Index, location);
+        let x1 = binary(ir, row_body, "arith.addi", lo1, along, Type::Index, location);
+        let from = compare(ir, row_body, super::arith::SGE, x1, lo1, location);
+        let below = compare(ir, row_body, SLT, x1, hi1, location);
+        let inside = binary(ir, row_body, "arith.andi", from, below, Type::I1, location);
+        Ok((ops::scf_if(ir, row_body, inside, location), vec![x0, x1]))
     }
 
     /// The array coordinate of `x` along `d`: `lb + x` forward, `ub − 1 − x` backward.

@@ -12,7 +12,7 @@
 //! Only DOALL applies can run this way (their points are independent); an apply that reads the
 //! field it writes at another point (SOR) is refused with a hint to tile it instead.
 
-use stencil_ir::affine::{AffineBinOp, AffineExpr};
+use stencil_ir::affine::AffineExpr;
 use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Diagnostic, DialectRegistry, Ir, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
@@ -155,11 +155,7 @@ impl NaiveEmitter<'_> {
         let mut grid = [None; 3];
         for d in 0..rank {
             let axis = rank - 1 - d;
-            let extent = AffineExpr::binary(
-                AffineBinOp::Add,
-                apply.upper[d].clone(),
-                AffineExpr::binary(AffineBinOp::Mul, apply.lower[d].clone(), AffineExpr::Constant(-1)),
-            );
+            let extent = apply.extent(d)?;
             let per_block: i64 = if d == 0 { block[axis..].iter().product() } else { block[axis] };
             grid[axis] = Some(self.host.grid_size(ir, at, &extent, per_block, axis, ivs)?);
         }

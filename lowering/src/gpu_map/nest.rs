@@ -64,6 +64,11 @@ impl ApplyBox {
         self.lower.len()
     }
 
+    /// The box's extent along dimension `d`, `upper − lower`, over the parameters.
+    pub fn extent(&self, d: usize) -> Result<AffineExpr, String> {
+        difference(&self.upper[d], &self.lower[d])
+    }
+
     /// Whether every point is independent of the others: the written field is read at the
     /// current point only (or not at all). Any other read of it is a dependence carried along
     /// the box (a Gauss-Seidel/SOR sweep): DOACROSS.
@@ -81,6 +86,15 @@ impl ApplyBox {
             self.name
         )
     }
+}
+
+/// `upper − lower` (a loop's or a box's extent), simplified; an error where a constant fold
+/// overflows.
+pub(super) fn difference(upper: &AffineExpr, lower: &AffineExpr) -> Result<AffineExpr, String> {
+    upper
+        .clone()
+        .checked_sub(lower.clone())
+        .map_err(|e| format!("the extent {upper} - ({lower}) overflows: {}", e.what))
 }
 
 /// The items of `program`'s body. Fails on ops the direct strategies do not know.

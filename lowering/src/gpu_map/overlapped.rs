@@ -527,15 +527,8 @@ fn emit(
     let b = plan.time_tile;
     let (lower, upper) = (&plan.time.lower, &plan.time.upper);
     // n = ⌈(upper − lower) / b⌉ launches.
-    let launches = AffineExpr::binary(
-        AffineBinOp::CeilDiv,
-        AffineExpr::binary(
-            AffineBinOp::Add,
-            upper.clone(),
-            AffineExpr::binary(AffineBinOp::Mul, lower.clone(), AffineExpr::Constant(-1)),
-        ),
-        AffineExpr::Constant(b),
-    );
+    let launches =
+        AffineExpr::binary(AffineBinOp::CeilDiv, super::nest::difference(upper, lower)?, AffineExpr::Constant(b));
     // t0 of launch number `index_expr`.
     let t0_of = |index: AffineExpr| {
         AffineExpr::binary(

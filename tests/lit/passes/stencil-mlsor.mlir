@@ -20,6 +20,11 @@
 // interpreter (a different MLSOR is a failure with a non-zero exit).
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --check-after='builtin.module(stencil-mlsor{K=2 P=4})' --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=AFTER
 // RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --check-after='builtin.module(stencil-mlsor{K=2 P=4})' --pass-pipeline='builtin.module(stencil-mlsor{K=1 P=4},gpu-map{strategy=mlsor})' 2>&1 | FileCheck %s --check-prefix=AFTERBAD
+// P = 16: the default block (8 threads per tile x 8 x 4 tiles) would stage 67 080 bytes, above
+// the 48 KiB default; it is halved along its longest subdomain axis until it fits.
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=40 --param M=37 --param T=1 --target sim --check-after='builtin.module(stencil-mlsor{K=8 P=16})' --pass-pipeline='builtin.module(stencil-mlsor{K=8 P=16},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=FIT
+// --check-after on an affine input is refused before anything runs.
+// RUN: not stencil-run %S/../../../examples/affine/sor-2d.mlir --check-after='builtin.module(stencil-rbsor)' 2>&1 | FileCheck %s --check-prefix=AFFINE
 // Threads per tile in 3-D, a block whose x is not the tile's threads, more threads per tile
 // than a block holds, a subdomain wider than 2^20: refused.
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor,gpu-map{strategy=mlsor tile-threads=5000})' 2>&1 | FileCheck %s --check-prefix=LANESMAX
@@ -138,6 +143,12 @@
 
 // AFTER: check    against the program after builtin.module(stencil-mlsor{K=2 P=4}) on ref (bit-exact): passed
 // AFTERBAD: check    against the program after builtin.module(stencil-mlsor{K=2 P=4}) on ref (bit-exact): FAILED
+
+// FIT: mapping  mlsor: block=8x4x4 grid=per-subdomain staging=true shared_memory=33800 layers=8 subdomain=16 tile_threads=8
+// FIT: races 0
+// FIT: check    against the program after builtin.module(stencil-mlsor{K=8 P=16}) on ref (bit-exact): passed
+
+// AFFINE: error: --check-after compares with a transformed stencil program; an affine input is checked against its own function (use --check)
 
 // LANESMAX: option 'tile-threads' of pass 'gpu-map': 5000; give 1 to 1024 (a block's threads at most; 0: automatic)
 // PMAX: pass 'stencil-mlsor': P=99999999999: subdomains are at most 1048576 points wide
