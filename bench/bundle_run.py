@@ -174,12 +174,12 @@ def run_checks(manifest, target, selected, jobs):
 
 
 def bench_tier(entry):
-    """When a benchmark runs under a time budget: the naive baselines first, then the mappings the
-    compiler would choose (overlapped, streaming, the wavefront with automatic sizes), then the
+    """When a benchmark runs under a time budget: the naive baselines and `strategy=auto` first,
+    then the mappings auto chooses among (overlapped, streaming, the wavefront with automatic sizes), then the
     fixed-size variants. A budget that runs out drops variants of every example, not the last
     examples of the manifest (3-D rows, last in it, were the ones lost before)."""
     mapping = entry["mapping"]
-    if mapping.startswith("naive"):
+    if mapping.startswith(("naive", "auto")):
         return 0
     if mapping.startswith(("overlapped", "streaming", "wavefront auto", "to tol:")):
         return 1

@@ -10,8 +10,16 @@
 //!   program is taken (every strategy leaves the IR untouched when it refuses):
 //!   - 1-D and 2-D: `overlapped` (2.4–2.9× the naive kernel for 2-D Jacobi-like programs on an
 //!     H200, `bench/results/2026-11-26-h200-98353b3`), then `naive`;
-//!   - 3-D: `naive` (no 3-D temporal mapping beats it on that GPU yet: overlapped 0.56–0.89×,
-//!     streaming 0.43–1.0×, `bench/results/2026-11-26-h200-streaming`);
+//!   - 3-D: `streaming` with `prefetch` where a time step's applies fuse without recomputed
+//!     halos ([`fuses_without_halos`]: the applies after the first read only at their own
+//!     point across the planes, as Jacobi's copy-back does), then `naive`. On an H200
+//!     (`bench/results/2026-11-26-h200-950e505`) streaming with prefetch runs Jacobi-3D (a
+//!     7-point update and a copy) at 1.46× (f64) and 1.21× (f32) the naive kernel: the copy
+//!     moves through shared memory instead of a second pass over global memory. Where the
+//!     second apply is a stencil too (PolyBench heat-3d's ping-pong), the first must be
+//!     recomputed on a halo around every plane tile and the rings are read 14 times per point
+//!     and step instead of 8: 0.70–0.91× the naive kernel, which stays the choice there
+//!     (overlapped tiles: 0.38–0.91× on both);
 //!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs.
 //!
 //! The host function's `stencil.gpu_mapping` records the strategy taken and `auto` with the
@@ -22,6 +30,7 @@ use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, OpId};
 use stencil_passes::schedule::SCHEDULE_ATTR;
 use stencil_passes::tile::TILING_ATTR;
 
+use super::nest::{ApplyBox, NestItem};
 use super::{mapping_error, GpuMapOptions, MappingStrategy, Strategy, MAPPING_ATTR};
 
 /// See the module documentation.
@@ -39,12 +48,12 @@ impl MappingStrategy for Auto {
         program: OpId,
         options: &GpuMapOptions,
     ) -> Result<OpId, Diagnostic> {
-        let candidates = candidates(ir, program);
+        let candidates = candidates(ir, registry, program);
         let mut refusals: Vec<String> = vec![];
-        for &(strategy, why) in &candidates {
+        for &Candidate { strategy, prefetch, why } in &candidates {
             // block=auto is the wavefront tiles' model choice; the others take their default.
             let block_auto = options.block_auto && strategy == Strategy::Wavefront;
-            let chosen = GpuMapOptions { strategy, block_auto, ..options.clone() };
+            let chosen = GpuMapOptions { strategy, block_auto, prefetch, ..options.clone() };
             match strategy.implementation().map(ir, registry, program, &chosen) {
                 Ok(func) => {
                     annotate(ir, func, why);
@@ -63,24 +72,71 @@ impl MappingStrategy for Auto {
     }
 }
 
-/// The strategies to try, in order, each with the reason it comes at that place.
-fn candidates(ir: &Ir, program: OpId) -> Vec<(Strategy, &'static str)> {
-    if scheduled(ir, program) {
-        return vec![(Strategy::Wavefront, "the program is scheduled or tiled (poly-schedule, poly-tile)")];
+/// A strategy to try, with the reason it comes at its place.
+struct Candidate {
+    strategy: Strategy,
+    /// `prefetch=true` (streaming): the planes loaded a stream step ahead.
+    prefetch: bool,
+    why: &'static str,
+}
+
+impl Candidate {
+    fn new(strategy: Strategy, why: &'static str) -> Candidate {
+        Candidate { strategy, prefetch: false, why }
     }
-    let wavefront = (Strategy::Wavefront, "no DOALL strategy maps it (e.g. SOR-like applies)");
+}
+
+/// The strategies to try, in order.
+fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candidate> {
+    if scheduled(ir, program) {
+        return vec![Candidate::new(Strategy::Wavefront, "the program is scheduled or tiled (poly-schedule, poly-tile)")];
+    }
+    let wavefront = Candidate::new(Strategy::Wavefront, "no DOALL strategy maps it (e.g. SOR-like applies)");
     if mlsor_program(ir, program) {
-        return vec![(Strategy::Mlsor, "an MLSOR program (stencil-mlsor): the method's own kernels"), wavefront];
+        return vec![
+            Candidate::new(Strategy::Mlsor, "an MLSOR program (stencil-mlsor): the method's own kernels"),
+            wavefront,
+        ];
     }
     if rank(ir, program) >= 3 {
-        vec![(Strategy::Naive, "3-D DOALL: the naive kernel is the fastest measured"), wavefront]
+        let mut list = vec![];
+        if fuses_without_halos(ir, registry, program) {
+            list.push(Candidate {
+                strategy: Strategy::Streaming,
+                prefetch: true,
+                why: "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured",
+            });
+        }
+        list.push(Candidate::new(Strategy::Naive, "3-D DOALL: the naive kernel is the fastest measured"));
+        list.push(wavefront);
+        list
     } else {
         vec![
-            (Strategy::Overlapped, "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured"),
-            (Strategy::Naive, "DOALL, but overlapped tiles do not apply"),
+            Candidate::new(
+                Strategy::Overlapped,
+                "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured",
+            ),
+            Candidate::new(Strategy::Naive, "DOALL, but overlapped tiles do not apply"),
             wavefront,
         ]
     }
+}
+
+/// Whether one time step's applies fuse in a streaming launch without a recomputed halo: every
+/// apply after the first of the time loop reads each field at its own point along the plane
+/// dimensions (any offset along the stream, the outermost, costs only a delay). The streaming
+/// schedule grows an apply's plane tile by what the applies after it read around their point
+/// (`streaming` module docs); here nothing is grown within a step. `false` for any program
+/// that is not one time loop of applies with constant offsets (streaming refuses those).
+fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bool {
+    let Ok((_, nest)) = super::direct_program(ir, registry, program, "auto") else { return false };
+    let [NestItem::Loop(time)] = nest.as_slice() else { return false };
+    let applies: Vec<&ApplyBox> =
+        time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
+    applies.len() == time.body.len()
+        && applies.iter().skip(1).all(|a| {
+            a.reads.iter().all(|r| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0)))
+        })
 }
 
 /// Whether `stencil-mlsor` rewrote the program.

@@ -1,14 +1,18 @@
 // gpu-map{strategy=auto} (docs/passes.md): the strategy the GPU measurements favour — overlapped
-// temporal blocking for a 1-D/2-D DOALL program, naive in 3-D, wavefront for a scheduled or
-// tiled program — recorded with the reason in stencil.gpu_mapping; an SOR-like program that is
-// not tiled is refused with every strategy's reason.
+// temporal blocking for a 1-D/2-D DOALL program; in 3-D streaming with prefetch where a step's
+// applies fuse without recomputed halos (Jacobi's stencil + copy-back), naive where they do not
+// (heat-3d's two stencils); wavefront for a scheduled or tiled program — recorded with the
+// reason in stencil.gpu_mapping; an SOR-like program that is not tiled is refused with every
+// strategy's reason.
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{strategy=auto})' | FileCheck %s --check-prefix=TILED
 // RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=THREE
+// RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=HEAT
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' 2>&1 | FileCheck %s --check-prefix=SOR
 // CHECK: stencil.gpu_mapping = {auto = "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured", {{.*}}strategy = "overlapped"
 // TILED: stencil.gpu_mapping = {auto = "the program is scheduled or tiled (poly-schedule, poly-tile)", {{.*}}strategy = "wavefront"
-// THREE: stencil.gpu_mapping = {auto = "3-D DOALL: the naive kernel is the fastest measured", {{.*}}strategy = "naive"}
+// THREE: stencil.gpu_mapping = {auto = "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured", {{.*}}prefetch = true, {{.*}}strategy = "streaming"
+// HEAT: stencil.gpu_mapping = {auto = "3-D DOALL: the naive kernel is the fastest measured", {{.*}}strategy = "naive"}
 // SOR: error: 'stencil.program' op gpu-map{strategy=auto} failed: no strategy maps it: overlapped: {{.*}}DOACROSS{{.*}}; naive: {{.*}}; wavefront: statement S would run inside sequential host loops{{.*}}schedule and tile the program first
 stencil.program @jacobi(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {
   stencil.iterate %t = 0 to T {
