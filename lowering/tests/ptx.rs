@@ -611,3 +611,43 @@ fn workgroup_buffers_beyond_48_kib_come_from_dynamic_shared_memory() {
         assert_eq!(report.kernel("copy").expect("ptxas reports the kernel").shared_bytes, 16384, "{}", report.log);
     }
 }
+
+/// Square roots and reciprocal square roots in both precisions, the f32 one inside `1 / sqrt`
+/// (the shape LLVM folds into `rsqrt.approx.f32` when the root is libdevice's approximation).
+const SQUARE_ROOTS: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @roots {
+    gpu.func @roots(%u: memref<?xf32>, %v: memref<?xf64>) kernel {
+      %tx = gpu.thread_id x
+      %one = arith.constant 1.0 : f32
+      %x = memref.load %u[%tx] : memref<?xf32>
+      %s = math.sqrt %x : f32
+      %r = arith.divf %one, %s : f32
+      %q = math.rsqrt %r : f32
+      memref.store %q, %u[%tx] : memref<?xf32>
+      %y = memref.load %v[%tx] : memref<?xf64>
+      %t = math.sqrt %y : f64
+      %w = math.rsqrt %t : f64
+      memref.store %w, %v[%tx] : memref<?xf64>
+      gpu.return
+    }
+  }
+}
+"#;
+
+/// Square roots must round as IEEE 754 says (and the reference interpreter computes): no
+/// `sqrt.approx`/`rsqrt.approx` from libdevice's default `__CUDA_PREC_SQRT = 0`. An H200 run
+/// found f32 `1 / sqrt` compiled to `rsqrt.approx.f32` (ptx::ieee_math says how it is built now).
+#[test]
+fn square_roots_are_correctly_rounded() {
+    if !libdevice_found() {
+        return;
+    }
+    let module = compile_one(SQUARE_ROOTS);
+    assert_sm90_ptx(&module);
+    let instructions: Vec<&str> = module.ptx.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(!instructions.iter().any(|i| i.contains("approx")), "{}", module.ptx);
+    assert!(instructions.iter().any(|i| i.starts_with("sqrt.rn.f64")), "{}", module.ptx);
+    assert!(instructions.iter().any(|i| i.starts_with("cvt.rn.f32.f64")), "{}", module.ptx);
+    assemble(&module);
+}

@@ -23,6 +23,7 @@
 
 mod abi;
 mod dynamic_shared;
+mod ieee_math;
 #[cfg(feature = "mlir")]
 mod mlir;
 pub mod precompiled;
@@ -345,10 +346,11 @@ pub fn compile_gpu_modules(
     if gpu_modules.is_empty() {
         return Ok(vec![]);
     }
-    // What MLIR gets differs from the caller's IR in two ways, made on a copy: the old targets
-    // are dropped (the chip is the caller's), and kernels with more than 48 KiB of workgroup
-    // buffers take them from dynamic shared memory (`dynamic_shared`). Fingerprints are of the
-    // caller's IR, which is what a runner maps.
+    // What MLIR gets differs from the caller's IR in three ways, made on a copy: the old targets
+    // are dropped (the chip is the caller's), kernels with more than 48 KiB of workgroup
+    // buffers take them from dynamic shared memory (`dynamic_shared`), and square roots are
+    // built so that they round correctly (`ieee_math`). Fingerprints are of the caller's IR,
+    // which is what a runner maps.
     let original = ir;
     let needs_dynamic = gpu_modules.iter().any(|&gm| {
         ir.collect_ops(gm, WalkOrder::PreOrder).into_iter().any(|f| {
@@ -357,18 +359,23 @@ pub fn compile_gpu_modules(
                     .is_some_and(|(_, total)| total > stencil_dialects::gpu::MAX_STATIC_SHARED_MEMORY)
         })
     });
+    let has_square_roots = gpu_modules.iter().any(|&gm| {
+        ir.collect_ops(gm, WalkOrder::PreOrder).into_iter().any(|op| matches!(ir.op_name(op), "math.sqrt" | "math.rsqrt"))
+    });
     let rewritten;
-    let ir = if needs_dynamic || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some()) {
+    let ir = if needs_dynamic || has_square_roots || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some()) {
         let mut copy = ir.clone();
         for &gm in &gpu_modules {
             if copy.remove_attr(gm, "targets").is_some() {
                 tracing::debug!(module = symbol_name(ir, gm), chip = %options.chip, "replacing the gpu.module's targets");
             }
-            dynamic_shared::use_dynamic_shared_memory(&mut copy, gm).map_err(|reason| PtxError::NoPtx {
+            let no_ptx = |reason| PtxError::NoPtx {
                 module: symbol_name(ir, gm).to_string(),
                 reason,
                 location: ir.location(gm).clone(),
-            })?;
+            };
+            dynamic_shared::use_dynamic_shared_memory(&mut copy, gm).map_err(no_ptx)?;
+            ieee_math::correctly_rounded_square_roots(&mut copy, gm).map_err(no_ptx)?;
         }
         rewritten = copy;
         &rewritten
