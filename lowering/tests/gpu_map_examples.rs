@@ -313,8 +313,8 @@ fn mapped_strategy(text: &str, pipeline: &str) -> String {
 }
 
 /// `strategy=auto` takes the strategy the H200 measurements favour: `overlapped` for 1-D/2-D
-/// DOALL programs, `naive` in 3-D and where overlapped tiles do not apply (FDTD's affine-index
-/// reads), `wavefront` for scheduled or tiled programs; an SOR-like program that is not tiled is
+/// DOALL programs, in 3-D `streaming` for a stencil followed by a copy back and `naive` for the
+/// others, `naive` where overlapped tiles do not apply (FDTD's affine-index reads), `wavefront` for scheduled or tiled programs; an SOR-like program that is not tiled is
 /// refused with the advice to tile it. Every mapped program is race-free and bit-identical.
 #[test]
 fn auto_strategy_takes_the_measured_best() {
@@ -331,7 +331,15 @@ fn auto_strategy_takes_the_measured_best() {
                     .split("!stencil.field<[")
                     .nth(1)
                     .map_or(1, |s| s.split(']').next().unwrap_or("").split(',').count());
-                let expected = if rank >= 3 || name == "polybench-fdtd-2d" { "naive" } else { "overlapped" };
+                // In 3-D the stencil + copy-back programs stream (their steps fuse without a
+                // halo), the ping-pong stencils stay naive (bench/results/2026-11-26-h200-3d-survey).
+                let expected = if rank >= 3 && ["jacobi-3d-7pt", "jacobi-3d-27pt"].contains(&name.as_str()) {
+                    "streaming"
+                } else if rank >= 3 || name == "polybench-fdtd-2d" {
+                    "naive"
+                } else {
+                    "overlapped"
+                };
                 assert_eq!(mapped_strategy(&text, auto), expected, "{name}");
                 mapped += 1;
             }
