@@ -89,7 +89,10 @@ impl Candidate {
 /// The strategies to try, in order.
 fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candidate> {
     if scheduled(ir, program) {
-        return vec![Candidate::new(Strategy::Wavefront, "the program is scheduled or tiled (poly-schedule, poly-tile)")];
+        return vec![Candidate::new(
+            Strategy::Wavefront,
+            "the program is scheduled or tiled (poly-schedule, poly-tile)",
+        )];
     }
     let wavefront = Candidate::new(Strategy::Wavefront, "no DOALL strategy maps it (e.g. SOR-like applies)");
     if mlsor_program(ir, program) {
@@ -134,9 +137,10 @@ fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bo
     let applies: Vec<&ApplyBox> =
         time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
     applies.len() == time.body.len()
-        && applies.iter().skip(1).all(|a| {
-            a.reads.iter().all(|r| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0)))
-        })
+        && applies
+            .iter()
+            .skip(1)
+            .all(|a| a.reads.iter().all(|r| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0))))
 }
 
 /// Whether `stencil-mlsor` rewrote the program.

@@ -50,7 +50,8 @@ pub(super) fn correctly_rounded_square_roots(ir: &mut Ir, gpu_module: OpId) -> R
             one.add_property("value", Attribute::Float { value: 1.0, kind });
             one.result_types = vec![ty.clone()];
             let one = ir.build(InsertPoint::After(last), one);
-            let divide = unary_or_binary(ir, InsertPoint::After(one), "arith.divf", &[ir.result(one, 0), root], &ty, &location);
+            let divide =
+                unary_or_binary(ir, InsertPoint::After(one), "arith.divf", &[ir.result(one, 0), root], &ty, &location);
             ir.result(divide, 0)
         } else {
             root
@@ -78,7 +79,14 @@ fn precise_sqrt(ir: &mut Ir, at: InsertPoint, x: ValueId, kind: FloatKind, locat
 }
 
 /// An op `name` of `operands` with one result of type `ty`, built at `at`.
-fn unary_or_binary(ir: &mut Ir, at: InsertPoint, name: &str, operands: &[ValueId], ty: &Type, location: &Location) -> OpId {
+fn unary_or_binary(
+    ir: &mut Ir,
+    at: InsertPoint,
+    name: &str,
+    operands: &[ValueId],
+    ty: &Type,
+    location: &Location,
+) -> OpId {
     let mut state = OperationState::new(name, location.clone());
     state.operands = operands.to_vec();
     state.result_types = vec![ty.clone()];

@@ -360,7 +360,9 @@ pub fn compile_gpu_modules(
         })
     });
     let has_square_roots = gpu_modules.iter().any(|&gm| {
-        ir.collect_ops(gm, WalkOrder::PreOrder).into_iter().any(|op| matches!(ir.op_name(op), "math.sqrt" | "math.rsqrt"))
+        ir.collect_ops(gm, WalkOrder::PreOrder)
+            .into_iter()
+            .any(|op| matches!(ir.op_name(op), "math.sqrt" | "math.rsqrt"))
     });
     let rewritten;
     let ir = if needs_dynamic || has_square_roots || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some()) {
