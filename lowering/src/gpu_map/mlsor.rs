@@ -159,13 +159,15 @@ impl MappingStrategy for MlsorKernels {
     }
 }
 
-/// The threads per tile `tile-threads=0` takes: in 2-D the power of two that covers a tile's
-/// `P − 1` rows (a tile's largest anti-diagonal), at most 8; in 1-D and 3-D one. Chosen on the
-/// simulator's cost model at 1024² (`bench/results/2026-11-26-sor-sim-cost.txt`): 4 and 8
-/// threads per tile run a sweep 2–3× faster than one, 16 no faster than 8 (more barriers
-/// than work between them).
+/// The threads per tile `tile-threads=0` takes: in 2-D, for `P > 4`, the power of two that
+/// covers a tile's `P − 1` rows (a tile's largest anti-diagonal), at most 8; one otherwise.
+/// Measured on an H200 at 1024² (`bench/results/2026-11-26-h200-950e505`, time to tolerance):
+/// 8 threads per tile run P = 8 in 0.64× and P = 16 in 0.42× the time of one thread, but P = 4
+/// in 1.26–1.34× — with at most three rows per tile, the barrier after every anti-diagonal
+/// costs more than the lanes gain. (The simulator's cost model, which had favoured 4 threads
+/// at P = 4, prices barriers too cheaply: `bench/results/2026-11-26-sor-sim-cost.txt`.)
 fn auto_tile_threads(rank: usize, p: i64) -> i64 {
-    if rank != 2 {
+    if rank != 2 || p <= 4 {
         return 1;
     }
     let rows = u64::try_from(p - 1).unwrap_or(1).max(1);

@@ -14,7 +14,12 @@
 // one thread per tile, lexicographically.
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=auto})' 2>/dev/null | FileCheck %s --check-prefix=KERNELS
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=mlsor staging=false tile-threads=1})' 2>/dev/null | FileCheck %s --check-prefix=UNSTAGED
-// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=KIR
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=4})' 2>/dev/null | FileCheck %s --check-prefix=KIR
+// The default threads per tile, measured on an H200: one at P = 4, eight at P = 8 and 16.
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=AUTO4
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=4 P=8},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=AUTO8
+// AUTO4: stencil.gpu_mapping = {{{.*}}tile_threads = 1 : i64}
+// AUTO8: stencil.gpu_mapping = {{{.*}}tile_threads = 8 : i64}
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=1})' 2>/dev/null | FileCheck %s --check-prefix=LEX
 // --check-after: the kernels checked against the rewritten program on the reference
 // interpreter (a different MLSOR is a failure with a non-zero exit).
@@ -96,7 +101,7 @@
 
 // Each block stages its region in shared memory: a barrier after the load, one after each
 // anti-diagonal of each layer, one before and one after the store.
-// KERNELS: mapping  mlsor: block=4x8x8 grid=per-subdomain staging=true shared_memory=8712 auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tile_threads=4
+// KERNELS: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=true shared_memory=34056 auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tile_threads=1
 // KERNELS: sim      8 launches, {{.*}} races 0
 // KERNELS: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
 // UNSTAGED: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=false shared_memory=0 layers=2 subdomain=4 tile_threads=1
