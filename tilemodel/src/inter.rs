@@ -1020,13 +1020,19 @@ fn count<'s>(
     // prefix's tiles are counted by progressions (the sweep, with at most `MAX_INCLUSION`
     // statements): there the two are counted apart.
     let split = mode == Mode::Sweep && m >= 4 && active.len() <= MAX_INCLUSION && counter.stop.is_some();
-    counter.want_full = !split;
+    // A full tile's corner `Y` has `lo_j ≤ N_j·Y ≤ hi_j` for every erosion row of every
+    // statement (`erosion`): when one row of one statement has `lo_j > hi_j` (a domain thinner
+    // along that row than the tile's spread there: 3-D SOR's time row at most sizes) there is
+    // none, and the sweep counts no full tiles (the counts are the same: nothing would be
+    // added to them) and no second pass is made.
+    let no_full = active.iter().any(|&s| erosions[s].rows.iter().any(|(_, lo, hi)| lo > hi));
+    counter.want_full = !split && !(mode == Mode::Sweep && no_full);
     counter.level(0, &active)?;
     if counter.stopped {
         geometry.give_back(counter.arrays());
         return Ok(None);
     }
-    if split {
+    if split && !no_full {
         (counter.want_tiles, counter.want_full, counter.stop) = (false, true, None);
         counter.y.iter_mut().for_each(|y| *y = 0);
         counter.t_sum = 0;
@@ -1522,10 +1528,11 @@ impl Counter<'_, '_> {
         if by_progressions && !self.want_full {
             return Ok(());
         }
-        // Full tiles: inside every statement's erosion (a subset of the tiles, so of u1..=u2).
+        // Full tiles: inside every statement's erosion (a subset of the tiles, so of u1..=u2);
+        // none when a pass does not count them.
         full.clear(u1, u2);
-        let mut has_full = true;
-        'rows: for &s in self.all {
+        let mut has_full = self.want_full;
+        'rows: for &s in self.all.iter().filter(|_| has_full) {
             for (n, rlo, rhi) in &self.erosions[s].rows {
                 let pre = self.prefix_value(n, k)?;
                 let a = mul(i128::from(n[k]), size_u)?;
@@ -1630,14 +1637,14 @@ impl Counter<'_, '_> {
         let (a, b) = (small(line.a)?, small(line.b)?);
         // The divisions that depend on the line's direction alone, once per count (a count
         // meets a few dozen directions, each in thousands of pieces).
-        let direction = match self.directions.iter().find(|d| d.a == a && d.b == b) {
-            Some(d) => *d,
+        let at = match self.directions.iter().position(|d| d.a == a && d.b == b) {
+            Some(i) => i,
             None => {
-                let d = Direction::new(a, b).ok_or_else(overflow)?;
-                self.directions.push(d);
-                d
+                self.directions.push(Direction::new(a, b).ok_or_else(overflow)?);
+                self.directions.len() - 1
             }
         };
+        let direction = self.directions[at];
         let (p, period, stride) = (direction.p, direction.period, direction.stride);
         let n = y.checked_sub(x).and_then(|v| v.checked_add(1)).ok_or_else(overflow)?;
         let first = period.min(n);
@@ -1670,19 +1677,29 @@ impl Counter<'_, '_> {
                 tiles
             }
         } else {
-            let index = match strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
+            // The marks of this stride, found once per direction (`Direction::marks`).
+            let index = match direction.marks[usize::from(full)] {
                 Some(k) => k,
                 None => {
-                    strided.push((full, stride, zeroed(&mut self.spare, span as usize)));
-                    strided.len() - 1
+                    let k = match strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
+                        Some(k) => k,
+                        None => {
+                            strided.push((full, stride, zeroed(&mut self.spare, span as usize)));
+                            strided.len() - 1
+                        }
+                    };
+                    self.directions[at].marks[usize::from(full)] = Some(k);
+                    k
                 }
             };
             &mut strided[index].2
         };
+        // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1), that is
+        // `q + 1` for `i ≤ r` and `q` after, with `n − 1 = q·period + r` (one division).
+        let (q, r) = ((n - 1) / period, (n - 1) % period);
         for i in 0..first {
             let position = if upper { step.q.saturating_add(1) } else { step.q.saturating_neg() };
-            // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1).
-            let count = (n - i - 1) / period + 1;
+            let count = if i <= r { q + 1 } else { q };
             // Marks `count` wavefronts `t_sum + position + stride·j` (`j < count`).
             let at = base.saturating_add(position);
             if !(0..span).contains(&at) {
@@ -1704,9 +1721,21 @@ impl Counter<'_, '_> {
             // A `+1` at wavefront index `x` of the differences adds a tile to every wavefront
             // from `x` to the last (`span − 2`): `span − 1 − x` tiles; the progression's marks
             // at `at + stride·j`, `j < count`, add `count·(span − 1 − at) − stride·count·(count − 1)/2`.
-            let (c, x, st) = (i128::from(count), i128::from(at), i128::from(stride));
             // (c·(c − 1) is even and not negative: halved by a shift, not a 128-bit division.)
-            mass += i128::from(sign) * (c * (i128::from(span) - 1 - x) - st * ((c * (c - 1)) >> 1));
+            // In 64 bits when every product fits (the 128-bit products cost a quarter of the
+            // progressions), else in 128.
+            let narrow = count
+                .checked_mul(span - 1 - at)
+                .zip(count.checked_mul(count - 1).and_then(|cc| stride.checked_mul(cc >> 1)))
+                .and_then(|(x, y)| x.checked_sub(y));
+            let tiles = match narrow {
+                Some(v) => i128::from(v),
+                None => {
+                    let (c, x, st) = (i128::from(count), i128::from(at), i128::from(stride));
+                    c * (i128::from(span) - 1 - x) - st * ((c * (c - 1)) >> 1)
+                }
+            };
+            mass += if sign < 0 { -tiles } else { tiles };
             step.advance();
         }
         self.counted[usize::from(full)] += mass;
@@ -1827,6 +1856,9 @@ struct Direction {
     stride: i64,
     up: Option<(i64, i64)>,
     down: Option<(i64, i64)>,
+    /// The index in [`Counter::strided`] of the marks of its stride, for the tiles and for the
+    /// full tiles, once known (the strided arrays live as long as the count's directions).
+    marks: [Option<usize>; 2],
 }
 
 impl Direction {
@@ -1838,7 +1870,16 @@ impl Direction {
             let b = i128::from(b);
             Some((i64::try_from(step.div_euclid(b)).ok()?, i64::try_from(step.rem_euclid(b)).ok()?))
         };
-        Some(Direction { a, b, p, period: b / g, stride: p / g, up: parts(i128::from(p)), down: parts(-i128::from(p)) })
+        Some(Direction {
+            a,
+            b,
+            p,
+            period: b / g,
+            stride: p / g,
+            up: parts(i128::from(p)),
+            down: parts(-i128::from(p)),
+            marks: [None; 2],
+        })
     }
 }
 
@@ -1937,28 +1978,28 @@ impl Envelope {
     fn build(&mut self, all: &[Line], u1: i64, u2: i64) -> Result<()> {
         // Facets that differ only in the prefix coordinates give parallel lines with the same
         // `(a, b)`: only the highest of them can be the maximum.
-        self.parallel.clear();
+        let mut parallel = std::mem::take(&mut self.parallel);
+        parallel.clear();
         for l in all {
-            match self.parallel.iter_mut().find(|p| p.a == l.a && p.b == l.b) {
+            match parallel.iter_mut().find(|p| p.a == l.a && p.b == l.b) {
                 Some(p) => p.c = p.c.max(l.c),
-                None => self.parallel.push(*l),
+                None => parallel.push(*l),
             }
         }
-        self.build_pieces(u1, u2)
+        let built = self.build_pieces(&parallel, u1, u2);
+        self.parallel = parallel;
+        built
     }
 
     /// [`Envelope::build`] for lines of distinct directions (no two with the same `(a, b)`).
     fn build_distinct(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
-        self.parallel.clear();
-        self.parallel.extend_from_slice(lines);
-        self.build_pieces(u1, u2)
+        self.build_pieces(lines, u1, u2)
     }
 
-    /// The pieces of the maximum of the lines of `parallel` (see [`Envelope::build`]).
-    fn build_pieces(&mut self, u1: i64, u2: i64) -> Result<()> {
+    /// The pieces of the maximum of `lines`, of distinct directions (see [`Envelope::build`]).
+    fn build_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
         self.pieces.clear();
         self.end = u2;
-        let lines = &self.parallel[..];
         let mut u = i128::from(u1);
         let mut current = highest(lines, u)?;
         self.pieces.push((u1, current));
@@ -1969,12 +2010,21 @@ impl Envelope {
             // current line is the highest at `u` ≤ `n`). So `highest` over those alone, as the
             // crossings are found.
             let mut next: Option<(i128, Line)> = None;
+            let last = i128::from(u2);
             for l in lines {
                 let gap = l.slope_gap(&current)?;
                 if gap >= 0 {
                     continue;
                 }
                 let e = sub(mul(l.c, current.b)?, mul(current.c, l.b)?)?;
+                // `first = ⌊e / gap⌋ + 1` is at most `n` (the best so far, or `u2` past which no
+                // piece starts) iff `⌊e / gap⌋ < n`, iff `e / gap < n`, iff `e > gap·n` (`gap <
+                // 0`): the others can neither start the next piece nor tie with it, and are
+                // passed without their division.
+                let limit = next.map_or(last, |(n, _)| n.min(last));
+                if e <= mul(gap, limit)? {
+                    continue;
+                }
                 let first = floor_any(e, gap) + 1;
                 next = match next {
                     None => Some((first, *l)),
