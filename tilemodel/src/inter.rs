@@ -990,6 +990,7 @@ fn count<'s>(
         full: Vec::new(),
         prefixes: 0,
         y: vec![0i128; m],
+        narrow: vec![Some(0); m],
         t_sum: 0,
         sweeps: shape.statements.iter().map(|_| Sweep::default()).collect(),
         present: Vec::new(),
@@ -1035,6 +1036,7 @@ fn count<'s>(
     if split && !no_full {
         (counter.want_tiles, counter.want_full, counter.stop) = (false, true, None);
         counter.y.iter_mut().for_each(|y| *y = 0);
+        counter.narrow.iter_mut().for_each(|y| *y = Some(0));
         counter.t_sum = 0;
         counter.level(0, &active)?;
     }
@@ -1126,6 +1128,8 @@ struct Counter<'a, 's> {
     prefixes: u64,
     /// `Y_q = s_q·T_q` of the current prefix.
     y: Vec<i128>,
+    /// The same where it fits 64 bits ([`Counter::prefix_sum`]).
+    narrow: Vec<Option<i64>>,
     t_sum: i64,
     /// Scratch of [`Counter::sweep_last_two`], reused across prefixes: a sweep per statement,
     /// the statements present at the prefix, the full tiles' sweep, the intervals of one
@@ -1190,7 +1194,7 @@ impl Counter<'_, '_> {
         let size = i128::from(self.sizes[k]);
         let (mut lo, mut hi) = (i128::MIN, i128::MAX);
         for f in &self.facets[s][k] {
-            let pre: i128 = (0..k).map(|q| i128::from(f.a[q]) * self.y[q]).sum();
+            let pre = self.prefix_sum(&f.a, k);
             let c = i128::from(f.a[k]) * size; // > 0: normals are oriented with a_k > 0
             lo = lo.max(ceil_i128(f.lo - pre, c));
             hi = hi.min(floor_i128(f.hi - pre, c));
@@ -1207,7 +1211,7 @@ impl Counter<'_, '_> {
         let size = i128::from(self.sizes[k]);
         let (mut lo, mut hi) = (i128::MIN, i128::MAX);
         for (n, rlo, rhi) in &self.erosions[s].rows {
-            let pre: i128 = (0..k).map(|q| i128::from(n[q]) * self.y[q]).sum();
+            let pre = self.prefix_sum(n, k);
             let c = i128::from(n[k]) * size;
             let (a, b) = (rlo - pre, rhi - pre);
             match c.signum() {
@@ -1290,6 +1294,7 @@ impl Counter<'_, '_> {
             let next: Vec<usize> =
                 intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
             self.y[k] = i128::from(t) * size;
+            self.narrow[k] = i64::try_from(self.y[k]).ok();
             self.t_sum += t;
             let r = self.level(k + 1, &next);
             self.t_sum -= t;
@@ -1778,13 +1783,37 @@ impl Counter<'_, '_> {
         all
     }
 
+    /// `Σ_{q<k} a_q·Y_q` of the current prefix, unchecked (the facets' and erosion rows' sums,
+    /// which fit: `interval`'s): in 64 bits when every term and partial sum fits (the 128-bit
+    /// products were a tenth of a count), else in 128.
+    #[inline]
+    fn prefix_sum(&self, a: &[i64], k: usize) -> i128 {
+        match self.narrow_sum(a, k) {
+            Some(v) => i128::from(v),
+            None => (0..k).map(|q| i128::from(a[q]) * self.y[q]).sum(),
+        }
+    }
+
     /// `Σ_{q<k} a_q·Y_q` of the current prefix.
     fn prefix_value(&self, a: &[i64], k: usize) -> Result<i128> {
         let mut v = 0i128;
+        if let Some(narrow) = self.narrow_sum(a, k) {
+            return Ok(i128::from(narrow));
+        }
         for (&x, &y) in a.iter().zip(&self.y).take(k) {
             v = v.checked_add(mul(i128::from(x), y)?).ok_or(TileModelError::Overflow("tile facets"))?;
         }
         Ok(v)
+    }
+
+    /// `Σ_{q<k} a_q·Y_q` in 64 bits, `None` when a term or partial sum does not fit.
+    #[inline]
+    fn narrow_sum(&self, a: &[i64], k: usize) -> Option<i64> {
+        let mut v = 0i64;
+        for (&x, y) in a.iter().zip(&self.narrow).take(k) {
+            v = v.checked_add(x.checked_mul((*y)?)?)?;
+        }
+        Some(v)
     }
 }
 
@@ -1998,6 +2027,15 @@ impl Envelope {
 
     /// The pieces of the maximum of `lines`, of distinct directions (see [`Envelope::build`]).
     fn build_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
+        if small_lines(lines, u1, u2) {
+            self.build_small_pieces(lines, u1, u2);
+            return Ok(());
+        }
+        self.build_wide_pieces(lines, u1, u2)
+    }
+
+    /// [`Envelope::build_pieces`] in checked 128-bit arithmetic (any lines).
+    fn build_wide_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
         self.pieces.clear();
         self.end = u2;
         let mut u = i128::from(u1);
@@ -2053,6 +2091,67 @@ impl Envelope {
         }
     }
 
+    /// [`Envelope::build_pieces`] in 64-bit arithmetic, for lines and a range within
+    /// [`small_lines`]' bounds (the search's counts: the 128-bit products and their overflow
+    /// checks were most of the envelopes' time). Every product below stays under `2^62` there
+    /// (`|a|, |b|, |u| < 2^20`, `|c| < 2^40`: slope gaps under `2^41`, `c·b'` under `2^60`,
+    /// `gap·n` under `2^61`, `(c − a·u)·b'` under `2^61`), so each value is the 128-bit one
+    /// and the pieces are the same: the same highest line at `u1`, the same crossings
+    /// `⌊e / gap⌋ + 1`, the same ties.
+    fn build_small_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) {
+        self.pieces.clear();
+        self.end = u2;
+        let narrow = |l: &Line| (l.a as i64, l.b as i64, l.c as i64);
+        // `a·b' − a'·b`, and the order of the two lines' values at `u` (`Line::compare_at`).
+        let gap = |x: (i64, i64, i64), y: (i64, i64, i64)| x.0 * y.1 - y.0 * x.1;
+        let compare =
+            |x: (i64, i64, i64), y: (i64, i64, i64), u: i64| ((x.2 - x.0 * u) * y.1).cmp(&((y.2 - y.0 * u) * x.1));
+        // Whether `x` is above `y` at `u`, or level with it and rising faster (`highest`).
+        let better = |x: (i64, i64, i64), y: (i64, i64, i64), u: i64| match compare(x, y, u) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => gap(x, y) < 0,
+            std::cmp::Ordering::Less => false,
+        };
+        let mut current = 0;
+        for i in 1..lines.len() {
+            if better(narrow(&lines[i]), narrow(&lines[current]), u1) {
+                current = i;
+            }
+        }
+        self.pieces.push((u1, lines[current]));
+        loop {
+            let c = narrow(&lines[current]);
+            let mut next: Option<(i64, usize)> = None;
+            for (i, l) in lines.iter().enumerate() {
+                let x = narrow(l);
+                let g = gap(x, c);
+                if g >= 0 {
+                    continue;
+                }
+                let e = x.2 * c.1 - c.2 * x.1;
+                let limit = next.map_or(u2, |(n, _)| n.min(u2));
+                if e <= g * limit {
+                    continue;
+                }
+                // ⌊e / g⌋ + 1 with g < 0.
+                let first = (-e).div_euclid(-g) + 1;
+                next = match next {
+                    Some((n, best)) if first == n => {
+                        Some((n, if better(x, narrow(&lines[best]), n) { i } else { best }))
+                    }
+                    _ => Some((first, i)),
+                };
+            }
+            match next {
+                Some((n, i)) if n <= u2 => {
+                    current = i;
+                    self.pieces.push((n, lines[i]));
+                }
+                _ => return,
+            }
+        }
+    }
+
     /// Positions the stepping at the first piece.
     fn start(&mut self) -> Result<()> {
         self.at = 0;
@@ -2080,6 +2179,18 @@ impl Envelope {
         self.step.advance();
         Ok(v)
     }
+}
+
+/// Whether [`Envelope::build_small_pieces`] may build the envelope of `lines` on `u1..=u2` in
+/// 64 bits: `|a|, |b|, |u1|, |u2| < 2^20` and `|c| < 2^40`.
+fn small_lines(lines: &[Line], u1: i64, u2: i64) -> bool {
+    const COEFFICIENT: u128 = 1 << 20;
+    const CONSTANT: u128 = 1 << 40;
+    u128::from(u1.unsigned_abs()) < COEFFICIENT
+        && u128::from(u2.unsigned_abs()) < COEFFICIENT
+        && lines.iter().all(|l| {
+            l.a.unsigned_abs() < COEFFICIENT && l.b.unsigned_abs() < COEFFICIENT && l.c.unsigned_abs() < CONSTANT
+        })
 }
 
 /// The highest of `lines` at `u`, on a tie the one rising fastest.
@@ -2333,6 +2444,43 @@ mod tests {
             checked += 1;
         }
         assert!(close > 100, "{close} of {checked} bounds within half the points");
+    }
+
+    /// The 64-bit envelopes are the 128-bit ones, piece for piece (the same starts, the same
+    /// lines, ties included), on random lines of distinct directions within `small_lines`'
+    /// bounds, many of them parallel-ish and crossing at or between integers.
+    #[test]
+    fn small_envelopes_are_the_wide_ones() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let mut differing_pieces = 0;
+        for round in 0..20_000 {
+            let count = 1 + next(6) as usize;
+            let mut lines: Vec<Line> = Vec::new();
+            while lines.len() < count {
+                let scale = if round % 3 == 0 { 1 } else { 1 + next(40) as i128 };
+                let a = (next(9) as i128 - 4) * scale;
+                let b = (1 + next(4) as i128) * scale;
+                let c = next(2001) as i128 - 1000 + if round % 5 == 0 { (1 << 39) - 5000 } else { 0 };
+                if !lines.iter().any(|l| l.a == a && l.b == b) {
+                    lines.push(Line { a, b, c });
+                }
+            }
+            let u1 = next(200) as i64 - 100;
+            let u2 = u1 + next(300) as i64;
+            assert!(small_lines(&lines, u1, u2));
+            let (mut small, mut wide) = (Envelope::default(), Envelope::default());
+            small.build_small_pieces(&lines, u1, u2);
+            wide.build_wide_pieces(&lines, u1, u2).unwrap();
+            let key = |e: &Envelope| e.pieces.iter().map(|(u, l)| (*u, l.a, l.b, l.c)).collect::<Vec<_>>();
+            assert_eq!(key(&small), key(&wide), "lines {lines:?} on {u1}..={u2}");
+            differing_pieces += usize::from(small.pieces.len() > 1);
+        }
+        // The envelopes have several pieces often enough to test the crossings.
+        assert!(differing_pieces > 2_000, "{differing_pieces}");
     }
 
     #[test]
