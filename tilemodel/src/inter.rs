@@ -991,10 +991,11 @@ fn count<'s>(
         prefixes: 0,
         y: vec![0i128; m],
         narrow: vec![Some(0); m],
+        present_at: vec![Vec::new(); m],
         t_sum: 0,
         sweeps: shape.statements.iter().map(|_| Sweep::default()).collect(),
         present: Vec::new(),
-        full_sweep: Sweep::default(),
+        full_sweep: Some(Box::default()),
         row: Vec::new(),
         strided: Vec::new(),
         spare: geometry.take_spare(),
@@ -1130,13 +1131,15 @@ struct Counter<'a, 's> {
     y: Vec<i128>,
     /// The same where it fits 64 bits ([`Counter::prefix_sum`]).
     narrow: Vec<Option<i64>>,
+    /// Per level, the buffer of the statements present at its current value ([`Counter::level`]).
+    present_at: Vec<Vec<usize>>,
     t_sum: i64,
     /// Scratch of [`Counter::sweep_last_two`], reused across prefixes: a sweep per statement,
-    /// the statements present at the prefix, the full tiles' sweep, the intervals of one
-    /// `T_{m−2}`.
+    /// the statements present at the prefix, the full tiles' sweep (boxed: moved in and out at
+    /// every prefix), the intervals of one `T_{m−2}`.
     sweeps: Vec<Sweep>,
     present: Vec<usize>,
-    full_sweep: Sweep,
+    full_sweep: Option<Box<Sweep>>,
     row: Vec<(i64, i64)>,
     /// Marks of arithmetic progressions of wavefronts, by (full tiles?, stride): one `+1` at the
     /// first wavefront of a progression and one `−1` a stride past its last, summed along the
@@ -1290,15 +1293,21 @@ impl Counter<'_, '_> {
             .map(move |i| if i % 2 == 0 { mid - i / 2 } else { mid + (i + 1) / 2 })
             .filter(|&t| first <= t && t <= last && merged.iter().any(|&(lo, hi)| lo <= t && t <= hi));
         let all: Box<dyn Iterator<Item = i64> + '_> = if middle_out { Box::new(outwards) } else { Box::new(in_order) };
+        // The statements present at each value, in a buffer of this level kept across calls
+        // (an allocation per tile-row prefix otherwise).
+        let mut next = self.present_at.get_mut(k).map(std::mem::take).unwrap_or_default();
         for t in all {
-            let next: Vec<usize> =
-                intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
+            next.clear();
+            next.extend(intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s));
             self.y[k] = i128::from(t) * size;
             self.narrow[k] = i64::try_from(self.y[k]).ok();
             self.t_sum += t;
             let r = self.level(k + 1, &next);
             self.t_sum -= t;
-            r?;
+            if r.is_err() {
+                self.present_at[k] = next;
+                return r;
+            }
             if k == 0 {
                 self.done = Some(self.done.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
                 // After a value, the question with the totals, which costs the counter nothing
@@ -1321,6 +1330,7 @@ impl Counter<'_, '_> {
                 }
             }
         }
+        self.present_at[k] = next;
         Ok(())
     }
 
@@ -1461,12 +1471,12 @@ impl Counter<'_, '_> {
         let k = self.m - 2;
         let mut sweeps = std::mem::take(&mut self.sweeps);
         let mut present = std::mem::take(&mut self.present);
-        let mut full = std::mem::take(&mut self.full_sweep);
+        let mut full = self.full_sweep.take().unwrap_or_default();
         let mut row = std::mem::take(&mut self.row);
         let result = self.sweep_with(k, active, &mut sweeps, &mut present, &mut full, &mut row);
         self.sweeps = sweeps;
         self.present = present;
-        self.full_sweep = full;
+        self.full_sweep = Some(full);
         self.row = row;
         result
     }
@@ -1595,6 +1605,7 @@ impl Counter<'_, '_> {
     /// `u + ⌊h(u)⌋ + 1` for every `u` — two families of arithmetic progressions.
     fn emit(&mut self, sweep: &Sweep, sign: i64, full: bool) -> Result<()> {
         let (lower, upper) = (&sweep.lower.pieces, &sweep.upper.pieces);
+        let small = sweep.lower.small && sweep.upper.small;
         let (mut i, mut j) = (0, 0);
         let mut a = sweep.lo;
         while a <= sweep.hi {
@@ -1603,9 +1614,15 @@ impl Counter<'_, '_> {
             let b = end_l.min(end_u);
             let l = lower[i].1;
             let h = Line { a: -upper[j].1.a, b: upper[j].1.b, c: -upper[j].1.c };
-            // l(u) ≤ h(u) ⟺ u·(a_l·b_h − a_h·b_l) ≥ c_l·b_h − c_h·b_l.
-            let d = l.slope_gap(&h)?;
-            let e = sub(mul(l.c, h.b)?, mul(h.c, l.b)?)?;
+            // l(u) ≤ h(u) ⟺ u·(a_l·b_h − a_h·b_l) ≥ c_l·b_h − c_h·b_l (in 64 bits when both
+            // envelopes were: `small_lines`' bounds keep `d` under 2^41 and `e` under 2^61).
+            let (d, e) = if small {
+                let (la, lb, lc) = (l.a as i64, l.b as i64, l.c as i64);
+                let (ha, hb, hc) = (h.a as i64, h.b as i64, h.c as i64);
+                (i128::from(la * hb - ha * lb), i128::from(lc * hb - hc * lb))
+            } else {
+                (l.slope_gap(&h)?, sub(mul(l.c, h.b)?, mul(h.c, l.b)?)?)
+            };
             let (mut x, mut y) = (i128::from(a), i128::from(b));
             match d.signum() {
                 1 => x = x.max(-floor_i128(-e, d)),
@@ -1989,6 +2006,8 @@ impl Stepper {
 #[derive(Debug, Clone, Default)]
 struct Envelope {
     pieces: Vec<(i64, Line)>,
+    /// Whether its lines and range are within [`small_lines`]' bounds (so are its pieces').
+    small: bool,
     /// Scratch: the lines, one per `(a, b)`.
     parallel: Vec<Line>,
     end: i64,
@@ -2027,7 +2046,8 @@ impl Envelope {
 
     /// The pieces of the maximum of `lines`, of distinct directions (see [`Envelope::build`]).
     fn build_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
-        if small_lines(lines, u1, u2) {
+        self.small = small_lines(lines, u1, u2);
+        if self.small {
             self.build_small_pieces(lines, u1, u2);
             return Ok(());
         }
