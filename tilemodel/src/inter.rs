@@ -1028,7 +1028,8 @@ fn count<'s>(
     // none, and the sweep counts no full tiles (the counts are the same: nothing would be
     // added to them) and no second pass is made.
     let no_full = active.iter().any(|&s| erosions[s].rows.iter().any(|(_, lo, hi)| lo > hi));
-    counter.want_full = !split && !(mode == Mode::Sweep && no_full);
+    let skip_full = mode == Mode::Sweep && no_full;
+    counter.want_full = !(split || skip_full);
     counter.level(0, &active)?;
     if counter.stopped {
         geometry.give_back(counter.arrays());
