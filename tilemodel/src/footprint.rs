@@ -254,6 +254,15 @@ impl SharedBytesPlan {
         SharedBytesPlan { arrays: ok.then_some(arrays), masks }
     }
 
+    /// Whether [`SharedBytesPlan::bytes`] is the closed form (not [`staged_shared_bytes`] per
+    /// size), which never decreases when a size grows: a box side spans
+    /// `max_k k − min_k k + Σ_c |G_dc|·(s_c − 1) + 1` values, growing with every `s_c`, and the
+    /// bytes are sums of products of such spans (and of spans widened by fixed spreads), none
+    /// negative where they compute.
+    pub fn is_monotone(&self) -> bool {
+        self.arrays.is_some()
+    }
+
     /// [`staged_shared_bytes`] of `sizes`.
     pub fn bytes(&self, shape: &BandShape, sizes: &[i64]) -> Result<u64> {
         let Some(arrays) = &self.arrays else { return staged_shared_bytes(shape, sizes) };
