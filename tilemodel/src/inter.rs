@@ -1719,7 +1719,8 @@ impl Counter<'_, '_> {
         };
         // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1), that is
         // `q + 1` for `i ≤ r` and `q` after, with `n − 1 = q·period + r` (one division).
-        let (q, r) = ((n - 1) / period, (n - 1) % period);
+        // (No division for period 1, the examples' usual one.)
+        let (q, r) = if period == 1 { (n - 1, 0) } else { ((n - 1) / period, (n - 1) % period) };
         for i in 0..first {
             let position = if upper { step.q.saturating_add(1) } else { step.q.saturating_neg() };
             let count = if i <= r { q + 1 } else { q };
@@ -1747,10 +1748,14 @@ impl Counter<'_, '_> {
             // (c·(c − 1) is even and not negative: halved by a shift, not a 128-bit division.)
             // In 64 bits when every product fits (the 128-bit products cost a quarter of the
             // progressions), else in 128.
-            let narrow = count
-                .checked_mul(span - 1 - at)
-                .zip(count.checked_mul(count - 1).and_then(|cc| stride.checked_mul(cc >> 1)))
-                .and_then(|(x, y)| x.checked_sub(y));
+            let narrow = if count == 1 {
+                Some(span - 1 - at)
+            } else {
+                count
+                    .checked_mul(span - 1 - at)
+                    .zip(count.checked_mul(count - 1).and_then(|cc| stride.checked_mul(cc >> 1)))
+                    .and_then(|(x, y)| x.checked_sub(y))
+            };
             let tiles = match narrow {
                 Some(v) => i128::from(v),
                 None => {
