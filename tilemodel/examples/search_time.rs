@@ -12,8 +12,9 @@
 //! which is what that script's "search" column reports (`elapsed_s`). Per search it prints the
 //! smallest time of `--repeat` runs (default 3; one run when it takes over 1 s), the sizes and
 //! layouts, the choice, and the time spent counting inter-tile tiles of the chosen size. With
-//! `--dump` it also prints every kept layout with its prediction to full precision, so that two
-//! versions of the search can be checked to choose and keep exactly the same layouts (`diff`).
+//! `--dump` it also prints every pruned region (reason, count, first example) and every kept
+//! layout with its prediction to full precision, so that two versions of the search can be
+//! checked to prune alike and choose and keep exactly the same layouts (`diff`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -145,6 +146,9 @@ fn main() {
                     case.what
                 );
                 if dump {
+                    for p in &report.pruned {
+                        println!("  pruned {:?} {} {}", p.reason, p.count, p.example);
+                    }
                     for (k, r) in report.best.iter().enumerate() {
                         let sizes: Vec<String> = r.sizes.iter().map(i64::to_string).collect();
                         println!(

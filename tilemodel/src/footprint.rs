@@ -147,10 +147,14 @@ fn mask_bases(s: &StatementShape) -> Vec<MaskBase<'_>> {
 /// to the array that differ only in their constant offsets) a byte mask over the buffer's box
 /// grown by the spread of those offsets.
 pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
-    let boxes = array_boxes(shape, sizes)?;
+    shared_bytes_of(shape, &array_boxes(shape, sizes)?)
+}
+
+/// [`staged_shared_bytes`] from the arrays' boxes (`array_boxes` at the sizes).
+fn shared_bytes_of(shape: &BandShape, boxes: &[Option<ElementBox>]) -> Result<u64> {
     let overflow = || TileModelError::Overflow("shared memory per block");
     let mut total: u64 = 0;
-    for (array, b) in shape.arrays.iter().zip(&boxes) {
+    for (array, b) in shape.arrays.iter().zip(boxes) {
         if let Some(b) = b {
             let elements = checked_product(b.iter().map(|&(lo, hi)| span(lo, hi, 0))).ok_or_else(overflow)?;
             let bytes = elements.checked_mul(u64::from(array.element_bytes)).ok_or_else(overflow)?;
@@ -254,6 +258,15 @@ impl SharedBytesPlan {
         SharedBytesPlan { arrays: ok.then_some(arrays), masks }
     }
 
+    /// Whether [`SharedBytesPlan::bytes`] is the closed form (not [`staged_shared_bytes`] per
+    /// size), which never decreases when a size grows: a box side spans
+    /// `max_k k − min_k k + Σ_c |G_dc|·(s_c − 1) + 1` values, growing with every `s_c`, and the
+    /// bytes are sums of products of such spans (and of spans widened by fixed spreads), none
+    /// negative where they compute.
+    pub fn is_monotone(&self) -> bool {
+        self.arrays.is_some()
+    }
+
     /// [`staged_shared_bytes`] of `sizes`.
     pub fn bytes(&self, shape: &BandShape, sizes: &[i64]) -> Result<u64> {
         let Some(arrays) = &self.arrays else { return staged_shared_bytes(shape, sizes) };
@@ -297,7 +310,8 @@ pub const MAX_FOOTPRINT_ELEMENTS: u64 = 1 << 26;
 /// Loads, stores and shared memory of a full tile staged in shared memory.
 pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
     let boxes = array_boxes(shape, sizes)?;
-    let mut memory = TileMemory { shared_bytes: staged_shared_bytes(shape, sizes)?, ..TileMemory::default() };
+    // (The boxes once: `staged_shared_bytes` would make them again.)
+    let mut memory = TileMemory { shared_bytes: shared_bytes_of(shape, &boxes)?, ..TileMemory::default() };
     for (index, (array, b)) in shape.arrays.iter().zip(&boxes).enumerate() {
         let Some(b) = b else { continue };
         let too_large = || {

@@ -990,10 +990,12 @@ fn count<'s>(
         full: Vec::new(),
         prefixes: 0,
         y: vec![0i128; m],
+        narrow: vec![Some(0); m],
+        present_at: vec![Vec::new(); m],
         t_sum: 0,
         sweeps: shape.statements.iter().map(|_| Sweep::default()).collect(),
         present: Vec::new(),
-        full_sweep: Sweep::default(),
+        full_sweep: Some(Box::default()),
         row: Vec::new(),
         strided: Vec::new(),
         spare: geometry.take_spare(),
@@ -1020,15 +1022,23 @@ fn count<'s>(
     // prefix's tiles are counted by progressions (the sweep, with at most `MAX_INCLUSION`
     // statements): there the two are counted apart.
     let split = mode == Mode::Sweep && m >= 4 && active.len() <= MAX_INCLUSION && counter.stop.is_some();
-    counter.want_full = !split;
+    // A full tile's corner `Y` has `lo_j ≤ N_j·Y ≤ hi_j` for every erosion row of every
+    // statement (`erosion`): when one row of one statement has `lo_j > hi_j` (a domain thinner
+    // along that row than the tile's spread there: 3-D SOR's time row at most sizes) there is
+    // none, and the sweep counts no full tiles (the counts are the same: nothing would be
+    // added to them) and no second pass is made.
+    let no_full = active.iter().any(|&s| erosions[s].rows.iter().any(|(_, lo, hi)| lo > hi));
+    let skip_full = mode == Mode::Sweep && no_full;
+    counter.want_full = !(split || skip_full);
     counter.level(0, &active)?;
     if counter.stopped {
         geometry.give_back(counter.arrays());
         return Ok(None);
     }
-    if split {
+    if split && !no_full {
         (counter.want_tiles, counter.want_full, counter.stop) = (false, true, None);
         counter.y.iter_mut().for_each(|y| *y = 0);
+        counter.narrow.iter_mut().for_each(|y| *y = Some(0));
         counter.t_sum = 0;
         counter.level(0, &active)?;
     }
@@ -1120,13 +1130,17 @@ struct Counter<'a, 's> {
     prefixes: u64,
     /// `Y_q = s_q·T_q` of the current prefix.
     y: Vec<i128>,
+    /// The same where it fits 64 bits ([`Counter::prefix_sum`]).
+    narrow: Vec<Option<i64>>,
+    /// Per level, the buffer of the statements present at its current value ([`Counter::level`]).
+    present_at: Vec<Vec<usize>>,
     t_sum: i64,
     /// Scratch of [`Counter::sweep_last_two`], reused across prefixes: a sweep per statement,
-    /// the statements present at the prefix, the full tiles' sweep, the intervals of one
-    /// `T_{m−2}`.
+    /// the statements present at the prefix, the full tiles' sweep (boxed: moved in and out at
+    /// every prefix), the intervals of one `T_{m−2}`.
     sweeps: Vec<Sweep>,
     present: Vec<usize>,
-    full_sweep: Sweep,
+    full_sweep: Option<Box<Sweep>>,
     row: Vec<(i64, i64)>,
     /// Marks of arithmetic progressions of wavefronts, by (full tiles?, stride): one `+1` at the
     /// first wavefront of a progression and one `−1` a stride past its last, summed along the
@@ -1184,7 +1198,7 @@ impl Counter<'_, '_> {
         let size = i128::from(self.sizes[k]);
         let (mut lo, mut hi) = (i128::MIN, i128::MAX);
         for f in &self.facets[s][k] {
-            let pre: i128 = (0..k).map(|q| i128::from(f.a[q]) * self.y[q]).sum();
+            let pre = self.prefix_sum(&f.a, k);
             let c = i128::from(f.a[k]) * size; // > 0: normals are oriented with a_k > 0
             lo = lo.max(ceil_i128(f.lo - pre, c));
             hi = hi.min(floor_i128(f.hi - pre, c));
@@ -1201,7 +1215,7 @@ impl Counter<'_, '_> {
         let size = i128::from(self.sizes[k]);
         let (mut lo, mut hi) = (i128::MIN, i128::MAX);
         for (n, rlo, rhi) in &self.erosions[s].rows {
-            let pre: i128 = (0..k).map(|q| i128::from(n[q]) * self.y[q]).sum();
+            let pre = self.prefix_sum(n, k);
             let c = i128::from(n[k]) * size;
             let (a, b) = (rlo - pre, rhi - pre);
             match c.signum() {
@@ -1280,14 +1294,21 @@ impl Counter<'_, '_> {
             .map(move |i| if i % 2 == 0 { mid - i / 2 } else { mid + (i + 1) / 2 })
             .filter(|&t| first <= t && t <= last && merged.iter().any(|&(lo, hi)| lo <= t && t <= hi));
         let all: Box<dyn Iterator<Item = i64> + '_> = if middle_out { Box::new(outwards) } else { Box::new(in_order) };
+        // The statements present at each value, in a buffer of this level kept across calls
+        // (an allocation per tile-row prefix otherwise).
+        let mut next = self.present_at.get_mut(k).map(std::mem::take).unwrap_or_default();
         for t in all {
-            let next: Vec<usize> =
-                intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s).collect();
+            next.clear();
+            next.extend(intervals.iter().filter(|&&(_, a, b)| a <= t && t <= b).map(|&(s, _, _)| s));
             self.y[k] = i128::from(t) * size;
+            self.narrow[k] = i64::try_from(self.y[k]).ok();
             self.t_sum += t;
             let r = self.level(k + 1, &next);
             self.t_sum -= t;
-            r?;
+            if r.is_err() {
+                self.present_at[k] = next;
+                return r;
+            }
             if k == 0 {
                 self.done = Some(self.done.map_or((t, t), |(lo, hi)| (lo.min(t), hi.max(t))));
                 // After a value, the question with the totals, which costs the counter nothing
@@ -1310,6 +1331,7 @@ impl Counter<'_, '_> {
                 }
             }
         }
+        self.present_at[k] = next;
         Ok(())
     }
 
@@ -1450,12 +1472,12 @@ impl Counter<'_, '_> {
         let k = self.m - 2;
         let mut sweeps = std::mem::take(&mut self.sweeps);
         let mut present = std::mem::take(&mut self.present);
-        let mut full = std::mem::take(&mut self.full_sweep);
+        let mut full = self.full_sweep.take().unwrap_or_default();
         let mut row = std::mem::take(&mut self.row);
         let result = self.sweep_with(k, active, &mut sweeps, &mut present, &mut full, &mut row);
         self.sweeps = sweeps;
         self.present = present;
-        self.full_sweep = full;
+        self.full_sweep = Some(full);
         self.row = row;
         result
     }
@@ -1522,10 +1544,11 @@ impl Counter<'_, '_> {
         if by_progressions && !self.want_full {
             return Ok(());
         }
-        // Full tiles: inside every statement's erosion (a subset of the tiles, so of u1..=u2).
+        // Full tiles: inside every statement's erosion (a subset of the tiles, so of u1..=u2);
+        // none when a pass does not count them.
         full.clear(u1, u2);
-        let mut has_full = true;
-        'rows: for &s in self.all {
+        let mut has_full = self.want_full;
+        'rows: for &s in self.all.iter().filter(|_| has_full) {
             for (n, rlo, rhi) in &self.erosions[s].rows {
                 let pre = self.prefix_value(n, k)?;
                 let a = mul(i128::from(n[k]), size_u)?;
@@ -1583,6 +1606,7 @@ impl Counter<'_, '_> {
     /// `u + ⌊h(u)⌋ + 1` for every `u` — two families of arithmetic progressions.
     fn emit(&mut self, sweep: &Sweep, sign: i64, full: bool) -> Result<()> {
         let (lower, upper) = (&sweep.lower.pieces, &sweep.upper.pieces);
+        let small = sweep.lower.small && sweep.upper.small;
         let (mut i, mut j) = (0, 0);
         let mut a = sweep.lo;
         while a <= sweep.hi {
@@ -1591,9 +1615,15 @@ impl Counter<'_, '_> {
             let b = end_l.min(end_u);
             let l = lower[i].1;
             let h = Line { a: -upper[j].1.a, b: upper[j].1.b, c: -upper[j].1.c };
-            // l(u) ≤ h(u) ⟺ u·(a_l·b_h − a_h·b_l) ≥ c_l·b_h − c_h·b_l.
-            let d = l.slope_gap(&h)?;
-            let e = sub(mul(l.c, h.b)?, mul(h.c, l.b)?)?;
+            // l(u) ≤ h(u) ⟺ u·(a_l·b_h − a_h·b_l) ≥ c_l·b_h − c_h·b_l (in 64 bits when both
+            // envelopes were: `small_lines`' bounds keep `d` under 2^41 and `e` under 2^61).
+            let (d, e) = if small {
+                let (la, lb, lc) = (l.a as i64, l.b as i64, l.c as i64);
+                let (ha, hb, hc) = (h.a as i64, h.b as i64, h.c as i64);
+                (i128::from(la * hb - ha * lb), i128::from(lc * hb - hc * lb))
+            } else {
+                (l.slope_gap(&h)?, sub(mul(l.c, h.b)?, mul(h.c, l.b)?)?)
+            };
             let (mut x, mut y) = (i128::from(a), i128::from(b));
             match d.signum() {
                 1 => x = x.max(-floor_i128(-e, d)),
@@ -1630,14 +1660,14 @@ impl Counter<'_, '_> {
         let (a, b) = (small(line.a)?, small(line.b)?);
         // The divisions that depend on the line's direction alone, once per count (a count
         // meets a few dozen directions, each in thousands of pieces).
-        let direction = match self.directions.iter().find(|d| d.a == a && d.b == b) {
-            Some(d) => *d,
+        let at = match self.directions.iter().position(|d| d.a == a && d.b == b) {
+            Some(i) => i,
             None => {
-                let d = Direction::new(a, b).ok_or_else(overflow)?;
-                self.directions.push(d);
-                d
+                self.directions.push(Direction::new(a, b).ok_or_else(overflow)?);
+                self.directions.len() - 1
             }
         };
+        let direction = self.directions[at];
         let (p, period, stride) = (direction.p, direction.period, direction.stride);
         let n = y.checked_sub(x).and_then(|v| v.checked_add(1)).ok_or_else(overflow)?;
         let first = period.min(n);
@@ -1670,19 +1700,30 @@ impl Counter<'_, '_> {
                 tiles
             }
         } else {
-            let index = match strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
+            // The marks of this stride, found once per direction (`Direction::marks`).
+            let index = match direction.marks[usize::from(full)] {
                 Some(k) => k,
                 None => {
-                    strided.push((full, stride, zeroed(&mut self.spare, span as usize)));
-                    strided.len() - 1
+                    let k = match strided.iter().position(|(f, s, _)| *f == full && *s == stride) {
+                        Some(k) => k,
+                        None => {
+                            strided.push((full, stride, zeroed(&mut self.spare, span as usize)));
+                            strided.len() - 1
+                        }
+                    };
+                    self.directions[at].marks[usize::from(full)] = Some(k);
+                    k
                 }
             };
             &mut strided[index].2
         };
+        // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1), that is
+        // `q + 1` for `i ≤ r` and `q` after, with `n − 1 = q·period + r` (one division).
+        // (No division for period 1, the examples' usual one.)
+        let (q, r) = if period == 1 { (n - 1, 0) } else { ((n - 1) / period, (n - 1) % period) };
         for i in 0..first {
             let position = if upper { step.q.saturating_add(1) } else { step.q.saturating_neg() };
-            // The u = x + i + period·j up to y: ⌈(n − i) / period⌉ of them (n − i ≥ 1).
-            let count = (n - i - 1) / period + 1;
+            let count = if i <= r { q + 1 } else { q };
             // Marks `count` wavefronts `t_sum + position + stride·j` (`j < count`).
             let at = base.saturating_add(position);
             if !(0..span).contains(&at) {
@@ -1704,9 +1745,25 @@ impl Counter<'_, '_> {
             // A `+1` at wavefront index `x` of the differences adds a tile to every wavefront
             // from `x` to the last (`span − 2`): `span − 1 − x` tiles; the progression's marks
             // at `at + stride·j`, `j < count`, add `count·(span − 1 − at) − stride·count·(count − 1)/2`.
-            let (c, x, st) = (i128::from(count), i128::from(at), i128::from(stride));
             // (c·(c − 1) is even and not negative: halved by a shift, not a 128-bit division.)
-            mass += i128::from(sign) * (c * (i128::from(span) - 1 - x) - st * ((c * (c - 1)) >> 1));
+            // In 64 bits when every product fits (the 128-bit products cost a quarter of the
+            // progressions), else in 128.
+            let narrow = if count == 1 {
+                Some(span - 1 - at)
+            } else {
+                count
+                    .checked_mul(span - 1 - at)
+                    .zip(count.checked_mul(count - 1).and_then(|cc| stride.checked_mul(cc >> 1)))
+                    .and_then(|(x, y)| x.checked_sub(y))
+            };
+            let tiles = match narrow {
+                Some(v) => i128::from(v),
+                None => {
+                    let (c, x, st) = (i128::from(count), i128::from(at), i128::from(stride));
+                    c * (i128::from(span) - 1 - x) - st * ((c * (c - 1)) >> 1)
+                }
+            };
+            mass += if sign < 0 { -tiles } else { tiles };
             step.advance();
         }
         self.counted[usize::from(full)] += mass;
@@ -1749,13 +1806,37 @@ impl Counter<'_, '_> {
         all
     }
 
+    /// `Σ_{q<k} a_q·Y_q` of the current prefix, unchecked (the facets' and erosion rows' sums,
+    /// which fit: `interval`'s): in 64 bits when every term and partial sum fits (the 128-bit
+    /// products were a tenth of a count), else in 128.
+    #[inline]
+    fn prefix_sum(&self, a: &[i64], k: usize) -> i128 {
+        match self.narrow_sum(a, k) {
+            Some(v) => i128::from(v),
+            None => (0..k).map(|q| i128::from(a[q]) * self.y[q]).sum(),
+        }
+    }
+
     /// `Σ_{q<k} a_q·Y_q` of the current prefix.
     fn prefix_value(&self, a: &[i64], k: usize) -> Result<i128> {
         let mut v = 0i128;
+        if let Some(narrow) = self.narrow_sum(a, k) {
+            return Ok(i128::from(narrow));
+        }
         for (&x, &y) in a.iter().zip(&self.y).take(k) {
             v = v.checked_add(mul(i128::from(x), y)?).ok_or(TileModelError::Overflow("tile facets"))?;
         }
         Ok(v)
+    }
+
+    /// `Σ_{q<k} a_q·Y_q` in 64 bits, `None` when a term or partial sum does not fit.
+    #[inline]
+    fn narrow_sum(&self, a: &[i64], k: usize) -> Option<i64> {
+        let mut v = 0i64;
+        for (&x, y) in a.iter().zip(&self.narrow).take(k) {
+            v = v.checked_add(x.checked_mul((*y)?)?)?;
+        }
+        Some(v)
     }
 }
 
@@ -1827,6 +1908,9 @@ struct Direction {
     stride: i64,
     up: Option<(i64, i64)>,
     down: Option<(i64, i64)>,
+    /// The index in [`Counter::strided`] of the marks of its stride, for the tiles and for the
+    /// full tiles, once known (the strided arrays live as long as the count's directions).
+    marks: [Option<usize>; 2],
 }
 
 impl Direction {
@@ -1838,7 +1922,16 @@ impl Direction {
             let b = i128::from(b);
             Some((i64::try_from(step.div_euclid(b)).ok()?, i64::try_from(step.rem_euclid(b)).ok()?))
         };
-        Some(Direction { a, b, p, period: b / g, stride: p / g, up: parts(i128::from(p)), down: parts(-i128::from(p)) })
+        Some(Direction {
+            a,
+            b,
+            p,
+            period: b / g,
+            stride: p / g,
+            up: parts(i128::from(p)),
+            down: parts(-i128::from(p)),
+            marks: [None; 2],
+        })
     }
 }
 
@@ -1919,6 +2012,8 @@ impl Stepper {
 #[derive(Debug, Clone, Default)]
 struct Envelope {
     pieces: Vec<(i64, Line)>,
+    /// Whether its lines and range are within [`small_lines`]' bounds (so are its pieces').
+    small: bool,
     /// Scratch: the lines, one per `(a, b)`.
     parallel: Vec<Line>,
     end: i64,
@@ -1937,28 +2032,38 @@ impl Envelope {
     fn build(&mut self, all: &[Line], u1: i64, u2: i64) -> Result<()> {
         // Facets that differ only in the prefix coordinates give parallel lines with the same
         // `(a, b)`: only the highest of them can be the maximum.
-        self.parallel.clear();
+        let mut parallel = std::mem::take(&mut self.parallel);
+        parallel.clear();
         for l in all {
-            match self.parallel.iter_mut().find(|p| p.a == l.a && p.b == l.b) {
+            match parallel.iter_mut().find(|p| p.a == l.a && p.b == l.b) {
                 Some(p) => p.c = p.c.max(l.c),
-                None => self.parallel.push(*l),
+                None => parallel.push(*l),
             }
         }
-        self.build_pieces(u1, u2)
+        let built = self.build_pieces(&parallel, u1, u2);
+        self.parallel = parallel;
+        built
     }
 
     /// [`Envelope::build`] for lines of distinct directions (no two with the same `(a, b)`).
     fn build_distinct(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
-        self.parallel.clear();
-        self.parallel.extend_from_slice(lines);
-        self.build_pieces(u1, u2)
+        self.build_pieces(lines, u1, u2)
     }
 
-    /// The pieces of the maximum of the lines of `parallel` (see [`Envelope::build`]).
-    fn build_pieces(&mut self, u1: i64, u2: i64) -> Result<()> {
+    /// The pieces of the maximum of `lines`, of distinct directions (see [`Envelope::build`]).
+    fn build_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
+        self.small = small_lines(lines, u1, u2);
+        if self.small {
+            self.build_small_pieces(lines, u1, u2);
+            return Ok(());
+        }
+        self.build_wide_pieces(lines, u1, u2)
+    }
+
+    /// [`Envelope::build_pieces`] in checked 128-bit arithmetic (any lines).
+    fn build_wide_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) -> Result<()> {
         self.pieces.clear();
         self.end = u2;
-        let lines = &self.parallel[..];
         let mut u = i128::from(u1);
         let mut current = highest(lines, u)?;
         self.pieces.push((u1, current));
@@ -1969,12 +2074,21 @@ impl Envelope {
             // current line is the highest at `u` ≤ `n`). So `highest` over those alone, as the
             // crossings are found.
             let mut next: Option<(i128, Line)> = None;
+            let last = i128::from(u2);
             for l in lines {
                 let gap = l.slope_gap(&current)?;
                 if gap >= 0 {
                     continue;
                 }
                 let e = sub(mul(l.c, current.b)?, mul(current.c, l.b)?)?;
+                // `first = ⌊e / gap⌋ + 1` is at most `n` (the best so far, or `u2` past which no
+                // piece starts) iff `⌊e / gap⌋ < n`, iff `e / gap < n`, iff `e > gap·n` (`gap <
+                // 0`): the others can neither start the next piece nor tie with it, and are
+                // passed without their division.
+                let limit = next.map_or(last, |(n, _)| n.min(last));
+                if e <= mul(gap, limit)? {
+                    continue;
+                }
                 let first = floor_any(e, gap) + 1;
                 next = match next {
                     None => Some((first, *l)),
@@ -1999,6 +2113,67 @@ impl Envelope {
                     self.pieces.push((n as i64, current));
                 }
                 _ => return Ok(()),
+            }
+        }
+    }
+
+    /// [`Envelope::build_pieces`] in 64-bit arithmetic, for lines and a range within
+    /// [`small_lines`]' bounds (the search's counts: the 128-bit products and their overflow
+    /// checks were most of the envelopes' time). Every product below stays under `2^62` there
+    /// (`|a|, |b|, |u| < 2^20`, `|c| < 2^40`: slope gaps under `2^41`, `c·b'` under `2^60`,
+    /// `gap·n` under `2^61`, `(c − a·u)·b'` under `2^61`), so each value is the 128-bit one
+    /// and the pieces are the same: the same highest line at `u1`, the same crossings
+    /// `⌊e / gap⌋ + 1`, the same ties.
+    fn build_small_pieces(&mut self, lines: &[Line], u1: i64, u2: i64) {
+        self.pieces.clear();
+        self.end = u2;
+        let narrow = |l: &Line| (l.a as i64, l.b as i64, l.c as i64);
+        // `a·b' − a'·b`, and the order of the two lines' values at `u` (`Line::compare_at`).
+        let gap = |x: (i64, i64, i64), y: (i64, i64, i64)| x.0 * y.1 - y.0 * x.1;
+        let compare =
+            |x: (i64, i64, i64), y: (i64, i64, i64), u: i64| ((x.2 - x.0 * u) * y.1).cmp(&((y.2 - y.0 * u) * x.1));
+        // Whether `x` is above `y` at `u`, or level with it and rising faster (`highest`).
+        let better = |x: (i64, i64, i64), y: (i64, i64, i64), u: i64| match compare(x, y, u) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => gap(x, y) < 0,
+            std::cmp::Ordering::Less => false,
+        };
+        let mut current = 0;
+        for i in 1..lines.len() {
+            if better(narrow(&lines[i]), narrow(&lines[current]), u1) {
+                current = i;
+            }
+        }
+        self.pieces.push((u1, lines[current]));
+        loop {
+            let c = narrow(&lines[current]);
+            let mut next: Option<(i64, usize)> = None;
+            for (i, l) in lines.iter().enumerate() {
+                let x = narrow(l);
+                let g = gap(x, c);
+                if g >= 0 {
+                    continue;
+                }
+                let e = x.2 * c.1 - c.2 * x.1;
+                let limit = next.map_or(u2, |(n, _)| n.min(u2));
+                if e <= g * limit {
+                    continue;
+                }
+                // ⌊e / g⌋ + 1 with g < 0.
+                let first = (-e).div_euclid(-g) + 1;
+                next = match next {
+                    Some((n, best)) if first == n => {
+                        Some((n, if better(x, narrow(&lines[best]), n) { i } else { best }))
+                    }
+                    _ => Some((first, i)),
+                };
+            }
+            match next {
+                Some((n, i)) if n <= u2 => {
+                    current = i;
+                    self.pieces.push((n, lines[i]));
+                }
+                _ => return,
             }
         }
     }
@@ -2030,6 +2205,18 @@ impl Envelope {
         self.step.advance();
         Ok(v)
     }
+}
+
+/// Whether [`Envelope::build_small_pieces`] may build the envelope of `lines` on `u1..=u2` in
+/// 64 bits: `|a|, |b|, |u1|, |u2| < 2^20` and `|c| < 2^40`.
+fn small_lines(lines: &[Line], u1: i64, u2: i64) -> bool {
+    const COEFFICIENT: u128 = 1 << 20;
+    const CONSTANT: u128 = 1 << 40;
+    u128::from(u1.unsigned_abs()) < COEFFICIENT
+        && u128::from(u2.unsigned_abs()) < COEFFICIENT
+        && lines.iter().all(|l| {
+            l.a.unsigned_abs() < COEFFICIENT && l.b.unsigned_abs() < COEFFICIENT && l.c.unsigned_abs() < CONSTANT
+        })
 }
 
 /// The highest of `lines` at `u`, on a tie the one rising fastest.
@@ -2283,6 +2470,43 @@ mod tests {
             checked += 1;
         }
         assert!(close > 100, "{close} of {checked} bounds within half the points");
+    }
+
+    /// The 64-bit envelopes are the 128-bit ones, piece for piece (the same starts, the same
+    /// lines, ties included), on random lines of distinct directions within `small_lines`'
+    /// bounds, many of them parallel-ish and crossing at or between integers.
+    #[test]
+    fn small_envelopes_are_the_wide_ones() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let mut differing_pieces = 0;
+        for round in 0..20_000 {
+            let count = 1 + next(6) as usize;
+            let mut lines: Vec<Line> = Vec::new();
+            while lines.len() < count {
+                let scale = if round % 3 == 0 { 1 } else { 1 + next(40) as i128 };
+                let a = (next(9) as i128 - 4) * scale;
+                let b = (1 + next(4) as i128) * scale;
+                let c = next(2001) as i128 - 1000 + if round % 5 == 0 { (1 << 39) - 5000 } else { 0 };
+                if !lines.iter().any(|l| l.a == a && l.b == b) {
+                    lines.push(Line { a, b, c });
+                }
+            }
+            let u1 = next(200) as i64 - 100;
+            let u2 = u1 + next(300) as i64;
+            assert!(small_lines(&lines, u1, u2));
+            let (mut small, mut wide) = (Envelope::default(), Envelope::default());
+            small.build_small_pieces(&lines, u1, u2);
+            wide.build_wide_pieces(&lines, u1, u2).unwrap();
+            let key = |e: &Envelope| e.pieces.iter().map(|(u, l)| (*u, l.a, l.b, l.c)).collect::<Vec<_>>();
+            assert_eq!(key(&small), key(&wide), "lines {lines:?} on {u1}..={u2}");
+            differing_pieces += usize::from(small.pieces.len() > 1);
+        }
+        // The envelopes have several pieces often enough to test the crossings.
+        assert!(differing_pieces > 2_000, "{differing_pieces}");
     }
 
     #[test]

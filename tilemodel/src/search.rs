@@ -335,6 +335,13 @@ impl Tally {
     fn prune(&mut self, reason: PruneReason, example: impl FnOnce() -> String) {
         self.regions.entry(reason).or_insert_with(|| PrunedRegion { reason, count: 0, example: example() }).count += 1;
     }
+
+    /// `count` more pruned for `reason`, whose region has its example already.
+    fn prune_more(&mut self, reason: PruneReason, count: u64) {
+        if let Some(region) = self.regions.get_mut(&reason) {
+            region.count += count;
+        }
+    }
 }
 
 fn sizes_text(s: &[i64]) -> String {
@@ -380,11 +387,28 @@ pub fn search(
     let mut index = vec![0usize; m];
     let mut considered = 0u64;
     let plan = SharedBytesPlan::new(shape);
+    let last = m - 1;
     loop {
         let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
         considered += 1;
         if within_shared_memory(shape, &plan, &sizes, options, &mut tally)? {
             screened.push(sizes);
+        } else if options.staged && plan.is_monotone() {
+            // The shared memory only grows with each size (`SharedBytesPlan::is_monotone`), and
+            // the last row's grid is increasing: the rest of this row is over the limit too, as
+            // long as the largest of it computes without overflow (then so does every size in
+            // between, each at most it). Tallied as each would be (the first example stays).
+            let row = &grids[last];
+            let rest = row.len() - 1 - index[last];
+            if rest > 0 {
+                let mut largest = sizes;
+                largest[last] = row[row.len() - 1];
+                if plan.bytes(shape, &largest).is_ok() {
+                    considered += rest as u64;
+                    tally.prune_more(PruneReason::SharedMemory, rest as u64);
+                    index[last] = row.len() - 1;
+                }
+            }
         }
         if !next_index(&mut index, &grids) {
             break;

@@ -408,3 +408,39 @@ fn layered_bound_sees_border_tiles() {
         assert!(geometry.lower_bounds(&shape, &sizes).1 >= layered, "{sizes:?}");
     }
 }
+
+/// Where a statement's domain is thinner along a row than a tile's spread there (an erosion row
+/// with `lo > hi`: 3-D SOR's time row at most sizes), there are no full tiles, and the counter
+/// builds no full-tile polygons (nor, in a count that may stop, makes its second pass); where
+/// there are full tiles it counts them. On 2-D and 3-D SOR, sizes of both kinds agree with the
+/// row counter (`agree`): skipping the full tiles of a size that has some, or a wrong skip
+/// condition, fails here.
+#[test]
+fn counts_with_and_without_full_tiles_agree_with_the_rows() {
+    for (scop, params, all_sizes) in [
+        (
+            common::sor(2),
+            vec![6, 40, 36],
+            vec![vec![4, 3, 4], vec![1, 1, 1], vec![2, 3, 2], vec![3, 6, 6], vec![8, 2, 2]],
+        ),
+        (
+            common::sor(3),
+            vec![6, 20, 18, 16],
+            vec![vec![4, 3, 4, 3], vec![1, 1, 1, 1], vec![2, 1, 2, 1], vec![1, 2, 2, 2], vec![6, 6, 6, 6]],
+        ),
+    ] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let geometry = TileGeometry::new(&shape);
+        let (mut with, mut without) = (0, 0);
+        for sizes in &all_sizes {
+            agree(&shape, sizes);
+            let counts = count_tiles(&shape, &geometry, sizes).unwrap();
+            if counts.total_full() > 0 {
+                with += 1;
+            } else {
+                without += 1;
+            }
+        }
+        assert!(with > 0 && without > 0, "{params:?}: {with} sizes with full tiles, {without} without");
+    }
+}

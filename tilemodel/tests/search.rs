@@ -213,3 +213,49 @@ fn size_bounds_before_counting_are_below_every_prediction() {
         }
     }
 }
+
+/// The shared-memory screening (Alg. 5.1 line 3) tallies every size of the grid over the limit,
+/// and takes the first one met as its example, whether it computes each size or passes the rest
+/// of a row once one is over (the bytes only grow along a row): its count and example are those
+/// of `staged_shared_bytes` asked for every size in the grid's order, at several limits (rows
+/// cut early and late).
+#[test]
+fn shared_memory_screening_tallies_every_size_over_the_limit() {
+    for (scop, params) in [(common::sor(3), vec![4, 24, 24, 24]), (common::jacobi(2), vec![32, 512, 512])] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        for shared_limit in [2 * 1024, 12 * 1024, 48 * 1024] {
+            let options = SearchOptions { staged: true, shared_limit, ..SearchOptions::default() };
+            let report = search(&shape, "test", &Calibration::h100_default().unwrap(), &options).unwrap();
+            let grids: Vec<Vec<i64>> =
+                shape.row_ranges().iter().map(|&(lo, hi)| search::row_sizes(hi - lo + 1, options.max_size)).collect();
+            let mut index = vec![0usize; grids.len()];
+            let (mut all, mut over, mut first) = (0u64, 0u64, None);
+            loop {
+                let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
+                all += 1;
+                let bytes = footprint::staged_shared_bytes(&shape, &sizes).unwrap();
+                if bytes > shared_limit {
+                    over += 1;
+                    let text = sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+                    first.get_or_insert(format!("{text} needs {bytes} bytes > {shared_limit} bytes"));
+                }
+                // The next size, the last row fastest.
+                let next = (0..index.len()).rev().find(|&k| {
+                    index[k] += 1;
+                    let more = index[k] < grids[k].len();
+                    if !more {
+                        index[k] = 0;
+                    }
+                    more
+                });
+                if next.is_none() {
+                    break;
+                }
+            }
+            assert_eq!(report.sizes_considered, all);
+            let region = report.pruned.iter().find(|p| p.reason == PruneReason::SharedMemory).unwrap();
+            assert_eq!(region.count, over, "{params:?} at {shared_limit} bytes");
+            assert_eq!(Some(&region.example), first.as_ref(), "{params:?} at {shared_limit} bytes");
+        }
+    }
+}
