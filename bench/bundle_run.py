@@ -2,7 +2,7 @@
 """The script of a GPU bundle (written by tools/gpu-bundle, which copies this file as run.py).
 
 Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX] [--check REGEX]
-                                  [--jobs N]
+                                  [--jobs N] [--calibrate | --calibrate-only] [--sweep]
 
   --bench REGEX   time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
   --check REGEX   check only the configurations whose label matches REGEX
@@ -25,6 +25,14 @@ Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing e
      both models fitted with bin/stencil-calibrate, RESULTS_DIR/calibration.json,
      measurements.json, agreement.json (fitted) and agreement-default.json (the built-in file).
      Without a GPU the script says calibration was skipped.
+  6. with --sweep (alone, or with --calibrate-only: no checks, no benchmark table): the
+     tile models against the GPU on the simulator sweep's layouts (bench/tile_model_sweep.py: at
+     least 30 per program, none a calibration run) at the calibration sizes, after the
+     calibration when both are asked for: RESULTS_DIR/measurements-sweep.json,
+     agreement-sweep*.json (Spearman's rho, the gap of each model's first choice among the sweep
+     to the sweep's best, RMS error) with the calibration just fitted, the built-in H200 and the
+     built-in H100 file, and the search's own choice per model and built-in calibration timed
+     against the sweep's best.
 
 The whole run keeps to --budget seconds (default 450): benchmarks that would start after it are
 listed as skipped, so results always come back. Benchmarks run naive baselines first, then the
@@ -252,23 +260,7 @@ def run_calibration(manifest, results_dir, budget):
     the GPU's description from the first run report (None when no run succeeded)."""
     runs = [r for r in manifest.get("calibration", []) if "ptx" in r]
     say(f"calibration: {len(runs)} runs on the GPU (docs/tile-models.md)")
-    records = []
-    device = None
-    for entry in runs:
-        if time.monotonic() - START > budget:
-            say(f"  {entry['label']}: skipped (time budget)")
-            continue
-        report, error = runner({**entry, "program": entry["example"]}, "gpu", entry["params"],
-                               ["--init", "const:1", "--warmup", "1"])
-        if report is None:
-            say(f"  {entry['label']}: failed: {error}")
-            continue
-        gpu = report["target_stats"]["gpu"]
-        device = device or gpu["device"]
-        registers = max((k["registers"] or 0 for k in gpu["kernels"]), default=0)
-        records.append({**{k: entry[k] for k in ("label", "example", "pipeline", "params", "tile", "block")},
-                        "seconds": gpu["kernel_seconds"], "registers": registers})
-        say(f"  {entry['label']}: {gpu['kernel_seconds'] * 1e3:.3f} ms, {registers} registers")
+    records, device = time_runs(runs, budget, "calibration")
     if len(records) < 8:
         say(f"calibration: only {len(records)} runs succeeded; not fitting")
         return device
@@ -290,6 +282,86 @@ def run_calibration(manifest, results_dir, budget):
     say("  with the built-in (simulator-derived) H100 calibration instead:")
     for line in (default.stdout + default.stderr).splitlines():
         say("  " + line)
+    return device
+
+
+def time_runs(entries, budget, label):
+    """Times each entry of the manifest (a calibration or sweep run) on the GPU within the
+    budget: (records with seconds and registers, the GPU's description or None)."""
+    records, device = [], None
+    for entry in entries:
+        if "ptx" not in entry:
+            say(f"  {entry['label']}: not mapped ({entry.get('refused', 'refused by the compiler')[:200]})")
+            continue
+        if time.monotonic() - START > budget:
+            say(f"  {entry['label']}: skipped (time budget)")
+            continue
+        report, error = runner({**entry, "program": entry["example"]}, "gpu", entry["params"],
+                               ["--init", "const:1", "--warmup", "1"])
+        if report is None:
+            say(f"  {entry['label']}: failed: {error}")
+            continue
+        gpu = report["target_stats"]["gpu"]
+        device = device or gpu["device"]
+        registers = max((k["registers"] or 0 for k in gpu["kernels"]), default=0)
+        record = {**{k: entry[k] for k in ("label", "example", "pipeline", "params") if k in entry},
+                  "seconds": gpu["kernel_seconds"], "registers": registers}
+        for key in ("tile", "block", "choice"):
+            if key in entry:
+                record[key] = entry[key]
+        mapping = report.get("mapping") or {}
+        if "choice" in entry:
+            record["tile"], record["block"] = mapping.get("tile"), mapping.get("block")
+            record["predicted_s"] = mapping.get("predicted_s")
+        records.append(record)
+        say(f"  {entry['label']}: {gpu['kernel_seconds'] * 1e3:.3f} ms, {registers} registers")
+    say(f"{label}: {len(records)} of {len(entries)} runs timed")
+    return records, device
+
+
+def run_sweep(manifest, results_dir, budget):
+    """Times the sweep's layouts and the search's choices and compares the tile models with the
+    measured times (step 6 of the module documentation); returns the GPU's description."""
+    entries = manifest.get("sweep", [])
+    layouts = [e for e in entries if "choice" not in e]
+    say(f"sweep: {len(layouts)} layouts and {len(entries) - len(layouts)} search choices on the GPU")
+    records, device = time_runs(layouts, budget, "sweep layouts")
+    choices, choice_device = time_runs([e for e in entries if "choice" in e], budget, "search choices")
+    device = device or choice_device
+    if len(records) < 8:
+        say(f"sweep: only {len(records)} layouts timed; no comparison")
+        return device
+    measurements = os.path.join(results_dir, "measurements-sweep.json")
+    with open(measurements, "w") as f:
+        json.dump({"format": 1, "target": "gpu", "device": device["name"] if device else "GPU", "runs": records,
+                   "search_choices": choices}, f, indent=1)
+    tool = os.path.join(HERE, "bin", "stencil-calibrate")
+    fitted = os.path.join(results_dir, "calibration.json")
+    versions = [("the calibration fitted in this run", fitted, "agreement-sweep.json")] if os.path.exists(fitted) else []
+    versions += [("the built-in H200 calibration", "h200", "agreement-sweep-h200.json"),
+                 ("the built-in (simulator-derived) H100 calibration", "h100", "agreement-sweep-h100.json")]
+    for what, calibration, out in versions:
+        say(f"  model vs measured on the sweep, with {what}:")
+        compared = subprocess.run([tool, "compare", measurements, "--root", HERE, "--calibration", calibration,
+                                   "--json", os.path.join(results_dir, out)], capture_output=True, text=True)
+        for line in (compared.stdout + compared.stderr).splitlines():
+            say("  " + line)
+    best = {}
+    for r in records:
+        program = r["label"].split()[0]
+        best[program] = min(best.get(program, float("inf")), r["seconds"])
+    say("  the search's own choice against the sweep's best (measured):")
+    for c in choices:
+        program = c["label"].split()[0]
+        gap = c["seconds"] / best[program] - 1 if program in best else None
+        c["gap"] = gap
+        tile = "x".join(map(str, c.get("tile") or []))
+        block = "x".join(map(str, c.get("block") or []))
+        say(f"  {c['label']}: tile {tile} block {block}: {c['seconds'] * 1e3:.3f} ms"
+            + (f", {100 * gap:+.1f} % against the sweep's best" if gap is not None else ""))
+    with open(measurements, "w") as f:
+        json.dump({"format": 1, "target": "gpu", "device": device["name"] if device else "GPU", "runs": records,
+                   "search_choices": choices}, f, indent=1)
     return device
 
 
@@ -364,9 +436,11 @@ def main():
     target = "gpu" if cuda else "sim"
     if not cuda:
         say("no NVIDIA driver (libcuda.so.1): checking the bundle on the GPU simulator instead")
-    calibrate_only = "--calibrate-only" in args
-    if "--skip-checks" in args or calibrate_only:
-        say("checks skipped (" + ("--calibrate-only" if calibrate_only else "--skip-checks") + ")")
+    # Only the tile-model parts: --calibrate-only, or --sweep asked for without checks or benchmarks.
+    models_only = "--calibrate-only" in args or (
+        "--sweep" in args and not any(a in args for a in ("--calibrate", "--bench", "--check")))
+    if "--skip-checks" in args or models_only:
+        say("checks skipped (" + ("tile models only" if models_only else "--skip-checks") + ")")
         checks, failures = [], 0
     else:
         check_pattern = re.compile(args[args.index("--check") + 1]) if "--check" in args else None
@@ -384,7 +458,7 @@ def main():
         "checks_not_mapped": sum(1 for c in checks if c["status"].startswith("refused")),
         "copy_bandwidth": None, "benchmarks": [],
     }
-    if cuda and "--checks-only" not in args and not calibrate_only:
+    if cuda and "--checks-only" not in args and not models_only:
         try:
             summary["copy_bandwidth"] = copy_bandwidth(cuda)
             say(f"copy bandwidth: {summary['copy_bandwidth'] / 1e9:.0f} GB/s (cuMemcpyDtoD, read + write)")
@@ -395,7 +469,7 @@ def main():
         describe_device(summary, next((r["device"] for r in summary["benchmarks"] if r.get("device")), None))
     elif not cuda:
         say("GPU benchmarks skipped: no NVIDIA driver on this machine")
-    if "--calibrate" in args or calibrate_only:
+    if "--calibrate" in args or "--calibrate-only" in args:
         if cuda:
             device = run_calibration(manifest, results_dir, budget)
             if summary["device"] is None:
@@ -403,6 +477,14 @@ def main():
         else:
             say("calibration skipped: no NVIDIA driver on this machine (the tile models keep their built-in "
                 "H100 calibration, derived from the simulator's cost model)")
+    if "--sweep" in args:
+        if cuda:
+            device = run_sweep(manifest, results_dir, budget)
+            if summary["device"] is None:
+                describe_device(summary, device)
+        else:
+            say("sweep skipped: no NVIDIA driver on this machine (bench/tile_model_sweep.py compares the models "
+                "with the simulator's cost report instead)")
     try:
         smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                              capture_output=True, text=True, timeout=20)

@@ -51,6 +51,35 @@ SWEEP = {
                        (4, 4, 4, 4), (2, 4, 8, 8), (3, 4, 4, 8), (2, 8, 4, 4)], [(8, 4, 2), (8, 2, 2), (8, 4, 4), (8, 8, 2)]),
 }
 SIZES = calibrate.SIZES["sim"]
+MODELS = ("thesis", "prajapati")
+
+
+def layouts(name, params):
+    """The sweep's layouts of program `name` at problem sizes `params`, as run entries (label,
+    example, pipeline, params, tile, block); those that are calibration runs are left out, so that
+    the comparison never scores a model on the runs it was fitted to. The GPU bundle
+    (tools/gpu-bundle) ships the same entries at the GPU sizes (`run.py RESULTS --sweep`)."""
+    sizes_list, blocks = SWEEP[name]
+    calibration_labels = {r["label"] for r in calibrate.runs("sim")}
+    entries = []
+    for sizes in sizes_list:
+        for block in blocks:
+            label = f"{name} {'x'.join(map(str, sizes))} {'x'.join(map(str, block))}"
+            if label in calibration_labels:
+                continue
+            entries.append({
+                "label": label, "example": f"examples/{name}.mlir",
+                "pipeline": "builtin.module(poly-schedule,poly-tile{sizes=" + ",".join(map(str, sizes))
+                            + "},gpu-map{block=" + ",".join(map(str, block)) + "})",
+                "params": dict(params), "tile": list(sizes), "block": list(block),
+            })
+    return entries
+
+
+def choice_pipeline(model, calibration=""):
+    """The search's own layout with `model` (`calibration`: a file, or the built-in default)."""
+    suffix = f" calibration={calibration}" if calibration else ""
+    return "builtin.module(poly-schedule,poly-tile{sizes=auto model=" + model + suffix + "},gpu-map{block=auto})"
 
 
 def main():
@@ -62,7 +91,6 @@ def main():
     target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
     bins = os.path.join(target, "release")
     stencil_run = os.path.join(bins, "stencil-run")
-    calibration_labels = {r["label"] for r in calibrate.runs("sim")}
     out_dir = os.path.join(target, "tile-model-sweep")
     os.makedirs(out_dir, exist_ok=True)
     started = datetime.datetime.now(datetime.timezone.utc)
@@ -83,18 +111,7 @@ def main():
             continue
         dims = len(sizes_list[0]) - 1
         params = SIZES[dims]
-        entries = []
-        for sizes in sizes_list:
-            for block in blocks:
-                label = f"{name} {'x'.join(map(str, sizes))} {'x'.join(map(str, block))}"
-                if label in calibration_labels:
-                    continue
-                entries.append({
-                    "label": label, "example": f"examples/{name}.mlir",
-                    "pipeline": "builtin.module(poly-schedule,poly-tile{sizes=" + ",".join(map(str, sizes))
-                                + "},gpu-map{block=" + ",".join(map(str, block)) + "})",
-                    "params": dict(params), "tile": list(sizes), "block": list(block),
-                })
+        entries = layouts(name, params)
         say(f"{name}: {len(entries)} layouts at {params}")
         clock = time.monotonic()
         done_here = []
@@ -112,10 +129,9 @@ def main():
         say(f"  {len(done_here)} ran in {time.monotonic() - clock:.0f} s")
         best = min((r["seconds"] for r in done_here), default=None)
         # The search's own choices (each model), estimated the same way.
-        for model in ("thesis", "prajapati"):
-            calibration = f" calibration={os.path.abspath(option('--calibration', ''))}" if "--calibration" in args else ""
-            pipeline = ("builtin.module(poly-schedule,poly-tile{sizes=auto model=" + model + calibration
-                        + "},gpu-map{block=auto})")
+        for model in MODELS:
+            calibration = os.path.abspath(option("--calibration", "")) if "--calibration" in args else ""
+            pipeline = choice_pipeline(model, calibration)
             done = subprocess.run([stencil_run, os.path.join(ROOT, f"examples/{name}.mlir"),
                                    f"--pass-pipeline={pipeline}", "--target", "sim", "--cost", "--json",
                                    *[f"--param={k}={v}" for k, v in params.items()]], capture_output=True, text=True)
