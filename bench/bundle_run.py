@@ -187,7 +187,7 @@ def bench_tier(entry):
     fixed-size variants. A budget that runs out drops variants of every example, not the last
     examples of the manifest (3-D rows, last in it, were the ones lost before)."""
     mapping = entry["mapping"]
-    if mapping.startswith(("naive", "auto")):
+    if mapping in ("naive", "naive i32") or mapping.startswith("auto"):
         return 0
     if mapping.startswith(("overlapped", "streaming", "wavefront auto", "to tol:")):
         return 1
