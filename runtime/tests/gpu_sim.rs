@@ -654,3 +654,60 @@ fn parallel_loops_and_affine_ifs_run_inside_kernels() {
         assert_eq!(row, &expected, "thread {t}");
     }
 }
+
+/// `SimOptions::profile` attributes every warp-instruction to the kernel op it was compiled
+/// from: per launch the lines sum to the launch's warp-instructions, on the warp-synchronous
+/// run (Jacobi-1D) and on the thread-by-thread one (the `memref.alloca` kernel), every line is
+/// an op inside the kernel, and the loads of the guarded body outweigh the once-per-thread id
+/// reads. Without the option there is no profile.
+#[test]
+fn the_profile_accounts_for_every_warp_instruction() {
+    let profiled = SimOptions::default().with_profile(true);
+    let module = parse(JACOBI_1D_GPU);
+    let initial = ProgramState::new().with_field("A", random_f64(&[1000], 1)).with_field("B", random_f64(&[1000], 2));
+    let kernel_lines = |text: &str, name: &str| -> std::ops::RangeInclusive<u32> {
+        let lines: Vec<&str> = text.lines().collect();
+        let start = lines.iter().position(|l| l.contains(&format!("gpu.func @{name}"))).expect("kernel") as u32 + 1;
+        let end = lines.iter().skip(start as usize).position(|l| l.contains("gpu.return")).expect("return") as u32;
+        start..=start + end + 1
+    };
+    let check = |report: &stencil_runtime::gpu_sim::SimReport, lines: std::ops::RangeInclusive<u32>| {
+        assert!(!report.launches.is_empty());
+        for launch in &report.launches {
+            let sum: u64 = launch.profile.iter().map(|(_, n)| n).sum();
+            assert_eq!(sum, launch.warp_instructions, "{}", launch.kernel);
+            for (location, _) in &launch.profile {
+                let (_, line, _) = location.file_position().expect("a file position");
+                assert!(lines.contains(&line), "line {line} outside the kernel {lines:?}");
+            }
+        }
+        let total: u64 = report.profile().iter().map(|l| l.warp_instructions).sum();
+        assert_eq!(total, report.warp_instructions());
+    };
+    let mut state = initial.clone();
+    let report = run_module_sim(&module, None, &mut state, &profiled).unwrap().sim;
+    check(&report, kernel_lines(JACOBI_1D_GPU, "jacobi1d"));
+    let line_of = |needle: &str| JACOBI_1D_GPU.lines().position(|l| l.contains(needle)).expect("a line") as u32 + 1;
+    let count_at = |line: u32| {
+        report
+            .profile()
+            .iter()
+            .filter(|l| l.location.file_position().map(|p| p.1) == Some(line))
+            .map(|l| l.warp_instructions)
+            .sum::<u64>()
+    };
+    assert!(count_at(line_of("%w = memref.load")) > 0);
+    assert!(count_at(line_of("%w = memref.load")) >= count_at(line_of("%tx = gpu.thread_id x")));
+    let mut state = initial.clone();
+    let plain = run_module_sim(&module, None, &mut state, &SimOptions::default()).unwrap().sim;
+    assert!(plain.launches.iter().all(|l| l.profile.is_empty()) && plain.profile().is_empty());
+    assert_eq!(plain.warp_instructions(), report.warp_instructions(), "profiling changes no count");
+
+    let module = parse(IDS);
+    let mut memory = Memory::new();
+    let out = memory.insert_field(FieldData::filled(vec![72, 14], ElementType::F64, -1.0).unwrap());
+    let (_, report) = simulate_module(&module, "run", &[Value::MemRef(out)], &mut memory, &profiled).unwrap();
+    let name =
+        IDS.lines().find_map(|l| l.split("gpu.func @").nth(1)).and_then(|r| r.split('(').next()).expect("a kernel");
+    check(&report, kernel_lines(IDS, name));
+}

@@ -55,6 +55,11 @@ struct Cli {
     /// point update, registers from ptxas, occupancy and an estimated time (docs/cost-model.md).
     #[arg(long)]
     cost: bool,
+    /// With --target sim: where the kernels' warp-instructions go — per location of the kernel
+    /// op they were compiled from, the most first (run a lowered file, e.g. from `stencil-opt
+    /// --pass-pipeline=…`, to see its lines) (docs/cost-model.md).
+    #[arg(long)]
+    profile: bool,
     /// With --target gpu: untimed runs before the timed one (each from the initial fields).
     #[arg(long, value_name = "N", default_value_t = 0)]
     warmup: u32,
@@ -196,6 +201,7 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
             ptx_file: cli.ptx.as_ref().map(Into::into),
         },
         cost: cli.cost,
+        profile: cli.profile,
         // Counting the simulator's blocks first is only worth it where a person watches.
         progress: std::io::stderr().is_terminal(),
     })

@@ -33,6 +33,14 @@ pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError>
     )))
 }
 
+/// What a simulator run reports besides its counters.
+pub struct SimRequest<'c, 'r> {
+    /// The cost report (`--cost`).
+    pub cost: Option<&'c CostRequest<'r>>,
+    /// Warp-instructions per kernel op location (`--profile`).
+    pub profile: bool,
+}
+
 /// Runs `module` on the GPU simulator (race detection on: a race is an error). Point updates
 /// are the original program's statement instances (`original`): with tiles staged in shared
 /// memory, the global stores the simulator counts are write-backs. With `cost`, the summary
@@ -44,9 +52,11 @@ pub fn run_sim(
     entry: Option<&str>,
     program_name: &str,
     state: &mut ProgramState,
-    cost: Option<&CostRequest<'_>>,
+    request: SimRequest<'_, '_>,
     progress: Option<&mut dyn FnMut(super::RunProgress)>,
 ) -> Result<(RunStats, TargetStats), RunError> {
+    let SimRequest { cost, profile } = request;
+    let options = SimOptions::default().with_profile(profile);
     let point_updates = program_point_updates(original, program_name, state);
     let mut stats = match progress {
         Some(progress) => {
@@ -55,9 +65,9 @@ pub fn run_sim(
             let mut blocks = |p: SimProgress| {
                 progress(super::RunProgress { done: p.blocks, total: total.max(p.blocks), unit: "blocks" })
             };
-            run_module_sim_with_progress(module, entry, state, &SimOptions::default(), &mut blocks)?
+            run_module_sim_with_progress(module, entry, state, &options, &mut blocks)?
         }
-        None => run_module_sim_with_progress(module, entry, state, &SimOptions::default(), &mut |_| {})?,
+        None => run_module_sim_with_progress(module, entry, state, &options, &mut |_| {})?,
     };
     stats.run.point_updates = point_updates.unwrap_or(stats.run.point_updates);
     let sim = &stats.sim;
@@ -71,6 +81,7 @@ pub fn run_sim(
         global_bytes_written: sim.global_bytes_written(),
         races: sim.race_count,
         cost: cost.map(|request| Box::new(cost_summary(module, sim, stats.run.point_updates, request))),
+        profile: sim.profile(),
     };
     Ok((stats.run, TargetStats::Sim(summary)))
 }

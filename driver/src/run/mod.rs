@@ -97,6 +97,8 @@ pub struct RunOptions {
     pub gpu: gpu::GpuRunOptions,
     /// `--cost`: the GPU cost report (`--target sim`).
     pub cost: bool,
+    /// `--profile`: the simulator's warp-instructions per kernel op location (`--target sim`).
+    pub profile: bool,
     /// `--converge` and its companions: run until a norm is below a tolerance.
     pub converge: Option<converge::ConvergeOptions>,
     /// Report progress of a `--target sim` run (a terminal watches): its total comes from a
@@ -119,6 +121,7 @@ impl Default for RunOptions {
             entry: None,
             gpu: gpu::GpuRunOptions::default(),
             cost: false,
+            profile: false,
             converge: None,
             progress: false,
         }
@@ -197,6 +200,12 @@ pub fn run_program(
     if options.cost && options.target != Target::Sim {
         return Err(RunError::new(format!(
             "--cost estimates the GPU cost from the simulator's counters: use it with --target sim, not --target {}",
+            options.target.name()
+        )));
+    }
+    if options.profile && options.target != Target::Sim {
+        return Err(RunError::new(format!(
+            "--profile counts the simulator's warp-instructions per kernel op: use it with --target sim, not --target {}",
             options.target.name()
         )));
     }
@@ -291,7 +300,15 @@ pub fn run_program(
         }
         Target::Sim => {
             let progress = options.progress.then_some(progress);
-            let (stats, sim) = gpu::run_sim(&transformed, &base, entry, &interface.name, state, cost, progress)?;
+            let (stats, sim) = gpu::run_sim(
+                &transformed,
+                &base,
+                entry,
+                &interface.name,
+                state,
+                gpu::SimRequest { cost, profile: options.profile },
+                progress,
+            )?;
             Ok::<_, RunError>((stats, Some(sim)))
         }
         Target::Gpu => {

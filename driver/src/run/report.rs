@@ -29,6 +29,8 @@ pub struct SimSummary {
     pub races: u64,
     /// The cost report (`--cost`).
     pub cost: Option<Box<CostSummary>>,
+    /// `--profile`: warp-instructions per kernel and op location, the most first.
+    pub profile: Vec<stencil_runtime::gpu_sim::ProfileLine>,
 }
 
 /// What the GPU did (`--target gpu`).
@@ -253,6 +255,7 @@ impl RunReport {
                 if let Some(cost) = &sim.cost {
                     out.push_str(&super::cost_report::render_text(cost));
                 }
+                out.push_str(&render_profile(&sim.profile));
             }
             Some(TargetStats::Gpu(gpu)) => {
                 let r = &gpu.report;
@@ -420,6 +423,20 @@ impl RunReport {
                 if let (Some(cost), Some(map)) = (&sim.cost, stats.as_object_mut()) {
                     map.insert("cost".to_string(), super::cost_report::to_json(cost));
                 }
+                if let (false, Some(map)) = (sim.profile.is_empty(), stats.as_object_mut()) {
+                    let lines: Vec<Value> = sim
+                        .profile
+                        .iter()
+                        .map(|l| {
+                            json!({
+                                "kernel": l.kernel,
+                                "location": location_text(&l.location),
+                                "warp_instructions": l.warp_instructions,
+                            })
+                        })
+                        .collect();
+                    map.insert("profile".to_string(), Value::Array(lines));
+                }
                 json!({ "sim": stats })
             }
             Some(TargetStats::Gpu(gpu)) => {
@@ -528,5 +545,41 @@ impl RunReport {
             map.insert("convergence".to_string(), c);
         }
         out
+    }
+}
+
+/// Most lines `--profile` prints (the JSON report has them all).
+const PROFILE_LINES: usize = 25;
+
+/// The `--profile` lines of the text report: per kernel op location, its warp-instructions and
+/// their share of all (empty without `--profile`).
+fn render_profile(profile: &[stencil_runtime::gpu_sim::ProfileLine]) -> String {
+    let total: u64 = profile.iter().map(|l| l.warp_instructions).sum();
+    if total == 0 {
+        return String::new();
+    }
+    let mut out = format!(
+        "profile  warp-instructions per kernel op (the {} most of {} locations; --json lists all)
+",
+        PROFILE_LINES.min(profile.len()),
+        profile.len()
+    );
+    for l in profile.iter().take(PROFILE_LINES) {
+        out.push_str(&format!(
+            "  {:>14} {:>6.2} %  @{}  {}\n",
+            l.warp_instructions,
+            100.0 * l.warp_instructions as f64 / total as f64,
+            l.kernel.replace("::", "::@"),
+            location_text(&l.location)
+        ));
+    }
+    out
+}
+
+/// `file:line:col` as diagnostics write it, or MLIR's `loc(…)` for other locations.
+fn location_text(location: &stencil_ir::Location) -> String {
+    match location.file_position() {
+        Some((file, line, col)) => format!("{file}:{line}:{col}"),
+        None => location.to_string(),
     }
 }

@@ -15,7 +15,7 @@ use crate::scalar::{value_kind, Reg, ValueKind};
 use std::collections::HashMap;
 use stencil_dialects::gpu::{num_workgroup_attributions, Dimension};
 use stencil_ir::types::FloatKind;
-use stencil_ir::{Attribute, BlockId, Ir, OpId, Type, ValueId};
+use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, Type, ValueId};
 
 /// Ops that end a region; their operands are what the region yields.
 fn is_terminator(name: &str) -> bool {
@@ -63,7 +63,13 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         return Err(bad("has fewer entry block arguments than arguments and workgroup attributions".into()));
     }
     let (funcs, kernels) = (HashMap::new(), HashMap::<String, KernelSignature>::new());
-    let mut c = KernelCompiler { fc: FuncCompiler::new(ir, &funcs, &kernels), code: vec![], specials: vec![] };
+    let mut c = KernelCompiler {
+        fc: FuncCompiler::new(ir, &funcs, &kernels),
+        code: vec![],
+        specials: vec![],
+        current: location.clone(),
+        locations: vec![],
+    };
     let args = c.fc.regs_of(&entry_args[..num_inputs]);
     let mut attributions = |values: &[ValueId], what: &str| -> RuntimeResult<Box<[Attribution]>> {
         values
@@ -87,7 +93,7 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
     c.block(block)?;
     if !matches!(c.code.last(), Some(Insn::Return { .. })) {
         let site = c.fc.site(op);
-        c.code.push(Insn::Return { site });
+        c.emit(Insn::Return { site });
     }
     tracing::debug!(kernel = %name, instructions = c.code.len(), registers = c.fc.num_regs(), "compiled kernel");
     let (slots, slot_weights) = super::warp::basic_block_slots(&c.code);
@@ -114,6 +120,7 @@ pub(crate) fn compile_kernel(ir: &Ir, module: &str, op: OpId) -> RuntimeResult<K
         slot_weights,
         simt: Default::default(),
         sites: std::mem::take(&mut c.fc.sites),
+        locations: c.locations.into(),
     };
     // One register per SSA value makes frames as large as the kernel; share registers whose
     // values are never live at once (`regalloc.rs`), so frames stay small and in cache.
@@ -139,6 +146,10 @@ struct KernelCompiler<'a> {
     fc: FuncCompiler<'a>,
     code: Vec<Insn>,
     specials: Vec<(Reg, Special)>,
+    /// The location of the op being compiled.
+    current: Location,
+    /// Per instruction of `code`, the location of the op it was compiled from (`--profile`).
+    locations: Vec<Location>,
 }
 
 impl KernelCompiler<'_> {
@@ -148,6 +159,7 @@ impl KernelCompiler<'_> {
 
     fn emit(&mut self, insn: Insn) -> usize {
         self.code.push(insn);
+        self.locations.push(self.current.clone());
         self.code.len() - 1
     }
 
@@ -215,7 +227,15 @@ impl KernelCompiler<'_> {
         }
     }
 
+    /// Compiles `op`, its instructions located at it (nested ops at their own locations).
     fn op(&mut self, op: OpId) -> RuntimeResult<()> {
+        let outer = std::mem::replace(&mut self.current, self.fc.ir.location(op).clone());
+        let compiled = self.op_here(op);
+        self.current = outer;
+        compiled
+    }
+
+    fn op_here(&mut self, op: OpId) -> RuntimeResult<()> {
         let ir = self.fc.ir;
         let name = ir.op_name(op);
         let operands = ir.operands(op).to_vec();

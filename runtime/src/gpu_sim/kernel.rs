@@ -236,6 +236,9 @@ pub(crate) struct Kernel {
     /// Tables of the warp-synchronous run (`simt.rs`).
     pub simt: super::simt::SimtTables,
     pub sites: Vec<Site>,
+    /// Per instruction of `code`, the location of the op it was compiled from: where
+    /// `SimOptions::profile` attributes warp-instructions.
+    pub locations: Box<[Location]>,
     /// The block size the kernel promises to be launched with (`known_block_size`): MLIR
     /// folds `gpu.block_dim` to it, so a launch with another block is refused.
     pub known_block: Option<[u64; 3]>,

@@ -272,8 +272,19 @@ impl KernelLauncher for Simulator<'_> {
             detect: self.options.races != RacePolicy::Ignore,
         };
         let mut frames = vec![0u64; k.num_regs * tpb as usize];
-        let mut simt = (k.simt.usable && shadows_modest).then(|| SimtScratch::new(k, tpb as usize));
+        let profile = self.options.profile;
+        let mut simt = (k.simt.usable && shadows_modest).then(|| {
+            let scratch = SimtScratch::new(k, tpb as usize);
+            if profile {
+                scratch.with_entries()
+            } else {
+                scratch
+            }
+        });
         let mut warps = WarpCounter::new(tpb as usize, &k.slot_weights);
+        if profile {
+            warps = warps.with_entries();
+        }
         let mut result = Ok(());
         // Grids can be large: only a shuffled order is materialised.
         let shuffled = match self.options.block_order {
@@ -309,9 +320,43 @@ impl KernelLauncher for Simulator<'_> {
             seconds = start.elapsed().as_secs_f64(),
             "simulated launch"
         );
+        if profile {
+            let simt_entries = simt.as_mut().map(|s| s.take_entries(&k.simt)).unwrap_or_default();
+            stats.profile = profile_of(k, &warps.take_entries(), &simt_entries);
+        }
         self.report.launches.push(stats);
         result
     }
+}
+
+/// Where a launch's warp-instructions went (`SimOptions::profile`): each basic block's warp
+/// entries (`slot_entries` per counting slot, from the thread-by-thread run; `block_entries`
+/// per first instruction, from the warp-synchronous run) times one for each counted
+/// instruction in it, summed per location of the op the instruction was compiled from; the
+/// most first.
+fn profile_of(k: &Kernel, slot_entries: &[u64], block_entries: &[(usize, u64)]) -> Vec<(stencil_ir::Location, u64)> {
+    let code: Vec<super::kernel::Insn> = k.code.iter().map(|(insn, _)| insn.clone()).collect();
+    let leader = super::kernel::leaders(&code);
+    let mut starts: Vec<(usize, u64)> = k
+        .code
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &(_, slot))| Some((i, *slot_entries.get(slot as usize)?)))
+        .filter(|&(_, e)| e > 0)
+        .collect();
+    starts.extend_from_slice(block_entries);
+    let mut by_location: HashMap<&stencil_ir::Location, u64> = HashMap::new();
+    for (start, entries) in starts {
+        let end = (start + 1..=code.len()).find(|&j| leader[j]).unwrap_or(code.len());
+        for (insn, location) in code[start..end].iter().zip(&k.locations[start..end]) {
+            if super::warp::is_counted(insn) {
+                *by_location.entry(location).or_default() += entries;
+            }
+        }
+    }
+    let mut lines: Vec<(stencil_ir::Location, u64)> = by_location.into_iter().map(|(l, n)| (l.clone(), n)).collect();
+    lines.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| format!("{:?}", a.0).cmp(&format!("{:?}", b.0))));
+    lines
 }
 
 /// Everything one launch works on.

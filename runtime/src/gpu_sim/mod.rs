@@ -35,8 +35,8 @@ mod warp;
 
 pub use options::{DeviceLimits, Order, RacePolicy, SimOptions};
 pub use report::{
-    AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress, SimReport,
-    SimRunStats,
+    AccessKind, LaunchCount, LaunchStats, MemorySpace, ProfileLine, RaceAccess, RaceReport, RaceScope, SimProgress,
+    SimReport, SimRunStats,
 };
 pub use warp::WARP_SIZE;
 

@@ -106,6 +106,10 @@ pub struct SimOptions {
     pub max_instructions_per_thread: u64,
     /// Limits launches are checked against.
     pub limits: DeviceLimits,
+    /// Attribute every launch's warp-instructions to the locations of the kernel ops they
+    /// were compiled from (`LaunchStats::profile`, `SimReport::profile`): where a kernel's
+    /// instructions go.
+    pub profile: bool,
 }
 
 impl Default for SimOptions {
@@ -117,6 +121,7 @@ impl Default for SimOptions {
             max_race_reports: 64,
             max_instructions_per_thread: 100_000_000,
             limits: DeviceLimits::default(),
+            profile: false,
         }
     }
 }
@@ -126,6 +131,12 @@ impl SimOptions {
     pub fn with_order(mut self, order: Order) -> Self {
         self.block_order = order;
         self.thread_order = order;
+        self
+    }
+
+    /// These options with the warp-instruction profile on or off (builder style).
+    pub fn with_profile(mut self, profile: bool) -> Self {
+        self.profile = profile;
         self
     }
 

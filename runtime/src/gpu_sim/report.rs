@@ -2,6 +2,7 @@
 
 use super::warp::WARP_SIZE;
 use crate::state::RunStats;
+use std::collections::HashMap;
 use std::fmt;
 use stencil_ir::Location;
 
@@ -130,6 +131,9 @@ impl fmt::Display for RaceReport {
 pub struct LaunchStats {
     /// The kernel, as `module::kernel`.
     pub kernel: String,
+    /// With `SimOptions::profile`: the warp-instructions per location of the kernel op they
+    /// were compiled from, the most first (they sum to `warp_instructions`).
+    pub profile: Vec<(Location, u64)>,
     /// Blocks along x, y, z.
     pub grid: [u32; 3],
     /// Threads per block along x, y, z.
@@ -202,7 +206,44 @@ pub struct SimReport {
     pub race_count: u64,
 }
 
+/// One line of [`SimReport::profile`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileLine {
+    /// The kernel, as `module::kernel`.
+    pub kernel: String,
+    /// The location of the kernel op.
+    pub location: Location,
+    /// Warp-instructions compiled from that op, over all launches of the kernel.
+    pub warp_instructions: u64,
+}
+
 impl SimReport {
+    /// With `SimOptions::profile`: the warp-instructions per kernel and op location over all
+    /// launches, the most first (empty without it).
+    pub fn profile(&self) -> Vec<ProfileLine> {
+        let mut sums: HashMap<(&str, &Location), u64> = HashMap::new();
+        for launch in &self.launches {
+            for (location, n) in &launch.profile {
+                *sums.entry((launch.kernel.as_str(), location)).or_default() += n;
+            }
+        }
+        let mut lines: Vec<ProfileLine> = sums
+            .into_iter()
+            .map(|((kernel, location), warp_instructions)| ProfileLine {
+                kernel: kernel.to_string(),
+                location: location.clone(),
+                warp_instructions,
+            })
+            .collect();
+        lines.sort_by(|a, b| {
+            b.warp_instructions
+                .cmp(&a.warp_instructions)
+                .then_with(|| a.kernel.cmp(&b.kernel))
+                .then_with(|| format!("{:?}", a.location).cmp(&format!("{:?}", b.location)))
+        });
+        lines
+    }
+
     /// Blocks run, over all launches.
     pub fn blocks(&self) -> u64 {
         self.launches.iter().map(LaunchStats::blocks).sum()

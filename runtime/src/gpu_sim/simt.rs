@@ -91,6 +91,8 @@ pub(crate) struct SimtTables {
     /// Per basic block: instructions (for the instruction count) and counted instructions
     /// (warp model weights).
     sizes: Box<[(u64, u64)]>,
+    /// Per basic block, its first instruction (`SimOptions::profile`).
+    starts: Box<[u32]>,
     /// The operand registers of every instruction, one after another (`Meta::uses`).
     uses: Box<[Reg]>,
     /// Per instruction, the operands of a scalar instruction (at most three) padded with the
@@ -111,11 +113,12 @@ impl SimtTables {
         let leader = leaders(code);
         let n = code.len();
         let mut block_at = vec![NO_BLOCK; n];
-        let mut sizes = vec![];
+        let (mut sizes, mut starts) = (vec![], vec![]);
         let mut i = 0;
         while i < n {
             let end = (i + 1..=n).find(|&j| leader[j]).unwrap_or(n);
             block_at[i] = sizes.len() as u32;
+            starts.push(i as u32);
             let counted = code[i..end].iter().filter(|insn| is_counted(insn)).count() as u64;
             sizes.push(((end - i) as u64, counted));
             i = end;
@@ -148,6 +151,7 @@ impl SimtTables {
         SimtTables {
             meta: meta.into(),
             sizes: sizes.into(),
+            starts: starts.into(),
             uses: uses.into(),
             scalar_operands: scalar_operands.into(),
             usable,
@@ -269,9 +273,17 @@ pub(super) struct SimtScratch {
     rank: Vec<u32>,
     /// Per thread, where it stopped in the current phase.
     stops: Vec<Option<Stop>>,
+    /// With `SimOptions::profile`, per basic block: the warps' entries (the busiest lane's)
+    /// of the blocks run warp-synchronously so far, and those of the running block (kept apart:
+    /// a block that falls back to the thread-by-thread run is counted there).
+    entries: Option<BlockEntries>,
     /// Per warp: where it resumes, instructions issued in the block.
     warps: Vec<(usize, u64)>,
 }
+
+/// `SimtScratch::entries`: per basic block the committed warp entries, and the running
+/// block's (basic block, entries) pairs.
+type BlockEntries = (Vec<u64>, Vec<(u32, u64)>);
 
 impl SimtScratch {
     /// Scratch space for blocks of `tpb` threads of `kernel`.
@@ -290,8 +302,22 @@ impl SimtScratch {
             cells: vec![],
             rank: vec![0; tpb],
             stops: vec![None; tpb],
+            entries: None,
             warps: vec![(0, 0); warps],
         }
+    }
+
+    /// Also sums the warps' entries per basic block (`SimOptions::profile`).
+    pub fn with_entries(mut self) -> Self {
+        self.entries = Some((vec![0; self.full.len()], vec![]));
+        self
+    }
+
+    /// The summed entries per instruction index of each basic block's first instruction
+    /// (empty without [`SimtScratch::with_entries`]).
+    pub fn take_entries(&mut self, tables: &SimtTables) -> Vec<(usize, u64)> {
+        let Some((by_block, _)) = self.entries.take() else { return vec![] };
+        by_block.iter().zip(tables.starts.iter()).filter(|(&e, _)| e > 0).map(|(&e, &i)| (i as usize, e)).collect()
     }
 }
 
@@ -663,6 +689,11 @@ impl LaunchRun<'_> {
                 st.workgroup_stores += tally.workgroup_stores;
                 st.busiest_block_warp_instructions = st.busiest_block_warp_instructions.max(tally.warp_instructions);
                 st.busiest_block_barriers = st.busiest_block_barriers.max(tally.barriers);
+                if let Some((by_block, pending)) = s.entries.as_mut() {
+                    for (b, e) in pending.drain(..) {
+                        by_block[b as usize] += e;
+                    }
+                }
                 // Freed in allocation order, as the thread-by-thread run frees them.
                 for m in owned {
                     self.free(m);
@@ -670,6 +701,9 @@ impl LaunchRun<'_> {
                 Ok(())
             }
             Err(Fallback) => {
+                if let Some((_, pending)) = s.entries.as_mut() {
+                    pending.clear();
+                }
                 // The warp that gave up left counts behind.
                 for &b in s.touched.iter() {
                     let b = b as usize;
@@ -793,7 +827,21 @@ impl LaunchRun<'_> {
         // registers arithmetic may write freely.
         let all: u32 = if nlanes == W { u32::MAX } else { (1u32 << nlanes) - 1 };
         let frame = k.num_regs * W;
-        let SimtScratch { frames, uniform, lazy, full, part, seen, touched, stores, cells, rank, stops, warps } = s;
+        let SimtScratch {
+            frames,
+            uniform,
+            lazy,
+            full,
+            part,
+            seen,
+            touched,
+            stores,
+            cells,
+            rank,
+            stops,
+            entries: entries_of_block,
+            warps,
+        } = s;
         let regs = &mut frames[w * frame..(w + 1) * frame];
         let stride = k.num_regs + 1;
         let uni = &mut uniform[w * stride..(w + 1) * stride];
@@ -1215,6 +1263,9 @@ impl LaunchRun<'_> {
             tally.instructions += entries * size;
             tally.thread_instructions += entries * weight;
             tally.warp_instructions += (f + most) * weight;
+            if let Some((_, pending)) = entries_of_block.as_mut() {
+                pending.push((b, f + most));
+            }
         }
         touched.clear();
         Ok(())

@@ -122,6 +122,9 @@ pub(crate) struct WarpCounter {
     warp_touched: Vec<Vec<u32>>,
     /// Counted instructions executed by the block's threads in the current phase.
     thread_instructions: u64,
+    /// With `SimOptions::profile`: per slot, the warp's entries into its basic block (the
+    /// busiest lane's), summed over the warps, phases and blocks folded so far.
+    entries: Option<Vec<u64>>,
 }
 
 impl WarpCounter {
@@ -138,7 +141,20 @@ impl WarpCounter {
             warp_max: vec![0; warps * slots],
             warp_touched: vec![Vec::new(); warps],
             thread_instructions: 0,
+            entries: None,
         }
+    }
+
+    /// Also sums, per slot, the warps' entries into its basic block (`SimOptions::profile`):
+    /// [`WarpCounter::take_entries`] hands them over.
+    pub fn with_entries(mut self) -> Self {
+        self.entries = Some(vec![0; self.slots]);
+        self
+    }
+
+    /// The per-slot entries summed since [`WarpCounter::with_entries`] (empty without it).
+    pub fn take_entries(&mut self) -> Vec<u64> {
+        self.entries.take().unwrap_or_default()
     }
 
     /// The counters for the next thread to run; [`WarpCounter::end_thread`] when it stops.
@@ -169,7 +185,11 @@ impl WarpCounter {
         for (warp, touched) in self.warp_touched.iter_mut().enumerate() {
             let maxima = &mut self.warp_max[warp * self.slots..(warp + 1) * self.slots];
             for &slot in touched.iter() {
-                out.warp_instructions += std::mem::take(&mut maxima[slot as usize]) * self.weights[slot as usize];
+                let most = std::mem::take(&mut maxima[slot as usize]);
+                out.warp_instructions += most * self.weights[slot as usize];
+                if let Some(entries) = self.entries.as_mut() {
+                    entries[slot as usize] += most;
+                }
             }
             touched.clear();
         }
