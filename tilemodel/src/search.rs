@@ -489,11 +489,11 @@ pub fn search(
         }
         out
     };
-    for (_, bound, sizes, _) in queue {
+    for (_, bound, sizes, cheaper) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
         }
-        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, true);
+        let (wavefronts, tiles, full) = layered_lower_bounds(shape, &geometry, &sizes, cheaper);
         let points = wavefront_points(shape, &sizes);
         let layered = BoundInputs { points: &points, wavefronts, tiles, full, ..common };
         if skip(&mut tally, &best, model.lower_bound(&layered, device), &sizes) {
@@ -767,6 +767,24 @@ fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], 
         geometry.full_tiles_volume_bound(shape, sizes)
     };
     (wavefronts, tiles.max(full), full)
+}
+
+/// [`size_lower_bounds`] with `layers` from the same size's bounds without (`cheaper`: its
+/// wavefronts, tiles and full tiles), adding only what the layers add
+/// ([`TileGeometry::layer_bounds`]): the layered tiles and full tiles are the greater of the
+/// cheaper ones and the layers' (maxima of the same integers), so the result is the same to
+/// the bit, and the second pass of thesis Alg. 5.1's branch and bound does not compute the
+/// cheaper parts of every size it reaches again.
+fn layered_lower_bounds(
+    shape: &BandShape,
+    geometry: &TileGeometry,
+    sizes: &[i64],
+    cheaper: [f64; 3],
+) -> (f64, f64, f64) {
+    let [wavefronts, tiles, full] = cheaper;
+    let (layered, full_by_layers) = geometry.layer_bounds(shape, sizes);
+    let full = full.max(full_by_layers);
+    (wavefronts, tiles.max(layered).max(full), full)
 }
 
 /// Advances a mixed-radix counter over the size grids; `false` after the last.
