@@ -489,6 +489,7 @@ pub fn search(
         }
         out
     };
+    let mut residencies = Residencies::default();
     for (_, bound, sizes, cheaper) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
@@ -519,7 +520,8 @@ pub fn search(
             full,
         };
         // The blocks the size would be evaluated on: the bound over them is the least of theirs.
-        let (fitting, mut facts) = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
+        let (fitting, mut facts) =
+            block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies);
         // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
         // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
         // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
@@ -981,10 +983,41 @@ fn block_constraint(shape: &BandShape, largest: u64, extents: &[i64; 3], block: 
     None
 }
 
+/// The residency `B` (thesis Table 5.1) of each block of the search's list at one amount of
+/// shared memory per block, computed when first asked: `B` depends on the block's threads, the
+/// registers (one value per search) and the shared bytes alone, and global-memory tiles share
+/// none, so every size of a global search asks for the same values (the blocks' bounds before
+/// counting, for tens of thousands of sizes on 3-D bands). The same function on the same
+/// arguments: the same `B`.
+#[derive(Default)]
+struct Residencies {
+    /// The shared bytes per block the values are for.
+    shared_bytes: Option<u64>,
+    /// By block index, once computed.
+    of: Vec<Option<crate::device::Residency>>,
+}
+
+impl Residencies {
+    /// Forgets the values unless they are for `shared_bytes` (and `blocks` blocks).
+    fn for_shared_bytes(&mut self, shared_bytes: u64, blocks: usize) {
+        if self.shared_bytes != Some(shared_bytes) || self.of.len() != blocks {
+            self.shared_bytes = Some(shared_bytes);
+            self.of.clear();
+            self.of.resize(blocks, None);
+        }
+    }
+
+    /// Block `i`'s residency, from `compute` the first time.
+    fn get(&mut self, i: usize, compute: impl FnOnce() -> crate::device::Residency) -> crate::device::Residency {
+        *self.of[i].get_or_insert_with(compute)
+    }
+}
+
 /// Every block [`evaluate_blocks`] would evaluate for a tile size (those that pass the blockDim
 /// constraint and fit on an SM) with what the model's per-block bound needs of it, before its
 /// tiles are counted: the same checks, on the same block-independent inputs. The warps are
 /// left to the caller (`None`: their lower bound).
+#[allow(clippy::too_many_arguments)]
 fn block_facts(
     shape: &BandShape,
     sizes: &[i64],
@@ -993,14 +1026,20 @@ fn block_facts(
     blocks: &[Block],
     device: &DeviceLimits,
     options: &SearchOptions,
+    residencies: &mut Residencies,
 ) -> (Vec<Block>, Vec<BlockFacts>) {
     let largest = points.iter().copied().max().unwrap_or(0).div_ceil(u64::from(WARP)) * u64::from(WARP);
     let extents = loop_extents(sizes);
+    residencies.for_shared_bytes(memory.shared_bytes, blocks.len());
     blocks
         .iter()
-        .filter(|&&block| options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none())
-        .filter_map(|&block| {
-            let fits = crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes);
+        .enumerate()
+        .filter(|&(_, &block)| {
+            options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none()
+        })
+        .filter_map(|(i, &block)| {
+            let fits = residencies
+                .get(i, || crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes));
             (fits.blocks_per_sm > 0).then(|| {
                 let facts = BlockFacts {
                     threads: block.threads(),
@@ -1103,6 +1142,27 @@ mod tests {
         for loops in 1..=3 {
             for b in block_candidates(loops, &h100) {
                 assert!(b.threads() % 32 == 0 && b.threads() <= 1024, "{b}");
+            }
+        }
+    }
+
+    /// The kept residencies are each block's own at the shared bytes asked for, through changes
+    /// of the shared bytes (staged tiles: one amount per size) and back, and at a register count
+    /// where some blocks do not fit.
+    #[test]
+    fn kept_residencies_are_the_blocks_own() {
+        let h100 = DeviceLimits::h100();
+        let blocks = block_candidates(3, &h100);
+        for registers in [32, 64, 128] {
+            let mut kept = Residencies::default();
+            for shared in [0u64, 0, 48 * 1024, 48 * 1024, 100 * 1024, 0, 200 * 1024, 12 * 1024, 0] {
+                kept.for_shared_bytes(shared, blocks.len());
+                // Every other block first, then all (some kept, some computed now).
+                for i in (0..blocks.len()).step_by(2).chain(0..blocks.len()) {
+                    let fresh = crate::device::residency(&h100, blocks[i].threads(), registers, shared);
+                    let got = kept.get(i, || crate::device::residency(&h100, blocks[i].threads(), registers, shared));
+                    assert_eq!(got, fresh, "block {} at {shared} bytes, {registers} registers", blocks[i]);
+                }
             }
         }
     }
