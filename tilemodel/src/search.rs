@@ -336,6 +336,11 @@ impl Tally {
         self.regions.entry(reason).or_insert_with(|| PrunedRegion { reason, count: 0, example: example() }).count += 1;
     }
 
+    /// Whether a region of `reason` has been pruned (and has its first example).
+    fn has(&self, reason: PruneReason) -> bool {
+        self.regions.contains_key(&reason)
+    }
+
     /// `count` more pruned for `reason`, whose region has its example already.
     fn prune_more(&mut self, reason: PruneReason, count: u64) {
         if let Some(region) = self.regions.get_mut(&reason) {
@@ -494,13 +499,37 @@ pub fn search(
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
         }
-        let (wavefronts, tiles, full) = layered_lower_bounds(shape, &geometry, &sizes, cheaper);
         let points = wavefront_points(shape, &sizes);
+        // Global tiles: the blocks' bound before counting (below) first with the cheaper tile
+        // bounds, before the layered ones (`inter::layered_tiles`, the parallelepiped's layers:
+        // most of this loop's time on 3-D Jacobi, where they skip few sizes and this bound most).
+        // It is at most that bound with the layered tiles and any warps counted (it only grows
+        // with the tiles, full tiles and warps, as the counts below rely on), so a size it skips
+        // is one that bound skips too, for the same reason (no reuse bound without staging) and
+        // against the same cutoff; only once the region has its first example, so that the
+        // example and its figure stay those of the bound that pruned it first.
+        let mut early: Option<(TileMemory, Vec<Block>, Vec<BlockFacts>)> = None;
+        if let Some(worst) = cutoff(&best).filter(|_| constrained && !options.staged && tally.has(PruneReason::Bound)) {
+            let memory = global_memory(shape, &sizes);
+            let (fitting, facts) =
+                block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies);
+            let [wavefronts, tiles, full] = cheaper;
+            let cheap = BoundInputs { points: &points, memory: &memory, wavefronts, tiles, full, ..common };
+            if model.lower_bound_over_blocks(&cheap, &facts, device) > worst * (1.0 + 1e-9) {
+                tally.prune_more(PruneReason::Bound, 1);
+                continue;
+            }
+            early = Some((memory, fitting, facts));
+        }
+        let (wavefronts, tiles, full) = layered_lower_bounds(shape, &geometry, &sizes, cheaper);
         let layered = BoundInputs { points: &points, wavefronts, tiles, full, ..common };
         if skip(&mut tally, &best, model.lower_bound(&layered, device), &sizes) {
             continue;
         }
-        let memory = memory_of(&sizes)?;
+        let (memory, early) = match early {
+            Some((memory, fitting, facts)) => (memory, Some((fitting, facts))),
+            None => (memory_of(&sizes)?, None),
+        };
         if constrained && options.staged && reuse(&memory, &sizes) < threshold {
             tally.prune(PruneReason::Reuse, || {
                 format!("{} has D = {:.3} < {threshold:.3}", sizes_text(&sizes), reuse(&memory, &sizes))
@@ -520,8 +549,10 @@ pub fn search(
             full,
         };
         // The blocks the size would be evaluated on: the bound over them is the least of theirs.
-        let (fitting, mut facts) =
-            block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies);
+        let (fitting, mut facts) = match early {
+            Some(made) => made,
+            None => block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies),
+        };
         // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
         // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
         // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
