@@ -271,40 +271,30 @@ impl TileGeometry {
 
     /// The full tiles' bound by the volume, and with `layers` by the layers too.
     fn full_tiles_at_least(&self, shape: &BandShape, sizes: &[i64], layers: bool) -> f64 {
-        let mut active = shape.statements.iter().filter(|s| s.instances() > 0);
-        let Some(first) = active.next() else { return 0.0 };
-        if sizes.len() != shape.width || active.any(|s| s.inverse != first.inverse) {
-            return 0.0;
-        }
-        let m = first.inverse.len();
-        let ranges: Vec<(i128, i128)> = (0..m)
-            .map(|j| {
-                let (mut lo, mut hi) = (i128::MIN, i128::MAX);
-                for s in shape.statements.iter().filter(|s| s.instances() > 0) {
-                    let (l, h) = erosion_row(s, j, sizes);
-                    lo = lo.max(l);
-                    hi = hi.min(h);
-                }
-                (lo, hi)
-            })
-            .collect();
+        let Some((inverse, ranges)) = full_tile_ranges(shape, sizes) else { return 0.0 };
+        let by_volume = full_tiles_by_volume(inverse, sizes, &ranges).unwrap_or(0);
         if !layers {
-            return full_tiles_by_volume(&first.inverse, sizes, &ranges).unwrap_or(0) as f64;
+            return by_volume as f64;
         }
-        let by_volume = full_tiles_by_volume(&first.inverse, sizes, &ranges).unwrap_or(0);
-        // The same parallelepiped row by row (`lattice_points_at_least`): the roundings cost at
-        // most one layer per row instead of `Σ_k |N_jk|·s_k` of every width.
-        let mut by_layers = 0;
-        if m <= LATTICE_ROWS && sizes.len() == m {
-            let mut rows = [[0i128; LATTICE_ROWS]; LATTICE_ROWS];
-            for (j, row) in first.inverse.iter().enumerate() {
-                for (k, (&n, &size)) in row.iter().zip(sizes).enumerate() {
-                    rows[j][k] = i128::from(n) * i128::from(size);
-                }
-            }
-            by_layers = lattice_points_at_least(&mut rows, &ranges).unwrap_or(0);
-        }
-        by_volume.max(by_layers) as f64
+        by_volume.max(full_tiles_by_layers(inverse, sizes, &ranges)) as f64
+    }
+
+    /// What [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] add to
+    /// the cheaper [`TileGeometry::instance_lower_bounds`] and
+    /// [`TileGeometry::full_tiles_volume_bound`]: the most [`layered_tiles`] of any statement,
+    /// and the full tiles' bound by the parallelepiped's layers (`lattice_points_at_least`),
+    /// each 0 where not claimed. Each of the former is exactly the greater of the latter and
+    /// these (the same integers maximised in another order; `u128 → f64` never decreases), so a
+    /// caller that has the cheaper bounds of a size gets the layered ones without computing the
+    /// cheaper parts again (the search's second pass over the sizes, thesis Alg. 5.1's branch and
+    /// bound). `tests/counting.rs` checks the identity.
+    pub fn layer_bounds(&self, shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
+        let tiles = shape.statements.iter().map(|s| layered_tiles(s, sizes) as f64).fold(0.0, f64::max);
+        let full = match full_tile_ranges(shape, sizes) {
+            Some((inverse, ranges)) => full_tiles_by_layers(inverse, sizes, &ranges) as f64,
+            None => 0.0,
+        };
+        (tiles, full)
     }
 
     /// Per statement of `shape`, [`outer_row_histogram`] of band row `row` (cached).
@@ -432,6 +422,51 @@ fn full_tiles_by_volume(inverse: &[Vec<i64>], sizes: &[i64], ranges: &[(i128, i1
         return None;
     }
     u128::try_from(ceil_i128(volume, cell)).ok()
+}
+
+/// A closed range `[lo, hi]` of a row of the full tiles' parallelepiped.
+type Range128 = (i128, i128);
+
+/// The parallelepiped of [`TileGeometry::full_tiles_lower_bound`]: the inverse band map the
+/// statements with instances share and, per row `j`, the range `[lo_j, hi_j]` of `N_j·(s∘T)`
+/// (their erosion rows intersected); `None` when no statement has instances or they do not
+/// share the map (no full tiles are claimed).
+fn full_tile_ranges<'a>(shape: &'a BandShape, sizes: &[i64]) -> Option<(&'a [Vec<i64>], Vec<Range128>)> {
+    let mut active = shape.statements.iter().filter(|s| s.instances() > 0);
+    let first = active.next()?;
+    if sizes.len() != shape.width || active.any(|s| s.inverse != first.inverse) {
+        return None;
+    }
+    let m = first.inverse.len();
+    let ranges = (0..m)
+        .map(|j| {
+            let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+            for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+                let (l, h) = erosion_row(s, j, sizes);
+                lo = lo.max(l);
+                hi = hi.min(h);
+            }
+            (lo, hi)
+        })
+        .collect();
+    Some((first.inverse.as_slice(), ranges))
+}
+
+/// The full tiles' parallelepiped `ranges` counted row by row (`lattice_points_at_least`): the
+/// roundings cost at most one layer per row instead of `Σ_k |N_jk|·s_k` of every width (0 when
+/// the band has more than `LATTICE_ROWS` rows, or on overflow).
+fn full_tiles_by_layers(inverse: &[Vec<i64>], sizes: &[i64], ranges: &[(i128, i128)]) -> u128 {
+    let m = inverse.len();
+    if m > LATTICE_ROWS || sizes.len() != m {
+        return 0;
+    }
+    let mut rows = [[0i128; LATTICE_ROWS]; LATTICE_ROWS];
+    for (j, row) in inverse.iter().enumerate() {
+        for (k, (&n, &size)) in row.iter().zip(sizes).enumerate() {
+            rows[j][k] = i128::from(n) * i128::from(size);
+        }
+    }
+    lattice_points_at_least(&mut rows, ranges).unwrap_or(0)
 }
 
 /// A lower bound of the tiles of statement `s` at `sizes` that sees border tiles. Take a row

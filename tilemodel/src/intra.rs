@@ -68,6 +68,7 @@ pub fn wavefront_points(shape: &BandShape, sizes: &[i64]) -> Vec<u64> {
             let slice: u64 = sizes[1..].iter().map(|&s| s as u64).product();
             vec![slice; sizes[0] as usize]
         }
+        IntraWavefront::Skew if sizes.iter().all(|&s| s >= 1) => box_points_by_sum(sizes),
         IntraWavefront::Skew => {
             // Points of the box with coordinate sum e: the convolution of the rows' ranges.
             let mut counts = vec![1u64];
@@ -90,6 +91,34 @@ pub fn wavefront_points(shape: &BandShape, sizes: &[i64]) -> Vec<u64> {
             counts
         }
     }
+}
+
+/// `H_e` of a skewed full tile (thesis Eq. 5.2's points per intra-tile wavefront): the points
+/// of the box `[0, s_1 − 1] × ⋯ × [0, s_m − 1]` (every `s_k ≥ 1`) with coordinate sum `e`, the
+/// convolution of the rows' ranges, in one array of the final length: per row, the running sums
+/// `P` in place, then `next[e] = P[e] − P[e − s]` from the top down (`P[e − s]` not yet
+/// overwritten). The rows go from the shortest up (convolution commutes: the same integers in
+/// any order, exact in `u64` as no partial sum exceeds the box's points), so the passes run
+/// over the short prefixes first. The search asks for every size it screens, twice (its two
+/// passes over the sizes of Alg. 5.1); tests check it against the plain convolution.
+fn box_points_by_sum(sizes: &[i64]) -> Vec<u64> {
+    let mut rows: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
+    rows.sort_unstable();
+    let len = 1 + rows.iter().map(|&s| s - 1).sum::<usize>();
+    let mut counts = vec![0u64; len];
+    counts[0] = 1;
+    let mut filled = 1;
+    for s in rows {
+        let next = filled + s - 1;
+        for e in 1..next {
+            counts[e] += counts[e - 1];
+        }
+        for e in (s..next).rev() {
+            counts[e] -= counts[e - s];
+        }
+        filled = next;
+    }
+    counts
 }
 
 /// How the point loops of a step map to one thread: per loop (outermost first), the thread's
@@ -570,6 +599,36 @@ fn lane_points_by_loops(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &Lane
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain convolution of the rows' ranges, row by row in the given order.
+    fn convolved(sizes: &[i64]) -> Vec<u64> {
+        let mut counts = vec![1u64];
+        for &s in sizes {
+            let mut next = vec![0u64; counts.len() + s as usize - 1];
+            for (e, &c) in counts.iter().enumerate() {
+                for slot in &mut next[e..e + s as usize] {
+                    *slot += c;
+                }
+            }
+            counts = next;
+        }
+        counts
+    }
+
+    /// `box_points_by_sum` (one array, rows sorted) against the plain convolution: every box
+    /// of 1 to 4 rows of sizes 1 to 7, and GPU-sized boxes in several row orders.
+    #[test]
+    fn box_points_by_sum_is_the_convolution() {
+        for m in 1..=4u32 {
+            for code in 0..7i64.pow(m) {
+                let sizes: Vec<i64> = (0..m).map(|k| code / 7i64.pow(k) % 7 + 1).collect();
+                assert_eq!(box_points_by_sum(&sizes), convolved(&sizes), "sizes {sizes:?}");
+            }
+        }
+        for sizes in [[24, 512, 512, 768], [768, 3, 512, 1], [1, 1, 1, 96], [20, 8, 12, 16], [16, 12, 8, 20]] {
+            assert_eq!(box_points_by_sum(&sizes), convolved(&sizes), "sizes {sizes:?}");
+        }
+    }
 
     #[test]
     fn skewed_slices_of_a_square() {

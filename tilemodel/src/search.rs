@@ -336,6 +336,11 @@ impl Tally {
         self.regions.entry(reason).or_insert_with(|| PrunedRegion { reason, count: 0, example: example() }).count += 1;
     }
 
+    /// Whether a region of `reason` has been pruned (and has its first example).
+    fn has(&self, reason: PruneReason) -> bool {
+        self.regions.contains_key(&reason)
+    }
+
     /// `count` more pruned for `reason`, whose region has its example already.
     fn prune_more(&mut self, reason: PruneReason, count: u64) {
         if let Some(region) = self.regions.get_mut(&reason) {
@@ -489,17 +494,42 @@ pub fn search(
         }
         out
     };
-    for (_, bound, sizes, _) in queue {
+    let mut residencies = Residencies::default();
+    for (_, bound, sizes, cheaper) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
         }
-        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, true);
         let points = wavefront_points(shape, &sizes);
+        // Global tiles: the blocks' bound before counting (below) first with the cheaper tile
+        // bounds, before the layered ones (`inter::layered_tiles`, the parallelepiped's layers:
+        // most of this loop's time on 3-D Jacobi, where they skip few sizes and this bound most).
+        // It is at most that bound with the layered tiles and any warps counted (it only grows
+        // with the tiles, full tiles and warps, as the counts below rely on), so a size it skips
+        // is one that bound skips too, for the same reason (no reuse bound without staging) and
+        // against the same cutoff; only once the region has its first example, so that the
+        // example and its figure stay those of the bound that pruned it first.
+        let mut early: Option<(TileMemory, Vec<Block>, Vec<BlockFacts>)> = None;
+        if let Some(worst) = cutoff(&best).filter(|_| constrained && !options.staged && tally.has(PruneReason::Bound)) {
+            let memory = global_memory(shape, &sizes);
+            let (fitting, facts) =
+                block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies);
+            let [wavefronts, tiles, full] = cheaper;
+            let cheap = BoundInputs { points: &points, memory: &memory, wavefronts, tiles, full, ..common };
+            if model.lower_bound_over_blocks(&cheap, &facts, device) > worst * (1.0 + 1e-9) {
+                tally.prune_more(PruneReason::Bound, 1);
+                continue;
+            }
+            early = Some((memory, fitting, facts));
+        }
+        let (wavefronts, tiles, full) = layered_lower_bounds(shape, &geometry, &sizes, cheaper);
         let layered = BoundInputs { points: &points, wavefronts, tiles, full, ..common };
         if skip(&mut tally, &best, model.lower_bound(&layered, device), &sizes) {
             continue;
         }
-        let memory = memory_of(&sizes)?;
+        let (memory, early) = match early {
+            Some((memory, fitting, facts)) => (memory, Some((fitting, facts))),
+            None => (memory_of(&sizes)?, None),
+        };
         if constrained && options.staged && reuse(&memory, &sizes) < threshold {
             tally.prune(PruneReason::Reuse, || {
                 format!("{} has D = {:.3} < {threshold:.3}", sizes_text(&sizes), reuse(&memory, &sizes))
@@ -519,7 +549,10 @@ pub fn search(
             full,
         };
         // The blocks the size would be evaluated on: the bound over them is the least of theirs.
-        let (fitting, mut facts) = block_facts(shape, &sizes, &points, &memory, &blocks, device, options);
+        let (fitting, mut facts) = match early {
+            Some(made) => made,
+            None => block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies),
+        };
         // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
         // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
         // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
@@ -769,6 +802,24 @@ fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], 
     (wavefronts, tiles.max(full), full)
 }
 
+/// [`size_lower_bounds`] with `layers` from the same size's bounds without (`cheaper`: its
+/// wavefronts, tiles and full tiles), adding only what the layers add
+/// ([`TileGeometry::layer_bounds`]): the layered tiles and full tiles are the greater of the
+/// cheaper ones and the layers' (maxima of the same integers), so the result is the same to
+/// the bit, and the second pass of thesis Alg. 5.1's branch and bound does not compute the
+/// cheaper parts of every size it reaches again.
+fn layered_lower_bounds(
+    shape: &BandShape,
+    geometry: &TileGeometry,
+    sizes: &[i64],
+    cheaper: [f64; 3],
+) -> (f64, f64, f64) {
+    let [wavefronts, tiles, full] = cheaper;
+    let (layered, full_by_layers) = geometry.layer_bounds(shape, sizes);
+    let full = full.max(full_by_layers);
+    (wavefronts, tiles.max(layered).max(full), full)
+}
+
 /// Advances a mixed-radix counter over the size grids; `false` after the last.
 fn next_index(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
     for k in (0..index.len()).rev() {
@@ -963,10 +1014,41 @@ fn block_constraint(shape: &BandShape, largest: u64, extents: &[i64; 3], block: 
     None
 }
 
+/// The residency `B` (thesis Table 5.1) of each block of the search's list at one amount of
+/// shared memory per block, computed when first asked: `B` depends on the block's threads, the
+/// registers (one value per search) and the shared bytes alone, and global-memory tiles share
+/// none, so every size of a global search asks for the same values (the blocks' bounds before
+/// counting, for tens of thousands of sizes on 3-D bands). The same function on the same
+/// arguments: the same `B`.
+#[derive(Default)]
+struct Residencies {
+    /// The shared bytes per block the values are for.
+    shared_bytes: Option<u64>,
+    /// By block index, once computed.
+    of: Vec<Option<crate::device::Residency>>,
+}
+
+impl Residencies {
+    /// Forgets the values unless they are for `shared_bytes` (and `blocks` blocks).
+    fn for_shared_bytes(&mut self, shared_bytes: u64, blocks: usize) {
+        if self.shared_bytes != Some(shared_bytes) || self.of.len() != blocks {
+            self.shared_bytes = Some(shared_bytes);
+            self.of.clear();
+            self.of.resize(blocks, None);
+        }
+    }
+
+    /// Block `i`'s residency, from `compute` the first time.
+    fn get(&mut self, i: usize, compute: impl FnOnce() -> crate::device::Residency) -> crate::device::Residency {
+        *self.of[i].get_or_insert_with(compute)
+    }
+}
+
 /// Every block [`evaluate_blocks`] would evaluate for a tile size (those that pass the blockDim
 /// constraint and fit on an SM) with what the model's per-block bound needs of it, before its
 /// tiles are counted: the same checks, on the same block-independent inputs. The warps are
 /// left to the caller (`None`: their lower bound).
+#[allow(clippy::too_many_arguments)]
 fn block_facts(
     shape: &BandShape,
     sizes: &[i64],
@@ -975,14 +1057,20 @@ fn block_facts(
     blocks: &[Block],
     device: &DeviceLimits,
     options: &SearchOptions,
+    residencies: &mut Residencies,
 ) -> (Vec<Block>, Vec<BlockFacts>) {
     let largest = points.iter().copied().max().unwrap_or(0).div_ceil(u64::from(WARP)) * u64::from(WARP);
     let extents = loop_extents(sizes);
+    residencies.for_shared_bytes(memory.shared_bytes, blocks.len());
     blocks
         .iter()
-        .filter(|&&block| options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none())
-        .filter_map(|&block| {
-            let fits = crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes);
+        .enumerate()
+        .filter(|&(_, &block)| {
+            options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none()
+        })
+        .filter_map(|(i, &block)| {
+            let fits = residencies
+                .get(i, || crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes));
             (fits.blocks_per_sm > 0).then(|| {
                 let facts = BlockFacts {
                     threads: block.threads(),
@@ -1085,6 +1173,27 @@ mod tests {
         for loops in 1..=3 {
             for b in block_candidates(loops, &h100) {
                 assert!(b.threads() % 32 == 0 && b.threads() <= 1024, "{b}");
+            }
+        }
+    }
+
+    /// The kept residencies are each block's own at the shared bytes asked for, through changes
+    /// of the shared bytes (staged tiles: one amount per size) and back, and at a register count
+    /// where some blocks do not fit.
+    #[test]
+    fn kept_residencies_are_the_blocks_own() {
+        let h100 = DeviceLimits::h100();
+        let blocks = block_candidates(3, &h100);
+        for registers in [32, 64, 128] {
+            let mut kept = Residencies::default();
+            for shared in [0u64, 0, 48 * 1024, 48 * 1024, 100 * 1024, 0, 200 * 1024, 12 * 1024, 0] {
+                kept.for_shared_bytes(shared, blocks.len());
+                // Every other block first, then all (some kept, some computed now).
+                for i in (0..blocks.len()).step_by(2).chain(0..blocks.len()) {
+                    let fresh = crate::device::residency(&h100, blocks[i].threads(), registers, shared);
+                    let got = kept.get(i, || crate::device::residency(&h100, blocks[i].threads(), registers, shared));
+                    assert_eq!(got, fresh, "block {} at {shared} bytes, {registers} registers", blocks[i]);
+                }
             }
         }
     }

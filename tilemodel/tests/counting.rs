@@ -45,6 +45,7 @@ fn bounded(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], counts: &I
         shape.statements
     );
     let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
+    layers_complete(shape, geometry, sizes);
     let (plain_wavefronts, plain_tiles) = lower_bounds(shape, sizes);
     assert_eq!(wavefronts, plain_wavefronts);
     assert!(tiles >= plain_tiles, "sizes {sizes:?}: {tiles} < {plain_tiles}");
@@ -57,6 +58,58 @@ fn bounded(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], counts: &I
             shape.statements
         );
     }
+}
+
+/// The layered bounds are the cheaper ones completed by `TileGeometry::layer_bounds`, to the
+/// bit (the search's second pass takes them so, from the first pass's cheaper bounds).
+fn layers_complete(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) {
+    let (wavefronts, tiles) = geometry.lower_bounds(shape, sizes);
+    let (cheap_wavefronts, cheap_tiles) = geometry.instance_lower_bounds(shape, sizes);
+    let (layered, full_by_layers) = geometry.layer_bounds(shape, sizes);
+    assert_eq!(wavefronts.to_bits(), cheap_wavefronts.to_bits(), "sizes {sizes:?}");
+    assert_eq!(
+        tiles.to_bits(),
+        cheap_tiles.max(layered).to_bits(),
+        "sizes {sizes:?}: {tiles} vs {cheap_tiles}, {layered}"
+    );
+    let full = geometry.full_tiles_lower_bound(shape, sizes);
+    let by_volume = geometry.full_tiles_volume_bound(shape, sizes);
+    assert_eq!(full.to_bits(), by_volume.max(full_by_layers).to_bits(), "sizes {sizes:?}: {full} vs {by_volume}");
+}
+
+/// `layers_complete` at the search's GPU sizes, on every size of a grid too large to count
+/// (the layers matter there: skewed 3-D tiles far from full, 2-D tiles mostly full).
+#[test]
+fn layer_bounds_complete_the_cheaper_bounds_at_gpu_sizes() {
+    let grid = [1i64, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768];
+    let mut layered_mattered = 0;
+    for (scop, params) in [
+        (common::sor(3), vec![16, 256, 256, 256]),
+        (common::jacobi(3), vec![20, 512, 512, 512]),
+        (common::sor(2), vec![50, 16384, 16384]),
+        (common::jacobi(2), vec![64, 2048, 2048]),
+    ] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let geometry = TileGeometry::new(&shape);
+        let mut x = 777u64;
+        for _ in 0..400 {
+            let sizes: Vec<i64> = (0..shape.width)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    grid[((x >> 33) % grid.len() as u64) as usize]
+                })
+                .collect();
+            layers_complete(&shape, &geometry, &sizes);
+            let (layered, full_by_layers) = geometry.layer_bounds(&shape, &sizes);
+            if layered > geometry.instance_lower_bounds(&shape, &sizes).1
+                || full_by_layers > geometry.full_tiles_volume_bound(&shape, &sizes)
+            {
+                layered_mattered += 1;
+            }
+        }
+    }
+    // Not a vacuous identity: the layers raise the bounds on some of these sizes.
+    assert!(layered_mattered > 0);
 }
 
 /// A random unimodular `m × m` matrix with its inverse: elementary row operations

@@ -66,6 +66,7 @@ fn branch_and_bound_finds_the_exhaustive_best() {
         (common::sor(2), vec![5, 12, 12]),
         (common::jacobi(2), vec![4, 10, 10]),
         (common::sor(3), vec![3, 6, 6, 6]),
+        (common::jacobi(3), vec![3, 6, 6, 6]),
     ] {
         let (shape, _) = common::shape(&scop, &params, true);
         let grids: Vec<Vec<i64>> =
@@ -212,6 +213,91 @@ fn size_bounds_before_counting_are_below_every_prediction() {
             }
         }
     }
+}
+
+/// The search's early bound of a global size (its blocks' bound before counting with the cheaper
+/// tile bounds, `TileGeometry::instance_lower_bounds` and `full_tiles_volume_bound`, and the
+/// fewest warps) is at most the bound it stands in for (the layered tile bounds,
+/// `TileGeometry::lower_bounds` and `full_tiles_lower_bound`, with and without each block's
+/// warps counted), per block and over the blocks, for both models: a size the early bound skips
+/// is one the later bound skips too. On 3-D Jacobi and SOR at GPU sizes, where the layers raise
+/// the tile bounds.
+#[test]
+fn early_block_bounds_are_below_the_layered_ones() {
+    use stencil_tilemodel::model::{BlockFacts, BoundInputs};
+    use stencil_tilemodel::{device::residency, footprint::global_memory, intra::wavefront_points};
+    let calibration = Calibration::h100_default().unwrap();
+    let device = &calibration.device;
+    let grid = [1i64, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512];
+    let blocks = search::block_candidates(3, device);
+    let mut raised = 0;
+    for (scop, params) in [(common::jacobi(3), vec![20, 512, 512, 512]), (common::sor(3), vec![16, 256, 256, 256])] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let geometry = TileGeometry::new(&shape);
+        let mut x = 4242u64;
+        for _ in 0..60 {
+            let sizes: Vec<i64> = (0..4)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    grid[((x >> 33) % grid.len() as u64) as usize]
+                })
+                .collect();
+            let points = wavefront_points(&shape, &sizes);
+            let memory = global_memory(&shape, &sizes);
+            let (wavefronts, cheap_tiles) = geometry.instance_lower_bounds(&shape, &sizes);
+            let cheap_full = geometry.full_tiles_volume_bound(&shape, &sizes);
+            let cheap = BoundInputs {
+                points: &points,
+                groups: shape.phases.len().max(1),
+                memory: &memory,
+                staged: false,
+                element_bytes: shape.element_bytes(),
+                tiles_per_wavefront: None,
+                full_per_wavefront: None,
+                wavefronts,
+                tiles: cheap_tiles.max(cheap_full),
+                full: cheap_full,
+            };
+            let (_, tiles) = geometry.lower_bounds(&shape, &sizes);
+            let full = geometry.full_tiles_lower_bound(&shape, &sizes);
+            let layered = BoundInputs { tiles: tiles.max(full), full, ..cheap };
+            if layered.tiles > cheap.tiles || layered.full > cheap.full {
+                raised += 1;
+            }
+            let mut fewest = Vec::new();
+            let mut exact = Vec::new();
+            for &block in &blocks {
+                let fits = residency(device, block.threads(), 64, memory.shared_bytes);
+                if fits.blocks_per_sm == 0 || u64::from(block.threads()) > points.iter().sum::<u64>() {
+                    continue;
+                }
+                let facts = BlockFacts {
+                    threads: block.threads(),
+                    blocks_per_sm: fits.blocks_per_sm,
+                    copy_warps: 0,
+                    warps: None,
+                };
+                let warps = stencil_tilemodel::intra::wavefront_warps(&shape, &sizes, block).unwrap();
+                fewest.push(facts);
+                exact.push(BlockFacts { warps: Some(warps.iter().sum::<u64>() * cheap.groups as u64), ..facts });
+            }
+            for kind in ModelKind::ALL {
+                let model = calibration.model(kind, "test", false, shape.operations_per_point(), shape.element_bytes());
+                let early = model.lower_bound_over_blocks(&cheap, &fewest, device);
+                for facts in [&fewest, &exact] {
+                    let later = model.lower_bound_over_blocks(&layered, facts, device);
+                    assert!(early <= later, "{sizes:?} {kind:?}: early {early} > later {later}");
+                    for (f, e) in facts.iter().zip(&fewest) {
+                        let one = model.lower_bound_for_block(&cheap, e, device);
+                        let later = model.lower_bound_for_block(&layered, f, device);
+                        assert!(one <= later, "{sizes:?} {kind:?} {} threads: early {one} > later {later}", f.threads);
+                    }
+                }
+            }
+        }
+    }
+    // The layered bounds were above the cheaper ones on some sizes: the comparison tested them.
+    assert!(raised > 0);
 }
 
 /// The shared-memory screening (Alg. 5.1 line 3) tallies every size of the grid over the limit,
