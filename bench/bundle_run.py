@@ -469,22 +469,24 @@ def main():
         describe_device(summary, next((r["device"] for r in summary["benchmarks"] if r.get("device")), None))
     elif not cuda:
         say("GPU benchmarks skipped: no NVIDIA driver on this machine")
-    if "--calibrate" in args or "--calibrate-only" in args:
-        if cuda:
-            device = run_calibration(manifest, results_dir, budget)
-            if summary["device"] is None:
-                describe_device(summary, device)
-        else:
-            say("calibration skipped: no NVIDIA driver on this machine (the tile models keep their built-in "
-                "H100 calibration, derived from the simulator's cost model)")
-    if "--sweep" in args:
-        if cuda:
-            device = run_sweep(manifest, results_dir, budget)
-            if summary["device"] is None:
-                describe_device(summary, device)
-        else:
-            say("sweep skipped: no NVIDIA driver on this machine (bench/tile_model_sweep.py compares the models "
-                "with the simulator's cost report instead)")
+    # The tile-model parts, each on the GPU only (the calibration first: the sweep scores it).
+    model_parts = [
+        ("--calibrate" in args or "--calibrate-only" in args, run_calibration,
+         "calibration skipped: no NVIDIA driver on this machine (the tile models keep their built-in H100 "
+         "calibration, derived from the simulator's cost model)"),
+        ("--sweep" in args, run_sweep,
+         "sweep skipped: no NVIDIA driver on this machine (bench/tile_model_sweep.py compares the models with "
+         "the simulator's cost report instead)"),
+    ]
+    for wanted, part, skipped in model_parts:
+        if not wanted:
+            continue
+        if not cuda:
+            say(skipped)
+            continue
+        device = part(manifest, results_dir, budget)
+        if summary["device"] is None:
+            describe_device(summary, device)
     try:
         smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                              capture_output=True, text=True, timeout=20)
