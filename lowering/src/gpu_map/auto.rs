@@ -130,13 +130,14 @@ fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candida
 /// dimensions (any offset along the stream, the outermost, costs only a delay). The streaming
 /// schedule grows an apply's plane tile by what the applies after it read around their point
 /// (`streaming` module docs); here nothing is grown within a step. `false` for any program
-/// that is not one time loop of applies with constant offsets (streaming refuses those).
+/// that is not one time loop of DOALL applies with constant offsets (streaming refuses those).
 fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bool {
     let Ok((_, nest)) = super::direct_program(ir, registry, program, "auto") else { return false };
     let [NestItem::Loop(time)] = nest.as_slice() else { return false };
     let applies: Vec<&ApplyBox> =
         time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
     applies.len() == time.body.len()
+        && applies.iter().all(|a| a.is_doall())
         && applies
             .iter()
             .skip(1)
