@@ -559,8 +559,7 @@ fn render_profile(profile: &[stencil_runtime::gpu_sim::ProfileLine]) -> String {
         return String::new();
     }
     let mut out = format!(
-        "profile  warp-instructions per kernel op (the {} most of {} locations; --json lists all)
-",
+        "profile  warp-instructions per kernel op (the {} most of {} locations; --json lists all)\n",
         PROFILE_LINES.min(profile.len()),
         profile.len()
     );

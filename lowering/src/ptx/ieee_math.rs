@@ -51,7 +51,7 @@ pub(super) fn correctly_rounded_square_roots(ir: &mut Ir, gpu_module: OpId) -> R
             one.result_types = vec![ty.clone()];
             let one = ir.build(InsertPoint::After(last), one);
             let divide =
-                unary_or_binary(ir, InsertPoint::After(one), "arith.divf", &[ir.result(one, 0), root], &ty, &location);
+                op_with_result(ir, InsertPoint::After(one), "arith.divf", &[ir.result(one, 0), root], &ty, &location);
             ir.result(divide, 0)
         } else {
             root
@@ -68,18 +68,18 @@ pub(super) fn correctly_rounded_square_roots(ir: &mut Ir, gpu_module: OpId) -> R
 /// last op built.
 fn precise_sqrt(ir: &mut Ir, at: InsertPoint, x: ValueId, kind: FloatKind, location: &Location) -> (ValueId, OpId) {
     if kind == FloatKind::F64 {
-        let root = unary_or_binary(ir, at, "math.sqrt", &[x], &Type::F64, location);
+        let root = op_with_result(ir, at, "math.sqrt", &[x], &Type::F64, location);
         return (ir.result(root, 0), root);
     }
-    let wide = unary_or_binary(ir, at, "arith.extf", &[x], &Type::F64, location);
-    let root = unary_or_binary(ir, InsertPoint::After(wide), "math.sqrt", &[ir.result(wide, 0)], &Type::F64, location);
+    let wide = op_with_result(ir, at, "arith.extf", &[x], &Type::F64, location);
+    let root = op_with_result(ir, InsertPoint::After(wide), "math.sqrt", &[ir.result(wide, 0)], &Type::F64, location);
     let narrow =
-        unary_or_binary(ir, InsertPoint::After(root), "arith.truncf", &[ir.result(root, 0)], &Type::F32, location);
+        op_with_result(ir, InsertPoint::After(root), "arith.truncf", &[ir.result(root, 0)], &Type::F32, location);
     (ir.result(narrow, 0), narrow)
 }
 
 /// An op `name` of `operands` with one result of type `ty`, built at `at`.
-fn unary_or_binary(
+fn op_with_result(
     ir: &mut Ir,
     at: InsertPoint,
     name: &str,

@@ -355,7 +355,7 @@ fn profile_of(k: &Kernel, slot_entries: &[u64], block_entries: &[(usize, u64)]) 
         }
     }
     let mut lines: Vec<(stencil_ir::Location, u64)> = by_location.into_iter().map(|(l, n)| (l.clone(), n)).collect();
-    lines.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| format!("{:?}", a.0).cmp(&format!("{:?}", b.0))));
+    lines.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.file_position().cmp(&b.0.file_position())));
     lines
 }
 

@@ -239,7 +239,7 @@ impl SimReport {
             b.warp_instructions
                 .cmp(&a.warp_instructions)
                 .then_with(|| a.kernel.cmp(&b.kernel))
-                .then_with(|| format!("{:?}", a.location).cmp(&format!("{:?}", b.location)))
+                .then_with(|| a.location.file_position().cmp(&b.location.file_position()))
         });
         lines
     }
