@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a lowered program's kernel warp-instructions go, by loop and branch.
 
-Usage: bench/profile_regions.py LOWERED.mlir [stencil-run arguments, e.g. --param N=1026]
+Usage: bench/profile_regions.py LOWERED.mlir --source PROGRAM.mlir [stencil-run arguments, e.g. --param N=1026]
 
 Runs `stencil-run LOWERED.mlir --target sim --profile --json` (target/release/stencil-run,
 `cargo build --release -p stencil-driver --no-default-features --bin stencil-run`) and sums the
@@ -9,6 +9,10 @@ per-op profile over every enclosing `{`-block of the lowered file (loops, branch
 printing the regions with at least 2 % of the warp-instructions, per point update too. Write
 LOWERED.mlir with `stencil-opt PROGRAM --pass-pipeline=... -o LOWERED.mlir` (docs/cost-model.md,
 "Where they go").
+
+The point updates come from running PROGRAM.mlir (the unlowered program, on the reference
+interpreter, with the same arguments): a lowered module's own run counts the stores to its
+fields, which for staged kernels are the write-backs, far fewer than the updates.
 """
 import json
 import os
@@ -38,17 +42,26 @@ def enclosing(lines, lineno):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    args = sys.argv[2:]
+    if "--source" not in args or args.index("--source") + 1 >= len(args):
+        sys.exit(__doc__)
+    at = args.index("--source")
+    source = args[at + 1]
+    args = args[:at] + args[at + 2:]
     path = sys.argv[1]
     lines = open(path).read().split("\n")
     target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
-    out = subprocess.run([os.path.join(target, "release", "stencil-run"), path, "--target", "sim", "--profile",
-                          "--json", *sys.argv[2:]], capture_output=True, text=True)
+    run = os.path.join(target, "release", "stencil-run")
+    out = subprocess.run([run, path, "--target", "sim", "--profile", "--json", *args], capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(out.stderr.strip() or out.stdout.strip())
     report = json.loads(out.stdout)
     profile = report["target_stats"]["sim"]["profile"]
     total = sum(p["warp_instructions"] for p in profile)
-    updates = report["point_updates"]
+    reference = subprocess.run([run, source, "--json", *args], capture_output=True, text=True)
+    if reference.returncode != 0:
+        sys.exit(reference.stderr.strip() or reference.stdout.strip())
+    updates = json.loads(reference.stdout)["point_updates"]
     sums = {}
     for p in profile:
         chain = enclosing(lines, int(p["location"].rsplit(":", 2)[1]))
