@@ -210,7 +210,12 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     let weights: Vec<f64> = samples.iter().map(|s| 1.0 / s.seconds).collect();
     let ones: Vec<f64> = vec![1.0; samples.len()];
 
-    // Thesis: columns σ_ker, σ_blk, σ_thd, then α, β, γ per program.
+    // Thesis: columns σ_ker, σ_blk, σ_thd, then α, β', γ per program, all kept ≥ 0, where
+    // β' = β + α/32: a warp-iteration with k active lanes takes α + k·β, which must not be
+    // negative for any k ≤ 32 — a free β fitted below −α/32 (the H200's 3-D SOR: α = 136 ns,
+    // β = −14.6 ns) makes full warps cost less than empty ones and leaves the search without a
+    // lower bound. α·ΣG + β·ΣH = α·(ΣG − ΣH/32) + β'·ΣH.
+    let warp = f64::from(crate::intra::WARP);
     let nt = 3 + 3 * programs.len();
     let rows: Vec<Vec<f64>> = samples
         .iter()
@@ -219,12 +224,22 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
             let mut r = vec![0.0; nt];
             r[..3].iter_mut().zip(&s.thesis[..3]).for_each(|(x, f)| *x = f * w);
             let p = 3 + 3 * index(s);
-            r[p..p + 3].iter_mut().zip(&s.thesis[3..]).for_each(|(x, f)| *x = f * w);
+            let [alpha, beta, gamma] = [s.thesis[3], s.thesis[4], s.thesis[5]];
+            r[p] = (alpha - beta / warp) * w;
+            r[p + 1] = beta * w;
+            r[p + 2] = gamma * w;
             r
         })
         .collect();
-    let nonneg: Vec<bool> = (0..nt).map(|j| j < 3 || (j - 3) % 3 != 1).collect();
+    let nonneg = vec![true; nt];
     let (mut x, dependent, clamped) = constrained_least_squares(&rows, &ones, &nonneg);
+    // Back from β' to β (a β' left undetermined keeps the base β below).
+    for p in 0..programs.len() {
+        let j = 3 + 3 * p;
+        if !dependent.contains(&(j + 1)) {
+            x[j + 1] -= x[j] / warp;
+        }
+    }
     let names = |j: usize| -> String {
         if j < 3 {
             ThesisParams::NAMES[j].to_string()

@@ -125,6 +125,29 @@ fn exact_thesis_data_gives_the_parameters_back() {
     }
 }
 
+/// Times made with a β below `−α/32` (a full warp-iteration cheaper than an empty one) fit to
+/// `α + 32·β ≥ 0` at the boundary, and the fit says β was held there.
+#[test]
+fn beta_stays_at_or_above_minus_alpha_over_a_warp() {
+    let base = Calibration::h100_default().unwrap();
+    let mut truth = truth_thesis(0);
+    truth.beta = -2e-10; // α + 32·β = 3e-9 − 6.4e-9 < 0
+    let runs: Vec<Sample> = samples(5, 16, 0.0, true)
+        .into_iter()
+        .filter(|s| s.program == "sor_1d")
+        .filter_map(|mut s| {
+            s.seconds = s.thesis.iter().zip(truth.to_vector()).map(|(f, v)| f * v).sum();
+            (s.seconds > 0.0).then_some(s)
+        })
+        .collect();
+    assert!(runs.len() >= 8, "only {} runs with a positive time", runs.len());
+    let result = fit(&base, &runs, "measured", "synthetic").unwrap();
+    let got = result.calibration.thesis_params("sor_1d", true, 5, 8);
+    assert!(got.alpha >= 0.0, "{got:?}");
+    assert!(got.alpha + 32.0 * got.beta >= -1e-20, "{got:?}");
+    assert!(result.thesis.clamped.iter().any(|c| c == "beta of sor_1d/staged"), "{:?}", result.thesis.clamped);
+}
+
 #[test]
 fn exact_prajapati_data_gives_the_parameters_back() {
     let base = Calibration::h100_default().unwrap();
