@@ -380,6 +380,17 @@ fn libdevice_found() -> bool {
     false
 }
 
+/// `text` compiled with libdevice linked and checked to be sm_90 PTX; `None` (skipped) where
+/// libdevice is not installed.
+fn compile_with_libdevice(text: &str) -> Option<PtxModule> {
+    if !libdevice_found() {
+        return None;
+    }
+    let module = compile_one(text);
+    assert_sm90_ptx(&module);
+    Some(module)
+}
+
 fn assert_sm90_ptx(module: &PtxModule) {
     assert!(module.ptx.contains(".target sm_90"), "{}", module.ptx);
     // The lowest PTX ISA for sm_90: loads on every driver since CUDA 11.8.
@@ -450,22 +461,14 @@ fn affine_loops_inside_kernels_are_lowered() {
 
 #[test]
 fn math_functions_link_libdevice_and_assemble() {
-    if !libdevice_found() {
-        return;
-    }
-    let module = compile_one(MATH);
-    assert_sm90_ptx(&module);
+    let Some(module) = compile_with_libdevice(MATH) else { return };
     assert!(!module.ptx.contains(".extern .func"), "{}", module.ptx);
     assemble(&module);
 }
 
 #[test]
 fn every_upstream_op_we_print_lowers_and_assembles() {
-    if !libdevice_found() {
-        return;
-    }
-    let module = compile_one(EVERY_OP);
-    assert_sm90_ptx(&module);
+    let Some(module) = compile_with_libdevice(EVERY_OP) else { return };
     let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, ["every_op", "heap_and_copy"]);
     assemble(&module);
@@ -640,11 +643,7 @@ module attributes {gpu.container_module} {
 /// found f32 `1 / sqrt` compiled to `rsqrt.approx.f32` (ptx::ieee_math says how it is built now).
 #[test]
 fn square_roots_are_correctly_rounded() {
-    if !libdevice_found() {
-        return;
-    }
-    let module = compile_one(SQUARE_ROOTS);
-    assert_sm90_ptx(&module);
+    let Some(module) = compile_with_libdevice(SQUARE_ROOTS) else { return };
     let instructions: Vec<&str> = module.ptx.lines().filter_map(|l| l.split_whitespace().next()).collect();
     assert!(!instructions.iter().any(|i| i.contains("approx")), "{}", module.ptx);
     assert!(instructions.iter().any(|i| i.starts_with("sqrt.rn.f64")), "{}", module.ptx);

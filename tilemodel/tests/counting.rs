@@ -93,12 +93,7 @@ fn layer_bounds_complete_the_cheaper_bounds_at_gpu_sizes() {
         let geometry = TileGeometry::new(&shape);
         let mut x = 777u64;
         for _ in 0..400 {
-            let sizes: Vec<i64> = (0..shape.width)
-                .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    grid[((x >> 33) % grid.len() as u64) as usize]
-                })
-                .collect();
+            let sizes = common::random_sizes(&mut x, &grid, shape.width);
             layers_complete(&shape, &geometry, &sizes);
             let (layered, full_by_layers) = geometry.layer_bounds(&shape, &sizes);
             if layered > geometry.instance_lower_bounds(&shape, &sizes).1
@@ -227,8 +222,8 @@ fn tile_bounds_at_gpu_sizes() {
         for _ in 0..40 {
             let sizes: Vec<i64> = (0..4)
                 .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    grid[((x >> 33) % 9) as usize + if (x >> 20).is_multiple_of(4) { 9 } else { 0 }]
+                    let r = common::next_random(&mut x);
+                    grid[((r >> 33) % 9) as usize + if (r >> 20).is_multiple_of(4) { 9 } else { 0 }]
                 })
                 .collect();
             let counts = count_tiles(&shape, &geometry, &sizes).unwrap();

@@ -134,12 +134,7 @@ fn size_bounds_before_counting_are_below_every_prediction() {
         let geometry = TileGeometry::new(&shape);
         let mut x = 777u64;
         for _ in 0..24 {
-            let sizes: Vec<i64> = (0..4)
-                .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    grid[((x >> 33) % grid.len() as u64) as usize]
-                })
-                .collect();
+            let sizes = common::random_sizes(&mut x, &grid, 4);
             for staged in [true, false] {
                 let Ok(tile) = TileInputs::new(&shape, &geometry, &sizes, staged) else { continue };
                 let (wavefronts, tiles) = geometry.lower_bounds(&shape, &sizes);
@@ -236,12 +231,7 @@ fn early_block_bounds_are_below_the_layered_ones() {
         let geometry = TileGeometry::new(&shape);
         let mut x = 4242u64;
         for _ in 0..60 {
-            let sizes: Vec<i64> = (0..4)
-                .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    grid[((x >> 33) % grid.len() as u64) as usize]
-                })
-                .collect();
+            let sizes = common::random_sizes(&mut x, &grid, 4);
             let points = wavefront_points(&shape, &sizes);
             let memory = global_memory(&shape, &sizes);
             let (wavefronts, cheap_tiles) = geometry.instance_lower_bounds(&shape, &sizes);

@@ -110,3 +110,15 @@ pub fn band_width(scop: &Scop, balanced: bool) -> usize {
     let options = if balanced { SchedulerOptions::default() } else { SchedulerOptions::pluto() };
     schedule(scop, &g, &options).unwrap().bands[0].rows.len()
 }
+
+/// The next value of a fixed pseudo-random walk (a 64-bit linear congruential step): tests draw
+/// sizes from it so that they do not depend on proptest's seed.
+pub fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *state
+}
+
+/// `n` tile sizes drawn uniformly from `grid` by the walk of [`next_random`].
+pub fn random_sizes(state: &mut u64, grid: &[i64], n: usize) -> Vec<i64> {
+    (0..n).map(|_| grid[((next_random(state) >> 33) % grid.len() as u64) as usize]).collect()
+}
