@@ -553,6 +553,21 @@ pub fn search(
             Some(made) => made,
             None => block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies),
         };
+        // No block can run the size (too few points per step, too short loops, or none fits on
+        // an SM): every layout of it is pruned for that reason, without counting its tiles —
+        // which the bounds above cannot tell (they are the model's bounds over the blocks that
+        // fit, and with none they fall back to the bound for any block), and which on 3-D
+        // bands are the slowest counts of all (tiles of one or three points per row).
+        if fitting.is_empty() {
+            let largest = rounded_to_warp(points.iter().copied().max().unwrap_or(0));
+            let extents = loop_extents(&sizes);
+            for &block in &blocks {
+                if !prune_unfit(shape, &sizes, largest, &extents, block, options, &mut tally) {
+                    does_not_fit(device, &sizes, block, options, memory.shared_bytes, &mut tally);
+                }
+            }
+            continue;
+        }
         // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
         // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
         // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
@@ -869,29 +884,11 @@ fn evaluate_blocks(
     evaluated: &mut u64,
 ) -> Result<()> {
     let sizes = &tile.sizes[..];
-    let largest = tile.largest_wavefront().div_ceil(u64::from(WARP)) * u64::from(WARP);
+    let largest = rounded_to_warp(tile.largest_wavefront());
     let extents = loop_extents(sizes);
     for &block in blocks {
-        if options.fixed_block.is_none() {
-            let unfit = block_constraint(shape, largest, &extents, block);
-            if unfit == Some(PruneReason::BlockTooLarge) {
-                tally.prune(PruneReason::BlockTooLarge, || {
-                    format!("{} on {block}: {} threads > {largest}", sizes_text(sizes), block.threads())
-                });
-                continue;
-            }
-            if unfit == Some(PruneReason::IdleAxis) {
-                tally.prune(PruneReason::IdleAxis, || {
-                    format!(
-                        "{} on {block}: loops of {}, {} and {} iterations on x, y and z",
-                        sizes_text(sizes),
-                        extents[0],
-                        extents[1],
-                        extents[2]
-                    )
-                });
-                continue;
-            }
+        if prune_unfit(shape, sizes, largest, &extents, block, options, tally) {
+            continue;
         }
         // The warps counted before the tiles (`search`): the layout is exact, and no bound
         // with fewer warps is needed.
@@ -914,18 +911,7 @@ fn evaluate_blocks(
             }
         }
         // Residency first: it does not need the warps, which are the costly part of a layout.
-        let fits = crate::device::residency(device, block.threads(), options.registers, tile.memory.shared_bytes);
-        if fits.blocks_per_sm == 0 {
-            tally.prune(PruneReason::DoesNotFit, || {
-                format!(
-                    "{} on {block}: {} registers × {} threads, {} bytes shared ({})",
-                    sizes_text(sizes),
-                    options.registers,
-                    block.threads(),
-                    tile.memory.shared_bytes,
-                    fits.limiter
-                )
-            });
+        if does_not_fit(device, sizes, block, options, tile.memory.shared_bytes, tally) {
             continue;
         }
         // Before counting `G_e` when it is costly (skewed 3-D steps, hundreds of them): the time
@@ -998,6 +984,69 @@ fn evaluate_blocks(
     Ok(())
 }
 
+/// `points` rounded up to a whole number of warps.
+fn rounded_to_warp(points: u64) -> u64 {
+    points.div_ceil(u64::from(WARP)) * u64::from(WARP)
+}
+
+/// Tallies `block` as pruned by the blockDim constraint ([`block_constraint`]) when it fails it
+/// for a tile of `sizes` (never for a block the options fix); whether it did.
+fn prune_unfit(
+    shape: &BandShape,
+    sizes: &[i64],
+    largest: u64,
+    extents: &[i64; 3],
+    block: Block,
+    options: &SearchOptions,
+    tally: &mut Tally,
+) -> bool {
+    if options.fixed_block.is_some() {
+        return false;
+    }
+    match block_constraint(shape, largest, extents, block) {
+        Some(PruneReason::BlockTooLarge) => tally.prune(PruneReason::BlockTooLarge, || {
+            format!("{} on {block}: {} threads > {largest}", sizes_text(sizes), block.threads())
+        }),
+        Some(reason) => tally.prune(reason, || {
+            format!(
+                "{} on {block}: loops of {}, {} and {} iterations on x, y and z",
+                sizes_text(sizes),
+                extents[0],
+                extents[1],
+                extents[2]
+            )
+        }),
+        None => return false,
+    }
+    true
+}
+
+/// Tallies `block` as pruned because no block of it fits on an SM (Table 5.1's `B = 0`) with
+/// `shared_bytes` of shared memory per block; whether it was.
+fn does_not_fit(
+    device: &DeviceLimits,
+    sizes: &[i64],
+    block: Block,
+    options: &SearchOptions,
+    shared_bytes: u64,
+    tally: &mut Tally,
+) -> bool {
+    let fits = crate::device::residency(device, block.threads(), options.registers, shared_bytes);
+    if fits.blocks_per_sm > 0 {
+        return false;
+    }
+    tally.prune(PruneReason::DoesNotFit, || {
+        format!(
+            "{} on {block}: {} registers × {} threads, {shared_bytes} bytes shared ({})",
+            sizes_text(sizes),
+            options.registers,
+            block.threads(),
+            fits.limiter
+        )
+    });
+    true
+}
+
 /// The blockDim constraint (module documentation) on `block` for a tile whose largest
 /// intra-tile wavefront, rounded up to a warp, has `largest` points and whose loops on x, y, z
 /// have `extents` iterations: the reason it fails, if it does.
@@ -1059,7 +1108,7 @@ fn block_facts(
     options: &SearchOptions,
     residencies: &mut Residencies,
 ) -> (Vec<Block>, Vec<BlockFacts>) {
-    let largest = points.iter().copied().max().unwrap_or(0).div_ceil(u64::from(WARP)) * u64::from(WARP);
+    let largest = rounded_to_warp(points.iter().copied().max().unwrap_or(0));
     let extents = loop_extents(sizes);
     residencies.for_shared_bytes(memory.shared_bytes, blocks.len());
     blocks
