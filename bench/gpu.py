@@ -140,7 +140,7 @@ def main():
         # The default way to tile: sizes and blocks from the tile model at these problem sizes
         # (docs/tile-models.md), staged and on global memory, beside the fixed sizes above; 2-D
         # only: the search at 3-D GPU sizes takes over 20 s (bench/results/2026-11-26-tile-search.txt).
-        configs += [] if dims != 2 else [("tiled auto shared", "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})"),
+        configs += [] if dims != 2 else [("tiled auto shared", "builtin.module(poly-schedule,poly-tile{sizes=auto staging=true},gpu-map{block=auto staging=true})"),
                     ("tiled auto global", "builtin.module(poly-schedule,poly-tile{sizes=auto staging=false},"
                                           "gpu-map{block=auto staging=false})")]
         naive = None

@@ -7,7 +7,7 @@ Usage: bench/tile_model_sweep.py [--calibration FILE] [--only NAME,...] [--reuse
 For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi: at least 30 staged wavefront layouts each (tile
 sizes x blocks; none of them a configuration of the calibration runs, bench/calibrate.py), every
 one run on the GPU simulator with `stencil-run --target sim --cost --json`, plus the layouts the
-search chooses with each model (`poly-tile{sizes=auto model=M},gpu-map{block=auto}`). Then
+search chooses with each model (`poly-tile{sizes=auto staging=true model=M},gpu-map{block=auto staging=true}`). Then
 `stencil-calibrate compare` with the calibration (default: the built-in H100 file) gives, per
 program and model: Spearman's rank correlation of predicted and estimated times, how far (in the
 cost report's time) the model's first choice among the sweep is from the sweep's best, and the RMS
@@ -77,9 +77,11 @@ def layouts(name, params):
 
 
 def choice_pipeline(model, calibration=""):
-    """The search's own layout with `model` (`calibration`: a file, or the built-in default)."""
+    """The search's own staged layout with `model` (`calibration`: a file, or the built-in default);
+    staged like the sweep's layouts, so that the choice is scored among them."""
     suffix = f" calibration={calibration}" if calibration else ""
-    return "builtin.module(poly-schedule,poly-tile{sizes=auto model=" + model + suffix + "},gpu-map{block=auto})"
+    return ("builtin.module(poly-schedule,poly-tile{sizes=auto staging=true model=" + model + suffix
+            + "},gpu-map{block=auto staging=true})")
 
 
 def main():

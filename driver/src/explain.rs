@@ -14,8 +14,8 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassOptions};
 use stencil_ir::{Diagnostic, Location, Module};
 use stencil_passes::stencil_to_poly::stencil_programs;
 use stencil_passes::tile::{PolyTileOptions, TilingSpec};
-use stencil_passes::tile_model::{band_shape, search_shape, AutoOptions};
-use stencil_tilemodel::search::SearchReport;
+use stencil_passes::tile_model::{band_shape, search_shape, AutoOptions, Staging};
+use stencil_tilemodel::search::{SearchOptions, SearchReport};
 use stencil_tilemodel::BandShape;
 
 use crate::opt::Registries;
@@ -60,11 +60,12 @@ pub fn program_layouts(
     };
     let tile_options = PolyTileOptions::parse(&options_of(tile_at)?).map_err(error)?;
     // gpu-map after poly-tile: its staging, shared memory and block describe the kernels.
-    let mut mapping: Option<(bool, i64)> = None;
+    let mut mapping: Option<(Staging, i64)> = None;
     let mut block: Option<[i64; 3]> = None;
     if let Some(at) = position("gpu-map").filter(|&g| g > tile_at) {
         let o = options_of(at)?;
-        mapping = Some((o.bool("staging"), o.int("shared-memory")));
+        let staging = Staging::parse(o.string("staging")).map_err(|e| error(format!("gpu-map staging: {e}")))?;
+        mapping = Some((staging, o.int("shared-memory")));
         let text = o.string("block").trim();
         if !text.is_empty() && text != "auto" {
             let mut b = [1i64; 3];
@@ -85,7 +86,8 @@ pub fn program_layouts(
             TilingSpec::read(&tiled.ir, program)?.ok_or_else(|| error("poly-tile left a program untiled".into()))?;
         let mut search = spec.auto.as_ref().map_or_else(|| tile_options.search.clone(), |a| a.options.clone());
         if let Some((staging, shared)) = mapping {
-            search.staging = staging;
+            // gpu-map's staging=auto follows what poly-tile chose (or staged tiles).
+            search.staging = staging.resolve(spec.auto.as_ref().map(|a| a.options.staging));
             search.shared_memory = shared;
         }
         let (shape, name) = band_shape(&tiled.ir, &registries.dialects, program, &spec)?;
@@ -107,7 +109,8 @@ pub fn explain_tile_sizes(
             Some(_) => (None, None),
             None => (Some(layout.spec.sizes.clone()), layout.block),
         };
-        let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block).map_err(|e| {
+        let keep = SearchOptions::default().keep;
+        let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep).map_err(|e| {
             Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
         })?;
         reports.push((layout.program, report));

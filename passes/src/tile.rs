@@ -39,7 +39,7 @@ use stencil_poly::{DependenceGraph, DependenceOptions, Schedule};
 
 use crate::schedule::{read_bands, stored_schedules, SCHEDULE_ATTR};
 use crate::stencil_to_poly::{extract_scop, stencil_programs, ScopInfo};
-use crate::tile_model::{choice_of, search_program, AutoChoice, AutoOptions};
+use crate::tile_model::{choose_layout, AutoChoice, AutoOptions, Staging};
 
 /// Discardable attribute of a `stencil.program`: the tiling `poly-tile` proved legal (a
 /// dictionary with `sizes`, `inter`, `intra`, `order`; see the module documentation).
@@ -101,6 +101,12 @@ impl TilingSpec {
                 Attribute::Float { value: auto.predicted_seconds, kind: stencil_ir::types::FloatKind::F64 },
             ));
             a.push(NamedAttribute::new("problem", Attribute::string(&auto.problem)));
+            if let Some(other) = auto.other_staging_seconds {
+                a.push(NamedAttribute::new(
+                    "other_staging_s",
+                    Attribute::Float { value: other, kind: stencil_ir::types::FloatKind::F64 },
+                ));
+            }
             a.sort_by(|x, y| x.name.cmp(&y.name));
             entries.insert(0, NamedAttribute::new("auto", Attribute::Dictionary(a)));
         }
@@ -157,7 +163,8 @@ impl TilingSpec {
                 };
                 let predicted_seconds = get_named(a, "predicted_s").and_then(Attribute::as_float).unwrap_or(f64::NAN);
                 let problem = get_named(a, "problem").and_then(Attribute::as_str).unwrap_or("").to_string();
-                Some(AutoChoice { options, block, predicted_seconds, problem })
+                let other_staging_seconds = get_named(a, "other_staging_s").and_then(Attribute::as_float);
+                Some(AutoChoice { options, block, predicted_seconds, problem, other_staging_seconds })
             }
             Some(_) => return Err(bad("'auto' must be a dictionary".into())),
         };
@@ -342,13 +349,13 @@ pub fn pass_info() -> PassInfo {
                 name: "calibration",
                 kind: OptionKind::String,
                 default: "",
-                description: "sizes=auto: the device's calibration: a built-in name (h100, derived; h200, measured) or a calibration file (JSON, docs/tile-models.md); empty: the built-in h100",
+                description: "sizes=auto: the device's calibration: a built-in name (h100, derived; h200, measured) or a calibration file (JSON, docs/tile-models.md); empty: the built-in h200 (the measured one)",
             },
             OptionInfo {
                 name: "staging",
-                kind: OptionKind::Bool,
-                default: "true",
-                description: "sizes=auto: whether gpu-map stages tiles in shared memory (give gpu-map the same)",
+                kind: OptionKind::String,
+                default: "auto",
+                description: "sizes=auto: whether gpu-map stages tiles in shared memory: true, false, or auto (search both, keep the layout the model predicts faster; gpu-map's staging=auto follows)",
             },
             OptionInfo {
                 name: "shared-memory",
@@ -438,8 +445,16 @@ impl PolyTileOptions {
         if shared_memory < 0 {
             return Err(bad("shared-memory", format!("{shared_memory} bytes; give 0 or more")));
         }
-        let search =
-            AutoOptions { model, calibration, staging: opts.bool("staging"), shared_memory, registers, min_reuse };
+        let staging = Staging::parse(opts.string("staging")).map_err(|e| bad("staging", e))?;
+        let search = AutoOptions {
+            model,
+            calibration,
+            staging: staging.resolve(None),
+            staging_by_model: staging == Staging::Auto,
+            shared_memory,
+            registers,
+            min_reuse,
+        };
         Ok(PolyTileOptions { spec: TilingSpec { sizes, options, auto: None }, search, auto })
     }
 }
@@ -463,9 +478,7 @@ impl Pass for PolyTile {
             let spec = match &self.search {
                 None => self.spec.clone(),
                 Some(auto) => {
-                    let report = search_program(ir, cx.registry, program, &self.spec, auto, None, None)?;
-                    let (sizes, choice) = choice_of(&report, auto)
-                        .ok_or_else(|| op_error(ir, program, "model-driven tile sizes: the search chose nothing"))?;
+                    let (sizes, choice) = choose_layout(ir, cx.registry, program, &self.spec, auto)?;
                     TilingSpec { sizes, options: self.spec.options, auto: Some(choice) }
                 }
             };

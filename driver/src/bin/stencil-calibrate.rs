@@ -34,7 +34,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// The calibration whose device limits (and values for what the runs do not determine)
-        /// to start from (default: the built-in H100 file).
+        /// to start from (default: the built-in H200 file).
         #[arg(long, value_name = "FILE")]
         base: Option<PathBuf>,
         /// How the runs were obtained, recorded as the file's provenance.
@@ -49,7 +49,7 @@ enum Command {
         /// The folder the runs' program paths are relative to (default: the file's).
         #[arg(long, value_name = "DIR")]
         root: Option<PathBuf>,
-        /// The calibration to predict with (default: the built-in H100 file).
+        /// The calibration to predict with (default: the built-in H200 file).
         #[arg(long, value_name = "FILE")]
         calibration: Option<PathBuf>,
         /// Also write the comparison as JSON.
@@ -64,7 +64,7 @@ enum Command {
 fn load(path: &Option<PathBuf>) -> Result<Calibration, String> {
     match path {
         Some(p) => Calibration::named_or_load(p),
-        None => Calibration::h100_default(),
+        None => Calibration::built_in_default(),
     }
     .map_err(|e| e.to_string())
 }

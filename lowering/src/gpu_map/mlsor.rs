@@ -108,7 +108,7 @@ impl MappingStrategy for MlsorKernels {
         }
         let shape = Shape { lanes, ..shape };
         let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
-        let staging = options.staging.then(|| ops::element_bytes(&shape.element).unwrap_or(8));
+        let staging = options.staging.resolve(None).then(|| ops::element_bytes(&shape.element).unwrap_or(8));
         let block = match (options.block, staging) {
             (Some(block), _) => block,
             (None, None) => shape.default_block(),

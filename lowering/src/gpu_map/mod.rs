@@ -43,6 +43,7 @@ use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId};
 use stencil_passes::stencil_to_poly::stencil_programs;
+pub use stencil_passes::tile_model::Staging;
 
 /// Which mapping strategy `gpu-map` uses (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,9 +107,10 @@ pub struct GpuMapOptions {
     /// arguments); blocks of the cyclic fallback (`0`: [`FALLBACK_GRID`]). MLSOR strategy: the
     /// most blocks per axis (`0`: as many as the subdomains need).
     pub grid: i64,
-    /// Stage each tile's footprint in workgroup (shared) memory (wavefront strategy; thesis
-    /// Fig. 3.17 ①–③).
-    pub staging: bool,
+    /// Stage each tile's footprint in workgroup (shared) memory (wavefront and MLSOR
+    /// strategies; thesis Fig. 3.17 ①–③); `auto`: as `poly-tile{sizes=auto}` chose, else staged
+    /// ([`Staging::resolve`]).
+    pub staging: Staging,
     /// Most bytes of workgroup memory one kernel may use (CUDA's static limit by default).
     pub shared_memory: i64,
     /// Overlapped and streaming strategies: the points a block owns per dimension, outermost
@@ -177,7 +179,7 @@ impl Default for GpuMapOptions {
             block: None,
             block_auto: false,
             grid: 0,
-            staging: true,
+            staging: Staging::Auto,
             shared_memory: DEFAULT_SHARED_MEMORY,
             tile: vec![],
             time_tile: 0,
@@ -291,9 +293,9 @@ pub fn pass_info() -> PassInfo {
             },
             OptionInfo {
                 name: "staging",
-                kind: OptionKind::Bool,
-                default: "true",
-                description: "wavefront: stage each tile in workgroup (shared) memory: load exactly what it reads, barrier, compute, barrier, store back exactly what it wrote",
+                kind: OptionKind::String,
+                default: "auto",
+                description: "wavefront and mlsor: stage each tile in workgroup (shared) memory (true: load exactly what it reads, barrier, compute, barrier, store back exactly what it wrote) or not (false: global memory); auto: as poly-tile{sizes=auto} chose (its model compares both), else staged",
             },
             OptionInfo {
                 name: "shared-memory",
@@ -403,6 +405,8 @@ pub fn pass_info() -> PassInfo {
                     strategy.implementation().name()
                 )));
             }
+            let staging = Staging::parse(opts.string("staging"))
+                .map_err(|e| pass(format!("staging' of pass 'gpu-map': {e}")))?;
             let tile_threads = opts.int("tile-threads");
             if !(0..=1024).contains(&tile_threads) {
                 return Err(pass(format!(
@@ -421,7 +425,7 @@ pub fn pass_info() -> PassInfo {
                     block,
                     block_auto,
                     grid,
-                    staging: opts.bool("staging"),
+                    staging,
                     shared_memory,
                     tile,
                     time_tile,

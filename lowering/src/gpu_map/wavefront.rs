@@ -18,7 +18,7 @@ use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, Sca
 use stencil_poly::tiling::{DimDef, DimKind};
 
 use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput, TileAxis};
-use super::{arith, GpuMapOptions, MappingStrategy};
+use super::{arith, GpuMapOptions, MappingStrategy, Staging};
 use crate::affine_build::{affine_apply, MapOperands};
 use crate::codegen::emit::{Emitter, Offload};
 use crate::codegen::signature::create_lowered_func;
@@ -84,6 +84,12 @@ fn map_wavefront(
     program: OpId,
     options: &GpuMapOptions,
 ) -> Result<OpId, Diagnostic> {
+    // staging=auto: as poly-tile{sizes=auto} chose (its model compared staged and global
+    // tiles), else staged; from here on the staging is explicit.
+    let recorded = TilingSpec::read(ir, program).ok().flatten().and_then(|s| s.auto).map(|a| a.options.staging);
+    let staged = options.staging.resolve(recorded);
+    let explicit = GpuMapOptions { staging: if staged { Staging::Shared } else { Staging::Global }, ..options.clone() };
+    let options = &explicit;
     let model = if options.block_auto { Some(model_block(ir, registry, program, options)?) } else { None };
     let resolved;
     let options = match (&model, options.block) {
@@ -176,7 +182,7 @@ fn map_wavefront(
         // `grid=0` asks for one block per tile of each wavefront: say so rather than "0".
         ("grid", if options.grid == 0 { Attribute::string("per-tile") } else { Attribute::i64(options.grid) }),
         ("shared_memory", Attribute::i64(i64::try_from(shared_memory).unwrap_or(i64::MAX))),
-        ("staging", Attribute::Bool(options.staging)),
+        ("staging", Attribute::Bool(staged)),
     ];
     if let Some(tile) = tile {
         entries.insert(0, ("tile", tile));
@@ -236,10 +242,11 @@ fn model_block(
         fail("the program is not tiled: run poly-schedule and poly-tile (sizes=auto chooses the block too) before gpu-map".into())
     })?;
     let search = spec.auto.as_ref().map(|a| a.options.clone()).unwrap_or_default();
-    if search.staging != options.staging || search.shared_memory != options.shared_memory {
+    let staging = options.staging.resolve(Some(search.staging));
+    if search.staging != staging || search.shared_memory != options.shared_memory {
         return Err(fail(format!(
             "the tile model searched for staging={} shared-memory={} but gpu-map has staging={} shared-memory={}; give poly-tile and gpu-map the same options",
-            search.staging, search.shared_memory, options.staging, options.shared_memory
+            search.staging, search.shared_memory, staging, options.shared_memory
         )));
     }
     if let Some(auto) = &spec.auto {
@@ -420,7 +427,7 @@ impl Offload for GpuOffload<'_> {
             n_params: params.len(),
             grid,
             problem: self.problem,
-            staging: self.options.staging,
+            staging: self.options.staging.resolve(None),
             shared_limit: self.options.shared_memory,
             tiled: self.tiled,
             full_tiles: self.options.full_tiles,
