@@ -1,13 +1,15 @@
 //! Release timing of the tile-size search (thesis Alg. 5.1) over the `stencil-tilemodel` API, at
 //! the simulator and GPU problem sizes of `bench/calibrate.py` and at larger GPU sizes.
 //!
-//! `cargo run --release -p stencil-tilemodel --example search_time [-- --repeat N] [-- --dump] [-- FILTER]`
+//! `cargo run --release -p stencil-tilemodel --example search_time [-- --repeat N] [-- --dump] [-- --calibration NAME] [-- --keep N] [-- FILTER]`
 //! (FILTER: part of an example's name, its size class, or "name problem", e.g. "sor-3d-7pt T=16";
 //! "name problem model mapping" for one search, e.g. "sor-3d-7pt T=16,N=256,M=256,L=256 thesis staged")
 //!
 //! The SCoPs are the tests' (`tilemodel/tests/common`: the examples' SOR and Jacobi, scheduled
 //! with the balanced intra-tile wavefronts of `poly-schedule`'s defaults); the calibration is the
-//! built-in H100 file with the examples' program names. Unlike `bench/tile_search_time.py` this
+//! built-in H100 file with the examples' program names, or `--calibration NAME` (a built-in name
+//! such as `h200`, or a calibration file). `--keep N`: the layouts each search keeps (default 10,
+//! as `--explain-tile-sizes`; `poly-tile{sizes=auto}` keeps 1). Unlike `bench/tile_search_time.py` this
 //! does not run `stencil-opt` (no parsing, scheduling or printing): it times `search` alone,
 //! which is what that script's "search" column reports (`elapsed_s`). Per search it prints the
 //! smallest time of `--repeat` runs (default 3; one run when it takes over 1 s), the sizes and
@@ -61,9 +63,23 @@ fn main() {
         .and_then(|k| args.get(k + 1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
-    let filter: Option<&String> = args.iter().find(|a| !a.starts_with("--") && a.parse::<usize>().is_err());
+    let calibration_name = args.iter().position(|a| a == "--calibration").and_then(|k| args.get(k + 1));
+    let keep: usize = args
+        .iter()
+        .position(|a| a == "--keep")
+        .and_then(|k| args.get(k + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(SearchOptions::default().keep);
+    let filter: Option<&String> = args.iter().enumerate().find_map(|(k, a)| {
+        let value_of_option = k > 0 && args[k - 1] == "--calibration";
+        (!a.starts_with("--") && a.parse::<usize>().is_err() && !value_of_option).then_some(a)
+    });
     let dump = args.iter().any(|a| a == "--dump");
-    let calibration = match Calibration::h100_default() {
+    let loaded = match calibration_name {
+        Some(name) => Calibration::named_or_load(std::path::Path::new(name)),
+        None => Calibration::h100_default(),
+    };
+    let calibration = match loaded {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
@@ -100,7 +116,7 @@ fn main() {
                     continue;
                 }
                 let registers = calibration.registers_for(case.program, staged);
-                let options = SearchOptions { model, staged, registers, ..SearchOptions::default() };
+                let options = SearchOptions { model, staged, registers, keep, ..SearchOptions::default() };
                 let mut times = Vec::new();
                 let mut last = None;
                 for _ in 0..repeat.max(1) {

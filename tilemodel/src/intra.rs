@@ -334,7 +334,10 @@ fn leading_lanes(block: Block, loops: usize) -> Vec<Vec<LaneIds>> {
 /// The points a thread with `ids` runs in step `e` of a full tile: the loops enumerated down to
 /// the last two, which are summed in closed form ([`last_two_loops`]).
 fn lane_points(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loops: usize) -> u64 {
-    if intra == IntraWavefront::FirstHyperplane || loops < 2 {
+    if intra == IntraWavefront::FirstHyperplane {
+        return first_hyperplane_lane_points(sizes, ids, loops);
+    }
+    if loops < 2 {
         return lane_points_by_loops(intra, sizes, e, ids, loops);
     }
     let Some(rest) = skew_rests(sizes) else {
@@ -561,6 +564,24 @@ fn floor_sum_i128(n: i128, m: i128, a: i128, b: i128) -> i128 {
     floor_sum_body!(n, m, a, b)
 }
 
+/// [`lane_points`] under the first hyperplane: every loop runs over its whole row whatever the
+/// outer loops' values (no skew inside the tile), so a lane's points are the product of its
+/// values per loop — `⌈(s − id) / stride⌉` of row `s` — instead of the nested enumeration of
+/// [`lane_points_by_loops`] (which the tests compare it with). Every step is alike.
+fn first_hyperplane_lane_points(sizes: &[i64], ids: &LaneIds, loops: usize) -> u64 {
+    (0..loops)
+        .map(|p| {
+            let (id, stride) = ids[p];
+            let last = sizes[p + 1] - 1;
+            if id > last {
+                0
+            } else {
+                ((last - id) / stride + 1) as u64
+            }
+        })
+        .product()
+}
+
 /// [`lane_points`] by enumerating every loop but the innermost (the earlier count, kept for
 /// the first hyperplane, whose steps are counted once, and as the tests' oracle).
 fn lane_points_by_loops(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loops: usize) -> u64 {
@@ -720,6 +741,34 @@ mod tests {
                 // block's warps share them): kept by the right key, they are the same.
                 let all = lane_steps(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize, &mut shared);
                 assert_eq!(all, by_loops, "sizes {sizes:?} ids {ids:?}, kept sums");
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    #[test]
+    fn first_hyperplane_lanes_are_products_of_the_loops() {
+        // Every box of 1-3 loops with rows up to 5 after the first, every thread offset and
+        // stride up to 4 per loop: the product agrees with the nested enumeration.
+        let mut checked = 0;
+        for loops in 1..=3usize {
+            for code in 0..5i64.pow(loops as u32) {
+                let mut sizes = vec![3i64];
+                sizes.extend((0..loops).map(|p| code / 5i64.pow(p as u32) % 5 + 1));
+                for lane in 0..(16i64.pow(loops as u32)) {
+                    let mut ids: LaneIds = [(0, 1); 3];
+                    for (p, id) in ids.iter_mut().enumerate().take(loops) {
+                        let c = (lane >> (4 * p)) & 15;
+                        let stride = 1 + c / 4;
+                        *id = (c % 4 % stride, stride);
+                    }
+                    assert_eq!(
+                        first_hyperplane_lane_points(&sizes, &ids, loops),
+                        lane_points_by_loops(IntraWavefront::FirstHyperplane, &sizes, 0, &ids, loops),
+                        "sizes {sizes:?} ids {ids:?}"
+                    );
+                    checked += 1;
+                }
             }
         }
         assert!(checked > 1000);
