@@ -96,13 +96,51 @@ pub fn program_layouts(
     Ok(layouts)
 }
 
+/// What `--explain-tile-sizes` says about one program.
+#[derive(Debug, Clone)]
+pub struct Explanation {
+    /// The program's name.
+    pub program: String,
+    /// The search (with `staging=auto`, the one of the staging chosen).
+    pub report: SearchReport,
+    /// `poly-tile{sizes=auto staging=auto}`: the staging the model chose and what it compared.
+    pub staging: Option<StagingChoice>,
+}
+
+/// The comparison behind `staging=auto` (`poly.tiling`'s `staging_by_model`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StagingChoice {
+    /// Whether staged tiles were chosen.
+    pub staged: bool,
+    /// The chosen layout's predicted seconds.
+    pub chosen_seconds: f64,
+    /// The other staging's best predicted seconds (`None`: it had no layout).
+    pub other_seconds: Option<f64>,
+}
+
+impl StagingChoice {
+    /// One line: what was chosen over what.
+    fn describe(&self) -> String {
+        let name = |staged: bool| if staged { "staged in shared memory" } else { "on global memory" };
+        let other = match self.other_seconds {
+            Some(s) => format!("the best layout {} takes {:.3} ms", name(!self.staged), s * 1e3),
+            None => format!("no layout {} was left", name(!self.staged)),
+        };
+        format!(
+            "staging=auto: the model chose tiles {} ({:.3} ms); {other}",
+            name(self.staged),
+            self.chosen_seconds * 1e3
+        )
+    }
+}
+
 /// The search report of every program of `module` (already parsed, problem sizes set) under
-/// `pipeline`, with each program's name.
+/// `pipeline`.
 pub fn explain_tile_sizes(
     module: &Module,
     pipeline: Option<&str>,
     registries: &Registries,
-) -> Result<Vec<(String, SearchReport)>, Diagnostic> {
+) -> Result<Vec<Explanation>, Diagnostic> {
     let mut reports = Vec::new();
     for layout in program_layouts(module, pipeline, registries)? {
         let (sizes, block) = match &layout.spec.auto {
@@ -113,16 +151,24 @@ pub fn explain_tile_sizes(
         let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep).map_err(|e| {
             Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
         })?;
-        reports.push((layout.program, report));
+        let staging = layout.spec.auto.as_ref().filter(|a| a.options.staging_by_model).map(|a| StagingChoice {
+            staged: a.options.staging,
+            chosen_seconds: a.predicted_seconds,
+            other_seconds: a.other_staging_seconds,
+        });
+        reports.push(Explanation { program: layout.program, report, staging });
     }
     Ok(reports)
 }
 
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
-pub fn render_comments(reports: &[(String, SearchReport)]) -> String {
+pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for (name, report) in reports {
-        out.push_str(&format!("// tile sizes of @{name}:\n"));
+    for Explanation { program, report, staging } in reports {
+        out.push_str(&format!("// tile sizes of @{program}:\n"));
+        if let Some(choice) = staging {
+            out.push_str(&format!("// {}\n", choice.describe()));
+        }
         for line in report.to_string().lines() {
             out.push_str("// ");
             out.push_str(line);
@@ -132,9 +178,19 @@ pub fn render_comments(reports: &[(String, SearchReport)]) -> String {
     out
 }
 
-/// The reports as one JSON document: `{"programs": [{"program": …, "report": …}]}`.
-pub fn render_json(reports: &[(String, SearchReport)]) -> String {
-    let programs: Vec<serde_json::Value> =
-        reports.iter().map(|(name, r)| serde_json::json!({"program": name, "report": r.to_json()})).collect();
+/// The reports as one JSON document: `{"programs": [{"program": …, "report": …}]}`, with
+/// `"staging_auto": {"staged", "chosen_s", "other_s"}` where `staging=auto` chose.
+pub fn render_json(reports: &[Explanation]) -> String {
+    let programs: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|e| {
+            let mut entry = serde_json::json!({"program": e.program, "report": e.report.to_json()});
+            if let Some(c) = e.staging {
+                entry["staging_auto"] =
+                    serde_json::json!({"staged": c.staged, "chosen_s": c.chosen_seconds, "other_s": c.other_seconds});
+            }
+            entry
+        })
+        .collect();
     serde_json::to_string_pretty(&serde_json::json!({ "programs": programs })).unwrap_or_default() + "\n"
 }

@@ -31,6 +31,7 @@
 // MAP: func.func @sor_1d
 // MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = "per-tile", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
 // EXPLAIN: // tile sizes of @sor_1d:
+// EXPLAIN-NEXT: // staging=auto: the model chose tiles staged in shared memory ({{[0-9.]+}} ms); the best layout on global memory takes {{[0-9.]+}} ms
 // EXPLAIN-NEXT: // tile sizes by the thesis model (thesis Ch. 5: Eq. 5.7 (T_TILE), 5.8-5.11 (T_total), 5.3.4 (border tiles)) at T=10, N=64
 // EXPLAIN-NEXT: //   mapping: staged in shared memory, shared memory limit 49152 bytes, {{[0-9]+}} registers per thread, reuse threshold {{.*}} (automatic)
 // EXPLAIN-NEXT: //   searched {{[0-9]+}} tile sizes, evaluated {{[0-9]+}} layouts in {{.*}} ms
