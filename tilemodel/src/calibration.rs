@@ -85,6 +85,8 @@ pub struct ThesisCalibration {
     pub sigma_blk: f64,
     /// `σ_thd`.
     pub sigma_thd: f64,
+    /// `σ_tile` ([`ThesisParams::sigma_tile`]; `sigma_tile_s`, optional: 0 when absent).
+    pub sigma_tile: f64,
     /// Defaults of staged kernels.
     pub staged: ThesisDefaults,
     /// Defaults of unstaged kernels.
@@ -254,6 +256,7 @@ impl Calibration {
             sigma_ker: r.f64(t, "sigma_ker_s")?,
             sigma_blk: r.f64(t, "sigma_blk_s")?,
             sigma_thd: r.f64(t, "sigma_thd_s")?,
+            sigma_tile: if t.get("sigma_tile_s").is_some() { r.f64(t, "sigma_tile_s")? } else { 0.0 },
             staged: defaults("staged")?,
             global: defaults("global")?,
             programs: thesis_programs,
@@ -339,6 +342,7 @@ impl Calibration {
                 "sigma_ker_s": self.thesis.sigma_ker,
                 "sigma_blk_s": self.thesis.sigma_blk,
                 "sigma_thd_s": self.thesis.sigma_thd,
+                "sigma_tile_s": self.thesis.sigma_tile,
                 "staged": defaults(&self.thesis.staged),
                 "global": defaults(&self.thesis.global),
                 "programs": thesis_programs,
@@ -371,7 +375,15 @@ impl Calibration {
             Some(p) => (p.alpha, p.beta, p.gamma),
             None => (d.alpha.at(operations), d.beta, d.gamma_per_byte * f64::from(element_bytes)),
         };
-        ThesisParams { sigma_ker: t.sigma_ker, sigma_blk: t.sigma_blk, sigma_thd: t.sigma_thd, alpha, beta, gamma }
+        ThesisParams {
+            sigma_ker: t.sigma_ker,
+            sigma_blk: t.sigma_blk,
+            sigma_thd: t.sigma_thd,
+            alpha,
+            beta,
+            gamma,
+            sigma_tile: t.sigma_tile,
+        }
     }
 
     /// Seed 004's parameters for `program`'s kernels, staged or not.

@@ -44,7 +44,7 @@ pub struct Sample {
     /// Whether its tiles were staged in shared memory.
     pub staged: bool,
     /// [`crate::thesis::thesis_features`] of the layout.
-    pub thesis: [f64; 6],
+    pub thesis: [f64; 7],
     /// [`PrajapatiParts`] of the layout.
     pub prajapati: PrajapatiParts,
     /// The run's time in seconds.
@@ -215,8 +215,10 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     // negative for any k ≤ 32 — a free β fitted below −α/32 (the H200's 3-D SOR: α = 136 ns,
     // β = −14.6 ns) makes full warps cost less than empty ones and leaves the search without a
     // lower bound. α·ΣG + β·ΣH = α·(ΣG − ΣH/32) + β'·ΣH.
+    // The last column: the device-wide tile set-up σ_tile (ours; ThesisParams::sigma_tile).
     let warp = f64::from(crate::intra::WARP);
-    let nt = 3 + 3 * programs.len();
+    let nt = 3 + 3 * programs.len() + 1;
+    let setup = nt - 1;
     let rows: Vec<Vec<f64>> = samples
         .iter()
         .zip(&weights)
@@ -228,6 +230,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
             r[p] = (alpha - beta / warp) * w;
             r[p + 1] = beta * w;
             r[p + 2] = gamma * w;
+            r[setup] = s.thesis[6] * w;
             r
         })
         .collect();
@@ -243,6 +246,8 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     let names = |j: usize| -> String {
         if j < 3 {
             ThesisParams::NAMES[j].to_string()
+        } else if j == setup {
+            ThesisParams::NAMES[6].to_string()
         } else {
             format!("{} of {}", ThesisParams::NAMES[3 + (j - 3) % 3], programs[(j - 3) / 3])
         }
@@ -251,6 +256,8 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     for &j in &dependent {
         x[j] = if j < 3 {
             base.thesis_params("", true, 0, 8).to_vector()[j]
+        } else if j == setup {
+            base.thesis.sigma_tile
         } else {
             let s = samples.iter().find(|s| index(s) == (j - 3) / 3);
             let p = s.map_or_else(
@@ -267,6 +274,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
         alpha: x[3 + 3 * p],
         beta: x[4 + 3 * p],
         gamma: x[5 + 3 * p],
+        sigma_tile: x[setup],
     };
     let predicted: Vec<f64> = samples
         .iter()
@@ -353,6 +361,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     c.thesis.sigma_ker = x[0];
     c.thesis.sigma_blk = x[1];
     c.thesis.sigma_thd = x[2];
+    c.thesis.sigma_tile = x[setup];
     c.prajapati.l_word = y[0];
     c.prajapati.tau_sync = y[1];
     c.prajapati.t_sync = y[2];

@@ -27,7 +27,17 @@
 //!   at the efficiency `e_w = min(1, q_w·⌈K/32⌉ / 16)`, so they are divided by it. The thesis'
 //!   Tesla C1060 runs had large tiles filling every SM (`e_w = 1`, the original equations).
 //!
-//! `T_total` is linear in its six parameters (§5.3.3), which is how calibration fits them:
+//! * Ours, not the thesis': **tile set-up** `σ_tile` per warp and tile. In our mapping every
+//!   warp of a block finds its tile (from the block and the wavefront) and computes the tile's
+//!   loop bounds itself, once per tile, whatever the tile holds; `T_total` adds
+//!   `σ_tile·K_w·Σ_w slowest_w / e_w` (`K_w` warps per block, the copies' weight of
+//!   [`critical_tiles`]). Fitted to the H200's 59 calibration runs it is 0.22 µs, and on 150
+//!   other layouts timed there it raised the rank correlation for 2-D/3-D SOR and 2-D Jacobi
+//!   from 0.76/0.50/0.80 to 0.94/0.79/0.91 (`bench/results/2026-11-26-tile-setup-term.txt`);
+//!   one-warp blocks ran 3-D tiles 1.3–1.7× faster than four-warp ones there, which the
+//!   thesis' terms alone predict the other way round.
+//!
+//! `T_total` is linear in its seven parameters (§5.3.3), which is how calibration fits them:
 //! [`thesis_features`] gives each parameter's coefficient.
 
 use crate::device::DeviceLimits;
@@ -35,7 +45,7 @@ use crate::error::Result;
 use crate::inputs::LayoutInputs;
 use crate::model::{resident_blocks, BlockFacts, BoundInputs, Prediction, Term, TileModel};
 
-/// The six parameters of thesis §5.3.3, in seconds.
+/// The six parameters of thesis §5.3.3 and our tile set-up cost, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ThesisParams {
     /// `σ_ker`: kernel (program) start-up.
@@ -51,21 +61,34 @@ pub struct ThesisParams {
     pub beta: f64,
     /// `γ`: one load or store between global and shared memory (program-dependent).
     pub gamma: f64,
+    /// `σ_tile` (ours, not the thesis'): one warp setting up one tile — finding the tile from
+    /// its block and wavefront and the bounds of its loops, which every warp of the block does
+    /// itself once per tile. Device-wide; 0 in files without it.
+    pub sigma_tile: f64,
 }
 
 impl ThesisParams {
     /// The parameters in the order of [`thesis_features`].
-    pub fn to_vector(self) -> [f64; 6] {
-        [self.sigma_ker, self.sigma_blk, self.sigma_thd, self.alpha, self.beta, self.gamma]
+    pub fn to_vector(self) -> [f64; 7] {
+        [self.sigma_ker, self.sigma_blk, self.sigma_thd, self.alpha, self.beta, self.gamma, self.sigma_tile]
     }
 
     /// The inverse of [`ThesisParams::to_vector`].
-    pub fn from_vector(v: [f64; 6]) -> ThesisParams {
-        ThesisParams { sigma_ker: v[0], sigma_blk: v[1], sigma_thd: v[2], alpha: v[3], beta: v[4], gamma: v[5] }
+    pub fn from_vector(v: [f64; 7]) -> ThesisParams {
+        ThesisParams {
+            sigma_ker: v[0],
+            sigma_blk: v[1],
+            sigma_thd: v[2],
+            alpha: v[3],
+            beta: v[4],
+            gamma: v[5],
+            sigma_tile: v[6],
+        }
     }
 
     /// Parameter names, in the order of [`ThesisParams::to_vector`].
-    pub const NAMES: [&'static str; 6] = ["sigma_ker", "sigma_blk", "sigma_thd", "alpha", "beta", "gamma"];
+    pub const NAMES: [&'static str; 7] =
+        ["sigma_ker", "sigma_blk", "sigma_thd", "alpha", "beta", "gamma", "sigma_tile"];
 }
 
 /// Thesis Ch. 5's model with resolved parameters.
@@ -131,10 +154,10 @@ fn critical_sums(layout: &LayoutInputs<'_>, b: u64, p: u64, warps: f64, needed: 
 }
 
 /// The coefficient of each parameter ([`ThesisParams::to_vector`] order) in `T_total`:
-/// `[1, N_w, C_b·n_bar, C_w·ΣG, C_w·ΣH, C_m·N_mem]` with the weights of [`critical_tiles`]
-/// (`C_m`: the copies' when staged, else the work's) and `N_mem` =
-/// [`LayoutInputs::memory_work`].
-pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<[f64; 6]> {
+/// `[1, N_w, C_b·n_bar, C_w·ΣG, C_w·ΣH, C_m·N_mem, C_c·K_w]` with the weights of
+/// [`critical_tiles`] (`C_m`: the copies' when staged, else the work's; `C_c` the copies',
+/// every tile whole), `N_mem` = [`LayoutInputs::memory_work`] and `K_w` the block's warps.
+pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<[f64; 7]> {
     let c = critical_tiles(layout, device)?;
     let memory = if layout.tile.staged { c.copies } else { c.work };
     Ok([
@@ -144,6 +167,8 @@ pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Resu
         c.work * layout.total_warps() as f64,
         c.work * layout.total_points() as f64,
         memory * layout.memory_work() as f64,
+        // Every warp sets up every tile it runs, whole or border: the copies' weight.
+        c.copies * f64::from(layout.block.threads().div_ceil(crate::intra::WARP)),
     ])
 }
 
@@ -163,7 +188,7 @@ impl ThesisModel {
     /// `None` when a parameter's sign allows no bound.
     fn tile_parts(&self, b: &BoundInputs<'_>) -> Option<TileParts> {
         let p = &self.params;
-        if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 {
+        if p.alpha < 0.0 || p.sigma_thd < 0.0 || p.gamma < 0.0 || p.sigma_blk < 0.0 || p.sigma_tile < 0.0 {
             return None;
         }
         let groups = b.groups as f64;
@@ -211,6 +236,7 @@ impl TileModel for ThesisModel {
             "warps (α)",
             "points (β)",
             "memory (γ)",
+            "tile set-up (σ_tile)",
         ];
         let terms: Vec<Term> =
             names.iter().zip(f.iter().zip(p)).map(|(&name, (&x, y))| Term { name, seconds: x * y }).collect();
@@ -228,6 +254,8 @@ impl TileModel for ThesisModel {
     ///   (without staging the memory is weighted by `C_w`);
     /// * no block needs fewer than `⌈H_e / 32⌉` warps per step, nor fewer copy warp-iterations
     ///   than the largest block's;
+    /// * the tile set-up weight `Σ_w ⌈n_w / P⌉ / e_w` is at least [`BoundInputs::spread_tiles`],
+    ///   and a block has one warp at least;
     /// * every parameter multiplying a weight is non-negative (else no bound: 0), and
     ///   `α·ΣG + β·ΣH ≥ 0` on its own (it is weighted by `C_w`, which may exceed `C_b`).
     ///
@@ -247,7 +275,12 @@ impl TileModel for ThesisModel {
         let spread = b.spread_tiles(device);
         let border = b.border_weighted_with(spread, device);
         let copies = if b.staged { spread } else { border };
-        p.sigma_ker + p.sigma_blk * b.wavefronts + border * (work + parts.barriers) + copies * p.gamma * memory as f64
+        // Set-up: at least one warp per block, at the copies' weight (`≥ spread`).
+        p.sigma_ker
+            + p.sigma_blk * b.wavefronts
+            + border * (work + parts.barriers)
+            + copies * p.gamma * memory as f64
+            + spread * p.sigma_tile
     }
 
     /// [`ThesisModel::lower_bound`] per block, the least over `blocks`: a block's issue
@@ -289,7 +322,11 @@ impl TileModel for ThesisModel {
                 let e = (f64::from(block.blocks_per_sm.max(1)) * warps / needed).min(1.0);
                 let (memory, copies) =
                     if b.staged { (block.copy_warps, spread / e) } else { (b.memory.accesses(), border / e) };
-                fixed + border / e * self.work(&parts, block) + copies * p.gamma * memory as f64
+                // The set-up's weight `Σ_w ⌈n_w/P⌉ / e_w ≥ spread / e_B`, times the block's warps.
+                fixed
+                    + border / e * self.work(&parts, block)
+                    + copies * p.gamma * memory as f64
+                    + spread / e * warps * p.sigma_tile
             })
             .collect()
     }

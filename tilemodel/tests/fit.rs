@@ -34,6 +34,7 @@ fn truth_thesis(p: usize) -> ThesisParams {
         alpha: [3e-9, 6e-9, 4e-9][p],
         beta: [-1e-11, 2e-11, 0.0][p],
         gamma: [4e-10, 5e-10, 3e-10][p],
+        sigma_tile: 1.5e-7,
     }
 }
 
@@ -56,6 +57,7 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
                 c * rng.between(10.0, 5000.0),
                 c * rng.between(100.0, 50000.0),
                 c * rng.between(100.0, 20000.0),
+                c * rng.between(1.0, 32.0),
             ];
             let prajapati = PrajapatiParts {
                 wavefronts: rng.between(1.0, 3000.0),

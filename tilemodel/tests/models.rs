@@ -64,13 +64,27 @@ fn thesis_model_by_hand() {
     // Barriers per tile: 4 steps + the one after the loads; N_mem: the copies' 17 warp-iterations.
     assert_eq!(stencil_tilemodel::inputs::cyclic_warps(300, 32) + stencil_tilemodel::inputs::cyclic_warps(200, 32), 17);
     let f = thesis_features(&layout, &device()).unwrap();
-    let expected = [1.0, 3.0, c * 5.0, slowed * 8.0, slowed * 208.0, copies * 17.0];
+    // Set-up: the copies' weight times the block's one warp.
+    let expected = [1.0, 3.0, c * 5.0, slowed * 8.0, slowed * 208.0, copies * 17.0, copies * 1.0];
     for (a, b) in f.iter().zip(expected) {
         assert!((a - b).abs() < 1e-9, "{f:?} vs {expected:?}");
     }
-    let params = ThesisParams { sigma_ker: 1.0, sigma_blk: 2.0, sigma_thd: 3.0, alpha: 4.0, beta: -0.5, gamma: 0.25 };
+    let params = ThesisParams {
+        sigma_ker: 1.0,
+        sigma_blk: 2.0,
+        sigma_thd: 3.0,
+        alpha: 4.0,
+        beta: -0.5,
+        gamma: 0.25,
+        sigma_tile: 0.125,
+    };
     let p = ThesisModel { params }.predict(&layout, &device()).unwrap();
-    let by_hand = 1.0 + 3.0 * 2.0 + c * 5.0 * 3.0 + slowed * (8.0 * 4.0 - 208.0 * 0.5) + copies * 17.0 * 0.25;
+    let by_hand = 1.0
+        + 3.0 * 2.0
+        + c * 5.0 * 3.0
+        + slowed * (8.0 * 4.0 - 208.0 * 0.5)
+        + copies * 17.0 * 0.25
+        + copies * 0.125;
     assert!((p.seconds - by_hand).abs() < 1e-9);
     assert!((p.terms.iter().map(|t| t.seconds).sum::<f64>() - p.seconds).abs() < 1e-9);
 }
@@ -102,7 +116,7 @@ fn a_block_that_does_not_fit_is_an_error() {
     let tile = tile();
     let mut layout = layout(&tile);
     layout.residency.blocks_per_sm = 0;
-    let e = ThesisModel { params: ThesisParams::from_vector([0.0; 6]) }.predict(&layout, &device()).unwrap_err();
+    let e = ThesisModel { params: ThesisParams::from_vector([0.0; 7]) }.predict(&layout, &device()).unwrap_err();
     assert!(e.to_string().contains("does not fit"), "{e}");
 }
 
@@ -111,7 +125,7 @@ fn a_block_that_does_not_fit_is_an_error() {
 /// (a key that left out the blocks per SM or the warps would hand one block another's sums).
 #[test]
 fn kept_wavefront_sums_are_each_blocks_own() {
-    let thesis = ThesisModel { params: ThesisParams::from_vector([1.0, 0.5, 0.01, 0.1, -0.001, 0.002]) };
+    let thesis = ThesisModel { params: ThesisParams::from_vector([1.0, 0.5, 0.01, 0.1, -0.001, 0.002, 0.003]) };
     let prajapati =
         PrajapatiModel { params: PrajapatiParams { l_word: 1e-3, tau_sync: 0.01, t_sync: 0.5, c_iter: 0.1 } };
     let models: [&dyn TileModel; 2] = [&thesis, &prajapati];
