@@ -79,12 +79,8 @@ fn thesis_model_by_hand() {
         sigma_tile: 0.125,
     };
     let p = ThesisModel { params }.predict(&layout, &device()).unwrap();
-    let by_hand = 1.0
-        + 3.0 * 2.0
-        + c * 5.0 * 3.0
-        + slowed * (8.0 * 4.0 - 208.0 * 0.5)
-        + copies * 17.0 * 0.25
-        + copies * 0.125;
+    let by_hand =
+        1.0 + 3.0 * 2.0 + c * 5.0 * 3.0 + slowed * (8.0 * 4.0 - 208.0 * 0.5) + copies * 17.0 * 0.25 + copies * 0.125;
     assert!((p.seconds - by_hand).abs() < 1e-9);
     assert!((p.terms.iter().map(|t| t.seconds).sum::<f64>() - p.seconds).abs() < 1e-9);
 }
