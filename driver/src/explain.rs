@@ -114,7 +114,7 @@ pub struct StagingChoice {
     pub staged: bool,
     /// The chosen layout's predicted seconds.
     pub chosen_seconds: f64,
-    /// The other staging's best predicted seconds (`None`: it had no layout).
+    /// The other staging's best predicted seconds (`None`: none is predicted faster).
     pub other_seconds: Option<f64>,
 }
 
@@ -124,7 +124,7 @@ impl StagingChoice {
         let name = |staged: bool| if staged { "staged in shared memory" } else { "on global memory" };
         let other = match self.other_seconds {
             Some(s) => format!("the best layout {} takes {:.3} ms", name(!self.staged), s * 1e3),
-            None => format!("no layout {} was left", name(!self.staged)),
+            None => format!("no layout {} is predicted faster", name(!self.staged)),
         };
         format!(
             "staging=auto: the model chose tiles {} ({:.3} ms); {other}",
@@ -148,9 +148,10 @@ pub fn explain_tile_sizes(
             None => (Some(layout.spec.sizes.clone()), layout.block),
         };
         let keep = SearchOptions::default().keep;
-        let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep).map_err(|e| {
-            Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
-        })?;
+        let report =
+            search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep, None).map_err(|e| {
+                Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
+            })?;
         let staging = layout.spec.auto.as_ref().filter(|a| a.options.staging_by_model).map(|a| StagingChoice {
             staged: a.options.staging,
             chosen_seconds: a.predicted_seconds,

@@ -57,6 +57,11 @@ pub struct SearchOptions {
     pub max_size: i64,
     /// How many of the best layouts to report.
     pub keep: usize,
+    /// Only layouts predicted at most this many seconds matter (`staging=auto`: the other
+    /// staging's best): the branch and bound prunes against it from the start, and the report
+    /// keeps none slower. With it, a search that keeps nothing is no error: its report has no
+    /// choice.
+    pub beat: Option<f64>,
 }
 
 impl Default for SearchOptions {
@@ -71,6 +76,7 @@ impl Default for SearchOptions {
             fixed_block: None,
             max_size: 1024,
             keep: 10,
+            beat: None,
         }
     }
 }
@@ -482,7 +488,14 @@ pub fn search(
     }
     queue.sort_by(|a, b| a.0.total_cmp(&b.0));
     let keep = options.keep.max(1);
-    let cutoff = |best: &Vec<Ranked>| if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
+    // The worst layout kept once the list is full, or the time to beat if lower (or sooner).
+    let cutoff = |best: &Vec<Ranked>| {
+        let worst = if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
+        match (worst, options.beat) {
+            (Some(w), Some(b)) => Some(w.min(b)),
+            (w, b) => w.or(b),
+        }
+    };
     let skip = |tally: &mut Tally, best: &Vec<Ranked>, bound: f64, sizes: &[i64]| -> bool {
         // With the tolerance `evaluate_blocks` keeps ties with: a bound computed in another
         // order of floating-point operations may exceed an equal prediction by a rounding.
@@ -693,7 +706,12 @@ pub fn search(
         )?;
     }
     let pruned: Vec<PrunedRegion> = tally.regions.into_values().collect();
-    if best.is_empty() {
+    // Layouts `evaluate_blocks` kept before the list was full may be slower than the time to
+    // beat (with the same tolerance as the pruning).
+    if let Some(beat) = options.beat {
+        best.retain(|r| r.prediction.seconds <= beat * (1.0 + 1e-9));
+    }
+    if best.is_empty() && options.beat.is_none() {
         let why: Vec<String> =
             pruned.iter().map(|p| format!("{} × {} (e.g. {})", p.count, p.reason.describe(), p.example)).collect();
         return Err(TileModelError::NoLayout(format!(

@@ -45,6 +45,27 @@ fn fixed_sizes_search_blocks_only() {
     assert!(report.best.iter().all(|r| r.sizes == [8, 16, 16]));
 }
 
+/// A time to beat (`SearchOptions::beat`, `staging=auto`'s second search) changes what the
+/// search looks at, not what it finds: with the best layout's own time it finds that layout, and
+/// with less than that it keeps nothing — without an error.
+#[test]
+fn a_time_to_beat_keeps_only_faster_layouts() {
+    for (scop, params) in [(common::sor(2), vec![16, 256, 256]), (common::sor(3), vec![4, 24, 24, 24])] {
+        for staged in [true, false] {
+            let options = SearchOptions { staged, keep: 1, ..SearchOptions::default() };
+            let free = run(&scop, &params, &options);
+            let best = free.choice().unwrap();
+            let seconds = best.prediction.seconds;
+            let same = run(&scop, &params, &SearchOptions { beat: Some(seconds), ..options.clone() });
+            let again = same.choice().unwrap();
+            assert_eq!((&again.sizes, again.block), (&best.sizes, best.block));
+            assert!(same.evaluated <= free.evaluated);
+            let none = run(&scop, &params, &SearchOptions { beat: Some(seconds * 0.99), ..options.clone() });
+            assert!(none.choice().is_none(), "{none}");
+        }
+    }
+}
+
 #[test]
 fn an_impossible_search_says_why() {
     let options = SearchOptions { shared_limit: 8, ..SearchOptions::default() };
