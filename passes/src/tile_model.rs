@@ -177,15 +177,6 @@ impl Staging {
             Staging::Auto => recorded.unwrap_or(true),
         }
     }
-
-    /// The given staging, `None` for `auto`.
-    pub fn fixed(self) -> Option<bool> {
-        match self {
-            Staging::Shared => Some(true),
-            Staging::Global => Some(false),
-            Staging::Auto => None,
-        }
-    }
 }
 
 /// The problem sizes of `program`: [`PROBLEM_SIZE_ATTR`], else its declared defaults; in the
