@@ -14,7 +14,7 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassOptions};
 use stencil_ir::{Diagnostic, Location, Module};
 use stencil_passes::stencil_to_poly::stencil_programs;
 use stencil_passes::tile::{PolyTileOptions, TilingSpec};
-use stencil_passes::tile_model::{band_shape, search_shape, AutoOptions, Staging};
+use stencil_passes::tile_model::{band_shape, search_shape, AutoChoice, AutoOptions, Staging};
 use stencil_tilemodel::search::{SearchOptions, SearchReport};
 use stencil_tilemodel::BandShape;
 
@@ -103,35 +103,20 @@ pub struct Explanation {
     pub program: String,
     /// The search (with `staging=auto`, the one of the staging chosen).
     pub report: SearchReport,
-    /// `poly-tile{sizes=auto staging=auto}`: the staging the model chose and what it compared.
-    pub staging: Option<StagingChoice>,
+    /// `poly-tile{sizes=auto staging=auto}`'s choice, which says what it compared
+    /// ([`AutoOptions::staging_by_model`]); `None` otherwise.
+    pub staging_choice: Option<AutoChoice>,
 }
 
-/// The comparison behind `staging=auto` (`poly.tiling`'s `staging_by_model`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StagingChoice {
-    /// Whether staged tiles were chosen.
-    pub staged: bool,
-    /// The chosen layout's predicted seconds.
-    pub chosen_seconds: f64,
-    /// The other staging's best predicted seconds (`None`: none is predicted faster).
-    pub other_seconds: Option<f64>,
-}
-
-impl StagingChoice {
-    /// One line: what was chosen over what.
-    fn describe(&self) -> String {
-        let name = |staged: bool| if staged { "staged in shared memory" } else { "on global memory" };
-        let other = match self.other_seconds {
-            Some(s) => format!("the best layout {} takes {:.3} ms", name(!self.staged), s * 1e3),
-            None => format!("no layout {} is predicted faster", name(!self.staged)),
-        };
-        format!(
-            "staging=auto: the model chose tiles {} ({:.3} ms); {other}",
-            name(self.staged),
-            self.chosen_seconds * 1e3
-        )
-    }
+/// One line on what `staging=auto` chose over what.
+fn staging_line(choice: &AutoChoice) -> String {
+    let name = |staged: bool| if staged { "staged in shared memory" } else { "on global memory" };
+    let staged = choice.options.staging;
+    let other = match choice.other_staging_seconds {
+        Some(s) => format!("the best layout {} takes {:.3} ms", name(!staged), s * 1e3),
+        None => format!("no layout {} is predicted faster", name(!staged)),
+    };
+    format!("staging=auto: the model chose tiles {} ({:.3} ms); {other}", name(staged), choice.predicted_seconds * 1e3)
 }
 
 /// The search report of every program of `module` (already parsed, problem sizes set) under
@@ -152,12 +137,8 @@ pub fn explain_tile_sizes(
             search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep, None).map_err(|e| {
                 Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
             })?;
-        let staging = layout.spec.auto.as_ref().filter(|a| a.options.staging_by_model).map(|a| StagingChoice {
-            staged: a.options.staging,
-            chosen_seconds: a.predicted_seconds,
-            other_seconds: a.other_staging_seconds,
-        });
-        reports.push(Explanation { program: layout.program, report, staging });
+        let staging_choice = layout.spec.auto.filter(|a| a.options.staging_by_model);
+        reports.push(Explanation { program: layout.program, report, staging_choice });
     }
     Ok(reports)
 }
@@ -165,10 +146,10 @@ pub fn explain_tile_sizes(
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
 pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for Explanation { program, report, staging } in reports {
+    for Explanation { program, report, staging_choice } in reports {
         out.push_str(&format!("// tile sizes of @{program}:\n"));
-        if let Some(choice) = staging {
-            out.push_str(&format!("// {}\n", choice.describe()));
+        if let Some(choice) = staging_choice {
+            out.push_str(&format!("// {}\n", staging_line(choice)));
         }
         for line in report.to_string().lines() {
             out.push_str("// ");
@@ -186,9 +167,12 @@ pub fn render_json(reports: &[Explanation]) -> String {
         .iter()
         .map(|e| {
             let mut entry = serde_json::json!({"program": e.program, "report": e.report.to_json()});
-            if let Some(c) = e.staging {
-                entry["staging_auto"] =
-                    serde_json::json!({"staged": c.staged, "chosen_s": c.chosen_seconds, "other_s": c.other_seconds});
+            if let Some(c) = &e.staging_choice {
+                entry["staging_auto"] = serde_json::json!({
+                    "staged": c.options.staging,
+                    "chosen_s": c.predicted_seconds,
+                    "other_s": c.other_staging_seconds,
+                });
             }
             entry
         })

@@ -295,32 +295,31 @@ pub fn choose_layout(
     auto: &AutoOptions,
 ) -> Result<(Vec<i64>, AutoChoice), Diagnostic> {
     let (shape, name) = band_shape(ir, registry, program, base)?;
-    let chosen = |auto: &AutoOptions, beat: Option<f64>| -> Result<Option<(Vec<i64>, AutoChoice)>, Diagnostic> {
+    type Chosen = Option<(Vec<i64>, AutoChoice)>;
+    let chosen = |auto: &AutoOptions, sizes: Option<Vec<i64>>, beat: Option<f64>| -> Result<Chosen, Diagnostic> {
         let report =
-            search_shape(&shape, &name, auto, None, None, CHOICE_ONLY, beat).map_err(|e| op_error(ir, program, e))?;
+            search_shape(&shape, &name, auto, sizes, None, CHOICE_ONLY, beat).map_err(|e| op_error(ir, program, e))?;
         Ok(choice_of(&report, auto))
     };
     if !auto.staging_by_model {
-        return chosen(auto, None)?
+        return chosen(auto, None, None)?
             .ok_or_else(|| op_error(ir, program, "model-driven tile sizes: the search chose nothing"));
     }
-    let staged = chosen(&AutoOptions { staging: true, ..auto.clone() }, None);
+    let staged = chosen(&AutoOptions { staging: true, ..auto.clone() }, None, None);
     let global_options = AutoOptions { staging: false, ..auto.clone() };
     let staged_choice = staged.as_ref().ok().and_then(Option::as_ref);
     // The time to beat: the staged choice's, or less — its tile sizes run on global memory
     // (the best block for them, one count), a real global layout, which is often at or near
     // the global search's answer and lets it prune from the first size on (3-D SOR at 512³:
-    // the global search 2.3 → 0.75 s). Either way a layout's time: the best stays exact.
+    // poly-tile 2.3 → 0.67 s). Either way a layout's time: the best stays exact.
     let seed = staged_choice.and_then(|(sizes, _)| {
-        search_shape(&shape, &name, &global_options, Some(sizes.clone()), None, CHOICE_ONLY, None)
-            .ok()
-            .and_then(|report| report.choice().map(|c| c.prediction.seconds))
+        chosen(&global_options, Some(sizes.clone()), None).ok().flatten().map(|(_, c)| c.predicted_seconds)
     });
     let beat = match (staged_choice.map(|s| s.1.predicted_seconds), seed) {
         (Some(s), Some(g)) => Some(s.min(g)),
         (s, g) => s.or(g),
     };
-    let global = chosen(&global_options, beat);
+    let global = chosen(&global_options, None, beat);
     // A global layout only comes back when it is predicted at least as fast as the staged
     // choice; a tie goes to the staged one, as before `staging=auto`.
     let (mut winner, other) = match (staged, global) {

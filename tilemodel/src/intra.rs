@@ -583,7 +583,7 @@ fn first_hyperplane_lane_points(sizes: &[i64], ids: &LaneIds, loops: usize) -> u
 }
 
 /// [`lane_points`] by enumerating every loop but the innermost (the earlier count, kept for
-/// the first hyperplane, whose steps are counted once, and as the tests' oracle).
+/// one loop and for bands of more than five rows, and as the tests' oracle).
 fn lane_points_by_loops(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loops: usize) -> u64 {
     // Loop p runs over band coordinate p + 1.
     let range = |p: usize, prefix: i64| -> (i64, i64) {

@@ -78,9 +78,22 @@ fn an_impossible_search_says_why() {
 /// the layouts kept) changes how many layouts are evaluated, never the choice: every size of the grid
 /// searched on its own finds nothing better than the search, among the sizes that pass the
 /// tile size constraint (thesis Alg. 5.1 lines 2-4).
+/// Both built-in calibrations: the derived H100 file, and the measured H200 file (the default),
+/// whose tile set-up term `σ_tile` the H100 file leaves at 0.
+fn built_in_calibrations() -> [Calibration; 2] {
+    let measured = Calibration::built_in_default().unwrap();
+    assert!(measured.thesis.sigma_tile > 0.0, "the default file has a set-up term to test");
+    [Calibration::h100_default().unwrap(), measured]
+}
+
 #[test]
 fn branch_and_bound_finds_the_exhaustive_best() {
-    let calibration = Calibration::h100_default().unwrap();
+    for calibration in built_in_calibrations() {
+        branch_and_bound_finds_the_exhaustive_best_with(&calibration);
+    }
+}
+
+fn branch_and_bound_finds_the_exhaustive_best_with(calibration: &Calibration) {
     let (mut bounded, mut block_bounded) = (0u64, 0u64);
     for (scop, params) in [
         (common::sor(1), vec![12, 96]),
@@ -95,7 +108,7 @@ fn branch_and_bound_finds_the_exhaustive_best() {
         for model in ModelKind::ALL {
             for staged in [true, false] {
                 let options = SearchOptions { model, staged, keep: 1, ..SearchOptions::default() };
-                let report = search(&shape, "test", &calibration, &options).unwrap();
+                let report = search(&shape, "test", calibration, &options).unwrap();
                 let chosen = report.choice().unwrap().prediction.seconds;
                 let mut exhaustive = f64::INFINITY;
                 let mut index = vec![0usize; grids.len()];
@@ -104,7 +117,7 @@ fn branch_and_bound_finds_the_exhaustive_best() {
                     // Every block evaluated: a list that never fills turns both bounds off.
                     let fixed = SearchOptions { fixed_sizes: Some(sizes.clone()), keep: 1 << 20, ..options.clone() };
                     // Sizes over the shared-memory bound have no layout.
-                    if let Ok(one) = search(&shape, "test", &calibration, &fixed) {
+                    if let Ok(one) = search(&shape, "test", calibration, &fixed) {
                         let r = one.choice().unwrap();
                         let reuse = sizes.iter().map(|&s| s as f64).product::<f64>() / r.accesses.max(1) as f64;
                         if !staged || reuse >= report.reuse_threshold {
@@ -145,8 +158,13 @@ fn branch_and_bound_finds_the_exhaustive_best() {
 /// layout.
 #[test]
 fn size_bounds_before_counting_are_below_every_prediction() {
+    for calibration in built_in_calibrations() {
+        size_bounds_before_counting_are_below_every_prediction_with(&calibration);
+    }
+}
+
+fn size_bounds_before_counting_are_below_every_prediction_with(calibration: &Calibration) {
     use stencil_tilemodel::model::{BlockFacts, BoundInputs};
-    let calibration = Calibration::h100_default().unwrap();
     let device = &calibration.device;
     let grid = [1i64, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256];
     let blocks = search::block_candidates(3, device);

@@ -17,8 +17,13 @@
 // global memory, as the H200 ran them 3.6x faster; the derived H100 file predicts the opposite.
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' | FileCheck %s --check-prefix=AUTO3D
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto calibration=h100})' | FileCheck %s --check-prefix=AUTO3D-H100
+// RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=AUTO3D-EXPLAIN
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto staging=maybe})' 2>&1 | FileCheck %s --check-prefix=BADSTAGING
 // AUTO3D: stencil.gpu_mapping = {block = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], grid = "per-tile", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}}, problem = "T=5,N=16,M=16,L=16", shared_memory = 0 : i64, staging = false, strategy = "wavefront"
+// AUTO3D-EXPLAIN: // tile sizes of @sor_3d_7pt:
+// AUTO3D-EXPLAIN-NEXT: // staging=auto: the model chose tiles on global memory ({{[0-9.]+}} ms); the best layout staged in shared memory takes {{[0-9.]+}} ms
+// AUTO3D-EXPLAIN-NEXT: // tile sizes by the thesis model
+// AUTO3D-EXPLAIN-NEXT: //   mapping: global memory,
 // AUTO3D-H100: auto = {{{.*}}calibration = "h100"{{.*}}staging = true, staging_by_model = true}
 // BADSTAGING: option 'staging' of pass 'poly-tile': expected auto (the tile model's choice with sizes=auto, else staged), true (stage tiles in shared memory) or false (global memory), got 'maybe'
 // H200: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, calibration = "h200", model = "thesis"
