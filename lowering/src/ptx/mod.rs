@@ -27,6 +27,7 @@ mod ieee_math;
 #[cfg(feature = "mlir")]
 mod mlir;
 pub mod precompiled;
+mod shared_alignment;
 pub mod toolkit;
 #[cfg(not(feature = "mlir"))]
 mod without_mlir;
@@ -346,18 +347,17 @@ pub fn compile_gpu_modules(
     if gpu_modules.is_empty() {
         return Ok(vec![]);
     }
-    // What MLIR gets differs from the caller's IR in three ways, made on a copy: the old targets
+    // What MLIR gets differs from the caller's IR in four ways, made on a copy: the old targets
     // are dropped (the chip is the caller's), kernels with more than 48 KiB of workgroup
-    // buffers take them from dynamic shared memory (`dynamic_shared`), and square roots are
-    // built so that they round correctly (`ieee_math`). Fingerprints are of the caller's IR,
-    // which is what a runner maps.
+    // buffers take them from dynamic shared memory (`dynamic_shared`), the other workgroup
+    // buffers get an explicit alignment (`shared_alignment`), and square roots are built so
+    // that they round correctly (`ieee_math`). Fingerprints are of the caller's IR, which is
+    // what a runner maps.
     let original = ir;
-    let needs_dynamic = gpu_modules.iter().any(|&gm| {
-        ir.collect_ops(gm, WalkOrder::PreOrder).into_iter().any(|f| {
-            ir.op_name(f) == "gpu.func"
-                && stencil_dialects::gpu::workgroup_layout(ir, f)
-                    .is_some_and(|(_, total)| total > stencil_dialects::gpu::MAX_STATIC_SHARED_MEMORY)
-        })
+    let has_workgroup_buffers = gpu_modules.iter().any(|&gm| {
+        ir.collect_ops(gm, WalkOrder::PreOrder)
+            .into_iter()
+            .any(|f| ir.op_name(f) == "gpu.func" && stencil_dialects::gpu::num_workgroup_attributions(ir, f) > 0)
     });
     let has_square_roots = gpu_modules.iter().any(|&gm| {
         ir.collect_ops(gm, WalkOrder::PreOrder)
@@ -365,7 +365,10 @@ pub fn compile_gpu_modules(
             .any(|op| matches!(ir.op_name(op), "math.sqrt" | "math.rsqrt"))
     });
     let rewritten;
-    let ir = if needs_dynamic || has_square_roots || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some()) {
+    let ir = if has_workgroup_buffers
+        || has_square_roots
+        || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some())
+    {
         let mut copy = ir.clone();
         for &gm in &gpu_modules {
             if copy.remove_attr(gm, "targets").is_some() {
@@ -377,6 +380,7 @@ pub fn compile_gpu_modules(
                 location: ir.location(gm).clone(),
             };
             dynamic_shared::use_dynamic_shared_memory(&mut copy, gm).map_err(no_ptx)?;
+            shared_alignment::align_workgroup_buffers(&mut copy, gm).map_err(no_ptx)?;
             ieee_math::correctly_rounded_square_roots(&mut copy, gm).map_err(no_ptx)?;
         }
         rewritten = copy;
