@@ -43,6 +43,9 @@ pub struct Sample {
     pub registers: u32,
     /// Whether its tiles were staged in shared memory.
     pub staged: bool,
+    /// The problem sizes it ran at, e.g. `T=64,N=2048,M=2048`: agreement reports compare a run
+    /// with the other layouts of the same program at the same sizes.
+    pub problem: String,
     /// [`crate::thesis::thesis_features`] of the layout.
     pub thesis: [f64; 7],
     /// [`PrajapatiParts`] of the layout.

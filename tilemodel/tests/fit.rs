@@ -87,6 +87,7 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
                 element_bytes: 8,
                 registers: 64,
                 staged: true,
+                problem: "T=64,N=1024".into(),
                 thesis,
                 prajapati,
                 seconds,

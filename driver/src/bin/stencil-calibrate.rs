@@ -41,8 +41,9 @@ enum Command {
         #[arg(long, value_name = "TEXT")]
         provenance: Option<String>,
     },
-    /// Each model's agreement with the runs of MEASUREMENTS, per program: rank correlation, the
-    /// gap of the model's choice to the best run, RMS relative error.
+    /// Each model's agreement with the runs of MEASUREMENTS, per program, element type and
+    /// problem size (staged and global layouts together): rank correlation, the gap of the
+    /// model's choice to the best run, RMS relative error.
     Compare {
         /// The measurements file.
         measurements: PathBuf,
