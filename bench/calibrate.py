@@ -81,17 +81,19 @@ LARGE_GPU_SIZES = {1: {"T": 16, "N": 1 << 24}, 2: {"T": 50, "N": 16384, "M": 163
 
 
 def runs(target, only=()):
-    """Every calibration configuration: label, example, pipeline, params, tile, block."""
+    """Every calibration configuration: label, example, pipeline, params, tile, block. On a GPU
+    every configuration at the calibration sizes comes first, then every one at the benchmark
+    sizes, so a time budget that runs out (run.py --budget) still leaves the first set whole."""
     out = []
-    for name, configs in CONFIGS.items():
-        if only and name not in only:
-            continue
-        dims = len(configs[0][0]) - 1
-        problems = [(SIZES[target][dims], "")]
-        if target == "gpu":
-            large = LARGE_GPU_SIZES[dims]
-            problems.append((large, " at " + "x".join(str(large[k]) for k in ("N", "M", "L") if k in large)))
-        for params, suffix in problems:
+    sizes_sets = [SIZES[target]] + ([LARGE_GPU_SIZES] if target == "gpu" else [])
+    for problems in sizes_sets:
+        for name, configs in CONFIGS.items():
+            if only and name not in only:
+                continue
+            dims = len(configs[0][0]) - 1
+            params = problems[dims]
+            suffix = "" if problems is SIZES[target] else \
+                " at " + "x".join(str(params[k]) for k in ("N", "M", "L") if k in params)
             for sizes, block, staged in configs:
                 tile = ",".join(map(str, sizes))
                 blk = ",".join(map(str, block))
