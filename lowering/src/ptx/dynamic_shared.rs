@@ -8,18 +8,14 @@
 //! Our own IR, the simulator and the fingerprints keep the attributions.
 
 use stencil_dialects::gpu::{workgroup_layout, AddressSpace, MAX_STATIC_SHARED_MEMORY, WORKGROUP_ATTRIBUTIONS_ATTR};
-use stencil_ir::ir::{InsertPoint, OperationState, WalkOrder};
+use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::types::{Dim, MemRefType};
 use stencil_ir::{Attribute, Ir, OpId, Type};
 
 /// Rewrites every kernel of `gpu_module` whose workgroup buffers exceed the static limit (see
 /// the module documentation); returns how many it rewrote.
 pub(super) fn use_dynamic_shared_memory(ir: &mut Ir, gpu_module: OpId) -> Result<usize, String> {
-    let funcs: Vec<OpId> = ir
-        .collect_ops(gpu_module, WalkOrder::PreOrder)
-        .into_iter()
-        .filter(|&op| ir.op_name(op) == "gpu.func")
-        .collect();
+    let funcs = super::gpu_funcs(ir, gpu_module);
     let mut rewritten = 0;
     for func in funcs {
         let Some((offsets, total)) = workgroup_layout(ir, func) else { continue };

@@ -354,11 +354,9 @@ pub fn compile_gpu_modules(
     // that they round correctly (`ieee_math`). Fingerprints are of the caller's IR, which is
     // what a runner maps.
     let original = ir;
-    let has_workgroup_buffers = gpu_modules.iter().any(|&gm| {
-        ir.collect_ops(gm, WalkOrder::PreOrder)
-            .into_iter()
-            .any(|f| ir.op_name(f) == "gpu.func" && stencil_dialects::gpu::num_workgroup_attributions(ir, f) > 0)
-    });
+    let has_workgroup_buffers = gpu_modules
+        .iter()
+        .any(|&gm| gpu_funcs(ir, gm).into_iter().any(|f| stencil_dialects::gpu::num_workgroup_attributions(ir, f) > 0));
     let has_square_roots = gpu_modules.iter().any(|&gm| {
         ir.collect_ops(gm, WalkOrder::PreOrder)
             .into_iter()
@@ -467,6 +465,11 @@ fn kernel_signatures(ir: &Ir, gpu_module: OpId) -> Result<Vec<KernelSignature>, 
         kernels.push(KernelSignature { name, inputs, location });
     }
     Ok(kernels)
+}
+
+/// The `gpu.func`s under `gpu_module`, in walk order.
+fn gpu_funcs(ir: &Ir, gpu_module: OpId) -> Vec<OpId> {
+    ir.collect_ops(gpu_module, WalkOrder::PreOrder).into_iter().filter(|&op| ir.op_name(op) == "gpu.func").collect()
 }
 
 fn symbol_name(ir: &Ir, op: OpId) -> &str {

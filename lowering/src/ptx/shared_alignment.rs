@@ -19,7 +19,6 @@
 
 use stencil_dialects::gpu::{num_workgroup_attributions, WORKGROUP_BUFFER_ALIGNMENT};
 use stencil_ir::attributes::set_named;
-use stencil_ir::ir::WalkOrder;
 use stencil_ir::{Attribute, Ir, OpId};
 
 /// The attribute MLIR's GPU-to-LLVM lowering reads for a workgroup global's alignment.
@@ -29,11 +28,7 @@ const LLVM_ALIGN: &str = "llvm.align";
 /// the module documentation), keeping the attributions' other attributes; returns how many
 /// attributions it aligned.
 pub(super) fn align_workgroup_buffers(ir: &mut Ir, gpu_module: OpId) -> Result<usize, String> {
-    let funcs: Vec<OpId> = ir
-        .collect_ops(gpu_module, WalkOrder::PreOrder)
-        .into_iter()
-        .filter(|&op| ir.op_name(op) == "gpu.func")
-        .collect();
+    let funcs = super::gpu_funcs(ir, gpu_module);
     let alignment = i64::try_from(WORKGROUP_BUFFER_ALIGNMENT).map_err(|e| e.to_string())?;
     let mut aligned = 0;
     for func in funcs {
@@ -72,6 +67,7 @@ pub(super) fn align_workgroup_buffers(ir: &mut Ir, gpu_module: OpId) -> Result<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use stencil_ir::ir::WalkOrder;
 
     /// A kernel with an `i8` and an `f64` buffer, one of them already carrying an attribute.
     const KERNEL: &str = r#"
