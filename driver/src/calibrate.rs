@@ -24,7 +24,7 @@ use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::verifier::verify;
 use stencil_ir::SourceFile;
 use stencil_passes::tile_model::set_problem_sizes;
-use stencil_tilemodel::fit::Sample;
+use stencil_tilemodel::fit::{problem_text, Sample};
 use stencil_tilemodel::prajapati::PrajapatiParts;
 use stencil_tilemodel::thesis::thesis_features;
 use stencil_tilemodel::{Block, Calibration, LayoutInputs, TileGeometry, TileInputs};
@@ -151,7 +151,7 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
         element_bytes: shape.element_bytes(),
         registers: run.registers,
         staged: layout.search.staging,
-        problem: run.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","),
+        problem: problem_text(&run.params),
         thesis: thesis_features(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
         prajapati: PrajapatiParts::new(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
         seconds: run.seconds,

@@ -106,6 +106,33 @@ pub struct Explanation {
     /// `poly-tile{sizes=auto staging=auto}`'s choice, which says what it compared
     /// ([`AutoOptions::staging_by_model`]); `None` otherwise.
     pub staging_choice: Option<AutoChoice>,
+    /// Where the predictions extrapolate: per mapping searched whose constants the calibration
+    /// fitted to this program's own runs, when none of those ran at this problem size.
+    pub extrapolations: Vec<String>,
+}
+
+/// What [`Explanation::extrapolations`] says for `program` at the problem sizes `params`, for
+/// the mappings searched (`staged` values) under `calibration`.
+fn extrapolations(
+    calibration: &stencil_tilemodel::Calibration,
+    program: &str,
+    params: &[(String, i64)],
+    mappings: &[bool],
+) -> Vec<String> {
+    let problem = stencil_tilemodel::fit::problem_text(params);
+    mappings
+        .iter()
+        .filter_map(|&staged| {
+            let measured = calibration.measured_problems(program, staged)?;
+            (!measured.is_empty() && !measured.contains(&problem)).then(|| {
+                format!(
+                    "the calibration fitted the constants of {} to runs at {} only; at {problem} its predictions extrapolate",
+                    stencil_tilemodel::calibration::program_key(program, staged),
+                    measured.join("; ")
+                )
+            })
+        })
+        .collect()
 }
 
 /// One line on what `staging=auto` chose over what.
@@ -138,7 +165,12 @@ pub fn explain_tile_sizes(
                 Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
             })?;
         let staging_choice = layout.spec.auto.filter(|a| a.options.staging_by_model);
-        reports.push(Explanation { program: layout.program, report, staging_choice });
+        let calibration = layout.search.load_calibration().map_err(|e| {
+            Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
+        })?;
+        let mappings: &[bool] = if staging_choice.is_some() { &[true, false] } else { &[layout.search.staging] };
+        let extrapolations = extrapolations(&calibration, &layout.program, &layout.shape.params, mappings);
+        reports.push(Explanation { program: layout.program, report, staging_choice, extrapolations });
     }
     Ok(reports)
 }
@@ -146,10 +178,13 @@ pub fn explain_tile_sizes(
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
 pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for Explanation { program, report, staging_choice } in reports {
+    for Explanation { program, report, staging_choice, extrapolations } in reports {
         out.push_str(&format!("// tile sizes of @{program}:\n"));
         if let Some(choice) = staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice)));
+        }
+        for note in extrapolations {
+            out.push_str(&format!("// note: {note}\n"));
         }
         for line in report.to_string().lines() {
             out.push_str("// ");
@@ -173,6 +208,9 @@ pub fn render_json(reports: &[Explanation]) -> String {
                     "chosen_s": c.predicted_seconds,
                     "other_s": c.other_staging_seconds,
                 });
+            }
+            if !e.extrapolations.is_empty() {
+                entry["extrapolations"] = serde_json::json!(e.extrapolations);
             }
             entry
         })

@@ -361,6 +361,19 @@ impl Calibration {
         serde_json::to_string_pretty(&root).unwrap_or_default() + "\n"
     }
 
+    /// The problem sizes (`T=64,N=2048,…`, names in alphabetical order) at which the runs that
+    /// fixed `program`'s own constants, staged or not, were measured, as the fit recorded them
+    /// (`fit.problems`); `None` when the program has no constants of its own or the file does
+    /// not say.
+    pub fn measured_problems(&self, program: &str, staged: bool) -> Option<Vec<String>> {
+        let key = program_key(program, staged);
+        if !self.thesis.programs.contains_key(&key) {
+            return None;
+        }
+        let listed = self.fit.as_ref()?.get("problems")?.get(&key)?.as_array()?;
+        Some(listed.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+    }
+
     /// `R_T` for `program`'s kernels, staged or not: measured, else the default.
     pub fn registers_for(&self, program: &str, staged: bool) -> u32 {
         self.registers.get(&program_key(program, staged)).copied().unwrap_or(self.registers_per_thread)
@@ -499,6 +512,12 @@ mod tests {
         assert_eq!(c.device.multiprocessors, 132);
         let builtin = Calibration::h100_default().expect("parses");
         assert_eq!(c.registers.len(), builtin.registers.len());
+        // It says where its per-program constants were measured; programs without constants
+        // of their own (and the derived file, which has none) say nothing.
+        assert_eq!(c.measured_problems("jacobi_2d_5pt", true), Some(vec!["M=2048,N=2048,T=64".to_string()]));
+        assert_eq!(c.measured_problems("sor_3d_7pt", false), Some(vec!["L=256,M=256,N=256,T=16".to_string()]));
+        assert_eq!(c.measured_problems("heat_2d", true), None);
+        assert_eq!(builtin.measured_problems("jacobi_2d_5pt", true), None);
     }
 
     #[test]

@@ -54,6 +54,14 @@ pub struct Sample {
     pub seconds: f64,
 }
 
+/// The text of a problem size as [`Sample::problem`] and the calibration's `fit.problems` record
+/// it: `NAME=VALUE` pairs in alphabetical order of the names, comma-separated.
+pub fn problem_text(params: &[(String, i64)]) -> String {
+    let mut pairs: Vec<&(String, i64)> = params.iter().collect();
+    pairs.sort();
+    pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+}
+
 /// How well a fitted model reproduces the samples.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitQuality {
@@ -427,9 +435,19 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
             "clamped": f.clamped,
         })
     };
+    // The problem sizes each program's runs were measured at: its constants describe those
+    // (a search at other sizes extrapolates; `Calibration::measured_problems`).
+    let mut problems: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for s in samples {
+        let sizes = problems.entry(key(s)).or_default();
+        if !sizes.contains(&s.problem) {
+            sizes.push(s.problem.clone());
+        }
+    }
     c.fit = Some(serde_json::json!({
         "samples": samples.len(),
         "programs": programs,
+        "problems": problems,
         "thesis": q(&thesis_quality),
         "prajapati": q(&prajapati_quality),
     }));

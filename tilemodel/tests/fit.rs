@@ -119,6 +119,9 @@ fn exact_thesis_data_gives_the_parameters_back() {
     assert!(c.thesis.staged.alpha.per_operation >= 0.0 && c.thesis.staged.alpha.base >= 0.0);
     assert_eq!(c.registers_per_thread, 64);
     assert_eq!(c.registers_for("sor_2d", true), 64);
+    // It records where each program's runs were measured, and keeps it when read back.
+    assert_eq!(c.measured_problems("sor_2d", true), Some(vec!["T=64,N=1024".to_string()]));
+    assert_eq!(c.measured_problems("sor_2d", false), None);
     // The file reads back (serde_json's float parsing may differ in the last bit).
     let again = Calibration::from_json(&c.to_json(), "fit").unwrap();
     for (&(name, ops), _) in PROGRAMS.iter().zip(0..) {
@@ -126,6 +129,7 @@ fn exact_thesis_data_gives_the_parameters_back() {
             (again.thesis_params(name, true, ops, 8).to_vector(), c.thesis_params(name, true, ops, 8).to_vector());
         assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12 * y.abs().max(1e-30)));
     }
+    assert_eq!(again.measured_problems("sor_2d", true), Some(vec!["T=64,N=1024".to_string()]));
 }
 
 /// Times made with a β below `−α/32` (a full warp-iteration cheaper than an empty one) fit to
