@@ -315,10 +315,7 @@ pub fn choose_layout(
     let seed = staged_choice.and_then(|(sizes, _)| {
         chosen(&global_options, Some(sizes.clone()), None).ok().flatten().map(|(_, c)| c.predicted_seconds)
     });
-    let beat = match (staged_choice.map(|s| s.1.predicted_seconds), seed) {
-        (Some(s), Some(g)) => Some(s.min(g)),
-        (s, g) => s.or(g),
-    };
+    let beat = [staged_choice.map(|s| s.1.predicted_seconds), seed].into_iter().flatten().reduce(f64::min);
     let global = chosen(&global_options, None, beat);
     // A global layout only comes back when it is predicted at least as fast as the staged
     // choice; a tie goes to the staged one, as before `staging=auto`.

@@ -491,10 +491,7 @@ pub fn search(
     // The worst layout kept once the list is full, or the time to beat if lower (or sooner).
     let cutoff = |best: &Vec<Ranked>| {
         let worst = if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
-        match (worst, options.beat) {
-            (Some(w), Some(b)) => Some(w.min(b)),
-            (w, b) => w.or(b),
-        }
+        [worst, options.beat].into_iter().flatten().reduce(f64::min)
     };
     let skip = |tally: &mut Tally, best: &Vec<Ranked>, bound: f64, sizes: &[i64]| -> bool {
         // With the tolerance `evaluate_blocks` keeps ties with: a bound computed in another
