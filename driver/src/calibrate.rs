@@ -128,7 +128,16 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
     set_problem_sizes(&mut module.ir, module.top, &run.params);
     let layouts = program_layouts(&module, Some(&run.pipeline), registries).map_err(|d| fail(d.render()))?;
     let layout = layouts.first().ok_or_else(|| fail("no stencil.program".into()))?;
-    let shape = &layout.shape;
+    // A fit's features are one nest's (thesis Eq. 5.11): a program of several nests or with
+    // host loops would mix their times in one sample.
+    let shape = layout.shape.single().ok_or_else(|| {
+        fail(format!(
+            "{} has {} tiled nests inside {} host loops: calibration runs need a program of one nest",
+            layout.program,
+            layout.shape.nests.len(),
+            layout.shape.host_loops.len()
+        ))
+    })?;
     let mut sizes = run.tile.clone().unwrap_or_else(|| layout.spec.sizes.clone());
     if sizes.len() == 1 {
         sizes = vec![sizes[0]; shape.width];

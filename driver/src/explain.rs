@@ -14,9 +14,9 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassOptions};
 use stencil_ir::{Diagnostic, Location, Module};
 use stencil_passes::stencil_to_poly::stencil_programs;
 use stencil_passes::tile::{PolyTileOptions, TilingSpec};
-use stencil_passes::tile_model::{band_shape, search_shape, AutoChoice, AutoOptions, Staging};
+use stencil_passes::tile_model::{program_shape, search_shape, AutoChoice, AutoOptions, Staging};
 use stencil_tilemodel::search::{SearchOptions, SearchReport};
-use stencil_tilemodel::BandShape;
+use stencil_tilemodel::ProgramShape;
 
 use crate::opt::Registries;
 
@@ -25,8 +25,8 @@ use crate::opt::Registries;
 pub struct ProgramLayout {
     /// The program's name.
     pub program: String,
-    /// Its tiled band at the problem sizes.
-    pub shape: BandShape,
+    /// Its tiled nests and host loops at the problem sizes.
+    pub shape: ProgramShape,
     /// The tiling `poly-tile` recorded (with its `auto` choice, if any).
     pub spec: TilingSpec,
     /// The search options: `poly-tile`'s, or those its `sizes=auto` recorded, with `gpu-map`'s
@@ -90,7 +90,7 @@ pub fn program_layouts(
             search.staging = staging.resolve(spec.auto.as_ref().map(|a| a.options.staging));
             search.shared_memory = shared;
         }
-        let (shape, name) = band_shape(&tiled.ir, &registries.dialects, program, &spec)?;
+        let (shape, name) = program_shape(&tiled.ir, &registries.dialects, program, &spec)?;
         layouts.push(ProgramLayout { program: name, shape, spec, search, block });
     }
     Ok(layouts)

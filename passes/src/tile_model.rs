@@ -18,8 +18,8 @@ use stencil_ir::attributes::get_named;
 use stencil_ir::ir::WalkOrder;
 use stencil_ir::types::FloatKind;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId};
-use stencil_tilemodel::search::{search, SearchOptions, SearchReport};
-use stencil_tilemodel::{BandShape, Block, Calibration, ModelKind, ProgramFacts};
+use stencil_tilemodel::search::{SearchOptions, SearchReport};
+use stencil_tilemodel::{search_nests, Block, Calibration, ModelKind, ProgramFacts, ProgramShape};
 
 use crate::stencil_to_poly::ScopInfo;
 use crate::tile::{tile_program_with, TilingSpec};
@@ -238,20 +238,21 @@ pub fn program_facts(ir: &Ir, info: &ScopInfo) -> ProgramFacts {
     ProgramFacts { element_bytes, operations }
 }
 
-/// The band shape of `program` (scheduled by `poly-schedule`) at its problem sizes.
-pub fn band_shape(
+/// The shape of `program` (scheduled by `poly-schedule`) at its problem sizes: its tiled
+/// nests and the host loops around them.
+pub fn program_shape(
     ir: &Ir,
     registry: &DialectRegistry,
     program: OpId,
     base: &TilingSpec,
-) -> Result<(BandShape, String), Diagnostic> {
+) -> Result<(ProgramShape, String), Diagnostic> {
     // The shape does not depend on the sizes: tile with 2 per row to read it.
     let reference = TilingSpec { sizes: vec![2], options: base.options, auto: None };
     let tiled = tile_program_with(ir, registry, program, &reference)?;
     let scop = &tiled.info.scop;
     let params = problem_sizes(ir, program, scop.params())?;
     let facts = program_facts(ir, &tiled.info);
-    let shape = BandShape::new(scop, &tiled.tiled, &params, &facts).map_err(|e| {
+    let shape = ProgramShape::new(scop, &tiled.tiled, &params, &facts).map_err(|e| {
         op_error(ir, program, format!("model-driven tile sizes: {e}; give sizes explicitly (poly-tile{{sizes=…}})"))
     })?;
     Ok((shape, tiled.info.program_name(ir).to_string()))
@@ -268,7 +269,7 @@ pub fn search_program(
     fixed_sizes: Option<Vec<i64>>,
     fixed_block: Option<[i64; 3]>,
 ) -> Result<SearchReport, Diagnostic> {
-    let (shape, name) = band_shape(ir, registry, program, base)?;
+    let (shape, name) = program_shape(ir, registry, program, base)?;
     search_shape(&shape, &name, auto, fixed_sizes, fixed_block, CHOICE_ONLY, None).map_err(|e| op_error(ir, program, e))
 }
 
@@ -294,7 +295,7 @@ pub fn choose_layout(
     base: &TilingSpec,
     auto: &AutoOptions,
 ) -> Result<(Vec<i64>, AutoChoice), Diagnostic> {
-    let (shape, name) = band_shape(ir, registry, program, base)?;
+    let (shape, name) = program_shape(ir, registry, program, base)?;
     type Chosen = Option<(Vec<i64>, AutoChoice)>;
     let chosen = |auto: &AutoOptions, sizes: Option<Vec<i64>>, beat: Option<f64>| -> Result<Chosen, Diagnostic> {
         let report =
@@ -334,10 +335,10 @@ pub fn choose_layout(
     Ok(winner)
 }
 
-/// [`search_program`] on a band shape already read (`name`: the program's, for per-program
+/// [`search_program`] on a program shape already read (`name`: the program's, for per-program
 /// calibration values).
 pub fn search_shape(
-    shape: &BandShape,
+    shape: &ProgramShape,
     name: &str,
     auto: &AutoOptions,
     fixed_sizes: Option<Vec<i64>>,
@@ -347,7 +348,7 @@ pub fn search_shape(
 ) -> Result<SearchReport, String> {
     let calibration = auto.load_calibration()?;
     let fixed_sizes = match fixed_sizes {
-        Some(s) if s.len() == 1 && shape.width > 1 => Some(vec![s[0]; shape.width]),
+        Some(s) if s.len() == 1 && shape.width() > 1 => Some(vec![s[0]; shape.width()]),
         other => other,
     };
     let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
@@ -363,7 +364,8 @@ pub fn search_shape(
         beat,
         ..SearchOptions::default()
     };
-    let report = search(shape, name, &calibration, &options).map_err(|e| format!("model-driven tile sizes: {e}"))?;
+    let report =
+        search_nests(shape, name, &calibration, &options).map_err(|e| format!("model-driven tile sizes: {e}"))?;
     tracing::debug!(program = %name, elapsed_ms = report.elapsed.as_secs_f64() * 1e3, "tile-size search");
     Ok(report)
 }

@@ -14,7 +14,8 @@
 //!   and seed 004, Prajapati et al. ([`prajapati`], Eq. 2, 8–12).
 //! * Calibration files per device ([`calibration`], with a built-in H100 file) and the
 //!   least-squares fits that produce them from measured times ([`fit`]).
-//! * The search of thesis Alg. 5.1 with its pruning ([`mod@search`]).
+//! * The search of thesis Alg. 5.1 with its pruning ([`mod@search`]), and over the nests of a
+//!   program inside host loops ([`nests`], [`shape::ProgramShape`]).
 
 #![warn(missing_docs)]
 
@@ -27,6 +28,7 @@ pub mod inputs;
 pub mod inter;
 pub mod intra;
 pub mod model;
+pub mod nests;
 pub mod prajapati;
 pub mod search;
 pub mod shape;
@@ -39,5 +41,6 @@ pub use inputs::{LayoutInputs, TileInputs};
 pub use inter::{count_tiles, count_tiles_by_rows, InterTileCounts, TileGeometry};
 pub use intra::Block;
 pub use model::{ModelKind, Prediction, TileModel};
+pub use nests::search_nests;
 pub use search::{search, SearchOptions, SearchReport};
-pub use shape::{BandShape, IntraWavefront, ProgramFacts};
+pub use shape::{BandShape, HostLoop, IntraWavefront, ProgramFacts, ProgramShape};

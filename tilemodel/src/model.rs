@@ -79,6 +79,13 @@ pub trait TileModel {
     /// then predicting with [`LayoutInputs::with_fewest_warps`] bounds a block's time from
     /// below before its `G_e` are counted.
     fn monotone_in_warps(&self) -> bool;
+
+    /// The term of every prediction that a run of the program pays once, however many nests
+    /// and host iterations it has (thesis Eq. 5.8's `σ_ker`); `None` when every term grows
+    /// with the launches. [`crate::nests::search_nests`] counts it once per run.
+    fn run_constant(&self) -> Option<Term> {
+        None
+    }
 }
 
 /// What [`TileModel::lower_bound_over_blocks`] knows of one block before the tiles are counted.

@@ -55,6 +55,10 @@ pub struct SearchOptions {
     pub fixed_block: Option<Block>,
     /// The largest tile size per row considered.
     pub max_size: i64,
+    /// Per band row, the extent whose tile sizes ([`row_sizes`]) are considered; `None`: the
+    /// band's own ([`BandShape::row_ranges`]). The nests of one program search the sizes of
+    /// their widest extents alike ([`crate::nests`]).
+    pub size_extents: Option<Vec<i64>>,
     /// How many of the best layouts to report.
     pub keep: usize,
     /// Only layouts predicted at most this many seconds matter (`staging=auto`: the other
@@ -75,6 +79,7 @@ impl Default for SearchOptions {
             fixed_sizes: None,
             fixed_block: None,
             max_size: 1024,
+            size_extents: None,
             keep: 10,
             beat: None,
         }
@@ -205,6 +210,9 @@ pub struct SearchReport {
     pub params: Vec<(String, i64)>,
     /// Wall-clock time of the search.
     pub elapsed: Duration,
+    /// For a program of several nests ([`crate::nests::search_nests`]): how their searches
+    /// were combined, and whether the choice is proven the best; `None` for one nest.
+    pub composition: Option<String>,
 }
 
 impl SearchReport {
@@ -247,6 +255,7 @@ impl SearchReport {
             "sizes_considered": self.sizes_considered,
             "evaluated": self.evaluated,
             "elapsed_s": self.elapsed.as_secs_f64(),
+            "composition": self.composition,
             "layouts": layouts,
             "pruned": self.pruned.iter().map(|p| json!({
                 "reason": format!("{:?}", p.reason),
@@ -384,7 +393,16 @@ pub fn search(
             }
             s.iter().map(|&v| vec![v]).collect()
         }
-        None => shape.row_ranges().iter().map(|&(lo, hi)| row_sizes(hi - lo + 1, options.max_size)).collect(),
+        None => match &options.size_extents {
+            Some(extents) if extents.len() == m => extents.iter().map(|&e| row_sizes(e, options.max_size)).collect(),
+            Some(extents) => {
+                return Err(TileModelError::InvalidInput(format!(
+                    "{} size extents for a band of {m} rows",
+                    extents.len()
+                )))
+            }
+            None => shape.row_ranges().iter().map(|&(lo, hi)| row_sizes(hi - lo + 1, options.max_size)).collect(),
+        },
     };
     let blocks = match options.fixed_block {
         Some(b) => vec![b],
@@ -727,6 +745,7 @@ pub fn search(
         reuse_threshold: threshold,
         params: shape.params.clone(),
         elapsed: start.elapsed(),
+        composition: None,
     })
 }
 
@@ -1181,6 +1200,9 @@ impl fmt::Display for SearchReport {
             self.evaluated,
             self.elapsed.as_secs_f64() * 1e3
         )?;
+        if let Some(composition) = &self.composition {
+            writeln!(f, "  {composition}")?;
+        }
         writeln!(
             f,
             "  {:>4}  {:<14} {:<10} {:>12}  {:>9} {:>9} {:>6} {:>8} {:>8} {:>6} {:>7}",

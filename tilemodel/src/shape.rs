@@ -3,12 +3,17 @@
 //! iteration box at the problem sizes, its accesses; the intra-tile wavefront of the band and
 //! the statement groups that run, barrier-separated, in each intra-tile wavefront step.
 //!
-//! [`BandShape::new`] reads this once from a [`TiledSchedule`] (any tile sizes: the shape does
-//! not depend on them) and refuses, with a message, what the models do not cover: more than one
-//! tiled band, loop rows outside the band, a rectangular inter-tile order, sequential point
-//! dimensions, a band map that is not unimodular (|det| = 1: then the points of a full tile are
-//! exactly the `s_1 × … × s_m` integer points of its box, thesis Eq. 5.6), and iteration
-//! domains that are not boxes at the given problem sizes.
+//! [`ProgramShape::new`] reads this once from a [`TiledSchedule`] (any tile sizes: the shape
+//! does not depend on them): one [`BandShape`] per nest — the statements a statement-order row
+//! before the band separates (the forward and backward sweeps of SSOR) — and the sequential
+//! loops around the band, which run on the host and repeat every nest ([`HostLoop`]). It
+//! refuses, with a message, what the models do not cover: more than one tiled band, loops
+//! inside the band or after it, host loops that are not one iterator of every statement over
+//! the same values (or that band rows or accesses depend on), a rectangular inter-tile order,
+//! sequential point dimensions, a band map that is not unimodular (|det| = 1: then the points
+//! of a full tile are exactly the `s_1 × … × s_m` integer points of its box, thesis Eq. 5.6),
+//! and iteration domains that are not boxes at the given problem sizes. [`BandShape::new`]
+//! reads a program of one nest without host loops, what the search itself takes.
 
 use stencil_poly::scop::Scop;
 use stencil_poly::tiling::{DimDef, DimKind, IntraTile, TiledSchedule};
@@ -107,11 +112,37 @@ pub struct BandShape {
     pub params: Vec<(String, i64)>,
 }
 
-impl BandShape {
+/// A sequential loop outside the tiled band: it runs on the host (thesis §3.3.2) and repeats
+/// the band's nests once per iteration, e.g. the time loop of a symmetric SOR whose forward and
+/// backward sweeps are tiled on their own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostLoop {
+    /// The loop's name (the tiled schedule's).
+    pub name: String,
+    /// Its iterations at the problem sizes.
+    pub trips: u64,
+}
+
+/// A program as the models see it: the tiled nests that run one after another (each a
+/// [`BandShape`], launched wavefront by wavefront), all inside the same sequential host loops.
+/// Most programs have one nest and no host loop ([`ProgramShape::single`]); a program whose
+/// statements are split by a statement-order row outside the band (the sweeps of SSOR) has one
+/// nest per group, and its time is the host iterations times the sum of the nests' times.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramShape {
+    /// The host loops, outermost first.
+    pub host_loops: Vec<HostLoop>,
+    /// The nests in execution order; every nest tiles the same band (same width).
+    pub nests: Vec<BandShape>,
+    /// The problem sizes: each parameter with its value.
+    pub params: Vec<(String, i64)>,
+}
+
+impl ProgramShape {
     /// The shape of `tiled` (a tiling of `scop`) at the parameter values `params` (in the order
-    /// of `scop.params()`), with the element sizes and operation counts of `facts`.
-    pub fn new(scop: &Scop, tiled: &TiledSchedule, params: &[i64], facts: &ProgramFacts) -> Result<BandShape> {
-        let unsupported = |m: String| Err(TileModelError::Unsupported(m));
+    /// of `scop.params()`), with the element sizes and operation counts of `facts`; refuses, with
+    /// a message, what the models do not cover (module documentation).
+    pub fn new(scop: &Scop, tiled: &TiledSchedule, params: &[i64], facts: &ProgramFacts) -> Result<ProgramShape> {
         if params.len() != scop.params().len() {
             return Err(TileModelError::InvalidInput(format!(
                 "{} parameter values for the parameters [{}]",
@@ -119,6 +150,78 @@ impl BandShape {
                 scop.params().join(", ")
             )));
         }
+        let layout = DimLayout::read(tiled)?;
+        let host = host_columns(scop, tiled, &layout, params)?;
+        // Statements grouped by their statement-order rows before the band: one nest per value,
+        // in execution order.
+        let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
+        for s in 0..scop.statements().len() {
+            let schedule = tiled.schedules.get(s).ok_or_else(|| {
+                TileModelError::InvalidInput(format!("no schedule for statement {}", scop.statements()[s].name()))
+            })?;
+            let key: Vec<i64> = layout.nest_rows.iter().map(|&r| schedule.rows()[r].constant()).collect();
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, members)) => members.push(s),
+                None => groups.push((key, vec![s])),
+            }
+        }
+        groups.sort();
+        let nests = groups
+            .into_iter()
+            .map(|(_, members)| nest_shape(scop, tiled, &layout, &members, &host.columns, params, facts))
+            .collect::<Result<Vec<_>>>()?;
+        if nests.iter().all(|n| n.instances() == 0) || host.loops.iter().any(|l| l.trips == 0) {
+            return Err(TileModelError::InvalidInput("no statement has an instance at these problem sizes".into()));
+        }
+        let params = scop.params().iter().cloned().zip(params.iter().copied()).collect();
+        Ok(ProgramShape { host_loops: host.loops, nests, params })
+    }
+
+    /// The one nest of a program without host loops (what the search and the models take
+    /// directly); `None` otherwise.
+    pub fn single(&self) -> Option<&BandShape> {
+        match self.nests.as_slice() {
+            [nest] if self.host_loops.is_empty() => Some(nest),
+            _ => None,
+        }
+    }
+
+    /// How many times the nests run: the product of the host loops' iterations.
+    pub fn repeats(&self) -> u128 {
+        self.host_loops.iter().map(|l| u128::from(l.trips)).product()
+    }
+
+    /// Number of band rows (every nest's).
+    pub fn width(&self) -> usize {
+        self.nests.first().map_or(0, |n| n.width)
+    }
+
+    /// Statement instances at the problem sizes (the point updates), over every host iteration.
+    pub fn instances(&self) -> u128 {
+        self.repeats().saturating_mul(self.nests.iter().map(BandShape::instances).sum())
+    }
+}
+
+/// Where the tiled schedule's dimensions put the band: its rows and intra-tile wavefront, the
+/// host loops and the statement-order rows that split the statements into nests.
+struct DimLayout {
+    intra: IntraWavefront,
+    /// The band's schedule rows, outermost first.
+    band_rows: Vec<usize>,
+    /// The intra-tile wavefront dimension.
+    wavefront_dim: usize,
+    /// The host loops: name and schedule row, outermost first.
+    host_rows: Vec<(String, usize)>,
+    /// Statement-order rows before the band (they separate nests).
+    nest_rows: Vec<usize>,
+    /// Statement-order rows outside the band after it: statements of one nest must agree on
+    /// them (split by them they would not share the band's tiles).
+    trailing_rows: Vec<(String, usize)>,
+}
+
+impl DimLayout {
+    fn read(tiled: &TiledSchedule) -> Result<DimLayout> {
+        let unsupported = |m: String| Err(TileModelError::Unsupported(m));
         if tiled.intra_tile.len() != 1 {
             return unsupported(format!(
                 "the schedule has {} tiled bands; the models cover exactly one (tile the program with poly-tile)",
@@ -130,127 +233,231 @@ impl BandShape {
             IntraTile::Skew => IntraWavefront::Skew,
             IntraTile::Auto => return unsupported("the intra-tile wavefront was not resolved".into()),
         };
+        let first_band = tiled.dims.iter().position(|d| d.band == Some(0)).unwrap_or(tiled.dims.len());
         let mut band_rows: Option<Vec<usize>> = None;
         let mut wavefront_dim = None;
+        let mut host_rows = Vec::new();
+        let mut nest_rows = Vec::new();
+        let mut trailing_rows = Vec::new();
         for (k, d) in tiled.dims.iter().enumerate() {
-            match (d.kind, d.band) {
-                (DimKind::Loop, _) => {
+            match (d.kind, d.band, &d.def) {
+                // A loop around the band runs on the host and repeats its nests.
+                (DimKind::Loop, _, DimDef::Row(r)) if k < first_band => host_rows.push((d.name.clone(), *r)),
+                (DimKind::Loop, _, _) => {
                     return unsupported(format!(
-                        "the loop '{}' lies outside the tiled band (the models cover programs whose loops all belong to the band)",
+                        "the loop '{}' lies inside or after the tiled band (the models cover loops around the band's nests, not within them)",
                         d.name
                     ))
                 }
-                (DimKind::Tile, Some(0)) if !d.parallel => {
+                (DimKind::Scalar, None, DimDef::Row(r)) if k < first_band => nest_rows.push(*r),
+                (DimKind::Scalar, None, DimDef::Row(r)) => trailing_rows.push((d.name.clone(), *r)),
+                (DimKind::Tile, Some(0), _) if !d.parallel => {
                     return unsupported(format!("the tile dimension '{}' is sequential", d.name))
                 }
-                (DimKind::Point, Some(0)) if !d.parallel => {
+                (DimKind::Point, Some(0), _) if !d.parallel => {
                     return unsupported(format!(
                         "the point dimension '{}' is sequential inside an intra-tile wavefront",
                         d.name
                     ))
                 }
-                (DimKind::TileWavefront, Some(0)) => {
-                    if let DimDef::TileSum { rows, .. } = &d.def {
-                        band_rows = Some(rows.clone());
-                    }
-                }
-                (DimKind::PointWavefront, Some(0)) => wavefront_dim = Some(k),
-                (DimKind::Tile, None) | (DimKind::TileWavefront, None) => {
+                (DimKind::TileWavefront, Some(0), DimDef::TileSum { rows, .. }) => band_rows = Some(rows.clone()),
+                (DimKind::PointWavefront, Some(0), _) => wavefront_dim = Some(k),
+                (DimKind::Tile, None, _) | (DimKind::TileWavefront, None, _) => {
                     return unsupported("a rectangular inter-tile order (the models need the inter-tile wavefront of thesis Eq. 3.17)".into())
                 }
                 _ => {}
             }
         }
-        let (Some(rows), Some(wavefront_dim)) = (band_rows, wavefront_dim) else {
+        let (Some(band_rows), Some(wavefront_dim)) = (band_rows, wavefront_dim) else {
             return unsupported(
                 "no inter-tile wavefront: the models need poly-tile's inter=wavefront (thesis Eq. 3.17)".into(),
             );
         };
-        let m = rows.len();
+        let m = band_rows.len();
         if m < 2 {
             return unsupported(format!(
                 "the band has {m} row; the models need at least two (a sequential intra-tile wavefront and parallel points)"
             ));
         }
-        let mut statements = Vec::with_capacity(scop.statements().len());
+        Ok(DimLayout { intra, band_rows, wavefront_dim, host_rows, nest_rows, trailing_rows })
+    }
+}
+
+/// The host loops with their iterations, and per statement the iterator each runs over.
+struct HostColumns {
+    loops: Vec<HostLoop>,
+    /// Per statement, the iterator (column) of each host loop.
+    columns: Vec<Vec<usize>>,
+}
+
+/// Each host loop's row must be one iterator of every statement (`φ = i_j + c`), over the same
+/// values for every statement with instances: then every host iteration runs every nest whole.
+fn host_columns(scop: &Scop, tiled: &TiledSchedule, layout: &DimLayout, params: &[i64]) -> Result<HostColumns> {
+    let mut columns = vec![Vec::new(); scop.statements().len()];
+    let mut loops = Vec::new();
+    for (name, r) in &layout.host_rows {
+        let mut range: Option<(i64, i64)> = None;
         for (s, stmt) in scop.statements().iter().enumerate() {
-            let sched = tiled
-                .schedules
-                .get(s)
-                .ok_or_else(|| TileModelError::InvalidInput(format!("no schedule for statement {}", stmt.name())))?;
-            // Scalar rows outside the band must agree: statements split by them would not share
-            // the band's tiles.
-            for d in tiled.dims.iter().filter(|d| d.band.is_none() && d.kind == DimKind::Scalar) {
-                if let DimDef::Row(r) = d.def {
-                    let first = tiled.schedules[0].rows()[r].constant();
-                    if sched.rows()[r].constant() != first {
-                        return unsupported(format!(
-                            "statements {} and {} are in different loop nests (scalar dimension '{}')",
-                            scop.statements()[0].name(),
-                            stmt.name(),
-                            d.name
-                        ));
-                    }
+            let n = stmt.n_iterators();
+            let row = &tiled.schedules[s].rows()[*r];
+            let unsupported = || {
+                TileModelError::Unsupported(format!(
+                    "the host loop '{name}' of statement {} is not one of its iterators (the models cover loops around the band that run each nest whole)",
+                    stmt.name()
+                ))
+            };
+            let iterators: Vec<usize> = (0..n).filter(|&j| row.coeffs()[j] != 0).collect();
+            let &[j] = iterators.as_slice() else { return Err(unsupported()) };
+            if row.coeffs()[j] != 1 {
+                return Err(unsupported());
+            }
+            columns[s].push(j);
+            let (lower, upper) = domain_box(stmt, params)?;
+            if lower.iter().zip(&upper).any(|(l, u)| l > u) {
+                continue;
+            }
+            let c = eval_params(row.coeffs(), row.constant(), n, params)?;
+            let values = (lower[j] + c, upper[j] + c);
+            match range {
+                None => range = Some(values),
+                Some(seen) if seen == values => {}
+                Some(seen) => {
+                    return Err(TileModelError::Unsupported(format!(
+                        "the host loop '{name}' runs statement {} over {}..={} but another statement over {}..={} (the models need every nest in every host iteration)",
+                        stmt.name(),
+                        values.0,
+                        values.1,
+                        seen.0,
+                        seen.1
+                    )))
                 }
             }
-            let n = stmt.n_iterators();
-            if n != m {
+        }
+        let trips = range.map_or(0, |(l, u)| u64::try_from(u - l + 1).unwrap_or(0));
+        loops.push(HostLoop { name: name.clone(), trips });
+    }
+    Ok(HostColumns { loops, columns })
+}
+
+/// One nest: the statements `members` of the band, over their iterators other than the host
+/// loops' (`host[s]`).
+fn nest_shape(
+    scop: &Scop,
+    tiled: &TiledSchedule,
+    layout: &DimLayout,
+    members: &[usize],
+    host: &[Vec<usize>],
+    params: &[i64],
+    facts: &ProgramFacts,
+) -> Result<BandShape> {
+    let unsupported = |m: String| Err(TileModelError::Unsupported(m));
+    let rows = &layout.band_rows;
+    let m = rows.len();
+    let first = members[0];
+    let mut statements = Vec::with_capacity(members.len());
+    for &s in members {
+        let stmt = &scop.statements()[s];
+        let sched = &tiled.schedules[s];
+        for (name, r) in &layout.trailing_rows {
+            if sched.rows()[*r].constant() != tiled.schedules[first].rows()[*r].constant() {
                 return unsupported(format!(
-                    "statement {} has {n} iterators but the band has {m} rows (the models need one band row per loop)",
+                    "statements {} and {} are in different loop nests (scalar dimension '{name}')",
+                    scop.statements()[first].name(),
+                    stmt.name(),
+                ));
+            }
+        }
+        let n = stmt.n_iterators();
+        // The band's own iterators: the statement's less those of the host loops.
+        let kept: Vec<usize> = (0..n).filter(|j| !host[s].contains(j)).collect();
+        if kept.len() != m {
+            return unsupported(format!(
+                "statement {} has {} iterators inside the host loops but the band has {m} rows (the models need one band row per loop)",
+                stmt.name(),
+                kept.len()
+            ));
+        }
+        let on_host = |coeffs: &[i64]| host[s].iter().any(|&j| coeffs[j] != 0);
+        let mut map = Vec::with_capacity(m);
+        let mut shift = Vec::with_capacity(m);
+        for &r in rows {
+            let row = &sched.rows()[r];
+            if on_host(row.coeffs()) {
+                return unsupported(format!(
+                    "a band row of statement {} depends on a host loop's iterator (the nests would differ between host iterations)",
                     stmt.name()
                 ));
             }
-            let mut map = Vec::with_capacity(m);
-            let mut shift = Vec::with_capacity(m);
-            for &r in &rows {
-                let row = &sched.rows()[r];
-                map.push(row.coeffs()[..n].to_vec());
-                shift.push(eval_params(row.coeffs(), row.constant(), n, params)?);
-            }
-            let inverse = unimodular_inverse(&map).ok_or_else(|| {
-                TileModelError::Unsupported(format!(
-                    "the band rows of statement {} are not unimodular (|det| != 1): a tile's points are then not its box's",
-                    stmt.name()
-                ))
-            })?;
-            let (lower, upper) = domain_box(stmt, params)?;
-            let mut accesses = Vec::new();
-            for a in stmt.accesses() {
-                let mut linear = Vec::new();
-                let mut offset = Vec::new();
-                for f in a.index() {
-                    linear.push(f.coeffs()[..n].to_vec());
-                    offset.push(eval_params(f.coeffs(), f.constant(), n, params)?);
+            map.push(kept.iter().map(|&j| row.coeffs()[j]).collect());
+            shift.push(eval_params(row.coeffs(), row.constant(), n, params)?);
+        }
+        let inverse = unimodular_inverse(&map).ok_or_else(|| {
+            TileModelError::Unsupported(format!(
+                "the band rows of statement {} are not unimodular (|det| != 1): a tile's points are then not its box's",
+                stmt.name()
+            ))
+        })?;
+        let (lower, upper) = domain_box(stmt, params)?;
+        let mut accesses = Vec::new();
+        for a in stmt.accesses() {
+            let mut linear = Vec::new();
+            let mut offset = Vec::new();
+            for f in a.index() {
+                if on_host(f.coeffs()) {
+                    return unsupported(format!(
+                        "an access of statement {} depends on a host loop's iterator (the nests would differ between host iterations)",
+                        stmt.name()
+                    ));
                 }
-                accesses.push(AccessShape { array: a.array().0, write: a.is_write(), linear, offset });
+                linear.push(kept.iter().map(|&j| f.coeffs()[j]).collect());
+                offset.push(eval_params(f.coeffs(), f.constant(), n, params)?);
             }
-            statements.push(StatementShape {
-                name: stmt.name().to_string(),
-                map,
-                shift,
-                inverse,
-                lower,
-                upper,
-                accesses,
-                operations: facts.operations.get(s).copied().unwrap_or(1),
-            });
+            accesses.push(AccessShape { array: a.array().0, write: a.is_write(), linear, offset });
         }
-        if statements.iter().all(|s| s.instances() == 0) {
-            return Err(TileModelError::InvalidInput("no statement has an instance at these problem sizes".into()));
+        statements.push(StatementShape {
+            name: stmt.name().to_string(),
+            map,
+            shift,
+            inverse,
+            lower: kept.iter().map(|&j| lower[j]).collect(),
+            upper: kept.iter().map(|&j| upper[j]).collect(),
+            accesses,
+            operations: facts.operations.get(s).copied().unwrap_or(1),
+        });
+    }
+    let phases = phases(tiled, layout.wavefront_dim, members);
+    let arrays = scop
+        .arrays()
+        .iter()
+        .enumerate()
+        .map(|(k, a)| ArrayShape {
+            name: a.name.clone(),
+            rank: a.rank,
+            element_bytes: facts.element_bytes.get(k).copied().unwrap_or(8),
+        })
+        .collect();
+    let params = scop.params().iter().cloned().zip(params.iter().copied()).collect();
+    Ok(BandShape { width: m, intra: layout.intra, statements, phases, arrays, params })
+}
+
+impl BandShape {
+    /// The shape of `tiled` (a tiling of `scop`) at the parameter values `params` (in the order
+    /// of `scop.params()`), with the element sizes and operation counts of `facts`: a program of
+    /// one nest without host loops ([`ProgramShape`] covers the others).
+    pub fn new(scop: &Scop, tiled: &TiledSchedule, params: &[i64], facts: &ProgramFacts) -> Result<BandShape> {
+        let program = ProgramShape::new(scop, tiled, params, facts)?;
+        if let Some(loop_) = program.host_loops.first() {
+            return Err(TileModelError::Unsupported(format!(
+                "the loop '{}' lies outside the tiled band (a band shape is one nest; ProgramShape covers host loops)",
+                loop_.name
+            )));
         }
-        let phases = phases(tiled, wavefront_dim, statements.len());
-        let arrays = scop
-            .arrays()
-            .iter()
-            .enumerate()
-            .map(|(k, a)| ArrayShape {
-                name: a.name.clone(),
-                rank: a.rank,
-                element_bytes: facts.element_bytes.get(k).copied().unwrap_or(8),
-            })
-            .collect();
-        let params = scop.params().iter().cloned().zip(params.iter().copied()).collect();
-        Ok(BandShape { width: m, intra, statements, phases, arrays, params })
+        let nests = program.nests.len();
+        program.nests.into_iter().next().filter(|_| nests == 1).ok_or_else(|| {
+            TileModelError::Unsupported(format!(
+                "the statements form {nests} loop nests (a band shape is one nest; ProgramShape covers several)"
+            ))
+        })
     }
 
     /// The largest element size of the arrays the band accesses, in bytes.
@@ -359,21 +566,22 @@ fn domain_box(stmt: &stencil_poly::scop::Statement, params: &[i64]) -> Result<(V
     Ok((lower, upper))
 }
 
-/// Per intra-tile wavefront step, the statement groups: statements are split by the scalar
-/// dimensions right after the intra-tile wavefront (statement order per wavefront, thesis
-/// Fig. 4.7) and share the point loops otherwise.
-fn phases(tiled: &TiledSchedule, wavefront_dim: usize, n_statements: usize) -> Vec<Vec<usize>> {
+/// Per intra-tile wavefront step, the statement groups (indices into `members`, the nest's
+/// statements): statements are split by the scalar dimensions right after the intra-tile
+/// wavefront (statement order per wavefront, thesis Fig. 4.7) and share the point loops
+/// otherwise.
+fn phases(tiled: &TiledSchedule, wavefront_dim: usize, members: &[usize]) -> Vec<Vec<usize>> {
     let scalars: Vec<usize> = tiled.dims[wavefront_dim + 1..]
         .iter()
         .take_while(|d| d.kind == DimKind::Scalar && d.band == Some(0))
         .filter_map(|d| if let DimDef::Row(r) = d.def { Some(r) } else { None })
         .collect();
     let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
-    for s in 0..n_statements {
+    for (local, &s) in members.iter().enumerate() {
         let key: Vec<i64> = scalars.iter().map(|&r| tiled.schedules[s].rows()[r].constant()).collect();
         match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, g)) => g.push(s),
-            None => groups.push((key, vec![s])),
+            Some((_, g)) => g.push(local),
+            None => groups.push((key, vec![local])),
         }
     }
     groups.sort();

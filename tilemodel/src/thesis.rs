@@ -45,6 +45,9 @@ use crate::error::Result;
 use crate::inputs::LayoutInputs;
 use crate::model::{resident_blocks, BlockFacts, BoundInputs, Prediction, Term, TileModel};
 
+/// The name of Eq. 5.8's `σ_ker` term in predictions.
+const KERNEL_START: &str = "kernel start (σ_ker)";
+
 /// The six parameters of thesis §5.3.3 and our tile set-up cost, in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ThesisParams {
@@ -226,11 +229,16 @@ impl TileModel for ThesisModel {
         self.params.alpha >= 0.0
     }
 
+    /// Eq. 5.8's `σ_ker`: once per run.
+    fn run_constant(&self) -> Option<Term> {
+        Some(Term { name: KERNEL_START, seconds: self.params.sigma_ker })
+    }
+
     fn predict(&self, layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<Prediction> {
         let f = thesis_features(layout, device)?;
         let p = self.params.to_vector();
         let names = [
-            "kernel start (σ_ker)",
+            KERNEL_START,
             "wavefront syncs (σ_blk)",
             "barriers (σ_thd)",
             "warps (α)",

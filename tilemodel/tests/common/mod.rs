@@ -80,6 +80,34 @@ pub fn jacobi(d: usize) -> Scop {
     scop
 }
 
+/// 2-D symmetric SOR (examples/ssor-2d-5pt.mlir): per time step a forward sweep `F` in
+/// lexicographic order and a backward sweep `B` in reverse order (its point rows negated, as
+/// `stencil-to-poly` writes an `order reverse` apply), both in place over the same box.
+pub fn ssor_2d() -> Scop {
+    let (mut scop, iters, dom) = setup(2);
+    let a = scop.add_array("A", 2).unwrap();
+    let reads: Vec<(ArrayId, String)> = star(&iters[1..]).into_iter().map(|r| (a, r)).collect();
+    statement(&mut scop, "F", &iters, &dom, &[0, 0, 0, 0], &reads, (a, "i, j".to_string()));
+    let space = scop.statement_space(iters.iter().copied());
+    let n = space.n_columns();
+    let rows = vec![
+        AffineForm::constant_form(n, 0),
+        AffineForm::from_terms(n, &[(0, 1)], 0).unwrap(),
+        AffineForm::constant_form(n, 1),
+        AffineForm::from_terms(n, &[(1, -1)], 0).unwrap(),
+        AffineForm::constant_form(n, 0),
+        AffineForm::from_terms(n, &[(2, -1)], 0).unwrap(),
+        AffineForm::constant_form(n, 0),
+    ];
+    let dom = Polyhedron::parse(space.clone(), &dom).unwrap();
+    let b = scop.add_statement(Statement::new("B", dom, Schedule::new(&space, rows).unwrap())).unwrap();
+    for (array, idx) in &reads {
+        scop.add_access(b, AccessRelation::parse(AccessKind::Read, *array, &space, idx).unwrap()).unwrap();
+    }
+    scop.add_access(b, AccessRelation::parse(AccessKind::Write, a, &space, "i, j").unwrap()).unwrap();
+    scop
+}
+
 /// The dependences, as the passes compute them.
 pub fn ddg(scop: &Scop) -> DependenceGraph {
     DependenceGraph::compute(scop, &DependenceOptions::default()).unwrap()
