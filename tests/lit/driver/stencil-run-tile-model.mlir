@@ -8,6 +8,12 @@
 // The block alone, for given tile sizes:
 // RUN: stencil-run %S/../../../examples/sor-1d-3pt.mlir --param N=40 --param T=6 --target sim --check \
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8,16},gpu-map{block=auto})' | FileCheck %s --check-prefix=BLOCK
+// Symmetric SOR: its forward and backward sweeps are two nests tiled alike inside the time loop on the
+// host; the model's time is the time loop's iterations times the two nests' (docs/tile-models.md).
+// RUN: stencil-run %S/../../../examples/ssor-2d-5pt.mlir --param N=30 --param M=26 --param T=3 --target sim --check \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' | FileCheck %s --check-prefix=SSOR
+// RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --param N=30 --param M=26 --param T=3 --explain-tile-sizes \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto staging=false},gpu-map{block=auto staging=false})' | FileCheck %s --check-prefix=SSOR-EXPLAIN
 
 // CHECK: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x{{[0-9]+}}x1 grid=per-tile staging=true shared_memory={{[1-9][0-9]*}} model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=4,N=24,M=20
 // CHECK: races 0
@@ -15,3 +21,12 @@
 // JSON: "mapping":{"block":[{{[0-9]+}},{{[0-9]+}},1],"grid":"per-tile","model":"prajapati","model_chose":"sizes and block","predicted_s":{{[0-9.e-]+}},"problem":"T=4,N=24,M=20","shared_memory":0,"staging":false,"strategy":"wavefront","tile":[{{[0-9]+}},{{[0-9]+}},{{[0-9]+}}]}
 // BLOCK: mapping  wavefront: tile=8x16 block={{[0-9]+}}x1x1 grid=per-tile staging=true shared_memory={{[1-9][0-9]*}} model=thesis model_chose=block predicted_s={{.*}} problem=T=6,N=40
 // BLOCK: passed
+// SSOR: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x1x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=3,N=30,M=26
+// SSOR: races 0
+// SSOR: check    against the untransformed program on ref (bit-exact): passed
+// SSOR-EXPLAIN:      // tile sizes of @ssor_2d_5pt:
+// SSOR-EXPLAIN:      //   mapping: global memory
+// SSOR-EXPLAIN-NEXT: //   searched {{[0-9]+}} tile sizes, evaluated {{[0-9]+}} layouts
+// SSOR-EXPLAIN-NEXT: //   2 nests inside host loops 'c1' 3 (host iterations 3); each nest's {{[0-9]+}} best layouts timed in every nest; no other layout can beat the choice
+// SSOR-EXPLAIN-NEXT: //   rank  tile
+// SSOR-EXPLAIN-NEXT: //      1  {{[0-9]+}}x{{[0-9]+}}
