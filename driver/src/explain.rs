@@ -109,6 +109,10 @@ pub struct Explanation {
     /// Where the predictions extrapolate: per mapping searched whose constants the calibration
     /// fitted to this program's own runs, when none of those ran at this problem size.
     pub extrapolations: Vec<String>,
+    /// How neighbouring threads of a tile's intra-tile step move through the arrays, per
+    /// statement of every nest (`stencil_tilemodel::threads`): whether tiles on global memory
+    /// can load coalesced. Empty with the skewed intra-tile wavefront.
+    pub thread_steps: Vec<String>,
 }
 
 /// What [`Explanation::extrapolations`] says for `program` at the problem sizes `params`, for
@@ -170,7 +174,15 @@ pub fn explain_tile_sizes(
         })?;
         let mappings: &[bool] = if staging_choice.is_some() { &[true, false] } else { &[layout.search.staging] };
         let extrapolations = extrapolations(&calibration, &layout.program, &layout.shape.params, mappings);
-        reports.push(Explanation { program: layout.program, report, staging_choice, extrapolations });
+        let thread_steps = layout
+            .shape
+            .nests
+            .iter()
+            .filter_map(stencil_tilemodel::thread_steps)
+            .flatten()
+            .map(|step| step.to_string())
+            .collect();
+        reports.push(Explanation { program: layout.program, report, staging_choice, extrapolations, thread_steps });
     }
     Ok(reports)
 }
@@ -178,7 +190,7 @@ pub fn explain_tile_sizes(
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
 pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for Explanation { program, report, staging_choice, extrapolations } in reports {
+    for Explanation { program, report, staging_choice, extrapolations, thread_steps } in reports {
         out.push_str(&format!("// tile sizes of @{program}:\n"));
         if let Some(choice) = staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice)));
@@ -190,6 +202,12 @@ pub fn render_comments(reports: &[Explanation]) -> String {
             out.push_str("// ");
             out.push_str(line);
             out.push('\n');
+        }
+        if !thread_steps.is_empty() {
+            out.push_str("// neighbouring threads along x (one more on the last band row; tiles on global memory load so, staged ones copy their box row by row):\n");
+            for step in thread_steps {
+                out.push_str(&format!("//   {step}\n"));
+            }
         }
     }
     out
@@ -211,6 +229,9 @@ pub fn render_json(reports: &[Explanation]) -> String {
             }
             if !e.extrapolations.is_empty() {
                 entry["extrapolations"] = serde_json::json!(e.extrapolations);
+            }
+            if !e.thread_steps.is_empty() {
+                entry["thread_steps"] = serde_json::json!(e.thread_steps);
             }
             entry
         })

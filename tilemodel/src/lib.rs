@@ -14,6 +14,7 @@
 //!   and seed 004, Prajapati et al. ([`prajapati`], Eq. 2, 8–12).
 //! * Calibration files per device ([`calibration`], with a built-in H100 file) and the
 //!   least-squares fits that produce them from measured times ([`fit`]).
+//! * How neighbouring threads of a tile move through the arrays ([`threads`]: coalescing).
 //! * The search of thesis Alg. 5.1 with its pruning ([`mod@search`]), and over the nests of a
 //!   program inside host loops ([`nests`], [`shape::ProgramShape`]).
 
@@ -33,6 +34,7 @@ pub mod prajapati;
 pub mod search;
 pub mod shape;
 pub mod thesis;
+pub mod threads;
 
 pub use calibration::Calibration;
 pub use device::{block_limits, residency, BlockLimits, DeviceLimits, Residency, SmResources};
@@ -44,3 +46,4 @@ pub use model::{ModelKind, Prediction, TileModel};
 pub use nests::search_nests;
 pub use search::{search, SearchOptions, SearchReport};
 pub use shape::{BandShape, HostLoop, IntraWavefront, ProgramFacts, ProgramShape};
+pub use threads::{thread_steps, Coalescing, ThreadStep};

@@ -34,6 +34,9 @@
 // AUTO3D-EXPLAIN-NEXT: // note: the calibration fitted the constants of sor_3d_7pt/global to runs at L=256,M=256,N=256,T=16 only; at L=16,M=16,N=16,T=5 its predictions extrapolate
 // AUTO3D-EXPLAIN-NEXT: // tile sizes by the thesis model
 // AUTO3D-EXPLAIN-NEXT: //   mapping: global memory,
+// How neighbouring threads of a tile move through the array: poly-schedule's band puts them a row apart.
+// AUTO3D-EXPLAIN:      // neighbouring threads along x (one more on the last band row; tiles on global memory load so, staged ones copy their box row by row):
+// AUTO3D-EXPLAIN-NEXT: //   S: iterators += (-1, 1, 0, 1); A subscripts += (1, 0, 1): a different row for every thread (not coalesced)
 // AUTO3D-H100: auto = {{{.*}}calibration = "h100"{{.*}}staging = true, staging_by_model = true}
 // BADSTAGING: option 'staging' of pass 'poly-tile': expected auto (the tile model's choice with sizes=auto, else staged), true (stage tiles in shared memory) or false (global memory), got 'maybe'
 // H200: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, calibration = "h200", model = "thesis"
