@@ -137,6 +137,58 @@ def copy_bandwidth(cuda, size=1 << 30, repeats=10):
     return 2 * size / times[len(times) // 2]
 
 
+def launch_gap(cuda, chip, launches=2000, repeats=5):
+    """Seconds between two dependent kernel launches: an empty kernel launched `launches` times
+    back to back on one stream, timed with CUDA events, the median of `repeats` such loops per
+    launch. Every inter-tile wavefront of the tiled mappings is a launch, so this bounds the
+    tile models' per-wavefront costs (sigma_blk, T_sync) from below (stencil-calibrate fit)."""
+    def check(result, what):
+        if result != 0:
+            raise RuntimeError(f"{what} failed with CUDA error {result}")
+
+    ptx = (f".version 7.8\n.target {chip}\n.address_size 64\n"
+           ".visible .entry stencil_empty()\n{\n\tret;\n}\n").encode() + b"\0"
+    check(cuda.cuInit(0), "cuInit")
+    device, context = ctypes.c_int(), ctypes.c_void_p()
+    check(cuda.cuDeviceGet(ctypes.byref(device), 0), "cuDeviceGet")
+    check(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), device), "cuDevicePrimaryCtxRetain")
+    module, function = ctypes.c_void_p(), ctypes.c_void_p()
+    start, stop = ctypes.c_void_p(), ctypes.c_void_p()
+    times = []
+    try:
+        check(cuda.cuCtxSetCurrent(context), "cuCtxSetCurrent")
+        check(cuda.cuModuleLoadData(ctypes.byref(module), ctypes.c_char_p(ptx)), "cuModuleLoadData")
+        check(cuda.cuModuleGetFunction(ctypes.byref(function), module, b"stencil_empty"), "cuModuleGetFunction")
+        check(cuda.cuEventCreate(ctypes.byref(start), 0), "cuEventCreate")
+        check(cuda.cuEventCreate(ctypes.byref(stop), 0), "cuEventCreate")
+        one = ctypes.c_uint(1)
+
+        def launch():
+            check(cuda.cuLaunchKernel(function, one, one, one, one, one, one, ctypes.c_uint(0), None, None, None),
+                  "cuLaunchKernel")
+
+        for i in range(repeats + 1):
+            check(cuda.cuEventRecord(start, None), "cuEventRecord")
+            for _ in range(launches):
+                launch()
+            check(cuda.cuEventRecord(stop, None), "cuEventRecord")
+            check(cuda.cuEventSynchronize(stop), "cuEventSynchronize")
+            ms = ctypes.c_float()
+            check(cuda.cuEventElapsedTime(ctypes.byref(ms), start, stop), "cuEventElapsedTime")
+            if i > 0:  # the first loop is the warm-up
+                times.append(ms.value / 1e3 / launches)
+    finally:
+        if start.value:
+            cuda.cuEventDestroy_v2(start)
+        if stop.value:
+            cuda.cuEventDestroy_v2(stop)
+        if module.value:
+            cuda.cuModuleUnload(module)
+        cuda.cuDevicePrimaryCtxRelease_v2(device)
+    times.sort()
+    return times[len(times) // 2]
+
+
 def simulator_params(params):
     """Smaller sizes for the simulator (it runs 0.01-0.2 M point updates/s): T at most 3, space
     at most 24 (2-D) or 10 (3-D: three or more space parameters), which still spans several tiles."""
@@ -264,9 +316,19 @@ def run_calibration(manifest, results_dir, budget):
     if len(records) < 8:
         say(f"calibration: only {len(records)} runs succeeded; not fitting")
         return device
+    # The per-wavefront costs are a launch at least: measured here and recorded with the runs
+    # (`stencil-calibrate fit --launch-gap` bounds sigma_blk and T_sync by it; not applied by
+    # default, bench/results/2026-11-27-launch-gap-refit.txt).
+    gap = None
+    try:
+        gap = launch_gap(load_driver(), manifest["chip"])
+        say(f"calibration: launch gap {gap * 1e6:.2f} us (an empty kernel launched back to back)")
+    except (RuntimeError, AttributeError, OSError) as e:
+        say(f"calibration: launch gap not measured ({e})")
     measurements = os.path.join(results_dir, "measurements.json")
     with open(measurements, "w") as f:
-        json.dump({"format": 1, "target": "gpu", "device": device["name"] if device else "GPU", "runs": records}, f, indent=1)
+        json.dump({"format": 1, "target": "gpu", "device": device["name"] if device else "GPU",
+                   "launch_gap_s": gap, "runs": records}, f, indent=1)
     tool = os.path.join(HERE, "bin", "stencil-calibrate")
     fitted = subprocess.run([tool, "fit", measurements, "--root", HERE, "--out",
                              os.path.join(results_dir, "calibration.json")], capture_output=True, text=True)

@@ -62,6 +62,10 @@ pub struct Measurements {
     pub device: String,
     /// The runs.
     pub runs: Vec<Run>,
+    /// The device's time between two dependent launches, when the file records it
+    /// (`launch_gap_s`; `bench/bundle_run.py` measures it with the calibration runs;
+    /// `stencil-calibrate fit --launch-gap` applies it).
+    pub launch_gap_s: Option<f64>,
 }
 
 impl Measurements {
@@ -113,6 +117,14 @@ impl Measurements {
             target: root.get("target").and_then(Value::as_str).unwrap_or("?").to_string(),
             device: root.get("device").and_then(Value::as_str).unwrap_or("?").to_string(),
             runs,
+            launch_gap_s: match root.get("launch_gap_s") {
+                None | Some(Value::Null) => None,
+                Some(v) => {
+                    Some(v.as_f64().filter(|g| *g >= 0.0 && g.is_finite()).ok_or_else(|| {
+                        format!("{}: 'launch_gap_s' must be a number of seconds >= 0", path.display())
+                    })?)
+                }
+            },
         })
     }
 }

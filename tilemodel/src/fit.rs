@@ -15,7 +15,8 @@
 //!   current parameters, solve, repeat until no branch changes.
 //!
 //! Every parameter but `β` must be non-negative: a negative one is fixed at 0 and the rest
-//! refitted (an active-set step). A parameter the samples do not determine (its column is
+//! refitted (an active-set step). With a measured launch gap ([`FitOptions`]) the
+//! per-wavefront costs (`σ_blk`, `T_sync`) are bounded below by it instead of 0. A parameter the samples do not determine (its column is
 //! numerically dependent on the others) keeps its value from the base calibration, and the
 //! fit says so. Per-program values then give the defaults for other programs
 //! ([`crate::calibration::PerOperation`]): a least-squares line over the programs' operations
@@ -71,7 +72,8 @@ pub struct FitQuality {
     pub max_relative_error: f64,
     /// Parameters the samples did not determine (kept from the base calibration).
     pub undetermined: Vec<String>,
-    /// Parameters that came out negative and were fixed at 0.
+    /// Parameters that came out below their bound and were fixed at it (0, or the launch gap
+    /// for the per-wavefront costs: [`FitOptions`]).
     pub clamped: Vec<String>,
 }
 
@@ -155,6 +157,17 @@ fn least_squares(a: &[Vec<f64>], b: &[f64], free: &[usize]) -> (Vec<f64>, Vec<us
     (x, dependent)
 }
 
+/// Least squares with every column kept at least `lower[j]` (`x = lower + x'`, `x' ≥ 0` by
+/// [`constrained_least_squares`] on `b − A·lower`); returns the solution, the dependent columns
+/// and those fixed at their bound.
+fn bounded_least_squares(a: &[Vec<f64>], b: &[f64], lower: &[f64]) -> (Vec<f64>, Vec<usize>, Vec<usize>) {
+    let shifted: Vec<f64> =
+        a.iter().zip(b).map(|(row, y)| y - row.iter().zip(lower).map(|(v, l)| v * l).sum::<f64>()).collect();
+    let (mut x, dependent, clamped) = constrained_least_squares(a, &shifted, &vec![true; lower.len()]);
+    x.iter_mut().zip(lower).for_each(|(v, l)| *v += l);
+    (x, dependent, clamped)
+}
+
 /// Least squares with `nonneg[j]` columns kept `≥ 0` (active set: the most negative is fixed
 /// at 0 and the rest refitted); returns the solution, the dependent columns and the clamped.
 fn constrained_least_squares(a: &[Vec<f64>], b: &[f64], nonneg: &[bool]) -> (Vec<f64>, Vec<usize>, Vec<usize>) {
@@ -206,6 +219,32 @@ fn per_operation(points: &[(u32, f64)], fallback: PerOperation) -> PerOperation 
 /// Fits both models to `samples`, starting from `base` (device limits, and values for what the
 /// samples do not determine); `source` and `provenance` describe the result.
 pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &str) -> Result<FitResult> {
+    fit_with(base, samples, source, provenance, &FitOptions::default())
+}
+
+/// What a fit knows besides the runs.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FitOptions {
+    /// The device's measured time between two dependent kernel launches, in seconds (an empty
+    /// kernel launched back to back: `bench/bundle_run.py`). Each inter-tile wavefront is a
+    /// launch, so the per-wavefront costs — the thesis' `σ_blk` (Eq. 5.10) and seed 004's
+    /// `T_sync` — are at least this: without it, runs that vary the launches too little leave
+    /// them at 0 and the search free to pick layouts of hundreds of thousands of launches.
+    pub launch_gap_s: f64,
+}
+
+/// [`fit`] with `options`: the per-wavefront costs bounded below by the launch gap.
+pub fn fit_with(
+    base: &Calibration,
+    samples: &[Sample],
+    source: &str,
+    provenance: &str,
+    options: &FitOptions,
+) -> Result<FitResult> {
+    let gap = options.launch_gap_s;
+    if !(gap >= 0.0 && gap.is_finite()) {
+        return Err(TileModelError::Fit(format!("launch gap {gap} s")));
+    }
     if samples.is_empty() {
         return Err(TileModelError::Fit("no samples".into()));
     }
@@ -245,8 +284,10 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
             r
         })
         .collect();
-    let nonneg = vec![true; nt];
-    let (mut x, dependent, clamped) = constrained_least_squares(&rows, &ones, &nonneg);
+    // σ_blk (column 1) is a launch at least; everything else is non-negative.
+    let mut lower = vec![0.0; nt];
+    lower[1] = gap;
+    let (mut x, dependent, clamped) = bounded_least_squares(&rows, &ones, &lower);
     // Back from β' to β (a β' left undetermined keeps the base β below).
     for p in 0..programs.len() {
         let j = 3 + 3 * p;
@@ -266,7 +307,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     // Undetermined parameters keep their base values.
     for &j in &dependent {
         x[j] = if j < 3 {
-            base.thesis_params("", true, 0, 8).to_vector()[j]
+            base.thesis_params("", true, 0, 8).to_vector()[j].max(lower[j])
         } else if j == setup {
             base.thesis.sigma_tile
         } else {
@@ -301,7 +342,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     // Seed 004: columns L, τ_sync, T_sync, then C_iter per program; alternate branches.
     let np = 3 + programs.len();
     let base_p = base.prajapati_params("", true, 0);
-    let mut y: Vec<f64> = vec![base_p.l_word, base_p.tau_sync, base_p.t_sync];
+    let mut y: Vec<f64> = vec![base_p.l_word, base_p.tau_sync, base_p.t_sync.max(gap)];
     for name in &programs {
         let s = samples.iter().find(|s| key(s) == *name);
         y.push(s.map_or(base_p.c_iter, |s| base.prajapati_params(&s.program, s.staged, s.operations).c_iter));
@@ -334,7 +375,10 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
                 r
             })
             .collect();
-        let (solution, dependent, clamped) = constrained_least_squares(&rows, &ones, &vec![true; np]);
+        // T_sync (column 2) is a launch at least.
+        let mut lower = vec![0.0; np];
+        lower[2] = gap;
+        let (solution, dependent, clamped) = bounded_least_squares(&rows, &ones, &lower);
         for (j, v) in solution.iter().enumerate() {
             if !dependent.contains(&j) {
                 y[j] = *v;
@@ -446,6 +490,7 @@ pub fn fit(base: &Calibration, samples: &[Sample], source: &str, provenance: &st
     }
     c.fit = Some(serde_json::json!({
         "samples": samples.len(),
+        "launch_gap_s": gap,
         "programs": programs,
         "problems": problems,
         "thesis": q(&thesis_quality),

@@ -2,7 +2,7 @@
 //! and without noise) give those parameters back.
 
 use proptest::prelude::*;
-use stencil_tilemodel::fit::{fit, Sample};
+use stencil_tilemodel::fit::{fit, fit_with, FitOptions, Sample};
 use stencil_tilemodel::prajapati::{PrajapatiParams, PrajapatiParts};
 use stencil_tilemodel::thesis::ThesisParams;
 use stencil_tilemodel::Calibration;
@@ -200,4 +200,41 @@ fn a_parameter_the_runs_do_not_vary_keeps_its_base_value() {
     assert_eq!(result.thesis.undetermined.len(), 1, "{:?}", result.thesis);
     let e = fit(&base, &[], "measured", "none").unwrap_err().to_string();
     assert!(e.contains("no samples"), "{e}");
+}
+
+/// A measured launch gap bounds the per-wavefront costs from below: with one above the truth
+/// they sit at it (and the fit says they were held there), with one below they come back as
+/// without it; the file records the gap. Times whose per-wavefront cost is 0 (what runs that
+/// hardly vary the launches fit) get the gap.
+#[test]
+fn the_launch_gap_bounds_the_per_wavefront_costs() {
+    let base = Calibration::h100_default().unwrap();
+    for model_thesis in [true, false] {
+        let runs = samples(13, 12, 0.0, model_thesis);
+        let truth = if model_thesis { 2.5e-6 } else { 2.2e-6 };
+        let per_wavefront = |c: &Calibration| {
+            if model_thesis {
+                c.thesis_params("sor_2d", true, 9, 8).sigma_blk
+            } else {
+                c.prajapati_params("sor_2d", true, 9).t_sync
+            }
+        };
+        let below = fit_with(&base, &runs, "measured", "synthetic", &FitOptions { launch_gap_s: 1e-6 }).unwrap();
+        assert!(close(per_wavefront(&below.calibration), truth, 1e-6), "{model_thesis}");
+        let above = fit_with(&base, &runs, "measured", "synthetic", &FitOptions { launch_gap_s: 4e-6 }).unwrap();
+        assert!(close(per_wavefront(&above.calibration), 4e-6, 1e-9), "{model_thesis}");
+        let quality = if model_thesis { &above.thesis } else { &above.prajapati };
+        let name = if model_thesis { "sigma_blk" } else { "t_sync" };
+        assert!(quality.clamped.iter().any(|c| c == name), "{model_thesis}: {quality:?}");
+        assert_eq!(above.calibration.fit.as_ref().and_then(|f| f["launch_gap_s"].as_f64()), Some(4e-6));
+    }
+    let mut flat = samples(17, 12, 0.0, true);
+    for s in &mut flat {
+        // No per-wavefront cost in the times.
+        s.seconds -= s.thesis[1] * 2.5e-6;
+    }
+    let result = fit_with(&base, &flat, "measured", "synthetic", &FitOptions { launch_gap_s: 3e-6 }).unwrap();
+    assert!(close(result.calibration.thesis_params("sor_2d", true, 9, 8).sigma_blk, 3e-6, 1e-9));
+    let e = fit_with(&base, &flat, "measured", "synthetic", &FitOptions { launch_gap_s: -1.0 }).unwrap_err();
+    assert!(e.to_string().contains("launch gap"), "{e}");
 }
