@@ -378,15 +378,18 @@ fn nest_shape(
             ));
         }
         let on_host = |coeffs: &[i64]| host[s].iter().any(|&j| coeffs[j] != 0);
+        let host_dependent = |what: &str| {
+            unsupported(format!(
+                "{what} of statement {} depends on a host loop's iterator (the nests would differ between host iterations)",
+                stmt.name()
+            ))
+        };
         let mut map = Vec::with_capacity(m);
         let mut shift = Vec::with_capacity(m);
         for &r in rows {
             let row = &sched.rows()[r];
             if on_host(row.coeffs()) {
-                return unsupported(format!(
-                    "a band row of statement {} depends on a host loop's iterator (the nests would differ between host iterations)",
-                    stmt.name()
-                ));
+                return host_dependent("a band row");
             }
             map.push(kept.iter().map(|&j| row.coeffs()[j]).collect());
             shift.push(eval_params(row.coeffs(), row.constant(), n, params)?);
@@ -404,10 +407,7 @@ fn nest_shape(
             let mut offset = Vec::new();
             for f in a.index() {
                 if on_host(f.coeffs()) {
-                    return unsupported(format!(
-                        "an access of statement {} depends on a host loop's iterator (the nests would differ between host iterations)",
-                        stmt.name()
-                    ));
+                    return host_dependent("an access");
                 }
                 linear.push(kept.iter().map(|&j| f.coeffs()[j]).collect());
                 offset.push(eval_params(f.coeffs(), f.constant(), n, params)?);

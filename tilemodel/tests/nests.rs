@@ -91,7 +91,7 @@ fn merged_search_finds_the_exhaustive_best_with(what: &str, shape: &ProgramShape
                     .map_or(0.0, |t| t.seconds);
                 let mut exhaustive = f64::INFINITY;
                 let mut index = vec![0usize; grids.len()];
-                'sizes: loop {
+                loop {
                     let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
                     // Every block of the size in each nest (a list that never fills: no bound).
                     let fixed = SearchOptions { fixed_sizes: Some(sizes.clone()), keep: 1 << 20, ..options.clone() };
@@ -114,14 +114,9 @@ fn merged_search_finds_the_exhaustive_best_with(what: &str, shape: &ProgramShape
                             exhaustive = exhaustive.min(joint);
                         }
                     }
-                    for k in (0..index.len()).rev() {
-                        index[k] += 1;
-                        if index[k] < grids[k].len() {
-                            continue 'sizes;
-                        }
-                        index[k] = 0;
+                    if !common::next_sizes(&mut index, &grids) {
+                        break;
                     }
-                    break;
                 }
                 let chosen = best.prediction.seconds;
                 assert!(

@@ -112,7 +112,7 @@ fn branch_and_bound_finds_the_exhaustive_best_with(calibration: &Calibration) {
                 let chosen = report.choice().unwrap().prediction.seconds;
                 let mut exhaustive = f64::INFINITY;
                 let mut index = vec![0usize; grids.len()];
-                'sizes: loop {
+                loop {
                     let sizes: Vec<i64> = index.iter().zip(&grids).map(|(&k, g)| g[k]).collect();
                     // Every block evaluated: a list that never fills turns both bounds off.
                     let fixed = SearchOptions { fixed_sizes: Some(sizes.clone()), keep: 1 << 20, ..options.clone() };
@@ -124,14 +124,9 @@ fn branch_and_bound_finds_the_exhaustive_best_with(calibration: &Calibration) {
                             exhaustive = exhaustive.min(r.prediction.seconds);
                         }
                     }
-                    for k in (0..index.len()).rev() {
-                        index[k] += 1;
-                        if index[k] < grids[k].len() {
-                            continue 'sizes;
-                        }
-                        index[k] = 0;
+                    if !common::next_sizes(&mut index, &grids) {
+                        break;
                     }
-                    break;
                 }
                 assert!(
                     (chosen - exhaustive).abs() <= 1e-9 * exhaustive,
