@@ -869,8 +869,9 @@ fn layered_lower_bounds(
     (wavefronts, tiles.max(layered).max(full), full)
 }
 
-/// Advances a mixed-radix counter over the size grids; `false` after the last.
-fn next_index(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
+/// Advances a mixed-radix counter over the size grids (one position per row, the last row
+/// fastest): the search's order of tile sizes; `false` after the last.
+pub fn next_index(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
     for k in (0..index.len()).rev() {
         index[k] += 1;
         if index[k] < grids[k].len() {

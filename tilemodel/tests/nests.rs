@@ -114,7 +114,7 @@ fn merged_search_finds_the_exhaustive_best_with(what: &str, shape: &ProgramShape
                             exhaustive = exhaustive.min(joint);
                         }
                     }
-                    if !common::next_sizes(&mut index, &grids) {
+                    if !search::next_index(&mut index, &grids) {
                         break;
                     }
                 }

@@ -124,7 +124,7 @@ fn branch_and_bound_finds_the_exhaustive_best_with(calibration: &Calibration) {
                             exhaustive = exhaustive.min(r.prediction.seconds);
                         }
                     }
-                    if !common::next_sizes(&mut index, &grids) {
+                    if !search::next_index(&mut index, &grids) {
                         break;
                     }
                 }

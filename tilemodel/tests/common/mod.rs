@@ -139,19 +139,6 @@ pub fn band_width(scop: &Scop, balanced: bool) -> usize {
     schedule(scop, &g, &options).unwrap().bands[0].rows.len()
 }
 
-/// Steps `index` (one position per row of `grids`) to the next combination of sizes, the last
-/// row fastest; `false` after the last one. Tests enumerate every tile size with it.
-pub fn next_sizes(index: &mut [usize], grids: &[Vec<i64>]) -> bool {
-    for k in (0..index.len()).rev() {
-        index[k] += 1;
-        if index[k] < grids[k].len() {
-            return true;
-        }
-        index[k] = 0;
-    }
-    false
-}
-
 /// The next value of a fixed pseudo-random walk (a 64-bit linear congruential step): tests draw
 /// sizes from it so that they do not depend on proptest's seed.
 pub fn next_random(state: &mut u64) -> u64 {
