@@ -4,12 +4,14 @@
 //!
 //! Every nest tiles the same band with the same sizes and block, so a layout's time is the
 //! host iterations times the sum of its times in each nest (each nest's wavefronts are separate
-//! launches; thesis Eq. 5.11 per nest), less the part a run pays once
-//! ([`crate::model::TileModel::run_constant`], Eq. 5.8's `σ_ker`), counted once. The layout that minimises the sum is found as a top-k
-//! merge (Fagin's threshold algorithm): each nest's `k` best layouts on their own
-//! ([`search`]), every layout among them timed in every nest, and `k` widened until no layout
-//! outside them can beat the best: such a layout takes at least the `k`-th best time of each
-//! nest whose list is full (a nest whose list is not full listed every layout it can run).
+//! launches; thesis Eq. 5.11 per nest), with the part a run pays once
+//! ([`crate::model::TileModel::run_constant`], Eq. 5.8's `σ_ker`) counted once. Nests without
+//! instances at the problem sizes launch nothing and are left out. The layout that minimises
+//! the sum is found as a top-k merge (Fagin's threshold algorithm): each nest's `k` best
+//! layouts on their own ([`search`]), every layout among them timed in every nest, and `k`
+//! widened until no layout outside them can beat the best: such a layout takes at least the
+//! `k`-th best time of each nest whose list is full (a nest whose list is not full listed every
+//! layout it can run).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -19,7 +21,7 @@ use crate::error::{Result, TileModelError};
 use crate::intra::Block;
 use crate::model::{Prediction, Term};
 use crate::search::{search, PrunedRegion, Ranked, SearchOptions, SearchReport};
-use crate::shape::ProgramShape;
+use crate::shape::{BandShape, ProgramShape};
 
 /// The layouts each nest's first search lists (or the layouts kept, if more).
 const FIRST_CANDIDATES: usize = 16;
@@ -41,7 +43,10 @@ pub fn search_nests(
     }
     let start = Instant::now();
     let repeats = program.repeats() as f64;
-    let first_nest = &program.nests[0];
+    let nests: Vec<&BandShape> = program.nests.iter().filter(|n| n.instances() > 0).collect();
+    let Some(&first_nest) = nests.first() else {
+        return Err(TileModelError::InvalidInput("no statement has an instance at these problem sizes".into()));
+    };
     let once = calibration
         .model(options.model, name, options.staged, first_nest.operations_per_point(), first_nest.element_bytes())
         .run_constant();
@@ -52,13 +57,12 @@ pub fn search_nests(
     // that a layout missing from a nest's full list is slower there than its last.
     let extents = options.size_extents.clone().unwrap_or_else(|| {
         (0..program.width())
-            .map(|row| program.nests.iter().map(|n| n.row_ranges()[row]).map(|(lo, hi)| hi - lo + 1).max().unwrap_or(1))
+            .map(|row| nests.iter().map(|n| n.row_ranges()[row]).map(|(lo, hi)| hi - lo + 1).max().unwrap_or(1))
             .collect()
     });
     let options = &SearchOptions { size_extents: Some(extents), ..options.clone() };
     loop {
-        let listed = program
-            .nests
+        let listed = nests
             .iter()
             .map(|nest| search(nest, name, calibration, &SearchOptions { keep: k, beat: None, ..options.clone() }))
             .collect::<Result<Vec<_>>>()?;
@@ -86,7 +90,7 @@ pub fn search_nests(
                     ..options.clone()
                 };
                 evaluated += 1;
-                match search(&program.nests[n], name, calibration, &fixed) {
+                match search(nests[n], name, calibration, &fixed) {
                     Ok(report) => match report.best.into_iter().next() {
                         Some(r) => *slot = Some(r),
                         None => continue 'candidates,
@@ -125,13 +129,14 @@ pub fn search_nests(
         if joint.is_empty() && options.beat.is_none() {
             return Err(TileModelError::NoLayout(format!(
                 "no layout runs in all {} nests (each nest's {k} best were tried in the others)",
-                program.nests.len()
+                nests.len()
             )));
         }
         let loops: Vec<String> = program.host_loops.iter().map(|l| format!("'{}' {}", l.name, l.trips)).collect();
         let composition = format!(
-            "{} nests inside {} (host iterations {}); each nest's {k} best layouts timed in every nest; {}",
-            program.nests.len(),
+            "{} {} inside {} (host iterations {}); each nest's {k} best layouts timed in every nest; {}",
+            nests.len(),
+            if nests.len() == 1 { "nest" } else { "nests" },
             if loops.is_empty() { "no host loop".to_string() } else { format!("host loops {}", loops.join(", ")) },
             program.repeats(),
             if proven {

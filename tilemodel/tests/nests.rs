@@ -131,3 +131,26 @@ fn merged_search_finds_the_exhaustive_best_with(what: &str, shape: &ProgramShape
         }
     }
 }
+
+/// A nest without instances at the problem sizes launches nothing: the merged search leaves it
+/// out, and a program whose only nest with instances is repeated by the host loop gets that
+/// nest's choice, its time the host iterations times the nest's (the run's constant once).
+#[test]
+fn a_nest_without_instances_is_left_out() {
+    let (_, _, mut shape) = ssor(&[4, 20, 13], &[2, 2]);
+    let empty = &mut shape.nests[1].statements[0];
+    empty.upper = empty.lower.iter().map(|l| l - 1).collect();
+    let calibration = Calibration::built_in("h200").unwrap().unwrap();
+    let options = SearchOptions { keep: 1, ..SearchOptions::default() };
+    let merged = search_nests(&shape, "ssor", &calibration, &options).unwrap();
+    let alone = search(&shape.nests[0], "ssor", &calibration, &options).unwrap();
+    let (m, a) = (merged.choice().unwrap(), alone.choice().unwrap());
+    assert_eq!((&m.sizes, m.block), (&a.sizes, a.block));
+    let once = calibration
+        .model(ModelKind::Thesis, "ssor", true, shape.nests[0].operations_per_point(), shape.nests[0].element_bytes())
+        .run_constant()
+        .map_or(0.0, |t| t.seconds);
+    let want = once + 4.0 * (a.prediction.seconds - once);
+    assert!((m.prediction.seconds - want).abs() <= 1e-9 * want, "{} vs {want}", m.prediction.seconds);
+    assert!(merged.composition.as_deref().is_some_and(|c| c.starts_with("1 nest inside")), "{:?}", merged.composition);
+}
