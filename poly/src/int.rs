@@ -5,6 +5,30 @@
 
 use crate::error::{overflow, Result};
 
+/// The determinant of a small square integer matrix (Laplace expansion in `i128`: exact for
+/// the few rows and small coefficients of schedule bands; callers keep matrices small).
+pub fn determinant(a: &[Vec<i64>]) -> i128 {
+    match a.len() {
+        0 => 1,
+        1 => a[0].first().map_or(0, |&v| i128::from(v)),
+        _ => {
+            let mut det = 0i128;
+            for (j, &x) in a[0].iter().enumerate() {
+                if x == 0 {
+                    continue;
+                }
+                let minor: Vec<Vec<i64>> = a[1..]
+                    .iter()
+                    .map(|row| row.iter().enumerate().filter(|&(c, _)| c != j).map(|(_, &v)| v).collect())
+                    .collect();
+                let sign = if j % 2 == 0 { 1 } else { -1 };
+                det += sign * i128::from(x) * determinant(&minor);
+            }
+            det
+        }
+    }
+}
+
 /// Greatest common divisor of the magnitudes of `a` and `b` (0 when both are 0).
 pub(crate) fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {

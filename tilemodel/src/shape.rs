@@ -598,29 +598,8 @@ pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
 }
 
-/// The determinant of a small integer matrix (Laplace expansion in `i128`).
-pub(crate) fn determinant(a: &[Vec<i64>]) -> i128 {
-    let n = a.len();
-    match n {
-        0 => 1,
-        1 => i128::from(a[0][0]),
-        _ => {
-            let mut det = 0i128;
-            for (j, &x) in a[0].iter().enumerate() {
-                if x == 0 {
-                    continue;
-                }
-                let minor: Vec<Vec<i64>> = a[1..]
-                    .iter()
-                    .map(|row| row.iter().enumerate().filter(|&(c, _)| c != j).map(|(_, &v)| v).collect())
-                    .collect();
-                let sign = if j % 2 == 0 { 1 } else { -1 };
-                det += sign * i128::from(x) * determinant(&minor);
-            }
-            det
-        }
-    }
-}
+/// The determinant of a small integer matrix (`stencil_poly`'s, which the band scheduler uses too).
+pub(crate) use stencil_poly::determinant;
 
 /// The inverse of a unimodular integer matrix (adjugate over the determinant ±1); `None` when
 /// the matrix is not square or not unimodular.

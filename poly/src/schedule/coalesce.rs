@@ -1,0 +1,183 @@
+//! Bands whose neighbouring threads read neighbouring elements (`poly-schedule{coalesce=true}`,
+//! opt-in).
+//!
+//! A GPU mapping of a tiled band runs an intra-tile wavefront step's points with the last band
+//! row's loop on `threadIdx.x`: neighbouring threads differ by `d = Φ⁻¹·e_m` in the iterators
+//! (the band inverse's last column). Pluto's rows say nothing about `d`; for 2-D and 3-D SOR
+//! they make it move the outer subscripts (3-D: `(t, i, j, k) += (−1, 1, 0, 1)`, threads
+//! `M·L + 1` elements apart), so no warp load is coalesced. Any band with the same first row
+//! `φ₁` (the balanced intra-tile wavefront, thesis Def. 4.1) whose other rows but the last
+//! vanish on a direction `d` and whose last row is ±1 on it makes the threads step by `d`
+//! exactly. Choosing `d` to move only the write's last subscript, by the fewest elements
+//! (`φ₁·d = 0` forces a time component: SOR's `2t + i + j + k` allows `(1, 0, 0, −2)`, 2
+//! elements), and the rows among small non-negative legal hyperplanes with the least total
+//! dependence distance (Pluto's cost), gives e.g. `(2t+i+j+k, 2t+i+k, 2t+j+k, t+i+j)` for
+//! 3-D SOR. This is a preference on top of Pluto's band, tried only where it is simple to
+//! prove: one statement, a band over all its iterators, uniform dependences, a first row
+//! positive on every dependence; the caller checks the new band's legality again.
+
+use crate::dependence::DependenceGraph;
+use crate::int::determinant;
+use crate::scop::Scop;
+
+use super::transformation::Transformation;
+
+/// The largest magnitude of a direction's entries, and of a new row's coefficients.
+const DIRECTION_BOUND: i64 = 3;
+const ROW_BOUND: i64 = 2;
+
+/// A band `coalesced_band` chose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoalescedBand {
+    /// The band's rows over the statement's iterators, outermost first (the first unchanged).
+    pub rows: Vec<Vec<i64>>,
+    /// How neighbouring threads differ in the iterators (`Φ⁻¹·e_m`).
+    pub step: Vec<i64>,
+    /// How many elements apart along the write's last subscript they are.
+    pub stride: u64,
+}
+
+/// For band `band` of `t` over `scop`'s single statement: a band with the same first row whose
+/// threads step along the write's last subscript only, by fewer elements than the current
+/// band's (module documentation); `None` when the band does not qualify, already steps so, or
+/// no such band is found among the small rows.
+pub fn coalesced_band(scop: &Scop, graph: &DependenceGraph, t: &Transformation, band: usize) -> Option<CoalescedBand> {
+    let [statement] = scop.statements() else { return None };
+    let schedule = t.schedules.first()?;
+    let rows = t.bands.get(band)?.rows.clone();
+    let n = statement.n_iterators();
+    let m = rows.len();
+    if m != n || m < 2 {
+        return None;
+    }
+    let phi: Vec<Vec<i64>> =
+        rows.map(|r| schedule.rows().get(r).map(|f| f.coeffs()[..n].to_vec())).collect::<Option<_>>()?;
+    let distances: Vec<Vec<i64>> =
+        graph.dependences().iter().map(|d| d.distance.clone().filter(|v| v.len() == n)).collect::<Option<_>>()?;
+    let dot = |a: &[i64], b: &[i64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<i64>();
+    let first = &phi[0];
+    if distances.iter().any(|d| dot(first, d) < 1) {
+        return None;
+    }
+    let write = statement.accesses().iter().find(|a| a.is_write())?;
+    let subscripts: Vec<Vec<i64>> = write.index().iter().map(|f| f.coeffs()[..n].to_vec()).collect();
+    let (last, outer) = subscripts.split_last()?;
+    // How the current band's threads step, and how far apart they read.
+    let stride_of = |d: &[i64]| -> Option<u64> {
+        outer.iter().all(|row| dot(row, d) == 0).then(|| dot(last, d).unsigned_abs()).filter(|&s| s > 0)
+    };
+    let current = inverse_last_column(&phi).and_then(|d| stride_of(&d));
+    // The direction: only the last subscript moves, by the fewest elements, then the shortest.
+    let direction = vectors(n, -DIRECTION_BOUND, DIRECTION_BOUND)
+        .filter(|d| dot(first, d) == 0)
+        .filter_map(|d| stride_of(&d).map(|s| (s, d.iter().map(|x| x.unsigned_abs()).sum::<u64>(), d)))
+        .min()?;
+    let (stride, _, step) = direction;
+    if current.is_some_and(|c| c <= stride) {
+        return None;
+    }
+    // Legal rows (non-negative on every dependence), small and non-negative as Pluto's.
+    let legal: Vec<Vec<i64>> = vectors(n, 0, ROW_BOUND).filter(|r| distances.iter().all(|d| dot(r, d) >= 0)).collect();
+    let cost = |r: &[i64]| (distances.iter().map(|d| dot(r, d)).sum::<i64>(), r.iter().sum::<i64>());
+    let mut along: Vec<&Vec<i64>> = legal.iter().filter(|r| dot(r, &step) == 0).collect();
+    let mut across: Vec<&Vec<i64>> = legal.iter().filter(|r| dot(r, &step).abs() == 1).collect();
+    along.sort_by_key(|r| (cost(r), r.to_vec()));
+    across.sort_by_key(|r| (cost(r), r.to_vec()));
+    // (total dependence distance, coefficient sum) of the best band so far, and its rows.
+    type Scored = ((i64, i64), Vec<Vec<i64>>);
+    let mut best: Option<Scored> = None;
+    for middle in combinations(&along, m - 2) {
+        for &closing in &across {
+            let mut candidate: Vec<Vec<i64>> = vec![first.clone()];
+            candidate.extend(middle.iter().map(|r| r.to_vec()));
+            candidate.push(closing.clone());
+            if determinant(&candidate).abs() != 1 {
+                continue;
+            }
+            let total = candidate[1..].iter().map(|r| cost(r)).fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
+            if best.as_ref().is_none_or(|(b, _)| total < *b) {
+                best = Some((total, candidate));
+            }
+        }
+    }
+    let (_, rows) = best?;
+    // The last row is ±1 on `step`: the threads step by `step` or its negation.
+    let step = inverse_last_column(&rows)?;
+    Some(CoalescedBand { rows, step, stride })
+}
+
+/// The last column of `Φ⁻¹` for a unimodular `Φ` (cofactors; `None` when `|det Φ| ≠ 1`).
+fn inverse_last_column(phi: &[Vec<i64>]) -> Option<Vec<i64>> {
+    let m = phi.len();
+    let det = determinant(phi);
+    if det.abs() != 1 {
+        return None;
+    }
+    (0..m)
+        .map(|i| {
+            // (Φ⁻¹)[i][m−1] = cofactor(m−1, i) / det.
+            let minor: Vec<Vec<i64>> = phi[..m - 1]
+                .iter()
+                .map(|row| row.iter().enumerate().filter(|&(c, _)| c != i).map(|(_, &v)| v).collect())
+                .collect();
+            let sign = if (i + m - 1).is_multiple_of(2) { 1 } else { -1 };
+            i64::try_from(sign * determinant(&minor) * det).ok()
+        })
+        .collect()
+}
+
+/// Every non-zero vector of `n` entries in `lo..=hi`.
+fn vectors(n: usize, lo: i64, hi: i64) -> impl Iterator<Item = Vec<i64>> {
+    let span = (hi - lo + 1) as u64;
+    let count = span.pow(n as u32);
+    (0..count)
+        .map(move |mut k| {
+            (0..n)
+                .map(|_| {
+                    let v = lo + (k % span) as i64;
+                    k /= span;
+                    v
+                })
+                .collect::<Vec<i64>>()
+        })
+        .filter(|v| v.iter().any(|&x| x != 0))
+}
+
+/// The `k`-element subsets of `items`, in order.
+fn combinations<T>(items: &[T], k: usize) -> Vec<Vec<&T>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        for mut rest in combinations(&items[i + 1..], k - 1) {
+            rest.insert(0, item);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_column_of_the_inverse_steps_the_last_row_only() {
+        let phi = vec![vec![2, 1, 1, 1], vec![2, 1, 0, 1], vec![2, 0, 1, 1], vec![1, 1, 1, 0]];
+        let d = inverse_last_column(&phi).unwrap();
+        for (k, row) in phi.iter().enumerate() {
+            assert_eq!(row.iter().zip(&d).map(|(a, b)| a * b).sum::<i64>(), i64::from(k == 3));
+        }
+        assert_eq!(d.iter().map(|x| x.abs()).collect::<Vec<_>>(), [1, 0, 0, 2]);
+        assert!(inverse_last_column(&[vec![2, 0], vec![0, 1]]).is_none());
+    }
+
+    #[test]
+    fn subsets_and_vectors_are_complete() {
+        assert_eq!(combinations(&[1, 2, 3, 4], 2).len(), 6);
+        assert_eq!(combinations(&[1, 2], 0).len(), 1);
+        assert_eq!(vectors(2, 0, 2).count(), 8);
+        assert_eq!(vectors(3, -1, 1).count(), 26);
+    }
+}
