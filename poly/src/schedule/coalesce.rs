@@ -22,9 +22,10 @@ use crate::scop::Scop;
 
 use super::transformation::Transformation;
 
-/// The largest magnitude of a direction's entries, and of a new row's coefficients.
-const DIRECTION_BOUND: i64 = 3;
-const ROW_BOUND: i64 = 2;
+/// The largest magnitude of a direction's entries, and of a new row's coefficients (Seidel's
+/// first row `4t + 2i + j` needs 4 for both: threads 4 elements apart).
+const DIRECTION_BOUND: i64 = 4;
+const ROW_BOUND: i64 = 4;
 
 /// A band `coalesced_band` chose.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=true})' | FileCheck %s --check-prefix=SOR3D
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=true},poly-verify-schedule)' | FileCheck %s --check-prefix=SOR2D
 // RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=true})' | FileCheck %s --check-prefix=SOR1D
+// RUN: stencil-opt %S/../../../examples/polybench-seidel-2d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=true})' | FileCheck %s --check-prefix=SEIDEL
 // RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=true})' | FileCheck %s --check-prefix=JACOBI
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --param N=512 --param M=512 --param L=512 --param T=20 --explain-tile-sizes \
 // RUN:   --pass-pipeline='builtin.module(poly-schedule{coalesce=true},poly-tile{sizes=3,6,6,6 staging=false},gpu-map{block=8,2,2 staging=false})' | FileCheck %s --check-prefix=THREADS
@@ -13,6 +14,8 @@
 
 // SOR3D: poly.schedule = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3] -> (d0 * 2 + d1 + d2 + d3, d0 * 2 + d3, d0 * 2 + d2 + d3, d0)>
 // SOR2D: poly.schedule = affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 * 2 + d1 + d2, d0 * 2 + d2, d0)>
+// Seidel's first row 4t + 2i + j: threads 4 elements apart.
+// SEIDEL: poly.schedule = affine_map<(d0, d1, d2)[s0, s1] -> (d0 * 4 + d1 * 2 + d2, d0 * 4 + d1 + d2, d0)>
 // 1-D SOR's threads are 2 elements apart already (the least its first row allows): unchanged.
 // SOR1D: poly.schedule = affine_map<(d0, d1)[s0, s1] -> (d0 * 2 + d1, d0 + d1)>
 // Two statements: not covered, Pluto's band.
