@@ -367,6 +367,26 @@ mod tests {
         assert!((thesis.rank_correlation + 1.0).abs() < 1e-12, "{thesis:?}");
     }
 
+    /// A measurements file's launch gap is read when present and refused when it is not a
+    /// number of seconds ≥ 0, with the file's name.
+    #[test]
+    fn the_launch_gap_of_a_measurements_file() {
+        let folder = std::env::temp_dir().join(format!("stencil-calibrate-gap-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).expect("a temporary folder");
+        let load = |gap: &str| {
+            let path = folder.join("m.json");
+            let text = format!(r#"{{"format": 1, "target": "gpu", "device": "X", {gap} "runs": []}}"#);
+            std::fs::write(&path, text).expect("written");
+            super::Measurements::load(&path, None)
+        };
+        assert_eq!(load("").expect("loads").launch_gap_s, None);
+        assert_eq!(load(r#""launch_gap_s": null,"#).expect("loads").launch_gap_s, None);
+        assert_eq!(load(r#""launch_gap_s": 2.5e-6,"#).expect("loads").launch_gap_s, Some(2.5e-6));
+        let e = load(r#""launch_gap_s": -1,"#).expect_err("refused");
+        assert!(e.contains("m.json") && e.contains("launch_gap_s"), "{e}");
+        std::fs::remove_dir_all(&folder).ok();
+    }
+
     #[test]
     fn rank_correlation_of_monotone_and_reversed_lists() {
         assert!((spearman(&[1.0, 2.0, 3.0], &[10.0, 20.0, 90.0]) - 1.0).abs() < 1e-12);

@@ -29,6 +29,34 @@ pub fn determinant(a: &[Vec<i64>]) -> i128 {
     }
 }
 
+/// The inverse of a unimodular integer matrix (adjugate over the determinant ±1); `None` when
+/// the matrix is not square or not unimodular.
+pub fn unimodular_inverse(a: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
+    let n = a.len();
+    if a.iter().any(|r| r.len() != n) || n == 0 || n > 6 {
+        return None;
+    }
+    let det = determinant(a);
+    if det != 1 && det != -1 {
+        return None;
+    }
+    let mut inv = vec![vec![0i64; n]; n];
+    for (i, row) in inv.iter_mut().enumerate() {
+        for (j, cell) in row.iter_mut().enumerate() {
+            // inv[i][j] = cofactor(j, i) / det.
+            let minor: Vec<Vec<i64>> = a
+                .iter()
+                .enumerate()
+                .filter(|&(r, _)| r != j)
+                .map(|(_, r)| r.iter().enumerate().filter(|&(c, _)| c != i).map(|(_, &v)| v).collect())
+                .collect();
+            let sign = if (i + j) % 2 == 0 { 1 } else { -1 };
+            *cell = i64::try_from(sign * determinant(&minor) * det).ok()?;
+        }
+    }
+    Some(inv)
+}
+
 /// Greatest common divisor of the magnitudes of `a` and `b` (0 when both are 0).
 pub(crate) fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {

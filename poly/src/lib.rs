@@ -90,7 +90,7 @@ pub use dependence::{
 pub use error::{PolyError, Result};
 pub use farkas::{farkas_nonnegative, ParametricForm};
 pub use fourier_motzkin::Projection;
-pub use int::determinant;
+pub use int::{determinant, unimodular_inverse};
 pub use limits::Limits;
 pub use lp::rational::Rational;
 pub use polyhedron::{Domain, LexMin, Optimum, Polyhedron};

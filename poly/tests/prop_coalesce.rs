@@ -1,11 +1,12 @@
-//! `coalesced_band` (poly-schedule{coalesce=true}) on generated in-place stencils: whenever it
-//! proposes a band, the band keeps the first row, is unimodular, every row is non-negative on
-//! every dependence (so it is permutable, which the checker confirms), the last row's step moves
-//! only the write's last subscript, by the stride it reports, and the rows before the last
-//! vanish on that step.
+//! `coalesced_band` and `coalesce_bands` (poly-schedule{coalesce=true}) on generated in-place
+//! stencils: whenever a band is proposed, it keeps the first row, is unimodular, every row is
+//! non-negative on every dependence, the last row's step moves only the write's last subscript,
+//! by the stride it reports, and the rows before the last vanish on that step; `coalesce_bands`
+//! applies every proposal (all are legal) and the checker agrees the result is permutable and
+//! legal.
 
 use proptest::prelude::*;
-use stencil_poly::schedule::{check_permutable, coalesced_band};
+use stencil_poly::schedule::{check_permutable, coalesce_bands, coalesced_band, CoalescedBand};
 use stencil_poly::*;
 
 /// An in-place stencil over `d` space dimensions inside a time loop (SOR-like when it reads
@@ -67,11 +68,18 @@ proptest! {
         let scop = stencil(d, &reads);
         let graph = DependenceGraph::compute(&scop, &DependenceOptions::default()).unwrap();
         let Ok(t) = schedule(&scop, &graph, &SchedulerOptions::gpu()) else { return Ok(()) };
-        for b in 0..t.bands.len() {
-            let Some(band) = coalesced_band(&scop, &graph, &t, b) else { continue };
-            let n = d + 1;
-            let old: Vec<Vec<i64>> = t.bands[b].rows.clone().map(|r| t.schedules[0].rows()[r].coeffs()[..n].to_vec()).collect();
-            prop_assert_eq!(&band.rows[0], &old[0]);
+        let n = d + 1;
+        let old: Vec<Vec<Vec<i64>>> = t
+            .bands
+            .iter()
+            .map(|band| band.rows.clone().map(|r| t.schedules[0].rows()[r].coeffs()[..n].to_vec()).collect())
+            .collect();
+        let bands = t.bands.clone();
+        let proposed: Vec<Option<CoalescedBand>> = (0..bands.len()).map(|b| coalesced_band(&scop, &graph, &t, b)).collect();
+        let (coalesced, applied) = coalesce_bands(&scop, &graph, t, &Limits::default()).unwrap();
+        for (b, band) in proposed.iter().enumerate() {
+            let Some(band) = band else { continue };
+            prop_assert_eq!(&band.rows[0], &old[b][0]);
             prop_assert_eq!(determinant(&band.rows).abs(), 1);
             for dep in graph.dependences() {
                 let distance = dep.distance.clone().unwrap();
@@ -86,17 +94,17 @@ proptest! {
             // The write is A[i, j, k] (iterators 1..): only the last one moves.
             prop_assert!(band.step[1..n - 1].iter().all(|&x| x == 0), "{:?}", band.step);
             prop_assert_eq!(band.step[n - 1].unsigned_abs(), band.stride);
-            // The checker agrees: the new band is permutable.
-            let space = scop.statements()[0].space();
-            let mut rows = t.schedules[0].rows().to_vec();
-            for (r, coefficients) in t.bands[b].rows.clone().zip(&band.rows) {
-                let terms: Vec<(usize, i64)> = coefficients.iter().copied().enumerate().collect();
-                rows[r] = AffineForm::from_terms(space.n_columns(), &terms, 0).unwrap();
-            }
-            let schedules = vec![Schedule::new(space, rows).unwrap()];
-            let legal = check_permutable(&scop, &graph, &schedules, t.bands[b].rows.clone(), &Limits::default()).unwrap();
-            prop_assert!(legal.is_legal());
+            // Every proposal is legal, so it is applied, and the checker agrees on the result.
+            prop_assert!(applied.iter().any(|(a, applied)| *a == b && applied == band), "band {} not applied", b);
+            let rows: Vec<Vec<i64>> =
+                bands[b].rows.clone().map(|r| coalesced.schedules[0].rows()[r].coeffs()[..n].to_vec()).collect();
+            prop_assert_eq!(&rows, &band.rows);
+            let permutable =
+                check_permutable(&scop, &graph, &coalesced.schedules, bands[b].rows.clone(), &Limits::default()).unwrap();
+            prop_assert!(permutable.is_legal());
         }
+        prop_assert_eq!(applied.len(), proposed.iter().flatten().count());
+        prop_assert!(check_legality(&scop, &graph, &coalesced.schedules, &Limits::default()).unwrap().is_legal());
     }
 }
 

@@ -55,11 +55,7 @@ pub fn search_nests(
     let mut k = keep.max(FIRST_CANDIDATES);
     // Every nest searches the same tile sizes (those of the widest extent of each row), so
     // that a layout missing from a nest's full list is slower there than its last.
-    let extents = options.size_extents.clone().unwrap_or_else(|| {
-        (0..program.width())
-            .map(|row| nests.iter().map(|n| n.row_ranges()[row]).map(|(lo, hi)| hi - lo + 1).max().unwrap_or(1))
-            .collect()
-    });
+    let extents = options.size_extents.clone().unwrap_or_else(|| program.widest_extents());
     let options = &SearchOptions { size_extents: Some(extents), ..options.clone() };
     loop {
         let listed = nests

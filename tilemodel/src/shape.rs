@@ -196,6 +196,18 @@ impl ProgramShape {
         self.nests.first().map_or(0, |n| n.width)
     }
 
+    /// Per band row, the widest extent (`max − min + 1` of `φ_k`) of the nests with instances:
+    /// the extents whose tile sizes every nest's search considers ([`crate::nests`]).
+    pub fn widest_extents(&self) -> Vec<i64> {
+        let mut widest = vec![1i64; self.width()];
+        for nest in self.nests.iter().filter(|n| n.instances() > 0) {
+            for (w, (lo, hi)) in widest.iter_mut().zip(nest.row_ranges()) {
+                *w = (*w).max(hi - lo + 1);
+            }
+        }
+        widest
+    }
+
     /// Statement instances at the problem sizes (the point updates), over every host iteration.
     pub fn instances(&self) -> u128 {
         self.repeats().saturating_mul(self.nests.iter().map(BandShape::instances).sum())
@@ -598,36 +610,9 @@ pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
 }
 
-/// The determinant of a small integer matrix (`stencil_poly`'s, which the band scheduler uses too).
-pub(crate) use stencil_poly::determinant;
-
-/// The inverse of a unimodular integer matrix (adjugate over the determinant ±1); `None` when
-/// the matrix is not square or not unimodular.
-pub(crate) fn unimodular_inverse(a: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
-    let n = a.len();
-    if a.iter().any(|r| r.len() != n) || n == 0 || n > 6 {
-        return None;
-    }
-    let det = determinant(a);
-    if det != 1 && det != -1 {
-        return None;
-    }
-    let mut inv = vec![vec![0i64; n]; n];
-    for (i, row) in inv.iter_mut().enumerate() {
-        for (j, cell) in row.iter_mut().enumerate() {
-            // inv[i][j] = cofactor(j, i) / det.
-            let minor: Vec<Vec<i64>> = a
-                .iter()
-                .enumerate()
-                .filter(|&(r, _)| r != j)
-                .map(|(_, r)| r.iter().enumerate().filter(|&(c, _)| c != i).map(|(_, &v)| v).collect())
-                .collect();
-            let sign = if (i + j) % 2 == 0 { 1 } else { -1 };
-            *cell = i64::try_from(sign * determinant(&minor) * det).ok()?;
-        }
-    }
-    Some(inv)
-}
+/// The determinant and inverse of small integer matrices (`stencil_poly`'s, which the band
+/// scheduler uses too).
+pub(crate) use stencil_poly::{determinant, unimodular_inverse};
 
 #[cfg(test)]
 mod tests {

@@ -72,12 +72,7 @@ fn the_merged_search_finds_the_exhaustive_best() {
 
 fn merged_search_finds_the_exhaustive_best_with(what: &str, shape: &ProgramShape, repeats: i64) {
     // The sizes of the widest extent of each row, as every nest searches them.
-    let grids: Vec<Vec<i64>> = (0..shape.width())
-        .map(|row| {
-            let widest = shape.nests.iter().map(|n| n.row_ranges()[row]).map(|(lo, hi)| hi - lo + 1).max().unwrap();
-            row_sizes(widest, 1024)
-        })
-        .collect();
+    let grids: Vec<Vec<i64>> = shape.widest_extents().iter().map(|&e| row_sizes(e, 1024)).collect();
     for calibration in [Calibration::h100_default().unwrap(), Calibration::built_in("h200").unwrap().unwrap()] {
         for model in ModelKind::ALL {
             for staged in [true, false] {

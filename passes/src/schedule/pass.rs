@@ -5,10 +5,9 @@ use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, OpId, Type};
 use stencil_poly::schedule::{
-    check_legality, check_permutable, coalesced_band, original_order, schedule, FuseStrategy, RowKind, ScheduleError,
-    SchedulerOptions, Transformation,
+    coalesce_bands, original_order, schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions,
 };
-use stencil_poly::{AffineForm, DependenceGraph, DependenceOptions, Limits, Schedule};
+use stencil_poly::{DependenceGraph, DependenceOptions, Limits};
 
 use super::attr::{schedule_attribute, BANDS_ATTR, SCHEDULE_ATTR};
 use crate::stencil_to_poly::{extract_scop, stencil_programs};
@@ -127,7 +126,7 @@ struct PolySchedule {
     verify: bool,
     max_statements: usize,
     fallback: bool,
-    /// Re-choose bands for coalesced thread steps ([`coalesced_band`]).
+    /// Re-choose bands for coalesced thread steps (`stencil_poly::schedule::coalesce_bands`).
     coalesce: bool,
 }
 
@@ -170,8 +169,12 @@ impl Pass for PolySchedule {
                 let t = schedule(&info.scop, &graph, &self.options)
                     .map_err(|e| op_error(ir, program, format!("scheduling failed: {}", user_advice(&e))))?;
                 if self.coalesce {
-                    coalesce_bands(&info.scop, &graph, t)
-                        .map_err(|e| op_error(ir, program, format!("poly-schedule{{coalesce=true}} failed: {e}")))?
+                    let (t, applied) = coalesce_bands(&info.scop, &graph, t, &Limits::default())
+                        .map_err(|e| op_error(ir, program, format!("poly-schedule{{coalesce=true}} failed: {e}")))?;
+                    for (b, band) in &applied {
+                        tracing::debug!(band = b, rows = ?band.rows, step = ?band.step, stride = band.stride, "poly-schedule: coalesced band");
+                    }
+                    t
                 } else {
                     t
                 }
@@ -199,38 +202,6 @@ impl Pass for PolySchedule {
         }
         Ok(())
     }
-}
-
-/// `t` with every band [`coalesced_band`] re-chooses and the legality checker accepts (tiling
-/// legality of the band, thesis Thm 3.3, and the whole schedule's); the others as they were.
-fn coalesce_bands(
-    scop: &stencil_poly::Scop,
-    graph: &DependenceGraph,
-    mut t: Transformation,
-) -> Result<Transformation, String> {
-    for b in 0..t.bands.len() {
-        let Some(band) = coalesced_band(scop, graph, &t, b) else { continue };
-        let (Some(statement), Some(old)) = (scop.statements().first(), t.schedules.first()) else { continue };
-        let space = statement.space();
-        let n = statement.n_iterators();
-        let mut rows = old.rows().to_vec();
-        for (r, coefficients) in t.bands[b].rows.clone().zip(&band.rows) {
-            let terms: Vec<(usize, i64)> = coefficients.iter().copied().enumerate().take(n).collect();
-            rows[r] = AffineForm::from_terms(space.n_columns(), &terms, 0).map_err(|e| e.to_string())?;
-        }
-        let schedules = vec![Schedule::new(space, rows).map_err(|e| e.to_string())?];
-        let limits = Limits::default();
-        let permutable =
-            check_permutable(scop, graph, &schedules, t.bands[b].rows.clone(), &limits).map_err(|e| e.to_string())?;
-        let legal = check_legality(scop, graph, &schedules, &limits).map_err(|e| e.to_string())?;
-        if permutable.is_legal() && legal.is_legal() {
-            tracing::debug!(band = b, rows = ?band.rows, step = ?band.step, stride = band.stride, "poly-schedule: coalesced band");
-            t.schedules = schedules;
-        } else {
-            tracing::debug!(band = b, rows = ?band.rows, "poly-schedule: the coalesced band is not legal; kept Pluto's");
-        }
-    }
-    Ok(t)
 }
 
 #[cfg(test)]

@@ -14,12 +14,17 @@
 //! dependence distance (Pluto's cost), gives e.g. `(2t+i+j+k, 2t+i+k, 2t+j+k, t+i+j)` for
 //! 3-D SOR. This is a preference on top of Pluto's band, tried only where it is simple to
 //! prove: one statement, a band over all its iterators, uniform dependences, a first row
-//! positive on every dependence; the caller checks the new band's legality again.
+//! positive on every dependence. [`coalesce_bands`] applies what [`coalesced_band`] proposes
+//! where the independent legality checker accepts it.
 
+use crate::affine::AffineForm;
 use crate::dependence::DependenceGraph;
-use crate::int::determinant;
-use crate::scop::Scop;
+use crate::int::{determinant, unimodular_inverse};
+use crate::limits::Limits;
+use crate::scop::{Schedule, Scop};
 
+use super::error::ScheduleResult;
+use super::legality::{check_legality, check_permutable};
 use super::transformation::Transformation;
 
 /// The largest magnitude of a direction's entries, and of a new row's coefficients (Seidel's
@@ -107,24 +112,43 @@ pub fn coalesced_band(scop: &Scop, graph: &DependenceGraph, t: &Transformation, 
     Some(CoalescedBand { rows, step, stride })
 }
 
-/// The last column of `Φ⁻¹` for a unimodular `Φ` (cofactors; `None` when `|det Φ| ≠ 1`).
+/// The last column of `Φ⁻¹` for a unimodular `Φ` (`None` otherwise): how the iterators move
+/// when the last row does and the others do not.
 fn inverse_last_column(phi: &[Vec<i64>]) -> Option<Vec<i64>> {
-    let m = phi.len();
-    let det = determinant(phi);
-    if det.abs() != 1 {
-        return None;
+    let last = phi.len().checked_sub(1)?;
+    unimodular_inverse(phi).map(|inverse| inverse.iter().map(|row| row[last]).collect())
+}
+
+/// `t` with every band that [`coalesced_band`] re-chooses replaced, where the independent
+/// checker proves the band permutable (thesis Thm 3.3) and the whole schedule legal; the other
+/// bands as they were. Returns the bands applied (band index and band). The first row of a
+/// re-chosen band is kept and satisfies every dependence ([`coalesced_band`] requires it), so
+/// `t`'s record of where dependences are satisfied stays true.
+pub fn coalesce_bands(
+    scop: &Scop,
+    graph: &DependenceGraph,
+    mut t: Transformation,
+    limits: &Limits,
+) -> ScheduleResult<(Transformation, Vec<(usize, CoalescedBand)>)> {
+    let mut applied = Vec::new();
+    for b in 0..t.bands.len() {
+        let Some(band) = coalesced_band(scop, graph, &t, b) else { continue };
+        let (Some(statement), Some(old)) = (scop.statements().first(), t.schedules.first()) else { continue };
+        let space = statement.space();
+        let mut rows = old.rows().to_vec();
+        for (r, coefficients) in t.bands[b].rows.clone().zip(&band.rows) {
+            let terms: Vec<(usize, i64)> = coefficients.iter().copied().enumerate().collect();
+            rows[r] = AffineForm::from_terms(space.n_columns(), &terms, 0)?;
+        }
+        let schedules = vec![Schedule::new(space, rows)?];
+        if check_permutable(scop, graph, &schedules, t.bands[b].rows.clone(), limits)?.is_legal()
+            && check_legality(scop, graph, &schedules, limits)?.is_legal()
+        {
+            t.schedules = schedules;
+            applied.push((b, band));
+        }
     }
-    (0..m)
-        .map(|i| {
-            // (Φ⁻¹)[i][m−1] = cofactor(m−1, i) / det.
-            let minor: Vec<Vec<i64>> = phi[..m - 1]
-                .iter()
-                .map(|row| row.iter().enumerate().filter(|&(c, _)| c != i).map(|(_, &v)| v).collect())
-                .collect();
-            let sign = if (i + m - 1).is_multiple_of(2) { 1 } else { -1 };
-            i64::try_from(sign * determinant(&minor) * det).ok()
-        })
-        .collect()
+    Ok((t, applied))
 }
 
 /// Every non-zero vector of `n` entries in `lo..=hi`.

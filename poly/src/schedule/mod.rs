@@ -69,7 +69,7 @@ mod transformation;
 mod unimodular;
 
 pub use array_copy::{apply_array_copies, plan_array_copies, ArrayCopy};
-pub use coalesce::{coalesced_band, CoalescedBand};
+pub use coalesce::{coalesce_bands, coalesced_band, CoalescedBand};
 pub use error::{ScheduleError, ScheduleResult};
 pub use false_deps::{hindering_false_dependences, hindering_false_dependences_by_rerun};
 pub use legality::{check_legality, check_permutable, Legality, Violation};
