@@ -25,6 +25,12 @@ impl Schedule {
         Ok(Schedule { n_iterators: space.n_dims(), rows })
     }
 
+    /// A schedule over `n_iterators` iterators with the given rows, which the caller took from
+    /// another schedule over the same space (so their columns are already checked).
+    pub(crate) fn with_rows(n_iterators: usize, rows: Vec<AffineForm>) -> Schedule {
+        Schedule { n_iterators, rows }
+    }
+
     /// The original schedule of a statement nested in `space.n_dims()` loops at textual
     /// positions `beta` (`beta.len() = n + 1`): rows `(β_0, i_1, β_1, …, i_n, β_n)`. Two
     /// statements share their outer `k` loops iff their first `k` β entries agree.

@@ -62,11 +62,17 @@ pub fn tile(
         StatementOrder::Auto => vec![StatementOrder::PerWavefront, StatementOrder::Innermost],
         x => vec![x],
     };
+    let ordered = with_statement_order_row(input)?;
     let mut tried: Vec<Vec<TiledDim>> = Vec::new();
     let mut first_legal: Option<TiledSchedule> = None;
     let mut first_violation: Option<TilingError> = None;
     for &intra in &intras {
         for &order in &orders {
+            // Statement groups per wavefront step need a statement-order row after the band.
+            let input = match (&ordered, order) {
+                (Some(ordered), StatementOrder::PerWavefront) => ordered,
+                _ => input,
+            };
             let dims = build::layout(scop, input, Layout { inter: options.inter_tile, intra, order });
             if tried.contains(&dims) {
                 continue;
@@ -89,6 +95,37 @@ pub fn tile(
         return Ok(t);
     }
     Err(first_violation.unwrap_or(TilingError::Poly(crate::error::PolyError::Internal("tiling tried no layout"))))
+}
+
+/// `input` with a statement-order row appended — each statement's position in the SCoP, a
+/// constant — when the last band ends the schedules and several statements share it; `None`
+/// otherwise.
+///
+/// A scheduler that fuses statements with shifts (`B[i] = f(A)` at `φ`, `A[i] = B[i]` at
+/// `φ + 1`) orders every dependent pair by the band rows alone and writes no row after the
+/// band, so a per-wavefront layout (thesis Fig. 4.7) has no statement groups to run one after
+/// another: within a step of the first hyperplane the shifted statements stay interleaved and
+/// the other point loops are sequential, and only the skewed wavefront is left. The appended
+/// row breaks ties in textual order, which every schedule already implies (instances with equal
+/// time stamps run in statement order), so it changes no legal schedule's order; it lets the
+/// first hyperplane (e.g. time for Jacobi-like programs) run each statement's points of a step
+/// as one parallel group. [`tile`] proves the result legal like any other layout.
+fn with_statement_order_row(input: &TilingInput) -> TilingResult<Option<TilingInput>> {
+    let d = input.n_rows();
+    let ends_schedules = input.bands.last().is_some_and(|b| b.rows.end == d);
+    if input.schedules.len() < 2 || !ends_schedules {
+        return Ok(None);
+    }
+    let mut schedules = Vec::with_capacity(input.schedules.len());
+    for (position, sched) in input.schedules.iter().enumerate() {
+        let columns = sched.rows().first().map_or(sched.n_iterators(), |r| r.n_columns());
+        let position = i64::try_from(position)
+            .map_err(|_| TilingError::InvalidInput(format!("statement {position} is past the i64 range")))?;
+        let mut rows = sched.rows().to_vec();
+        rows.push(crate::affine::AffineForm::constant_form(columns, position));
+        schedules.push(crate::scop::Schedule::with_rows(sched.n_iterators(), rows));
+    }
+    Ok(Some(TilingInput { schedules, bands: input.bands.clone() }))
 }
 
 /// Builds the domains of one layout and sets its parallel flags; `Err` carries the first
