@@ -305,7 +305,7 @@ fn full_tiles_run_what_the_general_code_runs_in_them() {
             [13, 31, 30],
         ),
         (
-            jacobi,
+            jacobi.clone(),
             TilingInput::new(
                 vec![
                     rows(&jacobi_space, &["t", "2*t + i", "2*t + j", "0"]),
@@ -314,6 +314,20 @@ fn full_tiles_run_what_the_general_code_runs_in_them() {
                 vec![TileBand::new(0..3, vec![3; 3])],
             ),
             [8, 24, 23],
+        ),
+        // Fused with shifts and no statement-order row (as `poly-schedule` writes Jacobi), time
+        // tiles of 4 and a run of 3 steps: every tile is clipped in time, and the tiles clipped
+        // by nothing else are full (`TiledSchedule::point_bounds`).
+        (
+            jacobi.clone(),
+            TilingInput::new(
+                vec![
+                    rows(&jacobi_space, &["t", "2*t + i", "2*t + j"]),
+                    rows(&jacobi_space, &["t", "2*t + i + 1", "2*t + j + 1"]),
+                ],
+                vec![TileBand::new(0..3, vec![4; 3])],
+            ),
+            [3, 30, 29],
         ),
     ];
     for (scop, input, params) in cases {
@@ -368,4 +382,47 @@ fn full_tiles_run_what_the_general_code_runs_in_them() {
         assert!(truly_full < per_tile.len(), "no partial tile: the guarded code is not exercised");
         assert!(matches!(full.body, LoopAst::For(_) | LoopAst::Seq(_)));
     }
+}
+
+/// Statements fused with shifts and no statement-order row (`B = f(A)` at `(t, 2t+i, 2t+j)`,
+/// `A = B` one point later, as `poly-schedule` writes 2-D Jacobi): tiling appends the textual
+/// order as a row, so time is the intra-tile wavefront with each statement's points of a step
+/// in one parallel group (thesis Fig. 4.7) — without it the first hyperplane leaves the point
+/// loops sequential and only the skew is left. The tiled code runs every instance once, in an
+/// order that respects every dependence.
+#[test]
+fn fused_shifted_statements_take_time_as_the_intra_tile_wavefront() {
+    use stencil_poly::tiling::{DimKind, IntraTile, StatementOrder};
+    let scop = common::stencils::jacobi_2d_5pt();
+    let space = scop.statements()[0].space().clone();
+    let input = TilingInput::new(
+        vec![rows(&space, &["t", "2*t + i", "2*t + j"]), rows(&space, &["t", "2*t + i + 1", "2*t + j + 1"])],
+        vec![TileBand::new(0..3, vec![4; 3])],
+    );
+    let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
+    assert_eq!(tiled.intra_tile, [IntraTile::FirstHyperplane]);
+    assert_eq!(tiled.statement_order, [StatementOrder::PerWavefront]);
+    let kinds: Vec<DimKind> = tiled.dims.iter().map(|d| d.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            DimKind::TileWavefront,
+            DimKind::Tile,
+            DimKind::Tile,
+            DimKind::PointWavefront,
+            DimKind::Scalar,
+            DimKind::Point,
+            DimKind::Point
+        ]
+    );
+    assert!(tiled.dims.iter().filter(|d| d.kind == DimKind::Point).all(|d| d.parallel), "{}", tiled.display(&scop));
+    let order: Vec<i64> = tiled.schedules.iter().map(|s| s.rows()[3].constant()).collect();
+    assert_eq!(order, [0, 1], "the appended row is the textual order");
+    for p in [[1, 3, 3], [3, 9, 7], [6, 11, 12]] {
+        check(&scop, &tiled, &nest, &p);
+    }
+    // Asked for explicitly, statement groups innermost leave the point loops sequential.
+    let options = TilingOptions { statement_order: StatementOrder::Innermost, ..TilingOptions::default() };
+    let (innermost, _) = tile_and_generate(&scop, &input, &options);
+    assert_eq!(innermost.intra_tile, [IntraTile::Skew], "{}", innermost.display(&scop));
 }

@@ -31,16 +31,24 @@ impl Pass for Cse {
     }
 
     fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
-        let mut table = ScopedTable::default();
-        let mut erased = 0usize;
-        for region in ir.regions(root).to_vec() {
-            table.push();
-            process_region(ir, cx.registry, region, &mut table, &mut erased);
-            table.pop();
-        }
+        let erased = eliminate_common_subexpressions(ir, root, cx.registry);
         tracing::debug!(erased, "cse finished");
         Ok(())
     }
+}
+
+/// What the `cse` pass does, on the regions of `root`: every pure op without regions that an
+/// identical dominating op already computes is replaced by that op's results. Returns how many
+/// ops were erased. (Lowerings call it on the code they generate.)
+pub fn eliminate_common_subexpressions(ir: &mut Ir, root: OpId, registry: &DialectRegistry) -> usize {
+    let mut table = ScopedTable::default();
+    let mut erased = 0usize;
+    for region in ir.regions(root).to_vec() {
+        table.push();
+        process_region(ir, registry, region, &mut table, &mut erased);
+        table.pop();
+    }
+    erased
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]

@@ -4,7 +4,12 @@
 //! bound the statement domains and the tiling give — most of which only matter in the tiles on
 //! the domain's boundary. Given the values of the `outer` leading dimensions (the host loops
 //! and the tile coordinates), a tile is *full* when every point of it lies in the statement
-//! domains; its points can then be scanned with the tiling constraints alone:
+//! domains; its points can then be scanned with the tiling constraints alone. "Every point"
+//! counts only the points within the domain constraints that bound a single point loop
+//! ([`crate::tiling::TiledSchedule::point_bounds`], e.g. `t ≤ T − 1` when time is the
+//! intra-tile wavefront): those stay in the full-tile loops as one more bound each, shared by
+//! every point of a step, so a tile they clip — every tile when the run is shorter than the
+//! time tile — is not sent to the general code for them:
 //!
 //! * [`FullTiles::body`] scans the dimensions after `outer` over the points of a tile with the
 //!   statements' own domains left out ([`crate::tiling::TiledSchedule::full_tile_domains`]),
@@ -132,7 +137,8 @@ pub fn full_tiles(tiled: &TiledSchedule, scop: &Scop, outer: usize, options: &Sc
         .collect();
     let body = remap_ast(&nest.root, &back, nd + np, outer)?;
     let partial_when = partial_sets(tiled, scop, &general, outer, options)?;
-    let guarded = guard_instances(&body, scop, np)?;
+    let kept = tiled.point_bounds(scop)?;
+    let guarded = guard_instances(&body, scop, np, &kept)?;
     Ok(FullTiles { body, partial_when, guarded })
 }
 
@@ -140,26 +146,28 @@ pub fn full_tiles(tiled: &TiledSchedule, scop: &Scop, outer: usize, options: &Sc
 /// domain constraint over (iterators, parameters) composed with the instance's iterator values
 /// (forms over the nest's `[dimensions…, parameters…]`, the last `np` columns the parameters).
 /// An equality becomes a `Zero` guard; a constraint that composes to a constant that holds is
-/// left out (a loop of the full-tile code already keeps it).
-fn guard_instances(node: &LoopAst, scop: &Scop, np: usize) -> CodegenResult<LoopAst> {
+/// left out, and so are the statement's `kept` constraints (loop bounds of the full-tile code,
+/// [`TiledSchedule::point_bounds`]).
+fn guard_instances(node: &LoopAst, scop: &Scop, np: usize, kept: &[Vec<AffineForm>]) -> CodegenResult<LoopAst> {
     Ok(match node {
-        LoopAst::For(l) => LoopAst::For(ForLoop { body: Box::new(guard_instances(&l.body, scop, np)?), ..l.clone() }),
+        LoopAst::For(l) => {
+            LoopAst::For(ForLoop { body: Box::new(guard_instances(&l.body, scop, np, kept)?), ..l.clone() })
+        }
         LoopAst::If { guards, then } => {
-            LoopAst::If { guards: guards.clone(), then: Box::new(guard_instances(then, scop, np)?) }
+            LoopAst::If { guards: guards.clone(), then: Box::new(guard_instances(then, scop, np, kept)?) }
         }
         LoopAst::Seq(items) => {
-            LoopAst::Seq(items.iter().map(|x| guard_instances(x, scop, np)).collect::<CodegenResult<Vec<_>>>()?)
+            LoopAst::Seq(items.iter().map(|x| guard_instances(x, scop, np, kept)).collect::<CodegenResult<Vec<_>>>()?)
         }
         LoopAst::Stmt { statement, iter_values } => {
             let st = scop
                 .statement(*statement)
                 .ok_or_else(|| CodegenError::InvalidProblem(format!("statement {} is not in the SCoP", statement.0)))?;
             let domain = st.domain();
-            let kinds = domain
-                .equalities()
-                .iter()
-                .map(|e| (e, GuardKind::Zero))
-                .chain(domain.inequalities().iter().map(|f| (f, GuardKind::NonNegative)));
+            let bounds: &[AffineForm] = kept.get(statement.0).map_or(&[], Vec::as_slice);
+            let kinds = domain.equalities().iter().map(|e| (e, GuardKind::Zero)).chain(
+                domain.inequalities().iter().filter(|f| !bounds.contains(f)).map(|f| (f, GuardKind::NonNegative)),
+            );
             let mut guards = Vec::new();
             for (constraint, kind) in kinds {
                 let expr = constraint.compose(iter_values, np)?;

@@ -118,8 +118,58 @@ impl TiledSchedule {
     /// statements' own domains (the schedule equalities and tile constraints only). A tile is
     /// *full* when these points all lie in the real domains; code for full tiles can then scan
     /// them with the tile's bounds alone.
+    ///
+    /// The constraints of [`TiledSchedule::point_bounds`] stay: they bound one point loop each,
+    /// with the same value for every point of a step, so a tile they clip (the last time tile
+    /// of a run shorter than the tile, the edge tiles of an unskewed band) is still full.
     pub fn full_tile_domains(&self, scop: &crate::scop::Scop) -> crate::error::Result<Vec<TiledStatement>> {
-        super::build::domains_of(scop, &self.schedules, &self.dims, false)
+        let mut full = super::build::domains_of(scop, &self.schedules, &self.dims, false)?;
+        let bounds = self.point_bounds(scop)?;
+        for (st, kept) in full.iter_mut().zip(&bounds) {
+            let cols = st.domain.n_columns();
+            let nd = self.dims.len();
+            let shift: Vec<usize> = (0..cols - nd).map(|c| nd + c).collect();
+            for c in kept {
+                st.domain.add_inequality(&c.remap(cols, &shift)?)?;
+            }
+        }
+        Ok(full)
+    }
+
+    /// Per statement, the inequalities of its domain (over its iterators and the parameters)
+    /// that bound a single point dimension of a tile: the iterators' coefficients are a
+    /// multiple of those of the dimension's rows, so the constraint reads `a·e + b(params) ≥ 0`
+    /// — a bound of `e`'s loop that every point of an outer step shares (for Jacobi-like
+    /// programs tiled with time as the intra-tile wavefront: `0 ≤ t ≤ T − 1`). Full-tile code
+    /// keeps these as loop bounds ([`TiledSchedule::full_tile_domains`]).
+    pub fn point_bounds(&self, scop: &crate::scop::Scop) -> Result<Vec<Vec<AffineForm>>> {
+        let mut out = Vec::with_capacity(self.schedules.len());
+        for (s, sched) in self.schedules.iter().enumerate() {
+            let st = scop.statement(StatementId(s)).ok_or(PolyError::Internal("a schedule without statement"))?;
+            let n = sched.n_iterators();
+            let directions: Vec<Vec<i64>> = self
+                .dims
+                .iter()
+                .filter(|d| matches!(d.kind, DimKind::Point | DimKind::PointWavefront))
+                .map(|d| {
+                    let rows: &[usize] = match &d.def {
+                        DimDef::Row(r) => std::slice::from_ref(r),
+                        DimDef::RowSum(rows) => rows,
+                        _ => &[],
+                    };
+                    (0..n).map(|i| rows.iter().map(|&r| sched.rows().get(r).map_or(0, |f| f.coeff(i))).sum()).collect()
+                })
+                .collect();
+            let kept = st
+                .domain()
+                .inequalities()
+                .iter()
+                .filter(|c| directions.iter().any(|w| proportional(&c.coeffs()[..n], w)))
+                .cloned()
+                .collect();
+            out.push(kept);
+        }
+        Ok(out)
     }
 
     /// Number of tiled dimensions.
@@ -160,6 +210,13 @@ impl TiledSchedule {
     pub fn display<'a>(&'a self, scop: &'a crate::scop::Scop) -> impl fmt::Display + 'a {
         Listing { tiled: self, scop }
     }
+}
+
+/// Whether `a` is a non-zero rational multiple of the non-zero `w`.
+fn proportional(a: &[i64], w: &[i64]) -> bool {
+    let Some(k) = w.iter().position(|&x| x != 0) else { return false };
+    a[k] != 0
+        && a.iter().zip(w).all(|(&ai, &wi)| i128::from(ai) * i128::from(w[k]) == i128::from(a[k]) * i128::from(wi))
 }
 
 struct Listing<'a> {

@@ -1,0 +1,31 @@
+// 2-D Jacobi as poly-schedule writes it — B = f(A) at (t, 2t+i, 2t+j), A = B one point later,
+// no statement-order row — tiled with tiles of 16: poly-tile appends the textual order as a
+// row, so time is the intra-tile wavefront and each step runs S0's points, a barrier, S1's
+// points, a barrier, one point per thread with no test per point (before: the skewed
+// wavefront t+c1+c2, 46 steps a tile with a quarter of the lanes busy). A full tile keeps
+// `t < T` as the bound of its time loop, so a run shorter than the time tile (T=3 here) still
+// takes the full-tile code in the tiles the run does not clip otherwise.
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s
+// RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=70 --param M=53 --param T=3 --target sim --check --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s --check-prefix=SIM
+// RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=40 --param M=37 --param T=21 --target sim --check --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s --check-prefix=SIM
+// CHECK:       gpu.func @jacobi_2d_5pt_k0(
+// The full tile, after staging: the time loop, bounded by T (%arg2).
+// CHECK:       %[[TEND:.*]] = arith.minsi %{{.*}}, %arg2 : index
+// CHECK-NEXT:  scf.for %{{.*}} = %{{.*}} to %[[TEND]] step %c1 {
+// S0 over the tile's (c1, c2) box, one point per thread.
+// CHECK:         scf.for
+// CHECK:           scf.for {{.*}} step %block_dim_x {
+// CHECK-NOT:         scf.if
+// CHECK:             memref.store %{{.*}} : memref<47x47xf64, #gpu.address_space<workgroup>>
+// CHECK:         gpu.barrier
+// S1 (A = B) over the same box, one point later.
+// CHECK:         scf.for
+// CHECK:           scf.for {{.*}} step %block_dim_x {
+// CHECK-NOT:         scf.if
+// CHECK:             memref.store %{{.*}} : memref<48x48xf64, #gpu.address_space<workgroup>>
+// CHECK:         gpu.barrier
+// CHECK-NEXT:  }
+// CHECK:       } else {
+// SIM:         mapping  wavefront: tile=16 block=16x16x1
+// SIM:         races 0
+// SIM:         check    against the untransformed program on ref (bit-exact): passed
