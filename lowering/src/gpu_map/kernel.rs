@@ -75,6 +75,10 @@ pub(crate) struct KernelInput<'a> {
     pub full_tiles: bool,
     /// What the other tiles run (`gpu-map{partial-tiles}`).
     pub partial_tiles: PartialTiles,
+    /// The block every launch of the kernel has (threads along x, y, z): the kernel computes
+    /// with these constants, not `gpu.block_dim`, so that thread counts fold and a thread loop
+    /// that cannot take a second turn is a test ([`KernelBuilder::thread_chain`]).
+    pub block: [i64; 3],
     /// Whether directly mapped tiles get one block each (`gpu-map{grid=0}`): the host launches
     /// a block per tile, in several launches where a grid axis would pass CUDA's limit, and
     /// the kernel takes one more `index` argument per grid axis, the launch's first tile
@@ -138,7 +142,7 @@ pub(crate) fn build_kernel(
     let id = |ir: &mut Ir, op: &str, d: Dimension| ops::gpu_id(ir, at, op, d, location);
     let dims3 = [Dimension::X, Dimension::Y, Dimension::Z];
     let tid = dims3.map(|d| id(ir, "gpu.thread_id", d));
-    let bdim = dims3.map(|d| id(ir, "gpu.block_dim", d));
+    let bdim = input.block.map(|b| index_constant(ir, at, b, location));
     let bids = dims3.map(|d| id(ir, "gpu.block_id", d));
     let grids = dims3.map(|d| id(ir, "gpu.grid_dim", d));
     let (bid, nblocks) = (bids[0], grids[0]);
@@ -518,12 +522,13 @@ impl KernelBuilder<'_, '_> {
 
     /// Threads along dimensions `from..3` (the product of the block sizes).
     pub(super) fn thread_count(&mut self, at: InsertPoint, from: usize) -> ValueId {
-        let location = self.location.clone();
-        let mut n = self.bdim[from];
-        for d in from + 1..3 {
-            n = binary(self.ir, at, "arith.muli", n, self.bdim[d], Type::Index, &location);
-        }
-        n
+        let n = self.threads_along(from);
+        self.constant(at, n)
+    }
+
+    /// [`KernelBuilder::thread_count`] as a number.
+    fn threads_along(&self, from: usize) -> i64 {
+        self.input.block[from.min(3)..].iter().product()
     }
 
     /// `min_g max_k ⌈lower⌉` (`lower`) or `max_g min_k ⌊upper⌋` of a range, at `at`.
@@ -822,7 +827,20 @@ impl KernelBuilder<'_, '_> {
         for point in guards.iter_mut().flatten() {
             point.window(self, p, l.dim, at)?;
         }
-        let (iv, inner) = self.scf_for(at, start, hi, step);
+        // A loop of at most as many iterations as it has threads gives each thread one turn or
+        // none: a test, not a loop (its counter, compare and branch twice per point; a tile of
+        // 16 on a block of 16 is such a loop along every axis).
+        // When the loop has exactly that many (one lower and one upper bound a constant apart),
+        // every thread has its turn and not even the test is needed.
+        let threads = if p == 0 { self.threads_along(d) } else { self.input.block[d] };
+        let (iv, inner) = match max_trips(l) {
+            Some(trips) if self.in_tile && trips == threads && l.lower.len() == 1 && l.upper.len() == 1 => (start, at),
+            Some(trips) if self.in_tile && trips <= threads => {
+                let inside = compare(self.ir, at, SLT, start, hi, &location);
+                (start, self.scf_if(at, inside))
+            }
+            _ => self.scf_for(at, start, hi, step),
+        };
         self.with_dim(l.dim, iv, |k| k.thread_chain(chain, p + 1, m, inner, guards, items))
     }
 
@@ -845,6 +863,25 @@ impl KernelBuilder<'_, '_> {
         }
         Ok(cond)
     }
+}
+
+/// An upper bound on the iterations of `l` from its bounds alone: the least `u − l + 1` over
+/// its lower bounds `l` and (inclusive) upper bounds `u` whose difference is a constant (both
+/// without divisor), divided by the step; `None` when no pair gives one.
+fn max_trips(l: &ForLoop) -> Option<i64> {
+    let step = l.step.max(1);
+    let mut best: Option<i64> = None;
+    for lower in l.lower.iter().filter(|b| b.divisor == 1) {
+        for upper in l.upper.iter().filter(|b| b.divisor == 1) {
+            let Ok(span) = upper.expr.checked_sub(&lower.expr) else { continue };
+            if !span.is_constant() {
+                continue;
+            }
+            let trips = span.constant().checked_add(step)?.div_euclid(step).max(0);
+            best = Some(best.map_or(trips, |b| b.min(trips)));
+        }
+    }
+    best
 }
 
 /// The guards of a point inside thread-mapped loops, for evaluation as early as they can be:

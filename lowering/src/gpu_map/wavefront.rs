@@ -433,6 +433,7 @@ impl Offload for GpuOffload<'_> {
             full_tiles: self.options.full_tiles,
             partial_tiles: self.options.partial_tiles,
             one_tile_per_block: self.options.grid == 0,
+            block: self.options.block.unwrap_or(WAVEFRONT_BLOCK),
         };
         let shape = build_kernel(ir, self.module_block, &name, node, &input, &self.location)?;
         let location = self.location.clone();

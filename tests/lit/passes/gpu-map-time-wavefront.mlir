@@ -12,18 +12,17 @@
 // The full tile, after staging: the time loop, bounded by T (%arg2).
 // CHECK:       %[[TEND:.*]] = arith.minsi %{{.*}}, %arg2 : index
 // CHECK-NEXT:  scf.for %{{.*}} = %{{.*}} to %[[TEND]] step %c1 {
-// S0 over the tile's (c1, c2) box, one point per thread.
-// CHECK:         scf.for
-// CHECK:           scf.for {{.*}} step %block_dim_x {
-// CHECK-NOT:         scf.if
-// CHECK:             memref.store %{{.*}} : memref<47x47xf64, #gpu.address_space<workgroup>>
-// CHECK:         gpu.barrier
+// S0 over the tile's 16x16 (c1, c2) box on the 16x16 block: exactly one point per thread,
+// with neither loop nor test.
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     scf.for
+// CHECK:         memref.store %{{.*}} : memref<47x47xf64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    gpu.barrier
 // S1 (A = B) over the same box, one point later.
-// CHECK:         scf.for
-// CHECK:           scf.for {{.*}} step %block_dim_x {
-// CHECK-NOT:         scf.if
-// CHECK:             memref.store %{{.*}} : memref<48x48xf64, #gpu.address_space<workgroup>>
-// CHECK:         gpu.barrier
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     scf.for
+// CHECK:         memref.store %{{.*}} : memref<48x48xf64, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:  }
 // CHECK:       } else {
 // SIM:         mapping  wavefront: tile=16 block=16x16x1
