@@ -15,6 +15,7 @@ use stencil_ir::{Diagnostic, Location, Module};
 use stencil_passes::stencil_to_poly::stencil_programs;
 use stencil_passes::tile::{PolyTileOptions, TilingSpec};
 use stencil_passes::tile_model::{program_shape, search_shape, AutoChoice, AutoOptions, Staging};
+use stencil_poly::tiling::IntraTile;
 use stencil_tilemodel::search::{SearchOptions, SearchReport};
 use stencil_tilemodel::ProgramShape;
 
@@ -109,6 +110,10 @@ pub struct Explanation {
     /// Where the predictions extrapolate: per mapping searched whose constants the calibration
     /// fitted to this program's own runs, when none of those ran at this problem size.
     pub extrapolations: Vec<String>,
+    /// `poly-tile{sizes=auto intra=auto}`'s choice between the first-hyperplane and the skewed
+    /// intra-tile wavefront, where it had both (`tile_model::choose_tiling`): (the wavefront
+    /// chosen, its predicted seconds, the other's best when known).
+    pub intra_choice: Option<(&'static str, f64, Option<f64>)>,
     /// How neighbouring threads of a tile's intra-tile step move through the arrays, per
     /// statement of every nest (`stencil_tilemodel::threads`): whether tiles on global memory
     /// can load coalesced. Empty with the skewed intra-tile wavefront.
@@ -168,7 +173,7 @@ pub fn explain_tile_sizes(
             search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep, None).map_err(|e| {
                 Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
             })?;
-        let staging_choice = layout.spec.auto.filter(|a| a.options.staging_by_model);
+        let staging_choice = layout.spec.auto.clone().filter(|a| a.options.staging_by_model);
         let calibration = layout.search.load_calibration().map_err(|e| {
             Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
         })?;
@@ -182,7 +187,18 @@ pub fn explain_tile_sizes(
             .flatten()
             .map(|step| step.to_string())
             .collect();
-        reports.push(Explanation { program: layout.program, report, staging_choice, extrapolations, thread_steps });
+        let intra_choice = layout.spec.auto.as_ref().filter(|a| a.intra_by_model).map(|a| {
+            let chosen = if layout.spec.options.intra_tile == IntraTile::Skew { "skewed" } else { "first-hyperplane" };
+            (chosen, a.predicted_seconds, a.other_intra_seconds)
+        });
+        reports.push(Explanation {
+            program: layout.program,
+            report,
+            staging_choice,
+            intra_choice,
+            extrapolations,
+            thread_steps,
+        });
     }
     Ok(reports)
 }
@@ -190,10 +206,21 @@ pub fn explain_tile_sizes(
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
 pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for Explanation { program, report, staging_choice, extrapolations, thread_steps } in reports {
+    for Explanation { program, report, staging_choice, intra_choice, extrapolations, thread_steps } in reports {
         out.push_str(&format!("// tile sizes of @{program}:\n"));
         if let Some(choice) = staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice)));
+        }
+        if let Some((chosen, seconds, other)) = intra_choice {
+            let other_name = if *chosen == "skewed" { "first-hyperplane" } else { "skewed" };
+            let other = match other {
+                Some(s) => format!("the best {other_name} layout takes {:.3} ms", s * 1e3),
+                None => format!("no {other_name} layout is predicted faster"),
+            };
+            out.push_str(&format!(
+                "// intra=auto: the model chose the {chosen} intra-tile wavefront ({:.3} ms); {other}\n",
+                seconds * 1e3
+            ));
         }
         for note in extrapolations {
             out.push_str(&format!("// note: {note}\n"));
@@ -214,7 +241,8 @@ pub fn render_comments(reports: &[Explanation]) -> String {
 }
 
 /// The reports as one JSON document: `{"programs": [{"program": …, "report": …}]}`, with
-/// `"staging_auto": {"staged", "chosen_s", "other_s"}` where `staging=auto` chose.
+/// `"staging_auto": {"staged", "chosen_s", "other_s"}` where `staging=auto` chose and
+/// `"intra_auto": {"chosen", "chosen_s", "other_s"}` where `intra=auto` had two candidates.
 pub fn render_json(reports: &[Explanation]) -> String {
     let programs: Vec<serde_json::Value> = reports
         .iter()
@@ -226,6 +254,9 @@ pub fn render_json(reports: &[Explanation]) -> String {
                     "chosen_s": c.predicted_seconds,
                     "other_s": c.other_staging_seconds,
                 });
+            }
+            if let Some((chosen, seconds, other)) = e.intra_choice {
+                entry["intra_auto"] = serde_json::json!({"chosen": chosen, "chosen_s": seconds, "other_s": other});
             }
             if !e.extrapolations.is_empty() {
                 entry["extrapolations"] = serde_json::json!(e.extrapolations);

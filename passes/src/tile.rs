@@ -39,7 +39,7 @@ use stencil_poly::{DependenceGraph, DependenceOptions, Schedule};
 
 use crate::schedule::{read_bands, stored_schedules, SCHEDULE_ATTR};
 use crate::stencil_to_poly::{extract_scop, stencil_programs, ScopInfo};
-use crate::tile_model::{choose_layout, AutoChoice, AutoOptions, Staging};
+use crate::tile_model::{choose_tiling, AutoChoice, AutoOptions, Staging};
 
 /// Discardable attribute of a `stencil.program`: the tiling `poly-tile` proved legal (a
 /// dictionary with `sizes`, `inter`, `intra`, `order`; see the module documentation).
@@ -101,11 +101,18 @@ impl TilingSpec {
                 Attribute::Float { value: auto.predicted_seconds, kind: stencil_ir::types::FloatKind::F64 },
             ));
             a.push(NamedAttribute::new("problem", Attribute::string(&auto.problem)));
-            if let Some(other) = auto.other_staging_seconds {
-                a.push(NamedAttribute::new(
-                    "other_staging_s",
-                    Attribute::Float { value: other, kind: stencil_ir::types::FloatKind::F64 },
-                ));
+            if auto.intra_by_model {
+                a.push(NamedAttribute::new("intra_by_model", Attribute::Bool(true)));
+            }
+            for (name, other) in
+                [("other_staging_s", auto.other_staging_seconds), ("other_intra_s", auto.other_intra_seconds)]
+            {
+                if let Some(other) = other {
+                    a.push(NamedAttribute::new(
+                        name,
+                        Attribute::Float { value: other, kind: stencil_ir::types::FloatKind::F64 },
+                    ));
+                }
             }
             a.sort_by(|x, y| x.name.cmp(&y.name));
             entries.insert(0, NamedAttribute::new("auto", Attribute::Dictionary(a)));
@@ -164,7 +171,17 @@ impl TilingSpec {
                 let predicted_seconds = get_named(a, "predicted_s").and_then(Attribute::as_float).unwrap_or(f64::NAN);
                 let problem = get_named(a, "problem").and_then(Attribute::as_str).unwrap_or("").to_string();
                 let other_staging_seconds = get_named(a, "other_staging_s").and_then(Attribute::as_float);
-                Some(AutoChoice { options, block, predicted_seconds, problem, other_staging_seconds })
+                let other_intra_seconds = get_named(a, "other_intra_s").and_then(Attribute::as_float);
+                let intra_by_model = get_named(a, "intra_by_model").and_then(Attribute::as_int).is_some_and(|b| b != 0);
+                Some(AutoChoice {
+                    options,
+                    block,
+                    predicted_seconds,
+                    problem,
+                    other_staging_seconds,
+                    intra_by_model,
+                    other_intra_seconds,
+                })
             }
             Some(_) => return Err(bad("'auto' must be a dictionary".into())),
         };
@@ -477,10 +494,7 @@ impl Pass for PolyTile {
         for program in stencil_programs(ir, root) {
             let spec = match &self.search {
                 None => self.spec.clone(),
-                Some(auto) => {
-                    let (sizes, choice) = choose_layout(ir, cx.registry, program, &self.spec, auto)?;
-                    TilingSpec { sizes, options: self.spec.options, auto: Some(choice) }
-                }
+                Some(auto) => choose_tiling(ir, cx.registry, program, &self.spec, auto)?,
             };
             let previous = ir.attr(program, TILING_ATTR).cloned();
             ir.set_attribute(program, TILING_ATTR, spec.to_attribute());

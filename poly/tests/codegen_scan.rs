@@ -421,6 +421,11 @@ fn fused_shifted_statements_take_time_as_the_intra_tile_wavefront() {
     for p in [[1, 3, 3], [3, 9, 7], [6, 11, 12]] {
         check(&scop, &tiled, &nest, &p);
     }
+    // The skewed wavefront orders the shifted statements by itself: no row appended, no groups.
+    let options = TilingOptions { intra_tile: IntraTile::Skew, ..TilingOptions::default() };
+    let (skewed, _) = tile_and_generate(&scop, &input, &options);
+    assert!(skewed.dims.iter().all(|d| d.kind != DimKind::Scalar), "{}", skewed.display(&scop));
+    assert!(skewed.dims.iter().filter(|d| d.kind == DimKind::Point).all(|d| d.parallel));
     // Asked for explicitly, statement groups innermost leave the point loops sequential.
     let options = TilingOptions { statement_order: StatementOrder::Innermost, ..TilingOptions::default() };
     let (innermost, _) = tile_and_generate(&scop, &input, &options);

@@ -66,28 +66,34 @@ pub fn tile(
     let mut tried: Vec<Vec<TiledDim>> = Vec::new();
     let mut first_legal: Option<TiledSchedule> = None;
     let mut first_violation: Option<TilingError> = None;
+    // Per-wavefront statement groups with the schedules as given, then — where those leave
+    // no group to run in turn — with the statement-order row appended; the first layout with
+    // parallel point loops wins, so a layout that needs no groups (the skewed wavefront of
+    // shifted statements) gets none.
+    let mut candidates = Vec::new();
     for &intra in &intras {
         for &order in &orders {
-            // Statement groups per wavefront step need a statement-order row after the band.
-            let input = match (&ordered, order) {
-                (Some(ordered), StatementOrder::PerWavefront) => ordered,
-                _ => input,
-            };
-            let dims = build::layout(scop, input, Layout { inter: options.inter_tile, intra, order });
-            if tried.contains(&dims) {
-                continue;
+            candidates.push((intra, order, input));
+            if let (Some(ordered), StatementOrder::PerWavefront) = (&ordered, order) {
+                candidates.push((intra, order, ordered));
             }
-            tried.push(dims.clone());
-            let names: Vec<String> = dims.iter().map(|d| d.name.clone()).collect();
-            match finish(scop, input, graph, options, dims, intra, order)? {
-                Err(v) => {
-                    let dim = v.dim.and_then(|k| names.get(k).cloned());
-                    first_violation.get_or_insert(TilingError::Illegal { dependence: v.dependence, dim });
-                }
-                Ok(t) if points_parallel(&t) => return Ok(t),
-                Ok(t) => {
-                    first_legal.get_or_insert(t);
-                }
+        }
+    }
+    for (intra, order, input) in candidates {
+        let dims = build::layout(scop, input, Layout { inter: options.inter_tile, intra, order });
+        if tried.contains(&dims) {
+            continue;
+        }
+        tried.push(dims.clone());
+        let names: Vec<String> = dims.iter().map(|d| d.name.clone()).collect();
+        match finish(scop, input, graph, options, dims, intra, order)? {
+            Err(v) => {
+                let dim = v.dim.and_then(|k| names.get(k).cloned());
+                first_violation.get_or_insert(TilingError::Illegal { dependence: v.dependence, dim });
+            }
+            Ok(t) if points_parallel(&t) => return Ok(t),
+            Ok(t) => {
+                first_legal.get_or_insert(t);
             }
         }
     }
@@ -99,7 +105,7 @@ pub fn tile(
 
 /// `input` with a statement-order row appended — each statement's position in the SCoP, a
 /// constant — when the last band ends the schedules and several statements share it; `None`
-/// otherwise.
+/// otherwise. [`tile`] tries it for a per-wavefront layout after the schedules as given.
 ///
 /// A scheduler that fuses statements with shifts (`B[i] = f(A)` at `φ`, `A[i] = B[i]` at
 /// `φ + 1`) orders every dependent pair by the band rows alone and writes no row after the
