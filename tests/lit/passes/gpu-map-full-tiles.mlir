@@ -8,7 +8,7 @@
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4},canonicalize,cse)' | FileCheck %s
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8 grid=4 full-tiles=true partial-tiles=guarded},canonicalize,cse)' | FileCheck %s
 // The defaults are not recorded; the general code is.
-// CHECK:       stencil.gpu_mapping = {block = [8, 1, 1], grid = 4 : i64, shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [4]}
+// CHECK:       stencil.gpu_mapping = {block = [8, 1, 1], grid = 4 : i64, intra = "first-hyperplane", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [4]}
 // CHECK:       gpu.func @fig_3_4_k0(%arg0: memref<?xf64>, %arg1: index, %arg2: index, %arg3: index) workgroup(%[[SH:.*]] : memref<11xf64, #gpu.address_space<workgroup>>, %[[MASK:.*]] : memref<12xi8, #gpu.address_space<workgroup>>)
 // CHECK:           scf.if %[[FULL:.*]] {
 // The full tile: stage (mask, barrier, load, barrier), then the intra-tile wavefronts with no

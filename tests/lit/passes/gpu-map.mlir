@@ -20,7 +20,7 @@
 
 // Thesis Fig. 3.4 tiled 4x4 with balanced hyperplanes (Fig. 4.3).
 // CHECK-LABEL: module attributes {gpu.container_module} {
-// CHECK:       func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index) attributes {{{.*}}stencil.gpu_mapping = {block = [8, 1, 1], full_tiles = false, grid = 4 : i64, partial_tiles = "general", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [4]}
+// CHECK:       func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index) attributes {{{.*}}stencil.gpu_mapping = {block = [8, 1, 1], full_tiles = false, grid = 4 : i64, intra = "first-hyperplane", partial_tiles = "general", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [4]}
 // CHECK:         affine.for %[[W:.*]] = 0 to affine_map<()[s0, s1] -> ((s0 * 3 + s1 * 2 - 7) floordiv 4 + 1)>()[%arg1, %arg2] {
 // The grid: one block per tile of the wavefront (the tile loop's range at this wavefront,
 // computed on the host), here capped at grid=4.

@@ -20,7 +20,7 @@
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=AUTO3D-EXPLAIN
 // RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --param N=65536 --param T=512 --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=CALIBRATED
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto staging=maybe})' 2>&1 | FileCheck %s --check-prefix=BADSTAGING
-// AUTO3D: stencil.gpu_mapping = {block = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], grid = "per-tile", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}}, problem = "T=5,N=16,M=16,L=16", shared_memory = 0 : i64, staging = false, strategy = "wavefront"
+// AUTO3D: stencil.gpu_mapping = {block = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], grid = "per-tile", intra = "first-hyperplane", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}}, problem = "T=5,N=16,M=16,L=16", shared_memory = 0 : i64, staging = false, strategy = "wavefront"
 // At the sizes its calibration runs used, no note.
 // CALIBRATED:      // tile sizes of @sor_1d_3pt:
 // CALIBRATED-NEXT: // staging=auto:
@@ -47,7 +47,7 @@
 // OPTS-LABEL: stencil.program @sor_1d
 // OPTS-SAME: auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "prajapati", predicted_s = {{.*}}, problem = "T=64,N=256", shared_memory = 49152 : i64, staging = false}
 // MAP: func.func @sor_1d
-// MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = "per-tile", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
+// MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = "per-tile", intra = "first-hyperplane", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
 // EXPLAIN: // tile sizes of @sor_1d:
 // EXPLAIN-NEXT: // staging=auto: the model chose tiles staged in shared memory ({{[0-9.]+}} ms); no layout on global memory is predicted faster
 // EXPLAIN-NEXT: // tile sizes by the thesis model (thesis Ch. 5: Eq. 5.7 (T_TILE), 5.8-5.11 (T_total), 5.3.4 (border tiles)) at T=10, N=64
