@@ -7,7 +7,7 @@
 mod codegen_support;
 mod common;
 
-use codegen_support::{check, tile_and_generate};
+use codegen_support::{check, check_full_tiles, tile_and_generate};
 use stencil_poly::codegen::{generate, CodegenError, ExecuteOptions, ScanOptions, ScanProblem};
 use stencil_poly::tiling::{TileBand, TilingInput, TilingOptions};
 use stencil_poly::*;
@@ -273,16 +273,7 @@ fn dimension_ranges_are_the_exact_projection_over_a_wavefront() {
 /// loops' instances in the same order.
 #[test]
 fn full_tiles_run_what_the_general_code_runs_in_them() {
-    use stencil_poly::codegen::{full_tiles, GuardKind, LoopAst, LoopNest};
-    let holds = |guards: &[stencil_poly::codegen::Guard], column: &[i64]| {
-        guards.iter().all(|g| {
-            let v = g.expr.eval(column).unwrap();
-            match g.kind {
-                GuardKind::NonNegative => v >= 0,
-                GuardKind::Zero => v == 0,
-            }
-        })
-    };
+    use stencil_poly::codegen::{full_tiles, LoopAst};
     let sor = common::stencils::sor_2d_5pt();
     let sor_space = sor.statements()[0].space().clone();
     let jacobi = common::stencils::jacobi_2d_5pt();
@@ -334,52 +325,12 @@ fn full_tiles_run_what_the_general_code_runs_in_them() {
         let (tiled, nest) = tile_and_generate(&scop, &input, &TilingOptions::default());
         // The host loop (wavefront) and the tile loops: the first three dimensions.
         let outer = 3;
-        let full = full_tiles(&tiled, &scop, outer, &ScanOptions::default()).unwrap();
-        let body = LoopNest { root: full.body.clone(), ..nest.clone() };
-        let guarded = LoopNest { root: full.guarded.clone(), ..nest.clone() };
-        // The general nest's instances per tile, in order.
-        let mut per_tile: std::collections::BTreeMap<Vec<i64>, Vec<(usize, Vec<i64>)>> = Default::default();
-        let mut tile_of = std::collections::HashMap::new();
-        for st in &tiled.statements {
-            for point in st.domain.enumerate(&params, &Limits::default()).unwrap() {
-                let n = scop.statement(st.statement).unwrap().n_iterators();
-                let nd = tiled.dims.len();
-                tile_of.insert((st.statement.0, point[nd..nd + n].to_vec()), point[..outer].to_vec());
-            }
-        }
-        nest.execute(&params, |s, it| {
-            let tile = tile_of[&(s.0, it.to_vec())].clone();
-            per_tile.entry(tile).or_default().push((s.0, it.to_vec()));
-        })
-        .unwrap();
-        let mut full_count = 0;
-        let mut truly_full = 0;
-        for (tile, instances) in &per_tile {
-            let mut column = tile.clone();
-            column.resize(nest.space.n_dims(), 0);
-            column.extend(params);
-            let partial = full.partial_when.iter().any(|set| holds(set, &column));
-            let mut ran = Vec::new();
-            body.execute_at(tile, &params, &Default::default(), |s, it| ran.push((s.0, it.to_vec()))).unwrap();
-            if !partial {
-                full_count += 1;
-                assert_eq!(&ran, instances, "tile {tile:?} classified full runs other instances\n{nest}");
-            }
-            // A tile whose instances differ from the whole tile (a partial one) is never full.
-            assert!(&ran == instances || partial, "partial tile {tile:?} classified full");
-            let mut guarded_ran = Vec::new();
-            guarded
-                .execute_at(tile, &params, &Default::default(), |s, it| guarded_ran.push((s.0, it.to_vec())))
-                .unwrap();
-            assert_eq!(&guarded_ran, instances, "tile {tile:?}: the guarded full-tile loops run other instances");
-            if &ran == instances {
-                truly_full += 1;
-            }
-        }
+        let counts = check_full_tiles(&scop, &tiled, &nest, &params, outer).expect("full-tile code");
         // Here the test is exact: every truly full tile is recognised.
-        assert_eq!(full_count, truly_full, "full tiles missed by the test");
-        assert!(full_count * 10 >= per_tile.len(), "only {full_count} of {} tiles are full", per_tile.len());
-        assert!(truly_full < per_tile.len(), "no partial tile: the guarded code is not exercised");
+        assert_eq!(counts.full, counts.truly_full, "full tiles missed by the test");
+        assert!(counts.full * 10 >= counts.tiles, "only {} of {} tiles are full", counts.full, counts.tiles);
+        assert!(counts.truly_full < counts.tiles, "no partial tile: the guarded code is not exercised");
+        let full = full_tiles(&tiled, &scop, outer, &ScanOptions::default()).unwrap();
         assert!(matches!(full.body, LoopAst::For(_) | LoopAst::Seq(_)));
     }
 }

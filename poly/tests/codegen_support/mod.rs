@@ -234,3 +234,75 @@ pub fn check_footprints(scop: &Scop, tiled: &TiledSchedule, params: &[i64]) {
         }
     }
 }
+
+/// What [`check_full_tiles`] found: tiles in all, tiles classified full.
+pub struct FullTileCounts {
+    /// Tiles with at least one instance.
+    pub tiles: usize,
+    /// Of those, the tiles the partial-tile test lets take the full-tile loops.
+    pub full: usize,
+    /// Of those, the tiles whose full-tile loops run exactly their instances (full or not).
+    pub truly_full: usize,
+}
+
+/// Full/partial tile separation (`codegen::full_tiles` below the first `outer` dimensions) at
+/// `params`: every tile classified full runs, with the full-tile loops, exactly the instances
+/// the general loops run in it, in the same order; a tile whose full-tile loops run anything
+/// else is classified partial; the guarded full-tile loops run every tile's instances in order.
+/// `None` when the full-tile code cannot be built within the projection limits.
+pub fn check_full_tiles(
+    scop: &Scop,
+    tiled: &TiledSchedule,
+    nest: &LoopNest,
+    params: &[i64],
+    outer: usize,
+) -> Option<FullTileCounts> {
+    use stencil_poly::codegen::{full_tiles, Guard, GuardKind};
+    let holds = |guards: &[Guard], column: &[i64]| {
+        guards.iter().all(|g| {
+            let v = g.expr.eval(column).unwrap();
+            match g.kind {
+                GuardKind::NonNegative => v >= 0,
+                GuardKind::Zero => v == 0,
+            }
+        })
+    };
+    let full = full_tiles(tiled, scop, outer, &ScanOptions::default()).ok()?;
+    let body = LoopNest { root: full.body.clone(), ..nest.clone() };
+    let guarded = LoopNest { root: full.guarded.clone(), ..nest.clone() };
+    // The general nest's instances per tile, in order.
+    let mut per_tile: std::collections::BTreeMap<Vec<i64>, Vec<Instance>> = Default::default();
+    let mut tile_of = HashMap::new();
+    let nd = tiled.dims.len();
+    for st in &tiled.statements {
+        let n = scop.statement(st.statement).unwrap().n_iterators();
+        for point in st.domain.enumerate(params, &Limits::default()).unwrap() {
+            tile_of.insert((st.statement.0, point[nd..nd + n].to_vec()), point[..outer].to_vec());
+        }
+    }
+    nest.execute(params, |s, it| {
+        let tile = tile_of[&(s.0, it.to_vec())].clone();
+        per_tile.entry(tile).or_default().push((s.0, it.to_vec()));
+    })
+    .unwrap();
+    let mut counts = FullTileCounts { tiles: per_tile.len(), full: 0, truly_full: 0 };
+    for (tile, instances) in &per_tile {
+        let mut column = tile.clone();
+        column.resize(nest.space.n_dims(), 0);
+        column.extend(params);
+        let partial = full.partial_when.iter().any(|set| holds(set, &column));
+        let mut ran = Vec::new();
+        body.execute_at(tile, params, &Default::default(), |s, it| ran.push((s.0, it.to_vec()))).unwrap();
+        if !partial {
+            counts.full += 1;
+            assert_eq!(&ran, instances, "tile {tile:?} classified full runs other instances\n{nest}");
+        }
+        let mut guarded_ran = Vec::new();
+        guarded.execute_at(tile, params, &Default::default(), |s, it| guarded_ran.push((s.0, it.to_vec()))).unwrap();
+        assert_eq!(&guarded_ran, instances, "tile {tile:?}: the guarded full-tile loops run other instances\n{nest}");
+        if &ran == instances {
+            counts.truly_full += 1;
+        }
+    }
+    Some(counts)
+}
