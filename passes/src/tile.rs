@@ -76,6 +76,11 @@ fn choice<T: Copy>(table: &[(&str, T)], what: &str, text: &str) -> Result<T, Str
     })
 }
 
+/// The option text of an intra-tile wavefront choice (`poly-tile{intra=…}`).
+pub fn intra_tile_name(intra: IntraTile) -> &'static str {
+    name_of(&INTRA, intra)
+}
+
 /// The text of `value` in `table`.
 fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
     table.iter().find(|(_, v)| *v == value).map_or("?", |(n, _)| n)

@@ -18,12 +18,12 @@ use stencil_ir::attributes::get_named;
 use stencil_ir::ir::WalkOrder;
 use stencil_ir::types::FloatKind;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId};
+use stencil_poly::tiling::{DimKind, IntraTile, TilingOptions};
 use stencil_tilemodel::search::{SearchOptions, SearchReport};
 use stencil_tilemodel::{search_nests, Block, Calibration, ModelKind, ProgramFacts, ProgramShape};
 
 use crate::stencil_to_poly::ScopInfo;
 use crate::tile::{tile_program_with, TilingSpec};
-use stencil_poly::tiling::{DimKind, IntraTile, TilingOptions};
 
 /// Discardable attribute of a `stencil.program`: the problem sizes the tile models use, a
 /// dictionary of parameter name to `i64`.

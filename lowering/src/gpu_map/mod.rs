@@ -222,9 +222,7 @@ pub fn map_program(
     let host = strategy.map(ir, registry, program, options)?;
     if let Some(scope) = scope {
         merge_common_subexpressions(ir, registry, scope, &format!("{name}_kernels"));
-    }
-    // Calls of the program (raise-affine-to-stencil's wrappers) now call the host function.
-    if let Some(scope) = scope {
+        // Calls of the program (raise-affine-to-stencil's wrappers) now call the host function.
         stencil_passes::raise::lower_stencil_calls(ir, scope, &name, host)
             .map_err(|e| op_error(ir, host, format!("gpu-map: {e}")))?;
     }

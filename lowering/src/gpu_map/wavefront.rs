@@ -12,10 +12,10 @@ use stencil_dialects::support::op_error;
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
-use stencil_passes::tile::{tile_program, TilingSpec};
+use stencil_passes::tile::{intra_tile_name, tile_program, TilingSpec};
 use stencil_passes::tile_model::{choice_of, search_program};
 use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, ScanProblem};
-use stencil_poly::tiling::{DimDef, DimKind, IntraTile};
+use stencil_poly::tiling::{DimDef, DimKind};
 
 use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput, TileAxis};
 use super::{arith, GpuMapOptions, MappingStrategy, Staging};
@@ -190,12 +190,7 @@ fn map_wavefront(
     // The intra-tile wavefront the tiling resolved to (`poly-tile{intra=auto}`: the first
     // hyperplane where it leaves parallel point loops, else the skew; or the model's choice).
     if let Some(&intra) = tiled.tiled.intra_tile.first() {
-        let name = match intra {
-            IntraTile::FirstHyperplane => "first-hyperplane",
-            IntraTile::Skew => "skew",
-            IntraTile::Auto => "auto",
-        };
-        entries.push(("intra", Attribute::string(name)));
+        entries.push(("intra", Attribute::string(intra_tile_name(intra))));
     }
     // The tile code, when it is not the default (full tiles on their own loops, the others on
     // the guarded full-tile loops).
