@@ -23,7 +23,7 @@ use stencil_tilemodel::search::{SearchOptions, SearchReport};
 use stencil_tilemodel::{search_nests, Block, Calibration, ModelKind, ProgramFacts, ProgramShape};
 
 use crate::stencil_to_poly::ScopInfo;
-use crate::tile::{tile_program_with, TilingSpec};
+use crate::tile::{tile_program_with, TiledProgram, TilingSpec};
 
 /// Discardable attribute of a `stencil.program`: the problem sizes the tile models use, a
 /// dictionary of parameter name to `i64`.
@@ -254,9 +254,7 @@ pub fn program_shape(
     program: OpId,
     base: &TilingSpec,
 ) -> Result<(ProgramShape, String), Diagnostic> {
-    // The shape does not depend on the sizes: tile with 2 per row to read it.
-    let reference = TilingSpec { sizes: vec![2], options: base.options, auto: None };
-    let tiled = tile_program_with(ir, registry, program, &reference)?;
+    let tiled = reference_tiling(ir, registry, program, base)?;
     let scop = &tiled.info.scop;
     let params = problem_sizes(ir, program, scop.params())?;
     let facts = program_facts(ir, &tiled.info);
@@ -376,13 +374,15 @@ pub fn choose_tiling(
         return Ok(first);
     }
     let skew = TilingSpec { options: TilingOptions { intra_tile: IntraTile::Skew, ..base.options }, ..base.clone() };
-    if !points_parallel(ir, registry, program, &skew)? {
+    // The skew is a candidate where it tiles with parallel point loops.
+    if !reference_tiling(ir, registry, program, &skew).is_ok_and(|t| t.tiled.points_parallel()) {
         return Ok(first);
     }
     let Some(mut chosen) = first.auto.clone() else { return Ok(first) };
     chosen.intra_by_model = true;
-    // The skewed search only looks for layouts faster than the first hyperplane's choice, which
-    // spares it most of its counting where that one wins (3-D SOR at 512³: 8.1 → 0.9 s).
+    // The skewed search only looks for layouts faster than the first hyperplane's choice: the
+    // branch and bound prunes what cannot win (`SearchOptions::beat`), as the global search does
+    // against the staged choice.
     match choose_layout_beating(ir, registry, program, &skew, auto, Some(chosen.predicted_seconds)) {
         Ok(Some((sizes, mut other))) if other.predicted_seconds < chosen.predicted_seconds => {
             tracing::debug!(first = chosen.predicted_seconds, skew = other.predicted_seconds, "intra=auto: skew");
@@ -394,27 +394,29 @@ pub fn choose_tiling(
     }
 }
 
+/// `program` tiled with `spec`'s options and 2 per row: its layout (dimensions, parallel flags,
+/// intra-tile wavefront) does not depend on the sizes, so this reads it.
+fn reference_tiling(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    spec: &TilingSpec,
+) -> Result<TiledProgram, Diagnostic> {
+    let reference = TilingSpec { sizes: vec![2], options: spec.options, auto: None };
+    tile_program_with(ir, registry, program, &reference)
+}
+
 /// Whether `spec`'s options resolve, for `program`, to the first hyperplane with statement
-/// groups inside each step (a statement-order dimension right after the intra-tile wavefront;
-/// the shape does not depend on the sizes: tiled with 2 per row).
+/// groups inside each step (a statement-order dimension right after the intra-tile wavefront).
 fn grouped_first_hyperplane(
     ir: &Ir,
     registry: &DialectRegistry,
     program: OpId,
     spec: &TilingSpec,
 ) -> Result<bool, Diagnostic> {
-    let reference = TilingSpec { sizes: vec![2], options: spec.options, auto: None };
-    let tiled = tile_program_with(ir, registry, program, &reference)?.tiled;
+    let tiled = reference_tiling(ir, registry, program, spec)?.tiled;
     let grouped = tiled.dims.windows(2).any(|w| w[0].kind == DimKind::PointWavefront && w[1].kind == DimKind::Scalar);
     Ok(tiled.intra_tile.first() == Some(&IntraTile::FirstHyperplane) && grouped)
-}
-
-/// Whether `spec`'s layout of `program` leaves every point loop but the intra-tile wavefront
-/// parallel (tiled with 2 per row; `false` when it does not tile).
-fn points_parallel(ir: &Ir, registry: &DialectRegistry, program: OpId, spec: &TilingSpec) -> Result<bool, Diagnostic> {
-    let reference = TilingSpec { sizes: vec![2], options: spec.options, auto: None };
-    Ok(tile_program_with(ir, registry, program, &reference)
-        .is_ok_and(|t| t.tiled.dims.iter().filter(|d| d.kind == DimKind::Point).all(|d| d.parallel)))
 }
 
 /// [`search_program`] on a program shape already read (`name`: the program's, for per-program

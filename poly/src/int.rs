@@ -5,12 +5,12 @@
 
 use crate::error::{overflow, Result};
 
-/// The determinant of a small square integer matrix (Laplace expansion in `i128`: exact for
-/// the few rows and small coefficients of schedule bands; callers keep matrices small).
-pub fn determinant(a: &[Vec<i64>]) -> i128 {
+/// The determinant of a small square integer matrix (Laplace expansion in `i128`, checked:
+/// `None` when an intermediate product or sum leaves `i128`).
+pub fn determinant(a: &[Vec<i64>]) -> Option<i128> {
     match a.len() {
-        0 => 1,
-        1 => a[0].first().map_or(0, |&v| i128::from(v)),
+        0 => Some(1),
+        1 => Some(a[0].first().map_or(0, |&v| i128::from(v))),
         _ => {
             let mut det = 0i128;
             for (j, &x) in a[0].iter().enumerate() {
@@ -21,10 +21,10 @@ pub fn determinant(a: &[Vec<i64>]) -> i128 {
                     .iter()
                     .map(|row| row.iter().enumerate().filter(|&(c, _)| c != j).map(|(_, &v)| v).collect())
                     .collect();
-                let sign = if j % 2 == 0 { 1 } else { -1 };
-                det += sign * i128::from(x) * determinant(&minor);
+                let term = i128::from(x).checked_mul(determinant(&minor)?)?;
+                det = if j % 2 == 0 { det.checked_add(term)? } else { det.checked_sub(term)? };
             }
-            det
+            Some(det)
         }
     }
 }
@@ -36,7 +36,7 @@ pub fn unimodular_inverse(a: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
     if a.iter().any(|r| r.len() != n) || n == 0 || n > 6 {
         return None;
     }
-    let det = determinant(a);
+    let det = determinant(a)?;
     if det != 1 && det != -1 {
         return None;
     }
@@ -51,7 +51,7 @@ pub fn unimodular_inverse(a: &[Vec<i64>]) -> Option<Vec<Vec<i64>>> {
                 .map(|(_, r)| r.iter().enumerate().filter(|&(c, _)| c != i).map(|(_, &v)| v).collect())
                 .collect();
             let sign = if (i + j) % 2 == 0 { 1 } else { -1 };
-            *cell = i64::try_from(sign * determinant(&minor) * det).ok()?;
+            *cell = i64::try_from(sign * determinant(&minor)? * det).ok()?;
         }
     }
     Some(inv)

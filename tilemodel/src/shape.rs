@@ -403,6 +403,12 @@ fn nest_shape(
             if on_host(row.coeffs()) {
                 return host_dependent("a band row");
             }
+            if row.coeffs().iter().any(|c| c.unsigned_abs() > MAX_BAND_COEFFICIENT) {
+                return unsupported(format!(
+                    "a band row of statement {} has a coefficient above {MAX_BAND_COEFFICIENT} in magnitude (the models' exact counts work with the band's minors)",
+                    stmt.name()
+                ));
+            }
             map.push(kept.iter().map(|&j| row.coeffs()[j]).collect());
             shift.push(eval_params(row.coeffs(), row.constant(), n, params)?);
         }
@@ -609,6 +615,11 @@ pub(crate) fn floor_div(a: i64, b: i64) -> i64 {
 pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
 }
+
+/// The largest magnitude of a band row's coefficient the models take: the counts compute
+/// minors and determinants of the band matrix (up to 4×4 with the unit vectors), which then fit
+/// `i64` with room to spare (Schedulers write coefficients of a few units).
+pub(crate) const MAX_BAND_COEFFICIENT: u64 = 1 << 10;
 
 /// The determinant and inverse of small integer matrices (`stencil_poly`'s, which the band
 /// scheduler uses too).

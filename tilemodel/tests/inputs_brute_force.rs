@@ -366,6 +366,33 @@ fn shapes_refuse_what_the_models_do_not_cover() {
     let t = common::tiled(&scop, &[2, 2], true);
     let e = BandShape::new(&scop, &t, &[4, 8], &Default::default()).unwrap_err().to_string();
     assert!(e.contains("not a box"), "{e}");
+
+    // A band row with a huge coefficient (legal: the copy has no dependence; unimodular): the
+    // counts' minors would leave 64 bits, so the shape is refused, not miscounted.
+    let mut scop = Scop::new(["T", "N"]);
+    scop.add_context("T >= 1, N >= 3").unwrap();
+    let (a, b) = (scop.add_array("A", 1).unwrap(), scop.add_array("B", 1).unwrap());
+    let space = scop.statement_space(["t", "i"]);
+    let s = scop
+        .add_statement(stencil_poly::Statement::new(
+            "S",
+            Polyhedron::parse(space.clone(), "0 <= t < T, 0 <= i < N").unwrap(),
+            stencil_poly::Schedule::from_beta(&[0, 0, 0], &space).unwrap(),
+        ))
+        .unwrap();
+    scop.add_access(s, stencil_poly::AccessRelation::parse(stencil_poly::AccessKind::Read, a, &space, "i").unwrap())
+        .unwrap();
+    scop.add_access(s, stencil_poly::AccessRelation::parse(stencil_poly::AccessKind::Write, b, &space, "i").unwrap())
+        .unwrap();
+    let rows = ["t", "4194304*t + i"].iter().map(|r| AffineForm::parse(&space, r).unwrap()).collect();
+    let input = stencil_poly::tiling::TilingInput::new(
+        vec![stencil_poly::Schedule::new(&space, rows).unwrap()],
+        vec![stencil_poly::tiling::TileBand::new(0..2, vec![2, 2])],
+    );
+    let graph = stencil_poly::DependenceGraph::compute(&scop, &Default::default()).unwrap();
+    let t = stencil_poly::tiling::tile(&scop, &input, &graph, &Default::default()).unwrap();
+    let e = BandShape::new(&scop, &t, &[4, 8], &Default::default()).unwrap_err().to_string();
+    assert!(e.contains("coefficient above 1024"), "{e}");
 }
 
 /// The search's [`SharedBytesPlan`] (prepared once per band) gives `staged_shared_bytes`' bytes

@@ -11,8 +11,7 @@
 //! exactly. Choosing `d` to move only the write's last subscript, by the fewest elements
 //! (`φ₁·d = 0` forces a time component: SOR's `2t + i + j + k` allows `(1, 0, 0, −2)`, 2
 //! elements), and the rows among small non-negative legal hyperplanes with the least total
-//! dependence distance (Pluto's cost), gives e.g. `(2t+i+j+k, 2t+i+k, 2t+j+k, t+i+j)` for
-//! 3-D SOR. This is a preference on top of Pluto's band, tried only where it is simple to
+//! dependence distance (Pluto's cost), gives e.g. `(2t+i+j+k, 2t+k, 2t+j+k, t)` for 3-D SOR. This is a preference on top of Pluto's band, tried only where it is simple to
 //! prove: one statement, a band over all its iterators, uniform dependences, a first row
 //! positive on every dependence. [`coalesce_bands`] applies what [`coalesced_band`] proposes
 //! where the independent legality checker accepts it.
@@ -60,7 +59,11 @@ pub fn coalesced_band(scop: &Scop, graph: &DependenceGraph, t: &Transformation, 
         rows.map(|r| schedule.rows().get(r).map(|f| f.coeffs()[..n].to_vec())).collect::<Option<_>>()?;
     let distances: Vec<Vec<i64>> =
         graph.dependences().iter().map(|d| d.distance.clone().filter(|v| v.len() == n)).collect::<Option<_>>()?;
-    let dot = |a: &[i64], b: &[i64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<i64>();
+    // In i128 (a product of two i64 fits), summed saturating: dependence distances and
+    // subscripts come from the program, and a saturated sum only makes a test fail.
+    let dot = |a: &[i64], b: &[i64]| {
+        a.iter().zip(b).fold(0i128, |acc, (&x, &y)| acc.saturating_add(i128::from(x) * i128::from(y)))
+    };
     let first = &phi[0];
     if distances.iter().any(|d| dot(first, d) < 1) {
         return None;
@@ -70,7 +73,12 @@ pub fn coalesced_band(scop: &Scop, graph: &DependenceGraph, t: &Transformation, 
     let (last, outer) = subscripts.split_last()?;
     // How the current band's threads step, and how far apart they read.
     let stride_of = |d: &[i64]| -> Option<u64> {
-        outer.iter().all(|row| dot(row, d) == 0).then(|| dot(last, d).unsigned_abs()).filter(|&s| s > 0)
+        outer
+            .iter()
+            .all(|row| dot(row, d) == 0)
+            .then(|| u64::try_from(dot(last, d).unsigned_abs()).ok())
+            .flatten()
+            .filter(|&s| s > 0)
     };
     let current = inverse_last_column(&phi).and_then(|d| stride_of(&d));
     // The direction: only the last subscript moves, by the fewest elements, then the shortest.
@@ -84,23 +92,25 @@ pub fn coalesced_band(scop: &Scop, graph: &DependenceGraph, t: &Transformation, 
     }
     // Legal rows (non-negative on every dependence), small and non-negative as Pluto's.
     let legal: Vec<Vec<i64>> = vectors(n, 0, ROW_BOUND).filter(|r| distances.iter().all(|d| dot(r, d) >= 0)).collect();
-    let cost = |r: &[i64]| (distances.iter().map(|d| dot(r, d)).sum::<i64>(), r.iter().sum::<i64>());
+    let cost =
+        |r: &[i64]| (distances.iter().fold(0i128, |acc, d| acc.saturating_add(dot(r, d))), r.iter().sum::<i64>());
     let mut along: Vec<&Vec<i64>> = legal.iter().filter(|r| dot(r, &step) == 0).collect();
     let mut across: Vec<&Vec<i64>> = legal.iter().filter(|r| dot(r, &step).abs() == 1).collect();
     along.sort_by_key(|r| (cost(r), r.to_vec()));
     across.sort_by_key(|r| (cost(r), r.to_vec()));
     // (total dependence distance, coefficient sum) of the best band so far, and its rows.
-    type Scored = ((i64, i64), Vec<Vec<i64>>);
+    type Scored = ((i128, i64), Vec<Vec<i64>>);
     let mut best: Option<Scored> = None;
     for middle in combinations(&along, m - 2) {
         for &closing in &across {
             let mut candidate: Vec<Vec<i64>> = vec![first.clone()];
             candidate.extend(middle.iter().map(|r| r.to_vec()));
             candidate.push(closing.clone());
-            if determinant(&candidate).abs() != 1 {
+            if determinant(&candidate).map(i128::abs) != Some(1) {
                 continue;
             }
-            let total = candidate[1..].iter().map(|r| cost(r)).fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.1));
+            let total =
+                candidate[1..].iter().map(|r| cost(r)).fold((0i128, 0i64), |a, c| (a.0.saturating_add(c.0), a.1 + c.1));
             if best.as_ref().is_none_or(|(b, _)| total < *b) {
                 best = Some((total, candidate));
             }

@@ -91,7 +91,7 @@ pub fn tile(
                 let dim = v.dim.and_then(|k| names.get(k).cloned());
                 first_violation.get_or_insert(TilingError::Illegal { dependence: v.dependence, dim });
             }
-            Ok(t) if points_parallel(&t) => return Ok(t),
+            Ok(t) if t.points_parallel() => return Ok(t),
             Ok(t) => {
                 first_legal.get_or_insert(t);
             }
@@ -161,9 +161,4 @@ fn finish(
         intra_tile: vec![intra; n_bands],
         statement_order: vec![order; n_bands],
     }))
-}
-
-/// Whether every point dimension other than the intra-tile wavefront is parallel.
-fn points_parallel(t: &TiledSchedule) -> bool {
-    t.dims.iter().filter(|d| d.kind == DimKind::Point).all(|d| d.parallel)
 }

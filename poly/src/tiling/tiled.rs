@@ -172,6 +172,12 @@ impl TiledSchedule {
         Ok(out)
     }
 
+    /// Whether every point dimension other than the intra-tile wavefront is parallel (what
+    /// [`super::tile`]'s `Auto` choices look for first).
+    pub fn points_parallel(&self) -> bool {
+        self.dims.iter().filter(|d| d.kind == DimKind::Point).all(|d| d.parallel)
+    }
+
     /// Number of tiled dimensions.
     pub fn n_dims(&self) -> usize {
         self.dims.len()
