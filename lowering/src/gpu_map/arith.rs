@@ -76,6 +76,32 @@ pub(crate) fn compare(
     ir.result(op, 0)
 }
 
+/// `arith.select %cond, %a, %b` (of `a`'s type).
+pub(crate) fn select(
+    ir: &mut Ir,
+    at: InsertPoint,
+    cond: ValueId,
+    a: ValueId,
+    b: ValueId,
+    location: &Location,
+) -> ValueId {
+    let mut state = OperationState::new("arith.select", location.clone());
+    let ty = ir.value_type(a).clone();
+    state.operands = vec![cond, a, b];
+    state.result_types = vec![ty];
+    let op = ir.build(at, state);
+    ir.result(op, 0)
+}
+
+/// `arith.index_cast %value : … to ty` (between `index` and an integer type).
+pub(crate) fn index_cast(ir: &mut Ir, at: InsertPoint, value: ValueId, ty: Type, location: &Location) -> ValueId {
+    let mut state = OperationState::new("arith.index_cast", location.clone());
+    state.operands = vec![value];
+    state.result_types = vec![ty];
+    let op = ir.build(at, state);
+    ir.result(op, 0)
+}
+
 /// `memref.load %memref[indices] : element`.
 pub(crate) fn load(
     ir: &mut Ir,

@@ -37,10 +37,16 @@ use stencil_poly::codegen::{
 };
 use stencil_poly::tiling::{DimKind, TiledSchedule};
 
-use super::arith::{binary, compare, index_constant, true_constant, ArithIndexer, EQ, NE, SGE, SLE, SLT};
+use super::arith::{
+    binary, compare, index_cast, index_constant, load, select, store, true_constant, ArithIndexer, EQ, NE, SGE, SLE,
+    SLT,
+};
 use super::staging::{StagedField, StagedIndexer};
 use super::{ops, PartialTiles};
 use crate::codegen::statement::copy_statement;
+
+/// Threads of a warp.
+const WARP_SIZE: i64 = 32;
 
 /// Whether code runs uniformly in a block (every thread the same) or per thread.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -572,8 +578,34 @@ impl KernelBuilder<'_, '_> {
         offsets: Option<&[ValueId]>,
         at: InsertPoint,
     ) -> Result<(), String> {
-        let location = self.location.clone();
         let saved = self.dims.clone();
+        let result = if offsets.is_some() && self.threads_along(0) > WARP_SIZE {
+            self.tile_set_up_by_first_warp(chain, ranges, offsets, at)
+        } else {
+            self.tile_coordinates(chain, ranges, offsets, at).and_then(|inner| {
+                let last = chain[chain.len() - 1];
+                let full = self.full_tile_code(last.dim + 1);
+                let is_full = match &full {
+                    Some(f) if self.input.full_tiles => Some(self.full_test(f, inner)?),
+                    _ => None,
+                };
+                self.tile_code(last, full.as_ref(), is_full, inner)
+            })
+        };
+        self.dims = saved;
+        result
+    }
+
+    /// The coordinates of the block's tile ([`KernelBuilder::direct_tiles`]) into `self.dims`;
+    /// returns where the code for a tile that exists goes.
+    fn tile_coordinates(
+        &mut self,
+        chain: &[&ForLoop],
+        ranges: &[DimensionRange],
+        offsets: Option<&[ValueId]>,
+        at: InsertPoint,
+    ) -> Result<InsertPoint, String> {
+        let location = self.location.clone();
         let mut inner = at;
         let n = chain.len();
         for (i, (l, range)) in chain.iter().zip(ranges).enumerate() {
@@ -623,23 +655,113 @@ impl KernelBuilder<'_, '_> {
             let inside = binary(self.ir, body, "arith.andi", above, below, Type::I1, &location);
             inner = self.scf_if(body, inside);
         }
-        let was = std::mem::replace(&mut self.in_tile, true);
+        Ok(inner)
+    }
+
+    /// [`KernelBuilder::direct_tiles`] with one tile per block, the tile's set-up computed by
+    /// the first warp alone: its coordinates, whether it exists and whether it is full are
+    /// uniform over the block, and the other warps would only repeat the same chains of
+    /// `max`/`min` over ceiled and floored bounds (for 3-D SOR tiles of 3×6×6×6 on a block of 8
+    /// warps, two thirds of the kernel's warp-instructions). The first warp leaves them in a
+    /// few words of workgroup memory; after a barrier every thread reads them.
+    fn tile_set_up_by_first_warp(
+        &mut self,
+        chain: &[&ForLoop],
+        ranges: &[DimensionRange],
+        offsets: Option<&[ValueId]>,
+        at: InsertPoint,
+    ) -> Result<(), String> {
+        let location = self.location.clone();
+        let n = chain.len();
+        // Slots: whether the block has a tile, whether it is full, then the coordinates.
+        const EXISTS: i64 = 0;
+        const FULL: i64 = 1;
+        const FIRST_COORDINATE: i64 = 2;
+        let slots = FIRST_COORDINATE + n as i64;
+        let bytes = slots * 8;
+        self.shared.push(format!("tile set-up: {slots} × i64 = {bytes} bytes"));
+        self.shared_bytes = self.shared_bytes.saturating_add(bytes);
+        // `i64` words: a workgroup buffer needs a sized element type, and a coordinate fits.
+        let buffer = ops::workgroup_buffer(self.ir, self.func, self.entry, &[slots], &Type::I64);
+        let put = |k: &mut Self, at: InsertPoint, value: ValueId, s: i64| {
+            let word = index_cast(k.ir, at, value, Type::I64, &location);
+            let s = k.constant(at, s);
+            store(k.ir, at, word, buffer, vec![s], &location);
+        };
+        let get = |k: &mut Self, at: InsertPoint, s: i64| {
+            let s = k.constant(at, s);
+            let word = load(k.ir, at, buffer, vec![s], Type::I64, &location);
+            index_cast(k.ir, at, word, Type::Index, &location)
+        };
+        let linear = self.linear_thread(at, 0);
+        let warp = self.constant(at, WARP_SIZE);
+        let zero = self.constant(at, 0);
+        let in_first_warp = compare(self.ir, at, SLT, linear, warp, &location);
+        let is_first_thread = compare(self.ir, at, EQ, linear, zero, &location);
+        let warp_at = self.scf_if(at, in_first_warp);
+        let write_at = self.scf_if(warp_at, is_first_thread);
+        put(self, write_at, zero, EXISTS);
+        let inner = self.tile_coordinates(chain, ranges, offsets, warp_at)?;
         let last = chain[n - 1];
+        let full = self.full_tile_code(last.dim + 1);
+        let is_full = match &full {
+            Some(f) if self.input.full_tiles => Some(self.full_test(f, inner)?),
+            _ => None,
+        };
+        let write_at = self.scf_if(inner, is_first_thread);
+        let one = self.constant(write_at, 1);
+        put(self, write_at, one, EXISTS);
+        if let Some(f) = is_full {
+            let flag = select(self.ir, write_at, f, one, zero, &location);
+            put(self, write_at, flag, FULL);
+        }
+        for (i, l) in chain.iter().enumerate() {
+            let v = self.dims.get(l.dim).copied().flatten().ok_or("a tile coordinate without value")?;
+            put(self, write_at, v, FIRST_COORDINATE + i as i64);
+        }
+        self.barrier(at);
+        let exists = get(self, at, EXISTS);
+        let exists = compare(self.ir, at, NE, exists, zero, &location);
+        let body = self.scf_if(at, exists);
+        for (i, l) in chain.iter().enumerate() {
+            let v = get(self, body, FIRST_COORDINATE + i as i64);
+            if let Some(d) = self.dims.get_mut(l.dim) {
+                *d = Some(v);
+            }
+        }
+        let is_full = match is_full {
+            Some(_) => {
+                let flag = get(self, body, FULL);
+                Some(compare(self.ir, body, NE, flag, zero, &location))
+            }
+            None => None,
+        };
+        self.tile_code(last, full.as_ref(), is_full, body)
+    }
+
+    /// The code of the block's tile at `at`, the tile loops' dimensions set: the full-tile code
+    /// and the partial tiles' code behind `is_full` when full tiles are separated.
+    fn tile_code(
+        &mut self,
+        last: &ForLoop,
+        full: Option<&FullTiles>,
+        is_full: Option<ValueId>,
+        at: InsertPoint,
+    ) -> Result<(), String> {
+        let was = std::mem::replace(&mut self.in_tile, true);
         let guarded = self.input.partial_tiles == PartialTiles::Guarded;
-        let result = match self.full_tile_code(last.dim + 1) {
-            Some(full) if self.input.full_tiles => {
+        let result = match (full, is_full) {
+            (Some(full), Some(is_full)) => {
                 // Full tiles (wholly inside the domains) scan with the tile's bounds alone; the
                 // test is uniform over the block, so the barriers inside stay uniform.
-                let is_full = self.full_test(&full, inner)?;
-                let (then_at, else_at) = ops::scf_if_else(self.ir, inner, is_full, &location);
+                let (then_at, else_at) = ops::scf_if_else(self.ir, at, is_full, &self.location.clone());
                 let partial = if guarded { &full.guarded } else { &last.body };
                 self.tile_body(&full.body, then_at).and_then(|()| self.tile_body(partial, else_at))
             }
-            Some(full) => self.tile_body(&full.guarded, inner),
-            None => self.tile_body(&last.body, inner),
+            (Some(full), None) => self.tile_body(&full.guarded, at),
+            (None, _) => self.tile_body(&last.body, at),
         };
         self.in_tile = was;
-        self.dims = saved;
         result
     }
 

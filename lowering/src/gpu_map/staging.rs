@@ -41,7 +41,7 @@ use stencil_poly::codegen::{
 };
 use stencil_poly::{Limits, StatementId};
 
-use super::arith::{binary, compare, index_constant, load, store, true_constant, ArithIndexer, EQ, SGE, SLE};
+use super::arith::{binary, compare, index_constant, load, select, store, true_constant, ArithIndexer, EQ, SGE, SLE};
 use super::kernel::{KernelBuilder, Level};
 use crate::codegen::statement::Indexer;
 
@@ -294,11 +294,7 @@ impl KernelBuilder<'_, '_> {
     /// `cond ? a : b`; `a` when `cond` is `None` (always true).
     fn select(&mut self, at: InsertPoint, cond: Option<ValueId>, a: ValueId, b: ValueId) -> ValueId {
         let Some(cond) = cond else { return a };
-        let mut state = stencil_ir::ir::OperationState::new("arith.select", self.location.clone());
-        state.operands = vec![cond, a, b];
-        state.result_types = vec![Type::Index];
-        let op = self.ir.build(at, state);
-        self.ir.result(op, 0)
+        select(self.ir, at, cond, a, b, &self.location)
     }
 
     /// The workgroup byte mask for base `index` of `footprint` (module documentation): a new one,
