@@ -33,11 +33,12 @@ const DEFAULT_THREADS: i64 = 256;
 /// The block when `gpu-map{block=…}` is not given, for a band tiled with `sizes` (one per row,
 /// outermost first). Inside a tile, the points of an intra-tile wavefront step are the parallel
 /// loops of the band's rows after the first (thesis §4: the first hyperplane carries the
-/// dependences), innermost on `x`, whose extents are those rows' tile sizes; a block shaped
-/// like them gives each thread a point per step, where a linear block would leave the outer
-/// loops to run in sequence in every thread. Per loop from the innermost: its size rounded up
-/// to a power of two, at most a warp on `x` and `y` while another loop follows, at most 256
-/// threads in all (one loop alone: at least a warp).
+/// dependences), innermost on `x`, whose extents are at most those rows' tile sizes; a block
+/// shaped like them gives each thread a point per step, where a linear block would leave the
+/// outer loops to run in sequence in every thread. Per loop from the innermost: as few turns as
+/// the threads left (of 256) allow, spread evenly, so the block is the tile's own extents when
+/// they fit — 6×6×6 for 3-D tiles of 6, where a power of two (8×8×4, two turns along z) left
+/// 58 % of the lanes idle; one loop alone gets a warp at least.
 fn default_block(sizes: &[i64]) -> [i64; 3] {
     let loops = sizes.len().saturating_sub(1).min(3);
     if loops == 0 {
@@ -47,10 +48,13 @@ fn default_block(sizes: &[i64]) -> [i64; 3] {
     let mut left = DEFAULT_THREADS;
     for (k, slot) in block.iter_mut().enumerate().take(loops) {
         let size = sizes[sizes.len() - 1 - k].clamp(1, DEFAULT_THREADS);
-        let cap = if k + 1 < loops { left.min(32) } else { left };
-        let floor = if loops == 1 { 32 } else { 1 };
-        *slot = (size as u64).next_power_of_two().clamp(floor, cap as u64) as i64;
+        // `left ≥ 1`, and `⌈size / turns⌉ ≤ left`: what is left stays at least 1.
+        let turns = (size + left - 1) / left;
+        *slot = (size + turns - 1) / turns;
         left /= *slot;
+    }
+    if loops == 1 {
+        block[0] = block[0].max(32);
     }
     block
 }
@@ -504,11 +508,14 @@ mod tests {
     fn default_blocks_follow_the_tile() {
         assert_eq!(default_block(&[]), [256, 1, 1], "untiled");
         assert_eq!(default_block(&[16]), [256, 1, 1], "one band row: no parallel point loop");
-        assert_eq!(default_block(&[16, 96]), [128, 1, 1], "1-D: one loop, rounded up");
+        assert_eq!(default_block(&[16, 96]), [96, 1, 1], "1-D: one loop, its extent");
         assert_eq!(default_block(&[16, 8]), [32, 1, 1], "1-D: at least a warp");
         assert_eq!(default_block(&[16, 16, 16]), [16, 16, 1], "2-D tiles of 16: a point per thread");
         assert_eq!(default_block(&[32, 32, 32]), [32, 8, 1], "2-D tiles of 32: 256 threads");
         assert_eq!(default_block(&[4, 4, 4, 4]), [4, 4, 4], "3-D tiles of 4");
-        assert_eq!(default_block(&[8, 64, 5]), [8, 32, 1], "x rounded up, y capped by what is left");
+        assert_eq!(default_block(&[3, 6, 6, 6]), [6, 6, 6], "3-D tiles of 6: the tile's extents");
+        assert_eq!(default_block(&[8, 64, 5]), [5, 32, 1], "y in two even turns: 51 threads are left for 64 rows");
+        assert_eq!(default_block(&[8, 12, 48]), [48, 4, 1], "x whole, y in three turns of 4");
+        assert_eq!(default_block(&[8, 600, 600]), [256, 1, 1], "no thread left for y");
     }
 }
