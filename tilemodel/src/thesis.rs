@@ -27,15 +27,18 @@
 //!   at the efficiency `e_w = min(1, q_w·⌈K/32⌉ / 16)`, so they are divided by it. The thesis'
 //!   Tesla C1060 runs had large tiles filling every SM (`e_w = 1`, the original equations).
 //!
-//! * Ours, not the thesis': **tile set-up** `σ_tile` per warp and tile. In our mapping every
-//!   warp of a block finds its tile (from the block and the wavefront) and computes the tile's
-//!   loop bounds itself, once per tile, whatever the tile holds; `T_total` adds
-//!   `σ_tile·K_w·Σ_w slowest_w / e_w` (`K_w` warps per block, the copies' weight of
-//!   [`critical_tiles`]). Fitted to the H200's 59 calibration runs it is 0.22 µs, and on 150
-//!   other layouts timed there it raised the rank correlation for 2-D/3-D SOR and 2-D Jacobi
-//!   from 0.76/0.50/0.80 to 0.94/0.79/0.91 (`bench/results/2026-11-26-tile-setup-term.txt`);
-//!   one-warp blocks ran 3-D tiles 1.3–1.7× faster than four-warp ones there, which the
-//!   thesis' terms alone predict the other way round.
+//! * Ours, not the thesis': **tile set-up** `σ_tile` per tile. In our mapping the first warp
+//!   of a block finds its tile (from the block and the wavefront) and computes whether it is
+//!   full, once per tile, whatever the tile holds, and passes them to the other warps;
+//!   `T_total` adds `σ_tile·Σ_w slowest_w / e_w` (the copies' weight of [`critical_tiles`]).
+//!   Until the kernels left the set-up to the first warp, every warp computed it and the term
+//!   was `σ_tile·K_w·…` (`K_w` warps per block): fitted so to the H200's 59 calibration runs
+//!   `σ_tile` is 0.22 µs per warp and tile, and on 150 other layouts timed there it raised the
+//!   rank correlation for 2-D/3-D SOR and 2-D Jacobi from 0.76/0.50/0.80 to 0.94/0.79/0.91
+//!   (`bench/results/2026-11-26-tile-setup-term.txt`; one-warp blocks ran 3-D tiles 1.3–1.7×
+//!   faster than four-warp ones, which the thesis' terms alone predict the other way round).
+//!   The value is the issue time of one warp's set-up, which the kernels now pay once per
+//!   tile; a calibration of the current kernels has yet to confirm it.
 //!
 //! `T_total` is linear in its seven parameters (§5.3.3), which is how calibration fits them:
 //! [`thesis_features`] gives each parameter's coefficient.
@@ -157,9 +160,9 @@ fn critical_sums(layout: &LayoutInputs<'_>, b: u64, p: u64, warps: f64, needed: 
 }
 
 /// The coefficient of each parameter ([`ThesisParams::to_vector`] order) in `T_total`:
-/// `[1, N_w, C_b·n_bar, C_w·ΣG, C_w·ΣH, C_m·N_mem, C_c·K_w]` with the weights of
+/// `[1, N_w, C_b·n_bar, C_w·ΣG, C_w·ΣH, C_m·N_mem, C_c]` with the weights of
 /// [`critical_tiles`] (`C_m`: the copies' when staged, else the work's; `C_c` the copies',
-/// every tile whole), `N_mem` = [`LayoutInputs::memory_work`] and `K_w` the block's warps.
+/// every tile whole) and `N_mem` = [`LayoutInputs::memory_work`].
 pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<[f64; 7]> {
     let c = critical_tiles(layout, device)?;
     let memory = if layout.tile.staged { c.copies } else { c.work };
@@ -170,8 +173,8 @@ pub fn thesis_features(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Resu
         c.work * layout.total_warps() as f64,
         c.work * layout.total_points() as f64,
         memory * layout.memory_work() as f64,
-        // Every warp sets up every tile it runs, whole or border: the copies' weight.
-        c.copies * f64::from(layout.block.threads().div_ceil(crate::intra::WARP)),
+        // One warp sets up every tile, whole or border: the copies' weight.
+        c.copies,
     ])
 }
 
@@ -263,7 +266,7 @@ impl TileModel for ThesisModel {
     /// * no block needs fewer than `⌈H_e / 32⌉` warps per step, nor fewer copy warp-iterations
     ///   than the largest block's;
     /// * the tile set-up weight `Σ_w ⌈n_w / P⌉ / e_w` is at least [`BoundInputs::spread_tiles`],
-    ///   and a block has one warp at least;
+    ///   and one warp sets a tile up;
     /// * every parameter multiplying a weight is non-negative (else no bound: 0), and
     ///   `α·ΣG + β·ΣH ≥ 0` on its own (it is weighted by `C_w`, which may exceed `C_b`).
     ///
@@ -283,7 +286,7 @@ impl TileModel for ThesisModel {
         let spread = b.spread_tiles(device);
         let border = b.border_weighted_with(spread, device);
         let copies = if b.staged { spread } else { border };
-        // Set-up: at least one warp per block, at the copies' weight (`≥ spread`).
+        // Set-up: one warp per tile, at the copies' weight (`≥ spread`).
         p.sigma_ker
             + p.sigma_blk * b.wavefronts
             + border * (work + parts.barriers)
@@ -330,11 +333,11 @@ impl TileModel for ThesisModel {
                 let e = (f64::from(block.blocks_per_sm.max(1)) * warps / needed).min(1.0);
                 let (memory, copies) =
                     if b.staged { (block.copy_warps, spread / e) } else { (b.memory.accesses(), border / e) };
-                // The set-up's weight `Σ_w ⌈n_w/P⌉ / e_w ≥ spread / e_B`, times the block's warps.
+                // The set-up's weight `Σ_w ⌈n_w/P⌉ / e_w ≥ spread / e_B` (one warp per tile).
                 fixed
                     + border / e * self.work(&parts, block)
                     + copies * p.gamma * memory as f64
-                    + spread / e * warps * p.sigma_tile
+                    + spread / e * p.sigma_tile
             })
             .collect()
     }
