@@ -46,8 +46,8 @@ pub fn pass_info() -> PassInfo {
             OptionInfo {
                 name: "coalesce",
                 kind: OptionKind::Bool,
-                default: "false",
-                description: "Re-choose a band's rows after the first so that neighbouring GPU threads of a tile step along the write's last subscript (one statement, uniform dependences; the new band is checked legal): experimental, see docs/passes.md",
+                default: "true",
+                description: "Re-choose a band's rows after the first so that neighbouring GPU threads of a tile step along the write's last subscript (one statement, uniform dependences; the new band is checked legal, else Pluto's is kept); false: Pluto's band as it is. See docs/passes.md",
             },
             OptionInfo {
                 name: "verify",

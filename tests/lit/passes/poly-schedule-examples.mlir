@@ -1,47 +1,48 @@
 // poly-schedule on the programs of examples/ (docs/passes.md), with Pluto's options
 // (intra-balance=false, prefix P_…) and the GPU options (default, balanced intra-tile
 // wavefronts of thesis Def. 4.1, prefix G_…); every schedule is proved legal by
-// poly-verify-schedule in the same pipeline. Pluto's own results (docs/poly.md, "Results";
+// poly-verify-schedule in the same pipeline (`coalesce=false` throughout: these are Pluto's
+// bands; poly-schedule-coalesce.mlir checks the default's coalesced ones). Pluto's own results (docs/poly.md, "Results";
 // the CHECK lines of Pluto's test/jacobi-1d-imper.c, jacobi-2d-imper.c, seidel.c):
 // jacobi-1d-imper (t, 2t+i, 0), (t, 2t+i+1, 1); jacobi-2d-imper (t, 2t+i, 2t+j),
 // (t, 2t+i+1, 2t+j+1); seidel (t, t+i, 2t+i+j) — the P_ lines of polybench-jacobi-1d,
 // jacobi-1d-3pt, polybench-jacobi-2d, jacobi-2d-5pt and polybench-seidel-2d are exactly these.
 // PolyBench fdtd-2d differs from Pluto's printed (t, t+j, t), (t, t+j, t+i)…: here the
 // excitation row is a 2-D apply and Pluto's intra-tile permutation is not applied.
-// RUN: stencil-opt %S/../../../examples/jacobi-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_1D_3PT
-// RUN: stencil-opt %S/../../../examples/jacobi-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_1D_3PT
-// RUN: stencil-opt %S/../../../examples/polybench-jacobi-1d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_JACOBI_1D
-// RUN: stencil-opt %S/../../../examples/polybench-jacobi-1d.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_JACOBI_1D
-// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_2D_5PT
-// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_2D_5PT
-// RUN: stencil-opt %S/../../../examples/polybench-jacobi-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_JACOBI_2D
-// RUN: stencil-opt %S/../../../examples/polybench-jacobi-2d.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_JACOBI_2D
-// RUN: stencil-opt %S/../../../examples/polybench-seidel-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_SEIDEL_2D
-// RUN: stencil-opt %S/../../../examples/polybench-seidel-2d.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_SEIDEL_2D
-// RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_SOR_1D_3PT
-// RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_SOR_1D_3PT
-// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_SOR_2D_5PT
-// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_SOR_2D_5PT
-// RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_SOR_3D_7PT
-// RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_SOR_3D_7PT
-// RUN: stencil-opt %S/../../../examples/heat-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_HEAT_2D
-// RUN: stencil-opt %S/../../../examples/heat-2d.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_HEAT_2D
-// RUN: stencil-opt %S/../../../examples/fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_FDTD_2D
-// RUN: stencil-opt %S/../../../examples/fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_FDTD_2D
-// RUN: stencil-opt %S/../../../examples/polybench-fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_FDTD_2D
-// RUN: stencil-opt %S/../../../examples/polybench-fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_FDTD_2D
-// RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_3D_7PT
-// RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_3D_7PT
-// RUN: stencil-opt %S/../../../examples/jacobi-3d-27pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_3D_27PT
-// RUN: stencil-opt %S/../../../examples/jacobi-3d-27pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_3D_27PT
-// RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_HEAT_3D
-// RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_HEAT_3D
+// RUN: stencil-opt %S/../../../examples/jacobi-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_1D_3PT
+// RUN: stencil-opt %S/../../../examples/jacobi-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_1D_3PT
+// RUN: stencil-opt %S/../../../examples/polybench-jacobi-1d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_JACOBI_1D
+// RUN: stencil-opt %S/../../../examples/polybench-jacobi-1d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_JACOBI_1D
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_2D_5PT
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_2D_5PT
+// RUN: stencil-opt %S/../../../examples/polybench-jacobi-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_JACOBI_2D
+// RUN: stencil-opt %S/../../../examples/polybench-jacobi-2d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_JACOBI_2D
+// RUN: stencil-opt %S/../../../examples/polybench-seidel-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_SEIDEL_2D
+// RUN: stencil-opt %S/../../../examples/polybench-seidel-2d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_SEIDEL_2D
+// RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_SOR_1D_3PT
+// RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_SOR_1D_3PT
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_SOR_2D_5PT
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_SOR_2D_5PT
+// RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_SOR_3D_7PT
+// RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_SOR_3D_7PT
+// RUN: stencil-opt %S/../../../examples/heat-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_HEAT_2D
+// RUN: stencil-opt %S/../../../examples/heat-2d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_HEAT_2D
+// RUN: stencil-opt %S/../../../examples/fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_FDTD_2D
+// RUN: stencil-opt %S/../../../examples/fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_FDTD_2D
+// RUN: stencil-opt %S/../../../examples/polybench-fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_FDTD_2D
+// RUN: stencil-opt %S/../../../examples/polybench-fdtd-2d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_FDTD_2D
+// RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_3D_7PT
+// RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_3D_7PT
+// RUN: stencil-opt %S/../../../examples/jacobi-3d-27pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_JACOBI_3D_27PT
+// RUN: stencil-opt %S/../../../examples/jacobi-3d-27pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_JACOBI_3D_27PT
+// RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=P_POLYBENCH_HEAT_3D
+// RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=G_POLYBENCH_HEAT_3D
 // SSOR (a forward then a reversed sweep) needs negative coefficients for its backward sweep:
 // the scheduler renames the reversed iterators (docs/poly.md, "Reversed sweeps"). No hyperplane
 // fuses the two sweeps, so t comes first, a cut orders them, and each sweep gets its own band —
 // balanced (i + j) with the default options, the band after the cut.
-// RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=SSOR
-// RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=SSOR_PLUTO
+// RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=SSOR
+// RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=SSOR_PLUTO
 // SSOR-LABEL: // schedule of @ssor_2d_5pt:
 // SSOR-NEXT:  // F: (t, 0, i + j, j)
 // SSOR-NEXT:  // B: (t, 1, -i - j, -j)

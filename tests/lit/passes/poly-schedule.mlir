@@ -2,13 +2,15 @@
 // wavefront constraint of thesis Ch. 4, stored as poly.schedule / poly.bands on each apply and
 // printed by --test-print-schedule. Every schedule printed here is also proved legal by
 // poly-verify-schedule in the same pipeline.
-// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=PLUTO
-// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=GPU
-// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule{intra-balance=true fuse=smart},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=GPU
+// These pin Pluto's bands (`coalesce=false`); poly-schedule-coalesce.mlir checks the
+// default, which re-chooses single-statement bands for coalesced GPU threads.
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule{intra-balance=false coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=PLUTO
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule{coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=GPU
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule{intra-balance=true fuse=smart coalesce=false},poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=GPU
 // The stored attributes (the recorded form), and a round trip: the printed IR re-parses and
 // prints the same schedules without rescheduling.
-// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule)' | FileCheck %s --check-prefix=ATTR
-// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule)' | stencil-opt --split-input-file --pass-pipeline='builtin.module(poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=GPU
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule{coalesce=false})' | FileCheck %s --check-prefix=ATTR
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule{coalesce=false})' | stencil-opt --split-input-file --pass-pipeline='builtin.module(poly-verify-schedule)' --test-print-schedule | FileCheck %s --check-prefix=GPU
 // Bad option values are reported before any input is read.
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule{fuse=bogus})' 2>&1 | FileCheck %s --check-prefix=BADFUSE
 // BADFUSE: option 'fuse' of pass 'poly-schedule': unknown fusion strategy `bogus`: expected smart, max or none
