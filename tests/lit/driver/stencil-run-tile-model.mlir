@@ -18,7 +18,7 @@
 // CHECK: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x{{[0-9]+}}x1 grid=per-tile staging=true shared_memory={{[1-9][0-9]*}} intra=first-hyperplane model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=4,N=24,M=20
 // CHECK: races 0
 // CHECK: check    against the untransformed program on ref (bit-exact): passed
-// JSON: "mapping":{"block":[{{[0-9]+}},{{[0-9]+}},1],"grid":"per-tile","intra":"first-hyperplane","model":"prajapati","model_chose":"sizes and block","predicted_s":{{[0-9.e-]+}},"problem":"T=4,N=24,M=20","shared_memory":0,"staging":false,"strategy":"wavefront","tile":[{{[0-9]+}},{{[0-9]+}},{{[0-9]+}}]}
+// JSON: "mapping":{"block":[{{[0-9]+}},{{[0-9]+}},1],"grid":"per-tile","intra":"first-hyperplane","model":"prajapati","model_chose":"sizes and block","predicted_s":{{[0-9.e-]+}},"problem":"T=4,N=24,M=20","shared_memory":{{[0-9]+}},"staging":false,"strategy":"wavefront","tile":[{{[0-9]+}},{{[0-9]+}},{{[0-9]+}}]}
 // BLOCK: mapping  wavefront: tile=8x16 block={{[0-9]+}}x1x1 grid=per-tile staging=true shared_memory={{[1-9][0-9]*}} intra=first-hyperplane model=thesis model_chose=block predicted_s={{.*}} problem=T=6,N=40
 // BLOCK: passed
 // SSOR: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x1x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra={{first-hyperplane|skew}} model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=3,N=30,M=26
