@@ -166,6 +166,7 @@ pub(crate) fn build_kernel(
         grids,
         counter: None,
         in_tile: false,
+        only_tile: false,
         location: location.clone(),
         func,
         entry,
@@ -222,6 +223,7 @@ impl KernelBuilder<'_, '_> {
             && input.nest.dims.iter().zip(input.host_dims).any(|(d, &host)| host && d.kind == DimKind::Tile);
         if input.staging && one_tile {
             self.in_tile = true;
+            self.only_tile = true;
             self.staged_tile(node, at)?;
             return Ok(KernelGrid::Blocks(1));
         }
@@ -323,6 +325,9 @@ pub(super) struct KernelBuilder<'a, 'i> {
     counter: Option<ValueId>,
     /// Whether the code being emitted runs for one tile of this block.
     in_tile: bool,
+    /// Whether the block runs one tile only (one tile per block, or a kernel that is one
+    /// tile): no earlier tile of the block can still be reading its workgroup memory.
+    pub(super) only_tile: bool,
     pub(super) location: Location,
     /// The `gpu.func` and its entry block (workgroup attributions are appended to it).
     pub(super) func: OpId,
@@ -579,21 +584,34 @@ impl KernelBuilder<'_, '_> {
         at: InsertPoint,
     ) -> Result<(), String> {
         let saved = self.dims.clone();
+        let was_only = std::mem::replace(&mut self.only_tile, offsets.is_some());
         let result = if offsets.is_some() && self.threads_along(0) > WARP_SIZE {
             self.tile_set_up_by_first_warp(chain, ranges, offsets, at)
         } else {
             self.tile_coordinates(chain, ranges, offsets, at).and_then(|inner| {
                 let last = chain[chain.len() - 1];
-                let full = self.full_tile_code(last.dim + 1);
-                let is_full = match &full {
-                    Some(f) if self.input.full_tiles => Some(self.full_test(f, inner)?),
-                    _ => None,
-                };
+                let (full, is_full) = self.full_tile_choice(last, inner)?;
                 self.tile_code(last, full.as_ref(), is_full, inner)
             })
         };
+        self.only_tile = was_only;
         self.dims = saved;
         result
+    }
+
+    /// The full-tile code for the tile whose last tile loop is `last` (its dimensions set), and
+    /// with full tiles separated the test whether the tile is full, at `at`.
+    fn full_tile_choice(
+        &mut self,
+        last: &ForLoop,
+        at: InsertPoint,
+    ) -> Result<(Option<FullTiles>, Option<ValueId>), String> {
+        let full = self.full_tile_code(last.dim + 1);
+        let is_full = match &full {
+            Some(f) if self.input.full_tiles => Some(self.full_test(f, at)?),
+            _ => None,
+        };
+        Ok((full, is_full))
     }
 
     /// The coordinates of the block's tile ([`KernelBuilder::direct_tiles`]) into `self.dims`;
@@ -703,11 +721,7 @@ impl KernelBuilder<'_, '_> {
         put(self, write_at, zero, EXISTS);
         let inner = self.tile_coordinates(chain, ranges, offsets, warp_at)?;
         let last = chain[n - 1];
-        let full = self.full_tile_code(last.dim + 1);
-        let is_full = match &full {
-            Some(f) if self.input.full_tiles => Some(self.full_test(f, inner)?),
-            _ => None,
-        };
+        let (full, is_full) = self.full_tile_choice(last, inner)?;
         let write_at = self.scf_if(inner, is_first_thread);
         let one = self.constant(write_at, 1);
         put(self, write_at, one, EXISTS);

@@ -187,8 +187,11 @@ impl KernelBuilder<'_, '_> {
                 .collect::<Result<_, _>>()?;
             plans.push(Plan { footprint, global, element, field: StagedField { buffer, origin }, masks });
         }
-        // The masks of the block's previous tile may still be read by its store-back.
-        self.barrier(at);
+        // The masks of the block's previous tile may still be read by its store-back (a block
+        // that runs one tile has none).
+        if !self.only_tile {
+            self.barrier(at);
+        }
         for plan in &plans {
             for (base, mask) in plan.footprint.bases.iter().zip(&plan.masks) {
                 self.fill_mask(at, plan, base, mask)?;
