@@ -225,9 +225,12 @@ impl<'a> LayoutInputs<'a> {
         self.warps.iter().sum::<u64>() * self.tile.groups as u64
     }
 
-    /// `Σ_e H_e` over a full tile's steps, every statement group counted.
+    /// `Σ_e H_e` over a full tile's steps: the points whose statements the tile runs. With
+    /// several statement groups per step each group runs its own statements on the step's
+    /// points, so a point's statements still run once in all — the groups add loop turns
+    /// ([`LayoutInputs::total_warps`]) and barriers, not statement work.
     pub fn total_points(&self) -> u64 {
-        self.tile.points.iter().sum::<u64>() * self.tile.groups as u64
+        self.tile.points.iter().sum::<u64>()
     }
 
     /// Thesis Eq. 5.5's `N_mem` in our mapping: the warp-iterations of the copy loops when

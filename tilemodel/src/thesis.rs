@@ -199,7 +199,8 @@ impl ThesisModel {
         }
         let groups = b.groups as f64;
         let warps: f64 = b.points.iter().map(|&h| h.div_ceil(32) as f64).sum::<f64>() * groups;
-        let points: f64 = b.points.iter().sum::<u64>() as f64 * groups;
+        // A point's statements run once whatever the groups (`LayoutInputs::total_points`).
+        let points: f64 = b.points.iter().sum::<u64>() as f64;
         let barriers = b.points.len() as f64 * groups + if b.staged { 1.0 } else { 0.0 };
         // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
         // be non-negative on their own for `C_b` to bound their weight from below; with `α ≥ 0`
