@@ -138,6 +138,35 @@ proptest! {
     }
 }
 
+proptest! {
+    // Blocks of more than a warp with one tile per block: the first warp alone computes the
+    // tile's set-up and the block reads it from workgroup memory after a barrier (the blocks
+    // above are one warp or less and never take that path). 40 threads: a full warp and a
+    // partial one.
+    #![proptest_config(ProptestConfig { cases: 8, rng_seed: RngSeed::Fixed(0x1F_C0DE), ..ProptestConfig::default() })]
+
+    #[test]
+    fn tiles_set_up_by_the_first_warp_are_race_free_and_bit_identical(
+        p in program(),
+        t in 1i64..=3,
+        n in 4i64..=6,
+        size in 1i64..=3,
+        staging in any::<bool>(),
+        block in prop_oneof![Just("40"), Just("8,5"), Just("4,4,3")],
+    ) {
+        let n = if p.dims == 3 { n.min(5) } else { n };
+        let text = p.text();
+        let pipeline = format!(
+            "builtin.module(poly-schedule,poly-tile{{sizes={size}}},gpu-map{{block={block} grid=0 staging={staging}}})"
+        );
+        let options = stencil_runtime::gpu_sim::SimOptions::default();
+        match check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options) {
+            Ok(report) => prop_assert_eq!(report.race_count, 0),
+            Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
+        }
+    }
+}
+
 impl Program {
     /// The program with every read of an apply's own field moved to the point itself: DOALL.
     fn made_doall(mut self) -> Program {
