@@ -142,10 +142,31 @@ fn mask_bases(s: &StatementShape) -> Vec<MaskBase<'_>> {
     bases
 }
 
+/// The workgroup words in which the first warp of a block of more than one warp leaves its
+/// tile's set-up for the other warps (`gpu-map`, one tile per block): whether the tile exists,
+/// whether it is full, and a coordinate per tile loop mapped to a grid axis (at most three of
+/// the band's `width − 1` parallel tile loops), 8 bytes each. Counted for every staged layout,
+/// whatever its block: the shared-memory bound is per size, and a size the bound admits must
+/// not fail in `gpu-map` for those few bytes.
+pub fn tile_set_up_bytes(width: usize) -> u64 {
+    padded(8 * (2 + width.saturating_sub(1).min(3) as u64))
+}
+
+/// The alignment of `gpu-map`'s workgroup buffers (`stencil_dialects::gpu::WORKGROUP_BUFFER_ALIGNMENT`;
+/// this crate has no IR types).
+const WORKGROUP_BUFFER_ALIGNMENT: u64 = 16;
+
+/// `bytes` rounded up to the buffers' alignment: `gpu-map` counts every buffer so against the
+/// limit (the layout pads all but the last; counting the last one's too keeps the bound simple).
+fn padded(bytes: u64) -> u64 {
+    bytes.div_ceil(WORKGROUP_BUFFER_ALIGNMENT).saturating_mul(WORKGROUP_BUFFER_ALIGNMENT)
+}
+
 /// Shared memory per block when staging: what `gpu-map` allocates — per array, the product of
-/// its buffer's extents times the element size, and per footprint base (a statement's accesses
+/// its buffer's extents times the element size, per footprint base (a statement's accesses
 /// to the array that differ only in their constant offsets) a byte mask over the buffer's box
-/// grown by the spread of those offsets.
+/// grown by the spread of those offsets, and the tile set-up's words ([`tile_set_up_bytes`]);
+/// each rounded up to the buffers' alignment, as `gpu-map` counts them against the limit.
 pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
     shared_bytes_of(shape, &array_boxes(shape, sizes)?)
 }
@@ -153,12 +174,12 @@ pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
 /// [`staged_shared_bytes`] from the arrays' boxes (`array_boxes` at the sizes).
 fn shared_bytes_of(shape: &BandShape, boxes: &[Option<ElementBox>]) -> Result<u64> {
     let overflow = || TileModelError::Overflow("shared memory per block");
-    let mut total: u64 = 0;
+    let mut total: u64 = tile_set_up_bytes(shape.width);
     for (array, b) in shape.arrays.iter().zip(boxes) {
         if let Some(b) = b {
             let elements = checked_product(b.iter().map(|&(lo, hi)| span(lo, hi, 0))).ok_or_else(overflow)?;
             let bytes = elements.checked_mul(u64::from(array.element_bytes)).ok_or_else(overflow)?;
-            total = total.checked_add(bytes).ok_or_else(overflow)?;
+            total = total.checked_add(padded(bytes)).ok_or_else(overflow)?;
         }
     }
     for s in shape.statements.iter().filter(|s| s.instances() > 0) {
@@ -168,7 +189,7 @@ fn shared_bytes_of(shape: &BandShape, boxes: &[Option<ElementBox>]) -> Result<u6
                 b.iter().zip(&spread).map(|(&(lo, hi), &(omin, omax))| span(lo, hi, omax.checked_sub(omin)?)),
             )
             .ok_or_else(overflow)?;
-            total = total.checked_add(bytes).ok_or_else(overflow)?;
+            total = total.checked_add(padded(bytes)).ok_or_else(overflow)?;
         }
     }
     Ok(total)
@@ -279,7 +300,7 @@ impl SharedBytesPlan {
             }
         }
         let overflow = || TileModelError::Overflow("shared memory per block");
-        let mut total: u64 = 0;
+        let mut total: u64 = tile_set_up_bytes(shape.width);
         let mut at = 0;
         let mut offsets = Vec::with_capacity(arrays.len());
         for a in arrays {
@@ -291,14 +312,14 @@ impl SharedBytesPlan {
             }
             let elements = checked_product(b.iter().map(|&(lo, hi)| span(lo, hi, 0))).ok_or_else(overflow)?;
             let bytes = elements.checked_mul(a.element_bytes).ok_or_else(overflow)?;
-            total = total.checked_add(bytes).ok_or_else(overflow)?;
+            total = total.checked_add(padded(bytes)).ok_or_else(overflow)?;
         }
         for (array, grow) in &self.masks {
             let Some(a) = arrays.get(*array).filter(|a| a.touched) else { continue };
             let b = &boxes[offsets[*array]..offsets[*array] + a.constants.len()];
             let bytes =
                 checked_product(b.iter().zip(grow).map(|(&(lo, hi), &g)| span(lo, hi, g))).ok_or_else(overflow)?;
-            total = total.checked_add(bytes).ok_or_else(overflow)?;
+            total = total.checked_add(padded(bytes)).ok_or_else(overflow)?;
         }
         Ok(total)
     }

@@ -240,24 +240,31 @@ fn check_memory(scop: &Scop, params: &[i64], sizes: &[i64], balanced: bool) -> b
     let outer: Vec<bool> = (0..tiled.dims.len()).map(|k| k < first_point).collect();
     let statements: Vec<StatementId> = (0..scop.statements().len()).map(StatementId).collect();
     let footprints = tile_footprints(&problem, scop, &statements, &outer, &Limits::default()).unwrap();
-    let buffers: u64 = footprints.iter().map(|f| f.extent.iter().map(|&e| e as u64).product::<u64>() * 8).sum();
+    // Each buffer counted rounded up to 16 bytes, the alignment gpu-map lays them out at.
+    let padded = |bytes: u64| bytes.div_ceil(16) * 16;
+    let buffers: u64 = footprints.iter().map(|f| padded(f.extent.iter().map(|&e| e as u64).product::<u64>() * 8)).sum();
     // And one byte mask per footprint base, over the box grown by the base's offsets.
     let masks: u64 = footprints
         .iter()
         .flat_map(|f| {
             f.bases.iter().map(move |b| {
                 let offsets: Vec<&Vec<i64>> = b.reads.iter().chain(&b.writes).collect();
-                (0..f.extent.len())
-                    .map(|d| {
-                        let lo = offsets.iter().map(|o| o[d]).min().unwrap_or(0);
-                        let hi = offsets.iter().map(|o| o[d]).max().unwrap_or(0);
-                        (f.extent[d] + hi - lo) as u64
-                    })
-                    .product::<u64>()
+                padded(
+                    (0..f.extent.len())
+                        .map(|d| {
+                            let lo = offsets.iter().map(|o| o[d]).min().unwrap_or(0);
+                            let hi = offsets.iter().map(|o| o[d]).max().unwrap_or(0);
+                            (f.extent[d] + hi - lo) as u64
+                        })
+                        .product::<u64>(),
+                )
             })
         })
         .sum();
-    let bytes = buffers + masks;
+    // And the tile set-up's words: whether the tile exists, whether it is full, a coordinate
+    // per tile loop on a grid axis (gpu-map's first-warp set-up).
+    let set_up = padded(8 * (2 + (shape.width as u64 - 1).min(3)));
+    let bytes = buffers + masks + set_up;
     assert_eq!(staged_shared_bytes(&shape, sizes).unwrap(), bytes, "shared bytes, sizes {sizes:?}");
     assert_eq!(SharedBytesPlan::new(&shape).bytes(&shape, sizes).unwrap(), bytes, "planned shared bytes, {sizes:?}");
     true

@@ -242,10 +242,9 @@ impl KernelBuilder<'_, '_> {
             .and_then(|e| e.checked_mul(bytes_per_element))
             .ok_or_else(|| format!("field {name}: the tile footprint is too large"))?;
         let shape = footprint.extent.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("×");
-        self.shared.push(format!("{name}: {shape} × {element} = {bytes} bytes"));
         // The limit is checked once the whole kernel is built (`check_shared_limit`), so the
         // error gives the kernel's complete need, not the part found before the limit passed.
-        self.shared_bytes = self.shared_bytes.saturating_add(bytes);
+        self.count_workgroup_bytes(format!("{name}: {shape} × {element} = {bytes} bytes"), bytes);
         Ok(super::ops::workgroup_buffer(self.ir, self.func, self.entry, &footprint.extent, element))
     }
 
@@ -255,7 +254,7 @@ impl KernelBuilder<'_, '_> {
             return Ok(());
         }
         Err(format!(
-            "shared-memory staging needs {} bytes per block ({}), above the limit of {} bytes; choose smaller tile sizes, raise gpu-map{{shared-memory=…}} for a device with more, or use gpu-map{{staging=false}}",
+            "shared-memory staging needs {} bytes per block ({}; each buffer at 16-byte alignment), above the limit of {} bytes; choose smaller tile sizes, raise gpu-map{{shared-memory=…}} for a device with more, or use gpu-map{{staging=false}}",
             self.shared_bytes,
             self.shared.join(", "),
             self.input.shared_limit
@@ -326,8 +325,7 @@ impl KernelBuilder<'_, '_> {
             .try_fold(1i64, |acc, &e| acc.checked_mul(e))
             .ok_or_else(|| format!("field {name}: the staging mask is too large"))?;
         let shape = extent.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("×");
-        self.shared.push(format!("{name} mask: {shape} × i8 = {bytes} bytes"));
-        self.shared_bytes = self.shared_bytes.saturating_add(bytes);
+        self.count_workgroup_bytes(format!("{name} mask: {shape} × i8 = {bytes} bytes"), bytes);
         let buffer = super::ops::workgroup_buffer(self.ir, self.func, self.entry, &extent, &MASK_ELEMENT);
         self.workgroup.insert(key, buffer);
         Ok(Mask { buffer, shift, extent })
