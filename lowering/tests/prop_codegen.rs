@@ -125,16 +125,7 @@ proptest! {
         // 0: a block per tile (no loop over tiles in the kernel); else blocks striding over them.
         grid in 0i64..=3,
     ) {
-        let n = if p.dims == 3 { n.min(5) } else { n };
-        let text = p.text();
-        let pipeline = format!(
-            "builtin.module(poly-schedule,poly-tile{{sizes={size}}},gpu-map{{block={block} grid={grid} staging={staging}}})"
-        );
-        let options = stencil_runtime::gpu_sim::SimOptions::default();
-        match check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options) {
-            Ok(report) => prop_assert_eq!(report.race_count, 0),
-            Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
-        }
+        check_tiled_on_the_simulator(&p, t, n, size, &format!("block={block} grid={grid} staging={staging}"))?;
     }
 }
 
@@ -154,17 +145,28 @@ proptest! {
         staging in any::<bool>(),
         block in prop_oneof![Just("40"), Just("8,5"), Just("4,4,3")],
     ) {
-        let n = if p.dims == 3 { n.min(5) } else { n };
-        let text = p.text();
-        let pipeline = format!(
-            "builtin.module(poly-schedule,poly-tile{{sizes={size}}},gpu-map{{block={block} grid=0 staging={staging}}})"
-        );
-        let options = stencil_runtime::gpu_sim::SimOptions::default();
-        match check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options) {
-            Ok(report) => prop_assert_eq!(report.race_count, 0),
-            Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
-        }
+        check_tiled_on_the_simulator(&p, t, n, size, &format!("block={block} grid=0 staging={staging}"))?;
     }
+}
+
+/// `p` scheduled, tiled with `size` and mapped with `gpu-map{map_options}` runs race-free and
+/// bit-identical on the simulator (3-D programs on at most 5 points a side).
+fn check_tiled_on_the_simulator(
+    p: &Program,
+    t: i64,
+    n: i64,
+    size: i64,
+    map_options: &str,
+) -> Result<(), TestCaseError> {
+    let n = if p.dims == 3 { n.min(5) } else { n };
+    let text = p.text();
+    let pipeline = format!("builtin.module(poly-schedule,poly-tile{{sizes={size}}},gpu-map{{{map_options}}})");
+    let options = stencil_runtime::gpu_sim::SimOptions::default();
+    match check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options) {
+        Ok(report) => prop_assert_eq!(report.race_count, 0),
+        Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
+    }
+    Ok(())
 }
 
 impl Program {
