@@ -117,6 +117,11 @@ pub(crate) struct TileAxis {
 
 /// Builds `gpu.func @name` running `node` at the end of `module_block` (a `gpu.module` body).
 /// Its arguments: the program arguments, the parameters, then the host dimensions in scope.
+///
+/// Where the tile set-up's few workgroup words ([`KernelBuilder::tile_set_up_by_first_warp`])
+/// are all that takes a kernel past the shared-memory limit (`gpu-map{shared-memory=0}`, or
+/// staged tiles within a few bytes of it), the kernel is built again with every warp setting
+/// its tile up itself, as before there were words to share.
 pub(crate) fn build_kernel(
     ir: &mut Ir,
     module_block: BlockId,
@@ -125,6 +130,38 @@ pub(crate) fn build_kernel(
     input: &KernelInput<'_>,
     location: &Location,
 ) -> Result<KernelGrid, String> {
+    match build_kernel_once(ir, module_block, name, node, input, location, true)? {
+        Built::Kernel(grid) => Ok(grid),
+        Built::OverLimitBySetUpWords(func) => {
+            tracing::debug!(kernel = name, "the tile set-up's words pass the shared-memory limit: every warp sets up");
+            ir.erase_op(func);
+            match build_kernel_once(ir, module_block, name, node, input, location, false)? {
+                Built::Kernel(grid) => Ok(grid),
+                Built::OverLimitBySetUpWords(_) => Err("a kernel without tile set-up words still has them".into()),
+            }
+        }
+    }
+}
+
+/// What [`build_kernel_once`] built.
+enum Built {
+    /// The kernel, and how it is launched.
+    Kernel(KernelGrid),
+    /// A kernel (this `gpu.func`) within the shared-memory limit but for its tile set-up words.
+    OverLimitBySetUpWords(OpId),
+}
+
+/// [`build_kernel`] once: with the first warp setting each tile up for the block when
+/// `first_warp_set_up` (and the block has more than a warp), else every warp itself.
+fn build_kernel_once(
+    ir: &mut Ir,
+    module_block: BlockId,
+    name: &str,
+    node: &LoopAst,
+    input: &KernelInput<'_>,
+    location: &Location,
+    first_warp_set_up: bool,
+) -> Result<Built, String> {
     let mut arg_types: Vec<Type> = input.program_args.iter().map(|(_, t)| t.clone()).collect();
     arg_types.extend((0..input.n_params).map(|_| Type::Index));
     arg_types.extend(input.host_dims.iter().filter(|&&h| h).map(|_| Type::Index));
@@ -167,6 +204,8 @@ pub(crate) fn build_kernel(
         counter: None,
         in_tile: false,
         only_tile: false,
+        first_warp_set_up,
+        set_up_bytes: 0,
         location: location.clone(),
         func,
         entry,
@@ -176,6 +215,12 @@ pub(crate) fn build_kernel(
         workgroup: HashMap::new(),
     };
     let grid = k.body(node, at)?;
+    if k.set_up_bytes > 0
+        && k.shared_bytes > k.input.shared_limit
+        && k.shared_bytes.saturating_sub(k.set_up_bytes) <= k.input.shared_limit
+    {
+        return Ok(Built::OverLimitBySetUpWords(func));
+    }
     k.check_shared_limit()?;
     // The tile offsets `body` appended to the entry block's arguments (before the workgroup
     // attributions), one per grid axis.
@@ -183,7 +228,7 @@ pub(crate) fn build_kernel(
         arg_types.extend(axes.iter().map(|_| Type::Index));
         ir.set_property(func, "function_type", Attribute::ty(Type::function(arg_types, vec![])));
     }
-    Ok(grid)
+    Ok(Built::Kernel(grid))
 }
 
 impl KernelBuilder<'_, '_> {
@@ -328,6 +373,10 @@ pub(super) struct KernelBuilder<'a, 'i> {
     /// Whether the block runs one tile only (one tile per block, or a kernel that is one
     /// tile): no earlier tile of the block can still be reading its workgroup memory.
     pub(super) only_tile: bool,
+    /// Whether the first warp may set a tile up for a block of several warps
+    /// ([`KernelBuilder::tile_set_up_by_first_warp`]), and the workgroup bytes it took.
+    first_warp_set_up: bool,
+    set_up_bytes: i64,
     pub(super) location: Location,
     /// The `gpu.func` and its entry block (workgroup attributions are appended to it).
     pub(super) func: OpId,
@@ -585,7 +634,7 @@ impl KernelBuilder<'_, '_> {
     ) -> Result<(), String> {
         let saved = self.dims.clone();
         let was_only = std::mem::replace(&mut self.only_tile, offsets.is_some());
-        let result = if offsets.is_some() && self.threads_along(0) > WARP_SIZE {
+        let result = if self.first_warp_set_up && offsets.is_some() && self.threads_along(0) > WARP_SIZE {
             self.tile_set_up_by_first_warp(chain, ranges, offsets, at)
         } else {
             self.tile_coordinates(chain, ranges, offsets, at).and_then(|inner| {
@@ -603,12 +652,13 @@ impl KernelBuilder<'_, '_> {
     /// for the error past the limit), rounded up to the buffers' alignment as the layout places
     /// them (`stencil_dialects::gpu::workgroup_layout`; the last buffer's padding is counted too,
     /// as `stencil_tilemodel::footprint::staged_shared_bytes` counts it): a kernel within the
-    /// limit by the raw sum could pass it once laid out.
-    pub(super) fn count_workgroup_bytes(&mut self, description: String, bytes: i64) {
+    /// limit by the raw sum could pass it once laid out. Returns the bytes counted.
+    pub(super) fn count_workgroup_bytes(&mut self, description: String, bytes: i64) -> i64 {
         let align = stencil_dialects::gpu::WORKGROUP_BUFFER_ALIGNMENT as i64;
         let padded = bytes.saturating_add(align - 1) / align * align;
         self.shared.push(description);
         self.shared_bytes = self.shared_bytes.saturating_add(padded);
+        padded
     }
 
     /// The full-tile code for the tile whose last tile loop is `last` (its dimensions set), and
@@ -709,7 +759,8 @@ impl KernelBuilder<'_, '_> {
         const FIRST_COORDINATE: i64 = 2;
         let slots = FIRST_COORDINATE + n as i64;
         let bytes = slots * 8;
-        self.count_workgroup_bytes(format!("tile set-up: {slots} × i64 = {bytes} bytes"), bytes);
+        let counted = self.count_workgroup_bytes(format!("tile set-up: {slots} × i64 = {bytes} bytes"), bytes);
+        self.set_up_bytes = self.set_up_bytes.saturating_add(counted);
         // `i64` words: a workgroup buffer needs a sized element type, and a coordinate fits.
         let buffer = ops::workgroup_buffer(self.ir, self.func, self.entry, &[slots], &Type::I64);
         let put = |k: &mut Self, at: InsertPoint, value: ValueId, s: i64| {
