@@ -85,6 +85,22 @@ fn thesis_model_by_hand() {
     assert!((p.terms.iter().map(|t| t.seconds).sum::<f64>() - p.seconds).abs() < 1e-9);
 }
 
+/// Two statement groups per step on a block of four warps: the groups pay their loop turns
+/// (`ΣG_e` twice) but a point's statements once (`ΣH_e` once), and the first warp alone sets
+/// the tile up (the set-up feature is the copies' weight, not times the block's warps).
+#[test]
+fn thesis_features_count_groups_and_set_up_as_the_kernels_run() {
+    let mut tile = tile();
+    tile.groups = 2;
+    let mut layout = layout(&tile);
+    layout.block = Block::new(128, 1, 1);
+    let weights = critical_tiles(&layout, &device()).unwrap();
+    let f = thesis_features(&layout, &device()).unwrap();
+    assert!((f[3] - weights.work * 8.0 * 2.0).abs() < 1e-9, "warps: {f:?}");
+    assert!((f[4] - weights.work * 208.0).abs() < 1e-9, "points: {f:?}");
+    assert!((f[6] - weights.copies).abs() < 1e-9, "set-up: {f:?}");
+}
+
 #[test]
 fn prajapati_model_by_hand() {
     let tile = tile();
