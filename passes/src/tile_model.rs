@@ -390,6 +390,11 @@ pub fn choose_tiling(
             other.other_intra_seconds = Some(chosen.predicted_seconds);
             Ok(TilingSpec { sizes, options: skew.options, auto: Some(other) })
         }
+        Err(e) => {
+            // The skew is only a candidate: its search failing leaves the first hyperplane's.
+            tracing::debug!(error = %e, "intra=auto: no skewed layout");
+            Ok(TilingSpec { auto: Some(chosen), ..first })
+        }
         _ => Ok(TilingSpec { auto: Some(chosen), ..first }),
     }
 }
