@@ -134,8 +134,12 @@ def run_one(stencil_run, base, entry, target, ptx=None):
         command.append(f"--ptx={ptx}")
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        errors = [line for line in done.stderr.splitlines() if "error:" in line]
-        return None, errors[0] if errors else done.stderr.strip()[-300:]
+        # With --json the error is the report's `error` object on stdout.
+        try:
+            return None, json.loads(done.stdout)["error"]["message"]
+        except (ValueError, KeyError, TypeError):
+            errors = [line for line in done.stderr.splitlines() if "error:" in line]
+            return None, errors[0] if errors else done.stderr.strip()[-300:]
     measured = measure(json.loads(done.stdout), target)
     if measured is None:
         return None, "no estimate (registers unknown: is ptxas installed?)"

@@ -3,7 +3,8 @@
 GPU simulator with `stencil-run --target sim --cost --check --json`, naive `gpu-map{naive}`
 against tiled `gpu-map` (tiles staged in shared memory, and on global memory with
 `staging=false`), with 64- and 32-bit `index` in the kernels. Per run: warp-instructions per
-point update, lane utilisation, global bytes per update, ptxas registers and occupancy on the H100
+point update, lane utilisation, global bytes per update (requested, and the DRAM estimate: distinct
+32-byte sectors per launch), ptxas registers and occupancy on the H100
 model, and the estimated GCells/s — at the simulated size (launch overhead and partly idle GPU
 included) and in the large-problem limit (the same per-update work on a GPU full of blocks) —
 with the ratios tiled / naive. Every run is checked bit-exactly against the reference.
@@ -92,6 +93,7 @@ def summary(report):
         "warp": per["warp_instructions"],
         "util": util,
         "bytes": per["global_bytes"],
+        "dram": per.get("dram_bytes"),
         "regs": regs,
         "occupancy": occupancy,
         "gcells": cost["gcells_per_second"],
@@ -123,7 +125,7 @@ def main():
         print(line, flush=True)
         lines.append(line)
 
-    header = (f"{'example':<20} {'mapping':<16} {'idx':>3} {'warp-i/upd':>10} {'lane':>5} {'gl B/upd':>8} "
+    header = (f"{'example':<20} {'mapping':<16} {'idx':>3} {'warp-i/upd':>10} {'lane':>5} {'gl B/upd':>8} {'DRAM B':>6} "
               f"{'regs':>7} {'occ %':>7} {'GCells/s':>8} {'limit':>7} {'x warp-i':>8} {'x GC/s':>7} "
               f"{'x limit':>7}  check")
     say(header)
@@ -147,7 +149,7 @@ def main():
                     naive[width] = s
                 base = naive.get(width)
                 say(f"{example:<20} {name:<16} {width:>3} {s['warp']:>10.2f} {100 * s['util']:>4.0f}% "
-                    f"{s['bytes']:>8.2f} {s['regs']:>7} {s['occupancy']:>7} {s['gcells']:>8.3f} "
+                    f"{s['bytes']:>8.2f} {s['dram']:>6.2f} {s['regs']:>7} {s['occupancy']:>7} {s['gcells']:>8.3f} "
                     f"{s['filled']:>7.2f} {ratio(s['warp'], base and base['warp']):>8} "
                     f"{ratio(s['gcells'], base and base['gcells']):>7} {ratio(s['filled'], base and base['filled']):>7}"
                     f"  {s['check']}")
@@ -165,6 +167,7 @@ def main():
         "every pipeline ends with canonicalize,cse,loop-invariant-code-motion,cse (the way to PTX removes at least that"
         " redundancy)",
         "columns: warp-instructions and global bytes (read + written, every access, no caches) per point update;"
+        " DRAM B: the estimated DRAM bytes per update (distinct 32-byte sectors per launch, what the estimate charges);"
         " lane utilisation; ptxas registers and occupancy (% of 64 warps per SM) of each kernel; estimated"
         " GCells/s at the simulated size (launch overhead and idle SMs included) and in the large-problem limit;"
         " x: ratio to naive at the same index width",

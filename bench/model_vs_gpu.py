@@ -13,9 +13,15 @@ device's bandwidth and clock can be those of the GPU measured; `--check` first v
 the report's own device it reproduces the reports' `filled` estimates.
 
 Usage: bench/model_vs_gpu.py COST_JSON GPU_RESULTS_JSON... [--dtype f64] [--bandwidth B/s]
-                             [--clock HZ] [--check] [--explore]
+                             [--clock HZ] [--bytes dram|requested] [--mappings NAME,...]
+                             [--check] [--explore]
   --bandwidth, --clock  the measured GPU (default: the H200 of bench/results/2026-11-26-h200-*:
                         4.2e12 B/s copy bandwidth, 1.98e9 Hz)
+  --bytes               what the DRAM term charges: `dram` (default; the report's estimate, distinct
+                        32-byte sectors per launch) or `requested` (every access, no caches: the
+                        report's DRAM term before the estimate existed)
+  --mappings            pair only these cost-table mappings (e.g. those whose kernels have not
+                        changed since the measurement)
   --explore             also the best uniform corrections of a small grid (instruction scale,
                         read-byte factor, barrier cycles): how far one constant gets
 """
@@ -32,6 +38,7 @@ PAIRS = {
     "overlapped 96K": "overlapped 96K i32",
     "streaming": "streaming i32",
     "streaming 96K": "streaming 96K i32",
+    "streaming prefetch": "streaming prefetch i32",
     "tiled 16 shared": "wavefront 16 shared i32",
     "tiled 32 global": "wavefront 32 global i32",
     "tiled 4 shared": "wavefront 4 shared i32",
@@ -50,8 +57,13 @@ def limit_seconds(kernel, device, correction):
     issue = (correction["kappa"] * work["warp_instructions"]
              / (sms * device["schedulers_per_sm"] * device["clock_hz"] * device["ipc_per_scheduler"] * e_issue))
     e_mem = min(1.0, resident / device["bandwidth_warps_per_sm"])
-    dram = ((correction["read_factor"] * work["global_bytes_read"] + work["global_bytes_written"])
-            / (device["dram_bandwidth"] * e_mem))
+    # The DRAM term charges what the report charges: the distinct-sector estimate where the report
+    # has it, the requested bytes with --bytes requested (and reports from before the estimate).
+    if correction["bytes"] == "dram" and "dram_bytes_read" in work:
+        read, written = work["dram_bytes_read"], work["dram_bytes_written"]
+    else:
+        read, written = work["global_bytes_read"], work["global_bytes_written"]
+    dram = (correction["read_factor"] * read + written) / (device["dram_bandwidth"] * e_mem)
     barriers = work["barriers"] / (sms * blocks_per_sm) * correction["barrier_cycles"] / device["clock_hz"]
     return max(dram, issue + barriers)
 
@@ -88,19 +100,20 @@ def main():
         return type(default)(args[args.index(name) + 1]) if name in args else default
 
     dtype = option("--dtype", "f64")
+    mappings = set(option("--mappings", "").split(",")) - {""}
     files = [a for i, a in enumerate(args) if not a.startswith("--")
-             and (i == 0 or args[i - 1] not in ("--dtype", "--bandwidth", "--clock"))]
+             and (i == 0 or args[i - 1] not in ("--dtype", "--bandwidth", "--clock", "--bytes", "--mappings"))]
     runs = json.load(open(files[0]))["runs"]
     measured = {}
     for path in files[1:]:
         for row in json.load(open(path))["benchmarks"]:
             if row.get("status") == "ok" and row["dtype"] == dtype:
                 measured[(row["example"], row["mapping"])] = row["gcells_per_second"]
-    none = {"kappa": 1.0, "read_factor": 1.0, "barrier_cycles": None}
+    none = {"kappa": 1.0, "read_factor": 1.0, "barrier_cycles": None, "bytes": option("--bytes", "dram")}
     if "--check" in args:
         for run in runs:
             device = run["cost"]["device"]
-            ours = model_gcells(run, device, {**none, "barrier_cycles": device["barrier_cycles"]})
+            ours = model_gcells(run, device, {**none, "bytes": "dram", "barrier_cycles": device["barrier_cycles"]})
             theirs = run["cost"]["filled_gcells_per_second"]
             if theirs and abs(ours / theirs - 1) > 1e-6:
                 print(f"mismatch: {run['example']} {run['mapping']}: {ours} here, {theirs} in the report")
@@ -114,6 +127,8 @@ def main():
     def rows_for(correction):
         rows = []
         for run in runs:
+            if mappings and run["mapping"] not in mappings:
+                continue
             gpu = measured.get((run["example"], PAIRS.get(run["mapping"], "")))
             if gpu:
                 rows.append((run["example"], run["mapping"], model_gcells(run, device, correction), gpu))
@@ -133,7 +148,7 @@ def main():
           f"(a factor of {math.exp(rms):.2f})")
     if "--explore" in args:
         grid = itertools.product([1.0, 1.5, 2.0, 2.5, 3.0], [1.0, 0.75, 0.5, 0.25], [100, 200, 400, 800])
-        best = min(({"kappa": k, "read_factor": r, "barrier_cycles": c} for k, r, c in grid),
+        best = min(({**base, "kappa": k, "read_factor": r, "barrier_cycles": c} for k, r, c in grid),
                    key=lambda corr: agreement(rows_for(corr))[1])
         rho, rms = agreement(rows_for(best))
         print(f"best uniform correction: instructions x{best['kappa']}, read bytes x{best['read_factor']}, "

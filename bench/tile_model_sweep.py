@@ -8,7 +8,8 @@ For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi: at least 30 staged wavefront la
 sizes x blocks; none of them a configuration of the calibration runs, bench/calibrate.py), every
 one run on the GPU simulator with `stencil-run --target sim --cost --json`, plus the layouts the
 search chooses with each model (`poly-tile{sizes=auto staging=true model=M},gpu-map{block=auto staging=true}`). Then
-`stencil-calibrate compare` with the calibration (default: the built-in H100 file) gives, per
+`stencil-calibrate compare` with the calibration (default: the built-in default, the measured H200
+file tilemodel/calibrations/h200.json, fitted at the GPU sizes) gives, per
 program and model: Spearman's rank correlation of predicted and estimated times, how far (in the
 cost report's time) the model's first choice among the sweep is from the sweep's best, and the RMS
 relative error. The search's own choices are reported against the sweep's best too.
@@ -197,7 +198,7 @@ def main():
         with open(base + ".json", "w") as f:
             json.dump({"date": started.isoformat(timespec="minutes"), "commit": commit, "dirty": bool(dirty),
                        "machine": machine, "command": "bench/tile_model_sweep.py " + " ".join(args),
-                       "calibration": option("--calibration", "built-in H100 (tilemodel/calibrations/h100.json)"),
+                       "calibration": option("--calibration", "built-in default (tilemodel/calibrations/h200.json)"),
                        "sizes": {name: SIZES[len(SWEEP[name][0][0]) - 1] for name in SWEEP},
                        "agreement": agreement, "search_choices": choices,
                        "runs": [{k: r[k] for k in ("label", "tile", "block", "params", "seconds", "registers")}

@@ -44,6 +44,12 @@ fn cost_reports_every_kernel_of_a_naive_mapping() {
     // of 8 bytes per two point updates; no shared memory, no barriers.
     assert_eq!(r.per_update(r.total.global_bytes() as f64), Some(32.0));
     assert_eq!((r.total.shared_accesses(), r.total.barriers), (0, 0));
+    // DRAM: distinct 32-byte sectors per launch. A row of 24 f64 is 6 sectors. Per step the
+    // update reads every sector of A (only the corners are not read, and they share sectors with
+    // read elements) and writes the 18 interior rows of B (partial rows: whole sectors); the copy
+    // reads B's and writes A's interior rows: (20 + 18) × 6 sectors read, 2 × 18 × 6 written.
+    assert_eq!(r.total.dram_bytes_read, 2 * (20 + 18) * 6 * 32);
+    assert_eq!(r.total.dram_bytes_written, 2 * 2 * 18 * 6 * 32);
     let util = r.total.lane_utilisation().unwrap();
     assert!(util > 0.0 && util <= 1.0, "lane utilisation {util}");
     // Registers: from ptxas when this machine has it and the build can compile PTX (the `mlir`

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{parse, random_f64, REVERSE};
-use stencil_runtime::gpu_sim::{GpuModule, LaunchStats, SimOptions};
+use stencil_runtime::gpu_sim::{GpuModule, LaunchStats, RacePolicy, SimOptions};
 use stencil_runtime::loops::{Memory, Value};
 use stencil_runtime::{ElementType, FieldData};
 
@@ -73,6 +73,23 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    gpu.func @strided(%out: memref<64xf64>) kernel {
+      %c4 = arith.constant 4 : index
+      %c63 = arith.constant 63 : index
+      %t = gpu.thread_id x
+      %v = memref.load %out[%c63] : memref<64xf64>
+      %i = arith.muli %t, %c4 : index
+      memref.store %v, %out[%i] : memref<64xf64>
+      gpu.return
+    }
+    gpu.func @racy(%out: memref<64xf64>) kernel {
+      %c2 = arith.constant 2 : index
+      %one = arith.constant 1.0 : f64
+      %t = gpu.thread_id x
+      %i = arith.divui %t, %c2 : index
+      memref.store %one, %out[%i] : memref<64xf64>
+      gpu.return
+    }
     gpu.func @rows(%out: memref<64xf64>) kernel {
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
@@ -93,13 +110,17 @@ module attributes {gpu.container_module} {
 
 /// Launches `@k::@kernel` as one block of `block` threads over a 64-element buffer.
 fn launch(kernel: &str, block: [i64; 3]) -> LaunchStats {
+    launch_with(kernel, block, &SimOptions::default())
+}
+
+/// [`launch`] with `options`.
+fn launch_with(kernel: &str, block: [i64; 3], options: &SimOptions) -> LaunchStats {
     let module = parse(KERNELS);
     let gpu = GpuModule::new(&module.ir, module.top).unwrap();
     let mut memory = Memory::new();
     let out = memory.insert_field(FieldData::zeros(vec![64], ElementType::F64).unwrap());
-    let report = gpu
-        .launch(&format!("k::{kernel}"), [1, 1, 1], block, &[Value::MemRef(out)], &mut memory, &SimOptions::default())
-        .unwrap();
+    let report =
+        gpu.launch(&format!("k::{kernel}"), [1, 1, 1], block, &[Value::MemRef(out)], &mut memory, options).unwrap();
     report.launches.into_iter().next().unwrap()
 }
 
@@ -188,4 +209,27 @@ fn global_and_workgroup_accesses_are_counted_apart() {
     assert_eq!(l.warp_instructions, 3 * 9);
     assert_eq!((l.busiest_block_warp_instructions, l.busiest_block_barriers), (9, 1));
     assert_eq!(report.warp_instructions(), 27);
+}
+
+#[test]
+fn dram_traffic_counts_each_32_byte_sector_once_per_launch() {
+    // 32 threads store 32 consecutive f64: 256 bytes asked for, 8 sectors.
+    let l = launch("full", [32, 1, 1]);
+    assert_eq!((l.global_bytes_written, l.dram_bytes_written, l.dram_bytes_read), (256, 256, 0));
+    // 16 threads all load element 63 (one sector) and store 4 elements apart (a sector each):
+    // the stores ask for 128 bytes and move 512.
+    let l = launch("strided", [16, 1, 1]);
+    assert_eq!((l.global_bytes_read, l.dram_bytes_read), (128, 32));
+    assert_eq!((l.global_bytes_written, l.dram_bytes_written), (128, 512));
+}
+
+#[test]
+fn a_block_run_again_thread_by_thread_counts_its_sectors_once() {
+    // Two threads store to each of 16 elements: a race, which the warp-synchronous run leaves
+    // to the thread-by-thread run (RacePolicy::Collect reports it and goes on). The counters
+    // are those of one run: 32 stores, 16 elements, 4 sectors.
+    let options = SimOptions { races: RacePolicy::Collect, ..SimOptions::default() };
+    let l = launch_with("racy", [32, 1, 1], &options);
+    assert!(l.races > 0, "the race is found");
+    assert_eq!((l.global_stores, l.global_bytes_written, l.dram_bytes_written), (32, 256, 128));
 }

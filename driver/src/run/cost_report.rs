@@ -53,6 +53,8 @@ fn work_cells(w: &Work, per: &dyn Fn(u64) -> String) -> Vec<String> {
         per(w.global_stores),
         per(w.global_bytes_read),
         per(w.global_bytes_written),
+        per(w.dram_bytes_read),
+        per(w.dram_bytes_written),
         per(w.shared_accesses()),
         per(w.barriers),
     ]
@@ -160,6 +162,8 @@ pub fn render_text(summary: &CostSummary) -> String {
         "gl stores",
         "gl B read",
         "gl B written",
+        "DRAM B read",
+        "DRAM B written",
         "shared acc",
         "barriers",
     ]
@@ -244,6 +248,8 @@ fn work_json(w: &Work) -> Value {
         "global_stores": w.global_stores,
         "global_bytes_read": w.global_bytes_read,
         "global_bytes_written": w.global_bytes_written,
+        "dram_bytes_read": w.dram_bytes_read,
+        "dram_bytes_written": w.dram_bytes_written,
         "shared_loads": w.shared_loads,
         "shared_stores": w.shared_stores,
     })
@@ -336,6 +342,9 @@ pub fn to_json(summary: &CostSummary) -> Value {
             "global_bytes": per(t.global_bytes()),
             "global_bytes_read": per(t.global_bytes_read),
             "global_bytes_written": per(t.global_bytes_written),
+            "dram_bytes": per(t.dram_bytes()),
+            "dram_bytes_read": per(t.dram_bytes_read),
+            "dram_bytes_written": per(t.dram_bytes_written),
             "shared_accesses": per(t.shared_accesses()),
             "barriers": per(t.barriers),
         },

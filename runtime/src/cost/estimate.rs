@@ -14,7 +14,7 @@ use std::ops::AddAssign;
 /// The estimated time of one launch or a sum of launches, by term, in seconds.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Estimate {
-    /// Global bytes over the DRAM bandwidth the launch can draw.
+    /// Estimated DRAM bytes (distinct sectors) over the DRAM bandwidth the launch can draw.
     pub dram_s: f64,
     /// Warp-instructions over the issue rate the launch can reach.
     pub issue_s: f64,
@@ -119,7 +119,7 @@ pub fn estimate_launch(device: &DeviceModel, l: &LaunchStats, occupancy: &Occupa
     let barrier_rounds = (l.busiest_block_barriers as f64).max(l.barriers as f64 / capacity);
     let spread = Spread {
         warp_instructions: l.warp_instructions as f64,
-        bytes: (l.global_bytes_read + l.global_bytes_written) as f64,
+        bytes: (l.dram_bytes_read + l.dram_bytes_written) as f64,
         barrier_rounds,
         sms: p.sms,
         warps_per_sm: p.warps_per_sm,
@@ -139,7 +139,7 @@ pub fn estimate_filled(device: &DeviceModel, work: &Work, occupancy: &Occupancy)
     let sms = f64::from(device.limits.multiprocessors);
     let spread = Spread {
         warp_instructions: work.warp_instructions as f64,
-        bytes: work.global_bytes() as f64,
+        bytes: work.dram_bytes() as f64,
         barrier_rounds: work.barriers as f64 / (sms * f64::from(occupancy.blocks_per_sm)),
         sms,
         warps_per_sm: f64::from(occupancy.warps_per_sm()),
@@ -162,7 +162,7 @@ mod tests {
             block: [256, 1, 1],
             warp_instructions,
             busiest_block_warp_instructions: busiest,
-            global_bytes_read: bytes,
+            dram_bytes_read: bytes,
             ..LaunchStats::default()
         }
     }
@@ -223,7 +223,7 @@ mod tests {
         let d = DeviceModel::h100();
         let o = occupancy(&d, 256, Some(255), 0);
         // 8 warps per SM: half the issue rate, a quarter of the DRAM bandwidth.
-        let work = Work { warp_instructions: 1 << 20, global_bytes_read: 1 << 30, ..Work::default() };
+        let work = Work { warp_instructions: 1 << 20, dram_bytes_read: 1 << 30, ..Work::default() };
         let e = estimate_filled(&d, &work, &o).unwrap();
         assert!((e.issue_s - (1u64 << 20) as f64 / (0.5 * d.peak_issue_rate())).abs() < 1e-15);
         assert!((e.dram_s - (1u64 << 30) as f64 / (0.25 * d.dram_bandwidth)).abs() < 1e-12);

@@ -45,6 +45,10 @@ pub struct Work {
     pub global_bytes_read: u64,
     /// Bytes stored to global memory.
     pub global_bytes_written: u64,
+    /// Estimated DRAM bytes read (distinct 32-byte sectors per launch, × 32).
+    pub dram_bytes_read: u64,
+    /// Estimated DRAM bytes written.
+    pub dram_bytes_written: u64,
     /// Workgroup (shared) memory loads.
     pub shared_loads: u64,
     /// Workgroup (shared) memory stores.
@@ -65,6 +69,8 @@ impl Work {
         self.global_stores += l.global_stores;
         self.global_bytes_read += l.global_bytes_read;
         self.global_bytes_written += l.global_bytes_written;
+        self.dram_bytes_read += l.dram_bytes_read;
+        self.dram_bytes_written += l.dram_bytes_written;
         self.shared_loads += l.workgroup_loads;
         self.shared_stores += l.workgroup_stores;
     }
@@ -72,6 +78,11 @@ impl Work {
     /// Bytes read and written in global memory.
     pub fn global_bytes(&self) -> u64 {
         self.global_bytes_read + self.global_bytes_written
+    }
+
+    /// Estimated DRAM bytes, read and written: what the bound model's DRAM term charges.
+    pub fn dram_bytes(&self) -> u64 {
+        self.dram_bytes_read + self.dram_bytes_written
     }
 
     /// Workgroup memory accesses.
@@ -234,6 +245,8 @@ mod tests {
             thread_instructions: w * 20,
             busiest_block_warp_instructions: w / 2,
             global_bytes_read: 800,
+            dram_bytes_read: 320,
+            dram_bytes_written: 32,
             ..LaunchStats::default()
         };
         let sim = SimReport { launches: vec![l("m::a", 10), l("m::b", 4), l("m::a", 6)], ..SimReport::default() };
@@ -254,6 +267,7 @@ mod tests {
         assert_eq!(report.kernels[1].occupancy.by_registers, None);
         assert_eq!((report.total.launches, report.total.warp_instructions, report.total.global_bytes()), (3, 20, 2400));
         assert_eq!(report.per_update(report.total.global_bytes() as f64), Some(24.0));
+        assert_eq!((report.total.dram_bytes_read, report.total.dram_bytes()), (960, 1056));
         let total = report.estimate.unwrap().seconds;
         let by_kernel: f64 = report.kernels.iter().map(|k| k.estimate.unwrap().seconds).sum();
         assert!((total - by_kernel).abs() < 1e-15);

@@ -11,6 +11,7 @@ use super::report::{
     ids, place, AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress,
     SimReport,
 };
+use super::sectors::Sectors;
 use super::simt::SimtScratch;
 use super::warp::WarpCounter;
 use crate::error::{Loc, RuntimeError, RuntimeResult};
@@ -77,6 +78,8 @@ pub(crate) struct Simulator<'a> {
     races: RaceDetector,
     classes: Vec<MemClass>,
     race_index: HashMap<RaceKey, usize>,
+    /// The DRAM sectors of the running launch.
+    sectors: Sectors,
     /// Names of host buffers (fields) for reports: `field 'A'`.
     host_names: HashMap<u32, String>,
     /// Told after every block (a progress display); blocks are the unit because a launch can
@@ -95,6 +98,7 @@ impl<'a> Simulator<'a> {
             races: RaceDetector::default(),
             classes: vec![],
             race_index: HashMap::new(),
+            sectors: Sectors::default(),
             host_names,
             progress: None,
             done: SimProgress::default(),
@@ -263,6 +267,7 @@ impl KernelLauncher for Simulator<'_> {
             races: &mut self.races,
             report: &mut self.report,
             race_index: &mut self.race_index,
+            sectors: &mut self.sectors,
             names,
             stats: &mut stats,
             grid,
@@ -320,6 +325,7 @@ impl KernelLauncher for Simulator<'_> {
             seconds = start.elapsed().as_secs_f64(),
             "simulated launch"
         );
+        (stats.dram_bytes_read, stats.dram_bytes_written) = self.sectors.take_bytes();
         if profile {
             let simt_entries = simt.as_mut().map(|s| s.take_entries(&k.simt)).unwrap_or_default();
             stats.profile = profile_of(k, &warps.take_entries(), &simt_entries);
@@ -368,6 +374,8 @@ pub(super) struct LaunchRun<'r> {
     pub races: &'r mut RaceDetector,
     pub report: &'r mut SimReport,
     race_index: &'r mut HashMap<RaceKey, usize>,
+    /// The DRAM sectors the launch has touched so far.
+    pub sectors: &'r mut Sectors,
     /// Names of the global buffers passed to the kernel, by handle.
     names: HashMap<u32, String>,
     pub stats: &'r mut LaunchStats,

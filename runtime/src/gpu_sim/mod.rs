@@ -29,6 +29,7 @@ mod options;
 mod race;
 mod regalloc;
 mod report;
+mod sectors;
 mod simt;
 mod thread;
 mod warp;
@@ -38,6 +39,7 @@ pub use report::{
     AccessKind, LaunchCount, LaunchStats, MemorySpace, ProfileLine, RaceAccess, RaceReport, RaceScope, SimProgress,
     SimReport, SimRunStats,
 };
+pub use sectors::SECTOR_BYTES;
 pub use warp::WARP_SIZE;
 
 use crate::entry::{find_entry, run_lowered_with, Entry};

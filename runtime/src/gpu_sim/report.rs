@@ -163,6 +163,11 @@ pub struct LaunchStats {
     pub global_bytes_read: u64,
     /// Bytes stored to global memory.
     pub global_bytes_written: u64,
+    /// Estimated DRAM bytes read: the distinct 32-byte sectors of global memory the launch
+    /// loads from, × 32 (an L2 that keeps what one launch touches; `sectors.rs`).
+    pub dram_bytes_read: u64,
+    /// Estimated DRAM bytes written: the distinct sectors the launch stores to, × 32.
+    pub dram_bytes_written: u64,
     /// Loads from workgroup (shared) memory.
     pub workgroup_loads: u64,
     /// Stores to workgroup (shared) memory.

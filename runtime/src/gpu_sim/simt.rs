@@ -54,6 +54,7 @@ use super::kernel::{leaders, Insn, Kernel, RegRole, Special};
 use super::launch::{LaunchRun, MemClass, Stop};
 use super::race::{CellUndo, Tracked};
 use super::report::AccessKind;
+use super::sectors::Marked;
 use super::warp::{is_counted, WARP_SIZE};
 use crate::loops::memory::Buffer;
 use crate::loops::steps::Index;
@@ -267,6 +268,8 @@ pub(super) struct SimtScratch {
     touched: Vec<u32>,
     /// Global stores of the block: handle, position, previous value.
     stores: Vec<(u32, usize, u64)>,
+    /// DRAM sectors the block was the first of its launch to touch (unmarked on fallback).
+    marked: Vec<Marked>,
     /// Shadow cells before the block.
     cells: Vec<CellUndo>,
     /// Per thread of the block, its position in the current phase's thread order.
@@ -299,6 +302,7 @@ impl SimtScratch {
             seen: vec![false; blocks],
             touched: vec![],
             stores: vec![],
+            marked: vec![],
             cells: vec![],
             rank: vec![0; tpb],
             stops: vec![None; tpb],
@@ -672,6 +676,7 @@ impl LaunchRun<'_> {
     pub(super) fn block_simt(&mut self, linear: u64, template: &[u64], s: &mut SimtScratch) -> Simt {
         let phase = self.races.phase();
         s.stores.clear();
+        s.marked.clear();
         s.cells.clear();
         let mut owned = vec![];
         match self.block_simt_inner(linear, template, s, &mut owned) {
@@ -716,6 +721,9 @@ impl LaunchRun<'_> {
                     if let Some(b) = self.memory.get_mut(MemRef(handle)) {
                         b.undo_write(pos, bits);
                     }
+                }
+                for &m in s.marked.iter() {
+                    self.sectors.undo(m);
                 }
                 self.races.roll_back(phase, &mut s.cells);
                 // In reverse, so that the free list — and the handles the next run gets — is
@@ -836,6 +844,7 @@ impl LaunchRun<'_> {
             seen,
             touched,
             stores,
+            marked,
             cells,
             rank,
             stops,
@@ -984,10 +993,14 @@ impl LaunchRun<'_> {
                         let class = self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global);
                         let tracked = tally.count(class, AccessKind::Read, u64::from(mask.count_ones()), *bytes);
                         let races = &mut *self.races;
+                        let sectors = &mut *self.sectors;
                         try_lanes(mask, |lane| {
                             let pos = position(buffer, index, &Lane { regs: &mut *regs, lane }).ok_or(Fallback)?;
                             regs[*dst as usize * W + lane] = buffer.read(pos).ok_or(Fallback)?;
                             let Some(tracked) = tracked else { return Ok(()) };
+                            if class == MemClass::Global {
+                                marked.extend(sectors.touch(handle, pos, *bytes, false));
+                            }
                             let thread = gtid0 + (first + lane) as u32;
                             checked(races.access_simt(
                                 handle,
@@ -1012,6 +1025,9 @@ impl LaunchRun<'_> {
                             regs[*dst as usize * W + lane] = value;
                             let class = self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global);
                             let Some(tracked) = tally.count(class, AccessKind::Read, 1, *bytes) else { return Ok(()) };
+                            if class == MemClass::Global {
+                                marked.extend(self.sectors.touch(handle, pos, *bytes, false));
+                            }
                             let thread = gtid0 + (first + lane) as u32;
                             checked(self.races.access_simt(
                                 handle,
@@ -1045,6 +1061,7 @@ impl LaunchRun<'_> {
                         // global stores need restoring.
                         if class == MemClass::Global {
                             stores.push((handle, pos, old));
+                            marked.extend(self.sectors.touch(handle, pos, *bytes, true));
                         }
                         let Some(tracked) = tally.count(class, kind, 1, *bytes) else { return Ok(()) };
                         let thread = gtid0 + (first + lane) as u32;

@@ -71,6 +71,7 @@ impl LaunchRun<'_> {
                         self.stats.global_bytes_written += u64::from(bytes);
                     }
                 }
+                self.sectors.touch(handle, pos, bytes, kind == AccessKind::Write);
                 Tracked::Global
             }
             MemClass::Workgroup(_) => {

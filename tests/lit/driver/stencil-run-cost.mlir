@@ -17,12 +17,15 @@
 // CHECK-NEXT: sim 8 launches
 // CHECK-NEXT: cost on NVIDIA H100 SXM5 (model): 132 SMs at 1.755 GHz, DRAM 2990 GB/s, 2 µs per launch (model: docs/cost-model.md)
 // CHECK-NEXT: cost registers unknown (no ptxas: PTXAS={{.*}} is not an executable file{{.*}}): occupancy from threads, shared memory and blocks only, an upper bound
-// CHECK-NEXT: kernel launches blocks threads warp-instr lane util gl loads gl stores gl B read gl B written shared acc barriers
-// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 4 {{.*}} % 7920 1584 63360 12672 0 0
-// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k1 4 {{.*}} % 1584 1584 12672 12672 0 0
-// CHECK-NEXT: total 8 {{[0-9]+}} {{.*}} % 9504 3168 76032 25344 0 0
-// Three 8-byte loads and one store per point update (the 5-point update and the copy back).
-// CHECK-NEXT: per point update {{.*}} - 3.00 1.00 24.00 8.00 0 0
+// CHECK-NEXT: kernel launches blocks threads warp-instr lane util gl loads gl stores gl B read gl B written DRAM B read DRAM B written shared acc barriers
+// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 4 {{.*}} % 7920 1584 63360 12672 15360 14080 0 0
+// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k1 4 {{.*}} % 1584 1584 12672 12672 14080 14080 0 0
+// CHECK-NEXT: total 8 {{[0-9]+}} {{.*}} % 9504 3168 76032 25344 29440 28160 0 0
+// Three 8-byte loads and one store per point update (the 5-point update and the copy back);
+// DRAM: the distinct 32-byte sectors of each launch. A row of 20 f64 is 5 sectors: the update
+// reads all 24 rows of A (120 sectors, 3840 bytes) and writes 22 rows of B (3520 bytes), the copy
+// reads and writes 22 rows; the interior rows' partial sectors count whole.
+// CHECK-NEXT: per point update {{.*}} - 3.00 1.00 24.00 8.00 9.29 8.89 0 0
 // CHECK-NEXT: kernel block regs spill B smem B blocks/SM occupancy limited by est. time bound
 // Without registers, 256-thread blocks are limited by warps: 8 per SM, an upper bound.
 // CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 32x8x1 ? ? 0 8 100.0 % (max) warps {{.*}} launches
@@ -33,7 +36,7 @@
 
 // JSON: "cost":{
 // JSON-SAME: "estimate":{"barrier_s":0.0,
-// JSON-SAME: "per_update":{"barriers":0.0,"blocks":{{[0-9.e-]+}},"global_bytes":32.0,"global_bytes_read":24.0,"global_bytes_written":8.0,"global_loads":3.0,"global_stores":1.0,
+// JSON-SAME: "per_update":{"barriers":0.0,"blocks":{{[0-9.e-]+}},"dram_bytes":{{[0-9.e-]+}},"dram_bytes_read":{{[0-9.e-]+}},"dram_bytes_written":8.88888888888889,"global_bytes":32.0,"global_bytes_read":24.0,"global_bytes_written":8.0,"global_loads":3.0,"global_stores":1.0,
 // JSON-SAME: "registers":{"known":false,"reason":"no ptxas:
 
 // NOCOST: "target_stats":{"sim":
