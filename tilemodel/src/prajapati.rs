@@ -12,10 +12,30 @@
 //! * Eq. 8: `m' = M_io·L + 2·τ_sync` (`M_io` in 4-byte words, [`io_words`]: the buffer cells
 //!   a staged tile's copy loops visit, as they cost in our mapping); without staging the
 //!   accesses move `M_io` words but there are no staging barriers.
-//! * Eq. 9: `c = Σ_steps (⌈x / n_V⌉·C_iter + τ_sync)` with `x` the step's points, once per
-//!   statement group; adapted: a block of `K < n_V` threads uses only `K` lanes, so
-//!   `n_V' = min(n_V, K)`.
+//! * Eq. 9: `c = Σ_steps (⌈x / n_V⌉·C_iter + τ_sync)`, once per statement group, with `x` the
+//!   lanes the step occupies in our mapping: `32·G_e` (its warp-iterations, [`lane_iterations`]).
+//!   Seed 004 counts the step's points because HHC runs full warps without divergence (their
+//!   §7, "Limitations" and "Execution of full warps"); our mapping spreads a step's points
+//!   cyclically over the block's loops, and a warp issues for its busiest lane (the simulator's
+//!   warp model, docs/cost-model.md), so a step of a 3-D tile on an `8×4×2` block runs idle lanes
+//!   that its points do not show.
 //! * Eq. 12: `T_tile(k) = m' + c + (k − 1)·max(m', c)`.
+//! * Adapted to GPUs that keep their vector units busy only with enough warps (seed 004 §7:
+//!   threads per block are not modelled, the thread counts of their measurements were chosen
+//!   among the best-performing ones, and `C_iter`, `L` are times on an SM kept busy, §5.2). An
+//!   SM's schedulers issue every cycle only with `issue_latency_warps` ready warps each
+//!   (docs/cost-model.md: 4 × 4 on the H100); wavefront `i` leaves an SM `k_i` blocks of
+//!   `⌈K/32⌉` warps, which issue at the efficiency `e_i = min(1, k_i·⌈K/32⌉ / 16)` — the thesis
+//!   model's `e_w` ([`crate::thesis`]). The tile's loop iterations (`C_iter`) and its transfers,
+//!   which in our mapping are loops of the same threads (`L`), take `1/e_i` as long; a barrier
+//!   (`τ_sync`) does not. This replaces the earlier `n_V' = min(n_V, K)` (a block of `K` threads
+//!   uses at most `K` lanes), which treated every block of `n_V` threads or more as filling the
+//!   SM: on the simulator's sweep of 2026-11-27 a 3-D tile on 128 threads ran 1.3–1.6× faster
+//!   than on 64, both predicted alike. The slowdown enters the parts as the mean over the
+//!   rounds, `ē⁻¹ = Σ_i r_i/e_i / Σ_i r_i` (in the parts' `words`, `iterations`): exact for Eq. 2's
+//!   `m' + c` of every round, and for Eq. 12's overlapped tiles where the wavefronts with
+//!   `k_i > 1` run at the mean efficiency (always where every `k_i = 1`, as at the simulator's
+//!   sizes, or every `e_i = 1`); elsewhere their work takes the mean slowdown.
 //!
 //! Border tiles are not distinguished (seed 004 does not).
 
@@ -65,7 +85,26 @@ pub fn io_words(memory: &TileMemory, staged: bool, element_bytes: u32) -> u64 {
     }
 }
 
-/// The key of Eq. 2's rounds in [`crate::inputs::WavefrontSums`] (followed by `k` and `n_SM`).
+/// Warps an SM needs resident to issue every cycle: `issue_latency_warps` per scheduler.
+fn issue_warps(device: &DeviceLimits) -> f64 {
+    (device.issue_latency_warps * f64::from(device.schedulers_per_sm.max(1))).max(1.0)
+}
+
+/// `e = min(1, k·warps / needed)`: the share of an SM's issue rate that `k` resident blocks of
+/// `warps` warps keep busy.
+fn efficiency(k: u64, warps: u64, needed: f64) -> f64 {
+    ((k * warps) as f64 / needed).min(1.0)
+}
+
+/// The least slowdown `1/e_i` of any wavefront for blocks of `threads` threads, `k` per SM
+/// (`k_i ≤ k`, so `e_i ≤ min(1, k·⌈K/32⌉ / needed)`).
+fn least_slowdown(threads: u32, k: u32, device: &DeviceLimits) -> f64 {
+    let warps = u64::from(threads.div_ceil(crate::intra::WARP).max(1));
+    1.0 / efficiency(u64::from(k.max(1)), warps, issue_warps(device))
+}
+
+/// The key of Eq. 2's rounds in [`crate::inputs::WavefrontSums`] (followed by `k`, `n_SM`, the
+/// block's warps and the warps an SM needs to issue every cycle).
 const PRAJAPATI_ROUNDS: u64 = 0;
 
 /// Seed 004's model with resolved parameters.
@@ -76,7 +115,8 @@ pub struct PrajapatiModel {
 }
 
 /// The parameter-free quantities of one layout: `T_alg = N_w·T_sync + R·(m' + c) + R2·max(m', c)`
-/// with `m' = words·L + barriers_m·τ`, `c = iters·C_iter + barriers_c·τ`.
+/// with `m' = words·L + barriers_m·τ`, `c = iters·C_iter + barriers_c·τ`, where `words` and
+/// `iters` include the mean slowdown `ē⁻¹` of the rounds (the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrajapatiParts {
     /// `N_w`.
@@ -85,11 +125,11 @@ pub struct PrajapatiParts {
     pub rounds: f64,
     /// `R2 = Σ_i ⌈⌈w(i)/k_i⌉ / n_SM⌉·(k_i − 1)`.
     pub overlapped: f64,
-    /// `M_io`.
+    /// `M_io·ē⁻¹`: the words, times the rounds' mean slowdown.
     pub words: f64,
     /// Barriers in `m'` (2 when staged).
     pub memory_barriers: f64,
-    /// `Σ_steps ⌈x / n_V'⌉` over the statement groups.
+    /// `Σ_steps ⌈32·G_e / n_V⌉·ē⁻¹` over the statement groups.
     pub iterations: f64,
     /// Barriers in `c` (one per step and group).
     pub compute_barriers: f64,
@@ -100,27 +140,33 @@ impl PrajapatiParts {
     pub fn new(layout: &LayoutInputs<'_>, device: &DeviceLimits) -> Result<PrajapatiParts> {
         let k = resident_blocks(layout)?;
         let p = u64::from(device.multiprocessors.max(1));
-        // `R` and `R2` depend on the block only through `k`: summed once per `k` and tile.
-        let [rounds, overlapped, _] = layout.tile.wavefront_sums.get_or([PRAJAPATI_ROUNDS, k, p, 0, 0], || {
-            let (mut rounds, mut overlapped) = (0u64, 0u64);
+        let warps = u64::from(layout.block.threads().div_ceil(crate::intra::WARP).max(1));
+        let needed = issue_warps(device);
+        // `R`, `R2` and `Σ r_i/e_i` depend on the block only through `k` and its warps: summed
+        // once per both and tile.
+        let key = [PRAJAPATI_ROUNDS, k, p, warps, needed.to_bits()];
+        let [rounds, overlapped, slowed] = layout.tile.wavefront_sums.get_or(key, || {
+            let (mut rounds, mut overlapped, mut slowed) = (0u64, 0u64, 0.0f64);
             for &w in layout.tile.inter.tiles.iter().filter(|&&w| w > 0) {
                 let ki = k.min(w.div_ceil(p)).max(1);
                 let r = w.div_ceil(ki).div_ceil(p);
                 rounds += r;
                 overlapped += r * (ki - 1);
+                slowed += r as f64 / efficiency(ki, warps, needed);
             }
-            Ok([rounds as f64, overlapped as f64, 0.0])
+            Ok([rounds as f64, overlapped as f64, slowed])
         })?;
-        let lanes = u64::from(device.vector_units(layout.element_bytes).min(layout.block.threads()).max(1));
+        let slowdown = if rounds > 0.0 { slowed / rounds } else { 1.0 };
+        let lanes = u64::from(device.vector_units(layout.element_bytes).max(1));
         let groups = layout.tile.groups as u64;
-        let iterations: u64 = iterations_of(&layout.tile.points, lanes).saturating_mul(groups);
+        let iterations = lane_iterations(&layout.warps, lanes).saturating_mul(groups);
         Ok(PrajapatiParts {
             wavefronts: layout.tile.inter.wavefronts() as f64,
             rounds,
             overlapped,
-            words: io_words(&layout.tile.memory, layout.tile.staged, layout.element_bytes) as f64,
+            words: io_words(&layout.tile.memory, layout.tile.staged, layout.element_bytes) as f64 * slowdown,
             memory_barriers: if layout.tile.staged { 2.0 } else { 0.0 },
-            iterations: iterations as f64,
+            iterations: iterations as f64 * slowdown,
             compute_barriers: (layout.tile.steps() as u64 * groups) as f64,
         })
     }
@@ -146,10 +192,18 @@ impl PrajapatiParts {
 }
 
 impl PrajapatiModel {
-    /// The bound of [`PrajapatiModel::lower_bound`] for blocks computing with `lanes` lanes, and,
-    /// when known (`resident`), holding `k` blocks per SM.
-    fn bound_with_lanes(&self, b: &BoundInputs<'_>, lanes: u64, resident: Option<u32>, device: &DeviceLimits) -> f64 {
-        match self.memory_and_compute(b, lanes) {
+    /// The bound of [`PrajapatiModel::lower_bound`] for blocks whose tiles run at least
+    /// `slowdown` times as long as on a busy SM, with at least `iterations` (Eq. 9, all groups)
+    /// and, when known (`resident`), holding `k` blocks per SM.
+    fn bound_with(
+        &self,
+        b: &BoundInputs<'_>,
+        iterations: f64,
+        slowdown: f64,
+        resident: Option<u32>,
+        device: &DeviceLimits,
+    ) -> f64 {
+        match self.memory_and_compute(b, iterations, slowdown) {
             Some((memory, compute)) => {
                 self.combine(b, memory, compute, b.spread_tiles(device), rounds_at_least(b, resident, device))
             }
@@ -157,18 +211,17 @@ impl PrajapatiModel {
         }
     }
 
-    /// `m'` and the least `c` with `lanes` lanes (Eq. 8, 9); `None` when a parameter's sign
-    /// allows no bound.
-    fn memory_and_compute(&self, b: &BoundInputs<'_>, lanes: u64) -> Option<(f64, f64)> {
+    /// `m'` and the least `c` (Eq. 8, 9) with `iterations` and the work slowed by `slowdown`;
+    /// `None` when a parameter's sign allows no bound.
+    fn memory_and_compute(&self, b: &BoundInputs<'_>, iterations: f64, slowdown: f64) -> Option<(f64, f64)> {
         let p = &self.params;
         if p.l_word < 0.0 || p.tau_sync < 0.0 || p.c_iter < 0.0 || p.t_sync < 0.0 {
             return None;
         }
         let groups = b.groups as f64;
-        let iterations: f64 = iterations_of(b.points, lanes) as f64 * groups;
-        let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * p.l_word
+        let memory = io_words(b.memory, b.staged, b.element_bytes) as f64 * slowdown * p.l_word
             + if b.staged { 2.0 * p.tau_sync } else { 0.0 };
-        let compute = iterations * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
+        let compute = iterations * slowdown * p.c_iter + b.points.len() as f64 * groups * p.tau_sync;
         Some((memory, compute))
     }
 
@@ -178,9 +231,24 @@ impl PrajapatiModel {
     }
 }
 
-/// `Σ_x ⌈x / lanes⌉` over a tile's steps: Eq. 9's iterations of `n_V' = lanes` lanes (`≥ 1`).
-/// The bounds take it for every screened size (over 10^5 on 3-D bands), so a power of two (as
-/// the vector units are) is divided by a shift, not a division per step; the same integers.
+/// The least Eq. 9 iterations of any block, every statement group counted: a step's lanes
+/// `32·G_e ≥ H_e` (a warp-iteration covers at most 32 points), so `Σ ⌈H_e / n_V⌉`.
+fn fewest_iterations(b: &BoundInputs<'_>, lanes: u64) -> f64 {
+    iterations_of(b.points, lanes) as f64 * b.groups as f64
+}
+
+/// `Σ_e ⌈32·G_e / lanes⌉` over a tile's steps (`warps` = `G_e`): Eq. 9's iterations of the lanes
+/// the steps' warp-iterations occupy, on `n_V = lanes` vector units.
+pub fn lane_iterations(warps: &[u64], lanes: u64) -> u64 {
+    let lanes = lanes.max(1);
+    let warp = u64::from(crate::intra::WARP);
+    warps.iter().fold(0u64, |a, &g| a.saturating_add(g.saturating_mul(warp).div_ceil(lanes)))
+}
+
+/// `Σ_x ⌈x / lanes⌉` over a tile's steps: Eq. 9's iterations of `x` points on `lanes` lanes
+/// (`≥ 1`), the least of [`lane_iterations`] for any block (`32·G_e ≥ H_e`). The bounds take it
+/// for every screened size (over 10^5 on 3-D bands), so a power of two (as the vector units
+/// are) is divided by a shift, not a division per step; the same integers.
 pub fn iterations_of(points: &[u64], lanes: u64) -> u64 {
     let lanes = lanes.max(1);
     if lanes.is_power_of_two() {
@@ -222,7 +290,7 @@ impl TileModel for PrajapatiModel {
         "seed 004 (Prajapati et al.): Eq. 2 (T_alg), 8 (m'), 9 (c), 11 (k), 12 (T_tile(k))"
     }
 
-    /// Eq. 9 counts iterations of `n_V'` lanes, not warps: `G_e` does not enter.
+    /// Eq. 9 counts the lanes of the warp-iterations `32·G_e`: more warps never predict less.
     fn monotone_in_warps(&self) -> bool {
         true
     }
@@ -242,38 +310,36 @@ impl TileModel for PrajapatiModel {
     /// `N_w·T_sync + Σ_w max(1, w / n_SM)·max(m', c_min) + N'·min(m', c_min)`: wavefront `i`
     /// takes `r_i·T_tile(k_i) = r_i·(k_i·max(m', c) + min(m', c))` (Eq. 2, 12: `m' + c + (k − 1)·max`)
     /// with `r_i ≥ 1` and `r_i·k_i ≥ ⌈w(i) / n_SM⌉` rounds of tiles for any `k`, `N'` the
-    /// wavefronts with tiles; `c` is smallest when the block has at least `n_V` threads.
+    /// wavefronts with tiles; `c` is smallest with the fewest warp-iterations `⌈H_e/32⌉` and the
+    /// work at full issue efficiency (`1/e_i ≥ 1`).
     fn lower_bound(&self, b: &BoundInputs<'_>, device: &DeviceLimits) -> f64 {
         let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
-        self.bound_with_lanes(b, lanes, None, device)
+        self.bound_with(b, fewest_iterations(b, lanes), 1.0, None, device)
     }
 
-    /// [`PrajapatiModel::lower_bound`] per block, the least over `blocks`: a block of `K`
-    /// threads computes with `n_V' = min(n_V, K)` lanes (Eq. 9 adapted), so its `c` is exact,
-    /// and its blocks per SM `k` (Eq. 11) bound the rounds (`rounds_at_least`).
+    /// [`PrajapatiModel::lower_bound`] per block, the least over `blocks`: a block of `⌈K/32⌉`
+    /// warps, `k` per SM, slows every wavefront's work by `1/e_i ≥ 1/min(1, k·⌈K/32⌉/16)`
+    /// (`k_i ≤ k`), its iterations are at least `⌈32·ΣG/n_V⌉` when its warps are counted, and
+    /// its blocks per SM `k` (Eq. 11) bound the rounds (`rounds_at_least`).
     fn lower_bound_over_blocks(&self, b: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
-        let most = device.vector_units(b.element_bytes);
-        let mut kinds: Vec<(u32, u32)> = blocks.iter().map(|k| (most.min(k.threads).max(1), k.blocks_per_sm)).collect();
+        let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
+        let fewest = fewest_iterations(b, lanes);
+        let mut kinds: Vec<(u32, u32, u64)> = blocks
+            .iter()
+            .map(|k| (k.threads.div_ceil(crate::intra::WARP).max(1), k.blocks_per_sm, k.warps.unwrap_or(0)))
+            .collect();
         kinds.sort_unstable();
         kinds.dedup();
         if kinds.is_empty() {
             return self.lower_bound(b, device);
         }
-        // The parts shared by blocks of the same lanes, or the same blocks per SM, once.
-        let spread = b.spread_tiles(device);
-        let mut lanes: Vec<(u32, Option<(f64, f64)>)> = Vec::new();
+        // The rounds shared by blocks of the same blocks per SM, once.
         let mut rounds: Vec<(u32, f64)> = Vec::new();
         let mut least = f64::INFINITY;
-        for &(l, k) in &kinds {
-            let parts = match lanes.iter().find(|(x, _)| *x == l) {
-                Some(&(_, parts)) => parts,
-                None => {
-                    let parts = self.memory_and_compute(b, u64::from(l));
-                    lanes.push((l, parts));
-                    parts
-                }
-            };
-            let Some((memory, compute)) = parts else { return 0.0 };
+        for &(warps, k, counted) in &kinds {
+            let iterations = block_iterations(fewest, counted, lanes);
+            let slowdown = least_slowdown(warps * crate::intra::WARP, k, device);
+            let Some((memory, compute)) = self.memory_and_compute(b, iterations, slowdown) else { return 0.0 };
             let r = match rounds.iter().find(|(x, _)| *x == k) {
                 Some(&(_, r)) => r,
                 None => {
@@ -282,15 +348,24 @@ impl TileModel for PrajapatiModel {
                     r
                 }
             };
-            least = least.min(self.combine(b, memory, compute, spread, r));
+            least = least.min(self.combine(b, memory, compute, b.spread_tiles(device), r));
         }
         least
     }
 
-    /// [`PrajapatiModel::lower_bound`] with the block's lanes `n_V' = min(n_V, K)` and blocks
+    /// [`PrajapatiModel::lower_bound`] with the block's least slowdown, iterations and blocks
     /// per SM.
     fn lower_bound_for_block(&self, b: &BoundInputs<'_>, block: &BlockFacts, device: &DeviceLimits) -> f64 {
-        let lanes = device.vector_units(b.element_bytes).min(block.threads).max(1);
-        self.bound_with_lanes(b, u64::from(lanes), Some(block.blocks_per_sm), device)
+        let lanes = u64::from(device.vector_units(b.element_bytes).max(1));
+        let iterations = block_iterations(fewest_iterations(b, lanes), block.warps.unwrap_or(0), lanes);
+        let slowdown = least_slowdown(block.threads, block.blocks_per_sm, device);
+        self.bound_with(b, iterations, slowdown, Some(block.blocks_per_sm), device)
     }
+}
+
+/// The least Eq. 9 iterations of a block: `fewest` (any block's), or, with its `ΣG` counted
+/// (`warps > 0`, every group), `Σ ⌈32·G_e/n_V⌉ ≥ ⌈32·ΣG / n_V⌉` when more.
+fn block_iterations(fewest: f64, warps: u64, lanes: u64) -> f64 {
+    let counted = warps.saturating_mul(u64::from(crate::intra::WARP)).div_ceil(lanes.max(1)) as f64;
+    fewest.max(counted)
 }

@@ -109,11 +109,13 @@ fn prajapati_model_by_hand() {
     // k = 2 on 2 SMs: wavefront 1 holds 1 tile per SM (one round), wavefront 2 two (one
     // round, one overlapped tile), wavefront 3 two (⌈⌈5/2⌉/2⌉ = 2 rounds, 2 overlapped).
     assert_eq!((parts.rounds, parts.overlapped, parts.wavefronts), (4.0, 3.0, 3.0));
-    // The copies visit 500 cells of 8 bytes = 1000 words; f64 on 64 lanes, but a 32-thread block
-    // uses 32: ⌈40/32⌉ + ⌈64/32⌉ + ⌈64/32⌉ + ⌈40/32⌉ = 8 iterations.
-    assert_eq!((parts.words, parts.iterations, parts.compute_barriers), (1000.0, 8.0, 4.0));
+    // The block's one warp issues at 1/16 of an SM's rate alone (wavefront 1), at 2/16 with the
+    // second block of wavefronts 2 and 3: the rounds' mean slowdown is (16 + 8 + 2·8) / 4 = 10.
+    // The copies visit 500 cells of 8 bytes = 1000 words; f64 on 64 lanes, each step's 2
+    // warp-iterations occupy 64 lanes: ⌈64/64⌉ × 4 steps = 4 iterations.
+    assert_eq!((parts.words, parts.iterations, parts.compute_barriers), (10000.0, 40.0, 4.0));
     let params = PrajapatiParams { l_word: 1e-3, tau_sync: 0.01, t_sync: 0.5, c_iter: 0.1 };
-    let (m, c) = (1000.0 * 1e-3 + 2.0 * 0.01, 8.0 * 0.1 + 4.0 * 0.01);
+    let (m, c) = (10.0 * 1000.0 * 1e-3 + 2.0 * 0.01, 10.0 * 4.0 * 0.1 + 4.0 * 0.01);
     let by_hand = 3.0 * 0.5 + 4.0 * (m + c) + 3.0 * f64::max(m, c);
     let p = PrajapatiModel { params }.predict(&layout, &device()).unwrap();
     assert!((p.seconds - by_hand).abs() < 1e-12, "{} vs {by_hand}", p.seconds);
@@ -121,6 +123,34 @@ fn prajapati_model_by_hand() {
     let f = parts.features(m >= c);
     let linear: f64 = f.iter().zip(params.to_vector()).map(|(a, b)| a * b).sum();
     assert!((linear - by_hand).abs() < 1e-12);
+}
+
+/// Seed 004's Eq. 9 on blocks that fill an SM's issue rate or not: a tile's iterations and
+/// transfers take `1/e` as long on a block of too few warps (the thesis model's `e_w`), its
+/// barriers and launches do not; with 16 warps or more (`4 × 4` on the H100) the block runs at
+/// the SM's full rate, and idle lanes of partial warps count (`32·G_e`, not the points).
+#[test]
+fn prajapati_slows_blocks_of_few_warps_and_counts_idle_lanes() {
+    let mut tile = tile();
+    tile.inter = InterTileCounts { first_wavefront: 0, tiles: vec![1, 1], full: vec![1, 1] };
+    let params = PrajapatiParams { l_word: 1e-3, tau_sync: 0.01, t_sync: 0.5, c_iter: 0.1 };
+    let mut times = Vec::new();
+    for (threads, warps) in
+        [(64u32, vec![2u64, 2, 2, 2]), (128, vec![2, 2, 2, 2]), (512, vec![2, 2, 2, 2]), (1024, vec![2, 2, 2, 2])]
+    {
+        let layout = LayoutInputs { block: Block::new(threads, 1, 1), warps, ..layout(&tile) };
+        let parts = PrajapatiParts::new(&layout, &device()).unwrap();
+        let slowdown = 16.0 / f64::from(threads / 32).min(16.0);
+        assert_eq!((parts.words, parts.iterations), (1000.0 * slowdown, 4.0 * slowdown), "{threads} threads");
+        assert_eq!((parts.memory_barriers, parts.compute_barriers, parts.rounds), (2.0, 4.0, 2.0));
+        times.push(PrajapatiModel { params }.predict(&layout, &device()).unwrap().seconds);
+    }
+    // 2 → 4 → 16 warps: faster; 16 → 32: the same (the SM's vector units are busy).
+    assert!(times[0] > times[1] && times[1] > times[2], "{times:?}");
+    assert_eq!(times[2].to_bits(), times[3].to_bits());
+    // A step whose 40 points take 3 warp-iterations (idle lanes) costs ⌈96/64⌉ = 2, not ⌈40/64⌉ = 1.
+    let layout = LayoutInputs { block: Block::new(512, 1, 1), warps: vec![3, 2, 2, 3], ..layout(&tile) };
+    assert_eq!(PrajapatiParts::new(&layout, &device()).unwrap().iterations, 6.0);
 }
 
 #[test]
