@@ -333,7 +333,8 @@ impl TileModel for PrajapatiModel {
         if kinds.is_empty() {
             return self.lower_bound(b, device);
         }
-        // The rounds shared by blocks of the same blocks per SM, once.
+        // The tiles' spread, once; the rounds shared by blocks of the same blocks per SM, once.
+        let spread = b.spread_tiles(device);
         let mut rounds: Vec<(u32, f64)> = Vec::new();
         let mut least = f64::INFINITY;
         for &(warps, k, counted) in &kinds {
@@ -348,7 +349,7 @@ impl TileModel for PrajapatiModel {
                     r
                 }
             };
-            least = least.min(self.combine(b, memory, compute, b.spread_tiles(device), r));
+            least = least.min(self.combine(b, memory, compute, spread, r));
         }
         least
     }
