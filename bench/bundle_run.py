@@ -341,7 +341,7 @@ def run_calibration(manifest, results_dir, budget):
         say("  " + line)
     default = subprocess.run([tool, "compare", measurements, "--root", HERE, "--json",
                               os.path.join(results_dir, "agreement-default.json")], capture_output=True, text=True)
-    say("  with the built-in (simulator-derived) H100 calibration instead:")
+    say("  with the built-in default calibration (tilemodel/calibrations/h200.json) instead:")
     for line in (default.stdout + default.stderr).splitlines():
         say("  " + line)
     return device
@@ -534,8 +534,8 @@ def main():
     # The tile-model parts, each on the GPU only (the calibration first: the sweep scores it).
     model_parts = [
         ("--calibrate" in args or "--calibrate-only" in args, run_calibration,
-         "calibration skipped: no NVIDIA driver on this machine (the tile models keep their built-in H100 "
-         "calibration, derived from the simulator's cost model)"),
+         "calibration skipped: no NVIDIA driver on this machine (the tile models keep their built-in "
+         "calibration, the measured H200 file)"),
         ("--sweep" in args, run_sweep,
          "sweep skipped: no NVIDIA driver on this machine (bench/tile_model_sweep.py compares the models with "
          "the simulator's cost report instead)"),

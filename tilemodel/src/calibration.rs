@@ -27,7 +27,7 @@ pub const FORMAT: u64 = 1;
 /// model; its `provenance` says how).
 pub const H100_DEFAULT: &str = include_str!("../calibrations/h100.json");
 
-/// The H200 calibration measured on 2026-11-26 (59 runs fitted by `stencil-calibrate`; its
+/// The H200 calibration measured on 2026-11-27 (77 runs fitted by `stencil-calibrate`; its
 /// `provenance` says which kernels it describes).
 pub const H200_MEASURED: &str = include_str!("../calibrations/h200.json");
 
