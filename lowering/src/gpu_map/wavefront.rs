@@ -13,7 +13,7 @@ use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_passes::tile::{intra_tile_name, tile_program, TilingSpec};
-use stencil_passes::tile_model::{choice_of, search_program};
+use stencil_passes::tile_model::{choice_of, search_program, AutoOptions};
 use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::{DimDef, DimKind};
 
@@ -250,15 +250,16 @@ fn model_block(
     let spec = TilingSpec::read(ir, program)?.ok_or_else(|| {
         fail("the program is not tiled: run poly-schedule and poly-tile (sizes=auto chooses the block too) before gpu-map".into())
     })?;
-    let search = spec.auto.as_ref().map(|a| a.options.clone()).unwrap_or_default();
-    let staging = options.staging.resolve(Some(search.staging));
-    if search.staging != staging || search.shared_memory != options.shared_memory {
-        return Err(fail(format!(
-            "the tile model searched for staging={} shared-memory={} but gpu-map has staging={} shared-memory={}; give poly-tile and gpu-map the same options",
-            search.staging, search.shared_memory, staging, options.shared_memory
-        )));
-    }
     if let Some(auto) = &spec.auto {
+        // The block was chosen with the sizes, for the kernels poly-tile's options describe.
+        let search = &auto.options;
+        let staging = options.staging.resolve(Some(search.staging));
+        if search.staging != staging || search.shared_memory != options.shared_memory {
+            return Err(fail(format!(
+                "the tile model searched for staging={} shared-memory={} but gpu-map has staging={} shared-memory={}; give poly-tile and gpu-map the same options",
+                search.staging, search.shared_memory, staging, options.shared_memory
+            )));
+        }
         return Ok(ModelBlock {
             block: auto.block,
             model: auto.options.model.name(),
@@ -266,6 +267,14 @@ fn model_block(
             problem: auto.problem.clone(),
         });
     }
+    // Given sizes: poly-tile searched nothing (its staging and shared-memory options only steer
+    // `sizes=auto`), so the block search is for the kernels this pass builds, with its own
+    // staging and shared memory.
+    let search = AutoOptions {
+        staging: options.staging.resolve(None),
+        shared_memory: options.shared_memory,
+        ..AutoOptions::default()
+    };
     let report = search_program(ir, registry, program, &spec, &search, Some(spec.sizes.clone()), None)?;
     let (_, choice) = choice_of(&report, &search).ok_or_else(|| fail("the search chose no block".into()))?;
     Ok(ModelBlock {

@@ -7,6 +7,7 @@
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=EXPLAIN
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=32})' --explain-tile-sizes | FileCheck %s --check-prefix=GIVEN
 // RUN: not stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto staging=false})' 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8 staging=false},gpu-map{block=auto staging=false})' --explain-tile-sizes | FileCheck %s --check-prefix=GIVENGLOBAL
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=auto})' 2>&1 | FileCheck %s --check-prefix=NAIVE
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=auto model=oracle})' 2>&1 | FileCheck %s --check-prefix=MODEL
 // The measured H200 calibration is built in by name; an unknown name is read as a file.
@@ -65,6 +66,13 @@
 // GIVEN-NEXT: //   rank
 // GIVEN-NEXT: //      1  8x8            32x1x1
 // GIVEN-NOT: //      2
+// Given sizes and gpu-map{block=auto staging=false}: poly-tile searched nothing, so the block
+// search is for gpu-map's own (global-memory) kernels, not refused as a mismatch.
+// GIVENGLOBAL: // tile sizes of @sor_1d:
+// GIVENGLOBAL: //   mapping: global memory,
+// GIVENGLOBAL: //   searched 1 tile sizes
+// GIVENGLOBAL: //      1  8x8            {{[0-9]+}}x1x1
+// GIVENGLOBAL: stencil.gpu_mapping = {{{.*}}model = "thesis", model_chose = "block"{{.*}}staging = false, strategy = "wavefront"
 // MISMATCH: error: 'stencil.program' op gpu-map{block=auto}: the tile model searched for staging=true shared-memory=49152 but gpu-map has staging=false shared-memory=49152; give poly-tile and gpu-map the same options
 // NAIVE: block=auto chooses the block of the wavefront strategy's tiles
 // MODEL: option 'model' of pass 'poly-tile': invalid tile-model input: unknown tile model 'oracle': choose thesis (thesis Ch. 5) or prajapati (Prajapati et al.)
