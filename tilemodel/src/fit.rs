@@ -288,13 +288,6 @@ pub fn fit_with(
     let mut lower = vec![0.0; nt];
     lower[1] = gap;
     let (mut x, dependent, clamped) = bounded_least_squares(&rows, &ones, &lower);
-    // Back from β' to β (a β' left undetermined keeps the base β below).
-    for p in 0..programs.len() {
-        let j = 3 + 3 * p;
-        if !dependent.contains(&(j + 1)) {
-            x[j + 1] -= x[j] / warp;
-        }
-    }
     let names = |j: usize| -> String {
         if j < 3 {
             ThesisParams::NAMES[j].to_string()
@@ -304,8 +297,17 @@ pub fn fit_with(
             format!("{} of {}", ThesisParams::NAMES[3 + (j - 3) % 3], programs[(j - 3) / 3])
         }
     };
-    // Undetermined parameters keep their base values.
-    for &j in &dependent {
+    // Undetermined parameters: a column no run exercises (all zero) does not change a
+    // prediction of these runs, so it keeps its base value (the regime the runs did not cover
+    // keeps what was known of it). A column the runs exercise but whose effect the others
+    // carry (collinear: a global tile's `N_mem` is every access, proportional to its points,
+    // as `ΣH`) stays at the 0 the solve gave it: any other value adds its whole contribution
+    // to every prediction that the fit of the others did not account for. Keeping base values
+    // there made the H200 fit of 2026-11-27 predict every global-memory run 1.4–7.3× too slow
+    // (bench/results/2026-11-27-fit-undetermined.txt).
+    let exercised = |j: usize| rows.iter().any(|r| r[j] != 0.0);
+    let keeps_base: Vec<usize> = dependent.iter().copied().filter(|&j| !exercised(j)).collect();
+    for &j in &keeps_base {
         x[j] = if j < 3 {
             base.thesis_params("", true, 0, 8).to_vector()[j].max(lower[j])
         } else if j == setup {
@@ -318,6 +320,13 @@ pub fn fit_with(
             );
             p.to_vector()[3 + (j - 3) % 3]
         };
+    }
+    // Back from β' to β, with the final α (a β kept from the base is β already).
+    for p in 0..programs.len() {
+        let j = 3 + 3 * p;
+        if !keeps_base.contains(&(j + 1)) {
+            x[j + 1] -= x[j] / warp;
+        }
     }
     let thesis_of = |p: usize| ThesisParams {
         sigma_ker: x[0],

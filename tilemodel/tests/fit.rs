@@ -155,6 +155,40 @@ fn beta_stays_at_or_above_minus_alpha_over_a_warp() {
     assert!(result.thesis.clamped.iter().any(|c| c == "beta of sor_1d/staged"), "{:?}", result.thesis.clamped);
 }
 
+/// Runs whose memory feature is proportional to their points (a global-memory tile's `N_mem` is
+/// every access: `C·N_mem = k·C·ΣH`) cannot tell `β` from `γ`: the fit reports one of them
+/// undetermined, and its predictions still reproduce the times — the undetermined parameter
+/// takes no base value that the fit of the others did not account for (with the base file's
+/// values there, the H200 fit of 2026-11-27 predicted every global run 1.4–7.3× too slow).
+#[test]
+fn collinear_parameters_left_undetermined_do_not_bias_the_predictions() {
+    let base = Calibration::h100_default().unwrap();
+    let truth = truth_thesis(1);
+    let runs: Vec<Sample> = samples(3, 16, 0.0, true)
+        .into_iter()
+        .filter(|s| s.program == "sor_2d")
+        .map(|mut s| {
+            s.thesis[5] = 7.0 * s.thesis[4];
+            s.staged = false;
+            s.seconds = s.thesis.iter().zip(truth.to_vector()).map(|(f, v)| f * v).sum();
+            s
+        })
+        .collect();
+    let result = fit(&base, &runs, "measured", "synthetic").unwrap();
+    let undetermined = &result.thesis.undetermined;
+    assert!(
+        undetermined.iter().any(|u| u == "beta of sor_2d/global" || u == "gamma of sor_2d/global"),
+        "{undetermined:?}"
+    );
+    assert!(result.thesis.rms_relative_error < 1e-9, "{:?}", result.thesis);
+    // The file's parameters give the same times (what the search uses, not only the report).
+    let got = result.calibration.thesis_params("sor_2d", false, 9, 8).to_vector();
+    for s in &runs {
+        let predicted: f64 = s.thesis.iter().zip(got).map(|(f, v)| f * v).sum();
+        assert!(close(predicted, s.seconds, 1e-9), "{}: {predicted} vs {}", s.label, s.seconds);
+    }
+}
+
 #[test]
 fn exact_prajapati_data_gives_the_parameters_back() {
     let base = Calibration::h100_default().unwrap();
