@@ -170,6 +170,7 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
         program: layout.program.clone(),
         operations: shape.operations_per_point(),
         element_bytes: shape.element_bytes(),
+        data_bytes: shape.data_bytes(),
         registers: run.registers,
         staged: layout.search.staging,
         problem: problem_text(&run.params),
@@ -190,7 +191,7 @@ pub fn samples(
 
 /// The thesis model's time of a sample under `calibration`.
 pub fn thesis_time(s: &Sample, calibration: &Calibration) -> f64 {
-    let p = calibration.thesis_params(&s.program, s.staged, s.operations, s.element_bytes).to_vector();
+    let p = calibration.thesis_params(&s.program, s.staged, s.operations, s.element_bytes, s.data_bytes).to_vector();
     s.thesis.iter().zip(p).map(|(f, v)| f * v).sum()
 }
 
@@ -333,6 +334,7 @@ mod tests {
             program: program.into(),
             operations: 6,
             element_bytes: 8,
+            data_bytes: 0,
             registers: 64,
             staged,
             problem: problem.into(),

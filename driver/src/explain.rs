@@ -114,6 +114,10 @@ pub struct Explanation {
     /// intra-tile wavefront, where it had both (`tile_model::choose_tiling`): (the wavefront
     /// chosen, its predicted seconds, the other's best when known).
     pub intra_choice: Option<(&'static str, f64, Option<f64>)>,
+    /// The problem's fields against the device's L2 (which `γ` the thesis model's global-memory
+    /// kernels take, `stencil_tilemodel::calibration::ThesisProgram::gamma_in_l2`); `None`
+    /// when either size is unknown.
+    pub l2_note: Option<String>,
     /// How neighbouring threads of a tile's intra-tile step move through the arrays, per
     /// statement of every nest (`stencil_tilemodel::threads`): whether tiles on global memory
     /// can load coalesced. Empty with the skewed intra-tile wavefront.
@@ -142,6 +146,33 @@ fn extrapolations(
             })
         })
         .collect()
+}
+
+/// One line on the problem's fields against the device's L2 cache: whether global-memory
+/// tiles' loads stay in L2 across launches, and which `γ` the calibration gives them.
+fn l2_note(calibration: &stencil_tilemodel::Calibration, program: &str, shape: &ProgramShape) -> Option<String> {
+    let bytes = shape.nests.first()?.data_bytes();
+    let l2 = calibration.device.l2_bytes;
+    if bytes == 0 || l2 == 0 {
+        return None;
+    }
+    let mib = |b: u64| b as f64 / f64::from(1u32 << 20);
+    let size =
+        |b: u64| if b < 1 << 20 { format!("{:.1} KiB", b as f64 / 1024.0) } else { format!("{:.1} MiB", mib(b)) };
+    let share = calibration.device.l2_share(bytes);
+    let key = stencil_tilemodel::calibration::program_key(program, false);
+    let split = calibration.thesis.programs.get(&key).is_some_and(|p| p.gamma_in_l2.is_some());
+    let gamma = if split {
+        format!("global-memory tiles take {:.0} % of the calibration's γ of loads L2 keeps", share * 100.0)
+    } else {
+        "the calibration has one γ for both".to_string()
+    };
+    Some(format!(
+        "fields: {} at these sizes, L2 {:.0} MiB keeps {:.0} % of them; {gamma}",
+        size(bytes),
+        mib(l2),
+        share * 100.0
+    ))
 }
 
 /// One line on what `staging=auto` chose over what.
@@ -179,6 +210,7 @@ pub fn explain_tile_sizes(
         })?;
         let mappings: &[bool] = if staging_choice.is_some() { &[true, false] } else { &[layout.search.staging] };
         let extrapolations = extrapolations(&calibration, &layout.program, &layout.shape.params, mappings);
+        let l2_note = l2_note(&calibration, &layout.program, &layout.shape);
         let thread_steps = layout
             .shape
             .nests
@@ -197,6 +229,7 @@ pub fn explain_tile_sizes(
             staging_choice,
             intra_choice,
             extrapolations,
+            l2_note,
             thread_steps,
         });
     }
@@ -206,7 +239,8 @@ pub fn explain_tile_sizes(
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
 pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for Explanation { program, report, staging_choice, intra_choice, extrapolations, thread_steps } in reports {
+    for Explanation { program, report, staging_choice, intra_choice, extrapolations, l2_note, thread_steps } in reports
+    {
         out.push_str(&format!("// tile sizes of @{program}:\n"));
         if let Some(choice) = staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice)));
@@ -224,6 +258,9 @@ pub fn render_comments(reports: &[Explanation]) -> String {
         }
         for note in extrapolations {
             out.push_str(&format!("// note: {note}\n"));
+        }
+        if let Some(note) = l2_note {
+            out.push_str(&format!("// {note}\n"));
         }
         for line in report.to_string().lines() {
             out.push_str("// ");

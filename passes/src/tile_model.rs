@@ -218,15 +218,29 @@ pub fn problem_sizes(ir: &Ir, program: OpId, params: &[String]) -> Result<Vec<i6
         .collect()
 }
 
-/// Element sizes of the SCoP's arrays and arithmetic operations of its statements.
-pub fn program_facts(ir: &Ir, info: &ScopInfo) -> ProgramFacts {
-    let element_bytes = info
-        .arrays
+/// Element sizes and bytes (at the problem sizes `params`: each SCoP parameter with its value)
+/// of the SCoP's arrays, and arithmetic operations of its statements.
+pub fn program_facts(ir: &Ir, info: &ScopInfo, params: &[(String, i64)]) -> ProgramFacts {
+    let fields: Vec<Option<FieldType>> =
+        info.arrays.iter().map(|&field| FieldType::from_type(ir.value_type(field))).collect();
+    let element_bytes: Vec<u32> = fields
         .iter()
-        .map(|&field| {
-            FieldType::from_type(ir.value_type(field))
-                .and_then(|f| f.element_type().bit_width())
-                .map_or(8, |bits| bits.div_ceil(8))
+        .map(|f| f.as_ref().and_then(|f| f.element_type().bit_width()).map_or(8, |bits| bits.div_ceil(8)))
+        .collect();
+    let value_of = |name: &str| params.iter().find(|(p, _)| p == name).map(|&(_, v)| v);
+    // 0 (unknown) when an extent is not a known positive value or the product overflows.
+    let array_bytes = fields
+        .iter()
+        .zip(&element_bytes)
+        .map(|(f, &bytes)| {
+            f.as_ref()
+                .and_then(|f| {
+                    f.shape.iter().try_fold(u64::from(bytes), |acc, extent| {
+                        let e = u64::try_from(extent.eval(&value_of)?).ok().filter(|&e| e > 0)?;
+                        acc.checked_mul(e)
+                    })
+                })
+                .unwrap_or(0)
         })
         .collect();
     let operations = info
@@ -243,7 +257,7 @@ pub fn program_facts(ir: &Ir, info: &ScopInfo) -> ProgramFacts {
             n.max(1)
         })
         .collect();
-    ProgramFacts { element_bytes, operations }
+    ProgramFacts { element_bytes, operations, array_bytes }
 }
 
 /// The shape of `program` (scheduled by `poly-schedule`) at its problem sizes: its tiled
@@ -257,7 +271,8 @@ pub fn program_shape(
     let tiled = reference_tiling(ir, registry, program, base)?;
     let scop = &tiled.info.scop;
     let params = problem_sizes(ir, program, scop.params())?;
-    let facts = program_facts(ir, &tiled.info);
+    let named: Vec<(String, i64)> = scop.params().iter().cloned().zip(params.iter().copied()).collect();
+    let facts = program_facts(ir, &tiled.info, &named);
     let shape = ProgramShape::new(scop, &tiled.tiled, &params, &facts).map_err(|e| {
         op_error(ir, program, format!("model-driven tile sizes: {e}; give sizes explicitly (poly-tile{{sizes=…}})"))
     })?;

@@ -61,8 +61,15 @@ pub struct ThesisProgram {
     pub alpha: f64,
     /// `β`.
     pub beta: f64,
-    /// `γ`.
+    /// `γ`: seconds per memory operation of a tile, on problems whose fields do not fit in L2
+    /// (or when the device's L2 is unknown).
     pub gamma: f64,
+    /// `γ` of a global-memory kernel's loads that stay in L2 across launches; such a kernel
+    /// takes `s·gamma_in_l2 + (1 − s)·gamma` with `s` the share of its loads L2 keeps
+    /// ([`DeviceLimits::l2_share`]); `None`: `gamma` alone. Ours:
+    /// fitted on the H200, one `γ` per program could not rank 2-D SOR's global tiles at both
+    /// 2048² (a 32 MiB field) and 16384² (`bench/results/2026-11-27-fit-undetermined`).
+    pub gamma_in_l2: Option<f64>,
 }
 
 /// The thesis model's program parameters for programs not measured, of one mapping.
@@ -225,6 +232,7 @@ impl Calibration {
             vector_units_f32: r.u32(d, "vector_units_f32")?,
             vector_units_f64: r.u32(d, "vector_units_f64")?,
             issue_latency_warps: r.f64(d, "issue_latency_warps")?,
+            l2_bytes: if d.get("l2_bytes").is_some() { r.u64(d, "l2_bytes")? } else { 0 },
         };
         if device.multiprocessors == 0 || device.max_threads_per_sm == 0 {
             return Err(bad("device.multiprocessors and device.max_threads_per_sm must be positive".into()));
@@ -240,6 +248,11 @@ impl Calibration {
                         alpha: r.f64(p, "alpha_s")?,
                         beta: r.f64(p, "beta_s")?,
                         gamma: r.f64(p, "gamma_s")?,
+                        gamma_in_l2: if p.get("gamma_in_l2_s").is_some() {
+                            Some(r.f64(p, "gamma_in_l2_s")?)
+                        } else {
+                            None
+                        },
                     },
                 );
             }
@@ -309,7 +322,13 @@ impl Calibration {
             .thesis
             .programs
             .iter()
-            .map(|(k, p)| (k.clone(), json!({"alpha_s": p.alpha, "beta_s": p.beta, "gamma_s": p.gamma})))
+            .map(|(k, p)| {
+                let mut entry = json!({"alpha_s": p.alpha, "beta_s": p.beta, "gamma_s": p.gamma});
+                if let Some(g) = p.gamma_in_l2 {
+                    entry["gamma_in_l2_s"] = json!(g);
+                }
+                (k.clone(), entry)
+            })
             .collect();
         let prajapati_programs: Map<String, Value> =
             self.prajapati.programs.iter().map(|(k, &c)| (k.clone(), json!({"c_iter_s": c}))).collect();
@@ -335,6 +354,7 @@ impl Calibration {
                 "vector_units_f32": d.vector_units_f32,
                 "vector_units_f64": d.vector_units_f64,
                 "issue_latency_warps": d.issue_latency_warps,
+                "l2_bytes": d.l2_bytes,
             },
             "registers_per_thread": self.registers_per_thread,
             "registers": self.registers.iter().map(|(k, &v)| (k.clone(), Value::from(v))).collect::<Map<String, Value>>(),
@@ -380,12 +400,22 @@ impl Calibration {
     }
 
     /// The thesis parameters for `program`'s kernels, staged or not (its measured ones, else
-    /// derived from its `operations` per point and `element_bytes`).
-    pub fn thesis_params(&self, program: &str, staged: bool, operations: u32, element_bytes: u32) -> ThesisParams {
+    /// derived from its `operations` per point and `element_bytes`), on a problem whose fields
+    /// take `data_bytes` (0: unknown), which weighs `γ`'s regimes ([`ThesisProgram::gamma_in_l2`]).
+    pub fn thesis_params(
+        &self,
+        program: &str,
+        staged: bool,
+        operations: u32,
+        element_bytes: u32,
+        data_bytes: u64,
+    ) -> ThesisParams {
         let t = &self.thesis;
         let d = if staged { &t.staged } else { &t.global };
+        // Global-memory kernels only: a staged kernel's memory term is its box copies.
+        let share = if staged { 0.0 } else { self.device.l2_share(data_bytes) };
         let (alpha, beta, gamma) = match t.programs.get(&program_key(program, staged)) {
-            Some(p) => (p.alpha, p.beta, p.gamma),
+            Some(p) => (p.alpha, p.beta, p.gamma_in_l2.map_or(p.gamma, |g| share * g + (1.0 - share) * p.gamma)),
             None => (d.alpha.at(operations), d.beta, d.gamma_per_byte * f64::from(element_bytes)),
         };
         ThesisParams {
@@ -411,7 +441,8 @@ impl Calibration {
         }
     }
 
-    /// The model `kind` with this calibration's parameters for `program`'s kernels.
+    /// The model `kind` with this calibration's parameters for `program`'s kernels, on a
+    /// problem whose fields take `data_bytes` (0: unknown).
     pub fn model(
         &self,
         kind: ModelKind,
@@ -419,11 +450,12 @@ impl Calibration {
         staged: bool,
         operations: u32,
         element_bytes: u32,
+        data_bytes: u64,
     ) -> Box<dyn TileModel> {
         match kind {
-            ModelKind::Thesis => {
-                Box::new(ThesisModel { params: self.thesis_params(program, staged, operations, element_bytes) })
-            }
+            ModelKind::Thesis => Box::new(ThesisModel {
+                params: self.thesis_params(program, staged, operations, element_bytes, data_bytes),
+            }),
             ModelKind::Prajapati => {
                 Box::new(PrajapatiModel { params: self.prajapati_params(program, staged, operations) })
             }
@@ -514,10 +546,35 @@ mod tests {
         assert_eq!(c.registers.len(), builtin.registers.len());
         // It says where its per-program constants were measured; programs without constants
         // of their own (and the derived file, which has none) say nothing.
-        assert_eq!(c.measured_problems("jacobi_2d_5pt", true), Some(vec!["M=2048,N=2048,T=64".to_string()]));
-        assert_eq!(c.measured_problems("sor_3d_7pt", false), Some(vec!["L=256,M=256,N=256,T=16".to_string()]));
+        let measured = |program, staged| c.measured_problems(program, staged).unwrap_or_default();
+        assert!(measured("jacobi_2d_5pt", true).contains(&"M=2048,N=2048,T=64".to_string()));
+        assert!(measured("sor_3d_7pt", false).contains(&"L=256,M=256,N=256,T=16".to_string()));
         assert_eq!(c.measured_problems("heat_2d", true), None);
         assert_eq!(builtin.measured_problems("jacobi_2d_5pt", true), None);
+    }
+
+    /// A global-memory kernel's `γ` weighs the file's two by the share of loads L2 keeps;
+    /// staged kernels, unknown sizes and a device without an L2 figure use `gamma`.
+    #[test]
+    fn gamma_follows_the_l2_share_of_global_kernels() {
+        let mut c = Calibration::h100_default().expect("parses");
+        c.device.l2_bytes = 1 << 20;
+        for staged in [true, false] {
+            c.thesis.programs.insert(
+                program_key("p", staged),
+                ThesisProgram { alpha: 1.0, beta: 0.0, gamma: 3.0, gamma_in_l2: Some(2.0) },
+            );
+        }
+        let gamma = |c: &Calibration, staged: bool, bytes: u64| c.thesis_params("p", staged, 1, 8, bytes).gamma;
+        assert_eq!(gamma(&c, false, 1 << 19), 2.0, "fields in L2");
+        assert_eq!(gamma(&c, false, 1 << 20), 2.0, "exactly L2");
+        assert_eq!(gamma(&c, false, 1 << 22), 0.25 * 2.0 + 0.75 * 3.0, "a quarter kept");
+        assert_eq!(gamma(&c, false, 0), 3.0, "sizes unknown");
+        assert_eq!(gamma(&c, true, 1 << 19), 3.0, "staged kernels have one γ");
+        let again = Calibration::from_json(&c.to_json(), "round trip").expect("parses");
+        assert_eq!(again, c);
+        c.device.l2_bytes = 0;
+        assert_eq!(gamma(&c, false, 1 << 19), 3.0, "no L2 figure");
     }
 
     #[test]

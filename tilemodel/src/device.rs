@@ -43,10 +43,14 @@ pub struct DeviceLimits {
     /// Ready warps each scheduler needs to issue every cycle: the cycles between two
     /// dependent instructions of one warp (Little's law; docs/cost-model.md).
     pub issue_latency_warps: f64,
+    /// Bytes of L2 cache; 0 when unknown. A problem whose fields fit in it runs its
+    /// global-memory tiles' loads from L2 across launches, one whose fields do not from DRAM:
+    /// the thesis model's `γ` may differ between the two ([`DeviceLimits::l2_share`]).
+    pub l2_bytes: u64,
 }
 
 impl DeviceLimits {
-    /// NVIDIA H100 SXM5 (compute capability 9.0): 132 SMs with 4 schedulers; per SM 2048
+    /// NVIDIA H100 SXM5 (compute capability 9.0): 132 SMs with 4 schedulers, 50 MiB of L2; per SM 2048
     /// threads, 32 blocks, 65 536 registers (allocated per warp in units of 256), 228 KiB of
     /// shared memory (227 KiB per block, 1 KiB reserved per block, 128-byte units); 128 FP32
     /// and 64 FP64 lanes per SM (NVIDIA's H100 whitepaper); 4 ready warps per scheduler to
@@ -70,7 +74,20 @@ impl DeviceLimits {
             vector_units_f32: 128,
             vector_units_f64: 64,
             issue_latency_warps: 4.0,
+            l2_bytes: 50 * 1024 * 1024,
         }
+    }
+
+    /// The share of a kernel's global loads that stay in L2 across launches on a problem whose
+    /// fields take `data_bytes`: `min(1, L2 / data_bytes)`, 0 when either is unknown (the DRAM
+    /// regime). A capacity estimate, graded rather than a threshold: on the H200 (60 MiB) two
+    /// 32 MiB fields of 2-D Jacobi at 2048² stayed largely in L2
+    /// (`bench/results/2026-11-27-h200-24d76dc`), and a 2 GiB field at 16384² gives 3 %.
+    pub fn l2_share(&self, data_bytes: u64) -> f64 {
+        if self.l2_bytes == 0 || data_bytes == 0 {
+            return 0.0;
+        }
+        (self.l2_bytes as f64 / data_bytes as f64).min(1.0)
     }
 
     /// Most resident warps per SM (`W_SM`).

@@ -40,6 +40,9 @@ pub struct Sample {
     pub operations: u32,
     /// Its element size in bytes.
     pub element_bytes: u32,
+    /// Bytes of its arrays at its problem sizes (0: unknown): the share of them L2 holds splits
+    /// a global-memory run's memory feature between `γ` and `γ_L2` (`ThesisProgram::gamma_in_l2`).
+    pub data_bytes: u64,
     /// The registers per thread its kernel used.
     pub registers: u32,
     /// Whether its tiles were staged in shared memory.
@@ -260,14 +263,18 @@ pub fn fit_with(
     let weights: Vec<f64> = samples.iter().map(|s| 1.0 / s.seconds).collect();
     let ones: Vec<f64> = vec![1.0; samples.len()];
 
-    // Thesis: columns σ_ker, σ_blk, σ_thd, then α, β', γ per program, all kept ≥ 0, where
-    // β' = β + α/32: a warp-iteration with k active lanes takes α + k·β, which must not be
-    // negative for any k ≤ 32 — a free β fitted below −α/32 (the H200's 3-D SOR: α = 136 ns,
+    // Thesis: columns σ_ker, σ_blk, σ_thd, then α, β', γ, γ_L2 per program, all kept ≥ 0,
+    // where β' = β + α/32: a warp-iteration with k active lanes takes α + k·β, which must not
+    // be negative for any k ≤ 32 — a free β fitted below −α/32 (the H200's 3-D SOR: α = 136 ns,
     // β = −14.6 ns) makes full warps cost less than empty ones and leaves the search without a
-    // lower bound. α·ΣG + β·ΣH = α·(ΣG − ΣH/32) + β'·ΣH.
+    // lower bound. α·ΣG + β·ΣH = α·(ΣG − ΣH/32) + β'·ΣH. A global-memory run puts the share s
+    // of its memory feature that L2 keeps (DeviceLimits::l2_share) in γ_L2's column and 1 − s
+    // in γ's (ThesisProgram::gamma_in_l2).
     // The last column: the device-wide tile set-up σ_tile (ours; ThesisParams::sigma_tile).
+    const PER_PROGRAM: usize = 4;
+    let share = |s: &Sample| if s.staged { 0.0 } else { base.device.l2_share(s.data_bytes) };
     let warp = f64::from(crate::intra::WARP);
-    let nt = 3 + 3 * programs.len() + 1;
+    let nt = 3 + PER_PROGRAM * programs.len() + 1;
     let setup = nt - 1;
     let rows: Vec<Vec<f64>> = samples
         .iter()
@@ -275,11 +282,12 @@ pub fn fit_with(
         .map(|(s, w)| {
             let mut r = vec![0.0; nt];
             r[..3].iter_mut().zip(&s.thesis[..3]).for_each(|(x, f)| *x = f * w);
-            let p = 3 + 3 * index(s);
+            let p = 3 + PER_PROGRAM * index(s);
             let [alpha, beta, gamma] = [s.thesis[3], s.thesis[4], s.thesis[5]];
             r[p] = (alpha - beta / warp) * w;
             r[p + 1] = beta * w;
-            r[p + 2] = gamma * w;
+            r[p + 2] = gamma * (1.0 - share(s)) * w;
+            r[p + 3] = gamma * share(s) * w;
             r[setup] = s.thesis[6] * w;
             r
         })
@@ -294,7 +302,8 @@ pub fn fit_with(
         } else if j == setup {
             ThesisParams::NAMES[6].to_string()
         } else {
-            format!("{} of {}", ThesisParams::NAMES[3 + (j - 3) % 3], programs[(j - 3) / 3])
+            let what = ["alpha", "beta", "gamma", "gamma_in_l2"][(j - 3) % PER_PROGRAM];
+            format!("{what} of {}", programs[(j - 3) / PER_PROGRAM])
         }
     };
     // Undetermined parameters: a column no run exercises (all zero) does not change a
@@ -304,26 +313,40 @@ pub fn fit_with(
     // as `ΣH`) stays at the 0 the solve gave it: any other value adds its whole contribution
     // to every prediction that the fit of the others did not account for. Keeping base values
     // there made the H200 fit of 2026-11-27 predict every global-memory run 1.4–7.3× too slow
-    // (bench/results/2026-11-27-fit-undetermined.txt).
+    // (bench/results/2026-11-27-fit-undetermined/).
     let exercised = |j: usize| rows.iter().any(|r| r[j] != 0.0);
     let keeps_base: Vec<usize> = dependent.iter().copied().filter(|&j| !exercised(j)).collect();
+    // The base's own parameters of program `p` (its measured ones, else its defaults).
+    let base_program = |p: usize| -> (ThesisParams, Option<f64>) {
+        let s = samples.iter().find(|s| index(s) == p);
+        let params = s.map_or_else(
+            || base.thesis_params("", true, 0, 8, 0),
+            |s| base.thesis_params(&s.program, s.staged, s.operations, s.element_bytes, 0),
+        );
+        let in_l2 = base.thesis.programs.get(&programs[p]).and_then(|t| t.gamma_in_l2);
+        (params, in_l2)
+    };
+    // γ_L2 per program: fitted where runs exercised it, else the base's (or none).
+    let mut gamma_in_l2: Vec<Option<f64>> = (0..programs.len())
+        .map(|p| Some(x[3 + PER_PROGRAM * p + 3]).filter(|_| exercised(3 + PER_PROGRAM * p + 3)))
+        .collect();
     for &j in &keeps_base {
-        x[j] = if j < 3 {
-            base.thesis_params("", true, 0, 8).to_vector()[j].max(lower[j])
+        if j < 3 {
+            x[j] = base.thesis_params("", true, 0, 8, 0).to_vector()[j].max(lower[j]);
         } else if j == setup {
-            base.thesis.sigma_tile
+            x[j] = base.thesis.sigma_tile;
         } else {
-            let s = samples.iter().find(|s| index(s) == (j - 3) / 3);
-            let p = s.map_or_else(
-                || base.thesis_params("", true, 0, 8),
-                |s| base.thesis_params(&s.program, s.staged, s.operations, s.element_bytes),
-            );
-            p.to_vector()[3 + (j - 3) % 3]
-        };
+            let p = (j - 3) / PER_PROGRAM;
+            let (params, in_l2) = base_program(p);
+            match (j - 3) % PER_PROGRAM {
+                3 => gamma_in_l2[p] = in_l2,
+                k => x[j] = params.to_vector()[3 + k],
+            }
+        }
     }
     // Back from β' to β, with the final α (a β kept from the base is β already).
     for p in 0..programs.len() {
-        let j = 3 + 3 * p;
+        let j = 3 + PER_PROGRAM * p;
         if !keeps_base.contains(&(j + 1)) {
             x[j + 1] -= x[j] / warp;
         }
@@ -332,19 +355,31 @@ pub fn fit_with(
         sigma_ker: x[0],
         sigma_blk: x[1],
         sigma_thd: x[2],
-        alpha: x[3 + 3 * p],
-        beta: x[4 + 3 * p],
-        gamma: x[5 + 3 * p],
+        alpha: x[3 + PER_PROGRAM * p],
+        beta: x[4 + PER_PROGRAM * p],
+        gamma: x[5 + PER_PROGRAM * p],
         sigma_tile: x[setup],
     };
-    let predicted: Vec<f64> = samples
-        .iter()
-        .map(|s| s.thesis.iter().zip(thesis_of(index(s)).to_vector()).map(|(f, v)| f * v).sum())
-        .collect();
+    // A sample's parameters: its program's, γ weighed by its share of loads L2 keeps (as
+    // Calibration::thesis_params weighs it).
+    let thesis_for = |s: &Sample| {
+        let p = index(s);
+        let params = thesis_of(p);
+        match gamma_in_l2[p] {
+            Some(in_l2) => ThesisParams { gamma: share(s) * in_l2 + (1.0 - share(s)) * params.gamma, ..params },
+            None => params,
+        }
+    };
+    let predicted: Vec<f64> =
+        samples.iter().map(|s| s.thesis.iter().zip(thesis_for(s).to_vector()).map(|(f, v)| f * v).sum()).collect();
+    // A staged program's γ_L2 column is never used (ThesisProgram::gamma_in_l2): not worth naming.
+    let unused = |j: usize| {
+        j >= 3 && j != setup && (j - 3) % PER_PROGRAM == 3 && programs[(j - 3) / PER_PROGRAM].ends_with("/staged")
+    };
     let thesis_quality = quality(
         &predicted,
         samples,
-        dependent.iter().map(|&j| names(j)).collect(),
+        dependent.iter().filter(|&&j| !unused(j)).map(|&j| names(j)).collect(),
         clamped.iter().map(|&j| names(j)).collect(),
     );
 
@@ -442,7 +477,10 @@ pub fn fit_with(
                 continue;
             }
             let t = thesis_of(p);
-            c.thesis.programs.insert(name.clone(), ThesisProgram { alpha: t.alpha, beta: t.beta, gamma: t.gamma });
+            c.thesis.programs.insert(
+                name.clone(),
+                ThesisProgram { alpha: t.alpha, beta: t.beta, gamma: t.gamma, gamma_in_l2: gamma_in_l2[p] },
+            );
             c.prajapati.programs.insert(name.clone(), y[3 + p]);
             alphas.push((o, t.alpha));
             citers.push((o, y[3 + p]));

@@ -48,7 +48,14 @@ pub fn search_nests(
         return Err(TileModelError::InvalidInput("no statement has an instance at these problem sizes".into()));
     };
     let once = calibration
-        .model(options.model, name, options.staged, first_nest.operations_per_point(), first_nest.element_bytes())
+        .model(
+            options.model,
+            name,
+            options.staged,
+            first_nest.operations_per_point(),
+            first_nest.element_bytes(),
+            first_nest.data_bytes(),
+        )
         .run_constant();
     let joint_time = Joint { repeats, once: once.as_ref().map_or(0.0, |t| t.seconds) };
     let keep = options.keep.max(1);

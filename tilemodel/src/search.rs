@@ -378,8 +378,14 @@ pub fn search(
 ) -> Result<SearchReport> {
     let start = Instant::now();
     let device = &calibration.device;
-    let model: Box<dyn TileModel> =
-        calibration.model(options.model, program, options.staged, shape.operations_per_point(), shape.element_bytes());
+    let model: Box<dyn TileModel> = calibration.model(
+        options.model,
+        program,
+        options.staged,
+        shape.operations_per_point(),
+        shape.element_bytes(),
+        shape.data_bytes(),
+    );
     let geometry = TileGeometry::new(shape);
     let mut counts = CountMemo::new(shape);
     let m = shape.width;

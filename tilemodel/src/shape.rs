@@ -81,6 +81,8 @@ pub struct ArrayShape {
     pub rank: usize,
     /// Bytes per element.
     pub element_bytes: u32,
+    /// Its bytes at the problem sizes; 0 when unknown.
+    pub bytes: u64,
 }
 
 /// What the caller knows about the program beyond the SCoP: element sizes and operation
@@ -91,6 +93,9 @@ pub struct ProgramFacts {
     pub element_bytes: Vec<u32>,
     /// Arithmetic operations per instance of each statement (by statement id).
     pub operations: Vec<u32>,
+    /// Bytes of each array of the SCoP at the problem sizes (by array id; missing or 0:
+    /// unknown).
+    pub array_bytes: Vec<u64>,
 }
 
 /// A tiled band ready for counting (module documentation).
@@ -452,6 +457,7 @@ fn nest_shape(
             name: a.name.clone(),
             rank: a.rank,
             element_bytes: facts.element_bytes.get(k).copied().unwrap_or(8),
+            bytes: facts.array_bytes.get(k).copied().unwrap_or(0),
         })
         .collect();
     let params = scop.params().iter().cloned().zip(params.iter().copied()).collect();
@@ -481,6 +487,15 @@ impl BandShape {
     /// The largest element size of the arrays the band accesses, in bytes.
     pub fn element_bytes(&self) -> u32 {
         self.arrays.iter().map(|a| a.element_bytes).max().unwrap_or(8)
+    }
+
+    /// Bytes of the program's arrays at the problem sizes (what must fit in L2 for tiles'
+    /// loads to stay there across launches); 0 when some array's size is unknown.
+    pub fn data_bytes(&self) -> u64 {
+        if self.arrays.iter().any(|a| a.bytes == 0) {
+            return 0;
+        }
+        self.arrays.iter().fold(0u64, |acc, a| acc.saturating_add(a.bytes))
     }
 
     /// Arithmetic operations per point of a full tile (every statement of the band once).

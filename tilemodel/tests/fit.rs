@@ -85,6 +85,7 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
                 program: name.to_string(),
                 operations: ops,
                 element_bytes: 8,
+                data_bytes: 0,
                 registers: 64,
                 staged: true,
                 problem: "T=64,N=1024".into(),
@@ -109,7 +110,7 @@ fn exact_thesis_data_gives_the_parameters_back() {
     assert!(result.thesis.rms_relative_error < 1e-9, "{:?}", result.thesis);
     let c = &result.calibration;
     for (p, &(name, ops)) in PROGRAMS.iter().enumerate() {
-        let got = c.thesis_params(name, true, ops, 8);
+        let got = c.thesis_params(name, true, ops, 8, 0);
         let want = truth_thesis(p);
         for (g, w) in got.to_vector().iter().zip(want.to_vector()) {
             assert!(w == 0.0 && g.abs() < 1e-15 || close(*g, w, 1e-6), "{name}: {got:?} vs {want:?}");
@@ -125,8 +126,10 @@ fn exact_thesis_data_gives_the_parameters_back() {
     // The file reads back (serde_json's float parsing may differ in the last bit).
     let again = Calibration::from_json(&c.to_json(), "fit").unwrap();
     for (&(name, ops), _) in PROGRAMS.iter().zip(0..) {
-        let (a, b) =
-            (again.thesis_params(name, true, ops, 8).to_vector(), c.thesis_params(name, true, ops, 8).to_vector());
+        let (a, b) = (
+            again.thesis_params(name, true, ops, 8, 0).to_vector(),
+            c.thesis_params(name, true, ops, 8, 0).to_vector(),
+        );
         assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12 * y.abs().max(1e-30)));
     }
     assert_eq!(again.measured_problems("sor_2d", true), Some(vec!["T=64,N=1024".to_string()]));
@@ -149,7 +152,7 @@ fn beta_stays_at_or_above_minus_alpha_over_a_warp() {
         .collect();
     assert!(runs.len() >= 8, "only {} runs with a positive time", runs.len());
     let result = fit(&base, &runs, "measured", "synthetic").unwrap();
-    let got = result.calibration.thesis_params("sor_1d", true, 5, 8);
+    let got = result.calibration.thesis_params("sor_1d", true, 5, 8, 0);
     assert!(got.alpha >= 0.0, "{got:?}");
     assert!(got.alpha + 32.0 * got.beta >= -1e-20, "{got:?}");
     assert!(result.thesis.clamped.iter().any(|c| c == "beta of sor_1d/staged"), "{:?}", result.thesis.clamped);
@@ -182,11 +185,45 @@ fn collinear_parameters_left_undetermined_do_not_bias_the_predictions() {
     );
     assert!(result.thesis.rms_relative_error < 1e-9, "{:?}", result.thesis);
     // The file's parameters give the same times (what the search uses, not only the report).
-    let got = result.calibration.thesis_params("sor_2d", false, 9, 8).to_vector();
+    let got = result.calibration.thesis_params("sor_2d", false, 9, 8, 0).to_vector();
     for s in &runs {
         let predicted: f64 = s.thesis.iter().zip(got).map(|(f, v)| f * v).sum();
         assert!(close(predicted, s.seconds, 1e-9), "{}: {predicted} vs {}", s.label, s.seconds);
     }
+}
+
+/// Global-memory runs whose fields L2 holds wholly, a half of and a sliver of, timed with `γ`
+/// weighed by that share between two values (`s·γ_L2 + (1 − s)·γ`), give both back; staged
+/// kernels and unknown sizes keep `γ`.
+#[test]
+fn global_runs_in_and_beyond_l2_give_both_gammas_back() {
+    let mut base = Calibration::h100_default().unwrap();
+    base.device.l2_bytes = 64 << 20;
+    let truth = truth_thesis(1);
+    let in_l2 = 2e-10;
+    let sizes: [u64; 3] = [32 << 20, 128 << 20, 2 << 30];
+    let runs: Vec<Sample> = samples(9, 24, 0.0, true)
+        .into_iter()
+        .filter(|s| s.program == "sor_2d")
+        .enumerate()
+        .map(|(k, mut s)| {
+            s.staged = false;
+            s.data_bytes = sizes[k % 3];
+            let share = base.device.l2_share(s.data_bytes);
+            let mut params = truth.to_vector();
+            params[5] = share * in_l2 + (1.0 - share) * truth.gamma;
+            s.seconds = s.thesis.iter().zip(params).map(|(f, v)| f * v).sum();
+            s
+        })
+        .collect();
+    let result = fit(&base, &runs, "measured", "synthetic").unwrap();
+    assert!(result.thesis.rms_relative_error < 1e-9, "{:?}", result.thesis);
+    let c = &result.calibration;
+    let got = |bytes: u64| c.thesis_params("sor_2d", false, 9, 8, bytes).gamma;
+    assert!(close(got(32 << 20), in_l2, 1e-6), "in L2: {}", got(32 << 20));
+    assert!(close(got(128 << 20), 0.5 * in_l2 + 0.5 * truth.gamma, 1e-6), "half: {}", got(128 << 20));
+    assert!(close(got(0), truth.gamma, 1e-6), "unknown: {}", got(0));
+    assert!(!result.thesis.undetermined.iter().any(|u| u.contains("gamma")), "{:?}", result.thesis.undetermined);
 }
 
 #[test]
@@ -212,7 +249,7 @@ proptest! {
         let base = Calibration::h100_default().unwrap();
         let thesis = fit(&base, &samples(seed, 40, 0.02, true), "measured", "synthetic").unwrap();
         prop_assert!(thesis.thesis.rms_relative_error < 0.02, "{:?}", thesis.thesis);
-        let got = thesis.calibration.thesis_params("sor_2d", true, 9, 8);
+        let got = thesis.calibration.thesis_params("sor_2d", true, 9, 8, 0);
         prop_assert!(close(got.sigma_blk, 2.5e-6, 0.1) && close(got.alpha, 6e-9, 0.1), "{got:?}");
         let prajapati = fit(&base, &samples(seed, 40, 0.02, false), "measured", "synthetic").unwrap();
         prop_assert!(prajapati.prajapati.rms_relative_error < 0.02, "{:?}", prajapati.prajapati);
@@ -248,7 +285,7 @@ fn the_launch_gap_bounds_the_per_wavefront_costs() {
         let truth = if model_thesis { 2.5e-6 } else { 2.2e-6 };
         let per_wavefront = |c: &Calibration| {
             if model_thesis {
-                c.thesis_params("sor_2d", true, 9, 8).sigma_blk
+                c.thesis_params("sor_2d", true, 9, 8, 0).sigma_blk
             } else {
                 c.prajapati_params("sor_2d", true, 9).t_sync
             }
@@ -268,7 +305,7 @@ fn the_launch_gap_bounds_the_per_wavefront_costs() {
         s.seconds -= s.thesis[1] * 2.5e-6;
     }
     let result = fit_with(&base, &flat, "measured", "synthetic", &FitOptions { launch_gap_s: 3e-6 }).unwrap();
-    assert!(close(result.calibration.thesis_params("sor_2d", true, 9, 8).sigma_blk, 3e-6, 1e-9));
+    assert!(close(result.calibration.thesis_params("sor_2d", true, 9, 8, 0).sigma_blk, 3e-6, 1e-9));
     let e = fit_with(&base, &flat, "measured", "synthetic", &FitOptions { launch_gap_s: -1.0 }).unwrap_err();
     assert!(e.to_string().contains("launch gap"), "{e}");
 }

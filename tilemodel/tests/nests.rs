@@ -20,7 +20,7 @@ fn ssor(params: &[i64], sizes: &[i64]) -> (stencil_poly::Scop, stencil_poly::til
     assert_eq!(band.len(), 2);
     let input = TilingInput::new(t.schedules.clone(), vec![TileBand::new(band, sizes.to_vec())]);
     let tiled = tile(&scop, &input, &g, &TilingOptions::default()).unwrap();
-    let facts = ProgramFacts { element_bytes: vec![4], operations: vec![8, 8] };
+    let facts = ProgramFacts { element_bytes: vec![4], operations: vec![8, 8], ..ProgramFacts::default() };
     let shape = ProgramShape::new(&scop, &tiled, params, &facts).unwrap();
     (scop, tiled, shape)
 }
@@ -81,7 +81,14 @@ fn merged_search_finds_the_exhaustive_best_with(what: &str, shape: &ProgramShape
                 let best = report.choice().unwrap();
                 assert!(report.composition.as_deref().is_some_and(|c| c.contains("no other layout can beat")));
                 let once = calibration
-                    .model(model, "ssor", staged, shape.nests[0].operations_per_point(), shape.nests[0].element_bytes())
+                    .model(
+                        model,
+                        "ssor",
+                        staged,
+                        shape.nests[0].operations_per_point(),
+                        shape.nests[0].element_bytes(),
+                        shape.nests[0].data_bytes(),
+                    )
                     .run_constant()
                     .map_or(0.0, |t| t.seconds);
                 let mut exhaustive = f64::INFINITY;
@@ -142,7 +149,14 @@ fn a_nest_without_instances_is_left_out() {
     let (m, a) = (merged.choice().unwrap(), alone.choice().unwrap());
     assert_eq!((&m.sizes, m.block), (&a.sizes, a.block));
     let once = calibration
-        .model(ModelKind::Thesis, "ssor", true, shape.nests[0].operations_per_point(), shape.nests[0].element_bytes())
+        .model(
+            ModelKind::Thesis,
+            "ssor",
+            true,
+            shape.nests[0].operations_per_point(),
+            shape.nests[0].element_bytes(),
+            shape.nests[0].data_bytes(),
+        )
         .run_constant()
         .map_or(0.0, |t| t.seconds);
     let want = once + 4.0 * (a.prediction.seconds - once);

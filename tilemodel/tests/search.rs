@@ -199,8 +199,14 @@ fn size_bounds_before_counting_are_below_every_prediction_with(calibration: &Cal
                     ..bound
                 };
                 for kind in ModelKind::ALL {
-                    let model =
-                        calibration.model(kind, "test", staged, shape.operations_per_point(), shape.element_bytes());
+                    let model = calibration.model(
+                        kind,
+                        "test",
+                        staged,
+                        shape.operations_per_point(),
+                        shape.element_bytes(),
+                        shape.data_bytes(),
+                    );
                     let before = model.lower_bound(&bound, device);
                     let at_least = model.lower_bound(&counted, device);
                     assert!(before <= at_least * (1.0 + 1e-12), "{sizes:?} {kind:?}: {before} > {at_least}");
@@ -306,7 +312,14 @@ fn early_block_bounds_are_below_the_layered_ones() {
                 exact.push(BlockFacts { warps: Some(warps.iter().sum::<u64>() * cheap.groups as u64), ..facts });
             }
             for kind in ModelKind::ALL {
-                let model = calibration.model(kind, "test", false, shape.operations_per_point(), shape.element_bytes());
+                let model = calibration.model(
+                    kind,
+                    "test",
+                    false,
+                    shape.operations_per_point(),
+                    shape.element_bytes(),
+                    shape.data_bytes(),
+                );
                 let early = model.lower_bound_over_blocks(&cheap, &fewest, device);
                 for facts in [&fewest, &exact] {
                     let later = model.lower_bound_over_blocks(&layered, facts, device);

@@ -30,8 +30,9 @@ for r, l in zip(runs, lines):
         if k in p: pts *= p[k]
     fields = 2 if prog.startswith('jacobi') else 1
     big = pts * 8 * fields > 60 * 2**20
+    share = min(1.0, 60 * 2**20 / (pts * 8 * fields))
     prob = ','.join(f'{k}={v}' for k,v in sorted(p.items()))
-    rows.append(dict(label=lab, prog=prog, glob=glob, big=big, f=f, t=r['seconds'], prob=prob))
+    rows.append(dict(label=lab, prog=prog, glob=glob, big=big, share=share, f=f, t=r['seconds'], prob=prob))
 keys = sorted({(r['prog'], r['glob']) for r in rows})
 def design(split):
     cols = ['ker','blk','thd','setup']
@@ -43,7 +44,10 @@ def design(split):
         A[i, 0:3] = np.array(f[0:3]) * w; A[i, 3] = f[6] * w
         j = cols.index(f'{(r["prog"], r["glob"])}a')
         A[i, j] = (f[3] - f[4] / 32) * w; A[i, j+1] = f[4] * w
-        if split and r['glob'] and r['big']:
+        if split == 'graded' and r['glob']:
+            A[i, j+2] = f[5] * (1 - r['share']) * w
+            A[i, j+3] = f[5] * r['share'] * w
+        elif split and split != 'graded' and r['glob'] and not r['big']:
             A[i, j+3] = f[5] * w
         else:
             A[i, j+2] = f[5] * w
@@ -73,7 +77,8 @@ allr = list(range(len(rows)))
 evaluate(cal, False, 'calibration runs only, one gamma')
 evaluate(cal, True, 'calibration runs only, gamma split (no big global runs except 1-D: extrapolates)')
 evaluate(allr, False, 'all 99, one gamma')
-evaluate(allr, True, 'all 99, gamma split by L2 regime')
+evaluate(allr, True, 'all 99, gamma split by L2 regime (threshold)')
+evaluate(allr, 'graded', 'all 99, gamma split by the share of the fields L2 holds')
 
 def loo(split, name):
     A, cols, lo, hi = design(split)
@@ -94,4 +99,5 @@ def loo(split, name):
         t = np.array([rows[i]['t'] for i in idx]); p = np.array([pred[i] for i in idx])
         print(f'  {g[0]:14s} {g[1]:28s} n={len(idx):2d} rho {spearmanr(t,p).statistic:6.3f} gap {(t[np.argmin(p)]/t.min()-1)*100:6.2f}% rms {np.sqrt(np.mean(((p-t)/t)**2))*100:6.1f}%')
 loo(False, 'one gamma')
-loo(True, 'gamma split by L2 regime')
+loo(True, 'gamma split by L2 regime (threshold)')
+loo('graded', 'gamma split by the share of the fields L2 holds')

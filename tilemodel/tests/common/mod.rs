@@ -127,8 +127,11 @@ pub fn tiled(scop: &Scop, sizes: &[i64], balanced: bool) -> TiledSchedule {
 pub fn shape(scop: &Scop, params: &[i64], balanced: bool) -> (BandShape, TiledSchedule) {
     let width = band_width(scop, balanced);
     let t = tiled(scop, &vec![2; width], balanced);
-    let facts =
-        ProgramFacts { element_bytes: vec![8; scop.arrays().len()], operations: vec![5; scop.statements().len()] };
+    let facts = ProgramFacts {
+        element_bytes: vec![8; scop.arrays().len()],
+        operations: vec![5; scop.statements().len()],
+        ..ProgramFacts::default()
+    };
     (BandShape::new(scop, &t, params, &facts).unwrap(), t)
 }
 
