@@ -205,8 +205,13 @@ impl ThesisModel {
         // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
         // be non-negative on their own for `C_b` to bound their weight from below; with `α ≥ 0`
         // they are then with any block's warps `ΣG ≥ Σ⌈H_e/32⌉` too.
+        // With `β = −α/32` exactly (a fit whose runs had full warps only: `β' = β + α/32`
+        // undetermined, 0) the two cancel on full warps up to a rounding, which must not count
+        // as negative (the bound would be 0, and the search would prune nothing: 3-D SOR at 512³
+        // took 5 s instead of 1).
         let work = p.alpha * warps + p.beta * points;
-        (work >= 0.0).then_some(TileParts {
+        let rounding = 1e-9 * (p.alpha * warps).abs().max((p.beta * points).abs());
+        (work >= -rounding).then_some(TileParts {
             fewest_warps: warps,
             points: p.beta * points,
             barriers: p.sigma_thd * barriers,
@@ -346,5 +351,48 @@ impl TileModel for ThesisModel {
     /// `α·C_w·ΣG_e` (Eq. 5.3, 5.7) rises with the warps when `α > 0`.
     fn bound_uses_warps(&self) -> bool {
         self.params.alpha > 0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::footprint::TileMemory;
+    use crate::model::BoundInputs;
+
+    /// A fit whose runs had full warps only leaves `β' = β + α/32` at 0, so `β = −α/32`, and the
+    /// work of full warps cancels up to a rounding — here that of reading the H200 file's
+    /// decimal `β` back (`α·1 + β·32 = −8.3·10⁻²⁵`). The lower bound must keep its other terms
+    /// (launches, barriers, memory), not fall to 0 as for a really negative work.
+    #[test]
+    fn work_that_cancels_on_full_warps_keeps_the_bound() {
+        let params = ThesisParams {
+            sigma_ker: 0.0,
+            sigma_blk: 1e-6,
+            sigma_thd: 1e-8,
+            alpha: 6.759291235433671e-9,
+            beta: -2.1122785110730224e-10,
+            gamma: 3e-11,
+            sigma_tile: 0.0,
+        };
+        let memory = TileMemory { loads: 7 * 32, stores: 32, ..TileMemory::default() };
+        let points = [32u64];
+        let b = BoundInputs {
+            points: &points,
+            groups: 1,
+            memory: &memory,
+            staged: false,
+            element_bytes: 8,
+            tiles_per_wavefront: None,
+            full_per_wavefront: None,
+            wavefronts: 10.0,
+            tiles: 5000.0,
+            full: 5000.0,
+        };
+        let model = ThesisModel { params };
+        let work = params.alpha + params.beta * 32.0;
+        assert!(work < 0.0 && work > -1e-20, "the work cancels to a rounding below 0: {work}");
+        let bound = model.lower_bound(&b, &DeviceLimits::h100());
+        assert!(bound > params.sigma_blk * 10.0, "the bound keeps launches, barriers and memory: {bound}");
     }
 }
