@@ -87,12 +87,14 @@ SIZES = {
 # sizes the benchmarks use. At the sizes above two 2-D f64 fields take 64 MiB and stay largely in
 # L2, which makes tiles on global memory look cheap: fitted there, the model chose global tiles
 # for 2-D Jacobi at 16384^2, which ran 3x slower than staged ones of the same program shape
-# (bench/results/2026-11-27-h200-24d76dc). Each 2-D and 3-D configuration runs at both sizes.
-# 1-D SOR does not: beyond L2 (N = 2^24) its wavefront tiles take 2.6 million launches, 5-46 s a
-# run, and its 13 runs took the whole 400 s budget of bench/results/2026-11-27-h200-6d57acf, so
-# that none of the 2-D and 3-D runs at these sizes was timed; its time is launches, which the
-# runs at N = 65536 measure already.
-LARGE_GPU_SIZES = {2: {"T": 50, "N": 16384, "M": 16384}, 3: {"T": 20, "N": 512, "M": 512, "L": 512}}
+# (bench/results/2026-11-27-h200-24d76dc). Each configuration runs at both sizes; this set runs
+# 3-D first and 1-D last. 1-D SOR at N = 2^24 took 2.6 million launches, 5-46 s a run: its 13
+# runs, first in line then, took the whole 400 s budget of bench/results/2026-11-27-h200-6d57acf,
+# so that no 2-D or 3-D run at these sizes was timed. Its runs are launch-bound whatever N (they
+# are what fits the per-launch cost sigma_blk: 4.4 us, next to the measured gap), so 2^21
+# (16 MiB, 8x fewer launches) keeps that at an eighth of the time.
+LARGE_GPU_SIZES = {1: {"T": 16, "N": 1 << 21}, 2: {"T": 50, "N": 16384, "M": 16384},
+                   3: {"T": 20, "N": 512, "M": 512, "L": 512}}
 
 
 def runs(target, only=()):
@@ -102,7 +104,11 @@ def runs(target, only=()):
     out = []
     sizes_sets = [SIZES[target]] + ([LARGE_GPU_SIZES] if target == "gpu" else [])
     for problems in sizes_sets:
-        for name, configs in CONFIGS.items():
+        programs = list(CONFIGS.items())
+        if problems is not SIZES[target]:
+            # The largest problems first: a budget that runs out cuts the launch-bound 1-D runs.
+            programs.sort(key=lambda item: -(len(item[1][0][0]) - 1))
+        for name, configs in programs:
             if only and name not in only:
                 continue
             if target == "gpu":
