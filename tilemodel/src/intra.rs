@@ -42,7 +42,44 @@ impl Block {
     pub fn threads(&self) -> u32 {
         self.x * self.y * self.z
     }
+
+    /// The block that follows a tile of `sizes` (one per band row, outermost first): the one
+    /// `gpu-map`'s wavefront mapping takes when no block is given, and a candidate of every
+    /// size in the search (`search::search`). Inside a tile the points of an intra-tile
+    /// wavefront step are the parallel loops of the band's rows after the first (thesis §4: the
+    /// first hyperplane carries the dependences), innermost on `x`, whose extents are at most
+    /// those rows' tile sizes; a block shaped like them gives each thread a point per step,
+    /// where a power of two leaves lanes idle (8×8×4 over tiles of 6: 58 % of them) and a linear
+    /// block runs the outer loops in sequence in every thread. Per loop from the innermost: as
+    /// few turns as the threads left (of [`FOLLOWING_THREADS`]) allow, spread evenly, so the
+    /// block is the tile's own extents when they fit; one loop alone gets a warp at least.
+    /// A band of one row (no parallel point loop) gets a linear block of
+    /// [`FOLLOWING_THREADS`].
+    pub fn following_tile(sizes: &[i64]) -> Block {
+        let loops = sizes.len().saturating_sub(1).min(3);
+        let most = i64::from(FOLLOWING_THREADS);
+        if loops == 0 {
+            return Block::new(FOLLOWING_THREADS, 1, 1);
+        }
+        let mut block = [1i64; 3];
+        let mut left = most;
+        for (k, slot) in block.iter_mut().enumerate().take(loops) {
+            let size = sizes[sizes.len() - 1 - k].clamp(1, most);
+            // `left ≥ 1`, and `⌈size / turns⌉ ≤ left`: what is left stays at least 1.
+            let turns = (size + left - 1) / left;
+            *slot = (size + turns - 1) / turns;
+            left /= *slot;
+        }
+        if loops == 1 {
+            block[0] = block[0].max(i64::from(WARP));
+        }
+        // Each entry is within [1, 256]: the casts are exact.
+        Block::new(block[0] as u32, block[1] as u32, block[2] as u32)
+    }
 }
+
+/// The most threads of a [`Block::following_tile`] block.
+pub const FOLLOWING_THREADS: u32 = 256;
 
 impl std::fmt::Display for Block {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -620,6 +657,27 @@ fn lane_points_by_loops(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &Lane
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn following_blocks_follow_the_tile() {
+        let b = |x, y, z| Block::new(x, y, z);
+        assert_eq!(Block::following_tile(&[]), b(256, 1, 1), "untiled");
+        assert_eq!(Block::following_tile(&[16]), b(256, 1, 1), "one band row: no parallel point loop");
+        assert_eq!(Block::following_tile(&[16, 96]), b(96, 1, 1), "1-D: one loop, its extent");
+        assert_eq!(Block::following_tile(&[16, 8]), b(32, 1, 1), "1-D: at least a warp");
+        assert_eq!(Block::following_tile(&[16, 16, 16]), b(16, 16, 1), "2-D tiles of 16: a point per thread");
+        assert_eq!(Block::following_tile(&[32, 32, 32]), b(32, 8, 1), "2-D tiles of 32: 256 threads");
+        assert_eq!(Block::following_tile(&[4, 4, 4, 4]), b(4, 4, 4), "3-D tiles of 4");
+        assert_eq!(Block::following_tile(&[3, 6, 6, 6]), b(6, 6, 6), "3-D tiles of 6: the tile's extents");
+        assert_eq!(Block::following_tile(&[6, 2, 6, 24]), b(24, 6, 1), "3-D: no thread left for z, two turns");
+        assert_eq!(
+            Block::following_tile(&[8, 64, 5]),
+            b(5, 32, 1),
+            "y in two even turns: 51 threads are left for 64 rows"
+        );
+        assert_eq!(Block::following_tile(&[8, 12, 48]), b(48, 4, 1), "x whole, y in three turns of 4");
+        assert_eq!(Block::following_tile(&[8, 600, 600]), b(256, 1, 1), "no thread left for y");
+    }
 
     /// The plain convolution of the rows' ranges, row by row in the given order.
     fn convolved(sizes: &[i64]) -> Vec<u64> {

@@ -8,7 +8,10 @@
 //! constraint** — a multiple of 32 threads from 32 to 1024 (§5.4.1: "the SP performance usually
 //! suffers with too many or too few threads"), no more threads than the largest intra-tile
 //! wavefront has points rounded up to a warp, and no more threads along y or z than the loop
-//! mapped there has iterations (every thread has work) — the search computes `B` from Table 5.1
+//! mapped there has iterations (every thread has work); and, ours, for every size the block
+//! that follows its tile ([`Block::following_tile`], `gpu-map`'s default, which need not be a
+//! power of two or whole warps: on the H200 3-D SOR's 6x2x6x24 tiles ran 1.26× faster on it,
+//! 24×6×1, than on the power of two 32×4×2 the search chose without it) — the search computes `B` from Table 5.1
 //! with the registers per thread `R_T` (line 1: one value for every layout) and evaluates the
 //! model (line 8), keeping the best layouts. The block-independent inputs of a size (its tiles,
 //! footprint, `H_e`) are computed once and shared by all its blocks.
@@ -290,6 +293,22 @@ pub fn row_sizes(extent: i64, max_size: i64) -> Vec<i64> {
     out
 }
 
+/// The blocks of one tile size: the search's list ([`block_candidates`]) and, unless the
+/// options fix the block, the one that follows the tile ([`Block::following_tile`]) when the
+/// list lacks it and it has the list's least width along x and a warp at least. (A narrower
+/// block spreads a warp over rows of the arrays, which the models do not charge: 3-D SOR at
+/// 256³ chose tiles one point wide on 1×16×16 blocks.)
+fn size_blocks<'a>(blocks: &'a [Block], sizes: &[i64], options: &SearchOptions) -> std::borrow::Cow<'a, [Block]> {
+    let own = Block::following_tile(sizes);
+    let narrowest = blocks.iter().map(|b| b.x).min().unwrap_or(WARP);
+    if options.fixed_block.is_some() || blocks.contains(&own) || own.x < narrowest || own.threads() < WARP {
+        return std::borrow::Cow::Borrowed(blocks);
+    }
+    let mut with_own = blocks.to_vec();
+    with_own.push(own);
+    std::borrow::Cow::Owned(with_own)
+}
+
 /// Thread organisations for `loops` parallel point loops (module documentation).
 pub fn block_candidates(loops: usize, device: &DeviceLimits) -> Vec<Block> {
     let max = device.max_threads_per_block.min(1024);
@@ -534,6 +553,7 @@ pub fn search(
             continue;
         }
         let points = wavefront_points(shape, &sizes);
+        let blocks = size_blocks(&blocks, &sizes, options);
         // Global tiles: the blocks' bound before counting (below) first with the cheaper tile
         // bounds, before the layered ones (`inter::layered_tiles`, the parallelepiped's layers:
         // most of this loop's time on 3-D Jacobi, where they skip few sizes and this bound most).
@@ -595,7 +615,7 @@ pub fn search(
         if fitting.is_empty() {
             let largest = rounded_to_warp(points.iter().copied().max().unwrap_or(0));
             let extents = loop_extents(&sizes);
-            for &block in &blocks {
+            for &block in blocks.iter() {
                 if !prune_unfit(shape, &sizes, largest, &extents, block, options, &mut tally) {
                     does_not_fit(device, &sizes, block, options, memory.shared_bytes, &mut tally);
                 }
@@ -1104,33 +1124,32 @@ fn block_constraint(shape: &BandShape, largest: u64, extents: &[i64; 3], block: 
     None
 }
 
-/// The residency `B` (thesis Table 5.1) of each block of the search's list at one amount of
-/// shared memory per block, computed when first asked: `B` depends on the block's threads, the
-/// registers (one value per search) and the shared bytes alone, and global-memory tiles share
-/// none, so every size of a global search asks for the same values (the blocks' bounds before
-/// counting, for tens of thousands of sizes on 3-D bands). The same function on the same
-/// arguments: the same `B`.
+/// The residency `B` (thesis Table 5.1) of blocks at one amount of shared memory per block, by
+/// their threads, computed when first asked: `B` depends on the block's threads, the registers
+/// (one value per search) and the shared bytes alone, and global-memory tiles share none, so
+/// every size of a global search asks for the same values (the blocks' bounds before counting,
+/// for tens of thousands of sizes on 3-D bands). The same function on the same arguments: the
+/// same `B`.
 #[derive(Default)]
 struct Residencies {
     /// The shared bytes per block the values are for.
     shared_bytes: Option<u64>,
-    /// By block index, once computed.
-    of: Vec<Option<crate::device::Residency>>,
+    /// By threads per block, once computed.
+    of: HashMap<u32, crate::device::Residency>,
 }
 
 impl Residencies {
-    /// Forgets the values unless they are for `shared_bytes` (and `blocks` blocks).
-    fn for_shared_bytes(&mut self, shared_bytes: u64, blocks: usize) {
-        if self.shared_bytes != Some(shared_bytes) || self.of.len() != blocks {
+    /// Forgets the values unless they are for `shared_bytes`.
+    fn for_shared_bytes(&mut self, shared_bytes: u64) {
+        if self.shared_bytes != Some(shared_bytes) {
             self.shared_bytes = Some(shared_bytes);
             self.of.clear();
-            self.of.resize(blocks, None);
         }
     }
 
-    /// Block `i`'s residency, from `compute` the first time.
-    fn get(&mut self, i: usize, compute: impl FnOnce() -> crate::device::Residency) -> crate::device::Residency {
-        *self.of[i].get_or_insert_with(compute)
+    /// The residency of blocks of `threads` threads, from `compute` the first time.
+    fn get(&mut self, threads: u32, compute: impl FnOnce() -> crate::device::Residency) -> crate::device::Residency {
+        *self.of.entry(threads).or_insert_with(compute)
     }
 }
 
@@ -1151,16 +1170,14 @@ fn block_facts(
 ) -> (Vec<Block>, Vec<BlockFacts>) {
     let largest = rounded_to_warp(points.iter().copied().max().unwrap_or(0));
     let extents = loop_extents(sizes);
-    residencies.for_shared_bytes(memory.shared_bytes, blocks.len());
+    residencies.for_shared_bytes(memory.shared_bytes);
     blocks
         .iter()
-        .enumerate()
-        .filter(|&(_, &block)| {
-            options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none()
-        })
-        .filter_map(|(i, &block)| {
-            let fits = residencies
-                .get(i, || crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes));
+        .filter(|&&block| options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none())
+        .filter_map(|&block| {
+            let fits = residencies.get(block.threads(), || {
+                crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes)
+            });
             (fits.blocks_per_sm > 0).then(|| {
                 let facts = BlockFacts {
                     threads: block.threads(),
@@ -1276,15 +1293,18 @@ mod tests {
     #[test]
     fn kept_residencies_are_the_blocks_own() {
         let h100 = DeviceLimits::h100();
-        let blocks = block_candidates(3, &h100);
+        // With blocks of the same threads in other shapes, and the tile-following ones.
+        let mut blocks = block_candidates(3, &h100);
+        blocks.extend([Block::new(24, 6, 1), Block::new(6, 6, 6), Block::new(8, 18, 1)]);
         for registers in [32, 64, 128] {
             let mut kept = Residencies::default();
             for shared in [0u64, 0, 48 * 1024, 48 * 1024, 100 * 1024, 0, 200 * 1024, 12 * 1024, 0] {
-                kept.for_shared_bytes(shared, blocks.len());
+                kept.for_shared_bytes(shared);
                 // Every other block first, then all (some kept, some computed now).
                 for i in (0..blocks.len()).step_by(2).chain(0..blocks.len()) {
                     let fresh = crate::device::residency(&h100, blocks[i].threads(), registers, shared);
-                    let got = kept.get(i, || crate::device::residency(&h100, blocks[i].threads(), registers, shared));
+                    let threads = blocks[i].threads();
+                    let got = kept.get(threads, || crate::device::residency(&h100, threads, registers, shared));
                     assert_eq!(got, fresh, "block {} at {shared} bytes, {registers} registers", blocks[i]);
                 }
             }

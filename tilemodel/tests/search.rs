@@ -45,6 +45,24 @@ fn fixed_sizes_search_blocks_only() {
     assert!(report.best.iter().all(|r| r.sizes == [8, 16, 16]));
 }
 
+/// Every size is also evaluated on the block that follows its tile (`gpu-map`'s default), which
+/// is no power of two here; a fixed block is searched alone.
+#[test]
+fn sizes_are_evaluated_on_the_block_that_follows_the_tile() {
+    for (sizes, staged, own) in
+        [(vec![6, 2, 6, 24], false, Block::new(24, 6, 1)), (vec![2, 4, 2, 12], true, Block::new(12, 2, 4))]
+    {
+        assert_eq!(Block::following_tile(&sizes), own);
+        let options =
+            SearchOptions { fixed_sizes: Some(sizes.clone()), staged, keep: 1000, ..SearchOptions::default() };
+        let report = run(&common::sor(3), &[8, 64, 64, 64], &options);
+        assert!(report.best.iter().any(|r| r.block == own), "{report}");
+        let fixed = SearchOptions { fixed_block: Some(Block::new(32, 4, 2)), ..options };
+        let report = run(&common::sor(3), &[8, 64, 64, 64], &fixed);
+        assert!(report.best.iter().all(|r| r.block == Block::new(32, 4, 2)), "{report}");
+    }
+}
+
 /// A time to beat (`SearchOptions::beat`, `staging=auto`'s second search) changes what the
 /// search looks at, not what it finds: with the best layout's own time it finds that layout, and
 /// with less than that it keeps nothing — without an error.

@@ -16,6 +16,7 @@ use stencil_passes::tile::{intra_tile_name, tile_program, TilingSpec};
 use stencil_passes::tile_model::{choice_of, search_program, AutoOptions};
 use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::{DimDef, DimKind};
+use stencil_tilemodel::Block;
 
 use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput, TileAxis};
 use super::{arith, GpuMapOptions, MappingStrategy, Staging};
@@ -27,36 +28,12 @@ use crate::codegen::signature::create_lowered_func;
 /// has a band of one row): one loop of points per step, distributed over a linear block.
 const WAVEFRONT_BLOCK: [i64; 3] = [256, 1, 1];
 
-/// The most threads of a default block.
-const DEFAULT_THREADS: i64 = 256;
-
 /// The block when `gpu-map{block=…}` is not given, for a band tiled with `sizes` (one per row,
-/// outermost first). Inside a tile, the points of an intra-tile wavefront step are the parallel
-/// loops of the band's rows after the first (thesis §4: the first hyperplane carries the
-/// dependences), innermost on `x`, whose extents are at most those rows' tile sizes; a block
-/// shaped like them gives each thread a point per step, where a linear block would leave the
-/// outer loops to run in sequence in every thread. Per loop from the innermost: as few turns as
-/// the threads left (of 256) allow, spread evenly, so the block is the tile's own extents when
-/// they fit — 6×6×6 for 3-D tiles of 6, where a power of two (8×8×4, two turns along z) left
-/// 58 % of the lanes idle; one loop alone gets a warp at least.
+/// outermost first): the block that follows the tile ([`Block::following_tile`], which the
+/// tile-size search also considers for every size, so that `block=auto` can choose it).
 fn default_block(sizes: &[i64]) -> [i64; 3] {
-    let loops = sizes.len().saturating_sub(1).min(3);
-    if loops == 0 {
-        return WAVEFRONT_BLOCK;
-    }
-    let mut block = [1i64; 3];
-    let mut left = DEFAULT_THREADS;
-    for (k, slot) in block.iter_mut().enumerate().take(loops) {
-        let size = sizes[sizes.len() - 1 - k].clamp(1, DEFAULT_THREADS);
-        // `left ≥ 1`, and `⌈size / turns⌉ ≤ left`: what is left stays at least 1.
-        let turns = (size + left - 1) / left;
-        *slot = (size + turns - 1) / turns;
-        left /= *slot;
-    }
-    if loops == 1 {
-        block[0] = block[0].max(32);
-    }
-    block
+    let block = Block::following_tile(sizes);
+    [i64::from(block.x), i64::from(block.y), i64::from(block.z)]
 }
 
 /// The thesis' mapping (§3.3.2, §5.2.2, Fig. 3.17): the program's scanned loop nest (its stored
@@ -516,15 +493,7 @@ mod tests {
     #[test]
     fn default_blocks_follow_the_tile() {
         assert_eq!(default_block(&[]), [256, 1, 1], "untiled");
-        assert_eq!(default_block(&[16]), [256, 1, 1], "one band row: no parallel point loop");
-        assert_eq!(default_block(&[16, 96]), [96, 1, 1], "1-D: one loop, its extent");
-        assert_eq!(default_block(&[16, 8]), [32, 1, 1], "1-D: at least a warp");
-        assert_eq!(default_block(&[16, 16, 16]), [16, 16, 1], "2-D tiles of 16: a point per thread");
-        assert_eq!(default_block(&[32, 32, 32]), [32, 8, 1], "2-D tiles of 32: 256 threads");
-        assert_eq!(default_block(&[4, 4, 4, 4]), [4, 4, 4], "3-D tiles of 4");
         assert_eq!(default_block(&[3, 6, 6, 6]), [6, 6, 6], "3-D tiles of 6: the tile's extents");
-        assert_eq!(default_block(&[8, 64, 5]), [5, 32, 1], "y in two even turns: 51 threads are left for 64 rows");
         assert_eq!(default_block(&[8, 12, 48]), [48, 4, 1], "x whole, y in three turns of 4");
-        assert_eq!(default_block(&[8, 600, 600]), [256, 1, 1], "no thread left for y");
     }
 }
