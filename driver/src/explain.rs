@@ -110,7 +110,7 @@ pub struct Explanation {
     /// Where the predictions extrapolate: per mapping searched whose constants the calibration
     /// fitted to this program's own runs, when none of those ran at this problem size.
     pub extrapolations: Vec<String>,
-    /// `poly-tile{sizes=auto intra=auto}`'s choice between the first-hyperplane and the skewed
+    /// `poly-tile{sizes=auto intra=model}`'s choice between the first-hyperplane and the skewed
     /// intra-tile wavefront, where it had both (`tile_model::choose_tiling`): (the wavefront
     /// chosen, its predicted seconds, the other's best when known).
     pub intra_choice: Option<(&'static str, f64, Option<f64>)>,
@@ -252,7 +252,7 @@ pub fn render_comments(reports: &[Explanation]) -> String {
                 None => format!("no {other_name} layout is predicted faster"),
             };
             out.push_str(&format!(
-                "// intra=auto: the model chose the {chosen} intra-tile wavefront ({:.3} ms); {other}\n",
+                "// intra=model: the model chose the {chosen} intra-tile wavefront ({:.3} ms); {other}\n",
                 seconds * 1e3
             ));
         }
@@ -279,7 +279,7 @@ pub fn render_comments(reports: &[Explanation]) -> String {
 
 /// The reports as one JSON document: `{"programs": [{"program": …, "report": …}]}`, with
 /// `"staging_auto": {"staged", "chosen_s", "other_s"}` where `staging=auto` chose and
-/// `"intra_auto": {"chosen", "chosen_s", "other_s"}` where `intra=auto` had two candidates.
+/// `"intra_auto": {"chosen", "chosen_s", "other_s"}` where `intra=model` had two candidates.
 pub fn render_json(reports: &[Explanation]) -> String {
     let programs: Vec<serde_json::Value> = reports
         .iter()

@@ -61,6 +61,9 @@ const INTER: [(&str, InterTile); 2] = [("wavefront", InterTile::Wavefront), ("re
 /// The text of each [`IntraTile`] choice.
 const INTRA: [(&str, IntraTile); 3] =
     [("auto", IntraTile::Auto), ("first-hyperplane", IntraTile::FirstHyperplane), ("skew", IntraTile::Skew)];
+/// `poly-tile{intra=model}`: `auto`, with the tile model comparing both wavefronts where both
+/// apply (`AutoOptions::compare_intra`).
+const INTRA_BY_MODEL: &str = "model";
 /// The text of each [`StatementOrder`] choice.
 const ORDER: [(&str, StatementOrder); 3] = [
     ("auto", StatementOrder::Auto),
@@ -353,7 +356,7 @@ pub fn pass_info() -> PassInfo {
                 name: "intra",
                 kind: OptionKind::String,
                 default: "auto",
-                description: "Intra-tile wavefront: auto, first-hyperplane (thesis Def. 4.1) or skew (Eq. 3.19)",
+                description: "Intra-tile wavefront: auto (the first hyperplane where it leaves parallel point loops, else the skew), first-hyperplane (thesis Def. 4.1), skew (Eq. 3.19), or model (with sizes=auto: as auto, but where both apply the tile model times both and keeps the faster prediction)",
             },
             OptionInfo {
                 name: "order",
@@ -440,7 +443,17 @@ impl PolyTileOptions {
         }
         let options = TilingOptions {
             inter_tile: choice(&INTER, "inter-tile schedule", opts.string("inter")).map_err(|e| bad("inter", e))?,
-            intra_tile: choice(&INTRA, "intra-tile schedule", opts.string("intra")).map_err(|e| bad("intra", e))?,
+            intra_tile: match opts.string("intra") {
+                INTRA_BY_MODEL if auto => IntraTile::Auto,
+                INTRA_BY_MODEL => {
+                    return Err(bad(
+                        "intra",
+                        "'model' needs sizes=auto (the tile model compares the wavefronts)".into(),
+                    ))
+                }
+                text => choice(&INTRA, "intra-tile schedule", text)
+                    .map_err(|e| bad("intra", format!("{e}, or {INTRA_BY_MODEL} (with sizes=auto)")))?,
+            },
             statement_order: choice(&ORDER, "statement order", opts.string("order")).map_err(|e| bad("order", e))?,
             ..TilingOptions::default()
         };
@@ -476,6 +489,7 @@ impl PolyTileOptions {
             shared_memory,
             registers,
             min_reuse,
+            compare_intra: opts.string("intra") == INTRA_BY_MODEL,
         };
         Ok(PolyTileOptions { spec: TilingSpec { sizes, options, auto: None }, search, auto })
     }

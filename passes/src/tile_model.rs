@@ -48,6 +48,15 @@ pub struct AutoOptions {
     pub registers: Option<u32>,
     /// The data-reuse threshold (`None`: automatic).
     pub min_reuse: Option<f64>,
+    /// `poly-tile{intra=model}`: where the first-hyperplane intra-tile wavefront runs a step's
+    /// statements as groups, also search the skewed one and keep the faster prediction
+    /// ([`choose_tiling`]). Not the default: on the H200 every skewed layout measured ran
+    /// 3–6× slower than the first hyperplane's in the same program (2-D and 3-D Jacobi), as
+    /// the simulator's cost report also says, while the calibrated models, which have one
+    /// skewed run per program at most, predicted the skew faster (3-D Jacobi at 512³: 10 ms
+    /// against 38 ms); and the skewed search is the slow one (3-D Jacobi at 256³: 8 s of 8.3).
+    /// Only `poly-tile` reads it: not recorded in `poly.tiling`.
+    pub compare_intra: bool,
 }
 
 impl Default for AutoOptions {
@@ -60,6 +69,7 @@ impl Default for AutoOptions {
             shared_memory: 48 * 1024,
             registers: None,
             min_reuse: None,
+            compare_intra: false,
         }
     }
 }
@@ -385,7 +395,10 @@ pub fn choose_tiling(
 ) -> Result<TilingSpec, Diagnostic> {
     let (sizes, choice) = choose_layout(ir, registry, program, base, auto)?;
     let first = TilingSpec { sizes, options: base.options, auto: Some(choice) };
-    if base.options.intra_tile != IntraTile::Auto || !grouped_first_hyperplane(ir, registry, program, base)? {
+    if base.options.intra_tile != IntraTile::Auto
+        || !auto.compare_intra
+        || !grouped_first_hyperplane(ir, registry, program, base)?
+    {
         return Ok(first);
     }
     let skew = TilingSpec { options: TilingOptions { intra_tile: IntraTile::Skew, ..base.options }, ..base.clone() };

@@ -12,6 +12,7 @@
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=auto model=oracle})' 2>&1 | FileCheck %s --check-prefix=MODEL
 // The measured H200 calibration is built in by name; an unknown name is read as a file.
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto calibration=h200})' | FileCheck %s --check-prefix=H200
+// RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto intra=model})' | FileCheck %s --check-prefix=BYMODEL
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto calibration=h300})' 2>&1 | FileCheck %s --check-prefix=NONAME
 // staging=auto (the default): the model searches staged and global tiles and keeps the faster;
 // gpu-map's staging=auto follows. With the measured H200 file (the default) 3-D SOR's tiles go to
@@ -97,11 +98,13 @@ stencil.program @sor_1d(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] d
 // -----
 
 // Two statements per time step (B = f(A); A = B): time as the intra-tile wavefront runs them
-// as two groups per step, so the model times it against the skewed wavefront and keeps the
-// faster (intra_by_model).
+// as two groups per step, which intra=auto takes; with intra=model the tile model times it
+// against the skewed wavefront and keeps the faster (intra_by_model).
 // CHECK-LABEL: stencil.program @jacobi_2d
-// CHECK-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, intra_by_model = true, model = "thesis"
+// CHECK-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, model = "thesis"
 // CHECK-SAME: sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}>
+// BYMODEL-LABEL: stencil.program @jacobi_2d
+// BYMODEL-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, intra_by_model = true, model = "thesis"
 stencil.program @jacobi_2d(%A: !stencil.field<[N, M] x f64>, %B: !stencil.field<[N, M] x f64>)
     params [T >= 1, N >= 3, M >= 3] defaults [T = 4, N = 24, M = 24] {
   stencil.iterate %t = 0 to T {
