@@ -75,6 +75,20 @@ LARGE_TILE_GPU_CONFIGS = {
     "jacobi-3d-7pt": [((8, 16, 16, 16), (16, 16, 1), False), ((16, 16, 16, 32), (32, 8, 1), False)],
 }
 
+# GPU runs only: the same tiles on different blocks. Every configuration above gives a tile a
+# block that fits it, so the fit never saw a block leave lanes idle or hold fewer tiles per SM:
+# on the H200 3-D SOR's 6x2x6x24 tiles ran 1.26x faster on 24x6x1 (the tile's own extents) than
+# on 32x4x2, which the fitted model predicts 2 % apart (bench/results/2026-11-27-h200-6d57acf).
+# Pairs of each program's benchmark-size choices (sizes=auto with the H200 file) on a power of two
+# and on the block that follows the tile.
+BLOCK_GPU_CONFIGS = {
+    "sor-3d-7pt": [((6, 2, 6, 24), (24, 6, 1), False), ((6, 2, 6, 24), (32, 4, 2), False),
+                   ((8, 4, 8, 24), (8, 8, 4), False), ((8, 4, 8, 24), (24, 8, 1), False)],
+    "sor-2d-5pt": [((48, 16, 32), (32, 16, 1), True), ((48, 16, 32), (32, 8, 1), True),
+                   ((48, 16, 32), (16, 16, 1), True)],
+    "jacobi-3d-7pt": [((8, 16, 16, 16), (32, 4, 2), False)],
+}
+
 # Problem sizes: the simulator needs small ones (it runs 0.002-0.2 M point updates/s: 3-D tiles
 # of 2x4x4x4 at 24^3, T=8 take it 45 s), a GPU run large enough that the kernels, not the host,
 # take the time.
@@ -112,7 +126,7 @@ def runs(target, only=()):
             if only and name not in only:
                 continue
             if target == "gpu":
-                configs = configs + LARGE_TILE_GPU_CONFIGS.get(name, [])
+                configs = configs + LARGE_TILE_GPU_CONFIGS.get(name, []) + BLOCK_GPU_CONFIGS.get(name, [])
             dims = len(configs[0][0]) - 1
             if dims not in problems:
                 continue
