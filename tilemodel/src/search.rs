@@ -11,9 +11,9 @@
 //! mapped there has iterations (every thread has work); and, ours, for every size the block
 //! that follows its tile ([`Block::following_tile`], `gpu-map`'s default, which need not be a
 //! power of two or whole warps: on the H200 3-D SOR's 6x2x6x24 tiles ran 1.26× faster on it,
-//! 24×6×1, than on the power of two 32×4×2 the search chose without it) — the search computes `B` from Table 5.1
-//! with the registers per thread `R_T` (line 1: one value for every layout) and evaluates the
-//! model (line 8), keeping the best layouts. The block-independent inputs of a size (its tiles,
+//! 24×6×1, than on the power of two 32×4×2 the search chose without it) — the search computes
+//! `B` from Table 5.1 with the registers per thread `R_T` (line 1: one value for every layout)
+//! and evaluates the model (line 8), keeping the best layouts. The block-independent inputs of a size (its tiles,
 //! footprint, `H_e`) are computed once and shared by all its blocks.
 //!
 //! The candidate sizes per row are `1, 2, 3, 4, 6, 8, 12, 16, …` (powers of two and three times
