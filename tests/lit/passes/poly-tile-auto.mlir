@@ -10,6 +10,8 @@
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8 staging=false},gpu-map{block=auto staging=false})' --explain-tile-sizes | FileCheck %s --check-prefix=GIVENGLOBAL
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=auto})' 2>&1 | FileCheck %s --check-prefix=NAIVE
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=auto model=oracle})' 2>&1 | FileCheck %s --check-prefix=MODEL
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=8 intra=model})' 2>&1 | FileCheck %s --check-prefix=INTRAMODEL
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-tile{sizes=8 intra=diagonal})' 2>&1 | FileCheck %s --check-prefix=INTRAMODEL-UNKNOWN
 // The measured H200 calibration is built in by name; an unknown name is read as a file.
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto calibration=h200})' | FileCheck %s --check-prefix=H200
 // RUN: stencil-opt %s --split-input-file --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto intra=model})' | FileCheck %s --check-prefix=BYMODEL
@@ -82,6 +84,8 @@
 // MISMATCH: error: 'stencil.program' op gpu-map{block=auto}: the tile model searched for staging=true shared-memory=49152 but gpu-map has staging=false shared-memory=49152; give poly-tile and gpu-map the same options
 // NAIVE: block=auto chooses the block of the wavefront strategy's tiles
 // MODEL: option 'model' of pass 'poly-tile': invalid tile-model input: unknown tile model 'oracle': choose thesis (thesis Ch. 5) or prajapati (Prajapati et al.)
+// INTRAMODEL: option 'intra' of pass 'poly-tile': 'model' needs sizes=auto (the tile model compares the wavefronts)
+// INTRAMODEL-UNKNOWN: option 'intra' of pass 'poly-tile': unknown intra-tile schedule 'diagonal'; expected one of: auto, first-hyperplane, skew, or model (with sizes=auto)
 stencil.program @sor_1d(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] defaults [T = 10, N = 64] {
   stencil.iterate %t = 0 to T {
     stencil.apply @S writes %A over [1] to [N - 1] {
