@@ -17,7 +17,7 @@ use stencil_runtime::gpu_sim::{count_launches, run_module_sim_with_progress, Sim
 use stencil_runtime::{CompiledProgram, ProgramState, RunStats};
 
 /// The example pipeline error messages suggest.
-pub const EXAMPLE_GPU_PIPELINE: &str = "builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map{block=32,8})";
+pub const EXAMPLE_GPU_PIPELINE: &str = "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})";
 
 /// Refuses a module that was not mapped to the GPU: `--target sim|gpu` run what `gpu-map`
 /// produces. (Appending a mapping silently would hide what is being measured: tiled or naive,
@@ -29,7 +29,7 @@ pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError>
         return Ok(());
     }
     Err(RunError::new(format!(
-        "--target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (or 'builtin.module(gpu-map{{naive}})' for the untiled baseline of a DOALL program)"
+        "--target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (wavefront tiles with model-driven sizes, any program; or 'builtin.module(gpu-map{{strategy=auto}})' for a DOALL program, e.g. Jacobi-like, and 'builtin.module(gpu-map{{naive}})' for its untiled baseline)"
     )))
 }
 
