@@ -42,3 +42,37 @@ fn a_thread_step_is_one_along_the_last_band_row() {
         }
     }
 }
+
+proptest::proptest! {
+    /// The block that follows a tile (`Block::following_tile`, gpu-map's default and a candidate
+    /// of every size in the search) fits in 256 threads, never has more threads along a loop than
+    /// the loop's extent (but for a lone loop, which gets a warp at least), and spreads each loop
+    /// evenly over as few turns as the threads left allow: `b = ⌈s / ⌈s / b⌉⌉`.
+    #[test]
+    fn following_blocks_spread_each_loop_evenly(sizes in proptest::collection::vec(1i64..700, 1..5)) {
+        let block = Block::following_tile(&sizes);
+        let dims = [block.x, block.y, block.z];
+        proptest::prop_assert!(block.threads() <= 256 || sizes.len() == 1, "{sizes:?}: {block}");
+        let loops = sizes.len().saturating_sub(1).min(3);
+        let mut left = 256i64;
+        for (k, &b) in dims.iter().enumerate() {
+            let b = i64::from(b);
+            proptest::prop_assert!(b >= 1);
+            if k >= loops {
+                proptest::prop_assert!(b == 1 || loops == 0, "{sizes:?}: {block}");
+                continue;
+            }
+            let size = sizes[sizes.len() - 1 - k].min(256);
+            if loops == 1 {
+                proptest::prop_assert_eq!(b, size.max(32), "{:?}", sizes);
+                continue;
+            }
+            proptest::prop_assert!(b <= size && b <= left, "{sizes:?}: {block}");
+            let turns = (size + b - 1) / b;
+            // As few turns as the threads left allow, and spread evenly over them.
+            proptest::prop_assert_eq!(turns, (size + left - 1) / left, "{:?}: {}", sizes, block);
+            proptest::prop_assert_eq!(b, (size + turns - 1) / turns, "{:?}: {}", sizes, block);
+            left /= b;
+        }
+    }
+}
