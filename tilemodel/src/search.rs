@@ -21,6 +21,7 @@
 //! size is the same tiling). Every rejected layout is counted under the reason that pruned it,
 //! which `stencil-opt --explain-tile-sizes` prints.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -298,15 +299,15 @@ pub fn row_sizes(extent: i64, max_size: i64) -> Vec<i64> {
 /// list lacks it and it has the list's least width along x and a warp at least. (A narrower
 /// block spreads a warp over rows of the arrays, which the models do not charge: 3-D SOR at
 /// 256³ chose tiles one point wide on 1×16×16 blocks.)
-fn size_blocks<'a>(blocks: &'a [Block], sizes: &[i64], options: &SearchOptions) -> std::borrow::Cow<'a, [Block]> {
+fn size_blocks<'a>(blocks: &'a [Block], sizes: &[i64], options: &SearchOptions) -> Cow<'a, [Block]> {
     let own = Block::following_tile(sizes);
     let narrowest = blocks.iter().map(|b| b.x).min().unwrap_or(WARP);
     if options.fixed_block.is_some() || blocks.contains(&own) || own.x < narrowest || own.threads() < WARP {
-        return std::borrow::Cow::Borrowed(blocks);
+        return Cow::Borrowed(blocks);
     }
     let mut with_own = blocks.to_vec();
     with_own.push(own);
-    std::borrow::Cow::Owned(with_own)
+    Cow::Owned(with_own)
 }
 
 /// Thread organisations for `loops` parallel point loops (module documentation).
