@@ -72,6 +72,26 @@ pub struct ThesisProgram {
     pub gamma_in_l2: Option<f64>,
 }
 
+impl ThesisProgram {
+    /// The `γ` of a kernel whose loads L2 keeps in the share `share` ([`l2_share_of_kernel`]):
+    /// `share·gamma_in_l2 + (1 − share)·gamma`, or `gamma` without a `γ_L2`.
+    pub fn gamma_at(&self, share: f64) -> f64 {
+        self.gamma_in_l2.map_or(self.gamma, |in_l2| share * in_l2 + (1.0 - share) * self.gamma)
+    }
+}
+
+/// The share of a kernel's loads that L2 keeps across launches, as the thesis model's `γ`
+/// takes it ([`ThesisProgram::gamma_at`]): [`DeviceLimits::l2_share`] of the problem's fields
+/// (`data_bytes`, 0: unknown) for global-memory kernels, 0 for staged ones (their memory term
+/// is their box copies).
+pub fn l2_share_of_kernel(device: &DeviceLimits, staged: bool, data_bytes: u64) -> f64 {
+    if staged {
+        0.0
+    } else {
+        device.l2_share(data_bytes)
+    }
+}
+
 /// The thesis model's program parameters for programs not measured, of one mapping.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ThesisDefaults {
@@ -412,10 +432,9 @@ impl Calibration {
     ) -> ThesisParams {
         let t = &self.thesis;
         let d = if staged { &t.staged } else { &t.global };
-        // Global-memory kernels only: a staged kernel's memory term is its box copies.
-        let share = if staged { 0.0 } else { self.device.l2_share(data_bytes) };
+        let share = l2_share_of_kernel(&self.device, staged, data_bytes);
         let (alpha, beta, gamma) = match t.programs.get(&program_key(program, staged)) {
-            Some(p) => (p.alpha, p.beta, p.gamma_in_l2.map_or(p.gamma, |g| share * g + (1.0 - share) * p.gamma)),
+            Some(p) => (p.alpha, p.beta, p.gamma_at(share)),
             None => (d.alpha.at(operations), d.beta, d.gamma_per_byte * f64::from(element_bytes)),
         };
         ThesisParams {

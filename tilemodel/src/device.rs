@@ -50,10 +50,10 @@ pub struct DeviceLimits {
 }
 
 impl DeviceLimits {
-    /// NVIDIA H100 SXM5 (compute capability 9.0): 132 SMs with 4 schedulers, 50 MiB of L2; per SM 2048
-    /// threads, 32 blocks, 65 536 registers (allocated per warp in units of 256), 228 KiB of
-    /// shared memory (227 KiB per block, 1 KiB reserved per block, 128-byte units); 128 FP32
-    /// and 64 FP64 lanes per SM (NVIDIA's H100 whitepaper); 4 ready warps per scheduler to
+    /// NVIDIA H100 SXM5 (compute capability 9.0): 132 SMs with 4 schedulers, 50 MiB of L2; per
+    /// SM 2048 threads, 32 blocks, 65 536 registers (allocated per warp in units of 256),
+    /// 228 KiB of shared memory (227 KiB per block, 1 KiB reserved per block, 128-byte units);
+    /// 128 FP32 and 64 FP64 lanes per SM (NVIDIA's H100 whitepaper); 4 ready warps per scheduler to
     /// issue every cycle (about 4 cycles of dependent-instruction latency).
     pub fn h100() -> DeviceLimits {
         DeviceLimits {

@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::calibration::{program_key, Calibration, PerOperation, ThesisDefaults, ThesisProgram};
+use crate::calibration::{l2_share_of_kernel, program_key, Calibration, PerOperation, ThesisDefaults, ThesisProgram};
 use crate::error::{Result, TileModelError};
 use crate::prajapati::{PrajapatiParams, PrajapatiParts};
 use crate::thesis::ThesisParams;
@@ -272,7 +272,7 @@ pub fn fit_with(
     // in γ's (ThesisProgram::gamma_in_l2).
     // The last column: the device-wide tile set-up σ_tile (ours; ThesisParams::sigma_tile).
     const PER_PROGRAM: usize = 4;
-    let share = |s: &Sample| if s.staged { 0.0 } else { base.device.l2_share(s.data_bytes) };
+    let share = |s: &Sample| l2_share_of_kernel(&base.device, s.staged, s.data_bytes);
     let warp = f64::from(crate::intra::WARP);
     let nt = 3 + PER_PROGRAM * programs.len() + 1;
     let setup = nt - 1;
@@ -362,13 +362,14 @@ pub fn fit_with(
     };
     // A sample's parameters: its program's, γ weighed by its share of loads L2 keeps (as
     // Calibration::thesis_params weighs it).
+    // Program `p`'s fitted constants as the calibration file keeps them.
+    let program_of = |p: usize| {
+        let t = thesis_of(p);
+        ThesisProgram { alpha: t.alpha, beta: t.beta, gamma: t.gamma, gamma_in_l2: gamma_in_l2[p] }
+    };
     let thesis_for = |s: &Sample| {
         let p = index(s);
-        let params = thesis_of(p);
-        match gamma_in_l2[p] {
-            Some(in_l2) => ThesisParams { gamma: share(s) * in_l2 + (1.0 - share(s)) * params.gamma, ..params },
-            None => params,
-        }
+        ThesisParams { gamma: program_of(p).gamma_at(share(s)), ..thesis_of(p) }
     };
     let predicted: Vec<f64> =
         samples.iter().map(|s| s.thesis.iter().zip(thesis_for(s).to_vector()).map(|(f, v)| f * v).sum()).collect();
@@ -476,11 +477,8 @@ pub fn fit_with(
             if kind != staged {
                 continue;
             }
-            let t = thesis_of(p);
-            c.thesis.programs.insert(
-                name.clone(),
-                ThesisProgram { alpha: t.alpha, beta: t.beta, gamma: t.gamma, gamma_in_l2: gamma_in_l2[p] },
-            );
+            let t = program_of(p);
+            c.thesis.programs.insert(name.clone(), t);
             c.prajapati.programs.insert(name.clone(), y[3 + p]);
             alphas.push((o, t.alpha));
             citers.push((o, y[3 + p]));

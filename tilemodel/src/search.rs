@@ -13,8 +13,8 @@
 //! power of two or whole warps: on the H200 3-D SOR's 6x2x6x24 tiles ran 1.26× faster on it,
 //! 24×6×1, than on the power of two 32×4×2 the search chose without it) — the search computes
 //! `B` from Table 5.1 with the registers per thread `R_T` (line 1: one value for every layout)
-//! and evaluates the model (line 8), keeping the best layouts. The block-independent inputs of a size (its tiles,
-//! footprint, `H_e`) are computed once and shared by all its blocks.
+//! and evaluates the model (line 8), keeping the best layouts. The block-independent inputs of
+//! a size (its tiles, footprint, `H_e`) are computed once and shared by all its blocks.
 //!
 //! The candidate sizes per row are `1, 2, 3, 4, 6, 8, 12, 16, …` (powers of two and three times
 //! them) up to the first one that covers the row's whole range at the problem sizes (a larger
@@ -296,12 +296,11 @@ pub fn row_sizes(extent: i64, max_size: i64) -> Vec<i64> {
 
 /// The blocks of one tile size: the search's list ([`block_candidates`]) and, unless the
 /// options fix the block, the one that follows the tile ([`Block::following_tile`]) when the
-/// list lacks it and it has the list's least width along x and a warp at least. (A narrower
-/// block spreads a warp over rows of the arrays, which the models do not charge: 3-D SOR at
-/// 256³ chose tiles one point wide on 1×16×16 blocks.)
-fn size_blocks<'a>(blocks: &'a [Block], sizes: &[i64], options: &SearchOptions) -> Cow<'a, [Block]> {
+/// list lacks it and it is at least `narrowest` (the list's least width) along x and a warp in
+/// all. (A narrower block spreads a warp over rows of the arrays, which the models do not
+/// charge: 3-D SOR at 256³ chose tiles one point wide on 1×16×16 blocks.)
+fn size_blocks<'a>(blocks: &'a [Block], narrowest: u32, sizes: &[i64], options: &SearchOptions) -> Cow<'a, [Block]> {
     let own = Block::following_tile(sizes);
-    let narrowest = blocks.iter().map(|b| b.x).min().unwrap_or(WARP);
     if options.fixed_block.is_some() || blocks.contains(&own) || own.x < narrowest || own.threads() < WARP {
         return Cow::Borrowed(blocks);
     }
@@ -549,12 +548,13 @@ pub fn search(
         out
     };
     let mut residencies = Residencies::default();
+    let narrowest = blocks.iter().map(|b| b.x).min().unwrap_or(WARP);
     for (_, bound, sizes, cheaper) in queue {
         if skip(&mut tally, &best, bound, &sizes) {
             continue;
         }
         let points = wavefront_points(shape, &sizes);
-        let blocks = size_blocks(&blocks, &sizes, options);
+        let blocks = size_blocks(&blocks, narrowest, &sizes, options);
         // Global tiles: the blocks' bound before counting (below) first with the cheaper tile
         // bounds, before the layered ones (`inter::layered_tiles`, the parallelepiped's layers:
         // most of this loop's time on 3-D Jacobi, where they skip few sizes and this bound most).
