@@ -24,8 +24,9 @@ pub struct Prediction {
 }
 
 /// An analytical execution-time model of wavefront-tiled programs on a GPU (thesis Ch. 5,
-/// seed 004), with its device and program parameters already resolved.
-pub trait TileModel {
+/// seed 004), with its device and program parameters already resolved (`Sync`: the search
+/// visits tile sizes on several threads).
+pub trait TileModel: Sync {
     /// Short name (`thesis`, `prajapati`).
     fn name(&self) -> &'static str;
 

@@ -24,6 +24,8 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use crate::calibration::Calibration;
@@ -70,6 +72,19 @@ pub struct SearchOptions {
     /// keeps none slower. With it, a search that keeps nothing is no error: its report has no
     /// choice.
     pub beat: Option<f64>,
+    /// Threads the search visits sizes on; 0: as many as the machine runs at once. The result
+    /// and the report do not depend on it.
+    pub threads: usize,
+}
+
+impl SearchOptions {
+    /// The threads to search on ([`SearchOptions::threads`]).
+    pub fn worker_threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -86,6 +101,7 @@ impl Default for SearchOptions {
             size_extents: None,
             keep: 10,
             beat: None,
+            threads: 0,
         }
     }
 }
@@ -363,22 +379,55 @@ fn loop_extents(sizes: &[i64]) -> [i64; 3] {
 #[derive(Default)]
 struct Tally {
     regions: BTreeMap<PruneReason, PrunedRegion>,
+    /// The reasons (bits by [`PruneReason::bit`]) of the tally this one is for
+    /// ([`Tally::absorb`]) that have their region already: their examples are not made here.
+    known: u16,
+}
+
+impl PruneReason {
+    /// The reason's bit in a set of reasons.
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
 }
 
 impl Tally {
+    /// An empty tally of one size's visit, for a tally whose regions are `known`.
+    fn within(known: u16) -> Tally {
+        Tally { regions: BTreeMap::new(), known }
+    }
+
     fn prune(&mut self, reason: PruneReason, example: impl FnOnce() -> String) {
+        let known = self.known & reason.bit() != 0;
+        let example = move || if known { String::new() } else { example() };
         self.regions.entry(reason).or_insert_with(|| PrunedRegion { reason, count: 0, example: example() }).count += 1;
     }
 
     /// Whether a region of `reason` has been pruned (and has its first example).
     fn has(&self, reason: PruneReason) -> bool {
-        self.regions.contains_key(&reason)
+        self.known & reason.bit() != 0 || self.regions.contains_key(&reason)
+    }
+
+    /// The reasons with a region, as a set of bits.
+    fn known(&self) -> u16 {
+        self.regions.keys().fold(self.known, |set, r| set | r.bit())
     }
 
     /// `count` more pruned for `reason`, whose region has its example already.
     fn prune_more(&mut self, reason: PruneReason, count: u64) {
-        if let Some(region) = self.regions.get_mut(&reason) {
-            region.count += count;
+        if self.has(reason) {
+            self.regions
+                .entry(reason)
+                .or_insert_with(|| PrunedRegion { reason, count: 0, example: String::new() })
+                .count += count;
+        }
+    }
+
+    /// Adds the regions of `visit`'s tally (made for this one: [`Tally::within`] its known
+    /// reasons or fewer), whose examples come after this one's.
+    fn absorb(&mut self, visit: Tally) {
+        for (reason, region) in visit.regions {
+            self.regions.entry(reason).or_insert(PrunedRegion { count: 0, ..region.clone() }).count += region.count;
         }
     }
 }
@@ -406,7 +455,7 @@ pub fn search(
         shape.data_bytes(),
     );
     let geometry = TileGeometry::new(shape);
-    let mut counts = CountMemo::new(shape);
+    let counts = CountMemo::new(shape);
     let m = shape.width;
     let grids: Vec<Vec<i64>> = match &options.fixed_sizes {
         Some(s) => {
@@ -496,256 +545,73 @@ pub fn search(
     // size is skipped once its bound (then one with its footprint, then one with its tiles
     // counted) cannot beat the layouts kept. This changes how many layouts are evaluated, not
     // which are best.
-    let no_memory = TileMemory::default();
     let groups = shape.phases.len().max(1);
-    // (the order, the bound, the sizes, their bounds of the wavefronts, tiles and full tiles)
-    let mut queue: Vec<(f64, f64, Vec<i64>, [f64; 3])> = Vec::new();
-    // A given size is evaluated as given: no reuse bound, no branch and bound.
-    let constrained = options.fixed_sizes.is_none();
-    // What the bounds of every size share; each fills in its points and tile counts.
-    let common = BoundInputs {
-        points: &[],
+    let threads = if screened.len() >= PARALLEL_FROM { options.worker_threads() } else { 1 };
+    let walk = Walk {
+        shape,
+        geometry: &geometry,
+        model: model.as_ref(),
+        device,
+        options,
+        blocks: &blocks,
+        narrowest: blocks.iter().map(|b| b.x).min().unwrap_or(WARP),
         groups,
-        memory: &no_memory,
-        staged: options.staged,
-        element_bytes: shape.element_bytes(),
-        tiles_per_wavefront: None,
-        full_per_wavefront: None,
-        wavefronts: 0.0,
-        tiles: 0.0,
-        full: 0.0,
+        // A given size is evaluated as given: no reuse bound, no branch and bound.
+        constrained: options.fixed_sizes.is_none(),
+        threshold,
+        keep: options.keep.max(1),
+        shares_counts: threads > 1,
     };
-    for sizes in screened {
-        let points = wavefront_points(shape, &sizes);
-        // The cheaper bounds first (every screened size: over 10^5 on 3-D bands); the layered
-        // ones (`inter::layered_tiles`) for the sizes these leave, in the loop below.
-        let (wavefronts, tiles, full) = size_lower_bounds(shape, &geometry, &sizes, false);
-        let bound = BoundInputs { points: &points, wavefronts, tiles, full, ..common };
-        // Ordered by the bound with the plain tile bound `instances / (s_1 ⋯ s_m)`: the tighter
-        // one moves sizes whose tiles are far from full back in the order, which on Jacobi 3-D
-        // at 512^3 met the best layouts later (three times the layouts evaluated); it still
-        // prunes.
-        let plain = BoundInputs { tiles: lower_bounds(shape, &sizes).1, full: 0.0, ..bound };
-        let bounds = [wavefronts, tiles, full];
-        queue.push((model.lower_bound(&plain, device), model.lower_bound(&bound, device), sizes, bounds));
-    }
+    let mut queue = parallel_map(&screened, threads, |sizes| walk.queue_item(sizes));
     queue.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let keep = options.keep.max(1);
-    // The worst layout kept once the list is full, or the time to beat if lower (or sooner).
-    let cutoff = |best: &Vec<Ranked>| {
-        let worst = if best.len() >= keep { best.last().map(|r| r.prediction.seconds) } else { None };
-        [worst, options.beat].into_iter().flatten().reduce(f64::min)
-    };
-    let skip = |tally: &mut Tally, best: &Vec<Ranked>, bound: f64, sizes: &[i64]| -> bool {
-        // With the tolerance `evaluate_blocks` keeps ties with: a bound computed in another
-        // order of floating-point operations may exceed an equal prediction by a rounding.
-        let out = constrained && cutoff(best).is_some_and(|w| bound > w * (1.0 + 1e-9));
-        if out {
-            tally.prune(PruneReason::Bound, || {
-                format!("{} cannot take less than {:.3} ms", sizes_text(sizes), bound * 1e3)
-            });
-        }
-        out
-    };
+    let counts = RwLock::new(counts);
     let mut residencies = Residencies::default();
-    let narrowest = blocks.iter().map(|b| b.x).min().unwrap_or(WARP);
-    for (_, bound, sizes, cheaper) in queue {
-        if skip(&mut tally, &best, bound, &sizes) {
-            continue;
-        }
-        let points = wavefront_points(shape, &sizes);
-        let blocks = size_blocks(&blocks, narrowest, &sizes, options);
-        // Global tiles: the blocks' bound before counting (below) first with the cheaper tile
-        // bounds, before the layered ones (`inter::layered_tiles`, the parallelepiped's layers:
-        // most of this loop's time on 3-D Jacobi, where they skip few sizes and this bound most).
-        // It is at most that bound with the layered tiles and any warps counted (it only grows
-        // with the tiles, full tiles and warps, as the counts below rely on), so a size it skips
-        // is one that bound skips too, for the same reason (no reuse bound without staging) and
-        // against the same cutoff; only once the region has its first example, so that the
-        // example and its figure stay those of the bound that pruned it first.
-        let mut early: Option<(TileMemory, Vec<Block>, Vec<BlockFacts>)> = None;
-        if let Some(worst) = cutoff(&best).filter(|_| constrained && !options.staged && tally.has(PruneReason::Bound)) {
-            let memory = global_memory(shape, &sizes);
-            let (fitting, facts) =
-                block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies);
-            let [wavefronts, tiles, full] = cheaper;
-            let cheap = BoundInputs { points: &points, memory: &memory, wavefronts, tiles, full, ..common };
-            if model.lower_bound_over_blocks(&cheap, &facts, device) > worst * (1.0 + 1e-9) {
-                tally.prune_more(PruneReason::Bound, 1);
-                continue;
+    // Each size is committed in the queue's order: its visit (made ahead on a worker thread, or
+    // here) merged into the tally and the memo, and its layouts evaluated. A visit made with
+    // the standing the search has at the size's turn, and with the memo's counts of its family
+    // as they are then, is the one it would have had then (the same function on the same
+    // arguments); the others are made again (`Ahead`). Once the bound's region has its first
+    // example, the memo's counts need not be the same: with other counts of the family (or
+    // none) a visit prunes the size for the bound or evaluates it as with these (a count that
+    // stopped bounds the size below its own count, which bounds it below its time, and exact
+    // counts are the same), and only the example's figure could tell them apart.
+    let mut commit = |i: usize, ahead: Option<MadeAhead<'_>>| -> Result<Standing> {
+        let now = Standing::of(&walk, &best, &tally);
+        let visit = match ahead {
+            Some((then, Some(Ok(visit))))
+                if then == now && (now.knows_bound() || read_lock(&counts).unchanged(&visit)) =>
+            {
+                visit
             }
-            early = Some((memory, fitting, facts));
-        }
-        let (wavefronts, tiles, full) = layered_lower_bounds(shape, &geometry, &sizes, cheaper);
-        let layered = BoundInputs { points: &points, wavefronts, tiles, full, ..common };
-        if skip(&mut tally, &best, model.lower_bound(&layered, device), &sizes) {
-            continue;
-        }
-        let (memory, early) = match early {
-            Some((memory, fitting, facts)) => (memory, Some((fitting, facts))),
-            None => (memory_of(&sizes)?, None),
+            Some((then, Some(Err(e)))) if then == now => return Err(e),
+            _ => walk.visit(now, &counts, &queue[i], &mut residencies)?,
         };
-        if constrained && options.staged && reuse(&memory, &sizes) < threshold {
-            tally.prune(PruneReason::Reuse, || {
-                format!("{} has D = {:.3} < {threshold:.3}", sizes_text(&sizes), reuse(&memory, &sizes))
-            });
-            continue;
+        tally.absorb(visit.tally);
+        if let Some(memo) = visit.counted {
+            write_lock(&counts).keep(visit.family, memo);
         }
-        let with_memory = BoundInputs {
-            points: &points,
-            groups,
-            memory: &memory,
-            staged: options.staged,
-            element_bytes: shape.element_bytes(),
-            tiles_per_wavefront: None,
-            full_per_wavefront: None,
-            wavefronts,
-            tiles,
-            full,
-        };
-        // The blocks the size would be evaluated on: the bound over them is the least of theirs.
-        let (fitting, mut facts) = match early {
-            Some(made) => made,
-            None => block_facts(shape, &sizes, &points, &memory, &blocks, device, options, &mut residencies),
-        };
-        // No block can run the size (too few points per step, too short loops, or none fits on
-        // an SM): every layout of it is pruned for that reason, without counting its tiles —
-        // which the bounds above cannot tell (they are the model's bounds over the blocks that
-        // fit, and with none they fall back to the bound for any block), and which on 3-D
-        // bands are the slowest counts of all (tiles of one or three points per row).
-        if fitting.is_empty() {
-            let largest = rounded_to_warp(points.iter().copied().max().unwrap_or(0));
-            let extents = loop_extents(&sizes);
-            for &block in blocks.iter() {
-                if !prune_unfit(shape, &sizes, largest, &extents, block, options, &mut tally) {
-                    does_not_fit(device, &sizes, block, options, memory.shared_bytes, &mut tally);
-                }
-            }
-            continue;
+        if let Some(ready) = visit.ready {
+            evaluate_blocks(
+                shape,
+                &ready.tile,
+                &ready.blocks,
+                &ready.counted_warps,
+                model.as_ref(),
+                device,
+                options,
+                &mut tally,
+                &mut best,
+                &mut evaluated,
+            )?;
         }
-        // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
-        // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
-        // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
-        // points badly they are well above that bound, so that many sizes are skipped before
-        // their count (and counts stop sooner). The other blocks' bounds are above the layouts
-        // kept already, and only grow with the counts. When the tiles cost less (large skewed
-        // tiles: hundreds of steps, few tiles), they are counted first, and `evaluate_blocks`
-        // counts the warps of the blocks the counts leave, as before. It reuses the warps
-        // counted here.
-        let mut counted_warps: Vec<(Block, Vec<u64>)> = Vec::new();
-        if let Some(worst) = cutoff(&best).filter(|_| constrained && model.bound_uses_warps()) {
-            let bounds = model.lower_bounds_per_block(&with_memory, &facts, device);
-            let open: Vec<usize> = (0..facts.len()).filter(|&i| bounds[i] <= worst * (1.0 + 1e-9)).collect();
-            // (plus a prefix's worth per block for the setting up, which the estimate leaves out)
-            let warps_cost: u64 = open
-                .iter()
-                .map(|&i| warps_cost(shape, &sizes, fitting[i]).saturating_add(LANE_ITERATIONS_PER_PREFIX))
-                .sum();
-            if warps_cost <= count_cost(shape, &sizes).saturating_mul(LANE_ITERATIONS_PER_PREFIX) {
-                for i in open {
-                    let warps = wavefront_warps(shape, &sizes, fitting[i])?;
-                    facts[i].warps = Some(warps.iter().sum::<u64>() * groups as u64);
-                    counted_warps.push((fitting[i], warps));
-                }
-            }
+        Ok(Standing::of(&walk, &best, &tally))
+    };
+    if threads > 1 {
+        Ahead::run(&walk, &queue, &counts, threads, &mut commit)?;
+    } else {
+        for i in 0..queue.len() {
+            commit(i, None)?;
         }
-        if skip(&mut tally, &best, model.lower_bound_over_blocks(&with_memory, &facts, device), &sizes) {
-            continue;
-        }
-        // A size of the same family under a row symmetry (`inter::row_symmetries`) was counted
-        // before: its counts are this size's. When that count stopped, the tiles it had counted
-        // then (each at most this size's final count of its wavefront) bound this size's time
-        // too: with a cutoff that has only fallen since, a bound above it skips the size, as its
-        // own count would have (the bound only grows with the counts).
-        let family = counts.family(&sizes);
-        let known = match (counts.get(&family), cutoff(&best).filter(|_| constrained)) {
-            (Some(Memo::Counted(counted)), _) => Some(counted.clone()),
-            (Some(Memo::Stopped(seen)), Some(worst)) => {
-                let at_least = model.lower_bound_over_blocks(&seen.bound(&with_memory), &facts, device);
-                if at_least > worst * (1.0 + 1e-9) {
-                    tally.prune(PruneReason::Bound, || {
-                        format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
-                    });
-                    continue;
-                }
-                None
-            }
-            _ => None,
-        };
-        // Counting stops once the bound with the tiles counted so far cannot beat the layouts
-        // kept: the bound with all of them (below) would skip the size too, as it only grows
-        // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
-        // least those counted plus the count's bound of those left (`inter::Stop`).
-        let inter = match (known, cutoff(&best).filter(|_| constrained)) {
-            (Some(inter), _) => inter,
-            (None, Some(worst)) => {
-                let mut at_least = 0.0;
-                let mut seen = Seen::default();
-                let counted = count_tiles_unless(shape, &geometry, &sizes, &mut |partial| {
-                    // Per wavefront when shown, else the totals with the bounds before counting.
-                    let per_wavefront = !partial.tiles.is_empty();
-                    let partly = BoundInputs {
-                        tiles_per_wavefront: Some(partial.tiles).filter(|_| per_wavefront),
-                        full_per_wavefront: Some(partial.full).filter(|_| per_wavefront),
-                        tiles: with_memory.tiles.max(partial.tiles_at_least as f64),
-                        full: with_memory.full.max(partial.full_at_least as f64),
-                        ..with_memory
-                    };
-                    at_least = model.lower_bound_over_blocks(&partly, &facts, device);
-                    let out = at_least > worst * (1.0 + 1e-9);
-                    if out {
-                        seen = Seen::of(partial);
-                    }
-                    out
-                })?;
-                match counted {
-                    Some(counted) => {
-                        counts.insert(family, || Memo::Counted(counted.clone()));
-                        counted
-                    }
-                    None => {
-                        counts.insert(family, || Memo::Stopped(seen));
-                        tally.prune(PruneReason::Bound, || {
-                            format!("{} cannot take less than {:.3} ms", sizes_text(&sizes), at_least * 1e3)
-                        });
-                        continue;
-                    }
-                }
-            }
-            (None, None) => {
-                let counted = count_tiles(shape, &geometry, &sizes)?;
-                counts.insert(family, || Memo::Counted(counted.clone()));
-                counted
-            }
-        };
-        let tile = TileInputs::with_counts(shape, &sizes, options.staged, memory, inter);
-        let counted = BoundInputs {
-            points: &tile.points,
-            groups: tile.groups,
-            memory: &tile.memory,
-            staged: options.staged,
-            element_bytes: shape.element_bytes(),
-            tiles_per_wavefront: Some(&tile.inter.tiles),
-            full_per_wavefront: Some(&tile.inter.full),
-            wavefronts: tile.inter.wavefronts() as f64,
-            tiles: tile.inter.total_tiles() as f64,
-            full: tile.inter.total_full() as f64,
-        };
-        if skip(&mut tally, &best, model.lower_bound_over_blocks(&counted, &facts, device), &sizes) {
-            continue;
-        }
-        evaluate_blocks(
-            shape,
-            &tile,
-            &blocks,
-            &counted_warps,
-            model.as_ref(),
-            device,
-            options,
-            &mut tally,
-            &mut best,
-            &mut evaluated,
-        )?;
     }
     let pruned: Vec<PrunedRegion> = tally.regions.into_values().collect();
     // Layouts `evaluate_blocks` kept before the list was full may be slower than the time to
@@ -776,6 +642,586 @@ pub fn search(
     })
 }
 
+/// Searches with at least this many sizes left after the shared-memory bound visit them on
+/// several threads (fewer take a few milliseconds on one).
+const PARALLEL_FROM: usize = 64;
+
+/// A size of the branch and bound's queue: its order key, its bound before counting, the sizes
+/// and the cheaper bounds of its wavefronts, tiles and full tiles.
+type QueueItem = (f64, f64, Vec<i64>, [f64; 3]);
+
+/// What a size's visit reads of the search's state besides the memo of counts: the time a
+/// layout must beat to be kept (the worst kept once the list is full, or the time to beat if
+/// lower) and which prune reasons already have their first example. Only committing a visit
+/// changes it, and two visits of a size with equal standings (and counts) are the same.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Standing {
+    worst: Option<f64>,
+    known: u16,
+}
+
+impl Standing {
+    fn of(walk: &Walk<'_>, best: &[Ranked], tally: &Tally) -> Standing {
+        let worst = if best.len() >= walk.keep { best.last().map(|r| r.prediction.seconds) } else { None };
+        Standing { worst: [worst, walk.options.beat].into_iter().flatten().reduce(f64::min), known: tally.known() }
+    }
+
+    /// Whether the bound's region has its first example.
+    fn knows_bound(self) -> bool {
+        self.known & PruneReason::Bound.bit() != 0
+    }
+
+    /// The cutoff, where the branch and bound applies (not to a given size).
+    fn cutoff(self, walk: &Walk<'_>) -> Option<f64> {
+        self.worst.filter(|_| walk.constrained)
+    }
+}
+
+/// What the branch and bound's visits of sizes share and never change.
+struct Walk<'a> {
+    shape: &'a BandShape,
+    geometry: &'a TileGeometry,
+    model: &'a dyn TileModel,
+    device: &'a DeviceLimits,
+    options: &'a SearchOptions,
+    /// The search's block candidates.
+    blocks: &'a [Block],
+    /// Their least width along x.
+    narrowest: u32,
+    groups: usize,
+    /// Whether the bounds apply (not to a given size).
+    constrained: bool,
+    /// The reuse threshold of staged tiles.
+    threshold: f64,
+    /// Layouts kept (at least 1).
+    keep: usize,
+    /// Whether visits share their counts before they are committed ([`CountMemo::ahead`]):
+    /// when several threads visit sizes ahead of their turn.
+    shares_counts: bool,
+}
+
+/// One size's visit: what it pruned, the counts it made, and the size's layouts to evaluate
+/// when no bound pruned it.
+struct Visit<'a> {
+    tally: Tally,
+    /// The size's family ([`CountMemo::family`]), the generation of the family's counts it read
+    /// from the memo when it did (`Some(None)`: none were kept), and the counts it made (for
+    /// the family's later sizes: none without a family).
+    family: Option<Vec<i64>>,
+    read: Option<Option<u64>>,
+    counted: Option<Memo>,
+    ready: Option<Ready<'a>>,
+}
+
+/// A size whose blocks [`evaluate_blocks`] evaluates.
+struct Ready<'a> {
+    tile: TileInputs,
+    blocks: Cow<'a, [Block]>,
+    /// Blocks whose warps were counted before the tiles.
+    counted_warps: Vec<(Block, Vec<u64>)>,
+}
+
+impl<'a> Walk<'a> {
+    /// `sizes` as an item of the branch and bound's queue: the cheaper bounds (every screened
+    /// size: over 10^5 on 3-D bands); the layered ones (`inter::layered_tiles`) are for the
+    /// sizes these leave, in [`Walk::visit`].
+    fn queue_item(&self, sizes: &[i64]) -> QueueItem {
+        let points = wavefront_points(self.shape, sizes);
+        let no_memory = TileMemory::default();
+        let (wavefronts, tiles, full) = size_lower_bounds(self.shape, self.geometry, sizes, false);
+        let bound = self.bound_inputs(&points, &no_memory, [wavefronts, tiles, full]);
+        // Ordered by the bound with the plain tile bound `instances / (s_1 ⋯ s_m)`: the tighter
+        // one moves sizes whose tiles are far from full back in the order, which on Jacobi 3-D
+        // at 512^3 met the best layouts later (three times the layouts evaluated); it still
+        // prunes.
+        let plain = BoundInputs { tiles: lower_bounds(self.shape, sizes).1, full: 0.0, ..bound };
+        let (model, device) = (self.model, self.device);
+        (
+            model.lower_bound(&plain, device),
+            model.lower_bound(&bound, device),
+            sizes.to_vec(),
+            [wavefronts, tiles, full],
+        )
+    }
+
+    /// The standing before any size is committed: nothing kept, no region pruned.
+    fn standing_at_start(&self) -> Standing {
+        Standing::of(self, &[], &Tally::default())
+    }
+
+    /// A layout predicted in `bound` seconds or more cannot be kept: with the tolerance
+    /// `evaluate_blocks` keeps ties with (a bound computed in another order of floating-point
+    /// operations may exceed an equal prediction by a rounding).
+    fn beyond(&self, standing: Standing, bound: f64) -> bool {
+        standing.cutoff(self).is_some_and(|w| bound > w * (1.0 + 1e-9))
+    }
+
+    /// Prunes `sizes` for the bound when `bound` is beyond the cutoff; whether it did.
+    fn skip(&self, standing: Standing, tally: &mut Tally, bound: f64, sizes: &[i64]) -> bool {
+        let out = self.beyond(standing, bound);
+        if out {
+            tally.prune(PruneReason::Bound, || {
+                format!("{} cannot take less than {:.3} ms", sizes_text(sizes), bound * 1e3)
+            });
+        }
+        out
+    }
+
+    fn memory_of(&self, sizes: &[i64]) -> Result<TileMemory> {
+        if self.options.staged {
+            staged_memory(self.shape, sizes)
+        } else {
+            Ok(global_memory(self.shape, sizes))
+        }
+    }
+
+    /// The bound inputs every size shares, with `memory`, its points and its tile bounds.
+    fn bound_inputs<'b>(&self, points: &'b [u64], memory: &'b TileMemory, bounds: [f64; 3]) -> BoundInputs<'b> {
+        let [wavefronts, tiles, full] = bounds;
+        BoundInputs {
+            points,
+            groups: self.groups,
+            memory,
+            staged: self.options.staged,
+            element_bytes: self.shape.element_bytes(),
+            tiles_per_wavefront: None,
+            full_per_wavefront: None,
+            wavefronts,
+            tiles,
+            full,
+        }
+    }
+
+    /// Thesis Alg. 5.1's loop body for one size of the queue, as a branch and bound against
+    /// `standing`, up to the layouts to evaluate; `counts` the memo of the counts committed so
+    /// far.
+    fn visit(
+        &self,
+        standing: Standing,
+        counts: &RwLock<CountMemo>,
+        item: &QueueItem,
+        residencies: &mut Residencies,
+    ) -> Result<Visit<'a>> {
+        let (shape, model, device, options) = (self.shape, self.model, self.device, self.options);
+        let (_, bound, sizes, cheaper) = item;
+        let (bound, cheaper) = (*bound, *cheaper);
+        let mut visit =
+            Visit { tally: Tally::within(standing.known), family: None, read: None, counted: None, ready: None };
+        let tally = &mut visit.tally;
+        if self.skip(standing, tally, bound, sizes) {
+            return Ok(visit);
+        }
+        let points = wavefront_points(shape, sizes);
+        let blocks = size_blocks(self.blocks, self.narrowest, sizes, options);
+        // Global tiles: the blocks' bound before counting (below) first with the cheaper tile
+        // bounds, before the layered ones (`inter::layered_tiles`, the parallelepiped's layers:
+        // most of this loop's time on 3-D Jacobi, where they skip few sizes and this bound most).
+        // It is at most that bound with the layered tiles and any warps counted (it only grows
+        // with the tiles, full tiles and warps, as the counts below rely on), so a size it skips
+        // is one that bound skips too, for the same reason (no reuse bound without staging) and
+        // against the same cutoff; only once the region has its first example, so that the
+        // example and its figure stay those of the bound that pruned it first.
+        let mut early: Option<(TileMemory, Vec<Block>, Vec<BlockFacts>)> = None;
+        if standing.cutoff(self).is_some() && !options.staged && tally.has(PruneReason::Bound) {
+            let memory = global_memory(shape, sizes);
+            let (fitting, facts) = block_facts(shape, sizes, &points, &memory, &blocks, device, options, residencies);
+            let cheap = self.bound_inputs(&points, &memory, cheaper);
+            if self.beyond(standing, model.lower_bound_over_blocks(&cheap, &facts, device)) {
+                tally.prune_more(PruneReason::Bound, 1);
+                return Ok(visit);
+            }
+            early = Some((memory, fitting, facts));
+        }
+        let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
+        let layered = [wavefronts, tiles, full];
+        let no_memory = TileMemory::default();
+        if self.skip(
+            standing,
+            tally,
+            model.lower_bound(&self.bound_inputs(&points, &no_memory, layered), device),
+            sizes,
+        ) {
+            return Ok(visit);
+        }
+        let (memory, early) = match early {
+            Some((memory, fitting, facts)) => (memory, Some((fitting, facts))),
+            None => (self.memory_of(sizes)?, None),
+        };
+        let reuse = sizes.iter().map(|&s| s as f64).product::<f64>() / memory.accesses().max(1) as f64;
+        if self.constrained && options.staged && reuse < self.threshold {
+            let threshold = self.threshold;
+            tally.prune(PruneReason::Reuse, || format!("{} has D = {reuse:.3} < {threshold:.3}", sizes_text(sizes)));
+            return Ok(visit);
+        }
+        let with_memory = self.bound_inputs(&points, &memory, layered);
+        // The blocks the size would be evaluated on: the bound over them is the least of theirs.
+        let (fitting, mut facts) = match early {
+            Some(made) => made,
+            None => block_facts(shape, sizes, &points, &memory, &blocks, device, options, residencies),
+        };
+        // No block can run the size (too few points per step, too short loops, or none fits on
+        // an SM): every layout of it is pruned for that reason, without counting its tiles —
+        // which the bounds above cannot tell (they are the model's bounds over the blocks that
+        // fit, and with none they fall back to the bound for any block), and which on 3-D
+        // bands are the slowest counts of all (tiles of one or three points per row).
+        if fitting.is_empty() {
+            let largest = rounded_to_warp(points.iter().copied().max().unwrap_or(0));
+            let extents = loop_extents(sizes);
+            for &block in blocks.iter() {
+                if !prune_unfit(shape, sizes, largest, &extents, block, options, tally) {
+                    does_not_fit(device, sizes, block, options, memory.shared_bytes, tally);
+                }
+            }
+            return Ok(visit);
+        }
+        // The exact warps `G_e` (thesis Eq. 5.3) of the blocks whose bound with the fewest warps
+        // `⌈H_e/32⌉` could still beat the layouts kept, when counting them costs less than
+        // counting the tiles: they need no inter-tile counting, and on blocks that fit a step's
+        // points badly they are well above that bound, so that many sizes are skipped before
+        // their count (and counts stop sooner). The other blocks' bounds are above the layouts
+        // kept already, and only grow with the counts. When the tiles cost less (large skewed
+        // tiles: hundreds of steps, few tiles), they are counted first, and `evaluate_blocks`
+        // counts the warps of the blocks the counts leave, as before. It reuses the warps
+        // counted here.
+        let mut counted_warps: Vec<(Block, Vec<u64>)> = Vec::new();
+        if standing.cutoff(self).is_some() && model.bound_uses_warps() {
+            let bounds = model.lower_bounds_per_block(&with_memory, &facts, device);
+            let open: Vec<usize> = (0..facts.len()).filter(|&i| !self.beyond(standing, bounds[i])).collect();
+            // (plus a prefix's worth per block for the setting up, which the estimate leaves out)
+            let warps_cost: u64 = open
+                .iter()
+                .map(|&i| warps_cost(shape, sizes, fitting[i]).saturating_add(LANE_ITERATIONS_PER_PREFIX))
+                .sum();
+            if warps_cost <= count_cost(shape, sizes).saturating_mul(LANE_ITERATIONS_PER_PREFIX) {
+                for i in open {
+                    let warps = wavefront_warps(shape, sizes, fitting[i])?;
+                    facts[i].warps = Some(warps.iter().sum::<u64>() * self.groups as u64);
+                    counted_warps.push((fitting[i], warps));
+                }
+            }
+        }
+        if self.skip(standing, tally, model.lower_bound_over_blocks(&with_memory, &facts, device), sizes) {
+            return Ok(visit);
+        }
+        // A size of the same family under a row symmetry (`inter::row_symmetries`) was counted
+        // before: its counts are this size's. When that count stopped, the tiles it had counted
+        // then (each at most this size's final count of its wavefront) bound this size's time
+        // too: with a cutoff that has only fallen since, a bound above it skips the size, as its
+        // own count would have (the bound only grows with the counts).
+        // Once the bound's region has its first example, also the counts of visits not yet
+        // committed (see `search`: they change no decision).
+        let memo = {
+            let counts = read_lock(counts);
+            visit.family = counts.family(sizes);
+            let kept = counts.get(&visit.family);
+            visit.read = Some(kept.map(|(generation, _)| *generation));
+            match kept {
+                Some((_, memo)) => Some(memo.clone()),
+                None if self.shares_counts && standing.knows_bound() => counts.ahead(&visit.family).cloned(),
+                None => None,
+            }
+        };
+        let known = match (memo, standing.cutoff(self)) {
+            (Some(Memo::Counted(counted)), _) => Some(counted),
+            (Some(Memo::Stopped(seen)), Some(_)) => {
+                let at_least = model.lower_bound_over_blocks(&seen.bound(&with_memory), &facts, device);
+                if self.beyond(standing, at_least) {
+                    tally.prune(PruneReason::Bound, || {
+                        format!("{} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
+                    });
+                    return Ok(visit);
+                }
+                None
+            }
+            _ => None,
+        };
+        // Counting stops once the bound with the tiles counted so far cannot beat the layouts
+        // kept: the bound with all of them (below) would skip the size too, as it only grows
+        // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
+        // least those counted plus the count's bound of those left (`inter::Stop`).
+        let inter = match (known, standing.cutoff(self)) {
+            (Some(inter), _) => inter,
+            (None, Some(_)) => {
+                let mut at_least = 0.0;
+                let mut seen = Seen::default();
+                let counted = count_tiles_unless(shape, self.geometry, sizes, &mut |partial| {
+                    // Per wavefront when shown, else the totals with the bounds before counting.
+                    let per_wavefront = !partial.tiles.is_empty();
+                    let partly = BoundInputs {
+                        tiles_per_wavefront: Some(partial.tiles).filter(|_| per_wavefront),
+                        full_per_wavefront: Some(partial.full).filter(|_| per_wavefront),
+                        tiles: with_memory.tiles.max(partial.tiles_at_least as f64),
+                        full: with_memory.full.max(partial.full_at_least as f64),
+                        ..with_memory
+                    };
+                    at_least = model.lower_bound_over_blocks(&partly, &facts, device);
+                    let out = self.beyond(standing, at_least);
+                    if out {
+                        seen = Seen::of(partial);
+                    }
+                    out
+                })?;
+                match counted {
+                    Some(counted) => {
+                        visit.counted = visit.family.is_some().then(|| Memo::Counted(counted.clone()));
+                        counted
+                    }
+                    None => {
+                        visit.counted = visit.family.is_some().then_some(Memo::Stopped(seen));
+                        if let Some(memo) =
+                            visit.counted.as_ref().filter(|_| self.shares_counts && standing.knows_bound())
+                        {
+                            write_lock(counts).note_ahead(&visit.family, memo);
+                        }
+                        tally.prune(PruneReason::Bound, || {
+                            format!("{} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
+                        });
+                        return Ok(visit);
+                    }
+                }
+            }
+            (None, None) => {
+                let counted = count_tiles(shape, self.geometry, sizes)?;
+                visit.counted = visit.family.is_some().then(|| Memo::Counted(counted.clone()));
+                counted
+            }
+        };
+        if self.shares_counts && standing.knows_bound() {
+            if let Some(memo) = &visit.counted {
+                write_lock(counts).note_ahead(&visit.family, memo);
+            }
+        }
+        let tile = TileInputs::with_counts(shape, sizes, options.staged, memory, inter);
+        let counted = BoundInputs {
+            points: &tile.points,
+            groups: tile.groups,
+            memory: &tile.memory,
+            staged: options.staged,
+            element_bytes: shape.element_bytes(),
+            tiles_per_wavefront: Some(&tile.inter.tiles),
+            full_per_wavefront: Some(&tile.inter.full),
+            wavefronts: tile.inter.wavefronts() as f64,
+            tiles: tile.inter.total_tiles() as f64,
+            full: tile.inter.total_full() as f64,
+        };
+        if self.skip(standing, tally, model.lower_bound_over_blocks(&counted, &facts, device), sizes) {
+            return Ok(visit);
+        }
+        visit.ready = Some(Ready { tile, blocks, counted_warps });
+        Ok(visit)
+    }
+}
+
+/// Visits of the queue's sizes made ahead of their turn on worker threads, while the caller
+/// commits them in order (thesis Alg. 5.1's loop, parallel, with the sequential loop's result):
+/// a worker takes the next [`BATCH`] sizes not yet visited, at most [`AHEAD`] per thread past
+/// the last one committed, and visits them with the standing of the last commit; the caller
+/// takes the visits in the queue's order with the standing they were made with.
+struct Ahead<'a> {
+    board: Mutex<Board<'a>>,
+    /// Signalled when a visit is posted (the caller waits for the next one).
+    posted: Condvar,
+    /// Signalled when a size is committed (workers wait for room ahead of it).
+    committed: Condvar,
+}
+
+/// What [`Ahead`]'s threads share under its lock.
+struct Board<'a> {
+    /// Visits made, by batch (its first queue index).
+    visits: HashMap<usize, Made<'a>>,
+    /// The standing after the last commit, and how many sizes are committed.
+    standing: Standing,
+    committed: usize,
+    /// The first size of the next batch to visit.
+    next: usize,
+    /// How many times the standing moved: the visits made before are dropped.
+    epoch: u64,
+    /// Set when the caller stops (an error): workers leave.
+    stop: bool,
+}
+
+/// A visit made ahead, with the standing it was made with (`None`: the visit panicked, and the
+/// caller makes it again).
+type MadeAhead<'a> = (Standing, Option<Result<Visit<'a>>>);
+
+/// A batch's visits made ahead.
+type Made<'a> = Vec<MadeAhead<'a>>;
+
+/// The caller's commit of [`Ahead::run`]: of the size at a queue index, with its visit made
+/// ahead (if any); the standing after it.
+type Commit<'c, 'a> = dyn FnMut(usize, Option<MadeAhead<'a>>) -> Result<Standing> + 'c;
+
+/// Sizes a worker takes at once (and the caller commits between two signals): most visits take
+/// a microsecond, so one signal per size would cost more than the visits.
+const BATCH: usize = 64;
+
+/// Sizes per thread a worker may visit past the last one committed: enough to keep the
+/// threads busy while one count takes long, few enough that little is visited again when the
+/// standing moves (a better layout kept).
+const AHEAD: usize = 1024;
+
+impl<'a> Ahead<'a> {
+    /// Commits every size of `queue` in order with `commit` (queue index, the visit made ahead
+    /// with its standing; it returns the standing after it), visiting them ahead on `threads`
+    /// threads.
+    fn run(
+        walk: &Walk<'a>,
+        queue: &[QueueItem],
+        counts: &RwLock<CountMemo>,
+        threads: usize,
+        commit: &mut Commit<'_, 'a>,
+    ) -> Result<()> {
+        let ahead = Ahead {
+            board: Mutex::new(Board {
+                visits: HashMap::new(),
+                standing: walk.standing_at_start(),
+                committed: 0,
+                next: 0,
+                epoch: 0,
+                stop: false,
+            }),
+            posted: Condvar::new(),
+            committed: Condvar::new(),
+        };
+        let window = AHEAD * threads;
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| ahead.work(walk, queue, counts, window));
+            }
+            // The workers leave when the caller is done, also when a commit panics.
+            let _leave = Leave(&ahead);
+            ahead.commit_all(queue.len(), commit)
+        })
+    }
+
+    /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order. When a commit moves
+    /// the standing, the visits made ahead with the old one are dropped, and the workers start
+    /// again from the next size with the new one.
+    fn commit_all(&self, n: usize, commit: &mut Commit<'_, 'a>) -> Result<()> {
+        let mut at = 0;
+        let mut standing = lock(&self.board).standing;
+        while at < n {
+            let made = self.take(at);
+            let mut moved = false;
+            for visit in made {
+                let after = commit(at, Some(visit))?;
+                at += 1;
+                moved = after != standing;
+                standing = after;
+                if moved {
+                    break;
+                }
+            }
+            let mut board = lock(&self.board);
+            board.standing = standing;
+            board.committed = at;
+            if moved {
+                board.epoch += 1;
+                board.visits.clear();
+                board.next = at;
+            }
+            drop(board);
+            self.committed.notify_all();
+        }
+        Ok(())
+    }
+
+    /// A worker: visits batches of sizes until the caller stops. It takes the next batch under
+    /// the lock, with the standing and epoch it is visited with (the caller may move the next
+    /// batch back when the standing moves: a worker holds no batch while it waits).
+    fn work(&self, walk: &Walk<'a>, queue: &[QueueItem], counts: &RwLock<CountMemo>, window: usize) {
+        let mut residencies = Residencies::default();
+        loop {
+            let (start, standing, epoch) = {
+                let mut board = lock(&self.board);
+                loop {
+                    if board.stop {
+                        return;
+                    }
+                    if board.next < queue.len() && board.next < board.committed + window {
+                        break;
+                    }
+                    board = self.committed.wait(board).unwrap_or_else(PoisonError::into_inner);
+                }
+                let start = board.next;
+                board.next += BATCH;
+                (start, board.standing, board.epoch)
+            };
+            let items = &queue[start..(start + BATCH).min(queue.len())];
+            let visits = items
+                .iter()
+                .map(|item| {
+                    let visit = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        walk.visit(standing, counts, item, &mut residencies)
+                    }));
+                    (standing, visit.ok())
+                })
+                .collect();
+            let mut board = lock(&self.board);
+            // (a batch of an epoch the caller has left is of no use)
+            if board.epoch == epoch {
+                board.visits.insert(start, visits);
+                drop(board);
+                self.posted.notify_one();
+            }
+        }
+    }
+
+    /// The visits of the batch from `start`, once a worker posted them.
+    fn take(&self, start: usize) -> Made<'a> {
+        let mut board = lock(&self.board);
+        loop {
+            if let Some(made) = board.visits.remove(&start) {
+                return made;
+            }
+            board = self.posted.wait(board).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// Tells [`Ahead`]'s workers to leave when dropped.
+struct Leave<'x, 'a>(&'x Ahead<'a>);
+
+impl Drop for Leave<'_, '_> {
+    fn drop(&mut self) {
+        lock(&self.0.board).stop = true;
+        self.0.committed.notify_all();
+    }
+}
+
+/// `f` on each of `items`, in order, on `threads` threads (each a contiguous share: for
+/// work that costs about the same per item).
+fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let share = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> =
+            items.chunks(share).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
+        // A share whose thread panicked is mapped again here (and panics here).
+        parts
+            .into_iter()
+            .zip(items.chunks(share))
+            .flat_map(|(part, own)| part.join().unwrap_or_else(|_| own.iter().map(&f).collect()))
+            .collect()
+    })
+}
+
+/// `mutex` locked, also when a thread panicked while holding it (the board stays consistent:
+/// every change is one assignment or insertion).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn read_lock<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write_lock<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The counts the search has made, by family of tile sizes: the sizes that
 /// [`crate::inter::row_symmetries`] map onto each other have the same inter-tile counts, so one
 /// count (or what a count that stopped had seen) serves the whole family (3-D SOR and Jacobi
@@ -783,11 +1229,18 @@ pub fn search(
 struct CountMemo {
     /// The row orders of the symmetries.
     orders: Vec<Vec<usize>>,
-    /// By family (its least permuted sizes), what was counted.
-    seen: HashMap<Vec<i64>, Memo>,
+    /// By family (its least permuted sizes), what was counted, with its generation (the
+    /// number of counts kept before it).
+    seen: HashMap<Vec<i64>, (u64, Memo)>,
+    /// Counts kept so far.
+    generations: u64,
+    /// By family, counts that visits made ahead of their turn (not yet committed, or committed
+    /// without being kept).
+    ahead: HashMap<Vec<i64>, Memo>,
 }
 
 /// What the search knows of a family's counts.
+#[derive(Clone)]
 enum Memo {
     /// The counts, in full.
     Counted(InterTileCounts),
@@ -831,7 +1284,7 @@ impl Seen {
 
 impl CountMemo {
     fn new(shape: &BandShape) -> CountMemo {
-        CountMemo { orders: row_symmetries(shape), seen: HashMap::new() }
+        CountMemo { orders: row_symmetries(shape), seen: HashMap::new(), generations: 0, ahead: HashMap::new() }
     }
 
     /// The family of `sizes`: the least of its permutations by the symmetries (itself among
@@ -851,13 +1304,36 @@ impl CountMemo {
         moved.then_some(least)
     }
 
-    fn get(&self, family: &Option<Vec<i64>>) -> Option<&Memo> {
+    /// What was counted of `family`, with its generation.
+    fn get(&self, family: &Option<Vec<i64>>) -> Option<&(u64, Memo)> {
         family.as_ref().and_then(|f| self.seen.get(f))
     }
 
-    fn insert(&mut self, family: Option<Vec<i64>>, memo: impl FnOnce() -> Memo) {
+    /// What visits made ahead of their turn counted of `family`.
+    fn ahead(&self, family: &Option<Vec<i64>>) -> Option<&Memo> {
+        family.as_ref().and_then(|f| self.ahead.get(f))
+    }
+
+    /// Notes `memo`, made ahead of its size's turn, for `family` (when there is one): full
+    /// counts over a count that stopped.
+    fn note_ahead(&mut self, family: &Option<Vec<i64>>, memo: &Memo) {
         if let Some(f) = family {
-            self.seen.insert(f, memo());
+            if !matches!((self.ahead.get(f), memo), (Some(Memo::Counted(_)), Memo::Stopped(_))) {
+                self.ahead.insert(f.clone(), memo.clone());
+            }
+        }
+    }
+
+    /// Whether `visit` read what the memo holds of its family now (or did not read it).
+    fn unchanged(&self, visit: &Visit<'_>) -> bool {
+        visit.read.is_none_or(|read| self.get(&visit.family).map(|(generation, _)| *generation) == read)
+    }
+
+    /// Keeps `memo` for `family` (when there is one), as its next generation.
+    fn keep(&mut self, family: Option<Vec<i64>>, memo: Memo) {
+        if let Some(f) = family {
+            self.generations += 1;
+            self.seen.insert(f, (self.generations, memo));
         }
     }
 }

@@ -400,3 +400,38 @@ fn shared_memory_screening_tallies_every_size_over_the_limit() {
         }
     }
 }
+
+/// The search visits sizes on several threads ahead of their turn and commits them in order
+/// (`search::Ahead`): the report — the layouts kept, what was evaluated, every pruned region
+/// with its count and first example — is the one-thread search's, whatever the threads.
+#[test]
+fn a_search_on_several_threads_reports_what_one_thread_does() {
+    let calibration = Calibration::built_in_default().unwrap();
+    for (scop, params) in [
+        (common::sor(3), vec![6, 32, 32, 32]),
+        (common::jacobi(3), vec![6, 32, 32, 32]),
+        (common::sor(2), vec![16, 128, 128]),
+        // (where visits made ahead met counts of their family that a commit kept meanwhile)
+        (common::sor(3), vec![8, 64, 64, 64]),
+    ] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        for model in ModelKind::ALL {
+            for (staged, keep) in [(true, 1), (false, 1), (false, 10)] {
+                if params[1] == 64 && !staged {
+                    continue;
+                }
+                let options = SearchOptions { model, staged, keep, threads: 1, ..SearchOptions::default() };
+                let one = search(&shape, "test", &calibration, &options).unwrap();
+                for threads in [2, 5] {
+                    let many =
+                        search(&shape, "test", &calibration, &SearchOptions { threads, ..options.clone() }).unwrap();
+                    let what = format!("{model:?} staged={staged} keep={keep} on {threads} threads: {many}");
+                    assert_eq!(many.best, one.best, "{what}");
+                    assert_eq!(many.evaluated, one.evaluated, "{what}");
+                    assert_eq!(many.pruned, one.pruned, "{what}");
+                    assert_eq!(many.sizes_considered, one.sizes_considered, "{what}");
+                }
+            }
+        }
+    }
+}
