@@ -139,6 +139,9 @@ pub struct TileGeometry {
 /// The most arrays [`TileGeometry`] keeps for later counts.
 const SPARE_ARRAYS: usize = 64;
 
+/// The most spare arrays one count takes (its difference arrays and a few progressions' marks).
+const SPARE_PER_COUNT: usize = 16;
+
 /// A way to name a statement's instances in one tile: the iterators of the columns `free`
 /// (bit `j`: iterator `j`) and the band rows `rows` (bit `k`: row `k`), where the band map
 /// restricted to `rows` and the other columns is square and non-singular. Then an instance
@@ -174,12 +177,15 @@ impl TileGeometry {
         }
     }
 
-    /// The arrays kept from earlier counts (see [`TileGeometry::spare`]), taken.
+    /// Some of the arrays kept from earlier counts (see [`TileGeometry::spare`]), taken: at most
+    /// [`SPARE_PER_COUNT`], so that counts on other threads find some too.
     fn take_spare(&self) -> Vec<Vec<i64>> {
-        match self.spare.lock() {
-            Ok(mut spare) => std::mem::take(&mut *spare),
-            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
-        }
+        let mut spare = match self.spare.lock() {
+            Ok(spare) => spare,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let keep = spare.len().saturating_sub(SPARE_PER_COUNT);
+        spare.split_off(keep)
     }
 
     /// Keeps `arrays` for later counts (at most [`SPARE_ARRAYS`]).

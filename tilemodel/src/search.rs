@@ -22,6 +22,7 @@
 //! which `stencil-opt --explain-tile-sizes` prints.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::panic::AssertUnwindSafe;
@@ -72,7 +73,8 @@ pub struct SearchOptions {
     /// keeps none slower. With it, a search that keeps nothing is no error: its report has no
     /// choice.
     pub beat: Option<f64>,
-    /// Threads the search visits sizes on; 0: as many as the machine runs at once. The result
+    /// Threads the search visits sizes on; 0: as many as the machine runs at once where the
+    /// search is large enough to gain from them (`PARALLEL_FROM` sizes), else one. The result
     /// and the report do not depend on it.
     pub threads: usize,
 }
@@ -546,7 +548,10 @@ pub fn search(
     // counted) cannot beat the layouts kept. This changes how many layouts are evaluated, not
     // which are best.
     let groups = shape.phases.len().max(1);
-    let threads = if screened.len() >= PARALLEL_FROM { options.worker_threads() } else { 1 };
+    let threads = match options.threads {
+        0 if screened.len() < PARALLEL_FROM => 1,
+        _ => options.worker_threads(),
+    };
     let walk = Walk {
         shape,
         geometry: &geometry,
@@ -578,8 +583,8 @@ pub fn search(
     let mut commit = |i: usize, ahead: Option<MadeAhead<'_>>| -> Result<Standing> {
         let now = Standing::of(&walk, &best, &tally);
         let visit = match ahead {
-            Some((then, Some(Ok(visit))))
-                if then == now && (now.knows_bound() || read_lock(&counts).unchanged(&visit)) =>
+            Some((_, Some(Ok(visit))))
+                if visit.holds(&walk, now) && (now.knows_bound() || read_lock(&counts).unchanged(&visit)) =>
             {
                 visit
             }
@@ -643,8 +648,11 @@ pub fn search(
 }
 
 /// Searches with at least this many sizes left after the shared-memory bound visit them on
-/// several threads (fewer take a few milliseconds on one).
-const PARALLEL_FROM: usize = 64;
+/// several threads: the global-memory 3-D searches at GPU sizes (39 000–61 000 sizes, 0.2–0.8 s
+/// on one thread). Smaller ones take under 70 ms on one (1-D, 2-D, staged 3-D), and on several
+/// their first visits, made ahead with a cutoff that is still falling, cost more than the
+/// threads save (1-D SOR at 65 536, T = 512: 5 → 12 ms on two threads).
+const PARALLEL_FROM: usize = 8192;
 
 /// A size of the branch and bound's queue: its order key, its bound before counting, the sizes
 /// and the cheaper bounds of its wavefronts, tiles and full tiles.
@@ -700,10 +708,35 @@ struct Walk<'a> {
     shares_counts: bool,
 }
 
+/// Whether a layout predicted in `bound` seconds or more cannot beat `cutoff`: with the
+/// tolerance `evaluate_blocks` keeps ties with (a bound computed in another order of
+/// floating-point operations may exceed an equal prediction by a rounding).
+fn beyond(bound: f64, cutoff: f64) -> bool {
+    bound > cutoff * (1.0 + 1e-9)
+}
+
+/// The standing a visit is made with, and what it asked of its cutoff: the least bound it found
+/// beyond it and the greatest it found within. The visit is the same with any cutoff that
+/// answers those two alike ([`Visit::holds`]): each question only compares a bound with the
+/// cutoff, and the answer is monotone in the bound.
+struct Against {
+    standing: Standing,
+    least_beyond: Cell<f64>,
+    most_within: Cell<f64>,
+}
+
+impl Against {
+    fn new(standing: Standing) -> Against {
+        Against { standing, least_beyond: Cell::new(f64::INFINITY), most_within: Cell::new(f64::NEG_INFINITY) }
+    }
+}
+
 /// One size's visit: what it pruned, the counts it made, and the size's layouts to evaluate
 /// when no bound pruned it.
 struct Visit<'a> {
     tally: Tally,
+    /// What it was made against.
+    against: Against,
     /// The size's family ([`CountMemo::family`]), the generation of the family's counts it read
     /// from the memo when it did (`Some(None)`: none were kept), and the counts it made (for
     /// the family's later sizes: none without a family).
@@ -719,6 +752,20 @@ struct Ready<'a> {
     blocks: Cow<'a, [Block]>,
     /// Blocks whose warps were counted before the tiles.
     counted_warps: Vec<(Block, Vec<u64>)>,
+}
+
+impl Visit<'_> {
+    /// Whether the visit is the one the size would have with the standing `now` (the memo of
+    /// counts aside): the same prune reasons with examples, a cutoff or none alike, and a cutoff
+    /// that answers every question the visit asked of its own alike.
+    fn holds(&self, walk: &Walk<'_>, now: Standing) -> bool {
+        let then = self.against.standing;
+        then.known == now.known
+            && then.worst.is_some() == now.worst.is_some()
+            && now.cutoff(walk).is_none_or(|w| {
+                beyond(self.against.least_beyond.get(), w) && !beyond(self.against.most_within.get(), w)
+            })
+    }
 }
 
 impl<'a> Walk<'a> {
@@ -744,21 +791,34 @@ impl<'a> Walk<'a> {
         )
     }
 
+    /// Whether the caller visits sizes alone at `standing`: while the bounds apply and there is
+    /// no cutoff yet, as a visit without one counts every size in full (most of a 1-D search's
+    /// sizes would be counted before the first layout is kept).
+    fn alone(&self, standing: Standing) -> bool {
+        self.constrained && standing.worst.is_none()
+    }
+
     /// The standing before any size is committed: nothing kept, no region pruned.
     fn standing_at_start(&self) -> Standing {
         Standing::of(self, &[], &Tally::default())
     }
 
-    /// A layout predicted in `bound` seconds or more cannot be kept: with the tolerance
-    /// `evaluate_blocks` keeps ties with (a bound computed in another order of floating-point
-    /// operations may exceed an equal prediction by a rounding).
-    fn beyond(&self, standing: Standing, bound: f64) -> bool {
-        standing.cutoff(self).is_some_and(|w| bound > w * (1.0 + 1e-9))
+    /// Whether a layout predicted in `bound` seconds or more cannot be kept (`beyond`), noted in
+    /// `against`.
+    fn beyond(&self, against: &Against, bound: f64) -> bool {
+        let Some(cutoff) = against.standing.cutoff(self) else { return false };
+        let out = beyond(bound, cutoff);
+        if out {
+            against.least_beyond.set(against.least_beyond.get().min(bound));
+        } else {
+            against.most_within.set(against.most_within.get().max(bound));
+        }
+        out
     }
 
     /// Prunes `sizes` for the bound when `bound` is beyond the cutoff; whether it did.
-    fn skip(&self, standing: Standing, tally: &mut Tally, bound: f64, sizes: &[i64]) -> bool {
-        let out = self.beyond(standing, bound);
+    fn skip(&self, against: &Against, tally: &mut Tally, bound: f64, sizes: &[i64]) -> bool {
+        let out = self.beyond(against, bound);
         if out {
             tally.prune(PruneReason::Bound, || {
                 format!("{} cannot take less than {:.3} ms", sizes_text(sizes), bound * 1e3)
@@ -805,10 +865,16 @@ impl<'a> Walk<'a> {
         let (shape, model, device, options) = (self.shape, self.model, self.device, self.options);
         let (_, bound, sizes, cheaper) = item;
         let (bound, cheaper) = (*bound, *cheaper);
-        let mut visit =
-            Visit { tally: Tally::within(standing.known), family: None, read: None, counted: None, ready: None };
-        let tally = &mut visit.tally;
-        if self.skip(standing, tally, bound, sizes) {
+        let mut visit = Visit {
+            tally: Tally::within(standing.known),
+            against: Against::new(standing),
+            family: None,
+            read: None,
+            counted: None,
+            ready: None,
+        };
+        let (tally, against) = (&mut visit.tally, &visit.against);
+        if self.skip(against, tally, bound, sizes) {
             return Ok(visit);
         }
         let points = wavefront_points(shape, sizes);
@@ -822,11 +888,11 @@ impl<'a> Walk<'a> {
         // against the same cutoff; only once the region has its first example, so that the
         // example and its figure stay those of the bound that pruned it first.
         let mut early: Option<(TileMemory, Vec<Block>, Vec<BlockFacts>)> = None;
-        if standing.cutoff(self).is_some() && !options.staged && tally.has(PruneReason::Bound) {
+        if against.standing.cutoff(self).is_some() && !options.staged && tally.has(PruneReason::Bound) {
             let memory = global_memory(shape, sizes);
             let (fitting, facts) = block_facts(shape, sizes, &points, &memory, &blocks, device, options, residencies);
             let cheap = self.bound_inputs(&points, &memory, cheaper);
-            if self.beyond(standing, model.lower_bound_over_blocks(&cheap, &facts, device)) {
+            if self.beyond(against, model.lower_bound_over_blocks(&cheap, &facts, device)) {
                 tally.prune_more(PruneReason::Bound, 1);
                 return Ok(visit);
             }
@@ -835,12 +901,8 @@ impl<'a> Walk<'a> {
         let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
         let layered = [wavefronts, tiles, full];
         let no_memory = TileMemory::default();
-        if self.skip(
-            standing,
-            tally,
-            model.lower_bound(&self.bound_inputs(&points, &no_memory, layered), device),
-            sizes,
-        ) {
+        if self.skip(against, tally, model.lower_bound(&self.bound_inputs(&points, &no_memory, layered), device), sizes)
+        {
             return Ok(visit);
         }
         let (memory, early) = match early {
@@ -884,9 +946,9 @@ impl<'a> Walk<'a> {
         // counts the warps of the blocks the counts leave, as before. It reuses the warps
         // counted here.
         let mut counted_warps: Vec<(Block, Vec<u64>)> = Vec::new();
-        if standing.cutoff(self).is_some() && model.bound_uses_warps() {
+        if against.standing.cutoff(self).is_some() && model.bound_uses_warps() {
             let bounds = model.lower_bounds_per_block(&with_memory, &facts, device);
-            let open: Vec<usize> = (0..facts.len()).filter(|&i| !self.beyond(standing, bounds[i])).collect();
+            let open: Vec<usize> = (0..facts.len()).filter(|&i| !self.beyond(against, bounds[i])).collect();
             // (plus a prefix's worth per block for the setting up, which the estimate leaves out)
             let warps_cost: u64 = open
                 .iter()
@@ -900,7 +962,7 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        if self.skip(standing, tally, model.lower_bound_over_blocks(&with_memory, &facts, device), sizes) {
+        if self.skip(against, tally, model.lower_bound_over_blocks(&with_memory, &facts, device), sizes) {
             return Ok(visit);
         }
         // A size of the same family under a row symmetry (`inter::row_symmetries`) was counted
@@ -917,15 +979,15 @@ impl<'a> Walk<'a> {
             visit.read = Some(kept.map(|(generation, _)| *generation));
             match kept {
                 Some((_, memo)) => Some(memo.clone()),
-                None if self.shares_counts && standing.knows_bound() => counts.ahead(&visit.family).cloned(),
+                None if self.shares_counts && against.standing.knows_bound() => counts.ahead(&visit.family).cloned(),
                 None => None,
             }
         };
-        let known = match (memo, standing.cutoff(self)) {
+        let known = match (memo, against.standing.cutoff(self)) {
             (Some(Memo::Counted(counted)), _) => Some(counted),
             (Some(Memo::Stopped(seen)), Some(_)) => {
                 let at_least = model.lower_bound_over_blocks(&seen.bound(&with_memory), &facts, device);
-                if self.beyond(standing, at_least) {
+                if self.beyond(against, at_least) {
                     tally.prune(PruneReason::Bound, || {
                         format!("{} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
                     });
@@ -939,7 +1001,7 @@ impl<'a> Walk<'a> {
         // kept: the bound with all of them (below) would skip the size too, as it only grows
         // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
         // least those counted plus the count's bound of those left (`inter::Stop`).
-        let inter = match (known, standing.cutoff(self)) {
+        let inter = match (known, against.standing.cutoff(self)) {
             (Some(inter), _) => inter,
             (None, Some(_)) => {
                 let mut at_least = 0.0;
@@ -955,7 +1017,7 @@ impl<'a> Walk<'a> {
                         ..with_memory
                     };
                     at_least = model.lower_bound_over_blocks(&partly, &facts, device);
-                    let out = self.beyond(standing, at_least);
+                    let out = self.beyond(against, at_least);
                     if out {
                         seen = Seen::of(partial);
                     }
@@ -969,7 +1031,7 @@ impl<'a> Walk<'a> {
                     None => {
                         visit.counted = visit.family.is_some().then_some(Memo::Stopped(seen));
                         if let Some(memo) =
-                            visit.counted.as_ref().filter(|_| self.shares_counts && standing.knows_bound())
+                            visit.counted.as_ref().filter(|_| self.shares_counts && against.standing.knows_bound())
                         {
                             write_lock(counts).note_ahead(&visit.family, memo);
                         }
@@ -986,7 +1048,7 @@ impl<'a> Walk<'a> {
                 counted
             }
         };
-        if self.shares_counts && standing.knows_bound() {
+        if self.shares_counts && against.standing.knows_bound() {
             if let Some(memo) = &visit.counted {
                 write_lock(counts).note_ahead(&visit.family, memo);
             }
@@ -1004,7 +1066,7 @@ impl<'a> Walk<'a> {
             tiles: tile.inter.total_tiles() as f64,
             full: tile.inter.total_full() as f64,
         };
-        if self.skip(standing, tally, model.lower_bound_over_blocks(&counted, &facts, device), sizes) {
+        if self.skip(against, tally, model.lower_bound_over_blocks(&counted, &facts, device), sizes) {
             return Ok(visit);
         }
         visit.ready = Some(Ready { tile, blocks, counted_warps });
@@ -1014,9 +1076,13 @@ impl<'a> Walk<'a> {
 
 /// Visits of the queue's sizes made ahead of their turn on worker threads, while the caller
 /// commits them in order (thesis Alg. 5.1's loop, parallel, with the sequential loop's result):
-/// a worker takes the next [`BATCH`] sizes not yet visited, at most [`AHEAD`] per thread past
-/// the last one committed, and visits them with the standing of the last commit; the caller
-/// takes the visits in the queue's order with the standing they were made with.
+/// a worker takes the next [`BATCH`] sizes not yet visited, at most a window past the last one
+/// committed, and visits them with the standing of the last commit; the caller takes the visits
+/// in the queue's order and keeps each that [`Visit::holds`] at its turn (a cutoff that has
+/// fallen since mostly answers its questions alike), making the others again. The caller visits
+/// alone until there is a cutoff ([`Walk::alone`]), and drops the visits made ahead when the
+/// prune reasons with an example change (at most once per reason). The window is one batch per
+/// thread after the cutoff fell, doubling per batch it holds, up to [`AHEAD`] per thread.
 struct Ahead<'a> {
     board: Mutex<Board<'a>>,
     /// Signalled when a visit is posted (the caller waits for the next one).
@@ -1032,9 +1098,12 @@ struct Board<'a> {
     /// The standing after the last commit, and how many sizes are committed.
     standing: Standing,
     committed: usize,
+    /// How far past the last commit workers may visit.
+    window: usize,
     /// The first size of the next batch to visit.
     next: usize,
-    /// How many times the standing moved: the visits made before are dropped.
+    /// How many times the visits made ahead were dropped (a batch of an earlier epoch is not
+    /// posted).
     epoch: u64,
     /// Set when the caller stops (an error): workers leave.
     stop: bool,
@@ -1055,9 +1124,9 @@ type Commit<'c, 'a> = dyn FnMut(usize, Option<MadeAhead<'a>>) -> Result<Standing
 /// a microsecond, so one signal per size would cost more than the visits.
 const BATCH: usize = 64;
 
-/// Sizes per thread a worker may visit past the last one committed: enough to keep the
-/// threads busy while one count takes long, few enough that little is visited again when the
-/// standing moves (a better layout kept).
+/// The most sizes per thread a worker may visit past the last one committed: enough to keep the
+/// threads busy while one count takes long, few enough that little is visited again when a
+/// visit made ahead does not hold.
 const AHEAD: usize = 1024;
 
 impl<'a> Ahead<'a> {
@@ -1076,6 +1145,7 @@ impl<'a> Ahead<'a> {
                 visits: HashMap::new(),
                 standing: walk.standing_at_start(),
                 committed: 0,
+                window: BATCH * threads,
                 next: 0,
                 epoch: 0,
                 stop: false,
@@ -1083,36 +1153,50 @@ impl<'a> Ahead<'a> {
             posted: Condvar::new(),
             committed: Condvar::new(),
         };
-        let window = AHEAD * threads;
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                scope.spawn(|| ahead.work(walk, queue, counts, window));
+                scope.spawn(|| ahead.work(walk, queue, counts));
             }
             // The workers leave when the caller is done, also when a commit panics.
             let _leave = Leave(&ahead);
-            ahead.commit_all(queue.len(), commit)
+            ahead.commit_all(walk, queue.len(), threads, commit)
         })
     }
 
-    /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order. When a commit moves
-    /// the standing, the visits made ahead with the old one are dropped, and the workers start
-    /// again from the next size with the new one.
-    fn commit_all(&self, n: usize, commit: &mut Commit<'_, 'a>) -> Result<()> {
+    /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order. When a commit
+    /// changes the prune reasons with an example, or makes the first cutoff, the visits made
+    /// ahead are dropped and the workers start again from the next size.
+    fn commit_all(&self, walk: &Walk<'a>, n: usize, threads: usize, commit: &mut Commit<'_, 'a>) -> Result<()> {
+        let (least, most) = (BATCH * threads, AHEAD * threads);
+        let mut tightened = false;
         let mut at = 0;
         let mut standing = lock(&self.board).standing;
         while at < n {
-            let made = self.take(at);
             let mut moved = false;
-            for visit in made {
-                let after = commit(at, Some(visit))?;
-                at += 1;
-                moved = after != standing;
+            if walk.alone(standing) {
+                // (no worker visits ahead yet: `Walk::alone`)
+                let after = commit(at, None)?;
+                tightened |= after.worst != standing.worst;
                 standing = after;
-                if moved {
-                    break;
+                at += 1;
+                moved = !walk.alone(standing);
+            } else {
+                for visit in self.take(at) {
+                    let after = commit(at, Some(visit))?;
+                    at += 1;
+                    moved = after.known != standing.known || after.worst.is_some() != standing.worst.is_some();
+                    tightened |= after.worst != standing.worst;
+                    standing = after;
+                    if moved {
+                        break;
+                    }
                 }
             }
             let mut board = lock(&self.board);
+            // Visits made with a cutoff that has fallen since are the same, but their counts ran
+            // longer: while it falls the workers keep close, and go further as it holds.
+            board.window = if tightened { least } else { (board.window * 2).min(most) };
+            tightened = false;
             board.standing = standing;
             board.committed = at;
             if moved {
@@ -1129,7 +1213,7 @@ impl<'a> Ahead<'a> {
     /// A worker: visits batches of sizes until the caller stops. It takes the next batch under
     /// the lock, with the standing and epoch it is visited with (the caller may move the next
     /// batch back when the standing moves: a worker holds no batch while it waits).
-    fn work(&self, walk: &Walk<'a>, queue: &[QueueItem], counts: &RwLock<CountMemo>, window: usize) {
+    fn work(&self, walk: &Walk<'a>, queue: &[QueueItem], counts: &RwLock<CountMemo>) {
         let mut residencies = Residencies::default();
         loop {
             let (start, standing, epoch) = {
@@ -1138,7 +1222,10 @@ impl<'a> Ahead<'a> {
                     if board.stop {
                         return;
                     }
-                    if board.next < queue.len() && board.next < board.committed + window {
+                    if board.next < queue.len()
+                        && board.next < board.committed + board.window
+                        && !walk.alone(board.standing)
+                    {
                         break;
                     }
                     board = self.committed.wait(board).unwrap_or_else(PoisonError::into_inner);
