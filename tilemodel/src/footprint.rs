@@ -454,24 +454,15 @@ fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Ima
     // Per band coordinate, the index step of u_k + 1.
     let step: Vec<i64> = (0..m).map(|k| (0..r).map(|d| g[d][k] * own[d]).sum()).collect();
     let mut seen = vec![0u64; cells.div_ceil(64) as usize];
-    let mut u = vec![0i64; m];
-    let mut index: i64 = (0..r).map(|d| -lo[d] * own[d]).sum();
-    'walk: loop {
-        seen[(index / 64) as usize] |= 1 << (index % 64);
-        let mut k = m;
-        loop {
-            if k == 0 {
-                break 'walk;
+    let origin: i64 = (0..r).map(|d| -lo[d] * own[d]).sum();
+    let whole: Vec<(i64, i64)> = sizes.iter().map(|&s| (0, s - 1)).collect();
+    match entry_slabs(g, sizes) {
+        Some(slabs) => {
+            for slab in slabs {
+                mark_images(&mut seen, &slab, &step, origin);
             }
-            k -= 1;
-            if u[k] + 1 < sizes[k] {
-                u[k] += 1;
-                index += step[k];
-                break;
-            }
-            index -= step[k] * u[k];
-            u[k] = 0;
         }
+        None => mark_images(&mut seen, &whole, &step, origin),
     }
     let mut out = Vec::new();
     for (w, &bits) in seen.iter().enumerate() {
@@ -492,6 +483,75 @@ fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Ima
     Ok(Images { origin: lo, cells: out })
 }
 
+/// Marks in `seen` the index `origin + Σ_k step_k·u_k` of every `u` in the box `ranges`
+/// (inclusive, each non-empty).
+fn mark_images(seen: &mut [u64], ranges: &[(i64, i64)], step: &[i64], origin: i64) {
+    let m = ranges.len();
+    let mut u: Vec<i64> = ranges.iter().map(|&(lo, _)| lo).collect();
+    let mut index: i64 = origin + (0..m).map(|k| step[k] * u[k]).sum::<i64>();
+    'walk: loop {
+        seen[(index / 64) as usize] |= 1 << (index % 64);
+        let mut k = m;
+        loop {
+            if k == 0 {
+                break 'walk;
+            }
+            k -= 1;
+            if u[k] < ranges[k].1 {
+                u[k] += 1;
+                index += step[k];
+                break;
+            }
+            index -= step[k] * (u[k] - ranges[k].0);
+            u[k] = ranges[k].0;
+        }
+    }
+}
+
+/// Slabs of the tile box `[0, s − 1]` whose points have every image `G·u` the box has, when
+/// walking them costs less than walking the box: with `v` a primitive integer vector of `G`'s
+/// kernel (`G·v = 0`; the cofactors of `G` when it has one row fewer than columns, as a
+/// footprint's `F·Φ⁻¹` has: the array's dimensions against the band's rows with time), the
+/// points `u + λ·v` of the box have one image, and the first of them, whose predecessor
+/// `u + (λ − 1)·v` leaves the box, has `u_k < v_k` for some `v_k > 0` or `u_k > s_k − 1 + v_k`
+/// for some `v_k < 0`: those slabs, one per non-zero `v_k`, hold a point of every image. On a
+/// skewed tile of `T` time steps this walks about `(s_1 + s_2 + …)/T` of the box instead of all
+/// of it. `None`: no such vector, or slabs no smaller than the box.
+fn entry_slabs(g: &[Vec<i64>], sizes: &[i64]) -> Option<Vec<Vec<(i64, i64)>>> {
+    let m = sizes.len();
+    if g.len() + 1 != m || g.iter().any(|row| row.len() != m) {
+        return None;
+    }
+    // v_k = (−1)^k det(G without column k): each row of G·v is the expansion of a determinant
+    // with that row twice.
+    let mut v = Vec::with_capacity(m);
+    for k in 0..m {
+        let minor: Vec<Vec<i64>> =
+            g.iter().map(|row| row.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, &x)| x).collect()).collect();
+        let d = i64::try_from(stencil_poly::determinant(&minor)?).ok()?;
+        v.push(if k % 2 == 0 { d } else { d.checked_neg()? });
+    }
+    let divisor = v.iter().fold(0i64, |a, &x| crate::inter::gcd(a, x.abs()));
+    if divisor == 0 {
+        return None;
+    }
+    let volume: u128 = sizes.iter().map(|&s| s as u128).product();
+    let mut walked = 0u128;
+    let mut slabs = Vec::new();
+    for (k, &vk) in v.iter().enumerate() {
+        let vk = vk / divisor;
+        if vk == 0 {
+            continue;
+        }
+        let thick = vk.unsigned_abs().min(sizes[k] as u64) as i64;
+        let mut slab: Vec<(i64, i64)> = sizes.iter().map(|&s| (0, s - 1)).collect();
+        slab[k] = if vk > 0 { (0, thick - 1) } else { (sizes[k] - thick, sizes[k] - 1) };
+        walked += volume / sizes[k] as u128 * thick as u128;
+        slabs.push(slab);
+    }
+    (walked < volume).then_some(slabs)
+}
+
 fn mat_mul(a: &[Vec<i64>], b: &[Vec<i64>]) -> Vec<Vec<i64>> {
     a.iter()
         .map(|row| (0..b.first().map_or(0, Vec::len)).map(|j| (0..row.len()).map(|k| row[k] * b[k][j]).sum()).collect())
@@ -500,4 +560,64 @@ fn mat_mul(a: &[Vec<i64>], b: &[Vec<i64>]) -> Vec<Vec<i64>> {
 
 fn dot(a: &[i64], b: &[i64]) -> i64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The images `G·u` of every point of the box `[0, s − 1]`, walked point by point, as
+    /// linear indices with `strides` from the least image.
+    fn walked(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Vec<i64> {
+        let r = g.len();
+        let mut all = std::collections::BTreeSet::new();
+        let mut u = vec![0i64; sizes.len()];
+        loop {
+            all.insert((0..r).map(|d| dot(&g[d], &u)).collect::<Vec<i64>>());
+            let Some(k) = (0..u.len()).rev().find(|&k| u[k] + 1 < sizes[k]) else { break };
+            u[k] += 1;
+            u[k + 1..].iter_mut().for_each(|x| *x = 0);
+        }
+        let lo: Vec<i64> = (0..r).map(|d| all.iter().map(|p| p[d]).min().unwrap_or(0)).collect();
+        let mut out: Vec<i64> = all.iter().map(|p| (0..r).map(|d| (p[d] - lo[d]) * strides[d]).sum()).collect();
+        out.sort_unstable();
+        out
+    }
+
+    proptest! {
+        /// The images found by walking only the entry slabs of a kernel direction (or the whole
+        /// box) are every image of the box, for maps with one row fewer than columns (where the
+        /// slabs apply: a footprint's array dimensions against the band's rows) or as many.
+        #[test]
+        fn images_are_those_of_every_point(
+            rows in 2usize..=4,
+            square in any::<bool>(),
+            entries in proptest::collection::vec(-2i64..=2, 16),
+            sizes in proptest::collection::vec(1i64..=7, 4),
+        ) {
+            let r = if square { rows } else { rows - 1 };
+            let g: Vec<Vec<i64>> = (0..r).map(|d| entries[d * rows..(d + 1) * rows].to_vec()).collect();
+            let sizes = &sizes[..rows];
+            let extent: Vec<i64> =
+                (0..r).map(|d| g[d].iter().zip(sizes).map(|(&c, &s)| (c * (s - 1)).abs()).sum::<i64>() + 1).collect();
+            let mut strides = vec![1i64; r];
+            for d in (0..r.saturating_sub(1)).rev() {
+                strides[d] = strides[d + 1] * extent[d + 1];
+            }
+            let mut found = distinct_images(&g, sizes, &strides).unwrap().cells;
+            found.sort_unstable();
+            prop_assert_eq!(found, walked(&g, sizes, &strides));
+        }
+
+        /// Skewed tiles' footprints (`i − t`, `j − t`: the band rows `(t, t + i, t + j)`) walk
+        /// slabs one point thick along each row, not the box (rows of at least 4 points).
+        #[test]
+        fn skewed_footprints_walk_slabs(t in 4i64..40, s in proptest::collection::vec(4i64..40, 2)) {
+            let g = vec![vec![-1, 1, 0], vec![-1, 0, 1]];
+            let slabs = entry_slabs(&g, &[t, s[0], s[1]]).unwrap();
+            prop_assert_eq!(slabs.len(), 3);
+            prop_assert!(slabs.iter().all(|slab| slab.iter().filter(|(lo, hi)| lo == hi).count() >= 1));
+        }
+    }
 }

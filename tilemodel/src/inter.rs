@@ -716,12 +716,13 @@ fn parallel(a: &[i64], b: &[i64]) -> bool {
         .all(|i| (0..a.len()).all(|j| i128::from(a[i]) * i128::from(b[j]) == i128::from(a[j]) * i128::from(b[i])))
 }
 
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
+/// `gcd(a, b)` of non-negative numbers (`gcd(a, 0) = a`).
+pub(crate) fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a, b);
+    while b != 0 {
+        (a, b) = (b, a % b);
     }
+    a
 }
 
 /// Every `r`-subset of `0..n`, in lexicographic order.
@@ -1883,15 +1884,6 @@ impl Counter<'_, '_> {
     }
 }
 
-/// `gcd(a, b)` of non-negative numbers, `b > 0`.
-fn gcd_i64(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a, b);
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
 /// `a·b`, an error on overflow.
 #[inline]
 fn mul(a: i128, b: i128) -> Result<i128> {
@@ -1960,7 +1952,7 @@ impl Direction {
     /// `None` when `b − a` overflows (`b > 0`).
     fn new(a: i64, b: i64) -> Option<Direction> {
         let p = b.checked_sub(a)?;
-        let g = gcd_i64(a.checked_abs()?, b);
+        let g = gcd(a.checked_abs()?, b);
         let parts = |step: i128| -> Option<(i64, i64)> {
             let b = i128::from(b);
             Some((i64::try_from(step.div_euclid(b)).ok()?, i64::try_from(step.rem_euclid(b)).ok()?))
