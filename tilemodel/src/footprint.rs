@@ -373,17 +373,26 @@ pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
                 // The distinct base indices lin(G·u − min G·u) over the tile, then each access
                 // adds its constant's index.
                 let base = distinct_images(&g, sizes, &strides)?;
+                // The base cells as a bitmap, shifted into the array's box once per access (a
+                // word at a time: the accesses of a stencil share their base).
+                let mut bits = vec![0u64; (base.cells.iter().max().map_or(0, |&c| c + 1) as u64).div_ceil(64) as usize];
+                for &cell in &base.cells {
+                    bits[(cell / 64) as usize] |= 1 << (cell % 64);
+                }
                 for (offset, write) in accesses {
                     let shift: i64 = (0..g.len())
                         .map(|d| (offset[d] - dot(&g[d], &s.shift) - b[d].0 + base.origin[d]) * strides[d])
                         .sum();
-                    let target = if write { &mut written } else { &mut read };
-                    for &cell in &base.cells {
-                        let i = cell + shift;
-                        if i >= 0 && (i as u64) < cells {
-                            target[(i / 64) as usize] |= 1 << (i % 64);
-                        }
-                    }
+                    or_shifted(if write { &mut written } else { &mut read }, &bits, shift);
+                }
+            }
+        }
+        // (the bits past the box's last cell are none of its elements)
+        if cells % 64 != 0 {
+            let keep = (1u64 << (cells % 64)) - 1;
+            for v in [&mut read, &mut written] {
+                if let Some(last) = v.last_mut() {
+                    *last &= keep;
                 }
             }
         }
@@ -481,6 +490,26 @@ fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Ima
         }
     }
     Ok(Images { origin: lo, cells: out })
+}
+
+/// `target |= source << shift` on bitmaps (bit `i` of word `i / 64`), `shift` of either sign;
+/// bits shifted below 0 or past `target`'s words are dropped.
+fn or_shifted(target: &mut [u64], source: &[u64], shift: i64) {
+    let (words, bits) = (shift.div_euclid(64), shift.rem_euclid(64) as u32);
+    for (j, &w) in source.iter().enumerate() {
+        if w == 0 {
+            continue;
+        }
+        let q = j as i64 + words;
+        if let Some(t) = usize::try_from(q).ok().and_then(|q| target.get_mut(q)) {
+            *t |= w << bits;
+        }
+        if bits > 0 {
+            if let Some(t) = usize::try_from(q + 1).ok().and_then(|q| target.get_mut(q)) {
+                *t |= w >> (64 - bits);
+            }
+        }
+    }
 }
 
 /// Marks in `seen` the index `origin + Σ_k step_k·u_k` of every `u` in the box `ranges`
@@ -608,6 +637,25 @@ mod tests {
             let mut found = distinct_images(&g, sizes, &strides).unwrap().cells;
             found.sort_unstable();
             prop_assert_eq!(found, walked(&g, sizes, &strides));
+        }
+
+        /// A bitmap shifted into another word by word is the one shifted bit by bit.
+        #[test]
+        fn shifted_bitmaps_are_shifted_bits(
+            source in proptest::collection::vec(any::<u64>(), 0..6),
+            words in 0usize..8,
+            shift in -400i64..400,
+        ) {
+            let mut target = vec![0u64; words];
+            or_shifted(&mut target, &source, shift);
+            let mut expected = vec![0u64; words];
+            for i in 0..source.len() * 64 {
+                let j = i as i64 + shift;
+                if source[i / 64] >> (i % 64) & 1 == 1 && j >= 0 && (j as usize) < words * 64 {
+                    expected[j as usize / 64] |= 1 << (j % 64);
+                }
+            }
+            prop_assert_eq!(target, expected);
         }
 
         /// Skewed tiles' footprints (`i − t`, `j − t`: the band rows `(t, t + i, t + j)`) walk
