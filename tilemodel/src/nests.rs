@@ -120,14 +120,14 @@ pub fn search_nests(
             }
         }));
         let best = joint.first().map(|r| r.prediction.seconds);
-        let proven = best.is_none_or(|b| b <= threshold * (1.0 + 1e-9));
+        let proven = best.is_none_or(|b| !crate::search::beyond(b, threshold));
         if !proven && k < MOST_CANDIDATES {
             k = (k * 4).min(MOST_CANDIDATES);
             continue;
         }
         joint.truncate(keep);
         if let Some(beat) = options.beat {
-            joint.retain(|r| r.prediction.seconds <= beat * (1.0 + 1e-9));
+            joint.retain(|r| !crate::search::beyond(r.prediction.seconds, beat));
         }
         if joint.is_empty() && options.beat.is_none() {
             return Err(TileModelError::NoLayout(format!(

@@ -622,7 +622,7 @@ pub fn search(
     // Layouts `evaluate_blocks` kept before the list was full may be slower than the time to
     // beat (with the same tolerance as the pruning).
     if let Some(beat) = options.beat {
-        best.retain(|r| r.prediction.seconds <= beat * (1.0 + 1e-9));
+        best.retain(|r| !beyond(r.prediction.seconds, beat));
     }
     if best.is_empty() && options.beat.is_none() {
         let why: Vec<String> =
@@ -708,10 +708,10 @@ struct Walk<'a> {
     shares_counts: bool,
 }
 
-/// Whether a layout predicted in `bound` seconds or more cannot beat `cutoff`: with the
-/// tolerance `evaluate_blocks` keeps ties with (a bound computed in another order of
-/// floating-point operations may exceed an equal prediction by a rounding).
-fn beyond(bound: f64, cutoff: f64) -> bool {
+/// Whether a layout predicted in `bound` seconds or more cannot beat `cutoff`: with a tolerance
+/// that keeps ties (a bound computed in another order of floating-point operations may exceed
+/// an equal prediction by a rounding). Every comparison of the search with its cutoff.
+pub(crate) fn beyond(bound: f64, cutoff: f64) -> bool {
     bound > cutoff * (1.0 + 1e-9)
 }
 
@@ -1527,7 +1527,7 @@ fn evaluate_blocks(
             let cheap = LayoutInputs::with_fewest_warps(shape, tile, block, options.registers, device);
             if cheap.residency.blocks_per_sm > 0 {
                 let at_least = model.predict(&cheap, device)?.seconds;
-                if at_least > w * (1.0 + 1e-9) {
+                if beyond(at_least, w) {
                     tally.prune(PruneReason::BlockBound, || {
                         format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
                     });
@@ -1555,7 +1555,7 @@ fn evaluate_blocks(
             let lanes = FirstLanes::new(shape, sizes, block)?;
             let some = LayoutInputs::with_warps(shape, tile, block, lanes.at_least(shape), options.registers, device);
             let at_least = model.predict(&some, device)?.seconds;
-            if at_least > w * (1.0 + 1e-9) {
+            if beyond(at_least, w) {
                 tally.prune(PruneReason::BlockBound, || {
                     format!("{} on {block} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
                 });
@@ -1572,7 +1572,7 @@ fn evaluate_blocks(
         };
         let prediction = model.predict(&layout, device)?;
         let worst = best.last().map(|r| r.prediction.seconds);
-        let out = best.len() >= options.keep && worst.is_some_and(|w| prediction.seconds > w * (1.0 + 1e-9));
+        let out = best.len() >= options.keep && worst.is_some_and(|w| beyond(prediction.seconds, w));
         // A block whose warps were counted before the tiles is predicted exactly, without the
         // bound with fewer warps above: when that prediction cannot make the list, it counts as
         // pruned by the bound (as it was before), so that `evaluated` still says how many
