@@ -400,6 +400,12 @@ pub fn pass_info() -> PassInfo {
                 default: "",
                 description: "sizes=auto: smallest data reuse L_TILE/N_mem of a staged tile (thesis 5.4.1); empty: 1, or half the best a size within the shared-memory limit reaches",
             },
+            OptionInfo {
+                name: "search-threads",
+                kind: OptionKind::Int,
+                default: "0",
+                description: "sizes=auto: threads the search visits tile sizes on; 0: as many as the machine runs at once for searches of 8192 sizes or more (3-D at GPU sizes), else one. The choice and --explain-tile-sizes do not depend on it",
+            },
         ],
         factory: |opts| {
             let o = PolyTileOptions::parse(opts)?;
@@ -481,6 +487,9 @@ impl PolyTileOptions {
             return Err(bad("shared-memory", format!("{shared_memory} bytes; give 0 or more")));
         }
         let staging = Staging::parse(opts.string("staging")).map_err(|e| bad("staging", e))?;
+        let threads = opts.int("search-threads");
+        let threads = usize::try_from(threads)
+            .map_err(|_| bad("search-threads", format!("{threads} threads; give 0 (the machine's) or more")))?;
         let search = AutoOptions {
             model,
             calibration,
@@ -490,6 +499,7 @@ impl PolyTileOptions {
             registers,
             min_reuse,
             compare_intra: opts.string("intra") == INTRA_BY_MODEL,
+            threads,
         };
         Ok(PolyTileOptions { spec: TilingSpec { sizes, options, auto: None }, search, auto })
     }

@@ -57,6 +57,10 @@ pub struct AutoOptions {
     /// against 38 ms); and the skewed search is the slow one (3-D Jacobi at 256³: 8 s of 8.3).
     /// Only `poly-tile` reads it: not recorded in `poly.tiling`.
     pub compare_intra: bool,
+    /// `poly-tile{search-threads}`: the threads the search runs on (0: the machine's, where
+    /// the search is large enough; [`stencil_tilemodel::SearchOptions::threads`]). The result
+    /// does not depend on it, so it is not recorded in `poly.tiling`.
+    pub threads: usize,
 }
 
 impl Default for AutoOptions {
@@ -70,6 +74,7 @@ impl Default for AutoOptions {
             registers: None,
             min_reuse: None,
             compare_intra: false,
+            threads: 0,
         }
     }
 }
@@ -479,6 +484,7 @@ pub fn search_shape(
         fixed_block: fixed_block.map(|b| Block::new(to_u32(b[0]), to_u32(b[1]), to_u32(b[2]))),
         keep,
         beat,
+        threads: auto.threads,
         ..SearchOptions::default()
     };
     let report =
