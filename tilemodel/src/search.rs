@@ -572,10 +572,11 @@ pub fn search(
     let counts = RwLock::new(counts);
     let mut residencies = Residencies::default();
     // Each size is committed in the queue's order: its visit (made ahead on a worker thread, or
-    // here) merged into the tally and the memo, and its layouts evaluated. A visit made with
-    // the standing the search has at the size's turn, and with the memo's counts of its family
-    // as they are then, is the one it would have had then (the same function on the same
-    // arguments); the others are made again (`Ahead`). Once the bound's region has its first
+    // here) merged into the tally and the memo, and its layouts evaluated. A visit that holds at
+    // the size's turn (`Visit::holds`: the same prune reasons with examples, and every question
+    // it asked of its cutoff answered alike by the cutoff then), made with the memo's counts of
+    // its family as they are then, is the one it would have had then; the others are made again
+    // (`Ahead`). Once the bound's region has its first
     // example, the memo's counts need not be the same: with other counts of the family (or
     // none) a visit prunes the size for the bound or evaluates it as with these (a count that
     // stopped bounds the size below its own count, which bounds it below its time, and exact
