@@ -1076,8 +1076,9 @@ impl<'a> Walk<'a> {
 }
 
 /// Visits of the queue's sizes made ahead of their turn on worker threads, while the caller
-/// commits them in order (thesis Alg. 5.1's loop, parallel, with the sequential loop's result):
-/// a worker takes the next [`BATCH`] sizes not yet visited, at most a window past the last one
+/// commits them in order (thesis Alg. 5.1's loop, parallel, with the sequential loop's result;
+/// `threads − 1` workers, and the caller visits a batch itself whenever it would wait): a worker
+/// takes the next [`BATCH`] sizes not yet visited, at most a window past the last one
 /// committed, and visits them with the standing of the last commit; the caller takes the visits
 /// in the queue's order and keeps each that [`Visit::holds`] at its turn (a cutoff that has
 /// fallen since mostly answers its questions alike), making the others again. The caller visits
@@ -1155,19 +1156,29 @@ impl<'a> Ahead<'a> {
             committed: Condvar::new(),
         };
         std::thread::scope(|scope| {
-            for _ in 0..threads {
+            // (the caller visits too while it waits: `Ahead::take`)
+            for _ in 1..threads {
                 scope.spawn(|| ahead.work(walk, queue, counts));
             }
             // The workers leave when the caller is done, also when a commit panics.
             let _leave = Leave(&ahead);
-            ahead.commit_all(walk, queue.len(), threads, commit)
+            ahead.commit_all(walk, queue, counts, threads, commit)
         })
     }
 
     /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order. When a commit
     /// changes the prune reasons with an example, or makes the first cutoff, the visits made
     /// ahead are dropped and the workers start again from the next size.
-    fn commit_all(&self, walk: &Walk<'a>, n: usize, threads: usize, commit: &mut Commit<'_, 'a>) -> Result<()> {
+    fn commit_all(
+        &self,
+        walk: &Walk<'a>,
+        queue: &[QueueItem],
+        counts: &RwLock<CountMemo>,
+        threads: usize,
+        commit: &mut Commit<'_, 'a>,
+    ) -> Result<()> {
+        let n = queue.len();
+        let mut residencies = Residencies::default();
         let (least, most) = (BATCH * threads, AHEAD * threads);
         let mut tightened = false;
         let mut at = 0;
@@ -1182,7 +1193,7 @@ impl<'a> Ahead<'a> {
                 at += 1;
                 moved = !walk.alone(standing);
             } else {
-                for visit in self.take(at) {
+                for visit in self.take(at, walk, queue, counts, &mut residencies) {
                     let after = commit(at, Some(visit))?;
                     at += 1;
                     moved = after.known != standing.known || after.worst.is_some() != standing.worst.is_some();
@@ -1217,52 +1228,85 @@ impl<'a> Ahead<'a> {
     fn work(&self, walk: &Walk<'a>, queue: &[QueueItem], counts: &RwLock<CountMemo>) {
         let mut residencies = Residencies::default();
         loop {
-            let (start, standing, epoch) = {
+            let batch = {
                 let mut board = lock(&self.board);
                 loop {
                     if board.stop {
                         return;
                     }
-                    if board.next < queue.len()
-                        && board.next < board.committed + board.window
-                        && !walk.alone(board.standing)
-                    {
-                        break;
+                    if let Some(batch) = Self::claim(&mut board, walk, queue.len()) {
+                        break batch;
                     }
                     board = self.committed.wait(board).unwrap_or_else(PoisonError::into_inner);
                 }
-                let start = board.next;
-                board.next += BATCH;
-                (start, board.standing, board.epoch)
             };
-            let items = &queue[start..(start + BATCH).min(queue.len())];
-            let visits = items
-                .iter()
-                .map(|item| {
-                    let visit = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        walk.visit(standing, counts, item, &mut residencies)
-                    }));
-                    (standing, visit.ok())
-                })
-                .collect();
-            let mut board = lock(&self.board);
-            // (a batch of an epoch the caller has left is of no use)
-            if board.epoch == epoch {
-                board.visits.insert(start, visits);
-                drop(board);
-                self.posted.notify_one();
-            }
+            self.visit_batch(walk, queue, counts, batch, &mut residencies);
         }
     }
 
-    /// The visits of the batch from `start`, once a worker posted them.
-    fn take(&self, start: usize) -> Made<'a> {
+    /// The next batch to visit, taken (its first size, the standing and the epoch), when there
+    /// is one within the window and a cutoff to visit it with.
+    fn claim(board: &mut Board<'a>, walk: &Walk<'a>, n: usize) -> Option<(usize, Standing, u64)> {
+        if board.next >= n || board.next >= board.committed + board.window || walk.alone(board.standing) {
+            return None;
+        }
+        let start = board.next;
+        board.next += BATCH;
+        Some((start, board.standing, board.epoch))
+    }
+
+    /// Visits the batch `(start, standing, epoch)` and posts it, unless the caller has left its
+    /// epoch.
+    fn visit_batch(
+        &self,
+        walk: &Walk<'a>,
+        queue: &[QueueItem],
+        counts: &RwLock<CountMemo>,
+        (start, standing, epoch): (usize, Standing, u64),
+        residencies: &mut Residencies,
+    ) {
+        let items = &queue[start..(start + BATCH).min(queue.len())];
+        let visits = items
+            .iter()
+            .map(|item| {
+                let visit =
+                    std::panic::catch_unwind(AssertUnwindSafe(|| walk.visit(standing, counts, item, residencies)));
+                (standing, visit.ok())
+            })
+            .collect();
+        let mut board = lock(&self.board);
+        // (a batch of an epoch the caller has left is of no use)
+        if board.epoch == epoch {
+            board.visits.insert(start, visits);
+            drop(board);
+            self.posted.notify_one();
+        }
+    }
+
+    /// The visits of the batch from `start`, once posted: while they are not, the caller visits
+    /// a batch itself when one is free (so that `threads` threads visit in all, the caller
+    /// among them), else waits.
+    fn take(
+        &self,
+        start: usize,
+        walk: &Walk<'a>,
+        queue: &[QueueItem],
+        counts: &RwLock<CountMemo>,
+        residencies: &mut Residencies,
+    ) -> Made<'a> {
         let mut board = lock(&self.board);
         loop {
             if let Some(made) = board.visits.remove(&start) {
                 return made;
             }
-            board = self.posted.wait(board).unwrap_or_else(PoisonError::into_inner);
+            match Self::claim(&mut board, walk, queue.len()) {
+                Some(batch) => {
+                    drop(board);
+                    self.visit_batch(walk, queue, counts, batch, residencies);
+                    board = lock(&self.board);
+                }
+                None => board = self.posted.wait(board).unwrap_or_else(PoisonError::into_inner),
+            }
         }
     }
 }
