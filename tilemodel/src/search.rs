@@ -1085,7 +1085,12 @@ impl<'a> Walk<'a> {
 /// alone until there is a cutoff ([`Walk::alone`]), and drops the visits made ahead when the
 /// prune reasons with an example change (at most once per reason). The window is one batch per
 /// thread after the cutoff fell, doubling per batch it holds, up to [`AHEAD`] per thread.
-struct Ahead<'a> {
+struct Ahead<'q, 'a> {
+    walk: &'q Walk<'a>,
+    queue: &'q [QueueItem],
+    counts: &'q RwLock<CountMemo>,
+    /// Threads that visit, the caller among them.
+    threads: usize,
     board: Mutex<Board<'a>>,
     /// Signalled when a visit is posted (the caller waits for the next one).
     posted: Condvar,
@@ -1131,18 +1136,22 @@ const BATCH: usize = 64;
 /// visit made ahead does not hold.
 const AHEAD: usize = 1024;
 
-impl<'a> Ahead<'a> {
+impl<'q, 'a> Ahead<'q, 'a> {
     /// Commits every size of `queue` in order with `commit` (queue index, the visit made ahead
     /// with its standing; it returns the standing after it), visiting them ahead on `threads`
     /// threads.
     fn run(
-        walk: &Walk<'a>,
-        queue: &[QueueItem],
-        counts: &RwLock<CountMemo>,
+        walk: &'q Walk<'a>,
+        queue: &'q [QueueItem],
+        counts: &'q RwLock<CountMemo>,
         threads: usize,
         commit: &mut Commit<'_, 'a>,
     ) -> Result<()> {
         let ahead = Ahead {
+            walk,
+            queue,
+            counts,
+            threads,
             board: Mutex::new(Board {
                 visits: HashMap::new(),
                 standing: walk.standing_at_start(),
@@ -1158,28 +1167,21 @@ impl<'a> Ahead<'a> {
         std::thread::scope(|scope| {
             // (the caller visits too while it waits: `Ahead::take`)
             for _ in 1..threads {
-                scope.spawn(|| ahead.work(walk, queue, counts));
+                scope.spawn(|| ahead.work());
             }
             // The workers leave when the caller is done, also when a commit panics.
             let _leave = Leave(&ahead);
-            ahead.commit_all(walk, queue, counts, threads, commit)
+            ahead.commit_all(commit)
         })
     }
 
     /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order. When a commit
     /// changes the prune reasons with an example, or makes the first cutoff, the visits made
     /// ahead are dropped and the workers start again from the next size.
-    fn commit_all(
-        &self,
-        walk: &Walk<'a>,
-        queue: &[QueueItem],
-        counts: &RwLock<CountMemo>,
-        threads: usize,
-        commit: &mut Commit<'_, 'a>,
-    ) -> Result<()> {
-        let n = queue.len();
+    fn commit_all(&self, commit: &mut Commit<'_, 'a>) -> Result<()> {
+        let (walk, n) = (self.walk, self.queue.len());
         let mut residencies = Residencies::default();
-        let (least, most) = (BATCH * threads, AHEAD * threads);
+        let (least, most) = (BATCH * self.threads, AHEAD * self.threads);
         let mut tightened = false;
         let mut at = 0;
         let mut standing = lock(&self.board).standing;
@@ -1193,7 +1195,7 @@ impl<'a> Ahead<'a> {
                 at += 1;
                 moved = !walk.alone(standing);
             } else {
-                for visit in self.take(at, walk, queue, counts, &mut residencies) {
+                for visit in self.take(at, &mut residencies) {
                     let after = commit(at, Some(visit))?;
                     at += 1;
                     moved = after.known != standing.known || after.worst.is_some() != standing.worst.is_some();
@@ -1225,7 +1227,7 @@ impl<'a> Ahead<'a> {
     /// A worker: visits batches of sizes until the caller stops. It takes the next batch under
     /// the lock, with the standing and epoch it is visited with (the caller may move the next
     /// batch back when the standing moves: a worker holds no batch while it waits).
-    fn work(&self, walk: &Walk<'a>, queue: &[QueueItem], counts: &RwLock<CountMemo>) {
+    fn work(&self) {
         let mut residencies = Residencies::default();
         loop {
             let batch = {
@@ -1234,20 +1236,23 @@ impl<'a> Ahead<'a> {
                     if board.stop {
                         return;
                     }
-                    if let Some(batch) = Self::claim(&mut board, walk, queue.len()) {
+                    if let Some(batch) = self.claim(&mut board) {
                         break batch;
                     }
                     board = self.committed.wait(board).unwrap_or_else(PoisonError::into_inner);
                 }
             };
-            self.visit_batch(walk, queue, counts, batch, &mut residencies);
+            self.visit_batch(batch, &mut residencies);
         }
     }
 
     /// The next batch to visit, taken (its first size, the standing and the epoch), when there
     /// is one within the window and a cutoff to visit it with.
-    fn claim(board: &mut Board<'a>, walk: &Walk<'a>, n: usize) -> Option<(usize, Standing, u64)> {
-        if board.next >= n || board.next >= board.committed + board.window || walk.alone(board.standing) {
+    fn claim(&self, board: &mut Board<'a>) -> Option<(usize, Standing, u64)> {
+        if board.next >= self.queue.len()
+            || board.next >= board.committed + board.window
+            || self.walk.alone(board.standing)
+        {
             return None;
         }
         let start = board.next;
@@ -1257,15 +1262,9 @@ impl<'a> Ahead<'a> {
 
     /// Visits the batch `(start, standing, epoch)` and posts it, unless the caller has left its
     /// epoch.
-    fn visit_batch(
-        &self,
-        walk: &Walk<'a>,
-        queue: &[QueueItem],
-        counts: &RwLock<CountMemo>,
-        (start, standing, epoch): (usize, Standing, u64),
-        residencies: &mut Residencies,
-    ) {
-        let items = &queue[start..(start + BATCH).min(queue.len())];
+    fn visit_batch(&self, (start, standing, epoch): (usize, Standing, u64), residencies: &mut Residencies) {
+        let (walk, counts) = (self.walk, self.counts);
+        let items = &self.queue[start..(start + BATCH).min(self.queue.len())];
         let visits = items
             .iter()
             .map(|item| {
@@ -1286,23 +1285,16 @@ impl<'a> Ahead<'a> {
     /// The visits of the batch from `start`, once posted: while they are not, the caller visits
     /// a batch itself when one is free (so that `threads` threads visit in all, the caller
     /// among them), else waits.
-    fn take(
-        &self,
-        start: usize,
-        walk: &Walk<'a>,
-        queue: &[QueueItem],
-        counts: &RwLock<CountMemo>,
-        residencies: &mut Residencies,
-    ) -> Made<'a> {
+    fn take(&self, start: usize, residencies: &mut Residencies) -> Made<'a> {
         let mut board = lock(&self.board);
         loop {
             if let Some(made) = board.visits.remove(&start) {
                 return made;
             }
-            match Self::claim(&mut board, walk, queue.len()) {
+            match self.claim(&mut board) {
                 Some(batch) => {
                     drop(board);
-                    self.visit_batch(walk, queue, counts, batch, residencies);
+                    self.visit_batch(batch, residencies);
                     board = lock(&self.board);
                 }
                 None => board = self.posted.wait(board).unwrap_or_else(PoisonError::into_inner),
@@ -1312,9 +1304,9 @@ impl<'a> Ahead<'a> {
 }
 
 /// Tells [`Ahead`]'s workers to leave when dropped.
-struct Leave<'x, 'a>(&'x Ahead<'a>);
+struct Leave<'x, 'q, 'a>(&'x Ahead<'q, 'a>);
 
-impl Drop for Leave<'_, '_> {
+impl Drop for Leave<'_, '_, '_> {
     fn drop(&mut self) {
         lock(&self.0.board).stop = true;
         self.0.committed.notify_all();
