@@ -519,16 +519,6 @@ pub fn search(
             break;
         }
     }
-    let memory_of = |sizes: &[i64]| -> Result<TileMemory> {
-        if options.staged {
-            staged_memory(shape, sizes)
-        } else {
-            Ok(global_memory(shape, sizes))
-        }
-    };
-    let reuse = |memory: &TileMemory, sizes: &[i64]| {
-        sizes.iter().map(|&s| s as f64).product::<f64>() / memory.accesses().max(1) as f64
-    };
     // The reuse threshold: given, or the default capped at half the reuse of the largest tile
     // within the shared-memory bound (so that a program whose staged tiles all move more
     // elements than they update still gets its best ones).
@@ -537,7 +527,7 @@ pub fn search(
         None => {
             let largest = screened.iter().max_by_key(|s| s.iter().map(|&v| v as u128).product::<u128>());
             match largest {
-                Some(s) if options.staged => DEFAULT_MIN_REUSE.min(0.5 * reuse(&memory_of(s)?, s)),
+                Some(s) if options.staged => DEFAULT_MIN_REUSE.min(0.5 * reuse(&tile_memory(shape, s, true)?, s)),
                 _ => DEFAULT_MIN_REUSE,
             }
         }
@@ -584,12 +574,11 @@ pub fn search(
     let mut commit = |i: usize, ahead: Option<MadeAhead<'_>>| -> Result<Standing> {
         let now = Standing::of(&walk, &best, &tally);
         let visit = match ahead {
-            Some((_, Some(Ok(visit))))
+            Some(Some(Ok(visit)))
                 if visit.holds(&walk, now) && (now.knows_bound() || read_lock(&counts).unchanged(&visit)) =>
             {
                 visit
             }
-            Some((then, Some(Err(e)))) if then == now => return Err(e),
             _ => walk.visit(now, &counts, &queue[i], &mut residencies)?,
         };
         tally.absorb(visit.tally);
@@ -646,6 +635,21 @@ pub fn search(
         elapsed: start.elapsed(),
         composition: None,
     })
+}
+
+/// Loads, stores and shared memory of a full tile of `sizes`, staged or on global memory.
+fn tile_memory(shape: &BandShape, sizes: &[i64], staged: bool) -> Result<TileMemory> {
+    if staged {
+        staged_memory(shape, sizes)
+    } else {
+        Ok(global_memory(shape, sizes))
+    }
+}
+
+/// The data reuse `D = L_TILE / N_mem` (thesis §5.4.1) of a tile of `sizes` moving `memory`
+/// (`TileInputs::reuse` once the tile's inputs are made).
+fn reuse(memory: &TileMemory, sizes: &[i64]) -> f64 {
+    sizes.iter().map(|&s| s as f64).product::<f64>() / memory.accesses().max(1) as f64
 }
 
 /// Searches with at least this many sizes left after the shared-memory bound visit them on
@@ -828,14 +832,6 @@ impl<'a> Walk<'a> {
         out
     }
 
-    fn memory_of(&self, sizes: &[i64]) -> Result<TileMemory> {
-        if self.options.staged {
-            staged_memory(self.shape, sizes)
-        } else {
-            Ok(global_memory(self.shape, sizes))
-        }
-    }
-
     /// The bound inputs every size shares, with `memory`, its points and its tile bounds.
     fn bound_inputs<'b>(&self, points: &'b [u64], memory: &'b TileMemory, bounds: [f64; 3]) -> BoundInputs<'b> {
         let [wavefronts, tiles, full] = bounds;
@@ -908,9 +904,9 @@ impl<'a> Walk<'a> {
         }
         let (memory, early) = match early {
             Some((memory, fitting, facts)) => (memory, Some((fitting, facts))),
-            None => (self.memory_of(sizes)?, None),
+            None => (tile_memory(shape, sizes, options.staged)?, None),
         };
-        let reuse = sizes.iter().map(|&s| s as f64).product::<f64>() / memory.accesses().max(1) as f64;
+        let reuse = reuse(&memory, sizes);
         if self.constrained && options.staged && reuse < self.threshold {
             let threshold = self.threshold;
             tally.prune(PruneReason::Reuse, || format!("{} has D = {reuse:.3} < {threshold:.3}", sizes_text(sizes)));
@@ -1002,10 +998,10 @@ impl<'a> Walk<'a> {
         // kept: the bound with all of them (below) would skip the size too, as it only grows
         // with the tiles per wavefront (see `count_tiles_unless`). The tiles in all are at
         // least those counted plus the count's bound of those left (`inter::Stop`).
+        let mut at_least = 0.0;
         let inter = match (known, against.standing.cutoff(self)) {
-            (Some(inter), _) => inter,
+            (Some(inter), _) => Some(inter),
             (None, Some(_)) => {
-                let mut at_least = 0.0;
                 let mut seen = Seen::default();
                 let counted = count_tiles_unless(shape, self.geometry, sizes, &mut |partial| {
                     // Per wavefront when shown, else the totals with the bounds before counting.
@@ -1024,36 +1020,27 @@ impl<'a> Walk<'a> {
                     }
                     out
                 })?;
-                match counted {
-                    Some(counted) => {
-                        visit.counted = visit.family.is_some().then(|| Memo::Counted(counted.clone()));
-                        counted
-                    }
-                    None => {
-                        visit.counted = visit.family.is_some().then_some(Memo::Stopped(seen));
-                        if let Some(memo) =
-                            visit.counted.as_ref().filter(|_| self.shares_counts && against.standing.knows_bound())
-                        {
-                            write_lock(counts).note_ahead(&visit.family, memo);
-                        }
-                        tally.prune(PruneReason::Bound, || {
-                            format!("{} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
-                        });
-                        return Ok(visit);
-                    }
-                }
+                visit.counted = visit.family.is_some().then(|| match &counted {
+                    Some(counted) => Memo::Counted(counted.clone()),
+                    None => Memo::Stopped(seen),
+                });
+                counted
             }
             (None, None) => {
                 let counted = count_tiles(shape, self.geometry, sizes)?;
                 visit.counted = visit.family.is_some().then(|| Memo::Counted(counted.clone()));
-                counted
+                Some(counted)
             }
         };
-        if self.shares_counts && against.standing.knows_bound() {
-            if let Some(memo) = &visit.counted {
-                write_lock(counts).note_ahead(&visit.family, memo);
-            }
+        if let Some(memo) = visit.counted.as_ref().filter(|_| self.shares_counts && against.standing.knows_bound()) {
+            write_lock(counts).note_ahead(&visit.family, memo);
         }
+        let Some(inter) = inter else {
+            tally.prune(PruneReason::Bound, || {
+                format!("{} cannot take less than {:.3} ms", sizes_text(sizes), at_least * 1e3)
+            });
+            return Ok(visit);
+        };
         let tile = TileInputs::with_counts(shape, sizes, options.staged, memory, inter);
         let counted = BoundInputs {
             points: &tile.points,
@@ -1116,9 +1103,9 @@ struct Board<'a> {
     stop: bool,
 }
 
-/// A visit made ahead, with the standing it was made with (`None`: the visit panicked, and the
-/// caller makes it again).
-type MadeAhead<'a> = (Standing, Option<Result<Visit<'a>>>);
+/// A visit made ahead (`None`: it panicked; an error or a panic the caller makes again, so that
+/// it is the sequential search's own).
+type MadeAhead<'a> = Option<Result<Visit<'a>>>;
 
 /// A batch's visits made ahead.
 type Made<'a> = Vec<MadeAhead<'a>>;
@@ -1137,8 +1124,8 @@ const BATCH: usize = 64;
 const AHEAD: usize = 1024;
 
 impl<'q, 'a> Ahead<'q, 'a> {
-    /// Commits every size of `queue` in order with `commit` (queue index, the visit made ahead
-    /// with its standing; it returns the standing after it), visiting them ahead on `threads`
+    /// Commits every size of `queue` in order with `commit` (queue index, the visit made ahead;
+    /// it returns the standing after it), visiting them ahead on `threads`
     /// threads.
     fn run(
         walk: &'q Walk<'a>,
@@ -1268,9 +1255,7 @@ impl<'q, 'a> Ahead<'q, 'a> {
         let visits = items
             .iter()
             .map(|item| {
-                let visit =
-                    std::panic::catch_unwind(AssertUnwindSafe(|| walk.visit(standing, counts, item, residencies)));
-                (standing, visit.ok())
+                std::panic::catch_unwind(AssertUnwindSafe(|| walk.visit(standing, counts, item, residencies))).ok()
             })
             .collect();
         let mut board = lock(&self.board);
