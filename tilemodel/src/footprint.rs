@@ -370,20 +370,15 @@ pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
             }
             for (f, accesses) in shapes {
                 let g = mat_mul(f, &s.inverse);
-                // The distinct base indices lin(G·u − min G·u) over the tile, then each access
-                // adds its constant's index.
+                // The distinct base indices lin(G·u − min G·u) over the tile as a bitmap, then each
+                // access adds its constant's index: the bitmap shifted into the array's box a word
+                // at a time (the accesses of a stencil share their base).
                 let base = distinct_images(&g, sizes, &strides)?;
-                // The base cells as a bitmap, shifted into the array's box once per access (a
-                // word at a time: the accesses of a stencil share their base).
-                let mut bits = vec![0u64; (base.cells.iter().max().map_or(0, |&c| c + 1) as u64).div_ceil(64) as usize];
-                for &cell in &base.cells {
-                    bits[(cell / 64) as usize] |= 1 << (cell % 64);
-                }
                 for (offset, write) in accesses {
                     let shift: i64 = (0..g.len())
                         .map(|d| (offset[d] - dot(&g[d], &s.shift) - b[d].0 + base.origin[d]) * strides[d])
                         .sum();
-                    or_shifted(if write { &mut written } else { &mut read }, &bits, shift);
+                    or_shifted(if write { &mut written } else { &mut read }, &base.bits, shift);
                 }
             }
         }
@@ -430,10 +425,11 @@ pub fn global_memory(shape: &BandShape, sizes: &[i64]) -> TileMemory {
 }
 
 /// The distinct values of `G·u − origin` for `u` in `[0, s − 1]` (`origin` the smallest
-/// corner of their box), as linear indices with `strides`.
+/// corner of their box), as a bitmap of their linear indices with `strides` (bit `i` of word
+/// `i / 64`: what the accesses' footprints are shifted copies of).
 struct Images {
     origin: Vec<i64>,
-    cells: Vec<i64>,
+    bits: Vec<u64>,
 }
 
 fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Images> {
@@ -448,48 +444,33 @@ fn distinct_images(g: &[Vec<i64>], sizes: &[i64], strides: &[i64]) -> Result<Ima
             hi[d] = hi[d].checked_add(v.max(0)).ok_or_else(too_large)?;
         }
     }
-    // Mark in a bitmap over the images' own box, then translate to the array's strides.
+    // Marked with the array's strides directly: an image's index is Σ_d (G·u − lo)_d·strides_d.
     let cells = checked_product(lo.iter().zip(&hi).map(|(&l, &h)| span(l, h, 0))).ok_or_else(too_large)?;
-    // Below MAX_FOOTPRINT_ELEMENTS every extent fits an i64.
-    let extent: Vec<i64> = lo.iter().zip(&hi).map(|(l, h)| h - l + 1).collect();
-    if cells > MAX_FOOTPRINT_ELEMENTS {
-        return Err(TileModelError::InvalidInput("a tile footprint is too large to count; use smaller tiles".into()));
-    }
-    let mut own = vec![1i64; r];
-    for d in (0..r.saturating_sub(1)).rev() {
-        own[d] = own[d + 1] * extent[d + 1];
-    }
+    let last = lo
+        .iter()
+        .zip(&hi)
+        .zip(strides)
+        .try_fold(0i64, |acc, ((&l, &h), &stride)| (h - l).checked_mul(stride).and_then(|x| acc.checked_add(x)));
+    let Some(last) = last.filter(|&l| cells <= MAX_FOOTPRINT_ELEMENTS && (l as u64) < MAX_FOOTPRINT_ELEMENTS) else {
+        return Err(too_large());
+    };
     let m = sizes.len();
     // Per band coordinate, the index step of u_k + 1.
-    let step: Vec<i64> = (0..m).map(|k| (0..r).map(|d| g[d][k] * own[d]).sum()).collect();
-    let mut seen = vec![0u64; cells.div_ceil(64) as usize];
-    let origin: i64 = (0..r).map(|d| -lo[d] * own[d]).sum();
-    let whole: Vec<(i64, i64)> = sizes.iter().map(|&s| (0, s - 1)).collect();
+    let step: Vec<i64> = (0..m).map(|k| (0..r).map(|d| g[d][k] * strides[d]).sum()).collect();
+    let mut bits = vec![0u64; (last as u64 + 1).div_ceil(64) as usize];
+    let origin: i64 = (0..r).map(|d| -lo[d] * strides[d]).sum();
     match entry_slabs(g, sizes) {
         Some(slabs) => {
             for slab in slabs {
-                mark_images(&mut seen, &slab, &step, origin);
+                mark_images(&mut bits, &slab, &step, origin);
             }
         }
-        None => mark_images(&mut seen, &whole, &step, origin),
-    }
-    let mut out = Vec::new();
-    for (w, &bits) in seen.iter().enumerate() {
-        let mut bits = bits;
-        while bits != 0 {
-            let b = bits.trailing_zeros() as i64;
-            bits &= bits - 1;
-            let mut i = w as i64 * 64 + b;
-            let mut linear = 0;
-            for d in 0..r {
-                let x = i / own[d];
-                i %= own[d];
-                linear += x * strides[d];
-            }
-            out.push(linear);
+        None => {
+            let whole: Vec<(i64, i64)> = sizes.iter().map(|&s| (0, s - 1)).collect();
+            mark_images(&mut bits, &whole, &step, origin);
         }
     }
-    Ok(Images { origin: lo, cells: out })
+    Ok(Images { origin: lo, bits })
 }
 
 /// `target |= source << shift` on bitmaps (bit `i` of word `i / 64`), `shift` of either sign;
@@ -634,8 +615,9 @@ mod tests {
             for d in (0..r.saturating_sub(1)).rev() {
                 strides[d] = strides[d + 1] * extent[d + 1];
             }
-            let mut found = distinct_images(&g, sizes, &strides).unwrap().cells;
-            found.sort_unstable();
+            let bits = distinct_images(&g, sizes, &strides).unwrap().bits;
+            let found: Vec<i64> =
+                (0..bits.len() as i64 * 64).filter(|&i| bits[(i / 64) as usize] >> (i % 64) & 1 == 1).collect();
             prop_assert_eq!(found, walked(&g, sizes, &strides));
         }
 
