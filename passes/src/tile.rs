@@ -437,7 +437,7 @@ impl PolyTileOptions {
     pub fn parse(opts: &stencil_ir::pass::PassOptions) -> Result<PolyTileOptions, String> {
         let bad = |name: &str, e: String| format!("option '{name}' of pass 'poly-tile': {e}");
         let sizes = opts.auto_or_int_list("sizes").map_err(|text| {
-            bad("sizes", format!("expected 'auto' or a comma-separated list of integers, got '{text}'"))
+            bad("sizes", format!("expected 'auto' or a list of integers such as 32,32 or 32x32, got '{text}'"))
         })?;
         let auto = sizes.is_none();
         let sizes = sizes.unwrap_or_default();

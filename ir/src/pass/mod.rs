@@ -120,21 +120,22 @@ impl PassOptions {
         }
     }
 
-    /// A string option that is `auto` or a comma-separated list of integers (e.g. tile or
-    /// block sizes a model may choose): `Ok(None)` for `auto`, `Ok(Some(list))` for a list
-    /// (empty when the option is unset), `Err(text)` with the option's text when it is
+    /// A string option that is `auto` or a list of integers (e.g. tile or block sizes a model
+    /// may choose; [`parse_int_list`]'s forms): `Ok(None)` for `auto`, `Ok(Some(list))` for a
+    /// list (empty when the option is unset), `Err(text)` with the option's text when it is
     /// neither, for the pass to say what it expected.
     pub fn auto_or_int_list(&self, name: &str) -> Result<Option<Vec<i64>>, String> {
         let text = self.string(name).trim();
         if text == "auto" {
             return Ok(None);
         }
-        text.split(',')
-            .filter(|p| !p.trim().is_empty())
-            .map(|p| p.trim().parse::<i64>())
-            .collect::<Result<Vec<_>, _>>()
+        // (empty items skipped: `32,8,` as well)
+        list_items(text)
+            .filter(|p| !p.is_empty())
+            .map(|p| p.parse::<i64>().ok())
+            .collect::<Option<Vec<_>>>()
             .map(Some)
-            .map_err(|_| text.to_string())
+            .ok_or_else(|| text.to_string())
     }
 
     /// An integer-list option.
@@ -159,16 +160,23 @@ fn parse_option_value(kind: OptionKind, text: &str) -> Result<OptionValue, Strin
             if text.is_empty() {
                 return Ok(OptionValue::IntList(vec![]));
             }
-            text.split(',')
-                .map(|p| {
-                    p.trim()
-                        .parse::<i64>()
-                        .map_err(|_| format!("expected a comma-separated list of integers, got '{text}'"))
-                })
-                .collect::<Result<_, _>>()
+            parse_int_list(text)
                 .map(OptionValue::IntList)
+                .ok_or_else(|| format!("expected a list of integers such as 32,32 or 32x32, got '{text}'"))
         }
     }
+}
+
+/// A list of integers separated by commas (`16,4,16,8`, as MLIR writes list options) or by
+/// `x` (`16x4x16x8`, as the tile and block sizes are printed in reports, so that a reported
+/// choice can be pasted back into a pipeline); `None` unless every item is an integer.
+pub fn parse_int_list(text: &str) -> Option<Vec<i64>> {
+    list_items(text).map(|p| p.parse::<i64>().ok()).collect()
+}
+
+/// The items of a list option, trimmed ([`parse_int_list`]'s separators).
+fn list_items(text: &str) -> impl Iterator<Item = &str> {
+    text.split([',', 'x']).map(str::trim)
 }
 
 /// How to construct a pass from its options.
@@ -593,7 +601,12 @@ mod tests {
         assert_eq!(with_string(" auto ").auto_or_int_list("sizes"), Ok(None));
         assert_eq!(with_string("32, 8,").auto_or_int_list("sizes"), Ok(Some(vec![32, 8])));
         assert_eq!(with_string("").auto_or_int_list("sizes"), Ok(Some(vec![])));
-        assert_eq!(with_string("32,x").auto_or_int_list("sizes"), Err("32,x".to_string()));
+        assert_eq!(with_string("32,y").auto_or_int_list("sizes"), Err("32,y".to_string()));
+        // The form reports print tile and block sizes in.
+        assert_eq!(with_string("16x4x16x8").auto_or_int_list("sizes"), Ok(Some(vec![16, 4, 16, 8])));
+        assert_eq!(with_string("16x").auto_or_int_list("sizes"), Ok(Some(vec![16])));
+        assert_eq!(with_string("16xx4").auto_or_int_list("sizes"), Ok(Some(vec![16, 4])));
+        assert_eq!(with_string("0x10").auto_or_int_list("sizes"), Ok(Some(vec![0, 10])));
         assert_eq!(with_string("automatic").auto_or_int_list("sizes"), Err("automatic".to_string()));
     }
 }

@@ -375,7 +375,7 @@ pub fn pass_info() -> PassInfo {
         factory: |opts| {
             let pass = |message: String| format!("option '{message}");
             let list = opts.auto_or_int_list("block").map_err(|text| {
-                pass(format!("block' of pass 'gpu-map': expected 'auto' or 1 to 3 comma-separated block sizes, got '{text}'"))
+                pass(format!("block' of pass 'gpu-map': expected 'auto' or 1 to 3 block sizes such as 32,8 or 32x8, got '{text}'"))
             })?;
             let block_auto = list.is_none();
             let list = list.unwrap_or_default();

@@ -4,11 +4,20 @@
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=naive,block=32})' 2>&1 | FileCheck %s --check-prefix=STRING
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4,4,inter=rectangular})' 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{block=32,8 staging=false})' | FileCheck %s
+// Lists may also be written as reports print tile and block sizes (16x4x16x8, 32x8), so that a
+// reported choice pastes back into a pipeline: the same output as with commas.
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4,2},gpu-map{block=32,4})' -o %t.commas
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4x2},gpu-map{block=32x4})' -o %t.times
+// RUN: diff %t.commas %t.times
+// RUN: FileCheck %s --check-prefix=TIMES < %t.times
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4y2})' 2>&1 | FileCheck %s --check-prefix=BADLIST
 
 // LIST: <pass-pipeline>: error: option 'block' of pass 'gpu-map' got '32,8,staging=false', which holds option 'staging': pass options are separated by spaces (commas separate the items of a list), e.g. gpu-map{block=32,8 staging=false}
 // STRING: error: option 'strategy' of pass 'gpu-map' got 'naive,block=32', which holds option 'block': {{.*}} e.g. gpu-map{strategy=naive block=32}
 // TILE: e.g. poly-tile{sizes=4,4 inter=rectangular}
 // CHECK: gpu.module @p_kernels
+// TIMES: stencil.gpu_mapping = {block = [32, 4, 1]{{.*}}tile = [4, 2]}
+// BADLIST: error: option 'sizes' of pass 'poly-tile': expected 'auto' or a list of integers such as 32,32 or 32x32, got '4y2'
 stencil.program @p(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [N >= 3] defaults [N = 8] {
   stencil.apply @S0 writes %B over [1, 1] to [N - 1, N - 1] {
     %c = stencil.access %A[0, 0] : f64
