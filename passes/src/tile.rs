@@ -404,7 +404,7 @@ pub fn pass_info() -> PassInfo {
                 name: "search-threads",
                 kind: OptionKind::Int,
                 default: "0",
-                description: "sizes=auto: threads the search visits tile sizes on; 0: as many as the machine runs at once for searches of 8192 sizes or more (3-D at GPU sizes), else one. The choice and --explain-tile-sizes do not depend on it",
+                description: "sizes=auto: threads the search visits tile sizes on, at most 256; 0: as many as the machine runs at once for searches of 8192 sizes or more (3-D at GPU sizes), else one. The choice and --explain-tile-sizes do not depend on it",
             },
         ],
         factory: |opts| {
@@ -489,7 +489,14 @@ impl PolyTileOptions {
         let staging = Staging::parse(opts.string("staging")).map_err(|e| bad("staging", e))?;
         let threads = opts.int("search-threads");
         let threads = usize::try_from(threads)
-            .map_err(|_| bad("search-threads", format!("{threads} threads; give 0 (the machine's) or more")))?;
+            .ok()
+            .filter(|&t| t <= stencil_tilemodel::search::MAX_THREADS)
+            .ok_or_else(|| {
+                bad(
+                    "search-threads",
+                    format!("{threads} threads; give 0 (the machine's) to {}", stencil_tilemodel::search::MAX_THREADS),
+                )
+            })?;
         let search = AutoOptions {
             model,
             calibration,

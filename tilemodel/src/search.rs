@@ -79,13 +79,18 @@ pub struct SearchOptions {
     pub threads: usize,
 }
 
+/// The most threads a search runs on: a larger [`SearchOptions::threads`] is taken as this
+/// many (each thread keeps a window of sizes ahead, and no machine has more cores to give).
+pub const MAX_THREADS: usize = 256;
+
 impl SearchOptions {
-    /// The threads to search on ([`SearchOptions::threads`]).
+    /// The threads to search on ([`SearchOptions::threads`], at most [`MAX_THREADS`]).
     pub fn worker_threads(&self) -> usize {
         match self.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         }
+        .min(MAX_THREADS)
     }
 }
 
@@ -1152,9 +1157,14 @@ impl<'q, 'a> Ahead<'q, 'a> {
             committed: Condvar::new(),
         };
         std::thread::scope(|scope| {
-            // (the caller visits too while it waits: `Ahead::take`)
+            // (the caller visits too while it waits: `Ahead::take`.) A worker the system
+            // cannot start (too many threads) is simply not there: the others, and the caller,
+            // visit its share.
             for _ in 1..threads {
-                scope.spawn(|| ahead.work());
+                if std::thread::Builder::new().spawn_scoped(scope, || ahead.work()).is_err() {
+                    tracing::debug!("tile-size search: fewer worker threads than asked for (the system refused one)");
+                    break;
+                }
             }
             // The workers leave when the caller is done, also when a commit panics.
             let _leave = Leave(&ahead);
@@ -1306,13 +1316,18 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) ->
     }
     let share = items.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
-        let parts: Vec<_> =
-            items.chunks(share).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
-        // A share whose thread panicked is mapped again here (and panics here).
+        // A share whose thread the system cannot start (too many threads), or whose thread
+        // panicked, is mapped here (and panics here).
+        let parts: Vec<_> = items
+            .chunks(share)
+            .map(|part| {
+                std::thread::Builder::new().spawn_scoped(scope, || part.iter().map(&f).collect::<Vec<R>>()).ok()
+            })
+            .collect();
         parts
             .into_iter()
             .zip(items.chunks(share))
-            .flat_map(|(part, own)| part.join().unwrap_or_else(|_| own.iter().map(&f).collect()))
+            .flat_map(|(part, own)| part.and_then(|p| p.join().ok()).unwrap_or_else(|| own.iter().map(&f).collect()))
             .collect()
     })
 }
@@ -1860,6 +1875,14 @@ mod tests {
         assert_eq!(row_sizes(10, 1024), vec![1, 2, 3, 4, 6, 8, 12]);
         assert_eq!(row_sizes(1, 1024), vec![1]);
         assert_eq!(row_sizes(100, 16), vec![1, 2, 3, 4, 6, 8, 12, 16]);
+    }
+
+    #[test]
+    fn threads_asked_for_are_at_most_the_cap() {
+        let many = SearchOptions { threads: 100_000, ..SearchOptions::default() };
+        assert_eq!(many.worker_threads(), MAX_THREADS);
+        let two = SearchOptions { threads: 2, ..SearchOptions::default() };
+        assert_eq!(two.worker_threads(), 2);
     }
 
     #[test]

@@ -29,7 +29,9 @@
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --param L=64 --param M=64 --param N=64 --param T=8 --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto staging=false search-threads=3})' --explain-tile-sizes | grep -v 'layouts in .* ms' > %t.threads3
 // RUN: diff %t.threads1 %t.threads3
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto search-threads=-2})' 2>&1 | FileCheck %s --check-prefix=BADTHREADS
-// BADTHREADS: option 'search-threads' of pass 'poly-tile': -2 threads; give 0 (the machine's) or more
+// BADTHREADS: option 'search-threads' of pass 'poly-tile': -2 threads; give 0 (the machine's) to 256
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto search-threads=100000})' 2>&1 | FileCheck %s --check-prefix=MANYTHREADS
+// MANYTHREADS: option 'search-threads' of pass 'poly-tile': 100000 threads; give 0 (the machine's) to 256
 // AUTO3D: stencil.gpu_mapping = {block = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], grid = "per-tile", intra = "first-hyperplane", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}}, problem = "T=5,N=16,M=16,L=16", shared_memory = {{[0-9]+}} : i64, staging = false, strategy = "wavefront"
 // At the sizes its calibration runs used, no note.
 // CALIBRATED:      // tile sizes of @sor_1d_3pt:
