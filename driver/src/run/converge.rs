@@ -4,7 +4,9 @@
 //! steps, SOR sweeps, the final norm and the time.
 //!
 //! The program runs `every` steps at a time (its step parameter, `T` by default, set to
-//! `every`), the fields carried from one run to the next; the norm is computed after each run.
+//! `every`; the last run only the steps left under `max_steps`, so that cap is exact), the
+//! fields carried from one run to the next; the norm is computed after each run. Step and
+//! sweep counts are checked: a count past `u64::MAX` is an error, never a wrapped number.
 //! One step of a program rewritten by `stencil-rbsor`/`stencil-mlsor` is worth the
 //! `sweeps_per_step` SOR sweeps its `sor.rewrite` attribute records (MLSOR with K layers:
 //! `2K` alternate, `K` forward); a plain program counts one sweep per apply of its time loop.
@@ -115,9 +117,11 @@ pub struct ConvergenceReport {
 }
 
 impl ConvergenceReport {
-    /// SOR sweeps run.
+    /// SOR sweeps run. [`converge`] refuses a run whose sweeps do not fit a `u64`, so for its
+    /// reports this is exact; a report built by hand with such counts gets `u64::MAX` rather
+    /// than a wrapped number.
     pub fn sweeps(&self) -> u64 {
-        self.steps * self.sweeps_per_step
+        self.steps.saturating_mul(self.sweeps_per_step)
     }
 }
 
@@ -202,14 +206,17 @@ pub fn sweeps_per_step(module: &Module) -> u64 {
     recorded.or(applies).unwrap_or(1)
 }
 
-/// Runs `run_steps` (which runs the program once with the step parameter already set) until
-/// the norm of `field` in `fields()` is below the tolerance or `max_steps` steps have run.
-/// `fields` reads the current state of the measured field.
+/// Runs `run_steps(n)` (which runs the program once with its step parameter set to `n`) until
+/// the norm of `field` in `current()` is below the tolerance or `max_steps` steps have run:
+/// `n` is `options.every`, or the steps left when fewer, so the run stops at `max_steps`
+/// exactly and is measured there. `current` reads the current state of the measured field.
+///
+/// Fails when the sweeps run (`steps × sweeps_per_step`) do not fit a `u64`.
 pub fn converge(
     options: &ConvergeOptions,
     field: &str,
     sweeps_per_step: u64,
-    mut run_steps: impl FnMut() -> Result<RunStats, RunError>,
+    mut run_steps: impl FnMut(i64) -> Result<RunStats, RunError>,
     mut current: impl FnMut() -> Result<FieldData, RunError>,
 ) -> Result<(ConvergenceReport, RunStats), RunError> {
     let started = std::time::Instant::now();
@@ -254,10 +261,30 @@ pub fn converge(
     };
     let every = u64::try_from(options.every).unwrap_or(1).max(1);
     while !report.converged && report.steps < options.max_steps {
-        let stats = run_steps()?;
-        total.point_updates += stats.point_updates;
+        // The last run takes only the steps left: running `every` steps past `max_steps` would
+        // ignore the cap (and a huge `every` would run for ever).
+        let batch = every.min(options.max_steps - report.steps);
+        // `batch` is at most `every`, which came from an `i64`.
+        let batch_param = i64::try_from(batch).map_err(|_| RunError::new("--check-every: too many steps per run"))?;
+        // Cannot overflow: `steps + batch <= max_steps`.
+        let steps_after = report.steps + batch;
+        // Checked before running, so that a count that cannot be reported costs no run.
+        let sweeps = steps_after.checked_mul(sweeps_per_step).ok_or_else(|| {
+            let source = if options.sweeps_per_step.is_some() {
+                "--sweeps-per-step"
+            } else {
+                "the program's sor.rewrite sweeps_per_step"
+            };
+            RunError::new(format!(
+                "--converge: {steps_after} steps of {sweeps_per_step} sweeps each is more than {} sweeps, too many to count: {source} is too large",
+                u64::MAX
+            ))
+        })?;
+        let stats = run_steps(batch_param)?;
+        // Point updates are only reported: past u64::MAX they stay at the maximum.
+        total.point_updates = total.point_updates.saturating_add(stats.point_updates);
         total.seconds += stats.seconds;
-        report.steps += every;
+        report.steps = steps_after;
         let measured = std::time::Instant::now();
         let (value, now) = norm_of(&current()?, &previous);
         previous = now;
@@ -270,7 +297,7 @@ pub fn converge(
             )));
         }
         report.last = value;
-        report.history.push((report.steps * sweeps_per_step, value, total.seconds));
+        report.history.push((sweeps, value, total.seconds));
         let t = *threshold.get_or_insert(options.tolerance * value);
         report.tolerance = t;
         report.converged = value < t;
@@ -292,6 +319,89 @@ mod tests {
         let v: Vec<f64> = (0..n * m).map(|k| ((k / m) * (k / m)) as f64 - ((k % m) * (k % m)) as f64).collect();
         let f = FieldData::new(vec![n, m], FieldValues::F64(v)).expect("field");
         assert_eq!(residual(&f), (0.0, 0.0));
+    }
+
+    /// A 3×3 field whose residual is 0 (all zeros) or 4 (a bump in the middle).
+    fn field(converged: bool) -> FieldData {
+        let mut v = vec![0.0; 9];
+        if !converged {
+            v[4] = 1.0;
+        }
+        FieldData::new(vec![3, 3], FieldValues::F64(v)).expect("field")
+    }
+
+    /// Runs `converge` on a fake program that converges once `converged_at` steps have run
+    /// (never with `None`); gives the result and the step counts each run was given.
+    fn fake_run(
+        options: &ConvergeOptions,
+        sweeps_per_step: u64,
+        converged_at: Option<u64>,
+    ) -> (Result<ConvergenceReport, RunError>, Vec<i64>) {
+        let runs = std::cell::RefCell::new(Vec::new());
+        let result = converge(
+            options,
+            "A",
+            sweeps_per_step,
+            |steps| {
+                runs.borrow_mut().push(steps);
+                Ok(RunStats { point_updates: 1, seconds: 0.0 })
+            },
+            || {
+                let done: i64 = runs.borrow().iter().sum();
+                Ok(field(converged_at.is_some_and(|at| u64::try_from(done).is_ok_and(|d| d >= at))))
+            },
+        );
+        (result.map(|(report, _)| report), runs.into_inner())
+    }
+
+    #[test]
+    fn max_steps_caps_the_last_run() {
+        // 10 steps checked every 3: runs of 3, 3, 3 and the 1 left, not a fourth run of 3.
+        let options = ConvergeOptions { every: 3, max_steps: 10, ..Default::default() };
+        let (report, runs) = fake_run(&options, 1, None);
+        let report = report.expect("runs");
+        assert_eq!(runs, vec![3, 3, 3, 1]);
+        assert_eq!((report.steps, report.converged, report.sweeps()), (10, false, 10));
+    }
+
+    #[test]
+    fn check_every_larger_than_max_steps_runs_max_steps() {
+        // Was: one run of i64::MAX steps (a hang), reported as that many steps.
+        let options = ConvergeOptions { every: i64::MAX, max_steps: 10, ..Default::default() };
+        let (report, runs) = fake_run(&options, 1, None);
+        assert_eq!(runs, vec![10]);
+        assert_eq!(report.expect("runs").steps, 10);
+    }
+
+    #[test]
+    fn convergence_is_checked_at_the_last_step() {
+        // Converges exactly at max_steps, reached by the short last run: that state is measured.
+        let options = ConvergeOptions { every: 4, max_steps: 10, ..Default::default() };
+        let (report, runs) = fake_run(&options, 2, Some(10));
+        let report = report.expect("runs");
+        assert_eq!(runs, vec![4, 4, 2]);
+        assert!(report.converged);
+        assert_eq!((report.steps, report.sweeps()), (10, 20));
+        assert_eq!(report.history.iter().map(|h| h.0).collect::<Vec<_>>(), vec![8, 16, 20]);
+    }
+
+    #[test]
+    fn sweeps_past_u64_are_an_error_not_a_wrapped_count() {
+        // Was: 29 steps × (2^64 − 1) sweeps printed as 18446744073709551587 sweeps.
+        let options = ConvergeOptions { sweeps_per_step: Some(u64::MAX), ..Default::default() };
+        let (report, runs) = fake_run(&options, u64::MAX, Some(29));
+        let message = report.expect_err("overflows").to_string();
+        assert!(message.contains("2 steps of 18446744073709551615 sweeps each"), "{message}");
+        assert!(message.contains("--sweeps-per-step is too large"), "{message}");
+        // The step that could not be counted was not run.
+        assert_eq!(runs, vec![1]);
+    }
+
+    #[test]
+    fn a_hand_built_report_saturates_its_sweeps() {
+        let (report, _) = fake_run(&ConvergeOptions { max_steps: 1, ..Default::default() }, 1, None);
+        let report = ConvergenceReport { steps: 3, sweeps_per_step: u64::MAX, ..report.expect("runs") };
+        assert_eq!(report.sweeps(), u64::MAX);
     }
 
     #[test]

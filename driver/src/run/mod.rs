@@ -342,7 +342,6 @@ pub fn run_program(
                     c.steps_param
                 )));
             }
-            state.params.insert(c.steps_param.clone(), c.every);
             let sweeps = c.sweeps_per_step.unwrap_or_else(|| converge::sweeps_per_step(&transformed));
             let mut last_target = None;
             let state_cell = std::cell::RefCell::new(&mut state);
@@ -350,8 +349,9 @@ pub fn run_program(
                 c,
                 &field,
                 sweeps,
-                || {
+                |steps| {
                     let mut s = state_cell.borrow_mut();
+                    s.params.insert(c.steps_param.clone(), steps);
                     let (stats, target) = run_once(&mut s, &mut |_| {})?;
                     last_target = target;
                     Ok(stats)

@@ -7,6 +7,16 @@
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-3 --relative --norm change-l2 --json \
 // RUN:   --target sim --pass-pipeline='builtin.module(stencil-rbsor,gpu-map{naive})' 2>/dev/null | FileCheck %s --check-prefix=JSON
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-30 --max-steps 3 | FileCheck %s --check-prefix=CAP
+// --max-steps is exact even when --check-every is larger or does not divide it: the last run
+// takes the steps left, and its state is measured (1e-3 is reached at step 30, not at 28).
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-30 --check-every 10000000 --max-steps 10 | FileCheck %s --check-prefix=CAP-EVERY
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-30 --check-every 9223372036854775807 --max-steps 7 | FileCheck %s --check-prefix=CAP-HUGE
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-3 --check-every 7 --max-steps 30 | FileCheck %s --check-prefix=CAP-LAST
+// Sweeps past 2^64 - 1 are an error, never a wrapped count; from the flag or the program's record.
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-3 --sweeps-per-step 18446744073709551615 2>&1 | FileCheck %s --check-prefix=SWEEPS
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(stencil-rbsor)' 2>/dev/null \
+// RUN:   | sed 's/sweeps_per_step = 1 : i64/sweeps_per_step = 9223372036854775807 : i64/' > %t.huge.mlir
+// RUN: not stencil-run %t.huge.mlir --param N=16 --param M=16 --converge 1e-3 2>&1 | FileCheck %s --check-prefix=SWEEPS-ATTR
 // RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --converge 1e-6 --check 2>&1 | FileCheck %s --check-prefix=CHECK-FLAG
 // RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --converge 1e-6 --norm energy 2>&1 | FileCheck %s --check-prefix=NORM
 // RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --converge 1e-6 --steps-param K 2>&1 | FileCheck %s --check-prefix=PARAM
@@ -20,6 +30,12 @@
 // JSON-SAME: "norm":"change-l2",{{.*}}"sweeps_per_step":1,
 // JSON-SAME: "races":0
 // CAP: converge residual-l2 of A < 1e-30: NOT converged after 3 steps = 3 sweeps (1 per step)
+// CAP-EVERY: NOT converged after 10 steps = 10 sweeps (1 per step)
+// CAP-HUGE: NOT converged after 7 steps = 7 sweeps (1 per step)
+// CAP-LAST: converged after 30 steps = 30 sweeps (1 per step)
+// SWEEPS: error: --converge: 2 steps of 18446744073709551615 sweeps each is more than 18446744073709551615 sweeps, too many to count: --sweeps-per-step is too large
+// SWEEPS-NOT: converged after
+// SWEEPS-ATTR: error: --converge: 3 steps of 9223372036854775807 sweeps each is more than 18446744073709551615 sweeps, too many to count: the program's sor.rewrite sweeps_per_step is too large
 // CHECK-FLAG: error: --converge and --check do not go together
 // NORM: error: --norm: unknown norm 'energy': expected one of residual-l2, residual-max, change-l2, change-max
 // PARAM: error: --converge runs the program a few steps at a time through its step parameter, and it has no parameter 'K' (choose one with --steps-param)
