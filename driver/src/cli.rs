@@ -126,36 +126,137 @@ pub fn write_stderr(text: &str) {
 /// replaced, the link stays), and the old file's permissions are kept. What is not a regular
 /// file (`/dev/null`, `/dev/stdout`, a named pipe) cannot be replaced and is written directly.
 pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_files_atomically(&[(path, bytes)]).map_err(|e| e.source)
+}
+
+/// Why [`write_files_atomically`] wrote nothing (or undid what it had written).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write '{}': {source}", path.display())]
+pub struct WriteError {
+    /// Which of the files failed (its index in the list given).
+    pub index: usize,
+    /// Its path.
+    pub path: PathBuf,
+    /// What the system said.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Writes every `(path, bytes)` of `files` as [`write_file_atomically`] writes one, all or
+/// nothing: every file is first written completely to a temporary file beside its target, and
+/// only when all of them are written are they renamed into place, so a failure to write any
+/// (a missing folder, a full disk) leaves every target as it was. Should a rename fail after
+/// earlier ones succeeded, those are undone (their old contents, kept as hard links while
+/// renaming, are put back; a file that did not exist is removed) as far as the file system
+/// allows; no target is ever half-written. Targets that are not regular files (`/dev/null`, a
+/// named pipe) are written directly, before the renames. A path given twice gets its last
+/// bytes.
+pub fn write_files_atomically(files: &[(&Path, &[u8])]) -> Result<(), WriteError> {
+    let fail = |index: usize, source: std::io::Error| WriteError { index, path: files[index].0.to_path_buf(), source };
+    // (index, temporary file, target)
+    let mut staged: Vec<(usize, PathBuf, PathBuf)> = vec![];
+    let mut direct: Vec<usize> = vec![];
+    let discard = |staged: &[(usize, PathBuf, PathBuf)]| {
+        for (_, tmp, _) in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for (index, (path, bytes)) in files.iter().enumerate() {
+        match stage(path, bytes) {
+            Ok(Some((tmp, target))) => staged.push((index, tmp, target)),
+            Ok(None) => direct.push(index),
+            Err(e) => {
+                discard(&staged);
+                return Err(fail(index, e));
+            }
+        }
+    }
+    for &index in &direct {
+        let (path, bytes) = files[index];
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut file| file.write_all(bytes).and_then(|()| file.flush()));
+        if let Err(e) = written {
+            discard(&staged);
+            return Err(fail(index, e));
+        }
+    }
+    // (target, the old file's content kept under another name)
+    let mut done: Vec<(&Path, Option<PathBuf>)> = vec![];
+    for (at, (index, tmp, target)) in staged.iter().enumerate() {
+        let backup = if std::fs::symlink_metadata(target).is_ok_and(|m| m.is_file()) {
+            fresh_beside(target, "old", |b| std::fs::hard_link(target, b)).ok().map(|(b, ())| b)
+        } else {
+            None
+        };
+        if let Err(e) = std::fs::rename(tmp, target) {
+            if let Some(b) = backup {
+                let _ = std::fs::remove_file(b);
+            }
+            for (target, backup) in done.iter().rev() {
+                let undone = match backup {
+                    Some(b) => std::fs::rename(b, target),
+                    None => std::fs::remove_file(target),
+                };
+                if let Err(e) = undone {
+                    tracing::error!(file = %target.display(), error = %e, "could not undo a rename");
+                }
+            }
+            discard(&staged[at..]);
+            return Err(fail(*index, e));
+        }
+        done.push((target, backup));
+    }
+    for (_, backup) in done {
+        if let Some(b) = backup {
+            let _ = std::fs::remove_file(b);
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` completely to a new temporary file beside `path` (or beside the file a
+/// symbolic link `path` points to) with the old file's permissions; returns it and the file it
+/// is to replace, or `None` when `path` is not a regular file and must be written directly.
+fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Option<(PathBuf, PathBuf)>> {
     let metadata = std::fs::metadata(path).ok();
     if metadata.as_ref().is_some_and(|m| !m.is_file()) {
-        let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
-        return file.write_all(bytes).and_then(|()| file.flush());
+        return Ok(None);
     }
     let target = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         std::fs::canonicalize(path)?
     } else {
         path.to_path_buf()
     };
-    let (tmp, mut file) = temporary_beside(&target)?;
+    let (tmp, mut file) =
+        fresh_beside(&target, "tmp", |tmp| std::fs::OpenOptions::new().write(true).create_new(true).open(tmp))?;
     let written = (|| {
         file.write_all(bytes)?;
         if let Some(m) = &metadata {
             file.set_permissions(m.permissions())?;
         }
         // On disk before the rename, so a crash cannot leave an empty file under the old name.
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, &target)
+        file.sync_all()
     })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    drop(file);
+    match written {
+        Ok(()) => Ok(Some((tmp, target))),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    written
 }
 
-/// A new, empty file beside `target` (same folder, hence same file system, so a rename is
-/// atomic), named after it, the process and a counter.
-fn temporary_beside(target: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+/// Makes a new entry beside `target` (same folder, hence same file system, so a rename is
+/// atomic) with `create`, named after it, the process, a counter and `suffix`; `create` must
+/// fail with `AlreadyExists` when the name is taken.
+fn fresh_beside<T>(
+    target: &Path,
+    suffix: &str,
+    create: impl Fn(&Path) -> std::io::Result<T>,
+) -> std::io::Result<(PathBuf, T)> {
     let folder = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -163,9 +264,9 @@ fn temporary_beside(target: &Path) -> std::io::Result<(PathBuf, std::fs::File)> 
     let name = target.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let mut attempt = 0u32;
     loop {
-        let tmp = folder.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(file) => return Ok((tmp, file)),
+        let path = folder.join(format!(".{name}.{}.{attempt}.{suffix}", std::process::id()));
+        match create(&path) {
+            Ok(made) => return Ok((path, made)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
             Err(e) => return Err(e),
         }
@@ -235,6 +336,32 @@ mod tests {
         // No temporary file is left behind.
         let names: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
         assert!(names.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")), "{names:?}");
+        std::fs::remove_dir_all(&dir)
+    }
+
+    #[test]
+    fn several_files_are_written_all_or_nothing() -> std::io::Result<()> {
+        let dir = std::env::temp_dir().join(format!("stencil-cli-test-all-{}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        let (a, b) = (dir.join("a.json"), dir.join("b.svg"));
+        std::fs::write(&a, "old a")?;
+        std::fs::write(&b, "old b")?;
+        // The second file cannot be written (no such folder): the first keeps its old content.
+        let missing = dir.join("missing").join("c.mlir");
+        let e = write_files_atomically(&[(&a, b"new a"), (&missing, b"c"), (&b, b"new b")]).err();
+        assert_eq!(e.map(|e| (e.index, e.path)), Some((1, missing)));
+        assert_eq!(std::fs::read(&a)?, b"old a");
+        assert_eq!(std::fs::read(&b)?, b"old b");
+        // All writable: all replaced; a path given twice gets its last bytes.
+        write_files_atomically(&[(&a, b"new a"), (&b, b"first b"), (&b, b"new b")]).map_err(|e| e.source)?;
+        assert_eq!(std::fs::read(&a)?, b"new a");
+        assert_eq!(std::fs::read(&b)?, b"new b");
+        let mut names: Vec<_> = std::fs::read_dir(&dir)?
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.json", "b.svg"]);
         std::fs::remove_dir_all(&dir)
     }
 

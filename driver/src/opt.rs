@@ -85,6 +85,27 @@ pub struct OptOutcome {
     pub messages: String,
     /// Whether the run succeeded (exit code 0).
     pub success: bool,
+    /// The other files the run makes (`--explain-tile-sizes-json`, `--dump-tiling`), to be
+    /// written, together with the output, only when the run succeeded: nothing is written to
+    /// disk while the run goes on, so a failure leaves every file as it was.
+    pub files: Vec<SideFile>,
+}
+
+/// A file besides the output that a run makes, not yet written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideFile {
+    /// The flag that asked for it (`--dump-tiling`), for messages.
+    pub flag: &'static str,
+    /// Where it goes.
+    pub path: std::path::PathBuf,
+    /// What it holds.
+    pub bytes: Vec<u8>,
+}
+
+/// What one input chunk gives: the output text and its side files.
+struct ChunkOutput {
+    text: String,
+    files: Vec<SideFile>,
 }
 
 /// The registries a tool run needs.
@@ -126,6 +147,7 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
                     output: String::new(),
                     messages: format!("<pass-pipeline>: error: {e}\n"),
                     success: false,
+                    files: vec![],
                 }
             }
         },
@@ -134,6 +156,7 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
     let chunks =
         if options.split_input_file { split_input(text) } else { vec![crate::split::Chunk { text, first_line: 1 }] };
     let mut outputs = vec![];
+    let mut files: Vec<SideFile> = vec![];
     let mut messages = String::new();
     let mut success = true;
     for chunk in chunks {
@@ -160,14 +183,18 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
             }
             success &= problems.is_empty();
             if let Ok(out) = result {
-                outputs.push(out);
+                outputs.push(out.text);
+                add_files(&mut files, out.files);
             }
         } else {
             for d in &reported {
                 messages.push_str(&render_with_source(d, &source));
             }
             match result {
-                Ok(out) => outputs.push(out),
+                Ok(out) => {
+                    outputs.push(out.text);
+                    add_files(&mut files, out.files);
+                }
                 Err(d) => {
                     messages.push_str(&render_with_source(&d, &source));
                     success = false;
@@ -181,7 +208,17 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
         }
     }
     let output = outputs.join(&format!("{SEPARATOR}\n"));
-    OptOutcome { output, messages, success }
+    OptOutcome { output, messages, success, files }
+}
+
+/// Adds a chunk's side files to those of the chunks before it: with `--split-input-file` a
+/// later chunk's file replaces an earlier one's of the same path (each chunk makes the whole
+/// file).
+fn add_files(files: &mut Vec<SideFile>, chunk: Vec<SideFile>) {
+    for file in chunk {
+        files.retain(|f| f.path != file.path);
+        files.push(file);
+    }
 }
 
 /// Parses, verifies, transforms and prints one chunk; the passes' remarks and warnings go to
@@ -192,7 +229,7 @@ fn process_chunk(
     registries: &Registries,
     pass_manager: Option<&mut PassManager>,
     reported: &mut Vec<Diagnostic>,
-) -> Result<String, Diagnostic> {
+) -> Result<ChunkOutput, Diagnostic> {
     let config = ParserConfig { registry: &registries.dialects, allow_unregistered: options.allow_unregistered };
     let mut module = {
         let _span = tracing::debug_span!("parse", file = %source.name()).entered();
@@ -203,18 +240,16 @@ fn process_chunk(
         stencil_passes::tile_model::set_problem_sizes(&mut module.ir, module.top, &options.params);
     }
     let mut explanation = String::new();
+    let mut files = vec![];
     if options.explain_tile_sizes || options.explain_tile_sizes_json.is_some() {
         let reports = crate::explain::explain_tile_sizes(&module, options.pipeline.as_deref(), registries)?;
         if options.explain_tile_sizes {
             explanation = crate::explain::render_comments(&reports);
         }
         if let Some(path) = &options.explain_tile_sizes_json {
-            std::fs::write(path, crate::explain::render_json(&reports)).map_err(|e| {
-                Diagnostic::error(
-                    stencil_ir::Location::Unknown,
-                    format!("--explain-tile-sizes-json: cannot write {}: {e}", path.display()),
-                )
-            })?;
+            // Written by the caller, and only if the whole run succeeds.
+            let bytes = crate::explain::render_json(&reports).into_bytes();
+            files.push(SideFile { flag: "--explain-tile-sizes-json", path: path.clone(), bytes });
         }
     }
     if let Some(pm) = pass_manager {
@@ -232,16 +267,17 @@ fn process_chunk(
         text.push_str(&schedule_report(&module.ir, &registries.dialects, module.top)?);
     }
     if let Some(path) = &options.dump_tiling {
-        dump_tiling(&module, registries, path, &options.dump_tiling_request)?;
+        let bytes = dump_tiling(&module, registries, &options.dump_tiling_request)?.into_bytes();
+        files.push(SideFile { flag: "--dump-tiling", path: path.clone(), bytes });
     }
     if options.emit == Emit::Ptx {
         // The dependence and schedule reports are `//` lines, which PTX reads as comments.
         text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref(), options.gpu_index_bitwidth)?);
-        return Ok(text);
+        return Ok(ChunkOutput { text, files });
     }
     text.push_str(&print_op(&module.ir, &registries.dialects, module.top, print));
     text.push('\n');
-    Ok(text)
+    Ok(ChunkOutput { text, files })
 }
 
 /// `--emit=ptx`: the PTX of every `gpu.module` of `module`, each after a `//` header with its
@@ -277,25 +313,17 @@ fn emit_ptx(
     Ok(render_ptx_file(&compiled))
 }
 
-/// Writes the `--dump-tiling` picture of the first `stencil.program` of `module` to `path`.
+/// The `--dump-tiling` picture (SVG) of the first `stencil.program` of `module`.
 fn dump_tiling(
     module: &stencil_ir::Module,
     registries: &Registries,
-    path: &std::path::Path,
     request: &TilingSvgRequest,
-) -> Result<(), Diagnostic> {
+) -> Result<String, Diagnostic> {
     let Some(&program) = stencil_programs(&module.ir, module.top).first() else {
         return Err(Diagnostic::error(
             module.ir.location(module.top).clone(),
             "--dump-tiling needs a stencil.program after the pipeline (draw before poly-codegen lowers it)",
         ));
     };
-    let svg = tiling_svg(&module.ir, &registries.dialects, program, request)?;
-    // Like -o: a failed write leaves an earlier picture whole.
-    crate::cli::write_file_atomically(path, svg.as_bytes()).map_err(|e| {
-        Diagnostic::error(
-            module.ir.location(program).clone(),
-            format!("--dump-tiling: cannot write {}: {e}", path.display()),
-        )
-    })
+    tiling_svg(&module.ir, &registries.dialects, program, request)
 }

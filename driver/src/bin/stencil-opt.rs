@@ -2,7 +2,7 @@
 
 use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
-use stencil_driver::cli::{normalize_args, read_input, write_file_atomically, write_stderr, write_stdout, InputError};
+use stencil_driver::cli::{normalize_args, read_input, write_files_atomically, write_stderr, write_stdout, InputError};
 use stencil_driver::opt::{run_opt, Emit, OptOptions, Registries};
 use stencil_poly::DependenceMode;
 
@@ -232,23 +232,38 @@ fn main() -> ExitCode {
     if !outcome.messages.is_empty() {
         write_stderr(&outcome.messages);
     }
-    let written = match cli.output.as_deref() {
-        None | Some("-") => write_stdout(&outcome.output).map_err(|e| format!("cannot write to standard output: {e}")),
-        // A failed run (parse error, bad pipeline, failed --emit=ptx) must not replace, let
-        // alone truncate, what FILE held: it is written only on success, in one rename.
-        Some(path) if outcome.success => write_file_atomically(std::path::Path::new(path), outcome.output.as_bytes())
-            .map_err(|e| format!("cannot write output file '{path}': {e}")),
-        Some(_) => Ok(()),
-    };
-    if let Err(e) = written {
-        write_stderr(&format!("stencil-opt: error: {e}\n"));
+    let to_stdout = matches!(cli.output.as_deref(), None | Some("-"));
+    if to_stdout {
+        // Standard output is a stream: what the chunks that succeeded printed goes out even
+        // when another failed, as mlir-opt does.
+        if let Err(e) = write_stdout(&outcome.output) {
+            write_stderr(&format!("stencil-opt: error: cannot write to standard output: {e}\n"));
+            return ExitCode::FAILURE;
+        }
+    }
+    if !outcome.success {
+        // A failed run (parse error, bad pipeline, failed --emit=ptx or --dump-tiling) must not
+        // replace, let alone truncate, any file it was asked to write.
         return ExitCode::FAILURE;
     }
-    if outcome.success {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    // Every file of the run, written all or nothing: each in one rename, and none unless all
+    // could be written.
+    let mut files: Vec<(&std::path::Path, &[u8])> =
+        outcome.files.iter().map(|f| (f.path.as_path(), f.bytes.as_slice())).collect();
+    let output_path = cli.output.as_deref().filter(|_| !to_stdout).map(std::path::Path::new);
+    if let Some(path) = output_path {
+        files.push((path, outcome.output.as_bytes()));
     }
+    if let Err(e) = write_files_atomically(&files) {
+        let what = match outcome.files.get(e.index) {
+            Some(side) => format!("{}: cannot write '{}'", side.flag, e.path.display()),
+            None => format!("cannot write output file '{}'", e.path.display()),
+        };
+        let others = if files.len() > 1 { "; no file was written" } else { "" };
+        write_stderr(&format!("stencil-opt: error: {what}: {}{others}\n", e.source));
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }
 
 /// `N=20` → `("N", 20)`.

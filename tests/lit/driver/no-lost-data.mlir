@@ -1,6 +1,7 @@
-// Nothing is lost: `-o FILE` is replaced atomically and only by a successful run, `--out DIR`
-// is written all or nothing, a program that frees its field is an error, and a closed or full
-// standard output is an error, not a panic.
+// Nothing is lost: `-o FILE` (with --explain-tile-sizes-json and --dump-tiling) is replaced
+// atomically and only by a successful run, `--out DIR` is written all or nothing, a program
+// that frees its field is an error, and a closed or full standard output is an error, not a
+// panic.
 //
 // -o: a failed run (parse error, bad pipeline, failed --emit=ptx) leaves FILE as it was.
 // RUN: echo "precious" > %t.out
@@ -18,6 +19,39 @@
 // RUN: ls -A %t.dir | FileCheck %s --check-prefix=ONLY --implicit-check-not=tmp
 // ONLY: out.mlir
 // CHECK: func.func private @f()
+//
+// The other files stencil-opt writes (--explain-tile-sizes-json, --dump-tiling) are, like -o,
+// written only when the whole run succeeds, and all together: a pipeline that fails after the
+// explanation was made, an -o that cannot be written, a failing --dump-tiling or --emit=ptx
+// leave each old file as it was.
+// RUN: rm -rf %t.side %t.nodir && mkdir -p %t.side && echo "precious" > %t.side/x.json && echo "precious" > %t.side/t.svg && echo "precious" > %t.side/out.mlir
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{strategy=naive})' --explain-tile-sizes-json=%t.side/x.json -o %t.side/out.mlir
+// RUN: FileCheck %s --check-prefix=KEPT < %t.side/x.json
+// RUN: not stencil-opt %S/../../../examples/sor-1d-3pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=4})' --explain-tile-sizes-json=%t.side/x.json --dump-tiling=%t.side/t.svg -o %t.nodir/out.mlir 2>&1 | FileCheck %s --check-prefix=SIDE-OUT
+// SIDE-OUT: stencil-opt: error: cannot write output file '{{.*}}nodir/out.mlir': {{.*}}; no file was written
+// RUN: FileCheck %s --check-prefix=KEPT < %t.side/x.json
+// RUN: FileCheck %s --check-prefix=KEPT < %t.side/t.svg
+// RUN: not stencil-opt %S/../../../examples/sor-1d-3pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=4})' --explain-tile-sizes-json=%t.side/x.json --dump-tiling=%t.side/t.svg --dump-tiling-statement=S9 -o %t.side/out.mlir
+// RUN: not stencil-opt %S/../../../examples/sor-1d-3pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=4})' --explain-tile-sizes-json=%t.side/x.json --emit=ptx -o %t.side/out.mlir
+// RUN: FileCheck %s --check-prefix=KEPT < %t.side/x.json
+// RUN: FileCheck %s --check-prefix=KEPT < %t.side/t.svg
+// A side file that cannot be written keeps -o's old file too:
+// RUN: not stencil-opt %S/../../../examples/sor-1d-3pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=4})' --explain-tile-sizes-json=%t.side/x.json --dump-tiling=%t.nodir/t.svg -o %t.side/out.mlir 2>&1 | FileCheck %s --check-prefix=SIDE-SVG
+// SIDE-SVG: stencil-opt: error: --dump-tiling: cannot write '{{.*}}nodir/t.svg': {{.*}}; no file was written
+// RUN: FileCheck %s --check-prefix=KEPT < %t.side/out.mlir
+// RUN: FileCheck %s --check-prefix=KEPT < %t.side/x.json
+// A run that succeeds writes all three, and nothing else:
+// RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=4})' --explain-tile-sizes-json=%t.side/x.json --dump-tiling=%t.side/t.svg -o %t.side/out.mlir
+// RUN: FileCheck %s --check-prefix=SIDE-JSON < %t.side/x.json
+// SIDE-JSON: "programs"
+// RUN: FileCheck %s --check-prefix=SIDE-PICTURE < %t.side/t.svg
+// SIDE-PICTURE: <svg
+// RUN: FileCheck %s --check-prefix=SIDE-IR < %t.side/out.mlir
+// SIDE-IR: stencil.program @sor_1d_3pt
+// RUN: ls -A %t.side | FileCheck %s --check-prefix=SIDE-FILES --implicit-check-not=tmp --implicit-check-not=old
+// SIDE-FILES: out.mlir
+// SIDE-FILES-NEXT: t.svg
+// SIDE-FILES-NEXT: x.json
 //
 // --out: when B.npy cannot be written, A.npy is not written either (and an old one stays).
 // RUN: rm -rf %t.fields && mkdir -p %t.fields/B.npy && echo "old A" > %t.fields/A.npy
