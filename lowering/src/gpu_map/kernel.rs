@@ -693,6 +693,21 @@ impl KernelBuilder<'_, '_> {
             let offset = offsets.and_then(|o| o.get(axis).copied());
             if i > 0 {
                 let (lo, hi) = self.bounds(l, inner)?;
+                // One tile per block: the host sized this axis to at most the values of its
+                // range over the launch (`TileAxis::range`), which can be fewer than the
+                // loop's own bounds hold for one outer coordinate: where several statements'
+                // tiles share the loop its bounds may take values below the range that have
+                // no tile (a 2-D program of two statements with shifted schedules lost the
+                // tiles at the end of such loops). Starting at the range's start where that is
+                // later skips no tile (none lies before it), and then at most the range's
+                // values follow.
+                let lo = match offset {
+                    Some(_) => {
+                        let first = self.range_value(range, true, inner)?;
+                        binary(self.ir, inner, "arith.maxsi", lo, first, Type::Index, &location)
+                    }
+                    None => lo,
+                };
                 let start = binary(self.ir, inner, "arith.addi", lo, self.bids[axis], Type::Index, &location);
                 let (v, body) = match offset {
                     Some(o) => {

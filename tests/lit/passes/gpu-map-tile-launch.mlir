@@ -17,8 +17,9 @@
 // CHECK:         gpu.func @sor_2d_5pt_k0(%arg0: memref<?x?xf64>, %arg1: f64, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %[[KX:.*]]: index, %[[KY:.*]]: index) workgroup(
 // CHECK-NOT:       gpu.grid_dim
 // The outer tile coordinate: the range's start plus the block id and the launch's offset, up
-// to the range's end; the inner one: its exact lower bound given the outer one, plus the block
-// id and the offset, below its exact upper bound.
+// to the range's end; the inner one: its exact lower bound given the outer one (or its range's
+// start where later: gpu-map-tile-launch-shifted.mlir), plus the block id and the offset, below
+// its exact upper bound.
 // CHECK:           %[[FY:.*]] = arith.addi %{{.*}}, %block_id_y : index
 // CHECK-NEXT:      %[[TY:.*]] = arith.addi %[[FY]], %[[KY]] : index
 // CHECK-NEXT:      %[[INY:.*]] = arith.cmpi sle, %[[TY]], %{{.*}} : index
