@@ -35,6 +35,8 @@ pub struct ProgramLayout {
     pub search: AutoOptions,
     /// The block a later `gpu-map` names (not `auto`).
     pub block: Option<[i64; 3]>,
+    /// Where the program is in the input (errors about its layouts point there).
+    pub location: Location,
 }
 
 /// Runs `pipeline` on a copy of `module` up to its first top-level `poly-tile` and reads every
@@ -67,12 +69,15 @@ pub fn program_layouts(
         let o = options_of(at)?;
         let staging = Staging::parse(o.string("staging")).map_err(|e| error(format!("gpu-map staging: {e}")))?;
         mapping = Some((staging, o.int("shared-memory")));
-        let text = o.string("block").trim();
-        if !text.is_empty() && text != "auto" {
-            let mut b = [1i64; 3];
-            for (k, v) in text.split(',').enumerate().take(3) {
-                b[k] = v.trim().parse().map_err(|_| error(format!("gpu-map block '{text}'")))?;
+        // gpu-map's own list syntax (`32,8` or `32x8`; gpu-map checked the list when the
+        // pipeline was parsed).
+        let list = o.auto_or_int_list("block").map_err(|text| error(format!("gpu-map block '{text}'")))?;
+        if let Some(list) = list.filter(|l| !l.is_empty()) {
+            if list.len() > 3 {
+                return Err(error(format!("gpu-map block '{}': at most 3 sizes", o.string("block").trim())));
             }
+            let mut b = [1i64; 3];
+            b[..list.len()].copy_from_slice(&list);
             block = Some(b);
         }
     }
@@ -83,8 +88,10 @@ pub fn program_layouts(
     pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
     let mut layouts = Vec::new();
     for program in stencil_programs(&tiled.ir, tiled.top) {
-        let spec =
-            TilingSpec::read(&tiled.ir, program)?.ok_or_else(|| error("poly-tile left a program untiled".into()))?;
+        let location = tiled.ir.location(program).clone();
+        let spec = TilingSpec::read(&tiled.ir, program)?.ok_or_else(|| {
+            Diagnostic::error(location.clone(), "tile model: poly-tile left a program untiled".to_string())
+        })?;
         let mut search = spec.auto.as_ref().map_or_else(|| tile_options.search.clone(), |a| a.options.clone());
         if let Some((staging, shared)) = mapping {
             // gpu-map's staging=auto follows what poly-tile chose (or staged tiles).
@@ -92,7 +99,7 @@ pub fn program_layouts(
             search.shared_memory = shared;
         }
         let (shape, name) = program_shape(&tiled.ir, &registries.dialects, program, &spec)?;
-        layouts.push(ProgramLayout { program: name, shape, spec, search, block });
+        layouts.push(ProgramLayout { program: name, shape, spec, search, block, location });
     }
     Ok(layouts)
 }
@@ -200,14 +207,15 @@ pub fn explain_tile_sizes(
             None => (Some(layout.spec.sizes.clone()), layout.block),
         };
         let keep = SearchOptions::default().keep;
-        let report =
-            search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep, None).map_err(|e| {
-                Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
-            })?;
+        // Located at the program, as poly-tile's own errors are: the explanation was asked
+        // for, and these sizes leave nothing to explain (e.g. no block fits tiles of 1).
+        let failed = |e: String| {
+            Diagnostic::error(layout.location.clone(), format!("--explain-tile-sizes: @{}: {e}", layout.program))
+        };
+        let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep, None)
+            .map_err(|e| failed(e.to_string()))?;
         let staging_choice = layout.spec.auto.clone().filter(|a| a.options.staging_by_model);
-        let calibration = layout.search.load_calibration().map_err(|e| {
-            Diagnostic::error(Location::Unknown, format!("--explain-tile-sizes: @{}: {e}", layout.program))
-        })?;
+        let calibration = layout.search.load_calibration().map_err(|e| failed(e.to_string()))?;
         let mappings: &[bool] = if staging_choice.is_some() { &[true, false] } else { &[layout.search.staging] };
         let extrapolations = extrapolations(&calibration, &layout.program, &layout.shape.params, mappings);
         let l2_note = l2_note(&calibration, &layout.program, &layout.shape);

@@ -1,0 +1,18 @@
+// stencil-opt --explain-tile-sizes: the explanation reads gpu-map's block in gpu-map's own list
+// syntax (32,8 or 32x8), and a search that leaves nothing to explain is an error located at the
+// program, as poly-tile's own errors are.
+//
+// gpu-map{block=16x16} means block=16,16 to the explanation as to gpu-map:
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16x16})' --explain-tile-sizes | grep -v 'layouts in' > %t.x
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16,16})' --explain-tile-sizes | grep -v 'layouts in' > %t.comma
+// RUN: diff %t.x %t.comma
+// RUN: FileCheck %s --check-prefix=BLOCK < %t.x
+// BLOCK: // tile sizes of @sor_2d_5pt:
+// BLOCK: 1  8x8x8          16x16x1
+//
+// Tiles of 1 leave no block the model accepts: the compile succeeds, the explanation asked for
+// fails, located at the program.
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --param T=4 -p 'builtin.module(poly-schedule,poly-tile{sizes=1},gpu-map{staging=false})' -o /dev/null
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --param T=4 -p 'builtin.module(poly-schedule,poly-tile{sizes=1},gpu-map{staging=false})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: {{^}}{{.*}}sor-2d-5pt.mlir:{{[0-9]+}}:1: error: --explain-tile-sizes: @sor_2d_5pt: {{.*}}no tile layout survives the search
+// NONE-NEXT: stencil.program @sor_2d_5pt
