@@ -18,31 +18,45 @@ use proptest::test_runner::RngSeed;
 struct Apply {
     /// The written field (0 = A, 1 = B when there are two).
     write: usize,
-    /// Reads: field and offsets in `-1..=1` per dimension.
+    /// Reads: field and offsets in `-reach..=reach` per dimension ([`program`]).
     reads: Vec<(usize, Vec<i64>)>,
-    /// How much the box `[1, N − 1)` shrinks at each end, per dimension.
+    /// How much the box `[reach, N − reach)` shrinks at each end, per dimension.
     shrink: Vec<(i64, i64)>,
 }
 
 #[derive(Clone, Debug)]
 struct Program {
     dims: usize,
+    /// How far reads reach: the boxes keep that far from the fields' edges.
+    reach: i64,
     two_fields: bool,
     applies: Vec<Apply>,
 }
 
-fn apply(dims: usize) -> impl Strategy<Value = Apply> {
+fn apply(dims: usize, reach: i64) -> impl Strategy<Value = Apply> {
     (
         0usize..2,
-        proptest::collection::vec((0usize..2, proptest::collection::vec(-1i64..=1, dims)), 1..=3),
+        proptest::collection::vec((0usize..2, proptest::collection::vec(-reach..=reach, dims)), 1..=3),
         proptest::collection::vec((0i64..=1, 0i64..=1), dims),
     )
         .prop_map(|(write, reads, shrink)| Apply { write, reads, shrink })
 }
 
+/// Programs of 1 to 3 applies over 1 to 3 dimensions whose reads reach 1 element each way.
 fn program() -> impl Strategy<Value = Program> {
-    (1usize..=3, 1usize..=3, any::<bool>()).prop_flat_map(|(dims, n, two_fields)| {
-        proptest::collection::vec(apply(dims), n).prop_map(move |applies| Program { dims, two_fields, applies })
+    program_reaching(1..=3, 1)
+}
+
+/// Programs over `dims` dimensions whose reads reach `reach` elements each way: offsets of 2
+/// give the schedules shifted rows, whose tile loops hold values without tiles.
+fn program_reaching(dims: std::ops::RangeInclusive<usize>, reach: i64) -> impl Strategy<Value = Program> {
+    (dims, 1usize..=3, any::<bool>()).prop_flat_map(move |(dims, n, two_fields)| {
+        proptest::collection::vec(apply(dims, reach), n).prop_map(move |applies| Program {
+            dims,
+            reach,
+            two_fields,
+            applies,
+        })
     })
 }
 
@@ -61,11 +75,12 @@ impl Program {
             .into_iter()
             .map(|f| format!("%{f}: !stencil.field<[{shape}] x f64>"))
             .collect();
-        let mut out = format!("stencil.program @p({}) params [T >= 1, N >= 4] {{\n", fields.join(", "));
+        let mut out =
+            format!("stencil.program @p({}) params [T >= 1, N >= {}] {{\n", fields.join(", "), 2 * self.reach + 2);
         out.push_str("stencil.iterate %t = 0 to T {\n");
         for (k, a) in self.applies.iter().enumerate() {
-            let lower: Vec<String> = a.shrink.iter().map(|(lo, _)| (1 + lo).to_string()).collect();
-            let upper: Vec<String> = a.shrink.iter().map(|(_, hi)| format!("N - {}", 1 + hi)).collect();
+            let lower: Vec<String> = a.shrink.iter().map(|(lo, _)| (self.reach + lo).to_string()).collect();
+            let upper: Vec<String> = a.shrink.iter().map(|(_, hi)| format!("N - {}", self.reach + hi)).collect();
             let _ = writeln!(
                 out,
                 "stencil.apply @S{k} writes %{} over [{}] to [{}] {{",
@@ -126,6 +141,24 @@ proptest! {
         grid in 0i64..=3,
     ) {
         check_tiled_on_the_simulator(&p, t, n, size, &format!("block={block} grid={grid} staging={staging}"))?;
+    }
+}
+
+proptest! {
+    // Reads two elements away (2-D): several statements' shifted schedules share tile loops
+    // whose bounds hold values without tiles, and a block per tile must still reach every
+    // tile (a lost tile gave wrong results without a race before 0df0412).
+    #![proptest_config(ProptestConfig { cases: 32, rng_seed: RngSeed::Fixed(0x5F1_C0DE), ..ProptestConfig::default() })]
+
+    #[test]
+    fn gpu_mapped_code_of_wider_stencils_is_race_free_and_bit_identical(
+        p in program_reaching(2..=2, 2),
+        t in 1i64..=3,
+        n in 7i64..=9,
+        size in 1i64..=2,
+        staging in any::<bool>(),
+    ) {
+        check_tiled_on_the_simulator(&p, t, n, size, &format!("block=4 staging={staging}"))?;
     }
 }
 
