@@ -19,7 +19,7 @@
 //!    until the two are in one e-class — then they are equal as real expressions — or a limit
 //!    ([`RecognitionOptions`]) stops it, which refuses the update.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use egg::{Id, RecExpr, Runner, StopReason, Symbol};
@@ -272,6 +272,189 @@ fn laplacian_neighbours(rank: usize) -> Vec<Vec<i64>> {
     out
 }
 
+/// One step of [`Lowering::lower`]'s explicit stack.
+enum Task {
+    /// Lower the value `v`, an operand of `user`.
+    Value {
+        /// The value.
+        v: ValueId,
+        /// The op using it (where a refusal about a value no op defines is reported).
+        user: OpId,
+    },
+    /// The `arity` operands of `op`, which defines `v`, are lowered (their ids on top of the
+    /// id stack, the first deepest): add its node.
+    Finish {
+        /// The value `op` defines.
+        v: ValueId,
+        /// The arithmetic op.
+        op: OpId,
+        /// Its operand count.
+        arity: usize,
+    },
+    /// `op` has fewer operands than its arithmetic takes: refuse it, once the operands it has
+    /// are lowered (the order a recursive walk finds the refusals in).
+    Missing {
+        /// The op.
+        op: OpId,
+    },
+}
+
+/// What an op defining a value of the body is to the lowering.
+enum Shape {
+    /// A leaf, with its node.
+    Leaf(SorLang),
+    /// Arithmetic on this many operands, lowered first.
+    Arith(usize),
+}
+
+/// What lowering the body of one apply reads: the IR, the written field and the program's
+/// arguments.
+struct Lowering<'a> {
+    ir: &'a Ir,
+    field: ValueId,
+    field_name: &'a str,
+    arg_names: &'a [Option<String>],
+    program_block: Option<stencil_ir::BlockId>,
+}
+
+impl Lowering<'_> {
+    /// Adds the expression of `root` (yielded by `yield_op`) to `out`, operands before the ops
+    /// using them, each value once. The walk keeps its own stack rather than recursing: a body is
+    /// a chain of any length (a recursion one frame pair per op overflowed the main thread's stack
+    /// at 15,000 `arith.addf`), and it visits operands depth first, left to right, so it refuses
+    /// the same op a recursive walk would.
+    fn lower(&self, out: &mut BodyExpr, root: ValueId, yield_op: OpId) -> Result<Id, Refused> {
+        let ir = self.ir;
+        let mut memo: BTreeMap<ValueId, Id> = BTreeMap::new();
+        // Values whose operands are being lowered: meeting one again is a cycle, which verified
+        // IR has not (an operand dominates its use), but a loop here would never end.
+        let mut pending: BTreeSet<ValueId> = BTreeSet::new();
+        let mut tasks = vec![Task::Value { v: root, user: yield_op }];
+        let mut ids: Vec<Id> = Vec::new();
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Value { v, user } => {
+                    if let Some(&id) = memo.get(&v) {
+                        ids.push(id);
+                        continue;
+                    }
+                    if !matches!(ir.value_type(v), Type::Float(_)) {
+                        return Err(Refused { at: ir.defining_op(v).unwrap_or(user), reason: Refusal::NonFloat });
+                    }
+                    match ir.value_def(v) {
+                        ValueDef::BlockArgument { block, index } if Some(block) == self.program_block => {
+                            let name = self
+                                .arg_names
+                                .get(index as usize)
+                                .cloned()
+                                .flatten()
+                                .unwrap_or_else(|| format!("arg{index}"));
+                            let symbol = Symbol::from(format!("${name}"));
+                            out.leaves.insert(Leaf::Scalar(name), (symbol, Some(v), None));
+                            let id = out.expr.add(SorLang::Leaf(symbol));
+                            memo.insert(v, id);
+                            ids.push(id);
+                        }
+                        ValueDef::Result { op, .. } => match self.shape(out, op)? {
+                            Shape::Leaf(node) => {
+                                let id = out.expr.add(node);
+                                memo.insert(v, id);
+                                ids.push(id);
+                            }
+                            Shape::Arith(arity) => {
+                                if !pending.insert(v) {
+                                    return Err(Refused {
+                                        at: op,
+                                        reason: Refusal::Unsupported("a value computed from itself".into()),
+                                    });
+                                }
+                                let operands = ir.operands(op);
+                                let present = operands.len().min(arity);
+                                tasks.push(Task::Finish { v, op, arity });
+                                if present < arity {
+                                    tasks.push(Task::Missing { op });
+                                }
+                                tasks.extend(operands[..present].iter().rev().map(|&o| Task::Value { v: o, user: op }));
+                            }
+                        },
+                        _ => return Err(Refused { at: user, reason: Refusal::NonFloat }),
+                    }
+                }
+                Task::Missing { op } => {
+                    return Err(Refused { at: op, reason: Refusal::Unsupported(ir.op_name(op).to_string()) });
+                }
+                Task::Finish { v, op, arity } => {
+                    let at = ids.len().checked_sub(arity).ok_or_else(|| Refused {
+                        at: op,
+                        reason: Refusal::Unsupported(format!("{} (its operands were lost)", ir.op_name(op))),
+                    })?;
+                    let a: Vec<Id> = ids.split_off(at);
+                    let node = match (ir.op_name(op), a.as_slice()) {
+                        ("arith.addf", &[x, y]) => SorLang::Add([x, y]),
+                        ("arith.subf", &[x, y]) => SorLang::Sub([x, y]),
+                        ("arith.mulf", &[x, y]) => SorLang::Mul([x, y]),
+                        ("arith.divf", &[x, y]) => SorLang::Div([x, y]),
+                        ("arith.negf", &[x]) => SorLang::Neg(x),
+                        ("math.fma", &[x, y, z]) => {
+                            let product = out.expr.add(SorLang::Mul([x, y]));
+                            SorLang::Add([product, z])
+                        }
+                        (name, _) => {
+                            return Err(Refused { at: op, reason: Refusal::Unsupported(name.to_string()) });
+                        }
+                    };
+                    let id = out.expr.add(node);
+                    pending.remove(&v);
+                    memo.insert(v, id);
+                    ids.push(id);
+                }
+            }
+        }
+        // The root's task leaves exactly its id.
+        ids.pop().filter(|_| ids.is_empty()).ok_or_else(|| Refused {
+            at: yield_op,
+            reason: Refusal::Unsupported("a stencil.yield whose value could not be lowered".into()),
+        })
+    }
+
+    /// What `op` is in the expression: a leaf (a constant, a read of the field) or arithmetic.
+    /// Refuses other ops.
+    fn shape(&self, out: &mut BodyExpr, op: OpId) -> Result<Shape, Refused> {
+        let ir = self.ir;
+        let refuse = |reason: Refusal| Refused { at: op, reason };
+        let name = ir.op_name(op);
+        Ok(match name {
+            "arith.constant" => match ir.attr(op, "value") {
+                Some(Attribute::Float { value, .. }) => Shape::Leaf(SorLang::Num(Num(*value))),
+                _ => return Err(refuse(Refusal::NonFloat)),
+            },
+            "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" => Shape::Arith(2),
+            "arith.negf" => Shape::Arith(1),
+            "math.fma" => Shape::Arith(3),
+            "stencil.access" => {
+                let read = ir.operands(op).first().copied();
+                let read_name = read.and_then(|r| match ir.value_def(r) {
+                    ValueDef::BlockArgument { index, .. } => self.arg_names.get(index as usize).cloned().flatten(),
+                    _ => None,
+                });
+                let read_name = read_name.unwrap_or_else(|| "?".into());
+                if read != Some(self.field) {
+                    return Err(refuse(Refusal::OtherField { other: read_name, field: self.field_name.into() }));
+                }
+                let Some(offset) = ir.attr(op, "offset").and_then(Attribute::as_dense_array) else {
+                    return Err(refuse(Refusal::GeneralAccess(read_name)));
+                };
+                let offset = offset.to_vec();
+                let symbol = Symbol::from(offset_text(self.field_name, &offset));
+                let value = ir.results(op).first().copied();
+                let entry = out.leaves.entry(Leaf::Read(offset)).or_insert((symbol, None, value));
+                Shape::Leaf(SorLang::Leaf(entry.0))
+            }
+            _ => return Err(refuse(Refusal::Unsupported(name.to_string()))),
+        })
+    }
+}
+
 impl BodyExpr {
     /// The expression of the value `apply` yields; refuses ops and values an SOR update has not.
     fn build(ir: &Ir, apply: OpId, field: ValueId, field_name: &str, program: OpId) -> Result<BodyExpr, Refused> {
@@ -287,97 +470,9 @@ impl BodyExpr {
         let arg_names = program_arg_names(ir, program);
         let program_block = ir.regions(program).first().and_then(|&r| ir.entry_block(r));
         let mut out = BodyExpr { expr: RecExpr::default(), leaves: BTreeMap::new() };
-        let mut memo: BTreeMap<ValueId, Id> = BTreeMap::new();
-        out.lower(ir, root, yield_op, field, field_name, &arg_names, program_block, &mut memo)?;
+        let lowering = Lowering { ir, field, field_name, arg_names: &arg_names, program_block };
+        lowering.lower(&mut out, root, yield_op)?;
         Ok(out)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn lower(
-        &mut self,
-        ir: &Ir,
-        v: ValueId,
-        user: OpId,
-        field: ValueId,
-        field_name: &str,
-        arg_names: &[Option<String>],
-        program_block: Option<stencil_ir::BlockId>,
-        memo: &mut BTreeMap<ValueId, Id>,
-    ) -> Result<Id, Refused> {
-        if let Some(&id) = memo.get(&v) {
-            return Ok(id);
-        }
-        if !matches!(ir.value_type(v), Type::Float(_)) {
-            return Err(Refused { at: ir.defining_op(v).unwrap_or(user), reason: Refusal::NonFloat });
-        }
-        let id = match ir.value_def(v) {
-            ValueDef::BlockArgument { block, index } if Some(block) == program_block => {
-                let name = arg_names.get(index as usize).cloned().flatten().unwrap_or_else(|| format!("arg{index}"));
-                let symbol = Symbol::from(format!("${name}"));
-                self.leaves.insert(Leaf::Scalar(name), (symbol, Some(v), None));
-                self.expr.add(SorLang::Leaf(symbol))
-            }
-            ValueDef::Result { op, .. } => self.lower_op(ir, op, field, field_name, arg_names, program_block, memo)?,
-            _ => return Err(Refused { at: user, reason: Refusal::NonFloat }),
-        };
-        memo.insert(v, id);
-        Ok(id)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn lower_op(
-        &mut self,
-        ir: &Ir,
-        op: OpId,
-        field: ValueId,
-        field_name: &str,
-        arg_names: &[Option<String>],
-        program_block: Option<stencil_ir::BlockId>,
-        memo: &mut BTreeMap<ValueId, Id>,
-    ) -> Result<Id, Refused> {
-        let refuse = |reason: Refusal| Refused { at: op, reason };
-        let name = ir.op_name(op).to_string();
-        let mut arg = |this: &mut Self, k: usize| -> Result<Id, Refused> {
-            let v = ir.operands(op).get(k).copied().ok_or_else(|| refuse(Refusal::Unsupported(name.clone())))?;
-            this.lower(ir, v, op, field, field_name, arg_names, program_block, memo)
-        };
-        let node = match name.as_str() {
-            "arith.constant" => match ir.attr(op, "value") {
-                Some(Attribute::Float { value, .. }) => SorLang::Num(Num(*value)),
-                _ => return Err(refuse(Refusal::NonFloat)),
-            },
-            "arith.addf" => SorLang::Add([arg(self, 0)?, arg(self, 1)?]),
-            "arith.subf" => SorLang::Sub([arg(self, 0)?, arg(self, 1)?]),
-            "arith.mulf" => SorLang::Mul([arg(self, 0)?, arg(self, 1)?]),
-            "arith.divf" => SorLang::Div([arg(self, 0)?, arg(self, 1)?]),
-            "arith.negf" => SorLang::Neg(arg(self, 0)?),
-            "math.fma" => {
-                let (a, b, c) = (arg(self, 0)?, arg(self, 1)?, arg(self, 2)?);
-                let product = self.expr.add(SorLang::Mul([a, b]));
-                SorLang::Add([product, c])
-            }
-            "stencil.access" => {
-                let read = ir.operands(op).first().copied();
-                let read_name = read.and_then(|r| match ir.value_def(r) {
-                    ValueDef::BlockArgument { index, .. } => arg_names.get(index as usize).cloned().flatten(),
-                    _ => None,
-                });
-                let read_name = read_name.unwrap_or_else(|| "?".into());
-                if read != Some(field) {
-                    return Err(refuse(Refusal::OtherField { other: read_name, field: field_name.into() }));
-                }
-                let Some(offset) = ir.attr(op, "offset").and_then(Attribute::as_dense_array) else {
-                    return Err(refuse(Refusal::GeneralAccess(read_name)));
-                };
-                let offset = offset.to_vec();
-                let symbol = Symbol::from(offset_text(field_name, &offset));
-                let value = ir.results(op).first().copied();
-                let entry = self.leaves.entry(Leaf::Read(offset)).or_insert((symbol, None, value));
-                SorLang::Leaf(entry.0)
-            }
-            _ => return Err(refuse(Refusal::Unsupported(name))),
-        };
-        Ok(self.expr.add(node))
     }
 
     /// The value of the expression with `values` for its leaves (0 for the others).
