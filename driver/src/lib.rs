@@ -7,5 +7,6 @@ pub mod expected;
 pub mod explain;
 pub mod logging;
 pub mod opt;
+pub mod params;
 pub mod run;
 pub mod split;

@@ -56,7 +56,9 @@ pub struct OptOptions {
     /// `--gpu-index-bitwidth`: the width of `index` in kernels (`None`: 64).
     pub gpu_index_bitwidth: Option<u32>,
     /// `--param NAME=VALUE`: problem sizes for the tile model (`poly-tile{sizes=auto}`,
-    /// `gpu-map{block=auto}`), recorded on every program before the pipeline.
+    /// `gpu-map{block=auto}`), recorded on every program that declares the name before the
+    /// pipeline. A name no program of the input declares, or a value below a program's
+    /// declared minimum, fails the run (`crate::params`).
     pub params: Vec<(String, i64)>,
     /// `--explain-tile-sizes`: print the tile model's search for every program of the
     /// pipeline's `poly-tile` (as `//` comments before the output; `crate::explain`).
@@ -155,14 +157,40 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
     };
     let chunks =
         if options.split_input_file { split_input(text) } else { vec![crate::split::Chunk { text, first_line: 1 }] };
+    // Every chunk is parsed and verified first, so that a --param no program declares is
+    // refused before any pipeline runs.
+    let parsed: Vec<_> = chunks
+        .into_iter()
+        .map(|chunk| {
+            let source = SourceFile::with_first_line(file_name, chunk.text, chunk.first_line);
+            let module = parse_and_verify(&source, options, registries);
+            (chunk, source, module)
+        })
+        .collect();
+    // (A chunk that does not parse fails the run anyway; its names are not known.)
+    if !options.params.is_empty() && parsed.iter().all(|(_, _, m)| m.is_ok()) {
+        let mut declared = vec![];
+        let mut programs = 0usize;
+        for module in parsed.iter().filter_map(|(_, _, m)| m.as_ref().ok()) {
+            let count = crate::params::declared_params(&module.ir, module.top, &mut declared);
+            programs = programs.saturating_add(count);
+        }
+        if let Err(e) = crate::params::check_known(&options.params, &declared, programs) {
+            return OptOutcome {
+                output: String::new(),
+                messages: format!("stencil-opt: error: --param: {e}\n"),
+                success: false,
+                files: vec![],
+            };
+        }
+    }
     let mut outputs = vec![];
     let mut files: Vec<SideFile> = vec![];
     let mut messages = String::new();
     let mut success = true;
-    for chunk in chunks {
-        let source = SourceFile::with_first_line(file_name, chunk.text, chunk.first_line);
+    for (chunk, source, module) in parsed {
         let mut reported = vec![];
-        let result = process_chunk(&source, options, registries, pass_manager.as_mut(), &mut reported);
+        let result = module.and_then(|m| process_module(m, options, registries, pass_manager.as_mut(), &mut reported));
         if options.verify_diagnostics {
             let mut expectations = match parse_expectations(file_name, chunk.text, chunk.first_line) {
                 Ok(e) => e,
@@ -221,22 +249,33 @@ fn add_files(files: &mut Vec<SideFile>, chunk: Vec<SideFile>) {
     }
 }
 
-/// Parses, verifies, transforms and prints one chunk; the passes' remarks and warnings go to
-/// `reported` (also when a later step fails).
-fn process_chunk(
+/// Parses and verifies one chunk.
+fn parse_and_verify(
     source: &SourceFile,
+    options: &OptOptions,
+    registries: &Registries,
+) -> Result<stencil_ir::Module, Diagnostic> {
+    let config = ParserConfig { registry: &registries.dialects, allow_unregistered: options.allow_unregistered };
+    let module = {
+        let _span = tracing::debug_span!("parse", file = %source.name()).entered();
+        parse_source(source, config)?
+    };
+    verify(&module.ir, &registries.dialects, module.top, options.allow_unregistered)?;
+    Ok(module)
+}
+
+/// Transforms and prints one parsed chunk; the passes' remarks and warnings go to `reported`
+/// (also when a later step fails).
+fn process_module(
+    mut module: stencil_ir::Module,
     options: &OptOptions,
     registries: &Registries,
     pass_manager: Option<&mut PassManager>,
     reported: &mut Vec<Diagnostic>,
 ) -> Result<ChunkOutput, Diagnostic> {
-    let config = ParserConfig { registry: &registries.dialects, allow_unregistered: options.allow_unregistered };
-    let mut module = {
-        let _span = tracing::debug_span!("parse", file = %source.name()).entered();
-        parse_source(source, config)?
-    };
-    verify(&module.ir, &registries.dialects, module.top, options.allow_unregistered)?;
     if !options.params.is_empty() {
+        // A value below a program's declared minimum is refused at that program.
+        crate::params::check_minimums(&module.ir, module.top, &options.params)?;
         stencil_passes::tile_model::set_problem_sizes(&mut module.ir, module.top, &options.params);
     }
     let mut explanation = String::new();

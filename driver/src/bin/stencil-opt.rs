@@ -80,8 +80,8 @@ struct Cli {
     /// Problem sizes for the tile model (`poly-tile{sizes=auto}`, `gpu-map{block=auto}`):
     /// recorded on every program before the pipeline; without them the programs' declared
     /// defaults are used.
-    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
-    param: Vec<(String, i64)>,
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    param: Vec<String>,
 
     /// Print the tile model's search for the pipeline's `poly-tile` (thesis Alg. 5.1: the best
     /// layouts with their predicted times, and what was pruned and why) as `//` comments before
@@ -185,6 +185,13 @@ fn main() -> ExitCode {
         write_stderr(&format!("stencil-opt: error: --gpu-index-bitwidth: {e}\n"));
         return ExitCode::FAILURE;
     }
+    let params = match stencil_driver::params::parse_params(&cli.param) {
+        Ok(p) => p,
+        Err(e) => {
+            write_stderr(&format!("stencil-opt: error: {e}\n"));
+            return ExitCode::FAILURE;
+        }
+    };
     let (name, text) = match read_input(&cli.input) {
         Ok(t) => t,
         // Located errors carry their own `file:line:col: error:` prefix.
@@ -224,7 +231,7 @@ fn main() -> ExitCode {
         },
         gpu_chip: Some(cli.gpu_chip),
         gpu_index_bitwidth: Some(cli.gpu_index_bitwidth),
-        params: cli.param.clone(),
+        params,
         explain_tile_sizes: cli.explain_tile_sizes,
         explain_tile_sizes_json: cli.explain_tile_sizes_json.clone(),
     };

@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use stencil_driver::cli::{normalize_args, read_input, write_stderr, write_stdout};
 use stencil_driver::opt::Registries;
+use stencil_driver::params::{parse_params, split_assignment};
 use stencil_driver::run::converge::{ConvergeOptions, Norm};
 use stencil_driver::run::gpu::GpuRunOptions;
 use stencil_driver::run::init::InitPlan;
@@ -128,21 +129,9 @@ struct Cli {
     log: Option<String>,
 }
 
-fn split_assignment<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str), String> {
-    text.split_once('=')
-        .filter(|(n, v)| !n.is_empty() && !v.is_empty())
-        .ok_or_else(|| format!("{flag} expects NAME=VALUE, got '{text}'"))
-}
-
 fn options(cli: &Cli) -> Result<RunOptions, String> {
-    let mut params = BTreeMap::new();
-    for p in &cli.params {
-        let (n, v) = split_assignment("--param", p)?;
-        let v: i64 = v.parse().map_err(|_| format!("--param {n}: '{v}' is not an integer"))?;
-        if let Some(first) = params.insert(n.to_string(), v) {
-            return Err(format!("--param {n} is given twice ({first}, then {v}): give each parameter once"));
-        }
-    }
+    // The names and minimums are checked against the program when it is bound.
+    let params: BTreeMap<String, i64> = parse_params(&cli.params)?.into_iter().collect();
     let mut scalars = BTreeMap::new();
     for s in &cli.scalars {
         let (n, v) = split_assignment("--scalar", s)?;
