@@ -76,10 +76,10 @@ struct Cli {
     #[arg(long = "dump-tiling-statement", value_name = "NAME")]
     dump_tiling_statement: Option<String>,
 
-    /// List the registered passes with their options and exit.
     /// Problem sizes for the tile model (`poly-tile{sizes=auto}`, `gpu-map{block=auto}`):
-    /// recorded on every program before the pipeline; without them the programs' declared
-    /// defaults are used.
+    /// recorded on every program that declares NAME before the pipeline; without them the
+    /// programs' declared defaults are used. A NAME given twice, one no program of the input
+    /// declares, or a value below the program's declared minimum is an error.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     param: Vec<String>,
 
@@ -93,6 +93,7 @@ struct Cli {
     #[arg(long = "explain-tile-sizes-json", value_name = "FILE")]
     explain_tile_sizes_json: Option<std::path::PathBuf>,
 
+    /// List the registered passes with their options and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
     /// Print the list of registered dialects and exit.
