@@ -137,6 +137,43 @@ fn parse_and_verify(source: &SourceFile, registries: &Registries) -> Result<Modu
     Ok(module)
 }
 
+/// A runtime error about the shape of the entry point's fields (an extent that is not
+/// positive, a field too large to allocate) at the program's sizes, which may come from its
+/// `defaults` as well as from `--param`: located at the program (or lowered function), where
+/// the fields and defaults are declared. Other errors are converted as they are.
+fn locate_at_entry(
+    e: stencil_runtime::RuntimeError,
+    module: &Module,
+    entry: Option<&str>,
+    source: &SourceFile,
+) -> RunError {
+    use stencil_runtime::RuntimeError as E;
+    if !matches!(e, E::InvalidData { .. } | E::NonPositiveExtent { .. }) {
+        return RunError::from(e);
+    }
+    let ir = &module.ir;
+    let top: Vec<_> = ir
+        .regions(module.top)
+        .iter()
+        .flat_map(|&r| ir.blocks(r).iter().copied())
+        .flat_map(|b| ir.block_op_iter(b))
+        .filter(|&op| {
+            ir.op_name(op) == "stencil.program"
+                || (ir.op_name(op) == "func.func" && ir.attr(op, "stencil.arg_names").is_some())
+        })
+        .collect();
+    let op = match entry {
+        Some(name) => top.iter().copied().find(|&op| stencil_ir::symbols::symbol_name(ir, op) == Some(name)),
+        None => top.first().copied().filter(|_| top.len() == 1),
+    };
+    match op {
+        Some(op) if ir.location(op).file_position().is_some() => {
+            RunError::diagnostic(&stencil_ir::Diagnostic::error(ir.location(op).clone(), e.to_string()), source)
+        }
+        _ => RunError::from(e),
+    }
+}
+
 /// How far a run is, for a progress display: `done` of `total` units (point updates on the
 /// reference interpreter, blocks on the simulator).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -252,7 +289,8 @@ pub fn run_program(
             state.scalars.insert(scalar.clone(), ScalarValue::Int(v));
         }
     }
-    let interface = module_interface(&transformed, entry, &state)?;
+    let interface =
+        module_interface(&transformed, entry, &state).map_err(|e| locate_at_entry(e, &transformed, entry, &source))?;
     interface.check_names(&state)?;
     let unknown = options.init.unknown_fields(&interface.fields);
     if !unknown.is_empty() {
