@@ -71,7 +71,10 @@
 //!    family).
 //!
 //! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
-//! sizes that would overflow give [`TileModelError::Overflow`]). `tests/counting.rs` compares
+//! sizes that would overflow give [`TileModelError::Overflow`]), and what a count allocates is
+//! bounded: at most [`MAX_WAVEFRONTS`] wavefronts (past it an error naming the sizes), and the
+//! histograms of the tiles left at most [`MAX_HISTOGRAM`] long (past it left out, bounding
+//! nothing). `tests/counting.rs` compares
 //! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
 //! brute force and on random unimodular bands of 1–5 statements and widths 2–5.
 
@@ -303,7 +306,10 @@ impl TileGeometry {
         (tiles, full)
     }
 
-    /// Per statement of `shape`, [`outer_row_histogram`] of band row `row` (cached).
+    /// Per statement of `shape`, [`outer_row_histogram`] of band row `row` (cached); none at all
+    /// when one statement's would be longer than [`MAX_HISTOGRAM`] (or not fit its integers):
+    /// the histograms only bound the tiles a count that may stop has left
+    /// ([`Counter::tiles_left`], then 0), so such a count stops later, never counts otherwise.
     fn histograms(&self, shape: &BandShape, row: usize) -> Histograms {
         let mut cache = match self.histograms.lock() {
             Ok(cache) => cache,
@@ -312,7 +318,8 @@ impl TileGeometry {
         if let Some((_, h)) = cache.iter().find(|(r, _)| *r == row) {
             return h.clone();
         }
-        let h: Histograms = Arc::new(shape.statements.iter().map(|s| outer_row_histogram(s, row)).collect());
+        let h: Option<Vec<_>> = shape.statements.iter().map(|s| outer_row_histogram(s, row)).collect();
+        let h: Histograms = Arc::new(h.unwrap_or_default());
         cache.push((row, h.clone()));
         h
     }
@@ -901,9 +908,13 @@ pub fn count_tiles_unless(
     if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
         return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
     }
+    // Refused before anything is allocated, with the sizes in the caller's order.
+    wavefront_range(shape, sizes)?;
     // The rows with the most tiles last: the prefixes enumerated are the fewest.
     let ranges = shape.row_ranges();
-    let extent = |k: usize| (ranges[k].1.div_euclid(sizes[k]) - ranges[k].0.div_euclid(sizes[k])).saturating_add(1);
+    // Saturating: a band without instances has the empty ranges (i64::MAX, i64::MIN).
+    let extent =
+        |k: usize| ranges[k].1.div_euclid(sizes[k]).saturating_sub(ranges[k].0.div_euclid(sizes[k])).saturating_add(1);
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by_key(|&k| (extent(k), k));
     // Per statement, the most instances a tile holds (the reordered band's tiles are the same).
@@ -918,31 +929,55 @@ pub fn count_tiles_unless(
     count(&reordered, geometry, &normals, &sizes, Mode::Sweep, Some((stop, &most, histograms)))
 }
 
+/// The longest histogram [`outer_row_histogram`] builds: one entry per value of the row, 16
+/// bytes each (16 MiB). The rows of the counts the search makes span thousands of values; a
+/// row of 2^32 time steps would take 64 GiB (and aborted the process).
+pub const MAX_HISTOGRAM: usize = 1 << 20;
+
 /// The instances of `s` with `φ_row < v`, for every `v`: the histogram of
 /// `φ_row = shift_row + Σ_j map_{row,j}·i_j` over the domain box (the convolution of the iterators'
 /// ranges, each spread by its coefficient, by running window sums along each residue of the
-/// coefficient), as its least value and its prefix sums.
-fn outer_row_histogram(s: &StatementShape, row: usize) -> (i64, Vec<u128>) {
-    let mut counts = vec![1u128];
-    let mut low = s.shift[row];
-    for (j, &a) in s.map[row].iter().enumerate() {
-        let len = (s.upper[j] - s.lower[j] + 1).max(0) as usize;
+/// coefficient), as its least value and its prefix sums. `None` when it would be longer than
+/// [`MAX_HISTOGRAM`] or a value or count does not fit its integer (an optimisation's input, not
+/// an error: [`TileGeometry::histograms`]).
+fn outer_row_histogram(s: &StatementShape, row: usize) -> Option<(i64, Vec<u128>)> {
+    // The least value and the length first, checked, so that nothing too long is allocated.
+    let mut low = i128::from(*s.shift.get(row)?);
+    let mut length = 1i128;
+    let mut lens = Vec::with_capacity(s.lower.len());
+    for (j, &a) in s.map.get(row)?.iter().enumerate() {
+        let (lower, upper) = (i128::from(*s.lower.get(j)?), i128::from(*s.upper.get(j)?));
+        let len = (upper - lower + 1).max(0);
         if len == 0 {
-            return (low, vec![0]);
+            return Some((s.shift[row], vec![0]));
         }
-        low += (a * s.lower[j]).min(a * s.upper[j]);
+        let a = i128::from(a);
+        low = low.checked_add((a * lower).min(a * upper))?;
+        length = length.checked_add(a.abs().checked_mul(len - 1)?)?;
+        lens.push(u128::try_from(len).ok()?);
+    }
+    let low = i64::try_from(low).ok()?;
+    if length > MAX_HISTOGRAM as i128 {
+        return None;
+    }
+    let mut counts = vec![1u128];
+    for (&a, &len) in s.map[row].iter().zip(&lens) {
         if a == 0 {
-            counts.iter_mut().for_each(|c| *c *= len as u128);
+            for c in &mut counts {
+                *c = c.checked_mul(len)?;
+            }
             continue;
         }
-        let step = a.unsigned_abs() as usize;
-        let mut next = vec![0u128; counts.len() + step * (len - 1)];
+        // At most `MAX_HISTOGRAM` long, so `len` fits too.
+        let len = usize::try_from(len).ok()?;
+        let step = usize::try_from(a.unsigned_abs()).ok()?;
+        let mut next = vec![0u128; counts.len().checked_add(step.checked_mul(len - 1)?)?];
         // next[e] = Σ_{y < len} counts[e − step·y].
         for r in 0..step.min(next.len()) {
             let mut window = 0u128;
             for (y, e) in (r..next.len()).step_by(step).enumerate() {
                 if e < counts.len() {
-                    window += counts[e];
+                    window = window.checked_add(counts[e])?;
                 }
                 if y >= len {
                     let old = e - step * len;
@@ -957,9 +992,62 @@ fn outer_row_histogram(s: &StatementShape, row: usize) -> (i64, Vec<u128>) {
     }
     let mut prefix = vec![0u128; counts.len() + 1];
     for (i, &c) in counts.iter().enumerate() {
-        prefix[i + 1] = prefix[i] + c;
+        prefix[i + 1] = prefix[i].checked_add(c)?;
     }
-    (low, prefix)
+    Some((low, prefix))
+}
+
+/// The longest range of inter-tile wavefronts one count holds (kernel launches: a million of
+/// them is seconds of launch overhead alone). A count keeps several arrays of one entry per
+/// wavefront, 8 bytes each, per thread of the search: a range of 2^28 took 14 GB, one of 2^32
+/// aborted the process.
+pub const MAX_WAVEFRONTS: u64 = 1 << 20;
+
+/// [`BandShape::row_ranges`], checked: an error when a row's `φ_k` leaves 64 bits over the
+/// domain (a problem size near 2^63 on a skewed row), where the ranges would wrap and the count
+/// would be of another band.
+fn checked_row_ranges(shape: &BandShape) -> Result<Vec<(i64, i64)>> {
+    let overflow = || TileModelError::Overflow("the range of a band row");
+    let mut ranges = vec![(i64::MAX, i64::MIN); shape.width];
+    for s in shape.statements.iter().filter(|s| s.instances() > 0) {
+        for (k, range) in ranges.iter_mut().enumerate() {
+            let shift = i128::from(*s.shift.get(k).ok_or_else(overflow)?);
+            let (mut a, mut b) = (shift, shift);
+            for (j, &c) in s.map.get(k).ok_or_else(overflow)?.iter().enumerate() {
+                let (lower, upper) = (s.lower.get(j).ok_or_else(overflow)?, s.upper.get(j).ok_or_else(overflow)?);
+                // 64-bit by 64-bit products fit 128 bits; the sums of a few of them too.
+                let (x, y) = (i128::from(c) * i128::from(*lower), i128::from(c) * i128::from(*upper));
+                a += x.min(y);
+                b += x.max(y);
+            }
+            let (a, b) = (i64::try_from(a).map_err(|_| overflow())?, i64::try_from(b).map_err(|_| overflow())?);
+            *range = (range.0.min(a), range.1.max(b));
+        }
+    }
+    Ok(ranges)
+}
+
+/// The first inter-tile wavefront of `shape` tiled with `sizes` and the length of the count's
+/// arrays (one more than the wavefronts: the difference arrays' last mark); an error past
+/// [`MAX_WAVEFRONTS`] naming the sizes.
+fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
+    // w = Σ T_k with T_k between ⌊min φ_k / s_k⌋ and ⌊max φ_k / s_k⌋: in 128 bits, where a sum
+    // of 64-bit values cannot overflow.
+    let ranges = checked_row_ranges(shape)?;
+    let w_lo: i128 = ranges.iter().zip(sizes).map(|(&(lo, _), &s)| i128::from(lo.div_euclid(s))).sum();
+    let w_hi: i128 = ranges.iter().zip(sizes).map(|(&(_, hi), &s)| i128::from(hi.div_euclid(s))).sum();
+    let wavefronts = (w_hi - w_lo + 1).max(0);
+    if wavefronts > i128::from(MAX_WAVEFRONTS) {
+        let sizes: Vec<String> = sizes.iter().map(i64::to_string).collect();
+        return Err(TileModelError::InvalidInput(format!(
+            "tile sizes {} make {wavefronts} inter-tile wavefronts, more than the {MAX_WAVEFRONTS} one count of tiles holds; use larger tiles or smaller problem sizes",
+            sizes.join("x")
+        )));
+    }
+    let w_lo = i64::try_from(w_lo).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
+    // At most MAX_WAVEFRONTS + 1.
+    let span = usize::try_from(wavefronts + 1).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
+    Ok((w_lo, span))
 }
 
 /// [`count_tiles`] by the plain enumeration of every tile row `(T_0, …, T_{m−2})`, each with the
@@ -1006,11 +1094,7 @@ fn count<'s>(
         })
         .collect();
     let erosions: Vec<Erosion> = shape.statements.iter().map(|s| erosion(s, sizes)).collect();
-    // The wavefront range: w = Σ T_k with T_k between ⌊min φ_k / s_k⌋ and ⌊max φ_k / s_k⌋.
-    let ranges = shape.row_ranges();
-    let w_lo: i64 = ranges.iter().zip(sizes).map(|(&(lo, _), &s)| lo.div_euclid(s)).sum();
-    let w_hi: i64 = ranges.iter().zip(sizes).map(|(&(_, hi), &s)| hi.div_euclid(s)).sum();
-    let span = usize::try_from(w_hi - w_lo + 2).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
+    let (w_lo, span) = wavefront_range(shape, sizes)?;
     // The sweep's facet lines grouped by direction, once per count (see `LineGroups`).
     let line_groups: Vec<LineGroups> = if m >= 2 {
         facets.iter().map(|levels| LineGroups::new(&levels[m - 1], m - 2, sizes)).collect::<Result<_>>()?
@@ -1102,7 +1186,10 @@ fn count<'s>(
     let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
     let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
     Ok(Some(InterTileCounts {
-        first_wavefront: w_lo + first as i64,
+        // `first` is below the span, at most `MAX_WAVEFRONTS`.
+        first_wavefront: w_lo
+            .checked_add(i64::try_from(first).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?)
+            .ok_or(TileModelError::Overflow("inter-tile wavefronts"))?,
         tiles: tiles[first..last].to_vec(),
         full: full[first..last].to_vec(),
     }))

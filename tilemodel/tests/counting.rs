@@ -207,6 +207,72 @@ fn huge_sizes_give_counts_or_an_overflow_error() {
     }
 }
 
+/// `count_tiles`, `count_tiles_by_rows` and `count_tiles_unless` (with a `stop` that never
+/// says yes) of `shape` at `sizes`, as results of counts.
+fn every_count(shape: &BandShape, sizes: &[i64]) -> Vec<Result<InterTileCounts, TileModelError>> {
+    let geometry = TileGeometry::new(shape);
+    vec![
+        count_tiles(shape, &geometry, sizes),
+        count_tiles_by_rows(shape, &geometry, sizes),
+        count_tiles_unless(shape, &geometry, sizes, &mut |_| false).map(|c| c.expect("a count that cannot stop")),
+    ]
+}
+
+/// Problem sizes with more inter-tile wavefronts than a count holds give an error naming the
+/// sizes and what to do, before anything is allocated: 1-D SOR at T = 2^32 asked for a 64 GiB
+/// histogram and aborted the process, 2-D at N = 2^62 panicked with a capacity overflow, and
+/// 2-D at T = 2^28 took 14 GB.
+#[test]
+fn too_many_wavefronts_are_an_error_not_an_abort() {
+    for (scop, params, sizes) in [
+        (common::sor(1), vec![1i64 << 32, 16], vec![16, 16]),
+        (common::sor(2), vec![4, 1 << 62, 16], vec![16, 16, 16]),
+        (common::sor(2), vec![1 << 28, 1024, 1024], vec![32, 32, 24]),
+    ] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        let text = sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+        for result in every_count(&shape, &sizes) {
+            match result {
+                Err(TileModelError::InvalidInput(message)) => {
+                    assert!(message.contains(&format!("tile sizes {text} make ")), "{params:?}: {message}");
+                    assert!(message.contains("use larger tiles or smaller problem sizes"), "{params:?}: {message}");
+                }
+                other => panic!("{params:?} at {sizes:?}: {other:?}"),
+            }
+        }
+    }
+}
+
+/// A band row whose `φ` leaves 64 bits over the domain (2-D SOR's skewed rows at N = 2^63 − 1 or
+/// T = 2^63 − 1) is an overflow error: its range wrapped and the counts were of another band
+/// (0 tiles, 0 launches), or the histogram's length overflowed (a capacity overflow panic).
+#[test]
+fn band_rows_past_64_bits_are_an_overflow_error() {
+    for params in [vec![4, i64::MAX, 16], vec![i64::MAX, 16, 16]] {
+        let (shape, _) = common::shape(&common::sor(2), &params, true);
+        for result in every_count(&shape, &[16, 16, 16]) {
+            assert!(matches!(result, Err(TileModelError::Overflow(_))), "{params:?}: {result:?}");
+        }
+    }
+}
+
+/// A histogram of the outermost row too long to build (2^40 time steps; the tiles are few) is
+/// left out: the count that may stop bounds the tiles it has left by 0 and counts the same.
+#[test]
+fn a_histogram_too_long_to_build_is_left_out() {
+    let (shape, _) = common::shape(&common::sor(1), &[1 << 40, 64], true);
+    let sizes = [1 << 30, 1 << 30];
+    let geometry = TileGeometry::new(&shape);
+    let rows = count_tiles_by_rows(&shape, &geometry, &sizes).expect("counts");
+    let unless = count_tiles_unless(&shape, &geometry, &sizes, &mut |partial| {
+        assert!(partial.tiles_at_least <= rows.total_tiles());
+        false
+    })
+    .expect("counts");
+    assert!(unless.as_ref() == Some(&rows), "the counts differ");
+    assert!(rows.total_tiles() > 0);
+}
+
 /// At the GPU sizes of the search (where the tile bound matters: 3-D SOR's skewed tiles are far
 /// from full), the bound against `count_tiles` alone (the row counter is too slow there), on
 /// sizes from the search's grid; and it is tight enough to matter: within a factor of 3 of the
