@@ -7,7 +7,7 @@ use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
 use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::verifier::verify;
-use stencil_ir::{Diagnostic, DialectRegistry, SourceFile};
+use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Location, NamedAttribute, SourceFile};
 use stencil_lowering::ptx::{compile_gpu_modules, render_ptx_file, PtxOptions, DEFAULT_CHIP};
 use stencil_passes::schedule::schedule_report;
 use stencil_passes::stencil_to_poly::{dependence_report, stencil_programs};
@@ -167,7 +167,9 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
             (chunk, source, module)
         })
         .collect();
-    // (A chunk that does not parse fails the run anyway; its names are not known.)
+    // (A chunk that does not parse fails the run anyway; its names are not known. An input
+    // without programs — `affine` loops a pipeline raises — is checked after its pipeline,
+    // against the programs it made: `process_module`.)
     if !options.params.is_empty() && parsed.iter().all(|(_, _, m)| m.is_ok()) {
         let mut declared = vec![];
         let mut programs = 0usize;
@@ -175,7 +177,9 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
             let count = crate::params::declared_params(&module.ir, module.top, &mut declared);
             programs = programs.saturating_add(count);
         }
-        if let Err(e) = crate::params::check_known(&options.params, &declared, programs) {
+        if programs == 0 {
+            // checked per chunk after its pipeline
+        } else if let Err(e) = crate::params::check_known(&options.params, &declared, programs) {
             return OptOutcome {
                 output: String::new(),
                 messages: format!("stencil-opt: error: --param: {e}\n"),
@@ -273,10 +277,25 @@ fn process_module(
     pass_manager: Option<&mut PassManager>,
     reported: &mut Vec<Diagnostic>,
 ) -> Result<ChunkOutput, Diagnostic> {
+    // An input without programs (`affine` loops the pipeline raises): the values go on the
+    // module, where the raised programs' tile model finds them
+    // (`stencil_passes::tile_model::problem_sizes`), for the pipeline only; their names are
+    // checked against what the pipeline made.
+    let raised = !options.params.is_empty() && stencil_programs(&module.ir, module.top).is_empty();
     if !options.params.is_empty() {
         // A value below a program's declared minimum is refused at that program.
         crate::params::check_minimums(&module.ir, module.top, &options.params)?;
         stencil_passes::tile_model::set_problem_sizes(&mut module.ir, module.top, &options.params);
+    }
+    if raised {
+        let mut entries: Vec<NamedAttribute> =
+            options.params.iter().map(|(n, v)| NamedAttribute::new(n, Attribute::i64(*v))).collect();
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        module.ir.set_attribute(
+            module.top,
+            stencil_passes::tile_model::PROBLEM_SIZE_ATTR,
+            Attribute::Dictionary(entries),
+        );
     }
     let mut explanation = String::new();
     let mut files = vec![];
@@ -295,6 +314,15 @@ fn process_module(
         let result = pm.run(&mut module.ir, module.top, &registries.dialects);
         reported.extend(pm.take_reported());
         result?;
+    }
+    if raised {
+        module.ir.remove_attr(module.top, stencil_passes::tile_model::PROBLEM_SIZE_ATTR);
+        let mut declared = vec![];
+        let (made, first) = crate::params::declared_after_pipeline(&module.ir, module.top, &mut declared);
+        if let Err(e) = crate::params::check_known(&options.params, &declared, made) {
+            let location = first.map_or(Location::Unknown, |op| module.ir.location(op).clone());
+            return Err(Diagnostic::error(location, format!("--param: {e}")));
+        }
     }
     let print = PrintOptions { generic: options.print_generic, debug_info: options.print_debuginfo };
     let mut text = explanation;

@@ -45,6 +45,26 @@ pub fn declared_params(ir: &Ir, root: OpId, declared: &mut Vec<String>) -> usize
     programs.len()
 }
 
+/// Adds the parameters of the programs below `root` to `declared`, as [`declared_params`],
+/// and those of the functions a lowering made of programs (`stencil.param_names`): the names
+/// after a pipeline, for an input whose programs the pipeline raised (`affine` loops); returns
+/// how many programs and functions there are, and the first of them (for a location).
+pub fn declared_after_pipeline(ir: &Ir, root: OpId, declared: &mut Vec<String>) -> (usize, Option<OpId>) {
+    let mut count = declared_params(ir, root, declared);
+    let mut first = stencil_programs(ir, root).first().copied();
+    ir.walk(root, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
+        let Some(stencil_ir::Attribute::Array(items)) = ir.attr(op, "stencil.param_names") else { return };
+        count = count.saturating_add(1);
+        first = first.or(Some(op));
+        for name in items.iter().filter_map(|a| a.as_str()) {
+            if !declared.iter().any(|d| d == name) {
+                declared.push(name.to_string());
+            }
+        }
+    });
+    (count, first)
+}
+
 /// The first of `params` whose name none of `programs` programs declares (`declared`: the
 /// names they declare, [`declared_params`]), as an error message.
 pub fn check_known(params: &[(String, i64)], declared: &[String], programs: usize) -> Result<(), String> {

@@ -13,6 +13,14 @@
 // UNKNOWN: stencil-opt: error: --param: unknown parameter 'K': the input's programs declare T, N, M
 // RUN: not stencil-opt %S/../../../examples/sor-1d-3pt.mlir --param K=5 2>&1 | FileCheck %s --check-prefix=UNKNOWN1
 // UNKNOWN1: stencil-opt: error: --param: unknown parameter 'K': the program declares T, N
+// An input of affine loops has no program until the pipeline raises one: its values reach the
+// raised program's tile model (the problem recorded with the choice), and its names are
+// checked against what the pipeline made, at the raised function.
+// RUN: stencil-opt %S/../../../examples/affine/jacobi-2d.mlir --param arg0=100 --param arg1=4000 --pass-pipeline='builtin.module(raise-affine-to-stencil,poly-schedule,poly-tile{sizes=auto})' | FileCheck %s --check-prefix=RAISED
+// RAISED: problem = "arg0=100,arg1=4000"
+// RAISED-NOT: poly.problem_size
+// RUN: not stencil-opt %S/../../../examples/affine/jacobi-2d.mlir --param arg0=100 --param n=4000 --pass-pipeline='builtin.module(raise-affine-to-stencil,poly-schedule)' 2>&1 | FileCheck %s --check-prefix=RAISEDUNKNOWN
+// RAISEDUNKNOWN: jacobi-2d.mlir:{{[0-9]+}}:{{[0-9]+}}: error: --param: unknown parameter 'n': the program declares arg0, arg1
 // Below the minimum: an error at the program that declares it (here the second chunk's).
 // RUN: not stencil-opt %s --split-input-file --param M=1 2>&1 | FileCheck %s --check-prefix=BELOW
 // BELOW: opt-params.mlir:[[@LINE+13]]:1: error: --param M=1: parameter M = 1 is below its declared minimum 2
