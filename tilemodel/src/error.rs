@@ -11,6 +11,11 @@ pub enum TileModelError {
     /// A tile size, block or problem size is out of range.
     #[error("invalid tile-model input: {0}")]
     InvalidInput(String),
+    /// Tiles too small for the problem: more inter-tile wavefronts than one count holds
+    /// ([`crate::inter::MAX_WAVEFRONTS`]; the message names the sizes). The search prunes such
+    /// sizes ([`crate::search::PruneReason::TooManyWavefronts`]).
+    #[error("{0}")]
+    TooManyWavefronts(String),
     /// An integer did not fit while counting.
     #[error("integer overflow while counting {0}; use smaller problem or tile sizes")]
     Overflow(&'static str),

@@ -1039,7 +1039,7 @@ fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
     let wavefronts = (w_hi - w_lo + 1).max(0);
     if wavefronts > i128::from(MAX_WAVEFRONTS) {
         let sizes: Vec<String> = sizes.iter().map(i64::to_string).collect();
-        return Err(TileModelError::InvalidInput(format!(
+        return Err(TileModelError::TooManyWavefronts(format!(
             "tile sizes {} make {wavefronts} inter-tile wavefronts, more than the {MAX_WAVEFRONTS} one count of tiles holds; use larger tiles or smaller problem sizes",
             sizes.join("x")
         )));

@@ -154,6 +154,10 @@ pub enum PruneReason {
     /// or with each warp's first lane's points as its warps (at most `G_e`), is above the
     /// layouts kept (branch and bound per block; no better layout is lost).
     BlockBound,
+    /// Not Alg. 5.1's: tiles so small for the problem that they make more inter-tile
+    /// wavefronts (launches) than one count of tiles holds ([`crate::inter::MAX_WAVEFRONTS`]);
+    /// larger sizes are searched.
+    TooManyWavefronts,
 }
 
 impl PruneReason {
@@ -167,12 +171,16 @@ impl PruneReason {
             PruneReason::DoesNotFit => "Table 5.1: B = 0, a block does not fit on an SM (registers per block, shared memory or threads)",
             PruneReason::Bound => "branch and bound: the model's lower bound for every block of the size is above the layouts kept",
             PruneReason::BlockBound => "branch and bound: the model's time with fewer warps per step than the block's (⌈H_e/32⌉, or each warp's first lane's points) is above the layouts kept",
+            PruneReason::TooManyWavefronts => "count limit: more inter-tile wavefronts (launches) than one count of tiles holds (2^20)",
         }
     }
 
     /// Whether it prunes tile sizes (with all their blocks) rather than single layouts.
     pub fn prunes_sizes(self) -> bool {
-        matches!(self, PruneReason::SharedMemory | PruneReason::Reuse | PruneReason::Bound)
+        matches!(
+            self,
+            PruneReason::SharedMemory | PruneReason::Reuse | PruneReason::Bound | PruneReason::TooManyWavefronts
+        )
     }
 }
 
@@ -1024,7 +1032,14 @@ impl<'a> Walk<'a> {
                         seen = Seen::of(partial);
                     }
                     out
-                })?;
+                });
+                let counted = match counted {
+                    Err(TileModelError::TooManyWavefronts(why)) => {
+                        tally.prune(PruneReason::TooManyWavefronts, || why);
+                        return Ok(visit);
+                    }
+                    counted => counted?,
+                };
                 visit.counted = visit.family.is_some().then(|| match &counted {
                     Some(counted) => Memo::Counted(counted.clone()),
                     None => Memo::Stopped(seen),
@@ -1032,7 +1047,13 @@ impl<'a> Walk<'a> {
                 counted
             }
             (None, None) => {
-                let counted = count_tiles(shape, self.geometry, sizes)?;
+                let counted = match count_tiles(shape, self.geometry, sizes) {
+                    Err(TileModelError::TooManyWavefronts(why)) => {
+                        tally.prune(PruneReason::TooManyWavefronts, || why);
+                        return Ok(visit);
+                    }
+                    counted => counted?,
+                };
                 visit.counted = visit.family.is_some().then(|| Memo::Counted(counted.clone()));
                 Some(counted)
             }

@@ -233,7 +233,7 @@ fn too_many_wavefronts_are_an_error_not_an_abort() {
         let text = sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
         for result in every_count(&shape, &sizes) {
             match result {
-                Err(TileModelError::InvalidInput(message)) => {
+                Err(TileModelError::TooManyWavefronts(message)) => {
                     assert!(message.contains(&format!("tile sizes {text} make ")), "{params:?}: {message}");
                     assert!(message.contains("use larger tiles or smaller problem sizes"), "{params:?}: {message}");
                 }

@@ -435,3 +435,19 @@ fn a_search_on_several_threads_reports_what_one_thread_does() {
         }
     }
 }
+
+/// Sizes whose tiles would make more inter-tile wavefronts than one count holds
+/// (`inter::MAX_WAVEFRONTS`) are pruned for that reason, and the search goes on to larger ones
+/// (before, the first such size counted failed the whole search).
+#[test]
+fn sizes_with_too_many_wavefronts_are_pruned_not_fatal() {
+    // 1-D SOR over 2^28 time steps: time tiles below 256 make more than 2^20 wavefronts, and
+    // the bounds before counting do not prune all of them.
+    let report = run(&common::sor(1), &[1 << 28, 256], &SearchOptions { staged: false, ..SearchOptions::default() });
+    let region = report.pruned.iter().find(|p| p.reason == PruneReason::TooManyWavefronts);
+    let region = region.unwrap_or_else(|| panic!("no size pruned for its wavefronts:\n{report}"));
+    assert!(region.count > 0);
+    assert!(region.example.contains("inter-tile wavefronts"), "{}", region.example);
+    let best = report.choice().expect("a layout of larger tiles");
+    assert!(best.wavefronts as u64 <= stencil_tilemodel::inter::MAX_WAVEFRONTS, "{best:?}");
+}
