@@ -7,7 +7,7 @@ use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
 use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::verifier::verify;
-use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Location, NamedAttribute, SourceFile};
+use stencil_ir::{Diagnostic, DialectRegistry, Location, SourceFile};
 use stencil_lowering::ptx::{compile_gpu_modules, render_ptx_file, PtxOptions, DEFAULT_CHIP};
 use stencil_passes::schedule::schedule_report;
 use stencil_passes::stencil_to_poly::{dependence_report, stencil_programs};
@@ -287,15 +287,8 @@ fn process_module(
         crate::params::check_minimums(&module.ir, module.top, &options.params)?;
         stencil_passes::tile_model::set_problem_sizes(&mut module.ir, module.top, &options.params);
     }
-    if raised {
-        let mut entries: Vec<NamedAttribute> =
-            options.params.iter().map(|(n, v)| NamedAttribute::new(n, Attribute::i64(*v))).collect();
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
-        module.ir.set_attribute(
-            module.top,
-            stencil_passes::tile_model::PROBLEM_SIZE_ATTR,
-            Attribute::Dictionary(entries),
-        );
+    if let Some(sizes) = stencil_passes::tile_model::problem_size_attribute(options.params.iter()).filter(|_| raised) {
+        module.ir.set_attribute(module.top, stencil_passes::tile_model::PROBLEM_SIZE_ATTR, sizes);
     }
     let mut explanation = String::new();
     let mut files = vec![];

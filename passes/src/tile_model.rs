@@ -522,16 +522,19 @@ pub fn choice_of(report: &SearchReport, auto: &AutoOptions) -> Option<(Vec<i64>,
 pub fn set_problem_sizes(ir: &mut Ir, root: OpId, params: &[(String, i64)]) {
     for program in crate::stencil_to_poly::stencil_programs(ir, root) {
         let names = ProgramParams::of(ir, program).names;
-        let mut entries: Vec<NamedAttribute> = params
-            .iter()
-            .filter(|(n, _)| names.contains(n))
-            .map(|(n, v)| NamedAttribute::new(n, Attribute::i64(*v)))
-            .collect();
-        if entries.is_empty() {
-            continue;
+        if let Some(sizes) = problem_size_attribute(params.iter().filter(|(n, _)| names.contains(n))) {
+            ir.set_attribute(program, PROBLEM_SIZE_ATTR, sizes);
         }
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
-        entries.dedup_by(|a, b| a.name == b.name);
-        ir.set_attribute(program, PROBLEM_SIZE_ATTR, Attribute::Dictionary(entries));
     }
+}
+
+/// The value of [`PROBLEM_SIZE_ATTR`] holding `params` (by name, each once); `None` without any.
+pub fn problem_size_attribute<'p>(params: impl Iterator<Item = &'p (String, i64)>) -> Option<Attribute> {
+    let mut entries: Vec<NamedAttribute> = params.map(|(n, v)| NamedAttribute::new(n, Attribute::i64(*v))).collect();
+    if entries.is_empty() {
+        return None;
+    }
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    entries.dedup_by(|a, b| a.name == b.name);
+    Some(Attribute::Dictionary(entries))
 }
