@@ -1003,37 +1003,13 @@ fn outer_row_histogram(s: &StatementShape, row: usize) -> Option<(i64, Vec<u128>
 /// aborted the process.
 pub const MAX_WAVEFRONTS: u64 = 1 << 20;
 
-/// [`BandShape::row_ranges`], checked: an error when a row's `φ_k` leaves 64 bits over the
-/// domain (a problem size near 2^63 on a skewed row), where the ranges would wrap and the count
-/// would be of another band.
-fn checked_row_ranges(shape: &BandShape) -> Result<Vec<(i64, i64)>> {
-    let overflow = || TileModelError::Overflow("the range of a band row");
-    let mut ranges = vec![(i64::MAX, i64::MIN); shape.width];
-    for s in shape.statements.iter().filter(|s| s.instances() > 0) {
-        for (k, range) in ranges.iter_mut().enumerate() {
-            let shift = i128::from(*s.shift.get(k).ok_or_else(overflow)?);
-            let (mut a, mut b) = (shift, shift);
-            for (j, &c) in s.map.get(k).ok_or_else(overflow)?.iter().enumerate() {
-                let (lower, upper) = (s.lower.get(j).ok_or_else(overflow)?, s.upper.get(j).ok_or_else(overflow)?);
-                // 64-bit by 64-bit products fit 128 bits; the sums of a few of them too.
-                let (x, y) = (i128::from(c) * i128::from(*lower), i128::from(c) * i128::from(*upper));
-                a += x.min(y);
-                b += x.max(y);
-            }
-            let (a, b) = (i64::try_from(a).map_err(|_| overflow())?, i64::try_from(b).map_err(|_| overflow())?);
-            *range = (range.0.min(a), range.1.max(b));
-        }
-    }
-    Ok(ranges)
-}
-
 /// The first inter-tile wavefront of `shape` tiled with `sizes` and the length of the count's
 /// arrays (one more than the wavefronts: the difference arrays' last mark); an error past
 /// [`MAX_WAVEFRONTS`] naming the sizes.
 fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
     // w = Σ T_k with T_k between ⌊min φ_k / s_k⌋ and ⌊max φ_k / s_k⌋: in 128 bits, where a sum
     // of 64-bit values cannot overflow.
-    let ranges = checked_row_ranges(shape)?;
+    let ranges = shape.checked_row_ranges().ok_or(TileModelError::Overflow("the range of a band row"))?;
     let w_lo: i128 = ranges.iter().zip(sizes).map(|(&(lo, _), &s)| i128::from(lo.div_euclid(s))).sum();
     let w_hi: i128 = ranges.iter().zip(sizes).map(|(&(_, hi), &s)| i128::from(hi.div_euclid(s))).sum();
     let wavefronts = (w_hi - w_lo + 1).max(0);

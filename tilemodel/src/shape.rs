@@ -508,17 +508,33 @@ impl BandShape {
         self.statements.iter().map(StatementShape::instances).sum()
     }
 
-    /// Per band row, the range `[min, max]` of `φ_k` over every statement's instances.
+    /// Per band row, the range `[min, max]` of `φ_k` over every statement's instances (each end
+    /// saturated to 64 bits: at sizes where it does not fit, [`BandShape::checked_row_ranges`]
+    /// says so, and every count of tiles refuses them).
     pub fn row_ranges(&self) -> Vec<(i64, i64)> {
+        let clamp = |v: i128| v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+        self.wide_row_ranges().into_iter().map(|(lo, hi)| (clamp(lo), clamp(hi))).collect()
+    }
+
+    /// [`BandShape::row_ranges`], `None` when an end does not fit 64 bits.
+    pub fn checked_row_ranges(&self) -> Option<Vec<(i64, i64)>> {
+        self.wide_row_ranges()
+            .into_iter()
+            .map(|(lo, hi)| Some((i64::try_from(lo).ok()?, i64::try_from(hi).ok()?)))
+            .collect()
+    }
+
+    /// The row ranges in 128 bits, where sums of 64-bit products cannot overflow.
+    fn wide_row_ranges(&self) -> Vec<(i128, i128)> {
         (0..self.width)
             .map(|k| {
-                let mut lo = i64::MAX;
-                let mut hi = i64::MIN;
+                let mut lo = i128::from(i64::MAX);
+                let mut hi = i128::from(i64::MIN);
                 for s in self.statements.iter().filter(|s| s.instances() > 0) {
-                    let mut a = s.shift[k];
-                    let mut b = s.shift[k];
+                    let mut a = i128::from(s.shift[k]);
+                    let mut b = a;
                     for (j, &c) in s.map[k].iter().enumerate() {
-                        let (x, y) = (c * s.lower[j], c * s.upper[j]);
+                        let (x, y) = (i128::from(c) * i128::from(s.lower[j]), i128::from(c) * i128::from(s.upper[j]));
                         a += x.min(y);
                         b += x.max(y);
                     }
