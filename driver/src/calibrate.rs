@@ -27,7 +27,7 @@ use stencil_passes::tile_model::set_problem_sizes;
 use stencil_tilemodel::fit::{problem_text, Sample};
 use stencil_tilemodel::prajapati::PrajapatiParts;
 use stencil_tilemodel::thesis::thesis_features;
-use stencil_tilemodel::{Block, Calibration, LayoutInputs, TileGeometry, TileInputs};
+use stencil_tilemodel::{Block, Calibration, LayoutInputs, TileGeometry, TileInputs, TileModelError};
 
 use crate::explain::program_layouts;
 use crate::opt::Registries;
@@ -129,9 +129,34 @@ impl Measurements {
     }
 }
 
+/// Why a run gives no [`Sample`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SampleError {
+    /// The run is valid but the tile model cannot count its tiles: more inter-tile wavefronts
+    /// than one count holds ([`TileModelError::TooManyWavefronts`]). The GPU ran it; the model
+    /// has no inputs for it, so [`samples`] leaves it out and names it.
+    Uncountable(String),
+    /// The run or its program is wrong (unreadable, invalid, not one nest, …).
+    Invalid(String),
+}
+
+impl std::fmt::Display for SampleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SampleError::Uncountable(m) | SampleError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
 /// The model inputs of one run, as a fitting [`Sample`] for the device of `calibration`.
-pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> Result<Sample, String> {
-    let fail = |m: String| format!("{}: {m}", run.label);
+pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> Result<Sample, SampleError> {
+    let fail = |m: String| SampleError::Invalid(format!("{}: {m}", run.label));
+    // The count's limit is the model's, not the run's: keep it apart so that one run
+    // past it does not cost the whole fit.
+    let model_fail = |e: TileModelError| match e {
+        TileModelError::TooManyWavefronts(m) => SampleError::Uncountable(format!("{}: {m}", run.label)),
+        e => fail(e.to_string()),
+    };
     let text = std::fs::read_to_string(&run.example).map_err(|e| fail(format!("{}: {e}", run.example.display())))?;
     let source = SourceFile::new(&run.example.display().to_string(), &text);
     let config = ParserConfig { registry: &registries.dialects, allow_unregistered: false };
@@ -161,10 +186,8 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
         .ok_or_else(|| fail("the run names no block (give \"block\" or gpu-map{block=…})".into()))?;
     let to_u32 = |v: i64| u32::try_from(v).map_err(|_| fail(format!("block {block:?}")));
     let block = Block::new(to_u32(block[0])?, to_u32(block[1])?, to_u32(block[2])?);
-    let tile = TileInputs::new(shape, &TileGeometry::new(shape), &sizes, layout.search.staging)
-        .map_err(|e| fail(e.to_string()))?;
-    let inputs =
-        LayoutInputs::new(shape, &tile, block, run.registers, &calibration.device).map_err(|e| fail(e.to_string()))?;
+    let tile = TileInputs::new(shape, &TileGeometry::new(shape), &sizes, layout.search.staging).map_err(model_fail)?;
+    let inputs = LayoutInputs::new(shape, &tile, block, run.registers, &calibration.device).map_err(model_fail)?;
     Ok(Sample {
         label: run.label.clone(),
         program: layout.program.clone(),
@@ -174,19 +197,44 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
         registers: run.registers,
         staged: layout.search.staging,
         problem: problem_text(&run.params),
-        thesis: thesis_features(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
-        prajapati: PrajapatiParts::new(&inputs, &calibration.device).map_err(|e| fail(e.to_string()))?,
+        thesis: thesis_features(&inputs, &calibration.device).map_err(model_fail)?,
+        prajapati: PrajapatiParts::new(&inputs, &calibration.device).map_err(model_fail)?,
         seconds: run.seconds,
     })
 }
 
-/// The samples of every run.
+/// The samples of a measurements file's runs, and the runs the tile model cannot count.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Samples {
+    /// One per countable run, in the file's order.
+    pub samples: Vec<Sample>,
+    /// The runs left out, each `label: why` ([`SampleError::Uncountable`]).
+    pub uncountable: Vec<String>,
+}
+
+/// The samples of every run. A run the model cannot count is left out and named in
+/// [`Samples::uncountable`]; any other bad run is an error, as is a file with no countable run.
 pub fn samples(
     measurements: &Measurements,
     calibration: &Calibration,
     registries: &Registries,
-) -> Result<Vec<Sample>, String> {
-    measurements.runs.iter().map(|r| sample(r, calibration, registries)).collect()
+) -> Result<Samples, String> {
+    let mut out = Samples::default();
+    for run in &measurements.runs {
+        match sample(run, calibration, registries) {
+            Ok(s) => out.samples.push(s),
+            Err(SampleError::Uncountable(why)) => out.uncountable.push(why),
+            Err(e @ SampleError::Invalid(_)) => return Err(e.to_string()),
+        }
+    }
+    if out.samples.is_empty() && !out.uncountable.is_empty() {
+        return Err(format!(
+            "the tile model counts none of the {} runs (the first: {})",
+            out.uncountable.len(),
+            out.uncountable[0]
+        ));
+    }
+    Ok(out)
 }
 
 /// The thesis model's time of a sample under `calibration`.
@@ -387,6 +435,57 @@ mod tests {
         let e = load(r#""launch_gap_s": -1,"#).expect_err("refused");
         assert!(e.contains("m.json") && e.contains("launch_gap_s"), "{e}");
         std::fs::remove_dir_all(&folder).ok();
+    }
+
+    /// A 1-D SOR run on the GPU, tiles `tile[0]`x`tile[1]` at `n` points and `t` sweeps.
+    fn sor_1d_run(label: &str, tile: [i64; 2], n: i64, t: i64, pipeline_tail: &str) -> super::Run {
+        super::Run {
+            label: label.into(),
+            example: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sor-1d-3pt.mlir"),
+            pipeline: format!(
+                "builtin.module(poly-schedule,poly-tile{{sizes={}x{} staging=false}},{pipeline_tail})",
+                tile[0], tile[1]
+            ),
+            params: vec![("T".into(), t), ("N".into(), n)],
+            tile: Some(tile.to_vec()),
+            block: Some([256, 1, 1]),
+            registers: 31,
+            seconds: 1.0,
+        }
+    }
+
+    /// A run the tile model cannot count (more inter-tile wavefronts than one count holds: the
+    /// H200's calibration of 2026-11-27 had one) is left out and named; the other runs still
+    /// give samples. A wrong run stays an error, and so does a file of uncountable runs only.
+    #[test]
+    fn runs_the_model_cannot_count_are_left_out_and_named() {
+        let registries = crate::opt::Registries::all();
+        let calibration = Calibration::built_in_default().expect("the built-in calibration loads");
+        let tail = "gpu-map{block=256x1x1 staging=false}";
+        let countable = sor_1d_run("small", [8, 256], 65536, 16, tail);
+        // 2x256 at N = 2^21, T = 16: 1 056 783 wavefronts, past 2^20.
+        let uncountable = sor_1d_run("huge", [2, 256], 2_097_152, 16, tail);
+        let file = |runs: Vec<super::Run>| super::Measurements {
+            target: "gpu".into(),
+            device: "X".into(),
+            runs,
+            launch_gap_s: None,
+        };
+        let got = super::samples(&file(vec![countable.clone(), uncountable.clone()]), &calibration, &registries)
+            .expect("the countable run gives a sample");
+        assert_eq!(got.samples.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), ["small"]);
+        assert_eq!(got.uncountable.len(), 1);
+        assert!(got.uncountable[0].starts_with("huge: ") && got.uncountable[0].contains("1056783"), "{got:?}");
+
+        let e = super::samples(&file(vec![uncountable.clone()]), &calibration, &registries).expect_err("none counted");
+        assert!(e.contains("counts none of the 1 runs") && e.contains("huge"), "{e}");
+
+        let mut wrong = countable;
+        wrong.label = "no block".into();
+        wrong.block = None;
+        wrong.pipeline = "builtin.module(poly-schedule,poly-tile{sizes=8x256})".into();
+        let e = super::samples(&file(vec![uncountable, wrong]), &calibration, &registries).expect_err("a wrong run");
+        assert!(e.starts_with("no block: "), "{e}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use stencil_driver::calibrate::{
-    compare, comparison_json, prajapati_time, render_comparison, samples, thesis_time, Measurements,
+    compare, comparison_json, prajapati_time, render_comparison, samples, thesis_time, Measurements, Samples,
 };
 use stencil_driver::opt::Registries;
 use stencil_tilemodel::fit::{fit_with, FitOptions};
@@ -77,20 +77,37 @@ fn load(path: &Option<PathBuf>) -> Result<Calibration, String> {
     .map_err(|e| e.to_string())
 }
 
+/// Names the runs a fit or comparison leaves out (on stderr: the results stay on stdout).
+fn warn_uncountable(uncountable: &[String]) {
+    if uncountable.is_empty() {
+        return;
+    }
+    eprintln!("stencil-calibrate: warning: {} run(s) left out, the tile model cannot count them:", uncountable.len());
+    for why in uncountable {
+        eprintln!("  {why}");
+    }
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let registries = Registries::all();
     match cli.command {
         Command::Fit { measurements, root, out, base, provenance, launch_gap } => {
             let m = Measurements::load(&measurements, root.as_deref())?;
             let base = load(&base)?;
-            let data = samples(&m, &base, &registries)?;
+            let Samples { samples: data, uncountable } = samples(&m, &base, &registries)?;
+            warn_uncountable(&uncountable);
             let what = if m.target == "gpu" { "measured on" } else { "estimated by the simulator's cost report for" };
             let provenance = provenance.unwrap_or_else(|| {
                 format!(
-                    "Fitted by stencil-calibrate to {} runs {what} {} ({}).",
+                    "Fitted by stencil-calibrate to {} runs {what} {} ({}){}.",
                     data.len(),
                     m.device,
-                    measurements.display()
+                    measurements.display(),
+                    if uncountable.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {} more left out, the tile model cannot count them", uncountable.len())
+                    }
                 )
             });
             let source = if m.target == "gpu" { "measured" } else { "derived" };
@@ -131,7 +148,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Compare { measurements, root, calibration, json, runs } => {
             let m = Measurements::load(&measurements, root.as_deref())?;
             let c = load(&calibration)?;
-            let data = samples(&m, &c, &registries)?;
+            let Samples { samples: data, uncountable } = samples(&m, &c, &registries)?;
+            warn_uncountable(&uncountable);
             if runs {
                 println!(
                     "{:<44} {:>12} {:>12} {:>12}  thesis features [1, N_w, C·bar, C·ΣG, C·ΣH, C·N_mem]",
