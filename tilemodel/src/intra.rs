@@ -18,6 +18,10 @@
 //! count falls as its `x` grows (the innermost loop gives thread `x` `⌈(len − x)/b_x⌉` points
 //! of a row), so only the first lane of each `(y, z)` group of a warp needs counting.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use crate::error::{Result, TileModelError};
 use crate::shape::{BandShape, IntraWavefront};
 
@@ -179,15 +183,13 @@ pub fn wavefront_warps_at_least(shape: &BandShape, sizes: &[i64], block: Block) 
 
 /// [`wavefront_warps`], or with `first_only` [`wavefront_warps_at_least`].
 fn warps_of_lanes(shape: &BandShape, sizes: &[i64], block: Block, first_only: bool) -> Result<Vec<u64>> {
-    let (mut leaders, loops) = leaders_of(shape, block)?;
-    if first_only {
-        leaders.iter_mut().for_each(|warp| warp.truncate(1));
-    }
+    let (leaders, loops) = leaders_of(shape, block)?;
     let steps = counted_steps(shape, sizes);
     let mut per_step = vec![0u64; steps];
     let mut kept = KeptSums::new();
-    for warp in &leaders {
-        let most = warp_most(shape.intra, sizes, warp, loops, vec![0; steps], &mut kept);
+    for warp in leaders.iter() {
+        let lanes = if first_only { &warp[..warp.len().min(1)] } else { &warp[..] };
+        let most = warp_most(shape.intra, sizes, lanes, loops, vec![0; steps], &mut kept);
         per_step.iter_mut().zip(most).for_each(|(g, n)| *g += n);
     }
     Ok(every_step(shape, sizes, per_step))
@@ -228,9 +230,19 @@ fn warp_most(
     most
 }
 
+/// Per warp of a block, the ids of its lanes that lead a `(y, z)` group.
+type Leaders = Rc<Vec<Vec<LaneIds>>>;
+
+thread_local! {
+    /// [`leading_lanes`] per block and point loops, kept for the thread's later layouts: they
+    /// depend on the block alone, and the search asks for the same few blocks at every tile
+    /// size (building them anew was a tenth of a 3-D search's time).
+    static LEADERS: RefCell<HashMap<(Block, usize), Leaders>> = RefCell::new(HashMap::new());
+}
+
 /// Per warp of `block`, the ids of its lanes that lead a `(y, z)` group, and the parallel
 /// point loops; an error for bands the mapping does not cover.
-fn leaders_of(shape: &BandShape, block: Block) -> Result<(Vec<Vec<LaneIds>>, usize)> {
+fn leaders_of(shape: &BandShape, block: Block) -> Result<(Leaders, usize)> {
     let loops = shape.width - 1;
     if !(1..=3).contains(&loops) {
         return Err(TileModelError::Unsupported(format!(
@@ -240,7 +252,10 @@ fn leaders_of(shape: &BandShape, block: Block) -> Result<(Vec<Vec<LaneIds>>, usi
     if block.threads() == 0 {
         return Err(TileModelError::InvalidInput("a block without threads".into()));
     }
-    Ok((leading_lanes(block, loops), loops))
+    let leaders = LEADERS.with(|cache| {
+        Rc::clone(cache.borrow_mut().entry((block, loops)).or_insert_with(|| Rc::new(leading_lanes(block, loops))))
+    });
+    Ok((leaders, loops))
 }
 
 /// Each warp's first lane's points in every step of a full tile on one block: what
