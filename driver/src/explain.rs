@@ -129,6 +129,9 @@ pub struct Explanation {
     /// statement of every nest (`stencil_tilemodel::threads`): whether tiles on global memory
     /// can load coalesced. Empty with the skewed intra-tile wavefront.
     pub thread_steps: Vec<String>,
+    /// `sizes=auto`'s sizes as the model evaluated them and as `poly.tiling` records them, when
+    /// they differ (`AutoChoice::model_sizes`: a size past its row's range cut to one tile).
+    pub one_tile_cut: Option<(Vec<i64>, Vec<i64>)>,
 }
 
 /// What [`Explanation::extrapolations`] says for `program` at the problem sizes `params`, for
@@ -231,6 +234,12 @@ pub fn explain_tile_sizes(
             let chosen = if layout.spec.options.intra_tile == IntraTile::Skew { "skewed" } else { "first-hyperplane" };
             (chosen, a.predicted_seconds, a.other_intra_seconds)
         });
+        let one_tile_cut = layout
+            .spec
+            .auto
+            .as_ref()
+            .and_then(|a| a.model_sizes.clone())
+            .map(|model| (model, layout.spec.sizes.clone()));
         reports.push(Explanation {
             program: layout.program,
             report,
@@ -239,6 +248,7 @@ pub fn explain_tile_sizes(
             extrapolations,
             l2_note,
             thread_steps,
+            one_tile_cut,
         });
     }
     Ok(reports)
@@ -247,11 +257,28 @@ pub fn explain_tile_sizes(
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
 pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for Explanation { program, report, staging_choice, intra_choice, extrapolations, l2_note, thread_steps } in reports
+    for Explanation {
+        program,
+        report,
+        staging_choice,
+        intra_choice,
+        extrapolations,
+        l2_note,
+        thread_steps,
+        one_tile_cut,
+    } in reports
     {
         out.push_str(&format!("// tile sizes of @{program}:\n"));
         if let Some(choice) = staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice)));
+        }
+        if let Some((model, written)) = one_tile_cut {
+            let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+            out.push_str(&format!(
+                "// sizes: the model's {} are tiled as {}: the same tiles, each size past its row's whole range cut to the least size of one tile, so that they run whole\n",
+                x(model),
+                x(written)
+            ));
         }
         if let Some((chosen, seconds, other)) = intra_choice {
             let other_name = if *chosen == "skewed" { "first-hyperplane" } else { "skewed" };
@@ -302,6 +329,9 @@ pub fn render_json(reports: &[Explanation]) -> String {
             }
             if let Some((chosen, seconds, other)) = e.intra_choice {
                 entry["intra_auto"] = serde_json::json!({"chosen": chosen, "chosen_s": seconds, "other_s": other});
+            }
+            if let Some((model, written)) = &e.one_tile_cut {
+                entry["one_tile_cut"] = serde_json::json!({"model_sizes": model, "sizes": written});
             }
             if !e.extrapolations.is_empty() {
                 entry["extrapolations"] = serde_json::json!(e.extrapolations);

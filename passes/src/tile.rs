@@ -109,6 +109,12 @@ impl TilingSpec {
                 Attribute::Float { value: auto.predicted_seconds, kind: stencil_ir::types::FloatKind::F64 },
             ));
             a.push(NamedAttribute::new("problem", Attribute::string(&auto.problem)));
+            if let Some(sizes) = &auto.model_sizes {
+                a.push(NamedAttribute::new(
+                    "model_sizes",
+                    Attribute::DenseArray { element: Type::I64, values: sizes.clone() },
+                ));
+            }
             if auto.intra_by_model {
                 a.push(NamedAttribute::new("intra_by_model", Attribute::Bool(true)));
             }
@@ -181,6 +187,16 @@ impl TilingSpec {
                 let other_staging_seconds = get_named(a, "other_staging_s").and_then(Attribute::as_float);
                 let other_intra_seconds = get_named(a, "other_intra_s").and_then(Attribute::as_float);
                 let intra_by_model = get_named(a, "intra_by_model").and_then(Attribute::as_int).is_some_and(|b| b != 0);
+                let model_sizes = match get_named(a, "model_sizes") {
+                    None => None,
+                    Some(Attribute::DenseArray { values, .. }) if values.len() == sizes.len() => Some(values.clone()),
+                    Some(_) => {
+                        return Err(bad(format!(
+                            "'auto': 'model_sizes' must be an array<i64> of {} sizes",
+                            sizes.len()
+                        )))
+                    }
+                };
                 Some(AutoChoice {
                     options,
                     block,
@@ -189,6 +205,7 @@ impl TilingSpec {
                     other_staging_seconds,
                     intra_by_model,
                     other_intra_seconds,
+                    model_sizes,
                 })
             }
             Some(_) => return Err(bad("'auto' must be a dictionary".into())),

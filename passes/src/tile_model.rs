@@ -163,6 +163,10 @@ pub struct AutoChoice {
     /// prediction (`None` when the first hyperplane was chosen: the skewed search only looks
     /// for layouts faster than its choice).
     pub other_intra_seconds: Option<f64>,
+    /// The sizes the model evaluated, when the recorded ones differ: a size past its row's
+    /// whole range cut to the least size of one tile, the same tiles run as full ones
+    /// (`ProgramShape::one_tile_sizes`). `None`: the model's sizes are the recorded ones.
+    pub model_sizes: Option<Vec<i64>>,
 }
 
 /// `staging=…` of `poly-tile` and `gpu-map`: whether tiles are staged in shared memory.
@@ -356,7 +360,14 @@ fn choose_layout_beating(
     let chosen = |auto: &AutoOptions, sizes: Option<Vec<i64>>, beat: Option<f64>| -> Result<Chosen, Diagnostic> {
         let report =
             search_shape(&shape, &name, auto, sizes, None, CHOICE_ONLY, beat).map_err(|e| op_error(ir, program, e))?;
-        Ok(choice_of(&report, auto))
+        // The model's sizes as the code generator should see them: the same tiles, whole.
+        Ok(choice_of(&report, auto).map(|(sizes, mut choice)| {
+            let cut = shape.one_tile_sizes(&sizes);
+            if cut != sizes {
+                choice.model_sizes = Some(sizes);
+            }
+            (cut, choice)
+        }))
     };
     if !auto.staging_by_model {
         return chosen(auto, None, beat);
@@ -513,6 +524,7 @@ pub fn choice_of(report: &SearchReport, auto: &AutoOptions) -> Option<(Vec<i64>,
             other_staging_seconds: None,
             intra_by_model: false,
             other_intra_seconds: None,
+            model_sizes: None,
         },
     ))
 }

@@ -163,3 +163,33 @@ fn a_nest_without_instances_is_left_out() {
     assert!((m.prediction.seconds - want).abs() <= 1e-9 * want, "{} vs {want}", m.prediction.seconds);
     assert!(merged.composition.as_deref().is_some_and(|c| c.starts_with("1 nest inside")), "{:?}", merged.composition);
 }
+
+/// A size past its row's whole range is cut to the least size that keeps the row in one tile
+/// (`hi + 1`), and the cut tiling holds the same tiles: the same counts, one tile along the row.
+/// Rows reaching below 0 (SSOR's backward sweep runs over negated iterators) keep their sizes.
+#[test]
+fn sizes_past_a_row_are_cut_to_one_tile() {
+    let scop = common::sor(1);
+    let params = [10, 64]; // T, N
+    let (band, tiled) = common::shape(&scop, &params, true);
+    let facts = ProgramFacts { element_bytes: vec![8], operations: vec![5], ..ProgramFacts::default() };
+    let program = ProgramShape::new(&scop, &tiled, &params, &facts).unwrap();
+    let ranges = band.row_ranges();
+    assert!(ranges.iter().all(|&(lo, _)| lo >= 0), "{ranges:?}");
+    let one: Vec<i64> = ranges.iter().map(|&(_, hi)| hi + 1).collect();
+    assert_eq!(program.one_tile_sizes(&[4, 4]), [4, 4], "sizes within their rows stay");
+    assert_eq!(program.one_tile_sizes(&[4, 1000]), [4, one[1]]);
+    assert_eq!(program.one_tile_sizes(&one), one, "already the least size of one tile");
+    assert_eq!(program.one_tile_sizes(&[one[0] - 1, one[1]]), [one[0] - 1, one[1]], "two tiles along row 0");
+    let geometry = TileGeometry::new(&band);
+    for sizes in [vec![4, 1000], vec![1000, 1000], vec![7, 1 << 40]] {
+        let cut = program.one_tile_sizes(&sizes);
+        let (a, b) = (count_tiles(&band, &geometry, &sizes).unwrap(), count_tiles(&band, &geometry, &cut).unwrap());
+        assert_eq!((a.first_wavefront, &a.tiles), (b.first_wavefront, &b.tiles), "{sizes:?} -> {cut:?}");
+        // Whole where they were not: a tile along the cut row now lies inside its range.
+        assert!(a.full.iter().zip(&b.full).all(|(x, y)| x <= y), "{sizes:?}: {:?} vs {:?}", a.full, b.full);
+    }
+
+    let (_, _, ssor) = ssor(&[7, 20, 13], &[4, 4]);
+    assert_eq!(ssor.one_tile_sizes(&[1000, 1000]), [1000, 1000]);
+}

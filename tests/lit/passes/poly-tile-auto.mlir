@@ -40,6 +40,8 @@
 // CALIBRATED:      // tile sizes by the thesis model
 // AUTO3D-EXPLAIN: // tile sizes of @sor_3d_7pt:
 // AUTO3D-EXPLAIN-NEXT: // staging=auto: the model chose tiles on global memory ({{[0-9.]+}} ms); the best layout staged in shared memory takes {{[0-9.]+}} ms
+// The time row (t, 0..4 at T=5) in one tile, cut from the model's 6:
+// AUTO3D-EXPLAIN-NEXT: // sizes: the model's {{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}x6 are tiled as {{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}x5: the same tiles
 // The default H200 file fitted SOR-3D's own constants at 256^3 and 512^3 only: at the example's 16^3 the
 // explanation says the predictions extrapolate, for both mappings compared.
 // AUTO3D-EXPLAIN-NEXT: // note: the calibration fitted the constants of sor_3d_7pt/staged to runs at L=256,M=256,N=256,T=16; L=512,M=512,N=512,T=20 only; at L=16,M=16,N=16,T=5 its predictions extrapolate
@@ -58,13 +60,17 @@
 // NONAME: error: 'stencil.program' op calibration file h300: cannot read it: {{.*}}; or name a built-in calibration: h200, h100
 
 // CHECK-LABEL: stencil.program @sor_1d
-// CHECK-SAME: attributes {poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "thesis", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = 49152 : i64, staging = true, staging_by_model = true}, inter = "wavefront", intra = "auto", order = "auto", sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>}}
+// At the declared defaults (T=10, N=64) the model's tiles span both rows' whole ranges
+// (2t+i in 1..80, t+i in 1..71): they are recorded cut to one tile, 81x72, with the model's own
+// sizes beside them (docs/tile-models.md, "One tile along a row").
+// CHECK-SAME: attributes {poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "thesis", model_sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>, predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = 49152 : i64, staging = true, staging_by_model = true}, inter = "wavefront", intra = "auto", order = "auto", sizes = array<i64: 81, 72>}}
 // OPTS-LABEL: stencil.program @sor_1d
-// OPTS-SAME: auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "prajapati", predicted_s = {{.*}}, problem = "T=64,N=256", shared_memory = 49152 : i64, staging = false}
+// OPTS-SAME: auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "prajapati", model_sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>, predicted_s = {{.*}}, problem = "T=64,N=256", shared_memory = 49152 : i64, staging = false}
 // MAP: func.func @sor_1d
 // MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = "per-tile", intra = "first-hyperplane", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
 // EXPLAIN: // tile sizes of @sor_1d:
 // EXPLAIN-NEXT: // staging=auto: the model chose tiles staged in shared memory ({{[0-9.]+}} ms); no layout on global memory is predicted faster
+// EXPLAIN-NEXT: // sizes: the model's {{[0-9]+}}x{{[0-9]+}} are tiled as 81x72: the same tiles, each size past its row's whole range cut to the least size of one tile, so that they run whole
 // The program's one field (64 f64) against the default calibration's L2; @sor_1d has no
 // constants of its own in it, so no second γ.
 // EXPLAIN-NEXT: // fields: 0.5 KiB at these sizes, L2 60 MiB keeps 100 % of them; the calibration has one γ for both
