@@ -73,6 +73,10 @@ CONFIGS = {
 LARGE_TILE_GPU_CONFIGS = {
     "sor-3d-7pt": [((16, 8, 16, 32), (32, 8, 1), False), ((24, 16, 24, 32), (32, 8, 1), False)],
     "jacobi-3d-7pt": [((8, 16, 16, 16), (16, 16, 1), False), ((16, 16, 16, 32), (32, 8, 1), False)],
+    # The global tiles a refit to 54152c3's calibration runs chose for 2-D SOR at 16384^2 (T=50
+    # and T=400), which the H200 ran 18-35 % slower than the staged choice: that fit left
+    # alpha and beta of sor_2d_5pt/global undetermined (bench/results/2026-11-27-h200-54152c3).
+    "sor-2d-5pt": [((48, 16, 64), (64, 16, 1), False), ((12, 6, 512), (256, 4, 1), False)],
 }
 
 # GPU runs only: the same tiles on different blocks. Every configuration above gives a tile a
