@@ -69,17 +69,8 @@ pub fn program_layouts(
         let o = options_of(at)?;
         let staging = Staging::parse(o.string("staging")).map_err(|e| error(format!("gpu-map staging: {e}")))?;
         mapping = Some((staging, o.int("shared-memory")));
-        // gpu-map's own list syntax (`32,8` or `32x8`; gpu-map checked the list when the
-        // pipeline was parsed).
-        let list = o.auto_or_int_list("block").map_err(|text| error(format!("gpu-map block '{text}'")))?;
-        if let Some(list) = list.filter(|l| !l.is_empty()) {
-            if list.len() > 3 {
-                return Err(error(format!("gpu-map block '{}': at most 3 sizes", o.string("block").trim())));
-            }
-            let mut b = [1i64; 3];
-            b[..list.len()].copy_from_slice(&list);
-            block = Some(b);
-        }
+        // gpu-map's own reading of its option.
+        block = stencil_lowering::gpu_map::block_option(&o).map_err(error)?.1;
     }
     let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
     let mut pm = PassManager::parse(&prefix.to_string(), &registries.passes, PassManagerOptions::default())

@@ -374,28 +374,7 @@ pub fn pass_info() -> PassInfo {
         ],
         factory: |opts| {
             let pass = |message: String| format!("option '{message}");
-            let list = opts.auto_or_int_list("block").map_err(|text| {
-                pass(format!("block' of pass 'gpu-map': expected 'auto' or 1 to 3 block sizes such as 32,8 or 32x8, got '{text}'"))
-            })?;
-            let block_auto = list.is_none();
-            let list = list.unwrap_or_default();
-            let list = &list[..];
-            let block = if list.is_empty() {
-                None
-            } else {
-                if list.len() > 3 || list.iter().any(|&b| b < 1) {
-                    return Err(pass(format!(
-                        "block' of pass 'gpu-map': give 1 to 3 block sizes >= 1, got '{}'",
-                        list.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
-                    )));
-                }
-                if list.iter().product::<i64>() > 1024 {
-                    return Err(pass("block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)".into()));
-                }
-                let mut block = [1i64; 3];
-                block[..list.len()].copy_from_slice(list);
-                Some(block)
-            };
+            let (block_auto, block) = block_option(opts)?;
             let grid = opts.int("grid");
             if grid < 0 {
                 return Err(pass(format!("grid' of pass 'gpu-map': {grid} blocks; give at least 1 (or 0: automatic)")));
@@ -484,4 +463,33 @@ impl Pass for GpuMap {
         }
         Ok(())
     }
+}
+
+/// `gpu-map`'s `block` option: whether it is `auto`, and the block it gives (`None`: auto or
+/// not given; missing sizes are 1). An error, in the pass manager's words, for a list that is
+/// not 1 to 3 sizes ≥ 1 of at most 1024 threads. `stencil-opt --explain-tile-sizes` reads the
+/// option of a pipeline's `gpu-map` with it too.
+pub fn block_option(opts: &stencil_ir::pass::PassOptions) -> Result<(bool, Option<[i64; 3]>), String> {
+    let pass = |message: String| format!("option '{message}");
+    let list = opts.auto_or_int_list("block").map_err(|text| {
+        pass(format!(
+            "block' of pass 'gpu-map': expected 'auto' or 1 to 3 block sizes such as 32,8 or 32x8, got '{text}'"
+        ))
+    })?;
+    let Some(list) = list else { return Ok((true, None)) };
+    if list.is_empty() {
+        return Ok((false, None));
+    }
+    if list.len() > 3 || list.iter().any(|&b| b < 1) {
+        return Err(pass(format!(
+            "block' of pass 'gpu-map': give 1 to 3 block sizes >= 1, got '{}'",
+            list.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+        )));
+    }
+    if list.iter().product::<i64>() > 1024 {
+        return Err(pass("block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)".into()));
+    }
+    let mut block = [1i64; 3];
+    block[..list.len()].copy_from_slice(&list);
+    Ok((false, Some(block)))
 }
