@@ -93,6 +93,20 @@ BLOCK_GPU_CONFIGS = {
     "jacobi-3d-7pt": [((8, 16, 16, 16), (32, 4, 2), False)],
 }
 
+# GPU runs only: the layouts the search itself chose at the calibration sizes (staged, both
+# models, both built-in files) in the H200 sweep of 2026-11-27 (bench/results/
+# 2026-11-27-h200-54152c3/calibration/measurements-sweep.json). The search goes where the fitted
+# runs never were: 1-D SOR's 128x512 and 256x512 tiles on 512 threads were predicted at 8.6 ms
+# and ran 23-26 ms, 38-56 % slower than the sweep's best; 3-D Jacobi's 2x8x12x8 on 8x8x8 +58 %.
+SEARCH_CHOICE_GPU_CONFIGS = {
+    "sor-1d-3pt": [((128, 512), (512, 1, 1), True), ((256, 512), (512, 1, 1), True),
+                   ((48, 512), (512, 1, 1), True)],
+    "sor-2d-5pt": [((32, 32, 16), (8, 32, 1), True), ((48, 32, 16), (16, 32, 1), True)],
+    "sor-3d-7pt": [((16, 4, 6, 8), (8, 6, 4), True), ((16, 6, 4, 8), (8, 4, 4), True)],
+    "jacobi-2d-5pt": [((4, 24, 64), (64, 16, 1), True), ((4, 16, 64), (16, 16, 1), True)],
+    "jacobi-3d-7pt": [((2, 8, 12, 8), (8, 8, 8), True), ((1, 8, 12, 16), (8, 4, 8), True)],
+}
+
 # Problem sizes: the simulator needs small ones (it runs 0.002-0.2 M point updates/s: 3-D tiles
 # of 2x4x4x4 at 24^3, T=8 take it 45 s), a GPU run large enough that the kernels, not the host,
 # take the time.
@@ -130,7 +144,8 @@ def runs(target, only=()):
             if only and name not in only:
                 continue
             if target == "gpu":
-                configs = configs + LARGE_TILE_GPU_CONFIGS.get(name, []) + BLOCK_GPU_CONFIGS.get(name, [])
+                configs = (configs + LARGE_TILE_GPU_CONFIGS.get(name, []) + BLOCK_GPU_CONFIGS.get(name, [])
+                           + SEARCH_CHOICE_GPU_CONFIGS.get(name, []))
             dims = len(configs[0][0]) - 1
             if dims not in problems:
                 continue
