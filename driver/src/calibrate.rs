@@ -85,33 +85,55 @@ impl Measurements {
         for r in
             root.get("runs").and_then(Value::as_array).ok_or_else(|| format!("{}: no 'runs' list", path.display()))?
         {
-            let ints = |v: Option<&Value>| -> Option<Vec<i64>> { v?.as_array()?.iter().map(Value::as_i64).collect() };
+            let label = field(r, "label")?.as_str().unwrap_or("?").to_string();
+            let bad = |m: &str| format!("{}: run '{label}': {m}", path.display());
+            // A list of `min..=max` integers >= 1 when present (`null`: absent).
+            let sizes = |name: &str, max: usize| -> Result<Option<Vec<i64>>, String> {
+                match r.get(name) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(v) => v
+                        .as_array()
+                        .filter(|a| (1..=max).contains(&a.len()))
+                        .and_then(|a| a.iter().map(|x| x.as_i64().filter(|&x| x >= 1)).collect::<Option<Vec<_>>>())
+                        .map(Some)
+                        .ok_or_else(|| bad(&format!("'{name}' must be a list of 1 to {max} integers >= 1"))),
+                }
+            };
             let params = field(r, "params")?
                 .as_object()
-                .ok_or("'params' must be an object")?
+                .ok_or_else(|| bad("'params' must be an object"))?
                 .iter()
-                .map(|(k, v)| v.as_i64().map(|v| (k.clone(), v)).ok_or(format!("parameter '{k}' must be an integer")))
+                .map(|(k, v)| {
+                    v.as_i64()
+                        .map(|v| (k.clone(), v))
+                        .ok_or_else(|| bad(&format!("parameter '{k}' must be an integer")))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
-            let block = ints(r.get("block")).map(|b| {
+            let block = sizes("block", 3)?.map(|b| {
                 let mut x = [1i64; 3];
-                for (k, v) in b.iter().take(3).enumerate() {
-                    x[k] = *v;
-                }
+                x[..b.len()].copy_from_slice(&b);
                 x
             });
             runs.push(Run {
-                label: field(r, "label")?.as_str().unwrap_or("?").to_string(),
-                example: folder.join(field(r, "example")?.as_str().ok_or("'example' must be a path")?),
-                pipeline: field(r, "pipeline")?.as_str().ok_or("'pipeline' must be a string")?.to_string(),
+                example: folder.join(field(r, "example")?.as_str().ok_or_else(|| bad("'example' must be a path"))?),
+                pipeline: field(r, "pipeline")?.as_str().ok_or_else(|| bad("'pipeline' must be a string"))?.to_string(),
                 params,
-                tile: ints(r.get("tile")),
+                tile: sizes("tile", 16)?,
                 block,
                 registers: field(r, "registers")?
                     .as_u64()
                     .and_then(|v| u32::try_from(v).ok())
-                    .ok_or("'registers' must be an integer")?,
-                seconds: field(r, "seconds")?.as_f64().ok_or("'seconds' must be a number")?,
+                    .ok_or_else(|| bad("'registers' must be an integer"))?,
+                // A time the models can be fitted to and compared with (relative errors).
+                seconds: field(r, "seconds")?
+                    .as_f64()
+                    .filter(|t| *t > 0.0 && t.is_finite())
+                    .ok_or_else(|| bad("'seconds' must be a number of seconds > 0"))?,
+                label,
             });
+        }
+        if runs.is_empty() {
+            return Err(format!("{}: the 'runs' list is empty", path.display()));
         }
         Ok(Measurements {
             target: root.get("target").and_then(Value::as_str).unwrap_or("?").to_string(),
@@ -425,7 +447,8 @@ mod tests {
         std::fs::create_dir_all(&folder).expect("a temporary folder");
         let load = |gap: &str| {
             let path = folder.join("m.json");
-            let text = format!(r#"{{"format": 1, "target": "gpu", "device": "X", {gap} "runs": []}}"#);
+            let run = r#"{"label": "r", "example": "e.mlir", "pipeline": "p", "params": {}, "registers": 32, "seconds": 1e-3}"#;
+            let text = format!(r#"{{"format": 1, "target": "gpu", "device": "X", {gap} "runs": [{run}]}}"#);
             std::fs::write(&path, text).expect("written");
             super::Measurements::load(&path, None)
         };
@@ -486,6 +509,40 @@ mod tests {
         wrong.pipeline = "builtin.module(poly-schedule,poly-tile{sizes=8x256})".into();
         let e = super::samples(&file(vec![uncountable, wrong]), &calibration, &registries).expect_err("a wrong run");
         assert!(e.starts_with("no block: "), "{e}");
+    }
+
+    /// A run's tile, block and time are checked when the file is read, with the file and the
+    /// run in the message (a zero tile size used to reach the footprint's division and panic).
+    #[test]
+    fn malformed_runs_are_refused_with_the_file_and_the_run() {
+        let folder = std::env::temp_dir().join(format!("stencil-calibrate-runs-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).expect("a temporary folder");
+        let load = |extra: &str, seconds: &str| {
+            let path = folder.join("m.json");
+            let run = format!(
+                r#"{{"label": "r", "example": "e.mlir", "pipeline": "p", "params": {{}}, "registers": 32, "seconds": {seconds}{extra}}}"#
+            );
+            std::fs::write(&path, format!(r#"{{"format": 1, "target": "gpu", "runs": [{run}]}}"#)).expect("written");
+            super::Measurements::load(&path, None)
+        };
+        let m = load(r#", "tile": [8, 16], "block": [32, 4]"#, "1e-3").expect("loads");
+        assert_eq!((m.runs[0].tile.clone(), m.runs[0].block), (Some(vec![8, 16]), Some([32, 4, 1])));
+        for (extra, seconds, what) in [
+            (r#", "tile": [8, 0, 16]"#, "1e-3", "'tile' must be a list of 1 to 16 integers >= 1"),
+            (r#", "tile": [-8, 16]"#, "1e-3", "'tile'"),
+            (r#", "tile": ["a"]"#, "1e-3", "'tile'"),
+            (r#", "block": [32, 4, 1, 1]"#, "1e-3", "'block' must be a list of 1 to 3 integers >= 1"),
+            ("", "0", "'seconds' must be a number of seconds > 0"),
+            ("", "-1", "'seconds'"),
+        ] {
+            let e = load(extra, seconds).expect_err(what);
+            assert!(e.contains("m.json: run 'r': ") && e.contains(what), "{extra} {seconds}: {e}");
+        }
+        let path = folder.join("empty.json");
+        std::fs::write(&path, r#"{"format": 1, "target": "gpu", "runs": []}"#).expect("written");
+        let e = super::Measurements::load(&path, None).expect_err("no runs");
+        assert!(e.contains("empty.json: the 'runs' list is empty"), "{e}");
+        std::fs::remove_dir_all(&folder).ok();
     }
 
     #[test]

@@ -187,15 +187,16 @@ impl TilingSpec {
                 let other_staging_seconds = get_named(a, "other_staging_s").and_then(Attribute::as_float);
                 let other_intra_seconds = get_named(a, "other_intra_s").and_then(Attribute::as_float);
                 let intra_by_model = get_named(a, "intra_by_model").and_then(Attribute::as_int).is_some_and(|b| b != 0);
+                // Informational (the sizes the model evaluated): a list of sizes >= 1, checked
+                // for its form only — `sizes` may be one size for every row.
                 let model_sizes = match get_named(a, "model_sizes") {
                     None => None,
-                    Some(Attribute::DenseArray { values, .. }) if values.len() == sizes.len() => Some(values.clone()),
-                    Some(_) => {
-                        return Err(bad(format!(
-                            "'auto': 'model_sizes' must be an array<i64> of {} sizes",
-                            sizes.len()
-                        )))
+                    Some(Attribute::DenseArray { element: Type::I64, values })
+                        if !values.is_empty() && values.iter().all(|&s| s >= 1) =>
+                    {
+                        Some(values.clone())
                     }
+                    Some(_) => return Err(bad("'auto': 'model_sizes' must be an array<i64> of sizes >= 1".into())),
                 };
                 Some(AutoChoice {
                     options,

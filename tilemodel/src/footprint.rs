@@ -168,6 +168,7 @@ fn padded(bytes: u64) -> u64 {
 /// grown by the spread of those offsets, and the tile set-up's words ([`tile_set_up_bytes`]);
 /// each rounded up to the buffers' alignment, as `gpu-map` counts them against the limit.
 pub fn staged_shared_bytes(shape: &BandShape, sizes: &[i64]) -> Result<u64> {
+    shape.check_sizes(sizes)?;
     shared_bytes_of(shape, &array_boxes(shape, sizes)?)
 }
 
@@ -330,6 +331,7 @@ pub const MAX_FOOTPRINT_ELEMENTS: u64 = 1 << 26;
 
 /// Loads, stores and shared memory of a full tile staged in shared memory.
 pub fn staged_memory(shape: &BandShape, sizes: &[i64]) -> Result<TileMemory> {
+    shape.check_sizes(sizes)?;
     let boxes = array_boxes(shape, sizes)?;
     // (The boxes once: `staged_shared_bytes` would make them again.)
     let mut memory = TileMemory { shared_bytes: shared_bytes_of(shape, &boxes)?, ..TileMemory::default() };

@@ -905,9 +905,7 @@ pub fn count_tiles_unless(
     stop: &mut Stop<'_>,
 ) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
-    if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
-        return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
-    }
+    shape.check_sizes(sizes)?;
     // Refused before anything is allocated, with the sizes in the caller's order.
     wavefront_range(shape, sizes)?;
     // The rows with the most tiles last: the prefixes enumerated are the fewest.
@@ -1052,9 +1050,7 @@ fn count<'s>(
     stop: Option<(&'s mut Stop<'s>, &[u128], Histograms)>,
 ) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
-    if sizes.len() != m || sizes.iter().any(|&s| s < 1) {
-        return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {m} tile sizes >= 1")));
-    }
+    shape.check_sizes(sizes)?;
     let active: Vec<usize> = (0..shape.statements.len()).filter(|&s| shape.statements[s].instances() > 0).collect();
     // Per statement, per level, the facets at these sizes.
     let facets: Vec<Vec<Vec<Facet>>> = shape

@@ -489,6 +489,16 @@ fn nest_shape(
 }
 
 impl BandShape {
+    /// `Ok` when `sizes` are one tile size >= 1 per band row; every count and footprint of a
+    /// tiling checks its sizes so before using them (they divide by them and size arrays with
+    /// them).
+    pub fn check_sizes(&self, sizes: &[i64]) -> Result<()> {
+        if sizes.len() != self.width || sizes.iter().any(|&s| s < 1) {
+            return Err(TileModelError::InvalidInput(format!("{sizes:?} are not {} tile sizes >= 1", self.width)));
+        }
+        Ok(())
+    }
+
     /// The shape of `tiled` (a tiling of `scop`) at the parameter values `params` (in the order
     /// of `scop.params()`), with the element sizes and operation counts of `facts`: a program of
     /// one nest without host loops ([`ProgramShape`] covers the others).

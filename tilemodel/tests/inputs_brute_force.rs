@@ -434,3 +434,21 @@ fn planned_shared_bytes_agree() {
         }
     }
 }
+
+/// Tile sizes below 1 or of the wrong count are refused before any footprint or count uses
+/// them (a zero size divided, a negative one indexed past a buffer: both panicked).
+#[test]
+fn sizes_below_one_are_refused_not_used() {
+    let scop = common::sor(2);
+    let (shape, _) = common::shape(&scop, &[4, 16, 16], true);
+    let geometry = TileGeometry::new(&shape);
+    for sizes in [vec![8, 0, 16], vec![0, 16, 16], vec![8, 16, 0], vec![-8, 16, 16], vec![8, 16]] {
+        for staged in [true, false] {
+            let e =
+                stencil_tilemodel::TileInputs::new(&shape, &geometry, &sizes, staged).expect_err("refused").to_string();
+            assert!(e.contains("are not 3 tile sizes >= 1"), "{sizes:?}: {e}");
+        }
+        assert!(staged_memory(&shape, &sizes).is_err(), "{sizes:?}");
+        assert!(staged_shared_bytes(&shape, &sizes).is_err(), "{sizes:?}");
+    }
+}

@@ -23,14 +23,18 @@ pub const EXAMPLE_GPU_PIPELINE: &str = "builtin.module(poly-schedule,poly-tile{s
 /// produces. (Appending a mapping silently would hide what is being measured: tiled or naive,
 /// which block shape.)
 pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError> {
-    let ir = &module.ir;
-    let mapped = ir.collect_ops(module.top, WalkOrder::PreOrder).into_iter().any(|op| ir.op_name(op) == "gpu.module");
-    if mapped {
+    if is_gpu_mapped(module) {
         return Ok(());
     }
     Err(RunError::new(format!(
         "--target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (wavefront tiles with model-driven sizes, any program; or 'builtin.module(gpu-map{{strategy=auto}})' for a DOALL program, e.g. Jacobi-like, and 'builtin.module(gpu-map{{naive}})' for its untiled baseline)"
     )))
+}
+
+/// Whether `module` holds GPU kernels (a `gpu.module`: `gpu-map` ran).
+pub fn is_gpu_mapped(module: &Module) -> bool {
+    let ir = &module.ir;
+    ir.collect_ops(module.top, WalkOrder::PreOrder).into_iter().any(|op| ir.op_name(op) == "gpu.module")
 }
 
 /// What a simulator run reports besides its counters.

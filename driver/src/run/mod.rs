@@ -227,6 +227,13 @@ pub fn run_program(
         }
         (None, _) => Some(base.clone()),
     };
+    // The reference interpreter runs stencil, affine and loop programs, not GPU kernels: a
+    // mapped input has no reference of its own.
+    if reference_module.as_ref().is_some_and(gpu::is_gpu_mapped) {
+        return Err(RunError::new(
+            "--check runs the input program on the reference interpreter, and this input is already mapped to the GPU (it has a gpu.module): give the unmapped program and map it with --pass-pipeline (ending with gpu-map), or leave out --check",
+        ));
+    }
     let entry = match &affine {
         Some(a) => Some(a.program.as_str()),
         None => options.entry.as_deref(),

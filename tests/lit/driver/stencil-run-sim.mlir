@@ -9,6 +9,12 @@
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16,4 staging=false})' | FileCheck %s --check-prefix=UNSTAGED
 // RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=24 --param M=20 --param T=4 --target sim --check \
 // RUN:   --pass-pipeline='builtin.module(gpu-map{naive})' | FileCheck %s --check-prefix=JACOBI
+// An input already mapped runs on the simulator, but --check has no reference program for it:
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{naive})' -o %t.mapped.mlir
+// RUN: stencil-run %t.mapped.mlir --param N=24 --param M=20 --param T=4 --target sim | FileCheck %s --check-prefix=MAPPED
+// RUN: not stencil-run %t.mapped.mlir --param N=24 --param M=20 --param T=4 --target sim --check 2>&1 | FileCheck %s --check-prefix=MAPPED-CHECK
+// MAPPED: field{{ +}}A
+// MAPPED-CHECK: error: --check runs the input program on the reference interpreter, and this input is already mapped to the GPU (it has a gpu.module): give the unmapped program
 // RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=24 --param M=20 --param T=4 --target sim --json \
 // RUN:   --pass-pipeline='builtin.module(gpu-map{naive})' | FileCheck %s --check-prefix=JSON
 // A program that was not mapped to the GPU is refused with the pipeline to use.
