@@ -184,6 +184,24 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
     let config = ParserConfig { registry: &registries.dialects, allow_unregistered: false };
     let mut module = parse_source(&source, config).map_err(|d| fail(d.render()))?;
     verify(&module.ir, &registries.dialects, module.top, false).map_err(|d| fail(d.render()))?;
+    // A run's problem sizes are its program's parameters, every one: a name the program does
+    // not have would be ignored, and a missing one would take its declared default, both
+    // silently (and the run be grouped under other sizes than it ran at).
+    let mut names = Vec::new();
+    crate::params::declared_params(&module.ir, module.top, &mut names);
+    let given: Vec<&str> = run.params.iter().map(|(n, _)| n.as_str()).collect();
+    let unknown: Vec<&str> = given.iter().copied().filter(|n| !names.iter().any(|m| m == n)).collect();
+    let missing: Vec<&str> = names.iter().map(String::as_str).filter(|n| !given.contains(n)).collect();
+    if !unknown.is_empty() || !missing.is_empty() {
+        let listed = |what: &str, v: &[&str]| (!v.is_empty()).then(|| format!("{what} {}", v.join(", ")));
+        let problems: Vec<String> =
+            [listed("unknown", &unknown), listed("missing", &missing)].into_iter().flatten().collect();
+        return Err(fail(format!(
+            "its params must be the program's parameters ({}): {}",
+            names.join(", "),
+            problems.join("; ")
+        )));
+    }
     set_problem_sizes(&mut module.ir, module.top, &run.params);
     let layouts = program_layouts(&module, Some(&run.pipeline), registries).map_err(|d| fail(d.render()))?;
     let layout = layouts.first().ok_or_else(|| fail("no stencil.program".into()))?;
@@ -509,6 +527,23 @@ mod tests {
         wrong.pipeline = "builtin.module(poly-schedule,poly-tile{sizes=8x256})".into();
         let e = super::samples(&file(vec![uncountable, wrong]), &calibration, &registries).expect_err("a wrong run");
         assert!(e.starts_with("no block: "), "{e}");
+    }
+
+    /// A run gives its program's parameters, every one and no other: an unknown name used to be
+    /// ignored and a missing one to take its default, and the run grouped under those sizes.
+    #[test]
+    fn a_run_gives_every_parameter_of_its_program() {
+        let registries = crate::opt::Registries::all();
+        let calibration = Calibration::built_in_default().expect("the built-in calibration loads");
+        let tail = "gpu-map{block=256x1x1 staging=false}";
+        let mut run = sor_1d_run("r", [8, 256], 4096, 16, tail);
+        assert!(super::sample(&run, &calibration, &registries).is_ok());
+        run.params = vec![("T".into(), 16), ("N".into(), 4096), ("Q".into(), 3)];
+        let e = super::sample(&run, &calibration, &registries).expect_err("unknown").to_string();
+        assert_eq!(e, "r: its params must be the program's parameters (T, N): unknown Q");
+        run.params = vec![("T".into(), 16), ("Q".into(), 3)];
+        let e = super::sample(&run, &calibration, &registries).expect_err("missing").to_string();
+        assert_eq!(e, "r: its params must be the program's parameters (T, N): unknown Q; missing N");
     }
 
     /// A run's tile, block and time are checked when the file is read, with the file and the
