@@ -248,22 +248,12 @@ pub fn explain_tile_sizes(
 /// The reports as `//` comment lines (they precede the IR in `stencil-opt`'s output).
 pub fn render_comments(reports: &[Explanation]) -> String {
     let mut out = String::new();
-    for Explanation {
-        program,
-        report,
-        staging_choice,
-        intra_choice,
-        extrapolations,
-        l2_note,
-        thread_steps,
-        one_tile_cut,
-    } in reports
-    {
-        out.push_str(&format!("// tile sizes of @{program}:\n"));
-        if let Some(choice) = staging_choice {
+    for e in reports {
+        out.push_str(&format!("// tile sizes of @{}:\n", e.program));
+        if let Some(choice) = &e.staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice)));
         }
-        if let Some((model, written)) = one_tile_cut {
+        if let Some((model, written)) = &e.one_tile_cut {
             let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
             out.push_str(&format!(
                 "// sizes: the model's {} are tiled as {}: the same tiles, each size past its row's whole range cut to the least size of one tile, so that they run whole\n",
@@ -271,7 +261,7 @@ pub fn render_comments(reports: &[Explanation]) -> String {
                 x(written)
             ));
         }
-        if let Some((chosen, seconds, other)) = intra_choice {
+        if let Some((chosen, seconds, other)) = &e.intra_choice {
             let other_name = if *chosen == "skewed" { "first-hyperplane" } else { "skewed" };
             let other = match other {
                 Some(s) => format!("the best {other_name} layout takes {:.3} ms", s * 1e3),
@@ -282,20 +272,20 @@ pub fn render_comments(reports: &[Explanation]) -> String {
                 seconds * 1e3
             ));
         }
-        for note in extrapolations {
+        for note in &e.extrapolations {
             out.push_str(&format!("// note: {note}\n"));
         }
-        if let Some(note) = l2_note {
+        if let Some(note) = &e.l2_note {
             out.push_str(&format!("// {note}\n"));
         }
-        for line in report.to_string().lines() {
+        for line in e.report.to_string().lines() {
             out.push_str("// ");
             out.push_str(line);
             out.push('\n');
         }
-        if !thread_steps.is_empty() {
+        if !e.thread_steps.is_empty() {
             out.push_str("// neighbouring threads along x (one more on the last band row; tiles on global memory load so, staged ones copy their box row by row):\n");
-            for step in thread_steps {
+            for step in &e.thread_steps {
                 out.push_str(&format!("//   {step}\n"));
             }
         }

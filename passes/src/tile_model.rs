@@ -360,17 +360,19 @@ fn choose_layout_beating(
     let chosen = |auto: &AutoOptions, sizes: Option<Vec<i64>>, beat: Option<f64>| -> Result<Chosen, Diagnostic> {
         let report =
             search_shape(&shape, &name, auto, sizes, None, CHOICE_ONLY, beat).map_err(|e| op_error(ir, program, e))?;
-        // The model's sizes as the code generator should see them: the same tiles, whole.
-        Ok(choice_of(&report, auto).map(|(sizes, mut choice)| {
-            let cut = shape.one_tile_sizes(&sizes);
-            if cut != sizes {
-                choice.model_sizes = Some(sizes);
-            }
-            (cut, choice)
-        }))
+        Ok(choice_of(&report, auto))
+    };
+    // The model's sizes of the final choice as the code generator should see them: the same
+    // tiles, whole. (Only there: the searches and the seed below compare the model's sizes.)
+    let whole = |(sizes, mut choice): (Vec<i64>, AutoChoice)| {
+        let cut = shape.one_tile_sizes(&sizes);
+        if cut != sizes {
+            choice.model_sizes = Some(sizes);
+        }
+        (cut, choice)
     };
     if !auto.staging_by_model {
-        return chosen(auto, None, beat);
+        return Ok(chosen(auto, None, beat)?.map(whole));
     }
     let staged = chosen(&AutoOptions { staging: true, ..auto.clone() }, None, beat);
     let global_options = AutoOptions { staging: false, ..auto.clone() };
@@ -396,7 +398,7 @@ fn choose_layout_beating(
     };
     winner.1.other_staging_seconds = other;
     tracing::debug!(staged = winner.1.options.staging, seconds = winner.1.predicted_seconds, ?other, "staging=auto");
-    Ok(Some(winner))
+    Ok(Some(whole(winner)))
 }
 
 /// `poly-tile{sizes=auto}`'s whole request for `program`: [`choose_layout`]'s sizes and

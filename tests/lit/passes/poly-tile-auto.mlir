@@ -22,6 +22,17 @@
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' | FileCheck %s --check-prefix=AUTO3D
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto calibration=h100})' | FileCheck %s --check-prefix=AUTO3D-H100
 // RUN: stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=AUTO3D-EXPLAIN
+// The JSON explanation carries the cut too (1-D SOR at its defaults: rows 1..80 and 1..71).
+// RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto})' --explain-tile-sizes-json=%t.cut.json > /dev/null
+// RUN: FileCheck %s --check-prefix=CUTJSON < %t.cut.json
+// CUTJSON:      "one_tile_cut": {
+// CUTJSON-NEXT:   "model_sizes": [
+// CUTJSON-NEXT:     {{[0-9]+}},
+// CUTJSON-NEXT:     {{[0-9]+}}
+// CUTJSON-NEXT:   ],
+// CUTJSON-NEXT:   "sizes": [
+// CUTJSON-NEXT:     81,
+// CUTJSON-NEXT:     72
 // RUN: stencil-opt %S/../../../examples/sor-1d-3pt.mlir --param N=65536 --param T=512 --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=CALIBRATED
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto staging=maybe})' 2>&1 | FileCheck %s --check-prefix=BADSTAGING
 // The search's threads change neither the choice nor the explanation (the timing line aside):
