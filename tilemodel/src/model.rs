@@ -43,7 +43,9 @@ pub trait TileModel: Sync {
     /// A time no layout of one tile size on any of `blocks` predicts less than (the search's
     /// branch and bound over the blocks that pass the blockDim constraint and fit on an SM, so
     /// that a size whose blocks are all slow is skipped before its tiles are counted in full);
-    /// with no blocks, or by default, [`TileModel::lower_bound`].
+    /// with no blocks, or by default, [`TileModel::lower_bound`]. The least over the blocks of a
+    /// bound that depends on a block only through its [`BlockFacts`], so that blocks with the
+    /// same facts may be passed once (the search passes one per thread count before counting).
     fn lower_bound_over_blocks(&self, bound: &BoundInputs<'_>, blocks: &[BlockFacts], device: &DeviceLimits) -> f64 {
         if blocks.is_empty() {
             return self.lower_bound(bound, device);
