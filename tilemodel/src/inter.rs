@@ -70,6 +70,13 @@
 //!    [`row_symmetries`] says which sizes have the same counts (the search counts one of each
 //!    family).
 //!
+//! 7. *Long iterators* (`crate::period`). Along an iterator of a band of one statement the
+//!    tiles repeat: a step `Δ` of it moves tile corners to tile corners and wavefronts by `δ`,
+//!    so the counts over a long range are those of a short one plus shifted copies of what
+//!    its last `Δ` values add. Where that costs less than counting directly (SOR runs of many
+//!    sweeps, whose every band row grows with the time), [`count_tiles`] counts the short
+//!    range twice and sums; [`count_tiles_by_period`] always does, for the tests.
+//!
 //! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
 //! sizes that would overflow give [`TileModelError::Overflow`]), and what a count allocates is
 //! bounded: at most [`MAX_WAVEFRONTS`] wavefronts (past it an error naming the sizes), and the
@@ -81,6 +88,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Result, TileModelError};
+use crate::period::by_period;
 use crate::shape::{BandShape, StatementShape};
 
 /// Per inter-tile wavefront (the launches of the mapping, in order), its tiles.
@@ -842,7 +850,11 @@ pub fn lower_bounds(shape: &BandShape, sizes: &[i64]) -> (f64, f64) {
 /// per prefix). The search weighs it against the cost of a block's warps
 /// ([`crate::intra::warps_cost`]) to choose which comes first.
 pub fn count_cost(shape: &BandShape, sizes: &[i64]) -> u64 {
-    let ranges = shape.row_ranges();
+    cost_of_ranges(&shape.row_ranges(), sizes, shape.statements.len())
+}
+
+/// [`count_cost`] of a band whose rows span `ranges`, of `statements` statements.
+pub(crate) fn cost_of_ranges(ranges: &[(i64, i64)], sizes: &[i64], statements: usize) -> u64 {
     let mut extents: Vec<u64> = ranges
         .iter()
         .zip(sizes)
@@ -851,7 +863,7 @@ pub fn count_cost(shape: &BandShape, sizes: &[i64]) -> u64 {
     extents.sort_unstable();
     let keep = extents.len().saturating_sub(2);
     let prefixes = extents[..keep].iter().fold(1u64, |p, &e| p.saturating_mul(e));
-    prefixes.saturating_mul(shape.statements.len().max(1) as u64)
+    prefixes.saturating_mul(statements.max(1) as u64)
 }
 
 /// Counting limits: the most steps one count may take — tile rows visited by
@@ -863,7 +875,7 @@ pub const MAX_PREFIXES: u64 = 50_000_000;
 /// prefixes `(T_0, …, T_{m−3})` enumerated, the last two coordinates swept in closed form
 /// (module documentation, "Faster").
 pub fn count_tiles(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
-    count_tiles_unless(shape, geometry, sizes, &mut |_| false)?
+    count_tiles_with(shape, geometry, sizes, None)?
         .ok_or_else(|| TileModelError::InvalidInput("a count that cannot stop stopped (a counting bug)".into()))
 }
 
@@ -898,16 +910,32 @@ pub type Stop<'s> = dyn FnMut(&Partial<'_>) -> bool + 's;
 /// early skips the same sizes, sooner (thesis Alg. 5.1 with the branch and bound of
 /// [`crate::search()`]). The first coordinate's values are taken from the middle of their range
 /// outwards (the bound rises fastest so), which changes no count.
-pub fn count_tiles_unless(
+pub fn count_tiles_unless<'s>(
     shape: &BandShape,
     geometry: &TileGeometry,
     sizes: &[i64],
-    stop: &mut Stop<'_>,
+    stop: &'s mut Stop<'s>,
+) -> Result<Option<InterTileCounts>> {
+    count_tiles_with(shape, geometry, sizes, Some(stop))
+}
+
+/// [`count_tiles_unless`], or with no `stop` [`count_tiles`] (which needs none of the bounds a
+/// question is asked with).
+fn count_tiles_with<'s>(
+    shape: &BandShape,
+    geometry: &TileGeometry,
+    sizes: &[i64],
+    stop: Option<&'s mut Stop<'s>>,
 ) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
     shape.check_sizes(sizes)?;
     // Refused before anything is allocated, with the sizes in the caller's order.
-    wavefront_range(shape, sizes)?;
+    let (_, span) = wavefront_range(shape, sizes)?;
+    // A long iterator that makes the count long: two counts of a short domain and sums
+    // (`crate::period`), cheap enough to need no stopping.
+    if let Some(counts) = by_period(shape, sizes, span, false, &mut |short| count_tiles(short, geometry, sizes)) {
+        return counts.map(Some);
+    }
     // The rows with the most tiles last: the prefixes enumerated are the fewest.
     let ranges = shape.row_ranges();
     // Saturating: a band without instances has the empty ranges (i64::MAX, i64::MIN).
@@ -915,16 +943,24 @@ pub fn count_tiles_unless(
         |k: usize| ranges[k].1.div_euclid(sizes[k]).saturating_sub(ranges[k].0.div_euclid(sizes[k])).saturating_add(1);
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by_key(|&k| (extent(k), k));
-    // Per statement, the most instances a tile holds (the reordered band's tiles are the same).
-    let most = geometry.most_per_tile(shape, sizes);
-    let histograms = geometry.histograms(shape, order[0]);
+    // A count that may stop: per statement, the most instances a tile holds (the reordered
+    // band's tiles are the same), and the outermost row's histograms, which bound the tiles
+    // left when it is asked.
+    let most: Vec<u128>;
+    let stop = match stop {
+        Some(stop) => {
+            most = geometry.most_per_tile(shape, sizes);
+            Some((stop, &most[..], geometry.histograms(shape, order[0])))
+        }
+        None => None,
+    };
     if order.iter().enumerate().all(|(i, &k)| i == k) {
-        return count(shape, geometry, &geometry.normals, sizes, Mode::Sweep, Some((stop, &most, histograms)));
+        return count(shape, geometry, &geometry.normals, sizes, Mode::Sweep, stop);
     }
     let reordered = reorder(shape, &order);
     let normals = geometry.for_order(&order, &reordered);
     let sizes: Vec<i64> = order.iter().map(|&k| sizes[k]).collect();
-    count(&reordered, geometry, &normals, &sizes, Mode::Sweep, Some((stop, &most, histograms)))
+    count(&reordered, geometry, &normals, &sizes, Mode::Sweep, stop)
 }
 
 /// The longest histogram [`outer_row_histogram`] builds: one entry per value of the row, 16
@@ -1030,6 +1066,26 @@ fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
 pub fn count_tiles_by_rows(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> Result<InterTileCounts> {
     count(shape, geometry, &geometry.normals, sizes, Mode::Rows, None)?
         .ok_or_else(|| TileModelError::InvalidInput("a count that cannot stop stopped (a counting bug)".into()))
+}
+
+/// [`count_tiles`] by the repetition of the tiles along a long iterator (`crate::period`)
+/// whenever an iterator of a band of one statement repeats at least once (`count_tiles` uses
+/// it only where it costs less than counting directly), its short counts made by
+/// [`count_tiles_by_rows`]; `None` when no iterator repeats. For the property tests, which
+/// compare it with `count_tiles_by_rows` on the whole domain.
+pub fn count_tiles_by_period(
+    shape: &BandShape,
+    geometry: &TileGeometry,
+    sizes: &[i64],
+) -> Option<Result<InterTileCounts>> {
+    if let Err(e) = shape.check_sizes(sizes) {
+        return Some(Err(e));
+    }
+    let span = match wavefront_range(shape, sizes) {
+        Ok((_, span)) => span,
+        Err(e) => return Some(Err(e)),
+    };
+    by_period(shape, sizes, span, true, &mut |short| count_tiles_by_rows(short, geometry, sizes))
 }
 
 /// How [`Counter`] treats the last two tile coordinates.

@@ -30,6 +30,7 @@ pub mod inter;
 pub mod intra;
 pub mod model;
 pub mod nests;
+mod period;
 pub mod prajapati;
 pub mod search;
 pub mod shape;

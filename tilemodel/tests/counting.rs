@@ -7,7 +7,9 @@
 mod common;
 
 use proptest::prelude::*;
-use stencil_tilemodel::inter::{count_tiles_unless, layered_tiles, lower_bounds, row_symmetries};
+use stencil_tilemodel::inter::{
+    count_tiles_by_period, count_tiles_unless, layered_tiles, lower_bounds, row_symmetries,
+};
 use stencil_tilemodel::shape::StatementShape;
 use stencil_tilemodel::{
     count_tiles, count_tiles_by_rows, BandShape, InterTileCounts, IntraWavefront, TileGeometry, TileModelError,
@@ -556,5 +558,61 @@ fn counts_with_and_without_full_tiles_agree_with_the_rows() {
             }
         }
         assert!(with > 0 && without > 0, "{params:?}: {with} sizes with full tiles, {without} without");
+    }
+}
+
+/// Counts by period (`inter::count_tiles_by_period`: two counts of the domain cut along a long
+/// iterator, and the shifted copies of their difference) against the rows on the whole domain:
+/// random bands of one statement with one long iterator.
+fn period_agrees(shape: &BandShape, sizes: &[i64]) -> bool {
+    let geometry = TileGeometry::new(shape);
+    let Some(by_period) = count_tiles_by_period(shape, &geometry, sizes) else { return false };
+    match (by_period, count_tiles_by_rows(shape, &geometry, sizes)) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "sizes {sizes:?}, shape {:?}", shape.statements),
+        (Err(TileModelError::Overflow(_)), _) | (_, Err(TileModelError::Overflow(_))) => {}
+        (a, b) => panic!("sizes {sizes:?}: {a:?} vs {b:?}"),
+    }
+    true
+}
+
+/// SOR runs of many sweeps: `count_tiles` counts them by period (the time iterator repeats),
+/// with the counts of the rows over the whole range; the period is there for every size.
+#[test]
+fn long_runs_are_counted_by_period() {
+    for (scop, params, sizes) in [
+        (common::sor(1), vec![400, 24], vec![3, 4]),
+        (common::sor(2), vec![300, 10, 9], vec![2, 3, 4]),
+        (common::sor(2), vec![300, 10, 9], vec![5, 1, 3]),
+        (common::sor(3), vec![90, 6, 5, 7], vec![2, 3, 2, 4]),
+        (common::sor(3), vec![90, 6, 5, 7], vec![6, 1, 1, 1]),
+    ] {
+        let (shape, _) = common::shape(&scop, &params, true);
+        assert!(period_agrees(&shape, &sizes), "no period at {params:?}, {sizes:?}");
+        agree(&shape, &sizes);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn counts_by_period_agree_with_the_rows(
+        m in 2usize..=4,
+        ops in proptest::collection::vec((0usize..5, 0usize..5, -2i64..=2), 0..6),
+        shift in proptest::collection::vec(-6i64..=6, 4),
+        lower in proptest::collection::vec(-3i64..=3, 4),
+        extent in proptest::collection::vec(0i64..=5, 4),
+        long in 0usize..4,
+        length in 20i64..=90,
+        sizes in proptest::collection::vec(1i64..=5, 4),
+    ) {
+        let (map, inverse) = unimodular(m, &ops);
+        let mut extent = extent[..m].to_vec();
+        extent[long % m] = length;
+        let lo = lower[..m].to_vec();
+        let hi: Vec<i64> = lo.iter().zip(&extent).map(|(l, e)| l + e).collect();
+        let shape = band(vec![statement(&map, &inverse, shift[..m].to_vec(), lo, hi)]);
+        period_agrees(&shape, &sizes[..m]);
+        agree(&shape, &sizes[..m]);
     }
 }
