@@ -165,8 +165,12 @@ fn compose(
         return Err(overflow());
     }
     let lo = i64::try_from(lo).map_err(|_| overflow())?;
-    let mut tiles = spread(&long, &short, |c| &c.tiles, period, lo, span)?;
-    let mut full = spread(&long, &short, |c| &c.full, period, lo, span)?;
+    // Where the long count's and the short count's wavefronts start in the result's, and the
+    // short's in the long's (its tiles are some of the long's, so its range lies inside).
+    let before = usize::try_from(long.first_wavefront - lo).map_err(|_| overflow())?;
+    let inside = usize::try_from(short.first_wavefront - long.first_wavefront).map_err(|_| overflow())?;
+    let mut tiles = spread(&long.tiles, &short.tiles, inside, before, period, span)?;
+    let mut full = spread(&long.full, &short.full, inside, before, period, span)?;
     // As a direct count: from the first to the last wavefront with tiles.
     let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
     let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
@@ -177,56 +181,53 @@ fn compose(
     Ok(InterTileCounts { first_wavefront: lo + first as i64, tiles, full })
 }
 
-/// `t(n) + Σ_{q=1..r} S_{q·δ} (t(n) − t(n − Δ))` over wavefronts `lo..lo + span`, for one of the
-/// counts' arrays (`of`: the tiles or the full tiles).
-fn spread(
-    long: &InterTileCounts,
-    short: &InterTileCounts,
-    of: impl Fn(&InterTileCounts) -> &Vec<u64>,
-    period: &Period,
-    lo: i64,
-    span: usize,
-) -> Result<Vec<u64>> {
+/// `t(n) + Σ_{q=1..r} S_{q·δ} (t(n) − t(n − Δ))` over the result's `span` wavefronts, for the
+/// tiles or the full tiles: `long` is `t(n)` (from wavefront `before` of the result on), `short`
+/// is `t(n − Δ)` (from wavefront `inside` of `long` on).
+fn spread(long: &[u64], short: &[u64], inside: usize, before: usize, period: &Period, span: usize) -> Result<Vec<u64>> {
     let overflow = || TileModelError::Overflow("inter-tile counts by period");
-    let at = |c: &InterTileCounts, w: i64| -> i128 {
-        let i = w - c.first_wavefront;
-        if i < 0 {
-            return 0;
-        }
-        of(c).get(i as usize).map_or(0, |&n| i128::from(n))
-    };
+    let bug =
+        || TileModelError::InvalidInput("a shorter domain has more tiles than a longer one (a counting bug)".into());
     // The difference: the tiles the last Δ values add (at least 0: the shorter domain's tiles
     // are some of the longer's, at the same wavefronts).
-    let difference: Vec<i128> = (0..span).map(|i| at(long, lo + i as i64) - at(short, lo + i as i64)).collect();
-    if difference.iter().any(|&d| d < 0) {
-        return Err(TileModelError::InvalidInput(
-            "a shorter domain has more tiles than a longer one (a counting bug)".into(),
-        ));
+    let mut difference: Vec<i64> =
+        long.iter().map(|&n| i64::try_from(n).map_err(|_| overflow())).collect::<Result<_>>()?;
+    for (i, &n) in short.iter().enumerate() {
+        let d = difference.get_mut(inside + i).ok_or_else(bug)?;
+        *d = d.checked_sub(i64::try_from(n).map_err(|_| overflow())?).filter(|&v| v >= 0).ok_or_else(bug)?;
     }
-    let d = |i: i64| -> i128 { usize::try_from(i).ok().and_then(|i| difference.get(i)).copied().unwrap_or(0) };
-    // copies[i] = Σ_{q=1..r} difference[i − q·δ], by a running sum along each residue of δ:
-    // copies[i] = copies[i − δ] + difference[i − δ] − difference[i − (r + 1)·δ].
+    // copies[o] = Σ_{q=1..r} difference at o − q·δ, by a running sum along each residue of δ:
+    // copies[o] = copies[o − δ] + difference at o − δ − difference at o − (r + 1)·δ.
     let (delta, r) = (period.shift, period.repeats);
-    let mut copies = vec![0i128; span];
+    let mut out = vec![0i64; span];
     if delta == 0 {
-        for (c, &x) in copies.iter_mut().zip(&difference) {
-            *c = x.checked_mul(i128::from(r)).ok_or_else(overflow)?;
+        for (o, &d) in out[before..].iter_mut().zip(&difference) {
+            *o = d.checked_mul(r).ok_or_else(overflow)?;
         }
     } else {
-        let order: Box<dyn Iterator<Item = usize>> =
-            if delta > 0 { Box::new(0..span) } else { Box::new((0..span).rev()) };
-        let far = delta.checked_mul(r + 1).ok_or_else(overflow)?;
-        for i in order {
-            let w = i as i64;
-            let before = w - delta;
-            let previous = usize::try_from(before).ok().and_then(|p| copies.get(p)).copied().unwrap_or(0);
-            copies[i] = previous + d(before) - d(w - far);
+        let far = delta.checked_mul(r.checked_add(1).ok_or_else(overflow)?).ok_or_else(overflow)?;
+        let at = |o: i64| -> i64 {
+            usize::try_from(o - before as i64).ok().and_then(|i| difference.get(i)).copied().unwrap_or(0)
+        };
+        let step = |o: usize, out: &mut [i64]| -> Result<()> {
+            let w = o as i64;
+            let previous = usize::try_from(w - delta).ok().and_then(|p| out.get(p)).copied().unwrap_or(0);
+            out[o] =
+                previous.checked_add(at(w - delta)).and_then(|v| v.checked_sub(at(w - far))).ok_or_else(overflow)?;
+            Ok(())
+        };
+        if delta > 0 {
+            for o in 0..span {
+                step(o, &mut out)?;
+            }
+        } else {
+            for o in (0..span).rev() {
+                step(o, &mut out)?;
+            }
         }
     }
-    (0..span)
-        .map(|i| {
-            let n = at(long, lo + i as i64) + copies[i];
-            u64::try_from(n).map_err(|_| overflow())
-        })
-        .collect()
+    for (o, &n) in out[before..].iter_mut().zip(long) {
+        *o = o.checked_add(n as i64).ok_or_else(overflow)?;
+    }
+    out.into_iter().map(|n| u64::try_from(n).map_err(|_| overflow())).collect()
 }
