@@ -21,30 +21,40 @@
 //! min ≤ N_j·Y ≤ upper_j − max` with `max − min = Σ_k |N_{jk}|·(s_k − 1)` the box's spread along
 //! it) obey the same two identities once the slab is at least `Δ` plus that spread long.
 //!
-//! So [`by_period`] counts the domain with the iterator cut to `n` and to `n − Δ` (the least
-//! lengths for which both identities hold, plus less than `Δ`), and adds the shifted copies of
+//! So [`by_period`] counts the domain with the iterator cut by `r` steps of `Δ` and by `r + 1`
+//! (the most that keep both identities, plus less than `Δ`), and adds the shifted copies of
 //! their difference with one running sum per residue of `δ` — `O(wavefronts)` instead of a
 //! count over the whole range; the short counts are made the same way along another long
-//! iterator, if any. Only for bands of one statement with instances (with several, the tiles of
-//! one statement at one end and another at the other end would need more than the identities
-//! above). `tests/counting.rs` compares it with [`crate::inter::count_tiles_by_rows`].
+//! iterator, if any.
+//!
+//! **Several statements** that share the band map (Jacobi-like programs: a statement and its
+//! copy, shifted) and are cut alike: on a line along `c` each statement `S` present has its
+//! interval `[a_S, b_S + L_S]`, and the tiles there are their union. The first identity holds
+//! statement by statement. The second holds when no statement's interval ends before another's
+//! starts plus `Δ` (then every point of `I_S ∩ (I_{S'} + Δ)` lies in `I_S ∩ (I_S + Δ)` or
+//! `I_{S'} ∩ (I_{S'} + Δ)`): with `N_j` the inverse's row `j` (`N_j·c = 1`, so it measures
+//! along `c`), `a_S − b_{S'}` is at most `α_S − α_{S'}` plus the spread, `α_S = N_j·shift_S +
+//! lower_{S,j}`; so every `β_{S'} = N_j·shift_{S'} + upper_{S',j}` at least `Δ` plus the spread
+//! past every `α_S` suffices. The full tiles (the intersection of the statements' erosions, one
+//! slab along `N_j` from the greatest start to the least end) need the same. `tests/counting.rs`
+//! compares it with [`crate::inter::count_tiles_by_rows`].
 
 use crate::error::{Result, TileModelError};
 use crate::inter::{cost_of_ranges, InterTileCounts};
 use crate::shape::{BandShape, StatementShape};
 
 /// The iterator a count by period shortens, and how.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Period {
-    /// The statement and its iterator.
-    statement: usize,
+    /// The statements with instances (they share the band map), and the iterator.
+    statements: Vec<usize>,
     iterator: usize,
     /// `Δ`: the least step of the iterator that moves tile corners to tile corners.
     step: i64,
     /// `δ`: how far that step moves a tile's wavefront.
     shift: i64,
-    /// The length counted (`n`; the one below it is `n − Δ`), and the steps `r` added to it.
-    counted: i64,
+    /// The steps `r` cut from every statement's range for the count at `n` (one more for the
+    /// one at `n − Δ`), and added back by the sums.
     repeats: i64,
 }
 
@@ -57,75 +67,99 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 impl Period {
-    /// The period of `shape` at `sizes` whose short counts cost the least, if counting by it
-    /// costs less than half the direct count: two counts ([`cost_of_ranges`], tile-row
-    /// prefixes) and the sums over the `span` wavefronts (about a thirty-second of a prefix's
-    /// work each).
-    fn of(shape: &BandShape, sizes: &[i64], span: usize, always: bool) -> Option<Period> {
-        let mut active = shape.statements.iter().enumerate().filter(|(_, s)| s.instances() > 0);
-        let (statement, s) = active.next()?;
-        if active.next().is_some() {
+    /// The period of `shape` at `sizes` whose short counts cost the least, if `margin` times
+    /// their cost ([`cost_of_ranges`], tile-row prefixes) and the sums over the `span`
+    /// wavefronts (about a thirty-second of a prefix's work each) cost less than the direct
+    /// count (`None`: if any repeats). The statements with instances must share their
+    /// band map (module documentation).
+    fn of(shape: &BandShape, sizes: &[i64], span: usize, margin: Option<u64>) -> Option<Period> {
+        let statements: Vec<usize> =
+            (0..shape.statements.len()).filter(|&s| shape.statements[s].instances() > 0).collect();
+        let first = &shape.statements[*statements.first()?];
+        if statements
+            .iter()
+            .any(|&s| shape.statements[s].map != first.map || shape.statements[s].inverse != first.inverse)
+        {
             return None;
         }
         let direct = cost_of_ranges(&shape.row_ranges(), sizes, shape.statements.len());
         let mut best: Option<(u64, Period)> = None;
-        for j in 0..s.lower.len() {
-            let len = s.upper[j].checked_sub(s.lower[j])?.checked_add(1)?;
+        for j in 0..first.lower.len() {
             // Δ = lcm_k s_k / gcd(s_k, c_k), and the box's spread along the inverse's row j.
             let mut step = 1i64;
             let mut spread = 0i64;
             for (k, &size) in sizes.iter().enumerate() {
-                let c = *s.map.get(k)?.get(j)?;
+                let c = *first.map.get(k)?.get(j)?;
                 if c != 0 {
                     let need = size / gcd(size, c);
                     step = step.checked_mul(need / gcd(step, need))?;
                 }
-                let n = *s.inverse.get(j)?.get(k)?;
+                let n = *first.inverse.get(j)?.get(k)?;
                 spread = spread.checked_add(n.checked_abs()?.checked_mul(size - 1)?)?;
             }
-            // Both identities hold from this length on (module documentation); one step more
-            // at least, or nothing repeats.
-            let least = step.checked_add(1)?.checked_add(spread)?;
-            if len < least.checked_add(step)? {
+            // Each statement's range along the inverse's row j, `N_j·shift + [lower_j, upper_j]`:
+            // both identities hold while every statement's end is at least Δ plus the spread
+            // past every statement's start (module documentation); the cut keeps that.
+            let mut starts = i64::MIN;
+            let mut ends = i64::MAX;
+            for &s in &statements {
+                let st = &shape.statements[s];
+                let at: i64 = first.inverse[j]
+                    .iter()
+                    .zip(&st.shift)
+                    .try_fold(0i64, |a, (&n, &c)| a.checked_add(n.checked_mul(c)?))?;
+                starts = starts.max(at.checked_add(st.lower[j])?);
+                ends = ends.min(at.checked_add(st.upper[j])?);
+            }
+            let room = ends.checked_sub(starts)?.checked_sub(spread)?.checked_sub(step)?;
+            if room < step {
                 continue;
             }
-            let repeats = (len - least) / step;
-            let counted = len - repeats * step;
-            // The rows' ranges with the iterator cut (the statement is the band's only one).
-            let mut cut = s.clone();
-            cut.upper[j] = cut.lower[j] + counted - 1;
-            let ranges: Vec<(i64, i64)> = (0..shape.width).map(|k| row_range(&cut, k)).collect::<Option<_>>()?;
+            let repeats = room / step;
+            // The rows' ranges with the iterator cut, over the statements.
+            let mut ranges = vec![(i64::MAX, i64::MIN); shape.width];
+            let cut = repeats.checked_mul(step)?;
+            for &s in &statements {
+                for (k, range) in ranges.iter_mut().enumerate() {
+                    let (lo, hi) = row_range(&shape.statements[s], k, j, cut)?;
+                    *range = (range.0.min(lo), range.1.max(hi));
+                }
+            }
             let cost = cost_of_ranges(&ranges, sizes, shape.statements.len());
-            if best.is_some_and(|(c, _)| c <= cost) {
+            if best.as_ref().is_some_and(|(c, _)| *c <= cost) {
                 continue;
             }
             let mut shift = 0i64;
             for (k, &size) in sizes.iter().enumerate() {
-                shift = shift.checked_add(step.checked_mul(s.map[k][j])? / size)?;
+                shift = shift.checked_add(step.checked_mul(first.map[k][j])? / size)?;
             }
-            best = Some((cost, Period { statement, iterator: j, step, shift, counted, repeats }));
+            best = Some((cost, Period { statements: statements.clone(), iterator: j, step, shift, repeats }));
         }
         let (cost, period) = best?;
         let sums = (span as u64) / 32;
-        (always || cost.saturating_mul(4).saturating_add(sums) < direct).then_some(period)
+        margin.is_none_or(|m| cost.saturating_mul(m).saturating_add(sums) < direct).then_some(period)
     }
 
-    /// `shape` with the period's iterator cut to `length` values.
-    fn cut(&self, shape: &BandShape, length: i64) -> BandShape {
+    /// `shape` with every statement's range along the period's iterator shortened by `steps`
+    /// steps.
+    fn cut(&self, shape: &BandShape, steps: i64) -> BandShape {
         let mut short = shape.clone();
-        let s = &mut short.statements[self.statement];
-        s.upper[self.iterator] = s.lower[self.iterator] + length - 1;
+        for &s in &self.statements {
+            let st = &mut short.statements[s];
+            st.upper[self.iterator] -= steps * self.step;
+        }
         short
     }
 }
 
-/// The range of band row `k` over `s`'s domain (`BandShape::row_ranges` of one statement), or
-/// `None` past 64 bits.
-fn row_range(s: &StatementShape, k: usize) -> Option<(i64, i64)> {
+/// The range of band row `k` over `s`'s domain with iterator `cut_iterator`'s upper bound
+/// lowered by `cut` (`BandShape::row_ranges` of one statement), or `None` past 64 bits.
+fn row_range(s: &StatementShape, k: usize, cut_iterator: usize, cut: i64) -> Option<(i64, i64)> {
     let mut lo = i128::from(*s.shift.get(k)?);
     let mut hi = lo;
     for (j, &c) in s.map.get(k)?.iter().enumerate() {
-        let (x, y) = (i128::from(c) * i128::from(s.lower[j]), i128::from(c) * i128::from(s.upper[j]));
+        let upper = if j == cut_iterator { i128::from(s.upper[j]) - i128::from(cut) } else { i128::from(s.upper[j]) };
+        let (x, y) = (i128::from(c) * i128::from(s.lower[j]), i128::from(c) * upper);
         lo += x.min(y);
         hi += x.max(y);
     }
@@ -134,16 +168,16 @@ fn row_range(s: &StatementShape, k: usize) -> Option<(i64, i64)> {
 
 /// The counts of `shape` at `sizes` (`span` wavefronts at most) from counts (by `count`) of the
 /// domain cut along an iterator whose tiles repeat, when that costs less (module
-/// documentation); `None` when it would not (`always`: whenever an iterator repeats, which the
-/// tests compare with the direct count).
+/// documentation: [`Period::of`] with `margin`); `None` when it would not (`margin` `None`:
+/// whenever an iterator repeats, which the tests compare with the direct count).
 pub(crate) fn by_period(
     shape: &BandShape,
     sizes: &[i64],
     span: usize,
-    always: bool,
+    margin: Option<u64>,
     count: &mut dyn FnMut(&BandShape) -> Result<InterTileCounts>,
 ) -> Option<Result<InterTileCounts>> {
-    let period = Period::of(shape, sizes, span, always)?;
+    let period = Period::of(shape, sizes, span, margin)?;
     Some(compose(&period, shape, count))
 }
 
@@ -152,8 +186,8 @@ fn compose(
     shape: &BandShape,
     count: &mut dyn FnMut(&BandShape) -> Result<InterTileCounts>,
 ) -> Result<InterTileCounts> {
-    let long = count(&period.cut(shape, period.counted))?;
-    let short = count(&period.cut(shape, period.counted - period.step))?;
+    let long = count(&period.cut(shape, period.repeats))?;
+    let short = count(&period.cut(shape, period.repeats + 1))?;
     let overflow = || TileModelError::Overflow("inter-tile counts by period");
     // Every wavefront either count has, and those the copies of the difference move to.
     let reach = i128::from(period.shift) * i128::from(period.repeats);

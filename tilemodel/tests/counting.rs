@@ -575,8 +575,9 @@ fn period_agrees(shape: &BandShape, sizes: &[i64]) -> bool {
     true
 }
 
-/// SOR runs of many sweeps: `count_tiles` counts them by period (the time iterator repeats),
-/// with the counts of the rows over the whole range; the period is there for every size.
+/// SOR and Jacobi runs of many sweeps: `count_tiles` counts them by period (the time iterator
+/// repeats), with the counts of the rows over the whole range; the period is there for every
+/// size (Jacobi's two statements share the band map).
 #[test]
 fn long_runs_are_counted_by_period() {
     for (scop, params, sizes) in [
@@ -585,6 +586,9 @@ fn long_runs_are_counted_by_period() {
         (common::sor(2), vec![300, 10, 9], vec![5, 1, 3]),
         (common::sor(3), vec![90, 6, 5, 7], vec![2, 3, 2, 4]),
         (common::sor(3), vec![90, 6, 5, 7], vec![6, 1, 1, 1]),
+        (common::jacobi(1), vec![300, 20], vec![3, 5]),
+        (common::jacobi(2), vec![200, 9, 8], vec![2, 3, 4]),
+        (common::jacobi(3), vec![60, 5, 6, 5], vec![2, 2, 3, 2]),
     ] {
         let (shape, _) = common::shape(&scop, &params, true);
         assert!(period_agrees(&shape, &sizes), "no period at {params:?}, {sizes:?}");
@@ -605,13 +609,24 @@ proptest! {
         long in 0usize..4,
         length in 20i64..=90,
         sizes in proptest::collection::vec(1i64..=5, 4),
+        others in proptest::collection::vec(
+            (proptest::collection::vec(-4i64..=4, 4), proptest::collection::vec(-1i64..=3, 4)),
+            0..3,
+        ),
     ) {
         let (map, inverse) = unimodular(m, &ops);
         let mut extent = extent[..m].to_vec();
         extent[long % m] = length;
         let lo = lower[..m].to_vec();
         let hi: Vec<i64> = lo.iter().zip(&extent).map(|(l, e)| l + e).collect();
-        let shape = band(vec![statement(&map, &inverse, shift[..m].to_vec(), lo, hi)]);
+        let mut statements = vec![statement(&map, &inverse, shift[..m].to_vec(), lo.clone(), hi.clone())];
+        // Copies of it on the same map, shifted, their boxes moved a little (or emptied).
+        for (moved, (shifted, trim)) in others.iter().enumerate() {
+            let lo: Vec<i64> = lo.iter().zip(trim).map(|(l, t)| l + t).collect();
+            let hi: Vec<i64> = hi.iter().zip(trim.iter().rev()).map(|(h, t)| h - t + moved as i64 % 2).collect();
+            statements.push(statement(&map, &inverse, shifted[..m].to_vec(), lo, hi));
+        }
+        let shape = band(statements);
         period_agrees(&shape, &sizes[..m]);
         agree(&shape, &sizes[..m]);
     }
