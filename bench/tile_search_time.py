@@ -3,9 +3,9 @@
 
 Usage: bench/tile_search_time.py [--repeat N] [--timeout SECONDS] [--record FILE]
 
-For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi, at three problem sizes each (the example's
-declared defaults, the simulator sweep's sizes of bench/tile_model_sweep.py and the GPU sizes of
-bench/calibrate.py), both models, staged and unstaged: `stencil-opt --explain-tile-sizes-json`
+For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi, at four problem sizes each (the example's
+declared defaults, the simulator sweep's sizes of bench/tile_model_sweep.py, the GPU sizes of
+bench/calibrate.py, and a long run of 10 000 sweeps), both models, staged and unstaged: `stencil-opt --explain-tile-sizes-json`
 with `poly-tile{sizes=auto}`, and reports
 
   search   the search's own time (its `elapsed_s`: from the band shape to the ranked layouts;
@@ -34,6 +34,11 @@ import tile_model_sweep  # noqa: E402  (the simulator sweep's problem sizes)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = [("sor-1d-3pt", 1), ("sor-2d-5pt", 2), ("sor-3d-7pt", 3), ("jacobi-2d-5pt", 2), ("jacobi-3d-7pt", 3)]
 FIXED = {1: "16,32", 2: "8,16,16", 3: "2,4,4,4"}
+# Long runs: SOR and Jacobi are run for thousands of sweeps, and every band row grows with the
+# time, so a direct count of the tiles grows with its square (the counts by period of
+# tilemodel/src/period.rs are what keeps these searches short).
+LONG_RUN = {1: {"T": 10000, "N": 4096}, 2: {"T": 10000, "N": 512, "M": 512},
+            3: {"T": 10000, "N": 64, "M": 64, "L": 64}}
 
 
 def run(stencil_opt, example, pipeline, params, explain=None, timeout=None):
@@ -79,7 +84,7 @@ def main():
         explain = os.path.join(tmp, "explain.json")
         for example, dims in EXAMPLES:
             problems = [("declared defaults", {}), ("sweep", tile_model_sweep.SIZES[dims]),
-                        ("gpu", calibrate.SIZES["gpu"][dims])]
+                        ("gpu", calibrate.SIZES["gpu"][dims]), ("long run", LONG_RUN[dims])]
             for what, params in problems:
                 fixed = f"builtin.module(poly-schedule,poly-tile{{sizes={FIXED[dims]}}})"
                 fixed_wall = min(run(stencil_opt, example, fixed, params)[0] for _ in range(repeat))
