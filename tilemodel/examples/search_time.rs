@@ -1,5 +1,6 @@
 //! Release timing of the tile-size search (thesis Alg. 5.1) over the `stencil-tilemodel` API, at
-//! the simulator and GPU problem sizes of `bench/calibrate.py` and at larger GPU sizes.
+//! the simulator and GPU problem sizes of `bench/calibrate.py`, at larger GPU sizes, and for long
+//! runs (10 000 sweeps).
 //!
 //! `cargo run --release -p stencil-tilemodel --example search_time [-- --repeat N] [-- --dump] [-- --calibration NAME] [-- --keep N] [-- FILTER]`
 //! (FILTER: part of an example's name, its size class, or "name problem", e.g. "sor-3d-7pt T=16";
@@ -52,6 +53,10 @@ fn cases() -> Vec<Case> {
         case("jacobi-3d-7pt", "jacobi_3d_7pt", common::jacobi(3), &[4, 16, 16, 16], "sim"),
         case("jacobi-3d-7pt", "jacobi_3d_7pt", common::jacobi(3), &[16, 256, 256, 256], "gpu"),
         case("jacobi-3d-7pt", "jacobi_3d_7pt", common::jacobi(3), &[20, 512, 512, 512], "gpu large"),
+        // Long runs: every band row grows with the time (counted by period, `inter` item 7).
+        case("sor-2d-5pt", "sor_2d_5pt", common::sor(2), &[10000, 512, 512], "long run"),
+        case("sor-3d-7pt", "sor_3d_7pt", common::sor(3), &[10000, 64, 64, 64], "long run"),
+        case("jacobi-3d-7pt", "jacobi_3d_7pt", common::jacobi(3), &[10000, 64, 64, 64], "long run"),
     ]
 }
 

@@ -71,9 +71,9 @@
 //!    family).
 //!
 //! 7. *Long iterators* (`crate::period`). Along an iterator of a band whose statements share
-//!    the band map the tiles repeat: a step `Δ` of it moves tile corners to tile corners and wavefronts by `δ`,
-//!    so the counts over a long range are those of a short one plus shifted copies of what
-//!    its last `Δ` values add. Where that costs less than counting directly (SOR runs of many
+//!    the band map the tiles repeat: a step `Δ` of it moves tile corners to tile corners and
+//!    wavefronts by `δ`, so the counts over a long range are those of a short one plus shifted
+//!    copies of what its last `Δ` values add. Where that costs less than counting directly (SOR runs of many
 //!    sweeps, whose every band row grows with the time), [`count_tiles`] counts the short
 //!    range twice and sums; [`count_tiles_by_period`] always does, for the tests.
 //!
@@ -1080,11 +1080,10 @@ pub fn count_tiles_by_rows(shape: &BandShape, geometry: &TileGeometry, sizes: &[
 }
 
 /// [`count_tiles`] by the repetition of the tiles along a long iterator (`crate::period`)
-/// whenever an iterator repeats at least once (the statements with instances share the band
-/// map) (`count_tiles` uses
-/// it only where it costs less than counting directly), its short counts made by
-/// [`count_tiles_by_rows`]; `None` when no iterator repeats. For the property tests, which
-/// compare it with `count_tiles_by_rows` on the whole domain.
+/// whenever one repeats at least once and the statements with instances share the band map
+/// (`count_tiles` takes that way only where it costs less than counting directly), its short
+/// counts made by [`count_tiles_by_rows`]; `None` when no iterator repeats. For the property
+/// tests, which compare it with `count_tiles_by_rows` on the whole domain.
 pub fn count_tiles_by_period(
     shape: &BandShape,
     geometry: &TileGeometry,
