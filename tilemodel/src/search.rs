@@ -399,19 +399,7 @@ impl ThreadGroups {
             threads.push(t);
         }
         residencies.for_shared_bytes(memory.shared_bytes);
-        threads
-            .into_iter()
-            .filter_map(|threads| {
-                let fits = residencies
-                    .get(threads, || crate::device::residency(device, threads, options.registers, memory.shared_bytes));
-                (fits.blocks_per_sm > 0).then(|| BlockFacts {
-                    threads,
-                    blocks_per_sm: fits.blocks_per_sm,
-                    copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, threads)).sum(),
-                    warps: None,
-                })
-            })
-            .collect()
+        threads.into_iter().filter_map(|t| facts_of(t, memory, device, options, residencies)).collect()
     }
 }
 
@@ -1881,21 +1869,27 @@ fn block_facts(
     blocks
         .iter()
         .filter(|&&block| options.fixed_block.is_some() || block_constraint(shape, largest, &extents, block).is_none())
-        .filter_map(|&block| {
-            let fits = residencies.get(block.threads(), || {
-                crate::device::residency(device, block.threads(), options.registers, memory.shared_bytes)
-            });
-            (fits.blocks_per_sm > 0).then(|| {
-                let facts = BlockFacts {
-                    threads: block.threads(),
-                    blocks_per_sm: fits.blocks_per_sm,
-                    copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, block.threads())).sum(),
-                    warps: None,
-                };
-                (block, facts)
-            })
-        })
+        .filter_map(|&block| facts_of(block.threads(), memory, device, options, residencies).map(|f| (block, f)))
         .unzip()
+}
+
+/// A block of `threads` threads' [`BlockFacts`] before its warps are counted, or `None` when
+/// it does not fit on an SM with the tile's `memory` (`residencies` for its shared bytes).
+fn facts_of(
+    threads: u32,
+    memory: &TileMemory,
+    device: &DeviceLimits,
+    options: &SearchOptions,
+    residencies: &mut Residencies,
+) -> Option<BlockFacts> {
+    let fits =
+        residencies.get(threads, || crate::device::residency(device, threads, options.registers, memory.shared_bytes));
+    (fits.blocks_per_sm > 0).then(|| BlockFacts {
+        threads,
+        blocks_per_sm: fits.blocks_per_sm,
+        copy_warps: memory.copy_loops.iter().map(|&cells| cyclic_warps(cells, threads)).sum(),
+        warps: None,
+    })
 }
 
 /// Whether `a` ranks before `b`: a shorter predicted time, or on a tie more threads, then the
