@@ -2,7 +2,9 @@
 //! envelopes) against the plain enumeration of every tile row (`count_tiles_by_rows`, itself
 //! checked against brute force in `inputs_brute_force.rs`), on the examples' bands at problem
 //! sizes too large for brute force, and on random unimodular bands with several statements
-//! (shifted, empty or disjoint boxes), random sizes and widths 2 to 5.
+//! (shifted, empty or disjoint boxes), random sizes and widths 2 to 5; and the counts by period
+//! of long runs (`count_tiles_by_period`) against the same, on random bands of one to three
+//! statements sharing a map with one long iterator, and on SOR and Jacobi runs.
 
 mod common;
 
