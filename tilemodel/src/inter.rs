@@ -974,7 +974,7 @@ fn count_tiles_with<'s>(
     count(&reordered, geometry, &normals, &sizes, Mode::Sweep, stop)
 }
 
-/// The longest histogram [`outer_row_histogram`] builds: one entry per value of the row, 16
+/// The longest histogram `outer_row_histogram` builds: one entry per value of the row, 16
 /// bytes each (16 MiB). The rows of the counts the search makes span thousands of values; a
 /// row of 2^32 time steps would take 64 GiB (and aborted the process).
 pub const MAX_HISTOGRAM: usize = 1 << 20;
