@@ -666,7 +666,7 @@ fn normals_of(shape: &BandShape) -> Normals {
 /// tiles of the result are the tiles of `shape` with their coordinates permuted, so each
 /// wavefront `Σ_k T_k` has the same tiles.
 fn reorder(shape: &BandShape, order: &[usize]) -> BandShape {
-    let mut out = shape.clone();
+    let mut out = shape.counting_copy();
     for s in out.statements.iter_mut() {
         s.map = order.iter().map(|&k| s.map[k].clone()).collect();
         s.shift = order.iter().map(|&k| s.shift[k]).collect();

@@ -143,7 +143,7 @@ impl Period {
     /// `shape` with every statement's range along the period's iterator shortened by `steps`
     /// steps.
     fn cut(&self, shape: &BandShape, steps: i64) -> BandShape {
-        let mut short = shape.clone();
+        let mut short = shape.counting_copy();
         for &s in &self.statements {
             let st = &mut short.statements[s];
             st.upper[self.iterator] -= steps * self.step;

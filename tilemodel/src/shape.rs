@@ -489,6 +489,34 @@ fn nest_shape(
 }
 
 impl BandShape {
+    /// A copy with what the inter-tile counts read (`crate::inter`): the statements' maps,
+    /// shifts, inverses and boxes, and the width; no accesses, arrays, names or parameters (a
+    /// count makes such copies with its rows reordered or an iterator's range cut, thousands
+    /// of times per search).
+    pub(crate) fn counting_copy(&self) -> BandShape {
+        BandShape {
+            width: self.width,
+            intra: self.intra,
+            statements: self
+                .statements
+                .iter()
+                .map(|s| StatementShape {
+                    name: String::new(),
+                    map: s.map.clone(),
+                    shift: s.shift.clone(),
+                    inverse: s.inverse.clone(),
+                    lower: s.lower.clone(),
+                    upper: s.upper.clone(),
+                    accesses: Vec::new(),
+                    operations: s.operations,
+                })
+                .collect(),
+            phases: Vec::new(),
+            arrays: Vec::new(),
+            params: Vec::new(),
+        }
+    }
+
     /// `Ok` when `sizes` are one tile size >= 1 per band row; every count and footprint of a
     /// tiling checks its sizes so before using them (they divide by them and size arrays with
     /// them).
