@@ -803,8 +803,8 @@ impl LineGroups {
 
 /// One normal's range at given sizes: `lo ≤ a·(Y_0..Y_k) ≤ hi`.
 #[derive(Debug, Clone)]
-struct Facet {
-    a: Vec<i64>,
+struct Facet<'n> {
+    a: &'n [i64],
     lo: i128,
     hi: i128,
 }
@@ -812,8 +812,8 @@ struct Facet {
 /// The erosion constraints of one statement: `lo_j ≤ N_j·Y ≤ hi_j` for every row `j` of the
 /// inverse band map.
 #[derive(Debug, Clone)]
-struct Erosion {
-    rows: Vec<(Vec<i64>, i128, i128)>,
+struct Erosion<'s> {
+    rows: Vec<(&'s [i64], i128, i128)>,
 }
 
 /// Lower bounds of the number of inter-tile wavefronts and of the number of tiles, without
@@ -1235,7 +1235,7 @@ fn count<'s>(
 }
 
 /// The range of `a·Y` (coordinates `0..k`) over statement `s`'s tile zonotope at `sizes`.
-fn facet(s: &StatementShape, a: &[i64], k: usize, sizes: &[i64]) -> Facet {
+fn facet<'n>(s: &StatementShape, a: &'n [i64], k: usize, sizes: &[i64]) -> Facet<'n> {
     let mut lo = 0i128;
     let mut hi = 0i128;
     for (q, &aq) in a.iter().enumerate().take(k) {
@@ -1252,7 +1252,7 @@ fn facet(s: &StatementShape, a: &[i64], k: usize, sizes: &[i64]) -> Facet {
         lo += x.min(y);
         hi += x.max(y);
     }
-    Facet { a: a.to_vec(), lo, hi }
+    Facet { a, lo, hi }
 }
 
 /// Row `j` of [`erosion`] without its normal: `(lo_j, hi_j)`.
@@ -1270,14 +1270,14 @@ fn erosion_row(s: &StatementShape, j: usize, sizes: &[i64]) -> (i128, i128) {
 
 /// `Y` is the corner of a full tile of `s` iff `lower_j + N_j·c − min_u N_j·u ≤ N_j·Y ≤
 /// upper_j + N_j·c − max_u N_j·u` for every row `j` of `N = map⁻¹`, `u ∈ [0, s − 1]`.
-fn erosion(s: &StatementShape, sizes: &[i64]) -> Erosion {
+fn erosion<'s>(s: &'s StatementShape, sizes: &[i64]) -> Erosion<'s> {
     let rows = s
         .inverse
         .iter()
         .enumerate()
         .map(|(j, n)| {
             let (lo, hi) = erosion_row(s, j, sizes);
-            (n.clone(), lo, hi)
+            (&n[..], lo, hi)
         })
         .collect();
     Erosion { rows }
@@ -1287,10 +1287,10 @@ struct Counter<'a, 's> {
     m: usize,
     mode: Mode,
     sizes: &'a [i64],
-    facets: &'a [Vec<Vec<Facet>>],
+    facets: &'a [Vec<Vec<Facet<'a>>>],
     /// Per statement, its last level's facet lines grouped by direction ([`LineGroups`]).
     line_groups: &'a [LineGroups],
-    erosions: &'a [Erosion],
+    erosions: &'a [Erosion<'a>],
     /// The statements with instances.
     all: &'a [usize],
     w_lo: i64,
