@@ -1368,7 +1368,7 @@ impl Counter<'_, '_> {
         let size = i128::from(self.sizes[k]);
         let (mut lo, mut hi) = (i128::MIN, i128::MAX);
         for f in &self.facets[s][k] {
-            let pre = self.prefix_sum(&f.a, k);
+            let pre = self.prefix_sum(f.a, k);
             let c = i128::from(f.a[k]) * size; // > 0: normals are oriented with a_k > 0
             lo = lo.max(ceil_i128(f.lo - pre, c));
             hi = hi.min(floor_i128(f.hi - pre, c));
@@ -1681,7 +1681,7 @@ impl Counter<'_, '_> {
             sweep.lower_lines.extend(groups.lower.iter().map(|&(a, b)| Line { a, b, c: i128::MIN }));
             sweep.upper_lines.extend(groups.upper.iter().map(|&(a, b)| Line { a, b, c: i128::MIN }));
             for (f, &(l, u)) in self.facets[s][k + 1].iter().zip(&groups.members) {
-                let pre = self.prefix_value(&f.a, k)?;
+                let pre = self.prefix_value(f.a, k)?;
                 // v ≥ (lo − pre − a·u)/b and −v ≥ (pre − hi + a·u)/b.
                 let lower = &mut sweep.lower_lines[l].c;
                 *lower = (*lower).max(sub(f.lo, pre)?);
