@@ -1224,14 +1224,15 @@ fn count<'s>(
     // The launches run from the first to the last non-empty wavefront.
     let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
     let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
-    Ok(Some(InterTileCounts {
-        // `first` is below the span, at most `MAX_WAVEFRONTS`.
-        first_wavefront: w_lo
-            .checked_add(i64::try_from(first).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?)
-            .ok_or(TileModelError::Overflow("inter-tile wavefronts"))?,
-        tiles: tiles[first..last].to_vec(),
-        full: full[first..last].to_vec(),
-    }))
+    // `first` is below the span, at most `MAX_WAVEFRONTS`.
+    let first_wavefront = w_lo
+        .checked_add(i64::try_from(first).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?)
+        .ok_or(TileModelError::Overflow("inter-tile wavefronts"))?;
+    for counts in [&mut tiles, &mut full] {
+        counts.truncate(last);
+        counts.drain(..first);
+    }
+    Ok(Some(InterTileCounts { first_wavefront, tiles, full }))
 }
 
 /// The range of `a·Y` (coordinates `0..k`) over statement `s`'s tile zonotope at `sizes`.
