@@ -591,6 +591,10 @@ fn long_runs_are_counted_by_period() {
         (common::jacobi(1), vec![300, 20], vec![3, 5]),
         (common::jacobi(2), vec![200, 9, 8], vec![2, 3, 4]),
         (common::jacobi(3), vec![60, 5, 6, 5], vec![2, 2, 3, 2]),
+        // Two long iterators: the time is cut (the short runs are then counted directly).
+        (common::sor(2), vec![200, 150, 9], vec![2, 3, 4]),
+        (common::jacobi(2), vec![150, 120, 8], vec![3, 2, 4]),
+        (common::sor(3), vec![60, 40, 5, 6], vec![2, 2, 1, 3]),
     ] {
         let (shape, _) = common::shape(&scop, &params, true);
         assert!(period_agrees(&shape, &sizes), "no period at {params:?}, {sizes:?}");
