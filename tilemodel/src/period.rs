@@ -263,5 +263,9 @@ fn spread(long: &[u64], short: &[u64], inside: usize, before: usize, period: &Pe
     for (o, &n) in out[before..].iter_mut().zip(long) {
         *o = o.checked_add(n as i64).ok_or_else(overflow)?;
     }
-    out.into_iter().map(|n| u64::try_from(n).map_err(|_| overflow())).collect()
+    if out.iter().any(|&n| n < 0) {
+        return Err(bug());
+    }
+    // In place (the same size and alignment): no second array of the span.
+    Ok(out.into_iter().map(|n| n as u64).collect())
 }
