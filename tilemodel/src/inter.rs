@@ -103,6 +103,22 @@ pub struct InterTileCounts {
 }
 
 impl InterTileCounts {
+    /// The counts of wavefronts `w_lo, w_lo + 1, …` (`tiles`, `full`: one entry each) cut to
+    /// the launches: from the first to the last wavefront with tiles (in place).
+    pub(crate) fn launched(w_lo: i64, mut tiles: Vec<u64>, mut full: Vec<u64>) -> Result<InterTileCounts> {
+        let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
+        let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
+        // `first` is below the span, at most `MAX_WAVEFRONTS`.
+        let first_wavefront = w_lo
+            .checked_add(i64::try_from(first).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?)
+            .ok_or(TileModelError::Overflow("inter-tile wavefronts"))?;
+        for counts in [&mut tiles, &mut full] {
+            counts.truncate(last);
+            counts.drain(..first);
+        }
+        Ok(InterTileCounts { first_wavefront, tiles, full })
+    }
+
     /// Number of inter-tile wavefronts (kernel launches).
     pub fn wavefronts(&self) -> usize {
         self.tiles.len()
@@ -1221,18 +1237,7 @@ fn count<'s>(
         full.push(b.max(0) as u64);
     }
     geometry.give_back(counter.arrays());
-    // The launches run from the first to the last non-empty wavefront.
-    let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
-    let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
-    // `first` is below the span, at most `MAX_WAVEFRONTS`.
-    let first_wavefront = w_lo
-        .checked_add(i64::try_from(first).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?)
-        .ok_or(TileModelError::Overflow("inter-tile wavefronts"))?;
-    for counts in [&mut tiles, &mut full] {
-        counts.truncate(last);
-        counts.drain(..first);
-    }
-    Ok(Some(InterTileCounts { first_wavefront, tiles, full }))
+    InterTileCounts::launched(w_lo, tiles, full).map(Some)
 }
 
 /// The range of `a·Y` (coordinates `0..k`) over statement `s`'s tile zonotope at `sizes`.

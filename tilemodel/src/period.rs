@@ -40,8 +40,8 @@
 //! compares it with [`crate::inter::count_tiles_by_rows`].
 
 use crate::error::{Result, TileModelError};
-use crate::inter::{cost_of_ranges, InterTileCounts};
-use crate::shape::{BandShape, StatementShape};
+use crate::inter::{cost_of_ranges, gcd, InterTileCounts};
+use crate::shape::BandShape;
 
 /// The iterator a count by period shortens, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,14 +56,6 @@ struct Period {
     /// The steps `r` cut from every statement's range for the count at `n` (one more for the
     /// one at `n − Δ`), and added back by the sums.
     repeats: i64,
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a as i64
 }
 
 impl Period {
@@ -91,7 +83,7 @@ impl Period {
             for (k, &size) in sizes.iter().enumerate() {
                 let c = *first.map.get(k)?.get(j)?;
                 if c != 0 {
-                    let need = size / gcd(size, c);
+                    let need = size / gcd(size, c.checked_abs()?);
                     step = step.checked_mul(need / gcd(step, need))?;
                 }
                 let n = *first.inverse.get(j)?.get(k)?;
@@ -121,7 +113,8 @@ impl Period {
             let cut = repeats.checked_mul(step)?;
             for &s in &statements {
                 for (k, range) in ranges.iter_mut().enumerate() {
-                    let (lo, hi) = row_range(&shape.statements[s], k, j, cut)?;
+                    let (lo, hi) = shape.statements[s].row_range(k, Some((j, cut)));
+                    let (lo, hi) = (i64::try_from(lo).ok()?, i64::try_from(hi).ok()?);
                     *range = (range.0.min(lo), range.1.max(hi));
                 }
             }
@@ -150,20 +143,6 @@ impl Period {
         }
         short
     }
-}
-
-/// The range of band row `k` over `s`'s domain with iterator `cut_iterator`'s upper bound
-/// lowered by `cut` (`BandShape::row_ranges` of one statement), or `None` past 64 bits.
-fn row_range(s: &StatementShape, k: usize, cut_iterator: usize, cut: i64) -> Option<(i64, i64)> {
-    let mut lo = i128::from(*s.shift.get(k)?);
-    let mut hi = lo;
-    for (j, &c) in s.map.get(k)?.iter().enumerate() {
-        let upper = if j == cut_iterator { i128::from(s.upper[j]) - i128::from(cut) } else { i128::from(s.upper[j]) };
-        let (x, y) = (i128::from(c) * i128::from(s.lower[j]), i128::from(c) * upper);
-        lo += x.min(y);
-        hi += x.max(y);
-    }
-    Some((i64::try_from(lo).ok()?, i64::try_from(hi).ok()?))
 }
 
 /// The counts of `shape` at `sizes` (`span` wavefronts at most) from counts (by `count`) of the
@@ -203,16 +182,9 @@ fn compose(
     // short's in the long's (its tiles are some of the long's, so its range lies inside).
     let before = usize::try_from(long.first_wavefront - lo).map_err(|_| overflow())?;
     let inside = usize::try_from(short.first_wavefront - long.first_wavefront).map_err(|_| overflow())?;
-    let mut tiles = spread(&long.tiles, &short.tiles, inside, before, period, span)?;
-    let mut full = spread(&long.full, &short.full, inside, before, period, span)?;
-    // As a direct count: from the first to the last wavefront with tiles.
-    let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
-    let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
-    tiles.truncate(last);
-    full.truncate(last);
-    tiles.drain(..first);
-    full.drain(..first);
-    Ok(InterTileCounts { first_wavefront: lo + first as i64, tiles, full })
+    let tiles = spread(&long.tiles, &short.tiles, inside, before, period, span)?;
+    let full = spread(&long.full, &short.full, inside, before, period, span)?;
+    InterTileCounts::launched(lo, tiles, full)
 }
 
 /// `t(n) + Σ_{q=1..r} S_{q·δ} (t(n) − t(n − Δ))` over the result's `span` wavefronts, for the

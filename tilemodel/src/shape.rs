@@ -70,6 +70,22 @@ impl StatementShape {
     pub fn instances(&self) -> u128 {
         self.lower.iter().zip(&self.upper).map(|(l, u)| (u - l + 1).max(0) as u128).product()
     }
+
+    /// The range of band row `k` over its box, in 128 bits (where sums of 64-bit products
+    /// cannot overflow); with `cut = Some((j, d))` over the box whose upper bound of iterator
+    /// `j` is `d` lower (a count by period's shorter domain).
+    pub(crate) fn row_range(&self, k: usize, cut: Option<(usize, i64)>) -> (i128, i128) {
+        let mut lo = i128::from(self.shift[k]);
+        let mut hi = lo;
+        for (j, &c) in self.map[k].iter().enumerate() {
+            let lowered = cut.filter(|&(i, _)| i == j).map_or(0, |(_, d)| i128::from(d));
+            let (x, y) =
+                (i128::from(c) * i128::from(self.lower[j]), i128::from(c) * (i128::from(self.upper[j]) - lowered));
+            lo += x.min(y);
+            hi += x.max(y);
+        }
+        (lo, hi)
+    }
 }
 
 /// An array the band accesses.
@@ -593,13 +609,7 @@ impl BandShape {
                 let mut lo = i128::from(i64::MAX);
                 let mut hi = i128::from(i64::MIN);
                 for s in self.statements.iter().filter(|s| s.instances() > 0) {
-                    let mut a = i128::from(s.shift[k]);
-                    let mut b = a;
-                    for (j, &c) in s.map[k].iter().enumerate() {
-                        let (x, y) = (i128::from(c) * i128::from(s.lower[j]), i128::from(c) * i128::from(s.upper[j]));
-                        a += x.min(y);
-                        b += x.max(y);
-                    }
+                    let (a, b) = s.row_range(k, None);
                     lo = lo.min(a);
                     hi = hi.max(b);
                 }
