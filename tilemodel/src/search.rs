@@ -963,6 +963,7 @@ impl<'a> Walk<'a> {
         // against the same cutoff; only once the region has its first example, so that the
         // example and its figure stay those of the bound that pruned it first.
         let mut early: Option<(TileMemory, Vec<Block>, Vec<BlockFacts>)> = None;
+        let mut listed: Option<Cow<'a, [Block]>> = None;
         // Most sizes of a 3-D search end here (3-D SOR at 512^3: 50 000 of 68 400), so the bound
         // is taken over one block per thread count (`ThreadGroups::facts`: the same least, without
         // checking each of a 3-D band's ~100 blocks), and the blocks are listed only for the
@@ -978,9 +979,10 @@ impl<'a> Walk<'a> {
             }
             let blocks = size_blocks(self.blocks, self.narrowest, sizes, options);
             let (fitting, facts) = block_facts(shape, sizes, &points, &memory, &blocks, device, options, residencies);
+            listed = Some(blocks);
             early = Some((memory, fitting, facts));
         }
-        let blocks = size_blocks(self.blocks, self.narrowest, sizes, options);
+        let blocks = listed.unwrap_or_else(|| size_blocks(self.blocks, self.narrowest, sizes, options));
         let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
         let layered = [wavefronts, tiles, full];
         let no_memory = TileMemory::default();
