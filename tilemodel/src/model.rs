@@ -172,7 +172,8 @@ impl BoundInputs<'_> {
     /// for the bounds that need both, which then sum the wavefronts once.
     pub fn border_weighted_with(&self, spread: f64, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
-        let counted: f64 = self.full_per_wavefront.map_or(0.0, |f| f.iter().map(|&n| n as f64).sum());
+        // In integers (vectorised), exactly the f64 sum of the same counts below 2^53.
+        let counted = self.full_per_wavefront.map_or(0.0, |f| f.iter().sum::<u64>() as f64);
         0.5 * spread + 0.5 * counted.max(self.full) / p
     }
 }

@@ -276,7 +276,8 @@ fn rounds_at_least(b: &BoundInputs<'_>, resident: Option<u32>, device: &DeviceLi
     };
     let spread = b.tiles / (k * sms) as f64;
     match b.tiles_per_wavefront {
-        Some(t) => t.iter().filter(|&&n| n > 0).map(|&n| n.div_ceil(k * sms) as f64).sum::<f64>().max(spread),
+        // In integers (vectorised), exactly the f64 sum of the same integers below 2^53.
+        Some(t) => (t.iter().map(|&n| n.div_ceil(k * sms)).sum::<u64>() as f64).max(spread),
         None => b.wavefronts.max(spread),
     }
 }
