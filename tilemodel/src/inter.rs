@@ -154,9 +154,9 @@ pub struct TileGeometry {
     /// stop bounds the tiles left with, when the row is its outermost), computed when first
     /// needed.
     histograms: Arc<Mutex<Vec<(usize, Histograms)>>>,
-    /// Per statement, its [`Pinning`]s (what [`TileGeometry::lower_bounds`] bounds a tile's
+    /// Per statement, its [`Pinnings`] (what [`TileGeometry::lower_bounds`] bounds a tile's
     /// instances with).
-    pinnings: Vec<Vec<Pinning>>,
+    pinnings: Vec<Pinnings>,
     /// The wavefront arrays of counts done (difference arrays and progression marks), kept for
     /// the next count: the search counts thousands of sizes, and allocating and zeroing fresh
     /// arrays of a few 10^4 wavefronts each time cost a fifth of a 2-D count.
@@ -169,18 +169,61 @@ const SPARE_ARRAYS: usize = 64;
 /// The most spare arrays one count takes (its difference arrays and a few progressions' marks).
 const SPARE_PER_COUNT: usize = 16;
 
-/// A way to name a statement's instances in one tile: the iterators of the columns `free`
-/// (bit `j`: iterator `j`) and the band rows `rows` (bit `k`: row `k`), where the band map
-/// restricted to `rows` and the other columns is square and non-singular. Then an instance
-/// `i` is determined by `(i_free, (map·i)_rows)`: the other iterators solve that square
-/// system. So a tile holds at most `Π_{j ∈ free} e_j · Π_{k ∈ rows} s_k` instances (`e_j` the
-/// iterator's extent, `s_k` the tile size): the names of its instances are distinct and lie in
-/// a box of that many integer points (the iterators' ranges times the tile's `s_k` values of
-/// each row).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Pinning {
-    free: u32,
-    rows: u32,
+/// The ways to name a statement's instances in one tile. A *pinning* is the iterators of
+/// the columns `free` (bit `j`: iterator `j`) and the band rows `rows` (bit `k`: row `k`), where
+/// the band map restricted to `rows` and the other columns is square and non-singular. Then an
+/// instance `i` is determined by `(i_free, (map·i)_rows)`: the other iterators solve that
+/// square system. So a tile holds at most `Π_{j ∈ free} e_j · Π_{k ∈ rows} s_k` instances
+/// (`e_j` the iterator's extent, `s_k` the tile size): the names of its instances are distinct
+/// and lie in a box of that many integer points (the iterators' ranges times the tile's `s_k`
+/// values of each row). Kept grouped by `rows` (the free sets of each): the least over the
+/// pinnings is, per row set, its sizes' product times the least free product, from two tables
+/// of subset products — the search asks for every size it screens (10^5 on 3-D bands), and
+/// the products pinning by pinning (up to 70 of four rows) were a tenth of a 3-D search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Pinnings {
+    /// The iterators (columns of the band map).
+    columns: usize,
+    /// Per row set, the free column sets that pin with it.
+    by_rows: Vec<(u32, Vec<u32>)>,
+}
+
+/// The widest band map whose [`Pinnings`] are looked for (`4^m` pairs of subsets tried once
+/// per band, `2^m` subset products per size); wider bands keep the plain bound.
+const MAX_PINNING_ROWS: usize = 8;
+
+impl Pinnings {
+    /// The most instances of `s` one tile of `sizes` holds by the best of its pinnings (at
+    /// least 1; `u128::MAX` without any). Saturating: only ever compared downwards.
+    fn most_instances(&self, s: &StatementShape, sizes: &[i64]) -> u128 {
+        if self.by_rows.is_empty() {
+            return u128::MAX;
+        }
+        let extents = s.lower.iter().zip(&s.upper).map(|(&l, &u)| (u - l + 1).max(0) as u128);
+        let free = subset_products(extents, self.columns);
+        let rows = subset_products(sizes.iter().map(|&v| v.max(0) as u128), sizes.len());
+        self.by_rows
+            .iter()
+            .map(|(r, frees)| {
+                let least = frees.iter().map(|&f| free[f as usize]).min().unwrap_or(u128::MAX);
+                least.saturating_mul(rows[*r as usize])
+            })
+            .min()
+            .unwrap_or(u128::MAX)
+            .max(1)
+    }
+}
+
+/// The products of every subset of the first `n` `values` (entry `mask`: the product of the
+/// values whose bits are set; saturating), each from the subset without its lowest bit.
+fn subset_products(values: impl Iterator<Item = u128>, n: usize) -> Vec<u128> {
+    let values: Vec<u128> = values.take(n).collect();
+    let mut out = vec![1u128; 1 << values.len()];
+    for mask in 1..out.len() {
+        let low = mask.trailing_zeros() as usize;
+        out[mask] = out[mask & (mask - 1)].saturating_mul(values[low]);
+    }
+    out
 }
 
 /// Per statement, the least value of a row's `φ` and the prefix sums of its histogram.
@@ -230,7 +273,7 @@ impl TileGeometry {
     }
 
     /// [`lower_bounds`] with a tighter bound of the tiles: per statement, its instances over
-    /// the most instances one tile can hold by the best of its `Pinning`s. `s_1 ⋯ s_m` (every
+    /// the most instances one tile can hold by the best of its pinnings ([`Pinnings`]). `s_1 ⋯ s_m` (every
     /// row, no iterator: the map is unimodular) is one of them, so this is never below
     /// [`lower_bounds`]'s; on skewed bands it is much higher (a tile of 3-D SOR with
     /// `s_1 = s_3 = 1` holds at most `2·T` of its `s_0·s_2` points: fixing `t` and two rows
@@ -268,14 +311,9 @@ impl TileGeometry {
     }
 
     /// Per statement, the most of its instances one tile of `sizes` can hold: the least over
-    /// its [`Pinning`]s (at least 1).
+    /// its pinnings ([`Pinnings::most_instances`]: at least 1).
     fn most_per_tile(&self, shape: &BandShape, sizes: &[i64]) -> Vec<u128> {
-        shape
-            .statements
-            .iter()
-            .zip(&self.pinnings)
-            .map(|(s, pinnings)| pinnings.iter().map(|p| p.most_instances(s, sizes)).min().unwrap_or(u128::MAX).max(1))
-            .collect()
+        shape.statements.iter().zip(&self.pinnings).map(|(s, pinnings)| pinnings.most_instances(s, sizes)).collect()
     }
 
     /// A lower bound of the full tiles (thesis §5.3.4) without counting: their corners are the
@@ -359,24 +397,6 @@ impl TileGeometry {
         }
         let n = Arc::new(normals_of(reordered));
         cache.push((order.to_vec(), n.clone()));
-        n
-    }
-}
-
-impl Pinning {
-    /// `Π_{j ∈ free} e_j · Π_{k ∈ rows} s_k` (saturating: only ever compared downwards).
-    fn most_instances(self, s: &StatementShape, sizes: &[i64]) -> u128 {
-        let mut n = 1u128;
-        for (j, (&l, &u)) in s.lower.iter().zip(&s.upper).enumerate() {
-            if self.free & (1 << j) != 0 {
-                n = n.saturating_mul((u - l + 1).max(0) as u128);
-            }
-        }
-        for (k, &size) in sizes.iter().enumerate() {
-            if self.rows & (1 << k) != 0 {
-                n = n.saturating_mul(size.max(0) as u128);
-            }
-        }
         n
     }
 }
@@ -643,19 +663,21 @@ fn zeroed(spare: &mut Vec<Vec<i64>>, span: usize) -> Vec<i64> {
     v
 }
 
-/// Every [`Pinning`] of `s`: each set of free columns with each set of as many rows as there
-/// are other columns whose square submatrix is non-singular (at most `Σ_k C(m, k)²`, 70 for
-/// four rows; computed once per band, evaluated per tile size).
-fn pinnings_of(s: &StatementShape) -> Vec<Pinning> {
+/// Every pinning of `s` ([`Pinnings`]): each set of free columns with each set of as many rows
+/// as there are other columns whose square submatrix is non-singular (at most `Σ_k C(m, k)²`,
+/// 70 for four rows; computed once per band, evaluated per tile size).
+fn pinnings_of(s: &StatementShape) -> Pinnings {
     let m = s.map.len();
-    if m > 16 {
-        // Not a band of this compiler (2^m subsets); none: the plain bound stays.
-        return Vec::new();
+    let columns = s.lower.len();
+    let mut by_rows: Vec<(u32, Vec<u32>)> = Vec::new();
+    if m > MAX_PINNING_ROWS || columns != m {
+        // Not a band of this compiler: none, the plain bound stays.
+        return Pinnings { columns, by_rows };
     }
-    let mut out = Vec::new();
-    for free in 0u32..(1 << m) {
-        let others: Vec<usize> = (0..m).filter(|&j| free & (1 << j) == 0).collect();
-        for rows in 0u32..(1 << m) {
+    for rows in 0u32..(1 << m) {
+        let mut frees = Vec::new();
+        for free in 0u32..(1 << m) {
+            let others: Vec<usize> = (0..m).filter(|&j| free & (1 << j) == 0).collect();
             if rows.count_ones() as usize != others.len() {
                 continue;
             }
@@ -665,11 +687,14 @@ fn pinnings_of(s: &StatementShape) -> Vec<Pinning> {
                 .collect();
             // Band entries are bounded (`shape::MAX_BAND_COEFFICIENT`): no overflow here.
             if crate::shape::determinant(&square) != Some(0) {
-                out.push(Pinning { free, rows });
+                frees.push(free);
             }
         }
+        if !frees.is_empty() {
+            by_rows.push((rows, frees));
+        }
     }
-    out
+    Pinnings { columns, by_rows }
 }
 
 fn normals_of(shape: &BandShape) -> Normals {
