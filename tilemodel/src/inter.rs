@@ -2574,6 +2574,21 @@ fn ceil_i128(a: i128, b: i128) -> i128 {
 mod tests {
     use super::*;
 
+    /// Every entry is the product of its subset's values, saturating at `u128::MAX`.
+    #[test]
+    fn subset_products_multiply_each_subset() {
+        let values = [3u128, 5, 7, 11];
+        let products = subset_products(values.iter().copied(), 4);
+        assert_eq!(products.len(), 16);
+        for (mask, &p) in products.iter().enumerate() {
+            let expected: u128 = (0..4).filter(|&j| mask & (1 << j) != 0).map(|j| values[j]).product();
+            assert_eq!(p, expected, "subset {mask:04b}");
+        }
+        let huge = subset_products([u128::MAX / 2, 3].into_iter(), 2);
+        assert_eq!(huge[3], u128::MAX);
+        assert_eq!(subset_products(std::iter::empty(), 0), vec![1]);
+    }
+
     #[test]
     fn floor_and_ceiling_agree_with_128_bit_division() {
         let big = i128::from(i64::MAX);
