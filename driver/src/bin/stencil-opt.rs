@@ -115,6 +115,11 @@ struct Cli {
     /// below 2^31 elements; docs/gpu.md).
     #[arg(long = "gpu-index-bitwidth", default_value_t = 64, value_name = "BITS")]
     gpu_index_bitwidth: u32,
+    /// Turn LLVM's loop strength reduction off for the kernels this process compiles to PTX
+    /// (fewer registers, more address arithmetic: an experiment until a GPU has timed it;
+    /// docs/gpu.md, "ptxas"). Process-wide, as LLVM's options are.
+    #[arg(long = "disable-lsr")]
+    disable_lsr: bool,
 }
 
 /// `--emit` values.
@@ -173,6 +178,10 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+    }
+    if cli.disable_lsr && !stencil_lowering::ptx::llvm_options::disable_loop_strength_reduction() {
+        write_stderr("stencil-opt: error: --disable-lsr: this build has no MLIR (no LLVM to configure)\n");
+        return ExitCode::FAILURE;
     }
     // Each flag is checked on its own, before any input is read, so the error names it.
     let chip_check = stencil_lowering::ptx::PtxOptions { chip: cli.gpu_chip.clone(), ..Default::default() };

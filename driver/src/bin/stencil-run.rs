@@ -45,6 +45,11 @@ struct Cli {
     /// below 2^31 elements; docs/gpu.md).
     #[arg(long = "gpu-index-bitwidth", value_name = "BITS", value_parser = parse_index_bitwidth)]
     gpu_index_bitwidth: Option<u32>,
+    /// Turn LLVM's loop strength reduction off for the kernels compiled to PTX (--target gpu, --cost's registers)
+    /// (fewer registers, more address arithmetic: an experiment until a GPU has timed it;
+    /// docs/gpu.md, "ptxas"). Process-wide, as LLVM's options are.
+    #[arg(long = "disable-lsr")]
+    disable_lsr: bool,
     /// With --target gpu: run the kernels' PTX from FILE (written by `stencil-opt --emit=ptx`
     /// for the same input and --pass-pipeline) instead of compiling it; needed by builds
     /// without MLIR. The file must match the mapped kernels (fingerprints), or the run is
@@ -236,6 +241,9 @@ fn main() -> ExitCode {
         Ok(o) => o,
         Err(e) => return fail(json, &usage_error(e)),
     };
+    if cli.disable_lsr && !stencil_lowering::ptx::llvm_options::disable_loop_strength_reduction() {
+        return fail(json, &usage_error("--disable-lsr: this build has no MLIR (no LLVM to configure)"));
+    }
     let text = match read_input(&cli.input) {
         Ok((_, t)) => t,
         Err(e @ stencil_driver::cli::InputError::NotUtf8 { .. }) => return fail(json, &RunError::new(e.to_string())),

@@ -66,7 +66,14 @@ fn kernel_ptx(module: &Module, request: &CostRequest<'_>) -> Result<(Vec<PtxModu
         ..defaults
     };
     match compile_gpu_modules(&module.ir, &request.registries.dialects, module.top, &options) {
-        Ok(modules) => Ok((modules, "compiled by MLIR".to_string())),
+        Ok(modules) => {
+            let lsr = if stencil_lowering::ptx::llvm_options::loop_strength_reduction_disabled() {
+                ", LLVM loop strength reduction off"
+            } else {
+                ""
+            };
+            Ok((modules, format!("compiled by MLIR{lsr}")))
+        }
         Err(PtxError::MlirUnavailable { .. }) => Err(
             "this build has no MLIR to compile the kernels to PTX (pass --ptx FILE, written by `stencil-opt --emit=ptx`)"
                 .to_string(),

@@ -24,6 +24,7 @@
 mod abi;
 mod dynamic_shared;
 mod ieee_math;
+pub mod llvm_options;
 #[cfg(feature = "mlir")]
 mod mlir;
 pub mod precompiled;
