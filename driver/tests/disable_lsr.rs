@@ -16,21 +16,6 @@ fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples").join(format!("{name}.mlir"))
 }
 
-/// The ptxas to check with; `None` (after saying so) when it is not installed and not required
-/// (`STENCIL_REQUIRE_PTXAS=1`, set by `make test`).
-fn ptxas() -> Option<Ptxas> {
-    match Ptxas::find() {
-        Ok(ptxas) => Some(ptxas),
-        Err(e) if std::env::var("STENCIL_REQUIRE_PTXAS").as_deref() == Ok("1") => {
-            panic!("STENCIL_REQUIRE_PTXAS=1 but {e}")
-        }
-        Err(e) => {
-            println!("ptxas not found: skipped ({e})");
-            None
-        }
-    }
-}
-
 /// The most registers any kernel of `jacobi-3d-27pt`'s default mapping (streaming with
 /// prefetch) takes at 32-bit `index`, compiled with `flags`.
 fn streaming_registers(ptxas: &Ptxas, flags: &[&str]) -> u32 {
@@ -50,7 +35,7 @@ fn streaming_registers(ptxas: &Ptxas, flags: &[&str]) -> u32 {
 /// Measured with ptxas 12.9: 105 registers with loop strength reduction, 48 without.
 #[test]
 fn disabling_loop_strength_reduction_takes_registers_off_the_streaming_kernel() {
-    let Some(ptxas) = ptxas() else { return };
+    let Some(ptxas) = Ptxas::find_for_checks() else { return };
     let with = streaming_registers(&ptxas, &[]);
     let without = streaming_registers(&ptxas, &["--disable-lsr"]);
     println!("jacobi-3d-27pt streaming kernel: {with} registers with LSR, {without} without");
@@ -59,7 +44,7 @@ fn disabling_loop_strength_reduction_takes_registers_off_the_streaming_kernel() 
 
 #[test]
 fn the_cost_report_says_how_the_ptx_was_compiled() {
-    if ptxas().is_none() {
+    if Ptxas::find_for_checks().is_none() {
         return;
     }
     let run = |flags: &[&str]| {

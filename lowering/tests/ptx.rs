@@ -333,19 +333,12 @@ fn compile_one(text: &str) -> PtxModule {
 }
 
 fn require_tools() -> bool {
-    std::env::var("STENCIL_REQUIRE_PTXAS").as_deref() == Ok("1")
+    std::env::var(stencil_lowering::ptxas::REQUIRE_PTXAS_ENV).as_deref() == Ok("1")
 }
 
 /// The ptxas to check with; `None` (after saying so) when it is not installed and not required.
 fn ptxas() -> Option<Ptxas> {
-    match Ptxas::find() {
-        Ok(ptxas) => Some(ptxas),
-        Err(e) if require_tools() => panic!("STENCIL_REQUIRE_PTXAS=1 but {e}"),
-        Err(e) => {
-            println!("ptxas not found: skipped ({e})");
-            None
-        }
-    }
+    Ptxas::find_for_checks()
 }
 
 /// Assembles `module` for sm_90, asserts no kernel spills, prints the registers, returns the

@@ -21,23 +21,10 @@ const PIPELINE: &str = "builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map
 /// memory (gpu-map rejects them with a clear error): 3-D examples use tiles of 4.
 const PIPELINE_3D: &str = "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=8,8,4},canonicalize,cse)";
 
-fn ptxas() -> Option<Ptxas> {
-    match Ptxas::find() {
-        Ok(ptxas) => Some(ptxas),
-        Err(e) if std::env::var("STENCIL_REQUIRE_PTXAS").as_deref() == Ok("1") => {
-            panic!("STENCIL_REQUIRE_PTXAS=1 but {e}")
-        }
-        Err(e) => {
-            println!("ptxas not found: skipped ({e})");
-            None
-        }
-    }
-}
-
 #[test]
 fn every_example_mapped_to_the_gpu_compiles_to_ptx_and_assembles() {
     let (dialects, _) = registries();
-    let ptxas = ptxas();
+    let ptxas = Ptxas::find_for_checks();
     let options = PtxOptions::with_found_libdevice();
     let mut failures = vec![];
     for (name, text) in examples() {
