@@ -8,6 +8,17 @@ use crate::error::{overflow, Result};
 /// The determinant of a small square integer matrix (Laplace expansion in `i128`, checked:
 /// `None` when an intermediate product or sum leaves `i128`).
 pub fn determinant(a: &[Vec<i64>]) -> Option<i128> {
+    let n = a.len();
+    if n <= MAX_EXPANDED && a.iter().all(|row| row.len() == n) {
+        let mut columns = [0usize; MAX_EXPANDED];
+        columns.iter_mut().enumerate().for_each(|(j, c)| *c = j);
+        return minor_determinant(a, 0, &columns[..n]);
+    }
+    determinant_by_copies(a)
+}
+
+/// [`determinant`] by copying each minor (any shape: a row's own columns but the expanded one).
+fn determinant_by_copies(a: &[Vec<i64>]) -> Option<i128> {
     match a.len() {
         0 => Some(1),
         1 => Some(a[0].first().map_or(0, |&v| i128::from(v))),
@@ -21,8 +32,39 @@ pub fn determinant(a: &[Vec<i64>]) -> Option<i128> {
                     .iter()
                     .map(|row| row.iter().enumerate().filter(|&(c, _)| c != j).map(|(_, &v)| v).collect())
                     .collect();
-                let term = i128::from(x).checked_mul(determinant(&minor)?)?;
+                let term = i128::from(x).checked_mul(determinant_by_copies(&minor)?)?;
                 det = if j % 2 == 0 { det.checked_add(term)? } else { det.checked_sub(term)? };
+            }
+            Some(det)
+        }
+    }
+}
+
+/// The widest square matrix [`determinant`] expands without allocating minors.
+const MAX_EXPANDED: usize = 12;
+
+/// The determinant of the minor of `a` on rows `row..` and `columns` (as many as the rows):
+/// the same Laplace expansion along the minor's first row, in the same order and with the same
+/// checks, as [`determinant`]'s general path — only the minors are column lists on the stack,
+/// not copied matrices (the coalesced-band search of `poly-schedule` takes hundreds of
+/// thousands of 4×4 determinants).
+fn minor_determinant(a: &[Vec<i64>], row: usize, columns: &[usize]) -> Option<i128> {
+    match columns {
+        [] => Some(1),
+        [only] => Some(i128::from(a[row][*only])),
+        _ => {
+            let k = columns.len();
+            let mut rest = [0usize; MAX_EXPANDED];
+            let mut det = 0i128;
+            for (position, &j) in columns.iter().enumerate() {
+                let x = a[row][j];
+                if x == 0 {
+                    continue;
+                }
+                rest[..position].copy_from_slice(&columns[..position]);
+                rest[position..k - 1].copy_from_slice(&columns[position + 1..]);
+                let term = i128::from(x).checked_mul(minor_determinant(a, row + 1, &rest[..k - 1])?)?;
+                det = if position % 2 == 0 { det.checked_add(term)? } else { det.checked_sub(term)? };
             }
             Some(det)
         }
@@ -144,6 +186,36 @@ pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The expansion over column lists is the copying expansion, to the overflow: small
+        /// entries (exact), and huge ones (where both give `None` at the same product).
+        #[test]
+        fn expanded_determinants_are_the_copied_ones(
+            n in 0usize..=5,
+            small in proptest::collection::vec(-5i64..=5, 25),
+            huge in proptest::collection::vec(prop_oneof![Just(i64::MAX), Just(i64::MIN), -3i64..=3], 25),
+        ) {
+            for entries in [&small, &huge] {
+                let a: Vec<Vec<i64>> = (0..n).map(|r| entries[r * 5..r * 5 + n].to_vec()).collect();
+                prop_assert_eq!(determinant(&a), determinant_by_copies(&a), "{:?}", a);
+            }
+        }
+    }
+
+    #[test]
+    fn determinants_of_known_matrices() {
+        assert_eq!(determinant(&[]), Some(1));
+        assert_eq!(determinant(&[vec![7]]), Some(7));
+        assert_eq!(determinant(&[vec![2, 1, 1, 1], vec![2, 0, 0, 1], vec![2, 0, 1, 1], vec![1, 0, 0, 0]]), Some(1));
+        assert_eq!(determinant(&[vec![1, 2], vec![2, 4]]), Some(0));
+        // Non-square: the copying expansion's reading (the first row's columns).
+        assert_eq!(
+            determinant(&[vec![1, 2, 3], vec![4, 5, 6]]),
+            determinant_by_copies(&[vec![1, 2, 3], vec![4, 5, 6]])
+        );
+    }
 
     #[test]
     fn floor_and_ceil_round_towards_the_right_side() {

@@ -92,28 +92,41 @@ pub fn coalesced_band(scop: &Scop, graph: &DependenceGraph, t: &Transformation, 
     }
     // Legal rows (non-negative on every dependence), small and non-negative as Pluto's.
     let legal: Vec<Vec<i64>> = vectors(n, 0, ROW_BOUND).filter(|r| distances.iter().all(|d| dot(r, d) >= 0)).collect();
-    let cost =
-        |r: &[i64]| (distances.iter().fold(0i128, |acc, d| acc.saturating_add(dot(r, d))), r.iter().sum::<i64>());
-    let mut along: Vec<&Vec<i64>> = legal.iter().filter(|r| dot(r, &step) == 0).collect();
-    let mut across: Vec<&Vec<i64>> = legal.iter().filter(|r| dot(r, &step).abs() == 1).collect();
-    along.sort_by_key(|r| (cost(r), r.to_vec()));
-    across.sort_by_key(|r| (cost(r), r.to_vec()));
-    // (total dependence distance, coefficient sum) of the best band so far, and its rows.
-    type Scored = ((i128, i64), Vec<Vec<i64>>);
-    let mut best: Option<Scored> = None;
+    // (total dependence distance, coefficient sum): a band's cost is its rows' sum.
+    type Cost = (i128, i64);
+    let cost = |r: &[i64]| -> Cost {
+        (distances.iter().fold(0i128, |acc, d| acc.saturating_add(dot(r, d))), r.iter().sum::<i64>())
+    };
+    let add = |a: Cost, c: Cost| (a.0.saturating_add(c.0), a.1 + c.1);
+    let scored = |keep: &dyn Fn(&Vec<i64>) -> bool| -> Vec<(Cost, &Vec<i64>)> {
+        let mut rows: Vec<(Cost, &Vec<i64>)> = legal.iter().filter(|r| keep(r)).map(|r| (cost(r), r)).collect();
+        rows.sort();
+        rows
+    };
+    let along = scored(&|r| dot(r, &step) == 0);
+    let across = scored(&|r| dot(r, &step).abs() == 1);
+    // The best band so far and its cost. The candidates are taken in the same order as a plain
+    // walk over every middle set and closing row, and one replaces the best only when strictly
+    // cheaper; `across` is sorted by cost and a sum grows (lexicographically, saturating) with
+    // either part, so once a closing row makes a band no cheaper than the best, no later one
+    // does: the rest is skipped, and the determinant (the costly test) is taken only for bands
+    // that would be kept. The same band as the plain walk, in a fraction of the time (3-D SOR:
+    // hundreds of thousands of 4×4 determinants before).
+    let mut best: Option<(Cost, Vec<Vec<i64>>)> = None;
     for middle in combinations(&along, m - 2) {
-        for &closing in &across {
+        let partial = middle.iter().fold((0i128, 0i64), |a, (c, _)| add(a, *c));
+        for (closing_cost, closing) in &across {
+            let total = add(partial, *closing_cost);
+            if best.as_ref().is_some_and(|(b, _)| total >= *b) {
+                break;
+            }
             let mut candidate: Vec<Vec<i64>> = vec![first.clone()];
-            candidate.extend(middle.iter().map(|r| r.to_vec()));
-            candidate.push(closing.clone());
+            candidate.extend(middle.iter().map(|(_, r)| r.to_vec()));
+            candidate.push((*closing).clone());
             if determinant(&candidate).map(i128::abs) != Some(1) {
                 continue;
             }
-            let total =
-                candidate[1..].iter().map(|r| cost(r)).fold((0i128, 0i64), |a, c| (a.0.saturating_add(c.0), a.1 + c.1));
-            if best.as_ref().is_none_or(|(b, _)| total < *b) {
-                best = Some((total, candidate));
-            }
+            best = Some((total, candidate));
         }
     }
     let (_, rows) = best?;
