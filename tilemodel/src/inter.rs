@@ -152,8 +152,9 @@ pub struct TileGeometry {
     reordered: Arc<Mutex<Vec<Reordered>>>,
     /// Per band row, per statement, [`outer_row_histogram`] of that row (what a count that may
     /// stop bounds the tiles left with, when the row is its outermost), computed when first
-    /// needed.
-    histograms: Arc<Mutex<Vec<(usize, Histograms)>>>,
+    /// needed, with what it was computed from: a shape cut along an iterator (counts by period)
+    /// has other domains than the band's, and must not take the band's histograms.
+    histograms: Arc<Mutex<Vec<(usize, HistogramSource, Histograms)>>>,
     /// Per statement, its [`Pinnings`] (what [`TileGeometry::lower_bounds`] bounds a tile's
     /// instances with).
     pinnings: Vec<Pinnings>,
@@ -224,6 +225,38 @@ fn subset_products(values: impl Iterator<Item = u128>, n: usize) -> Vec<u128> {
         out[mask] = out[mask & (mask - 1)].saturating_mul(values[low]);
     }
     out
+}
+
+/// What [`outer_row_histogram`] reads of each statement for one row: the row of the band map,
+/// its shift, and the domain box.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HistogramSource(Vec<(Vec<i64>, i64, Vec<i64>, Vec<i64>)>);
+
+impl HistogramSource {
+    fn of(shape: &BandShape, row: usize) -> HistogramSource {
+        HistogramSource(
+            shape
+                .statements
+                .iter()
+                .map(|s| {
+                    let map_row = s.map.get(row).cloned().unwrap_or_default();
+                    (map_row, s.shift.get(row).copied().unwrap_or(0), s.lower.clone(), s.upper.clone())
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether `shape`'s row `row` is what these histograms were computed from (compared in
+    /// place: asked once per count that may stop).
+    fn describes(&self, shape: &BandShape, row: usize) -> bool {
+        self.0.len() == shape.statements.len()
+            && self.0.iter().zip(&shape.statements).all(|((map_row, shift, lower, upper), s)| {
+                s.map.get(row).is_some_and(|r| r == map_row)
+                    && s.shift.get(row) == Some(shift)
+                    && s.lower == *lower
+                    && s.upper == *upper
+            })
+    }
 }
 
 /// Per statement, the least value of a row's `φ` and the prefix sums of its histogram.
@@ -377,12 +410,12 @@ impl TileGeometry {
             Ok(cache) => cache,
             Err(poisoned) => poisoned.into_inner(),
         };
-        if let Some((_, h)) = cache.iter().find(|(r, _)| *r == row) {
+        if let Some((_, _, h)) = cache.iter().find(|(r, of, _)| *r == row && of.describes(shape, row)) {
             return h.clone();
         }
         let h: Option<Vec<_>> = shape.statements.iter().map(|s| outer_row_histogram(s, row)).collect();
         let h: Histograms = Arc::new(h.unwrap_or_default());
-        cache.push((row, h.clone()));
+        cache.push((row, HistogramSource::of(shape, row), h.clone()));
         h
     }
 

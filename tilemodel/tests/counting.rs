@@ -433,6 +433,31 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
     }
 }
 
+/// A geometry made for one band, asked to count (with a stop) a band of the same map on a
+/// smaller domain — as counts by period count a long run's shorter copies — bounds the tiles
+/// that count has left by that band's own histograms, not the first band's: the tiles it
+/// shows `stop` never pass the smaller band's counts.
+#[test]
+fn a_shared_geometry_bounds_each_domain_by_its_own_histograms() {
+    let sizes = [1i64, 3, 4, 3];
+    let (long, _) = common::shape(&common::sor(3), &[40, 60, 56, 52], true);
+    let (short, _) = common::shape(&common::sor(3), &[12, 60, 56, 52], true);
+    let geometry = TileGeometry::new(&long);
+    let fresh = TileGeometry::new(&short);
+    let short_total = count_tiles(&short, &fresh, &sizes).unwrap().total_tiles();
+    // The long band first, so that its histograms are the ones kept.
+    count_tiles_unless(&long, &geometry, &sizes, &mut |_| false).unwrap();
+    let mut most = 0u64;
+    let counted = count_tiles_unless(&short, &geometry, &sizes, &mut |partial| {
+        most = most.max(partial.tiles_at_least);
+        false
+    })
+    .unwrap();
+    assert_eq!(counted.map(|c| c.total_tiles()), Some(short_total));
+    assert!(most > 0, "never asked");
+    assert!(most <= short_total, "bounded {most} tiles of a band that has {short_total}");
+}
+
 /// The sizes `s'_k = s_{π[k]}` of a row order `π`.
 fn permuted(sizes: &[i64], order: &[usize]) -> Vec<i64> {
     order.iter().map(|&k| sizes[k]).collect()
