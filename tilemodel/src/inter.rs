@@ -230,7 +230,16 @@ fn subset_products(values: impl Iterator<Item = u128>, n: usize) -> Vec<u128> {
 /// What [`outer_row_histogram`] reads of each statement for one row: the row of the band map,
 /// its shift, and the domain box.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct HistogramSource(Vec<(Vec<i64>, i64, Vec<i64>, Vec<i64>)>);
+struct HistogramSource(Vec<RowOfStatement>);
+
+/// One statement's part of a [`HistogramSource`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RowOfStatement {
+    map_row: Vec<i64>,
+    shift: i64,
+    lower: Vec<i64>,
+    upper: Vec<i64>,
+}
 
 impl HistogramSource {
     fn of(shape: &BandShape, row: usize) -> HistogramSource {
@@ -238,9 +247,11 @@ impl HistogramSource {
             shape
                 .statements
                 .iter()
-                .map(|s| {
-                    let map_row = s.map.get(row).cloned().unwrap_or_default();
-                    (map_row, s.shift.get(row).copied().unwrap_or(0), s.lower.clone(), s.upper.clone())
+                .map(|s| RowOfStatement {
+                    map_row: s.map.get(row).cloned().unwrap_or_default(),
+                    shift: s.shift.get(row).copied().unwrap_or(0),
+                    lower: s.lower.clone(),
+                    upper: s.upper.clone(),
                 })
                 .collect(),
         )
@@ -250,11 +261,11 @@ impl HistogramSource {
     /// place: asked once per count that may stop).
     fn describes(&self, shape: &BandShape, row: usize) -> bool {
         self.0.len() == shape.statements.len()
-            && self.0.iter().zip(&shape.statements).all(|((map_row, shift, lower, upper), s)| {
-                s.map.get(row).is_some_and(|r| r == map_row)
-                    && s.shift.get(row) == Some(shift)
-                    && s.lower == *lower
-                    && s.upper == *upper
+            && self.0.iter().zip(&shape.statements).all(|(r, s)| {
+                s.map.get(row).is_some_and(|m| *m == r.map_row)
+                    && s.shift.get(row) == Some(&r.shift)
+                    && s.lower == r.lower
+                    && s.upper == r.upper
             })
     }
 }
