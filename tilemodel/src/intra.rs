@@ -94,6 +94,39 @@ impl std::fmt::Display for Block {
 /// Threads per warp.
 pub const WARP: u32 = 32;
 
+/// The most intra-tile wavefront steps a tile the models take may have. The models' inputs
+/// hold a few arrays of one entry per step (points `H_e`, warps `G_e`), walked for every block;
+/// explicit tile sizes far past the problem (`poly-tile{sizes=10000000}`: 4·10^7 steps in 3-D)
+/// made `gpu-map{block=auto}` take gigabytes and minutes before this bound. A million steps,
+/// each a barrier, is a tile no GPU block runs sensibly (the search's own sizes stop at 1024 per
+/// row).
+pub const MAX_INTRA_STEPS: u64 = 1 << 20;
+
+/// An error naming `sizes` when a full tile of them has more than [`MAX_INTRA_STEPS`] steps
+/// ([`wavefront_steps`]) or more points than 64 bits count ([`wavefront_points`] counts them in
+/// `u64`): both in 128 bits.
+pub fn check_steps(shape: &BandShape, sizes: &[i64]) -> Result<()> {
+    let text = || sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+    let steps: u128 = match shape.intra {
+        IntraWavefront::FirstHyperplane => sizes.first().map_or(0, |&s| s.max(0) as u128),
+        IntraWavefront::Skew => 1 + sizes.iter().map(|&s| (s.max(1) - 1) as u128).sum::<u128>(),
+    };
+    if steps > u128::from(MAX_INTRA_STEPS) {
+        return Err(TileModelError::InvalidInput(format!(
+            "tiles of sizes {} have {steps} intra-tile wavefront steps, more than the tile model takes ({MAX_INTRA_STEPS}): choose tile sizes within the problem's extents",
+            text()
+        )));
+    }
+    let points = sizes.iter().try_fold(1u128, |p, &s| p.checked_mul(s.max(0) as u128));
+    if points.is_none_or(|p| p > u128::from(u64::MAX)) {
+        return Err(TileModelError::InvalidInput(format!(
+            "tiles of sizes {} hold more points than the tile model counts (2^64): choose tile sizes within the problem's extents",
+            text()
+        )));
+    }
+    Ok(())
+}
+
 /// Number of intra-tile wavefronts (steps) of a full tile (`U_{e'_1} − L_{e'_1} + 1`).
 pub fn wavefront_steps(shape: &BandShape, sizes: &[i64]) -> usize {
     match shape.intra {

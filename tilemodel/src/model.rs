@@ -153,7 +153,7 @@ impl BoundInputs<'_> {
             // call per wavefront (the same sums as `(n / P).ceil()` in `f64` for the counts of
             // any search, under 2^32 per wavefront, whose quotients are never within an `f64`
             // rounding of an integer; the sum is exact below 2^53).
-            Some(t) => (t.iter().fold(0u64, |a, &n| a.saturating_add(n.div_ceil(sms))) as f64).max(self.tiles / p),
+            Some(t) => (sum_saturating(t, |n| n.div_ceil(sms)) as f64).max(self.tiles / p),
             None => self.wavefronts.max(self.tiles / p),
         }
     }
@@ -172,8 +172,8 @@ impl BoundInputs<'_> {
     /// for the bounds that need both, which then sum the wavefronts once.
     pub fn border_weighted_with(&self, spread: f64, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
-        // In integers (vectorised), exactly the f64 sum of the same counts below 2^53.
-        let counted = self.full_per_wavefront.map_or(0.0, |f| f.iter().sum::<u64>() as f64);
+        // In integers ([`sum_saturating`]), exactly the f64 sum of the same counts below 2^53.
+        let counted = self.full_per_wavefront.map_or(0.0, |f| sum_saturating(f, |n| n) as f64);
         0.5 * spread + 0.5 * counted.max(self.full) / p
     }
 }
@@ -213,6 +213,22 @@ impl ModelKind {
 }
 
 /// Blocks per SM, an error when a block does not fit (thesis Table 5.1's `B = 0`).
+/// `Σ f(v)` over `values`, saturating at `u64::MAX`. The models' bounds sum arrays of a tile's
+/// steps or of its wavefronts, thousands long, for every size the search screens (10^5 on 3-D
+/// bands), where a chain of floating-point or saturating additions was a tenth of the search:
+/// the high and the low 32 bits of the terms are summed apart (plain additions the compiler
+/// vectorises, neither of which can overflow below 2^32 terms) and put together in `u128`.
+pub(crate) fn sum_saturating(values: &[u64], f: impl Fn(u64) -> u64) -> u64 {
+    const LOW: u64 = 0xffff_ffff;
+    let mut total = 0u128;
+    // Chunks of fewer than 2^32 terms: each part's sum stays below 2^64.
+    for chunk in values.chunks(1 << 31) {
+        let (high, low) = chunk.iter().map(|&v| f(v)).fold((0u64, 0u64), |(h, l), x| (h + (x >> 32), l + (x & LOW)));
+        total += (u128::from(high) << 32) + u128::from(low);
+    }
+    u64::try_from(total).unwrap_or(u64::MAX)
+}
+
 pub(crate) fn resident_blocks(layout: &LayoutInputs<'_>) -> Result<u64> {
     match layout.residency.blocks_per_sm {
         0 => Err(TileModelError::InvalidInput(format!(
@@ -223,5 +239,23 @@ pub(crate) fn resident_blocks(layout: &LayoutInputs<'_>) -> Result<u64> {
             layout.residency.limiter
         ))),
         b => Ok(u64::from(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sum_saturating;
+
+    /// The plain sum where it cannot overflow, the saturating one where it could (both exact
+    /// until they saturate).
+    #[test]
+    fn sums_saturate_only_past_the_largest_integer() {
+        assert_eq!(sum_saturating(&[], |v| v), 0);
+        assert_eq!(sum_saturating(&[1, 33, 64, 0], |v| v.div_ceil(32)), 1 + 2 + 2);
+        let half = u64::MAX / 2;
+        assert_eq!(sum_saturating(&[half, half], |v| v), 2 * half);
+        assert_eq!(sum_saturating(&[half, half, 2], |v| v), u64::MAX);
+        assert_eq!(sum_saturating(&[u64::MAX, 1, u64::MAX], |v| v), u64::MAX);
+        assert_eq!(sum_saturating(&[u64::MAX, 1], |v| v / 2), u64::MAX / 2);
     }
 }

@@ -276,8 +276,9 @@ fn rounds_at_least(b: &BoundInputs<'_>, resident: Option<u32>, device: &DeviceLi
     };
     let spread = b.tiles / (k * sms) as f64;
     match b.tiles_per_wavefront {
-        // In integers (vectorised), exactly the f64 sum of the same integers below 2^53.
-        Some(t) => (t.iter().map(|&n| n.div_ceil(k * sms)).sum::<u64>() as f64).max(spread),
+        // In integers ([`crate::model::sum_saturating`]), exactly the f64 sum of the same
+        // integers below 2^53.
+        Some(t) => (crate::model::sum_saturating(t, |n| n.div_ceil(k * sms)) as f64).max(spread),
         None => b.wavefronts.max(spread),
     }
 }

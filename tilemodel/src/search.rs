@@ -556,6 +556,10 @@ pub fn search(
             None => shape.row_ranges().iter().map(|&(lo, hi)| row_sizes(hi - lo + 1, options.max_size)).collect(),
         },
     };
+    // The grid's largest size has the most intra-tile steps (explicit sizes far past the
+    // problem have hundreds of millions): refused before any of its arrays is made.
+    let largest: Vec<i64> = grids.iter().map(|g| g.last().copied().unwrap_or(1)).collect();
+    crate::intra::check_steps(shape, &largest)?;
     let blocks = match options.fixed_block {
         Some(b) => vec![b],
         None => block_candidates(m - 1, device),

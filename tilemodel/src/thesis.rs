@@ -198,11 +198,11 @@ impl ThesisModel {
             return None;
         }
         let groups = b.groups as f64;
-        // Summed in integers (vectorised; a queue item of the search asks it for steps in the
-        // thousands), exactly the f64 sum of the same integers below 2^53.
-        let warps = b.points.iter().map(|&h| h.div_ceil(32)).sum::<u64>() as f64 * groups;
+        // In integers ([`crate::model::sum_saturating`]), exactly the f64 sums of the same
+        // integers below 2^53.
+        let warps = crate::model::sum_saturating(b.points, |h| h.div_ceil(32)) as f64 * groups;
         // A point's statements run once whatever the groups (`LayoutInputs::total_points`).
-        let points: f64 = b.points.iter().sum::<u64>() as f64;
+        let points = crate::model::sum_saturating(b.points, |h| h) as f64;
         let barriers = b.points.len() as f64 * groups + if b.staged { 1.0 } else { 0.0 };
         // The work terms are weighted by `C_w ≥ C_b` in T_total (issue efficiency), so they must
         // be non-negative on their own for `C_b` to bound their weight from below; with `α ≥ 0`

@@ -43,6 +43,11 @@
 // BADTHREADS: option 'search-threads' of pass 'poly-tile': -2 threads; give 0 (the machine's) to 256
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto search-threads=100000})' 2>&1 | FileCheck %s --check-prefix=MANYTHREADS
 // MANYTHREADS: option 'search-threads' of pass 'poly-tile': 100000 threads; give 0 (the machine's) to 256
+// Explicit sizes far past the problem: a clear error at once, not gigabytes of per-step arrays.
+// RUN: not stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=1000000000 staging=false},gpu-map{block=auto staging=false})' 2>&1 | FileCheck %s --check-prefix=HUGESTEPS
+// HUGESTEPS: error: 'stencil.program' op model-driven tile sizes: invalid tile-model input: tiles of sizes 1000000000x1000000000x1000000000x1000000000 have 1000000000 intra-tile wavefront steps, more than the tile model takes (1048576): choose tile sizes within the problem's extents
+// RUN: not stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=100000 staging=false},gpu-map{block=auto staging=false})' 2>&1 | FileCheck %s --check-prefix=HUGEPOINTS
+// HUGEPOINTS: error: 'stencil.program' op model-driven tile sizes: invalid tile-model input: tiles of sizes 100000x100000x100000x100000 hold more points than the tile model counts (2^64)
 // AUTO3D: stencil.gpu_mapping = {block = [{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}], grid = "per-tile", intra = "first-hyperplane", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}}, problem = "T=5,N=16,M=16,L=16", shared_memory = {{[0-9]+}} : i64, staging = false, strategy = "wavefront"
 // At the sizes its calibration runs used, no note.
 // CALIBRATED:      // tile sizes of @sor_1d_3pt:
