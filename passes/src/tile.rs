@@ -109,6 +109,9 @@ impl TilingSpec {
                 Attribute::Float { value: auto.predicted_seconds, kind: stencil_ir::types::FloatKind::F64 },
             ));
             a.push(NamedAttribute::new("problem", Attribute::string(&auto.problem)));
+            if let Some(b) = auto.blocks_per_sm {
+                a.push(NamedAttribute::new("blocks_per_sm", Attribute::i64(i64::from(b))));
+            }
             if let Some(sizes) = &auto.model_sizes {
                 a.push(NamedAttribute::new(
                     "model_sizes",
@@ -187,6 +190,15 @@ impl TilingSpec {
                 let other_staging_seconds = get_named(a, "other_staging_s").and_then(Attribute::as_float);
                 let other_intra_seconds = get_named(a, "other_intra_s").and_then(Attribute::as_float);
                 let intra_by_model = get_named(a, "intra_by_model").and_then(Attribute::as_int).is_some_and(|b| b != 0);
+                let blocks_per_sm = match get_named(a, "blocks_per_sm") {
+                    None => None,
+                    Some(b) => Some(
+                        b.as_int()
+                            .and_then(|b| u32::try_from(b).ok())
+                            .filter(|&b| b >= 1)
+                            .ok_or_else(|| bad("'auto': 'blocks_per_sm' must be an integer >= 1".into()))?,
+                    ),
+                };
                 // Informational (the sizes the model evaluated): a list of sizes >= 1, checked
                 // for its form only — `sizes` may be one size for every row.
                 let model_sizes = match get_named(a, "model_sizes") {
@@ -202,6 +214,7 @@ impl TilingSpec {
                     options,
                     block,
                     predicted_seconds,
+                    blocks_per_sm,
                     problem,
                     other_staging_seconds,
                     intra_by_model,

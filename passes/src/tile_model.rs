@@ -150,6 +150,10 @@ pub struct AutoChoice {
     pub block: [i64; 3],
     /// The model's estimate of the chosen layout, in seconds.
     pub predicted_seconds: f64,
+    /// The blocks per SM the model's estimate assumes for it (thesis Table 5.1's `B`, from the
+    /// calibration's registers per thread); `None` in tilings recorded without it.
+    /// `gpu-map{occupancy=model}` asks ptxas for them.
+    pub blocks_per_sm: Option<u32>,
     /// The problem sizes it searched for, `N=…` in parameter order.
     pub problem: String,
     /// With [`AutoOptions::staging_by_model`] and global tiles chosen: the model's estimate of
@@ -522,6 +526,7 @@ pub fn choice_of(report: &SearchReport, auto: &AutoOptions) -> Option<(Vec<i64>,
             options: auto.clone(),
             block: [i64::from(best.block.x), i64::from(best.block.y), i64::from(best.block.z)],
             predicted_seconds: best.prediction.seconds,
+            blocks_per_sm: Some(best.blocks_per_sm),
             problem: problem.join(","),
             other_staging_seconds: None,
             intra_by_model: false,

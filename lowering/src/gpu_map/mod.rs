@@ -129,6 +129,11 @@ pub struct GpuMapOptions {
     /// MLSOR strategy: threads per tile (1: a thread runs its tile lexicographically; more: the
     /// tile's anti-diagonals one after another, 2-D; `0`: automatic, see `mlsor`).
     pub tile_threads: i64,
+    /// Wavefront strategy with `block=auto`: ask ptxas for the blocks per SM the tile model
+    /// planned for its layout (`nvvm.minctasm` on the kernels: `.minnctapersm` in the PTX), so
+    /// that the kernels' registers allow the residency the model's estimate assumes
+    /// (`occupancy=model`); `false`: ptxas chooses (`occupancy=ptxas`, the default).
+    pub occupancy_by_model: bool,
 }
 
 /// The code the wavefront strategy runs in tiles that do not take the full-tile loops
@@ -187,6 +192,7 @@ impl Default for GpuMapOptions {
             partial_tiles: PartialTiles::Guarded,
             prefetch: false,
             tile_threads: 0,
+            occupancy_by_model: false,
         }
     }
 }
@@ -366,6 +372,12 @@ pub fn pass_info() -> PassInfo {
                 description: "mlsor: threads per tile; 1 runs a tile lexicographically (the thesis' kernels), more run its anti-diagonals one after another separated by barriers, each thread taking every n-th row (2-D; the same bits), the tile's threads on x; 0: automatic (2-D without a given block: the power of two covering a tile's P - 1 rows, at most 8; else 1)",
             },
             OptionInfo {
+                name: "occupancy",
+                kind: OptionKind::String,
+                default: "ptxas",
+                description: "wavefront with block=auto: model asks ptxas for the blocks per SM the tile model planned for the layout (nvvm.minctasm, .minnctapersm in the PTX: the registers that residency allows); ptxas lets ptxas choose the registers (docs/gpu.md, \"ptxas\")",
+            },
+            OptionInfo {
                 name: "prefetch",
                 kind: OptionKind::Bool,
                 default: "false",
@@ -424,6 +436,18 @@ pub fn pass_info() -> PassInfo {
                     strategy.implementation().name()
                 )));
             }
+            let occupancy_by_model = match opts.string("occupancy") {
+                "ptxas" => false,
+                "model" if block_auto => true,
+                "model" => {
+                    return Err(pass(
+                        "occupancy' of pass 'gpu-map': occupancy=model asks ptxas for the blocks per SM the tile model planned for its block: give block=auto".into(),
+                    ))
+                }
+                other => {
+                    return Err(pass(format!("occupancy' of pass 'gpu-map': '{other}'; give 'ptxas' or 'model'")))
+                }
+            };
             Ok(Box::new(GpuMap {
                 options: GpuMapOptions {
                     strategy,
@@ -438,6 +462,7 @@ pub fn pass_info() -> PassInfo {
                     partial_tiles,
                     prefetch,
                     tile_threads,
+                    occupancy_by_model,
                 },
             }))
         },

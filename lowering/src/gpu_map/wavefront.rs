@@ -201,13 +201,33 @@ fn map_wavefront(
         entries.push(("predicted_s", Attribute::Float { value: seconds, kind: stencil_ir::types::FloatKind::F64 }));
         entries.push(("problem", Attribute::string(&problem)));
     }
+    // occupancy=model: every kernel asks ptxas for the model's blocks per SM.
+    if options.occupancy_by_model {
+        let planned = model.as_ref().and_then(|m| m.blocks_per_sm).ok_or_else(|| {
+            op_error(
+                ir,
+                func.func,
+                "gpu-map{occupancy=model}: the tiling records no blocks per SM (poly.tiling's auto.blocks_per_sm): run poly-tile{sizes=auto} again",
+            )
+        })?;
+        for kernel in ir.block_ops(module_block).to_vec() {
+            ir.set_attribute(kernel, MIN_BLOCKS_ATTR, Attribute::Integer { value: i128::from(planned), ty: Type::I32 });
+        }
+        entries.push(("min_blocks_per_sm", Attribute::i64(i64::from(planned))));
+    }
     super::record_mapping(ir, func.func, "wavefront", entries);
     Ok(func.func)
 }
 
+/// The kernel attribute MLIR's NVVM lowering turns into PTX's `.minnctapersm` (the least
+/// blocks per SM ptxas must leave room for: its register budget follows).
+const MIN_BLOCKS_ATTR: &str = "nvvm.minctasm";
+
 /// The block `gpu-map{block=auto}` uses and the model's estimate for it.
 struct ModelBlock {
     block: [i64; 3],
+    /// The blocks per SM the estimate assumes (`None`: a tiling recorded without them).
+    blocks_per_sm: Option<u32>,
     model: &'static str,
     predicted_seconds: f64,
     problem: String,
@@ -239,6 +259,7 @@ fn model_block(
         }
         return Ok(ModelBlock {
             block: auto.block,
+            blocks_per_sm: auto.blocks_per_sm,
             model: auto.options.model.name(),
             predicted_seconds: auto.predicted_seconds,
             problem: auto.problem.clone(),
@@ -256,6 +277,7 @@ fn model_block(
     let (_, choice) = choice_of(&report, &search).ok_or_else(|| fail("the search chose no block".into()))?;
     Ok(ModelBlock {
         block: choice.block,
+        blocks_per_sm: choice.blocks_per_sm,
         model: search.model.name(),
         predicted_seconds: choice.predicted_seconds,
         problem: choice.problem,

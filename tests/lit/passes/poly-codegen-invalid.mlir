@@ -81,6 +81,19 @@ stencil.program @bad_model_sizes(%A: !stencil.field<[N] x f64>) params [T >= 1, 
 
 // -----
 
+// The blocks per SM the model assumed (`gpu-map{occupancy=model}` asks ptxas for them): >= 1.
+// expected-error@+1 {{'poly.tiling' 'auto': 'blocks_per_sm' must be an integer >= 1}}
+stencil.program @bad_blocks_per_sm(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {auto = {block = array<i64: 32, 1, 1>, blocks_per_sm = 0 : i64}, sizes = array<i64: 4>}} {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [0] to [N - 1] {
+      %c = stencil.access %A[1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
+
+// -----
+
 // ... of any length: `sizes` may give one size for every row (no error here).
 stencil.program @one_size_for_all(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {auto = {block = array<i64: 32, 1, 1>, model_sizes = array<i64: 6, 9>}, sizes = array<i64: 4>}} {
   stencil.iterate %t = 0 to T {

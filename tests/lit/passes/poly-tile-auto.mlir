@@ -43,6 +43,20 @@
 // BADTHREADS: option 'search-threads' of pass 'poly-tile': -2 threads; give 0 (the machine's) to 256
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto search-threads=100000})' 2>&1 | FileCheck %s --check-prefix=MANYTHREADS
 // MANYTHREADS: option 'search-threads' of pass 'poly-tile': 100000 threads; give 0 (the machine's) to 256
+// occupancy=model: every kernel asks ptxas for the blocks per SM the model planned
+// (nvvm.minctasm, `.minnctapersm` in the PTX), recorded with the auto choice and the mapping;
+// with explicit sizes, the block search's. It needs block=auto.
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto occupancy=model})' | FileCheck %s --check-prefix=OCCUPANCY
+// OCCUPANCY: min_blocks_per_sm = [[B:[1-9][0-9]*]] : i64
+// OCCUPANCY: kernel attributes {known_block_size = array<i32: {{[0-9]+}}, {{[0-9]+}}, 1>, nvvm.minctasm = [[B]] : i32}
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map{block=auto occupancy=model})' | FileCheck %s --check-prefix=OCCUPANCY-GIVEN
+// OCCUPANCY-GIVEN: nvvm.minctasm = {{[1-9][0-9]*}} : i32
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto occupancy=model})' --emit=ptx --gpu-index-bitwidth=32 | FileCheck %s --check-prefix=OCCUPANCY-PTX
+// OCCUPANCY-PTX: .minnctapersm {{[1-9][0-9]*}}
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{occupancy=model})' 2>&1 | FileCheck %s --check-prefix=OCCUPANCY-NOAUTO
+// OCCUPANCY-NOAUTO: option 'occupancy' of pass 'gpu-map': occupancy=model asks ptxas for the blocks per SM the tile model planned for its block: give block=auto
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=auto occupancy=max})' 2>&1 | FileCheck %s --check-prefix=OCCUPANCY-BAD
+// OCCUPANCY-BAD: option 'occupancy' of pass 'gpu-map': 'max'; give 'ptxas' or 'model'
 // Explicit sizes far past the problem: a clear error at once, not gigabytes of per-step arrays.
 // RUN: not stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=1000000000 staging=false},gpu-map{block=auto staging=false})' 2>&1 | FileCheck %s --check-prefix=HUGESTEPS
 // HUGESTEPS: error: 'stencil.program' op model-driven tile sizes: invalid tile-model input: tiles of sizes 1000000000x1000000000x1000000000x1000000000 have 1000000000 intra-tile wavefront steps, more than the tile model takes (1048576): choose tile sizes within the problem's extents
@@ -72,16 +86,16 @@
 // AUTO3D-EXPLAIN-NEXT: //   S: iterators += (1, 0, 0, -2); A subscripts += (0, 0, -2): elements 2 apart in a row (partly coalesced)
 // AUTO3D-H100: auto = {{{.*}}calibration = "h100"{{.*}}staging = true, staging_by_model = true}
 // BADSTAGING: option 'staging' of pass 'poly-tile': expected auto (the tile model's choice with sizes=auto, else staged), true (stage tiles in shared memory) or false (global memory), got 'maybe'
-// H200: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, calibration = "h200", model = "thesis"
+// H200: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, blocks_per_sm = {{[0-9]+}} : i64, calibration = "h200", model = "thesis"
 // NONAME: error: 'stencil.program' op calibration file h300: cannot read it: {{.*}}; or name a built-in calibration: h200, h100
 
 // CHECK-LABEL: stencil.program @sor_1d
 // At the declared defaults (T=10, N=64) the model's tiles span both rows' whole ranges
 // (2t+i in 1..80, t+i in 1..71): they are recorded cut to one tile, 81x72, with the model's own
 // sizes beside them (docs/tile-models.md, "One tile along a row").
-// CHECK-SAME: attributes {poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "thesis", model_sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>, predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = 49152 : i64, staging = true, staging_by_model = true}, inter = "wavefront", intra = "auto", order = "auto", sizes = array<i64: 81, 72>}}
+// CHECK-SAME: attributes {poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, blocks_per_sm = {{[0-9]+}} : i64, model = "thesis", model_sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>, predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = 49152 : i64, staging = true, staging_by_model = true}, inter = "wavefront", intra = "auto", order = "auto", sizes = array<i64: 81, 72>}}
 // OPTS-LABEL: stencil.program @sor_1d
-// OPTS-SAME: auto = {block = array<i64: {{[0-9]+}}, 1, 1>, model = "prajapati", model_sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>, predicted_s = {{.*}}, problem = "T=64,N=256", shared_memory = 49152 : i64, staging = false}
+// OPTS-SAME: auto = {block = array<i64: {{[0-9]+}}, 1, 1>, blocks_per_sm = {{[0-9]+}} : i64, model = "prajapati", model_sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}>, predicted_s = {{.*}}, problem = "T=64,N=256", shared_memory = 49152 : i64, staging = false}
 // MAP: func.func @sor_1d
 // MAP-SAME: stencil.gpu_mapping = {block = [{{[0-9]+}}, 1, 1], grid = "per-tile", intra = "first-hyperplane", model = "thesis", model_chose = "sizes and block", predicted_s = {{.*}} : f64, problem = "T=10,N=64", shared_memory = {{[1-9][0-9]*}} : i64, staging = true, strategy = "wavefront", tile = [{{[0-9]+}}, {{[0-9]+}}]}
 // EXPLAIN: // tile sizes of @sor_1d:
@@ -135,10 +149,10 @@ stencil.program @sor_1d(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] d
 // as two groups per step, which intra=auto takes; with intra=model the tile model times it
 // against the skewed wavefront and keeps the faster (intra_by_model).
 // CHECK-LABEL: stencil.program @jacobi_2d
-// CHECK-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, model = "thesis"
+// CHECK-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, blocks_per_sm = {{[0-9]+}} : i64, model = "thesis"
 // CHECK-SAME: sizes = array<i64: {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}>
 // BYMODEL-LABEL: stencil.program @jacobi_2d
-// BYMODEL-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, intra_by_model = true, model = "thesis"
+// BYMODEL-SAME: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, {{[0-9]+}}, 1>, blocks_per_sm = {{[0-9]+}} : i64, intra_by_model = true, model = "thesis"
 stencil.program @jacobi_2d(%A: !stencil.field<[N, M] x f64>, %B: !stencil.field<[N, M] x f64>)
     params [T >= 1, N >= 3, M >= 3] defaults [T = 4, N = 24, M = 24] {
   stencil.iterate %t = 0 to T {
