@@ -89,7 +89,7 @@ impl TileInputs {
         staged: bool,
         memory: TileMemory,
     ) -> Result<TileInputs> {
-        crate::intra::check_steps(shape, sizes)?;
+        crate::intra::check_tile_sizes(shape, sizes)?;
         Ok(TileInputs::with_counts(shape, sizes, staged, memory, count_tiles(shape, geometry, sizes)?))
     }
 

@@ -105,7 +105,7 @@ pub const MAX_INTRA_STEPS: u64 = 1 << 20;
 /// An error naming `sizes` when a full tile of them has more than [`MAX_INTRA_STEPS`] steps
 /// ([`wavefront_steps`]) or more points than 64 bits count ([`wavefront_points`] counts them in
 /// `u64`): both in 128 bits.
-pub fn check_steps(shape: &BandShape, sizes: &[i64]) -> Result<()> {
+pub fn check_tile_sizes(shape: &BandShape, sizes: &[i64]) -> Result<()> {
     let text = || sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
     let steps: u128 = match shape.intra {
         IntraWavefront::FirstHyperplane => sizes.first().map_or(0, |&s| s.max(0) as u128),

@@ -212,12 +212,11 @@ impl ModelKind {
     }
 }
 
-/// Blocks per SM, an error when a block does not fit (thesis Table 5.1's `B = 0`).
 /// `Σ f(v)` over `values`, saturating at `u64::MAX`. The models' bounds sum arrays of a tile's
 /// steps or of its wavefronts, thousands long, for every size the search screens (10^5 on 3-D
-/// bands), where a chain of floating-point or saturating additions was a tenth of the search:
-/// the high and the low 32 bits of the terms are summed apart (plain additions the compiler
-/// vectorises, neither of which can overflow below 2^32 terms) and put together in `u128`.
+/// bands), so without a chain of dependent floating-point or saturating additions: the high
+/// and the low 32 bits of the terms are summed apart (plain additions the compiler vectorises,
+/// neither of which can overflow below 2^32 terms) and put together in `u128`.
 pub(crate) fn sum_saturating(values: &[u64], f: impl Fn(u64) -> u64) -> u64 {
     const LOW: u64 = 0xffff_ffff;
     let mut total = 0u128;
@@ -229,6 +228,7 @@ pub(crate) fn sum_saturating(values: &[u64], f: impl Fn(u64) -> u64) -> u64 {
     u64::try_from(total).unwrap_or(u64::MAX)
 }
 
+/// Blocks per SM, an error when a block does not fit (thesis Table 5.1's `B = 0`).
 pub(crate) fn resident_blocks(layout: &LayoutInputs<'_>) -> Result<u64> {
     match layout.residency.blocks_per_sm {
         0 => Err(TileModelError::InvalidInput(format!(

@@ -559,7 +559,7 @@ pub fn search(
     // The grid's largest size has the most intra-tile steps (explicit sizes far past the
     // problem have hundreds of millions): refused before any of its arrays is made.
     let largest: Vec<i64> = grids.iter().map(|g| g.last().copied().unwrap_or(1)).collect();
-    crate::intra::check_steps(shape, &largest)?;
+    crate::intra::check_tile_sizes(shape, &largest)?;
     let blocks = match options.fixed_block {
         Some(b) => vec![b],
         None => block_candidates(m - 1, device),

@@ -1,0 +1,114 @@
+//! Registers of the kernels `stencil-opt --emit=ptx` writes, by ptxas, under the two knobs that
+//! change them without changing what the kernels compute:
+//!
+//! * `--disable-lsr` (LLVM's loop strength reduction off, process-wide: lowering's
+//!   `ptx::llvm_options`): fewer registers, and the cost report of `stencil-run` says the PTX
+//!   was compiled so;
+//! * `gpu-map{block=auto occupancy=model}`: every kernel asks ptxas for the blocks per SM the
+//!   tile model planned (`.minnctapersm`), and its registers fit that many blocks.
+//!
+//! Each compilation runs the binaries in processes of their own: `--disable-lsr` is
+//! process-global, so it must not reach the other tests of this process.
+
+// Compiling PTX needs MLIR.
+#![cfg(feature = "mlir")]
+
+use std::path::PathBuf;
+use std::process::Command;
+use stencil_lowering::ptxas::Ptxas;
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples").join(format!("{name}.mlir"))
+}
+
+/// The PTX `stencil-opt EXAMPLE --pass-pipeline=PIPELINE --emit=ptx --gpu-index-bitwidth=32
+/// FLAGS` writes.
+fn ptx_of(name: &str, pipeline: &str, flags: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_stencil-opt"))
+        .arg(example(name))
+        .arg(format!("--pass-pipeline={pipeline}"))
+        .args(["--emit=ptx", "--gpu-index-bitwidth=32"])
+        .args(flags)
+        .output()
+        .expect("stencil-opt runs");
+    assert!(output.status.success(), "stencil-opt failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("PTX is text")
+}
+
+/// The most registers any kernel of `ptx` takes.
+fn most_registers(ptxas: &Ptxas, ptx: &str) -> u32 {
+    let report = ptxas.assemble(ptx, "sm_90").unwrap_or_else(|e| panic!("{e}"));
+    report.kernels().filter_map(|k| k.registers).max().expect("a kernel with registers")
+}
+
+/// The most registers any kernel of `jacobi-3d-27pt`'s default mapping (streaming with
+/// prefetch) takes at 32-bit `index`, compiled with `flags`.
+fn streaming_registers(ptxas: &Ptxas, flags: &[&str]) -> u32 {
+    most_registers(ptxas, &ptx_of("jacobi-3d-27pt", "builtin.module(gpu-map{strategy=auto},canonicalize,cse)", flags))
+}
+
+/// Measured with ptxas 12.9: 105 registers with loop strength reduction, 48 without.
+#[test]
+fn disabling_loop_strength_reduction_takes_registers_off_the_streaming_kernel() {
+    let Some(ptxas) = Ptxas::find_for_checks() else { return };
+    let with = streaming_registers(&ptxas, &[]);
+    let without = streaming_registers(&ptxas, &["--disable-lsr"]);
+    println!("jacobi-3d-27pt streaming kernel: {with} registers with LSR, {without} without");
+    assert!(without < with, "--disable-lsr: {without} registers, not fewer than {with}");
+}
+
+#[test]
+fn the_cost_report_says_how_the_ptx_was_compiled() {
+    if Ptxas::find_for_checks().is_none() {
+        return;
+    }
+    let run = |flags: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_stencil-run"))
+            .arg(example("jacobi-2d-5pt"))
+            .args(["--param", "N=24", "--param", "M=20", "--param", "T=2", "--target", "sim", "--cost"])
+            .arg("--pass-pipeline=builtin.module(gpu-map{naive})")
+            .args(flags)
+            .output()
+            .expect("stencil-run runs");
+        assert!(output.status.success(), "stencil-run failed: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).expect("the report is text")
+    };
+    let line = |report: &str| report.lines().find(|l| l.contains("registers from ptxas")).map(str::to_string);
+    let off = line(&run(&["--disable-lsr"])).expect("a registers line");
+    assert!(off.ends_with("PTX compiled by MLIR, LLVM loop strength reduction off"), "{off}");
+    let on = line(&run(&[])).expect("a registers line");
+    assert!(on.ends_with("PTX compiled by MLIR"), "{on}");
+}
+
+/// `occupancy=model` on the staged tiles of `polybench-fdtd-2d` (`sizes=auto` at its declared
+/// defaults): the PTX asks for the model's blocks per SM, and ptxas keeps the registers within
+/// what that many blocks of the kernel's threads leave (83 registers without it, 64 with it,
+/// ptxas 12.9), spilling nothing.
+#[test]
+fn occupancy_by_model_keeps_registers_within_the_planned_blocks() {
+    let Some(ptxas) = Ptxas::find_for_checks() else { return };
+    let pipeline = |occupancy: &str| {
+        format!("builtin.module(poly-schedule,poly-tile{{sizes=auto}},gpu-map{{block=auto occupancy={occupancy}}},canonicalize,cse)")
+    };
+    let number_after = |ptx: &str, directive: &str| -> Vec<u32> {
+        let line =
+            ptx.lines().find(|l| l.trim_start().starts_with(directive)).unwrap_or_else(|| panic!("no {directive}"));
+        line.trim_start()[directive.len()..].split(',').map(|v| v.trim().parse().expect("a number")).collect()
+    };
+    let by_model = ptx_of("polybench-fdtd-2d", &pipeline("model"), &[]);
+    let blocks = number_after(&by_model, ".minnctapersm")[0];
+    let threads: u32 = number_after(&by_model, ".maxntid").iter().product();
+    let budget = 65536 / (blocks * threads);
+    let report = ptxas.assemble(&by_model, "sm_90").unwrap_or_else(|e| panic!("{e}"));
+    for k in report.kernels() {
+        let registers = k.registers.expect("registers");
+        println!("{}: {registers} registers for {blocks} blocks of {threads} threads", k.name);
+        assert!(registers <= budget, "{registers} registers, more than {budget}");
+        assert!(!k.spills(), "{} spills", k.name);
+    }
+    let by_ptxas = ptx_of("polybench-fdtd-2d", &pipeline("ptxas"), &[]);
+    assert!(!by_ptxas.contains(".minnctapersm"));
+    let free = most_registers(&ptxas, &by_ptxas);
+    println!("without it: {free} registers");
+    assert!(free > budget, "the kernel took {free} registers unasked: the test shows nothing");
+}
