@@ -13,14 +13,19 @@ Sizes are the simulator's (2-D 64^2 T=8, 3-D 16^3 T=4): per-update figures inclu
 effects (halo loads of partial tiles, wavefronts that fill part of the GPU), so they are higher
 than at the sizes bench/gpu.py times.
 
-Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large] [--widths 64,32] [--json FILE]
+Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large | --defaults] [--widths 64,32] [--json FILE]
   --large   2-D 256^2 T=16, 3-D 32^3 T=8: fewer boundary effects, slower (minutes per example)
+  --defaults  the mappings users get instead of the fixed tiles: `gpu-map{strategy=auto}` and the
+            wavefront tiles `poly-tile{sizes=auto},gpu-map{block=auto}` with the sizes, block and
+            staging the tile model chooses at the GPU benchmark sizes (16384^2 T=50, 512^3 T=20),
+            pinned and simulated at 2-D 512^2 T=50, 3-D 64^3 T=20 (about ten minutes)
   --widths  the index widths to run (default 64,32)
   --json F  also write every run's cost report to F (for bench/model_vs_gpu.py)
 """
 
 import json
 import os
+import re
 import platform
 import shutil
 import subprocess
@@ -37,6 +42,11 @@ LARGE_SIZES = {2: (256, 16), 3: (32, 8)}
 STAGED = {2: 16, 3: 4}
 GLOBAL = {2: [16, 32], 3: [4, 8]}
 WIDTHS = [64, 32]
+# --defaults: the benchmark sizes the tile model chooses for (bench/gpu.py's), and the smaller
+# sizes the chosen layout is simulated at (large enough for full tiles of the chosen sizes).
+BENCH_SIZES = {2: (16384, 50), 3: (512, 20)}
+DEFAULT_SIZES = {2: (512, 50), 3: (64, 20)}
+AUTO_WAVEFRONT = "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})"
 
 
 def cleaned(pipeline):
@@ -65,6 +75,40 @@ def configs(dims):
     out.append((f"tiled {STAGED[dims]} shared", "builtin.module(" + tiled.format(STAGED[dims]) + "})"))
     for t in GLOBAL[dims]:
         out.append((f"tiled {t} global", "builtin.module(" + tiled.format(t) + " staging=false})"))
+    return [(name, cleaned(pipeline)) for name, pipeline in out]
+
+
+def chosen_layout(example, dims):
+    """The wavefront layout `AUTO_WAVEFRONT` chooses at the benchmark sizes, as an explicit
+    pipeline (`poly-tile{sizes=…},gpu-map{block=… staging=…}`) and a short name, read from the
+    lowered host function's `stencil.gpu_mapping`; None and the reason when it maps nothing."""
+    opt = os.path.join(os.path.dirname(build_release()), "stencil-opt")
+    space, steps = BENCH_SIZES[dims]
+    params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
+    done = subprocess.run([opt, os.path.join(ROOT, "examples", example + ".mlir"), *params,
+                           f"--pass-pipeline={AUTO_WAVEFRONT}"], capture_output=True, text=True)
+    mapping = re.search(r"stencil\.gpu_mapping = \{([^}]*)\}", done.stdout)
+    if done.returncode != 0 or not mapping:
+        return None, (done.stderr.strip().splitlines() or ["no mapping"])[0]
+    fields = mapping.group(1)
+    tile = re.search(r"tile = \[([0-9, ]*)\]", fields).group(1).replace(" ", "")
+    block = re.search(r"block = \[([0-9, ]*)\]", fields).group(1).replace(" ", "")
+    staging = re.search(r"staging = (true|false)", fields).group(1)
+    pipeline = (f"builtin.module(poly-schedule,poly-tile{{sizes={tile}}},"
+                f"gpu-map{{block={block} staging={staging}}})")
+    where = "shared" if staging == "true" else "global"
+    return (f"wavefront auto {tile.replace(',', 'x')} on {block.replace(',', 'x')} {where}", pipeline), None
+
+
+def default_configs(example, dims):
+    """naive, `gpu-map{strategy=auto}` (the strategy it takes is in the report) and the wavefront
+    tiles of `AUTO_WAVEFRONT` at the benchmark sizes (`chosen_layout`), each `cleaned`."""
+    out = [("naive", "builtin.module(gpu-map{naive})"), ("strategy=auto", "builtin.module(gpu-map{strategy=auto})")]
+    layout, error = chosen_layout(example, dims)
+    if layout is None:
+        print(f"{example}: no wavefront layout: {error}", file=sys.stderr)
+    else:
+        out.append(layout)
     return [(name, cleaned(pipeline)) for name, pipeline in out]
 
 
@@ -110,8 +154,11 @@ def ratio(value, base):
 def main():
     global SIZES, WIDTHS
     only = only_arg()
+    defaults = "--defaults" in sys.argv
     if "--large" in sys.argv:
         SIZES = LARGE_SIZES
+    if defaults:
+        SIZES = DEFAULT_SIZES
     if "--widths" in sys.argv:
         WIDTHS = [int(w) for w in sys.argv[sys.argv.index("--widths") + 1].split(",")]
     binary = build_release()
@@ -125,7 +172,8 @@ def main():
         print(line, flush=True)
         lines.append(line)
 
-    header = (f"{'example':<20} {'mapping':<16} {'idx':>3} {'warp-i/upd':>10} {'lane':>5} {'gl B/upd':>8} {'DRAM B':>6} "
+    width_of_mapping = 40 if defaults else 16
+    header = (f"{'example':<20} {'mapping':<{width_of_mapping}} {'idx':>3} {'warp-i/upd':>10} {'lane':>5} {'gl B/upd':>8} {'DRAM B':>6} "
               f"{'regs':>7} {'occ %':>7} {'GCells/s':>8} {'limit':>7} {'x warp-i':>8} {'x GC/s':>7} "
               f"{'x limit':>7}  check")
     say(header)
@@ -135,12 +183,12 @@ def main():
         space, steps = SIZES[dims]
         params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
         naive = {}
-        for name, pipeline in configs(dims):
+        for name, pipeline in (default_configs(example, dims) if defaults else configs(dims)):
             for width in WIDTHS:
                 options = ["--target=sim", "--cost", "--check", f"--gpu-index-bitwidth={width}"]
                 report, error = stencil_run(binary, example, params, pipeline, options)
                 if report is None:
-                    say(f"{example:<20} {name:<16} {width:>3} {'-':>10}  {error}")
+                    say(f"{example:<20} {name:<{width_of_mapping}} {width:>3} {'-':>10}  {error}")
                     continue
                 s = summary(report)
                 runs.append({"example": example, "mapping": name, "index_bitwidth": width, "params": params,
@@ -148,7 +196,9 @@ def main():
                 if name == "naive":
                     naive[width] = s
                 base = naive.get(width)
-                say(f"{example:<20} {name:<16} {width:>3} {s['warp']:>10.2f} {100 * s['util']:>4.0f}% "
+                strategy = report.get("mapping", {}).get("strategy") if name == "strategy=auto" else None
+                shown = f"{name} ({strategy})" if strategy else name
+                say(f"{example:<20} {shown:<{width_of_mapping}} {width:>3} {s['warp']:>10.2f} {100 * s['util']:>4.0f}% "
                     f"{s['bytes']:>8.2f} {s['dram']:>6.2f} {s['regs']:>7} {s['occupancy']:>7} {s['gcells']:>8.3f} "
                     f"{s['filled']:>7.2f} {ratio(s['warp'], base and base['warp']):>8} "
                     f"{ratio(s['gcells'], base and base['gcells']):>7} {ratio(s['filled'], base and base['filled']):>7}"
@@ -161,8 +211,10 @@ def main():
     details = [
         f"machine: no GPU: simulator + ptxas ({ptxas_version()}); {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores",
-        f"sizes: 2-D {SIZES[2][0]}^2 T={SIZES[2][1]}, 3-D {SIZES[3][0]}^3 T={SIZES[3][1]}; f64; blocks "
-        f"{BLOCKS[2]} (2-D), {BLOCKS[3]} (3-D)",
+        f"sizes: 2-D {SIZES[2][0]}^2 T={SIZES[2][1]}, 3-D {SIZES[3][0]}^3 T={SIZES[3][1]}; f64; "
+        + (f"wavefront layouts as the tile model chooses them at 2-D {BENCH_SIZES[2][0]}^2 T={BENCH_SIZES[2][1]}, "
+           f"3-D {BENCH_SIZES[3][0]}^3 T={BENCH_SIZES[3][1]}" if defaults else
+           f"blocks {BLOCKS[2]} (2-D), {BLOCKS[3]} (3-D)"),
         "device model: H100 SXM5 (stencil_runtime::cost::DeviceModel::h100, docs/cost-model.md)",
         "every pipeline ends with canonicalize,cse,loop-invariant-code-motion,cse (the way to PTX removes at least that"
         " redundancy)",
@@ -176,7 +228,7 @@ def main():
     ]
     command = "bench/cost_table.py " + " ".join(sys.argv[1:])
     record(f"{command.strip()} (stencil-run --target sim --cost --check --json --gpu-index-bitwidth=…)",
-           details, lines, "cost-large" if "--large" in sys.argv else "cost")
+           details, lines, "cost-defaults" if defaults else "cost-large" if "--large" in sys.argv else "cost")
     return 0
 
 
