@@ -1,7 +1,7 @@
 //! What both tools do the same way at their edges: mlir-opt's command-line spellings, reading
 //! the input (with a located error for bytes that are not UTF-8), and writing results so that
 //! nothing is half-written or lost — standard output without panicking when it is closed or
-//! full, files replaced atomically.
+//! full, files replaced atomically — and the LLVM code-generator flags both set at start-up.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -271,6 +271,23 @@ fn fresh_beside<T>(
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Applies the LLVM code-generator flags of both tools' command lines, once, before anything is
+/// compiled (`stencil_lowering::ptx::llvm_options`): `--short-pointers`, `--disable-lsr`. Without
+/// either, LLVM keeps its defaults and nothing is set. In a build without MLIR (PTX from files)
+/// there is nothing to configure: giving either flag there is an error naming it.
+pub fn configure_llvm(short_pointers: bool, disable_lsr: bool) -> Result<(), String> {
+    use stencil_lowering::ptx::llvm_options::{configure, CodegenFlags};
+    let flags = CodegenFlags { short_pointers, loop_strength_reduction: !disable_lsr };
+    if flags == CodegenFlags::LLVM_DEFAULTS {
+        return Ok(());
+    }
+    if !stencil_lowering::ptx::MLIR_AVAILABLE {
+        let flag = if short_pointers { "--short-pointers" } else { "--disable-lsr" };
+        return Err(format!("{flag}: this build has no MLIR (no LLVM to configure)"));
+    }
+    configure(flags).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -120,6 +120,12 @@ struct Cli {
     /// docs/gpu.md, "ptxas"). Process-wide, as LLVM's options are.
     #[arg(long = "disable-lsr")]
     disable_lsr: bool,
+    /// Compile the kernels with 32-bit pointers to shared, local and constant memory, as nvcc
+    /// does (LLVM's `-nvptx-short-ptr`; far fewer registers for some kernels, more SASS for
+    /// others: an experiment until a GPU has timed it; docs/gpu.md, "ptxas"). Process-wide, as
+    /// LLVM's options are.
+    #[arg(long = "short-pointers")]
+    short_pointers: bool,
 }
 
 /// `--emit` values.
@@ -179,8 +185,8 @@ fn main() -> ExitCode {
             }
         };
     }
-    if cli.disable_lsr && !stencil_lowering::ptx::llvm_options::disable_loop_strength_reduction() {
-        write_stderr("stencil-opt: error: --disable-lsr: this build has no MLIR (no LLVM to configure)\n");
+    if let Err(e) = stencil_driver::cli::configure_llvm(cli.short_pointers, cli.disable_lsr) {
+        write_stderr(&format!("stencil-opt: error: {e}\n"));
         return ExitCode::FAILURE;
     }
     // Each flag is checked on its own, before any input is read, so the error names it.

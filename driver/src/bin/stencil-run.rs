@@ -50,6 +50,12 @@ struct Cli {
     /// docs/gpu.md, "ptxas"). Process-wide, as LLVM's options are.
     #[arg(long = "disable-lsr")]
     disable_lsr: bool,
+    /// Compile the kernels with 32-bit pointers to shared, local and constant memory, as nvcc
+    /// does (LLVM's `-nvptx-short-ptr`; far fewer registers for some kernels, more SASS for
+    /// others: an experiment until a GPU has timed it; docs/gpu.md, "ptxas"). Process-wide, as
+    /// LLVM's options are.
+    #[arg(long = "short-pointers")]
+    short_pointers: bool,
     /// With --target gpu: run the kernels' PTX from FILE (written by `stencil-opt --emit=ptx`
     /// for the same input and --pass-pipeline) instead of compiling it; needed by builds
     /// without MLIR. The file must match the mapped kernels (fingerprints), or the run is
@@ -241,8 +247,8 @@ fn main() -> ExitCode {
         Ok(o) => o,
         Err(e) => return fail(json, &usage_error(e)),
     };
-    if cli.disable_lsr && !stencil_lowering::ptx::llvm_options::disable_loop_strength_reduction() {
-        return fail(json, &usage_error("--disable-lsr: this build has no MLIR (no LLVM to configure)"));
+    if let Err(e) = stencil_driver::cli::configure_llvm(cli.short_pointers, cli.disable_lsr) {
+        return fail(json, &usage_error(e));
     }
     let text = match read_input(&cli.input) {
         Ok((_, t)) => t,

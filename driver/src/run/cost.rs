@@ -67,12 +67,8 @@ fn kernel_ptx(module: &Module, request: &CostRequest<'_>) -> Result<(Vec<PtxModu
     };
     match compile_gpu_modules(&module.ir, &request.registries.dialects, module.top, &options) {
         Ok(modules) => {
-            let lsr = if stencil_lowering::ptx::llvm_options::loop_strength_reduction_disabled() {
-                ", LLVM loop strength reduction off"
-            } else {
-                ""
-            };
-            Ok((modules, format!("compiled by MLIR{lsr}")))
+            let flags = stencil_lowering::ptx::llvm_options::current().describe();
+            Ok((modules, format!("compiled by MLIR{flags}")))
         }
         Err(PtxError::MlirUnavailable { .. }) => Err(
             "this build has no MLIR to compile the kernels to PTX (pass --ptx FILE, written by `stencil-opt --emit=ptx`)"

@@ -1,19 +1,30 @@
 //! Process-wide options of the LLVM code generator that [`super::compile_gpu_modules`] runs
-//! (through MLIR's `gpu-module-to-binary`), for experiments the kernels' pipeline cannot ask
-//! for per compilation.
+//! (through MLIR's `gpu-module-to-binary`), which the kernels' pipeline cannot ask for per
+//! compilation: LLVM keeps them in process-global state, and MLIR creates the NVPTX target
+//! machine itself.
+//!
+//! **Short pointers** (`-nvptx-short-ptr`): pointers to shared, local and constant memory
+//! 32 bits wide, as `nvcc` and Triton compile them (those windows are at most a few hundred
+//! KiB). Without it every shared-memory address is a 64-bit pair of registers built by a
+//! widening multiply and a 64-bit add; with it, one 32-bit register. On sm_90 (ptxas 12.9,
+//! 32-bit index) the streaming kernel of `jacobi-3d-27pt` takes 62 registers instead of 105,
+//! PolyBench heat-3d's tiles 32 instead of 49 — but Jacobi-2D's tiles 45 instead of 41, and
+//! ptxas emits up to a fifth more SASS for some kernels (docs/gpu.md, "ptxas"). What that does
+//! to their speed, and that the PTX runs right, only a GPU can say: off by default
+//! (`--short-pointers` turns it on) until one has.
 //!
 //! **Loop strength reduction** (LLVM's `LoopStrengthReduce`, an `llc` pass): it turns each
 //! address expression affine in a loop's variable into an induction variable of its own, live
 //! across the loop. Our kernels have many such expressions (guards, staged buffers, rings of
-//! planes), and on sm_90 ptxas then needs far more registers: the streaming kernel of
-//! `jacobi-3d-27pt` (32-bit index) 105 with it, 48 without; 2-D SOR's tiles 39 against 31
-//! (docs/gpu.md, "ptxas"). Whether the fewer registers (more blocks per SM) outweigh the
-//! address arithmetic LSR saves is for a GPU to say, so it stays on by default.
+//! planes), and ptxas then needs more registers (2-D SOR's tiles 39 against 31). Whether the
+//! fewer registers (more blocks per SM) outweigh the address arithmetic LSR saves is for a GPU
+//! to say, so it stays on by default (`--disable-lsr` turns it off).
 //!
-//! LLVM keeps its options in process-global state and exits the process when an option is
-//! given twice, so this is a one-shot switch for a process that owns LLVM (our binaries'
-//! `--disable-lsr`), not a per-compilation option: a program that sets LLVM options itself
-//! must not call it.
+//! LLVM exits the process when an option is given twice, so the flags are applied once per
+//! process ([`configure`]), by a program that owns LLVM — our binaries, at start-up. The
+//! library never applies them on its own: a program that embeds it and sets LLVM options
+//! itself keeps LLVM's defaults unless it calls [`configure`] (with its own options not among
+//! these), and then compiles the PTX our binaries do.
 
 #[cfg(feature = "mlir")]
 use std::ffi::{c_char, c_int, CString};
@@ -25,33 +36,112 @@ extern "C" {
     fn LLVMParseCommandLineOptions(argc: c_int, argv: *const *const c_char, overview: *const c_char);
 }
 
-/// The option, once given (whatever the later calls).
-static DISABLED: OnceLock<bool> = OnceLock::new();
-
-/// Turns LLVM's loop strength reduction off for every later compilation in this process
-/// (`-disable-lsr`); calling it again does nothing. `false` in a build without MLIR (there is
-/// no LLVM to configure: its PTX comes from a file).
-pub fn disable_loop_strength_reduction() -> bool {
-    *DISABLED.get_or_init(|| {
-        #[cfg(feature = "mlir")]
-        {
-            let args: Vec<CString> =
-                ["stencil", "-disable-lsr"].iter().map(|a| CString::new(*a).unwrap_or_default()).collect();
-            let argv: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
-            let overview = CString::default();
-            // SAFETY: `argv` holds two valid NUL-terminated strings that outlive the call, and
-            // the option is parsed once per process (the OnceLock), as LLVM requires.
-            unsafe { LLVMParseCommandLineOptions(argv.len() as c_int, argv.as_ptr(), overview.as_ptr()) };
-            true
-        }
-        #[cfg(not(feature = "mlir"))]
-        {
-            false
-        }
-    })
+/// The code-generator flags [`configure`] applies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CodegenFlags {
+    /// 32-bit pointers to shared, local and constant memory (`-nvptx-short-ptr`).
+    pub short_pointers: bool,
+    /// LLVM's loop strength reduction (`false`: `-disable-lsr`).
+    pub loop_strength_reduction: bool,
 }
 
-/// Whether [`disable_loop_strength_reduction`] turned it off in this process.
-pub fn loop_strength_reduction_disabled() -> bool {
-    DISABLED.get().copied().unwrap_or(false)
+impl CodegenFlags {
+    /// LLVM's own defaults: what a process compiles when nobody called [`configure`].
+    pub const LLVM_DEFAULTS: CodegenFlags = CodegenFlags { short_pointers: false, loop_strength_reduction: true };
+
+    /// The LLVM options that differ from [`Self::LLVM_DEFAULTS`].
+    fn llvm_arguments(self) -> Vec<&'static str> {
+        let mut out = vec![];
+        if self.short_pointers {
+            out.push("-nvptx-short-ptr");
+        }
+        if !self.loop_strength_reduction {
+            out.push("-disable-lsr");
+        }
+        out
+    }
+
+    /// How the kernels were compiled, for reports: `""` for LLVM's defaults, else
+    /// `", 32-bit shared pointers, LLVM loop strength reduction off"` and the like.
+    pub fn describe(self) -> String {
+        let mut out = String::new();
+        if self.short_pointers {
+            out.push_str(", 32-bit shared pointers");
+        }
+        if !self.loop_strength_reduction {
+            out.push_str(", LLVM loop strength reduction off");
+        }
+        out
+    }
+}
+
+/// Why [`configure`] refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigureError {
+    /// This build compiles no PTX (no MLIR, no LLVM to configure).
+    #[error("this build has no MLIR (no LLVM to configure)")]
+    NoLlvm,
+    /// The process was configured before with other flags (LLVM takes its options once).
+    #[error("LLVM's code-generator options were set before in this process ({0:?}); they can be set once")]
+    AlreadyConfigured(CodegenFlags),
+}
+
+/// The flags applied in this process, once [`configure`] ran.
+static APPLIED: OnceLock<CodegenFlags> = OnceLock::new();
+
+/// Applies `flags` to LLVM for every later compilation in this process. Calling it again with
+/// the same flags does nothing; with others it is refused (LLVM takes its options once), as is
+/// any call in a build without MLIR, where PTX comes from a file.
+pub fn configure(flags: CodegenFlags) -> Result<(), ConfigureError> {
+    if !cfg!(feature = "mlir") {
+        return Err(ConfigureError::NoLlvm);
+    }
+    let applied = *APPLIED.get_or_init(|| {
+        apply(&flags.llvm_arguments());
+        flags
+    });
+    if applied == flags {
+        Ok(())
+    } else {
+        Err(ConfigureError::AlreadyConfigured(applied))
+    }
+}
+
+/// Parses `arguments` as LLVM's command line (nothing for none).
+fn apply(arguments: &[&str]) {
+    #[cfg(feature = "mlir")]
+    if !arguments.is_empty() {
+        let args: Vec<CString> = std::iter::once("stencil")
+            .chain(arguments.iter().copied())
+            .map(|a| CString::new(a).unwrap_or_default())
+            .collect();
+        let argv: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
+        let overview = CString::default();
+        // SAFETY: `argv` holds valid NUL-terminated strings that outlive the call, and the
+        // options are parsed once per process (`APPLIED`), as LLVM requires.
+        unsafe { LLVMParseCommandLineOptions(argv.len() as c_int, argv.as_ptr(), overview.as_ptr()) };
+    }
+    #[cfg(not(feature = "mlir"))]
+    let _ = arguments;
+}
+
+/// The flags this process compiles with: those [`configure`] applied, else LLVM's defaults.
+pub fn current() -> CodegenFlags {
+    APPLIED.get().copied().unwrap_or(CodegenFlags::LLVM_DEFAULTS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CodegenFlags;
+
+    #[test]
+    fn only_options_that_differ_from_llvm_are_passed() {
+        assert!(CodegenFlags::LLVM_DEFAULTS.llvm_arguments().is_empty());
+        let short = CodegenFlags { short_pointers: true, ..CodegenFlags::LLVM_DEFAULTS };
+        assert_eq!(short.llvm_arguments(), ["-nvptx-short-ptr"]);
+        let both = CodegenFlags { short_pointers: true, loop_strength_reduction: false };
+        assert_eq!(both.llvm_arguments(), ["-nvptx-short-ptr", "-disable-lsr"]);
+        assert_eq!(both.describe(), ", 32-bit shared pointers, LLVM loop strength reduction off");
+        assert_eq!(CodegenFlags::LLVM_DEFAULTS.describe(), "");
+    }
 }

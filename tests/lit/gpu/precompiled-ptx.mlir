@@ -15,9 +15,12 @@
 // RUN: not %stencil-run-mlir-free %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=4,4})' --target gpu 2>&1 | FileCheck %s --check-prefix=NOMLIR
 // NOMLIR: error: this stencil-run was built without MLIR (no `mlir` cargo feature), so it cannot compile kernels: give their PTX with --ptx FILE
 //
-// --disable-lsr configures the LLVM that compiles kernels: there is none to configure.
+// --disable-lsr and --short-pointers configure the LLVM that compiles kernels: there is none to
+// configure.
 // RUN: not %stencil-run-mlir-free %s --disable-lsr 2>&1 | FileCheck %s --check-prefix=NOLSR
 // NOLSR: stencil-run: error: --disable-lsr: this build has no MLIR (no LLVM to configure)
+// RUN: not %stencil-run-mlir-free %s --short-pointers 2>&1 | FileCheck %s --check-prefix=NOSHORT
+// NOSHORT: stencil-run: error: --short-pointers: this build has no MLIR (no LLVM to configure)
 //
 // The MLIR-free binary links no LLVM or MLIR library.
 // RUN: ldd %stencil-run-mlir-free | FileCheck %s --check-prefix=LDD --implicit-check-not=LLVM --implicit-check-not=MLIR
