@@ -2,12 +2,13 @@
 """The script of a GPU bundle (written by tools/gpu-bundle, which copies this file as run.py).
 
 Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX] [--check REGEX]
-                                  [--jobs N] [--calibrate | --calibrate-only] [--sweep]
+                                  [--jobs N] [--calibrate | --calibrate-only] [--sweep] [--profile REGEX]
 
   --bench REGEX   time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
   --check REGEX   check only the configurations whose label matches REGEX
   --skip-checks   no correctness checks (only after a run of the same bundle passed them)
   --jobs N        checks run N at a time (default: the number of CPUs, at most 8)
+  --profile REGEX profile the benchmarks whose label matches REGEX (step 7)
 
 Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing else. In order:
 
@@ -33,6 +34,13 @@ Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing e
      to the sweep's best, RMS error) with the calibration just fitted, the built-in H200 and the
      built-in H100 file, and the search's own choice per model and built-in calibration timed
      against the sweep's best.
+  7. with --profile REGEX (alone: no checks, no benchmark table): each matching benchmark at its
+     size under Nsight Compute (`ncu`, when the machine has it and lets it read the counters):
+     a few launches from the middle of the run, the sections that say what bounds a kernel
+     (speed of light, occupancy, warp stall reasons, memory, scheduler), as CSV in
+     RESULTS_DIR/profile/ with the key figures in the log; and, when `cuobjdump` is there, each
+     profiled kernel's SASS (its PTX assembled by the machine's ptxas). Which CUDA tools the
+     machine has is logged first in every run.
 
 The whole run keeps to --budget seconds (default 450): benchmarks that would start after it are
 listed as skipped, so results always come back. Benchmarks run naive baselines first, then the
@@ -427,6 +435,150 @@ def run_sweep(manifest, results_dir, budget):
     return device
 
 
+CUDA_TOOL_DIRS = ["/usr/local/cuda/bin", "/usr/local/cuda/nsight-compute", "/opt/nvidia/nsight-compute"]
+
+
+def find_tool(name):
+    """`name` on PATH or in the usual CUDA folders (newest versioned folder last), or None."""
+    import glob
+    import shutil
+    found = shutil.which(name)
+    if found:
+        return found
+    folders = CUDA_TOOL_DIRS + sorted(glob.glob("/usr/local/cuda-*/bin")) + sorted(glob.glob("/opt/nvidia/nsight-compute/*"))
+    for folder in reversed(folders):
+        candidate = os.path.join(folder, name)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def probe_tools():
+    """Which CUDA tools this machine has, with their versions: {name: "path: version" or None}."""
+    tools = {}
+    for name in ("nvcc", "ptxas", "ncu", "nsys", "cuobjdump", "nvdisasm"):
+        path = find_tool(name)
+        if path is None:
+            tools[name] = None
+            continue
+        try:
+            done = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+            lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+            tools[name] = f"{path}: {lines[-1].strip() if lines else '?'}"
+        except (OSError, subprocess.TimeoutExpired) as e:
+            tools[name] = f"{path}: {e}"
+    say("CUDA tools: " + "; ".join(f"{k} {'missing' if v is None else v}" for k, v in tools.items()))
+    return tools
+
+
+# What `--profile` asks Nsight Compute for, and the figures of its CSV the log shows.
+NCU_SECTIONS = ["SpeedOfLight", "LaunchStats", "Occupancy", "WarpStateStats", "MemoryWorkloadAnalysis",
+                "SchedulerStats"]
+# Warp stall reasons (cycles a warp waits per instruction issued, by reason): what the
+# WarpStateStats section charts but does not list.
+NCU_STALLS = [f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio"
+              for r in ("long_scoreboard", "barrier", "short_scoreboard", "wait", "lg_throttle", "mio_throttle",
+                        "math_pipe_throttle", "not_selected", "selected", "membar", "drain", "no_instruction",
+                        "branch_resolving", "dispatch_stall", "imc_miss", "tex_throttle", "sleeping")]
+NCU_KEY_METRICS = NCU_STALLS + ["Duration", "Compute (SM) Throughput", "Memory Throughput", "DRAM Throughput",
+                   "L2 Cache Throughput", "Achieved Occupancy", "Theoretical Occupancy", "Registers Per Thread",
+                   "Issue Slots Busy", "Warp Cycles Per Issued Instruction", "Stall Long Scoreboard",
+                   "Stall Barrier", "Stall Wait", "Stall Short Scoreboard", "Stall LG Throttle"]
+
+
+def ncu_summary(csv_text):
+    """{kernel: {metric: "value unit"}} of the key metrics in ncu's `--csv --page details`
+    output, the last profiled launch of each kernel winning."""
+    import csv
+    import io
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    header = next((i for i, r in enumerate(rows) if "Metric Name" in r), None)
+    if header is None:
+        return {}
+    names = rows[header]
+    at = {n: names.index(n) for n in ("Kernel Name", "Metric Name", "Metric Unit", "Metric Value")}
+    out = {}
+    for r in rows[header + 1:]:
+        if len(r) < len(names):
+            continue
+        metric = r[at["Metric Name"]]
+        if any(metric == k or metric.startswith(k) for k in NCU_KEY_METRICS):
+            kernel = r[at["Kernel Name"]].split("(")[0]
+            out.setdefault(kernel, {})[metric] = f"{r[at['Metric Value']]} {r[at['Metric Unit']]}".strip()
+    return out
+
+
+def run_profiles(manifest, results_dir, budget, selected, tools):
+    """Step 7 of the module documentation; returns a record per profiled benchmark."""
+    entries = [b for b in manifest["benchmarks"] if selected(bench_label(b)) and "ptx" in b]
+    folder = os.path.join(results_dir, "profile")
+    os.makedirs(folder, exist_ok=True)
+    ncu = (tools.get("ncu") or "").split(":")[0] or None
+    cuobjdump = (tools.get("cuobjdump") or "").split(":")[0] or None
+    ptxas = (tools.get("ptxas") or "").split(":")[0] or None
+    say(f"profile: {len(entries)} benchmarks" + ("" if ncu else " (no ncu on this machine: SASS only)"))
+    records = []
+    for entry in entries:
+        label = bench_label(entry)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")
+        record = {"label": label}
+        records.append(record)
+        if time.monotonic() - START > budget:
+            record["status"] = "skipped: time budget"
+            say(f"  {label}: skipped (time budget)")
+            continue
+        if cuobjdump and ptxas:
+            cubin = os.path.join(folder, name + ".cubin")
+            assembled = subprocess.run([ptxas, f"-arch={manifest['chip']}", os.path.join(HERE, entry["ptx"]), "-o",
+                                        cubin], capture_output=True, text=True)
+            if assembled.returncode == 0:
+                sass = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True)
+                with open(os.path.join(folder, name + ".sass"), "w") as f:
+                    f.write(sass.stdout or sass.stderr)
+                record["sass"] = f"profile/{name}.sass"
+            os.remove(cubin) if os.path.exists(cubin) else None
+        if not ncu:
+            record["status"] = "no ncu"
+            continue
+        # Two launches from the middle of the run (the first ones fill the pipeline of
+        # wavefronts, and ncu replays each profiled launch many times): a plain run first
+        # counts them.
+        report, error = runner(entry, "gpu", entry["params"], ["--init", "const:1"])
+        if report is None:
+            record.update({"status": "failed", "error": error})
+            say(f"  {label}: failed: {error}")
+            continue
+        launches = report["target_stats"]["gpu"]["launches"]
+        skip = max(0, launches // 2 - 1)
+        record["profiled_launches"] = [skip, skip + 1]
+        command = [ncu, "--csv", "--page", "details", "--launch-skip", str(skip), "--launch-count", "2",
+                   *[a for s in NCU_SECTIONS for a in ("--section", s)], "--metrics", ",".join(NCU_STALLS),
+                   os.path.join(HERE, "bin", "stencil-run"), os.path.join(HERE, entry["program"]),
+                   f"--pass-pipeline={entry['pipeline']}", f"--ptx={os.path.join(HERE, entry['ptx'])}",
+                   "--target", "gpu", "--init", "const:1", *[f"--param={k}={v}" for k, v in entry["params"].items()],
+                   *[f"--scalar={k}={v}" for k, v in entry.get("scalars", {}).items()]]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=240)
+        except subprocess.TimeoutExpired:
+            record["status"] = "ncu timed out"
+            say(f"  {label}: ncu timed out")
+            continue
+        with open(os.path.join(folder, name + ".csv"), "w") as f:
+            f.write(done.stdout)
+        summary = ncu_summary(done.stdout)
+        record.update({"status": "ok" if summary else "no metrics", "csv": f"profile/{name}.csv", "metrics": summary})
+        if not summary:
+            problem = [line for line in (done.stderr + done.stdout).splitlines() if "ERR" in line or "rror" in line]
+            record["error"] = (problem[0] if problem else done.stderr.strip()[-300:])
+            say(f"  {label}: no metrics: {record['error']}")
+            continue
+        for kernel, metrics in summary.items():
+            say(f"  {label}: {kernel}: " + "; ".join(f"{k} {v}" for k, v in metrics.items()))
+    with open(os.path.join(folder, "profiles.json"), "w") as f:
+        json.dump(records, f, indent=1)
+    return records
+
+
 def bench_label(entry):
     return f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
 
@@ -495,14 +647,16 @@ def main():
     say(f"bundle of commit {manifest['commit']} made {manifest['created']}, PTX for {manifest['chip']}, "
         f"on {platform.node()} ({platform.machine()})")
     cuda = load_driver()
+    tools = probe_tools()
     target = "gpu" if cuda else "sim"
     if not cuda:
         say("no NVIDIA driver (libcuda.so.1): checking the bundle on the GPU simulator instead")
-    # Only the tile-model parts: --calibrate-only, or --sweep asked for without checks or benchmarks.
+    # Only the tile-model or profile parts: --calibrate-only, or --sweep / --profile asked for
+    # without checks or benchmarks.
     models_only = "--calibrate-only" in args or (
-        "--sweep" in args and not any(a in args for a in ("--calibrate", "--bench", "--check")))
+        any(a in args for a in ("--sweep", "--profile")) and not any(a in args for a in ("--calibrate", "--bench", "--check")))
     if "--skip-checks" in args or models_only:
-        say("checks skipped (" + ("tile models only" if models_only else "--skip-checks") + ")")
+        say("checks skipped (" + ("tile models or profiles only" if models_only else "--skip-checks") + ")")
         checks, failures = [], 0
     else:
         check_pattern = re.compile(args[args.index("--check") + 1]) if "--check" in args else None
@@ -518,7 +672,7 @@ def main():
         "checks_passed": sum(1 for c in checks if c["status"] == "bit-exact"),
         "checks_failed": failures,
         "checks_not_mapped": sum(1 for c in checks if c["status"].startswith("refused")),
-        "copy_bandwidth": None, "benchmarks": [],
+        "copy_bandwidth": None, "benchmarks": [], "cuda_tools": tools,
     }
     if cuda and "--checks-only" not in args and not models_only:
         try:
@@ -549,6 +703,13 @@ def main():
         device = part(manifest, results_dir, budget)
         if summary["device"] is None:
             describe_device(summary, device)
+    if "--profile" in args:
+        profile_pattern = re.compile(args[args.index("--profile") + 1])
+        if cuda:
+            summary["profiles"] = run_profiles(manifest, results_dir, budget, lambda label: profile_pattern.search(label),
+                                               tools)
+        else:
+            say("profile skipped: no NVIDIA driver on this machine")
     try:
         smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                              capture_output=True, text=True, timeout=20)
