@@ -27,12 +27,11 @@ import json
 import os
 import re
 import platform
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu import BLOCKS, ROOT, SUITE, build_release, only_arg, params_of, record, stencil_run  # noqa: E402
+from gpu import BLOCKS, ROOT, SUITE, build_release, find_ptxas, only_arg, params_of, record, stencil_run  # noqa: E402
 
 SIZES = {2: (64, 8), 3: (16, 4)}
 LARGE_SIZES = {2: (256, 16), 3: (32, 8)}
@@ -113,13 +112,9 @@ def default_configs(example, dims):
 
 
 def ptxas_version():
-    """`ptxas --version`'s last line, looked up as stencil-run does (PTXAS, PATH, the wheel)."""
-    path = os.environ.get("PTXAS") or shutil.which("ptxas")
+    """`ptxas --version`'s last line, ptxas found as stencil-run finds it (`find_ptxas`)."""
+    path = find_ptxas()
     if not path:
-        wheel = subprocess.run(["python3", "-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"],
-                               capture_output=True, text=True).stdout.strip()
-        path = os.path.join(wheel, "bin", "ptxas") if wheel else None
-    if not path or not os.path.exists(path):
         return "not found (registers unknown)"
     out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
     return out[-1] if out else path

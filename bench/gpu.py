@@ -19,6 +19,7 @@ import datetime
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -79,6 +80,16 @@ def only_arg():
     if "--only" not in sys.argv:
         return None
     return set(sys.argv[sys.argv.index("--only") + 1].split(","))
+
+
+def find_ptxas():
+    """ptxas as stencil-run finds it (PTXAS, PATH, then the nvidia-cuda-nvcc wheel), or None."""
+    path = os.environ.get("PTXAS") or shutil.which("ptxas")
+    if not path:
+        wheel = subprocess.run(["python3", "-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"],
+                               capture_output=True, text=True).stdout.strip()
+        path = os.path.join(wheel, "bin", "ptxas") if wheel else None
+    return path if path and os.path.exists(path) else None
 
 
 def build_release():

@@ -17,10 +17,12 @@ Usage: bench/ptx_flags.py [--width 32|64] [--base FLAG,...] --flag FLAG[,FLAG...
 import datetime
 import os
 import re
-import shutil
 import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu import find_ptxas  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 AUTO = "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto},canonicalize,cse)"
@@ -44,18 +46,6 @@ CASES = [
     ("sor-2d-5pt", "builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map{block=32,8},canonicalize,cse)", ""),
     ("jacobi-3d-7pt", "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=32,4,2},canonicalize,cse)", ""),
 ]
-
-
-def find_ptxas():
-    """ptxas as stencil-run finds it: PTXAS, PATH, then the nvidia-cuda-nvcc wheel."""
-    path = os.environ.get("PTXAS") or shutil.which("ptxas")
-    if not path:
-        wheel = subprocess.run(["python3", "-c", "import nvidia.cuda_nvcc as m; print(list(m.__path__)[0])"],
-                               capture_output=True, text=True).stdout.strip()
-        path = os.path.join(wheel, "bin", "ptxas") if wheel else None
-    if not path or not os.path.exists(path):
-        sys.exit("ptxas not found (PTXAS, PATH or `pip install nvidia-cuda-nvcc-cu12`)")
-    return path
 
 
 def sass_instructions(cubin):
@@ -108,6 +98,8 @@ def main():
     target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
     opt = os.path.join(target if os.path.isabs(target) else os.path.join(ROOT, target), "release", "stencil-opt")
     ptxas = find_ptxas()
+    if not ptxas:
+        sys.exit("ptxas not found (PTXAS, PATH or `pip install nvidia-cuda-nvcc-cu12`)")
     tmp = os.path.join(target if os.path.isabs(target) else os.path.join(ROOT, target), "ptx-flags")
     os.makedirs(tmp, exist_ok=True)
     version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
