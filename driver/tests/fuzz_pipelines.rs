@@ -188,6 +188,18 @@ const TEMPLATES: &[&str] = &[
     "raise-affine-to-stencil",
     "raise-affine-to-stencil,canonicalize,cse",
     "raise-affine-to-stencil{strict=true assume-no-alias=true},poly-schedule,poly-tile{sizes=$S},poly-codegen",
+    // The tile model's choices and the wavefront kernels' variants.
+    "poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}",
+    "poly-schedule,poly-tile{sizes=auto model=prajapati staging=false},gpu-map{block=auto staging=false}",
+    "poly-schedule,poly-tile{sizes=auto intra=model},gpu-map{block=auto occupancy=model}",
+    "poly-schedule,poly-tile{sizes=auto calibration=h100 shared-memory=98304},gpu-map{block=auto shared-memory=98304}",
+    "poly-schedule,poly-tile{sizes=$S intra=skew},gpu-map{block=$B staging=false}",
+    "poly-schedule,poly-tile{sizes=$S},gpu-map{block=$B full-tiles=false partial-tiles=general}",
+    "poly-schedule,poly-tile{sizes=$S},gpu-map{block=auto grid=$S}",
+    "poly-schedule{coalesce=false verify=true},poly-tile{sizes=$S order=per-wavefront},gpu-map",
+    "poly-remove-false-deps,poly-schedule,poly-tile{sizes=$S},gpu-map{block=$B}",
+    "stencil-mlsor{K=$S P=$S},gpu-map{strategy=mlsor block=$B}",
+    "stencil-mlsor,gpu-map{strategy=mlsor tile-threads=$S staging=false}",
 ];
 
 /// Small and extreme sizes for `$S` (tile sizes, K, P, time tiles) and `$B` (block shapes).
@@ -205,6 +217,15 @@ fn string_choices(option: &str) -> &'static [&'static str] {
         "order" => &["auto", "per-wavefront", "innermost"],
         "directions" => &["alternate", "forward"],
         "rules" => &["algebra", "ac"],
+        "staging" => &["auto", "true", "false", "bogus"],
+        "occupancy" => &["model", "ptxas", "bogus"],
+        "model" => &["thesis", "prajapati", "bogus"],
+        "partial-tiles" => &["guarded", "general", "bogus"],
+        "over-budget" => &["fallback", "error", "bogus"],
+        "calibration" => &["h100", "h200", "", "/nonexistent/calibration.json"],
+        "sizes" => &["auto", "4", "2,3", "0", "-1", "x"],
+        "block" => &["auto", "32,8", "0", "1,1,1,1"],
+        "min-reuse" => &["", "1", "-1", "nan", "1e308"],
         _ => &["", "x"],
     }
 }

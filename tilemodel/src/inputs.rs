@@ -8,7 +8,9 @@ use crate::footprint::{global_memory, staged_memory, TileMemory};
 use crate::inter::{count_tiles, InterTileCounts, TileGeometry};
 use crate::intra::{wavefront_points, wavefront_warps, Block};
 use crate::shape::BandShape;
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Mutex, OnceLock};
 
 /// Everything about one tile size that does not depend on the thread organisation.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,11 +40,34 @@ pub struct TileInputs {
 /// on a few numbers of the block (its blocks per SM, its warps) and the device, and the search
 /// evaluates tens of blocks per tile size (`search::evaluate_blocks`). The same key gives the
 /// same sum, computed by the same code in the same order, so the predictions are unchanged.
+/// The sums run over the wavefronts' [`WavefrontClass`]es, made once per tile: a long run's
+/// thousands of wavefronts repeat a few counts (the tiles repeat along time, `crate::period`).
 /// Derived data: clones carry it, and it takes no part in equality.
 #[derive(Debug, Default)]
-pub struct WavefrontSums(Mutex<Vec<([u64; 5], [f64; 3])>>);
+pub struct WavefrontSums {
+    sums: Mutex<Vec<([u64; 5], [f64; 3])>>,
+    classes: OnceLock<Vec<WavefrontClass>>,
+}
+
+/// Wavefronts with the same tiles and full tiles: a model's per-wavefront term is the same for
+/// each, so a sum over the wavefronts is a sum over the classes, each term times its count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WavefrontClass {
+    /// Tiles of each of these wavefronts (at least 1: wavefronts without tiles are left out).
+    pub tiles: u64,
+    /// Full tiles of each.
+    pub full: u64,
+    /// How many wavefronts have these counts.
+    pub count: u64,
+}
 
 impl WavefrontSums {
+    /// The classes of `inter`'s wavefronts with tiles, by tiles then full tiles (made the first
+    /// time they are asked: `inter` must be the counts these sums belong to).
+    pub fn classes(&self, inter: &InterTileCounts) -> &[WavefrontClass] {
+        self.classes.get_or_init(|| wavefront_classes(inter))
+    }
+
     /// The sums under `key` (which must name everything `sums` depends on besides the tile's
     /// counts), made by `sums` the first time this key is asked.
     pub fn get_or(&self, key: [u64; 5], sums: impl FnOnce() -> Result<[f64; 3]>) -> Result<[f64; 3]> {
@@ -57,13 +82,64 @@ impl WavefrontSums {
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Vec<([u64; 5], [f64; 3])>> {
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.sums.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// [`WavefrontSums::classes`]: runs of equal neighbours grouped by a small hash map (a long
+/// run has thousands of wavefronts and a few dozen classes, mostly in runs), then sorted, so
+/// the sums' order is fixed.
+fn wavefront_classes(inter: &InterTileCounts) -> Vec<WavefrontClass> {
+    let mut by_counts: HashMap<(u64, u64), u64, BuildHasherDefault<PairHasher>> = HashMap::default();
+    let mut run: Option<((u64, u64), u64)> = None;
+    for pair in inter.tiles.iter().copied().zip(inter.full.iter().copied()) {
+        match &mut run {
+            Some((last, length)) if *last == pair => *length += 1,
+            _ => {
+                if let Some((last, length)) = run.replace((pair, 1)) {
+                    *by_counts.entry(last).or_insert(0) += length;
+                }
+            }
+        }
+    }
+    if let Some((last, length)) = run {
+        *by_counts.entry(last).or_insert(0) += length;
+    }
+    by_counts.retain(|&(tiles, _), _| tiles > 0);
+    let mut out: Vec<WavefrontClass> =
+        by_counts.into_iter().map(|((tiles, full), count)| WavefrontClass { tiles, full, count }).collect();
+    out.sort_unstable();
+    out
+}
+
+/// A multiply-rotate hasher for [`wavefront_classes`]' pairs of counts (the standard hasher,
+/// keyed against flooding, costs more than the sums it saves; these keys are our own counts).
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
 impl Clone for WavefrontSums {
     fn clone(&self) -> WavefrontSums {
-        WavefrontSums(Mutex::new(self.kept().clone()))
+        let classes = OnceLock::new();
+        if let Some(c) = self.classes.get() {
+            let _ = classes.set(c.clone());
+        }
+        WavefrontSums { sums: Mutex::new(self.kept().clone()), classes }
     }
 }
 
@@ -260,4 +336,42 @@ pub fn cyclic_warps(n: u64, threads: u32) -> u64 {
             }
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{wavefront_classes, WavefrontClass, WavefrontSums};
+    use crate::inter::InterTileCounts;
+
+    fn class(tiles: u64, full: u64, count: u64) -> WavefrontClass {
+        WavefrontClass { tiles, full, count }
+    }
+
+    #[test]
+    fn classes_count_the_wavefronts_with_tiles_by_their_counts() {
+        // Runs, repeats apart, and empty wavefronts (left out).
+        let inter = InterTileCounts {
+            first_wavefront: 0,
+            tiles: vec![3, 3, 0, 5, 3, 5, 5, 3, 1],
+            full: vec![1, 1, 0, 2, 1, 2, 2, 0, 0],
+        };
+        let classes = wavefront_classes(&inter);
+        assert_eq!(classes, [class(1, 0, 1), class(3, 0, 1), class(3, 1, 3), class(5, 2, 3)]);
+        let counted: u64 = classes.iter().map(|c| c.count).sum();
+        assert_eq!(counted, 8, "every wavefront with tiles, once");
+        let tiles: u64 = classes.iter().map(|c| c.tiles * c.count).sum();
+        assert_eq!(tiles, inter.total_tiles());
+        // Made once: the cache answers the same slice.
+        let sums = WavefrontSums::default();
+        assert_eq!(sums.classes(&inter), &classes[..]);
+        assert_eq!(sums.clone().classes(&inter), &classes[..]);
+    }
+
+    #[test]
+    fn no_wavefront_with_tiles_has_no_class() {
+        let inter = InterTileCounts { first_wavefront: 4, tiles: vec![0, 0], full: vec![0, 0] };
+        assert!(wavefront_classes(&inter).is_empty());
+        let empty = InterTileCounts { first_wavefront: 0, tiles: vec![], full: vec![] };
+        assert!(wavefront_classes(&empty).is_empty());
+    }
 }

@@ -147,12 +147,13 @@ impl PrajapatiParts {
         let key = [PRAJAPATI_ROUNDS, k, p, warps, needed.to_bits()];
         let [rounds, overlapped, slowed] = layout.tile.wavefront_sums.get_or(key, || {
             let (mut rounds, mut overlapped, mut slowed) = (0u64, 0u64, 0.0f64);
-            for &w in layout.tile.inter.tiles.iter().filter(|&&w| w > 0) {
+            for class in layout.tile.wavefront_sums.classes(&layout.tile.inter) {
+                let (w, times) = (class.tiles, class.count);
                 let ki = k.min(w.div_ceil(p)).max(1);
                 let r = w.div_ceil(ki).div_ceil(p);
-                rounds += r;
-                overlapped += r * (ki - 1);
-                slowed += r as f64 / efficiency(ki, warps, needed);
+                rounds += times * r;
+                overlapped += times * r * (ki - 1);
+                slowed += times as f64 * (r as f64 / efficiency(ki, warps, needed));
             }
             Ok([rounds as f64, overlapped as f64, slowed])
         })?;

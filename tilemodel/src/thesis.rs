@@ -139,10 +139,8 @@ const THESIS_CRITICAL_TILES: u64 = 1;
 /// block, `needed` warps per SM for full issue.
 fn critical_sums(layout: &LayoutInputs<'_>, b: u64, p: u64, warps: f64, needed: f64) -> [f64; 3] {
     let mut c = CriticalTiles { border: 0.0, work: 0.0, copies: 0.0 };
-    for (&n, &full) in layout.tile.inter.tiles.iter().zip(&layout.tile.inter.full) {
-        if n == 0 {
-            continue;
-        }
+    for class in layout.tile.wavefront_sums.classes(&layout.tile.inter) {
+        let (n, full, times) = (class.tiles, class.full, class.count as f64);
         let bp = b * p;
         let rounds = n.div_ceil(bp);
         let left = n - (rounds - 1) * bp;
@@ -152,9 +150,9 @@ fn critical_sums(layout: &LayoutInputs<'_>, b: u64, p: u64, warps: f64, needed: 
         // rate their warps keep busy.
         let resident = b.min(n.div_ceil(p)) as f64;
         let efficiency = (resident * warps / needed).min(1.0);
-        c.border += slowest as f64 * border;
-        c.work += slowest as f64 * border / efficiency;
-        c.copies += slowest as f64 / efficiency;
+        c.border += times * (slowest as f64 * border);
+        c.work += times * (slowest as f64 * border / efficiency);
+        c.copies += times * (slowest as f64 / efficiency);
     }
     [c.border, c.work, c.copies]
 }
