@@ -25,6 +25,7 @@ use super::legality::row_difference;
 use super::options::{FuseStrategy, OrthoOrientation, SchedulerOptions};
 use super::ortho::{normalize, rank, right_kernel};
 use super::transformation::{Band, Row, RowKind, Transformation};
+use std::sync::Mutex;
 
 /// Everything that does not change while scheduling: the unknowns, the per-dependence
 /// constraints (computed once, reused by every hyperplane and by thesis Alg. 4.2's reruns)
@@ -38,7 +39,16 @@ pub(crate) struct Problem<'a> {
     pub polys: Vec<Polyhedron>,
     bounds: Polyhedron,
     objectives: Vec<AffineForm>,
+    /// [`State::base_constraints`]' reduced systems, by the dependences they constrain and
+    /// whether balance rows are among them: the same system comes back for each band whose
+    /// dependences the band before left unsatisfied, for a balanced search with no balance rows
+    /// and for every search mode's run (`solve`), and its redundancy removal is most of a
+    /// large program's scheduling (an MLSOR program of 8 statements: 1 120 rows, 3.8 s each).
+    reduced: Mutex<Vec<(Vec<usize>, bool, Polyhedron)>>,
 }
+
+/// Most systems [`Problem`] keeps reduced (the oldest goes first).
+const REDUCED_KEPT: usize = 8;
 
 /// The hyperplane search modes: Pluto's two, then a last resort of ours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +87,17 @@ impl<'a> Problem<'a> {
         }
         let bounds = unknowns.bounds(options.coefficient_bound)?;
         let objectives = unknowns.objectives()?;
-        Ok(Problem { scop, graph, options, unknowns, constraints, polys, bounds, objectives })
+        Ok(Problem {
+            scop,
+            graph,
+            options,
+            unknowns,
+            constraints,
+            polys,
+            bounds,
+            objectives,
+            reduced: Mutex::new(Vec::new()),
+        })
     }
 
     /// The coefficient bounds (every unknown `≥ 0`, coefficients and shifts `≤ bound`).
@@ -301,8 +321,17 @@ impl<'p, 'a> State<'p, 'a> {
 
     /// The constraints every hyperplane of the next band must satisfy.
     fn base_constraints(&self, balanced: bool) -> ScheduleResult<Polyhedron> {
+        let edges: Vec<usize> = self.unsatisfied().collect();
+        // Without balance rows among them, the balanced system is the plain one.
+        let balanced = balanced && edges.iter().any(|&e| self.problem.constraints[e].balance.is_some());
+        let kept = |reduced: &mut Vec<(Vec<usize>, bool, Polyhedron)>| {
+            reduced.iter().find(|(k, b, _)| *k == edges && *b == balanced).map(|(_, _, p)| p.clone())
+        };
+        if let Some(p) = kept(&mut lock(&self.problem.reduced)) {
+            return Ok(p);
+        }
         let mut base = self.problem.bounds.clone();
-        for e in self.unsatisfied() {
+        for &e in &edges {
             let c = &self.problem.constraints[e];
             base = base.intersect(&c.legality)?.intersect(&c.bounding)?;
             if balanced {
@@ -313,7 +342,13 @@ impl<'p, 'a> State<'p, 'a> {
         }
         // Fewer rows make every integer program of the band cheaper: exact redundancy removal
         // (one linear program per row) pays for itself several times over.
-        Ok(base.remove_redundancies(&self.options().limits)?)
+        let reduced = base.remove_redundancies(&self.options().limits)?;
+        let mut kept = lock(&self.problem.reduced);
+        if kept.len() >= REDUCED_KEPT {
+            kept.remove(0);
+        }
+        kept.push((edges, balanced, reduced.clone()));
+        Ok(reduced)
     }
 
     /// Finds up to `max` hyperplanes against the same constraints (one band).
@@ -636,4 +671,10 @@ impl<'p, 'a> State<'p, 'a> {
 /// `−v`, checked.
 fn negate(v: &[i64]) -> ScheduleResult<Vec<i64>> {
     v.iter().map(|x| x.checked_neg().ok_or_else(|| crate::error::overflow("linear independence").into())).collect()
+}
+
+/// The lock of [`Problem`]'s kept systems (a panic elsewhere leaves them valid: each entry is
+/// pushed whole).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
