@@ -154,6 +154,8 @@ pub(crate) const SLE: i64 = 3;
 pub(crate) const NE: i64 = 1;
 /// `arith.cmpi` predicate `slt`.
 pub(crate) const SLT: i64 = 2;
+/// `arith.cmpi` predicate `sgt`.
+pub(crate) const SGT: i64 = 4;
 
 /// Values of the loop dimensions (`d_k`, where in scope) and parameters (`s_k`) that index
 /// expressions refer to.

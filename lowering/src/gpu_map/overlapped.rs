@@ -25,7 +25,9 @@
 //! allocates (`memref.alloc`): launch `k` reads one and writes the other, and after an odd
 //! number of launches a copy kernel moves the result back. A written field no apply reads
 //! before writing it (Jacobi's `B = f(A)`) is not loaded at all and needs no second buffer;
-//! a field never written is read in place. Each block writes back only its own tile.
+//! where reads reach past its writer's box, only the points outside the box are loaded
+//! (`FieldPlan::ring_only`): nothing writes them, so they too need no second buffer. A field
+//! never written is read in place. Each block writes back only its own tile.
 
 use std::collections::HashMap;
 
@@ -37,7 +39,7 @@ use stencil_ir::types::Dim;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 
-use super::arith::{binary, index_constant, load, store, ArithIndexer};
+use super::arith::{binary, compare, index_constant, load, store, true_constant, ArithIndexer, SGE, SGT, SLT};
 use super::host::{default_block, HostSide, KernelFunc, LaunchShape, ThreadIds};
 use super::nest::{ApplyBox, NestItem, TimeLoop};
 use super::staging::{StagedField, StagedIndexer};
@@ -192,15 +194,21 @@ pub(super) struct FieldPlan {
     pub loaded: bool,
     /// Written by some apply.
     pub written: bool,
-    /// For a written field that is not loaded: the box its (single) writer covers, where the
-    /// tile's values are valid to write back.
+    /// For a written field that is not loaded, or loaded only around it (`ring_only`): the box
+    /// its (single) writer covers, where the tile's values are valid to write back.
     pub write_box: Option<(Vec<AffineExpr>, Vec<AffineExpr>)>,
+    /// `overlapped` only: loaded only outside `write_box`. The field's single writer covers one
+    /// box and the first apply touching it writes it without reading it, but reads reach past
+    /// the box (PolyBench Jacobi-2D's `B`, read at the boundary by `A = f(B)`): inside, every
+    /// value read was computed in the tile first (as for a field not loaded); outside, nothing
+    /// ever writes, so those values are the field's and are read in place — no second buffer.
+    pub ring_only: bool,
 }
 
 impl FieldPlan {
-    /// Loaded and written: alternates with a second buffer between launches.
+    /// Loaded (wholly) and written: alternates with a second buffer between launches.
     pub fn ping_pong(&self) -> bool {
-        self.loaded && self.written
+        self.loaded && self.written && !self.ring_only
     }
 }
 
@@ -437,6 +445,9 @@ fn field_plans(
         });
         let first_writes = first.is_some_and(|a| a.written == arg && !a.reads.iter().any(|r| r.field == arg));
         let loaded = !(written && same_box && reads_inside && first_writes);
+        // Overlapped tiles load such a field only where reads leave its writer's box (streaming
+        // loads whole planes of a version ring and keeps the plain rule).
+        let ring_only = strategy == "overlapped" && loaded && written && same_box && first_writes;
         let element = field.element_type();
         let bytes = ops::element_bytes(&element).ok_or_else(|| format!("field {name} has no element size"))?;
         plans.push(FieldPlan {
@@ -447,7 +458,8 @@ fn field_plans(
             shape,
             loaded,
             written,
-            write_box: if loaded { None } else { write_box },
+            write_box: if loaded && !ring_only { None } else { write_box },
+            ring_only,
         });
     }
     Ok(plans)
@@ -680,15 +692,48 @@ enum Copy {
     ToGlobal,
 }
 
+/// Whether the box `[lo, hi)` has a point outside the box `[inner_lo, inner_hi)` (an empty
+/// box has none).
+fn outside_box(
+    ir: &mut Ir,
+    at: InsertPoint,
+    (lo, hi): (&[ValueId], &[ValueId]),
+    (inner_lo, inner_hi): (&[ValueId], &[ValueId]),
+    location: &Location,
+) -> ValueId {
+    let mut nonempty: Option<ValueId> = None;
+    let mut leaves: Option<ValueId> = None;
+    for d in 0..lo.len() {
+        let has = compare(ir, at, SLT, lo[d], hi[d], location);
+        let below = compare(ir, at, SLT, lo[d], inner_lo[d], location);
+        let above = compare(ir, at, SGT, hi[d], inner_hi[d], location);
+        let out = binary(ir, at, "arith.ori", below, above, Type::I1, location);
+        nonempty = Some(match nonempty {
+            None => has,
+            Some(n) => binary(ir, at, "arith.andi", n, has, Type::I1, location),
+        });
+        leaves = Some(match leaves {
+            None => out,
+            Some(l) => binary(ir, at, "arith.ori", l, out, Type::I1, location),
+        });
+    }
+    match (nonempty, leaves) {
+        (Some(n), Some(l)) => binary(ir, at, "arith.andi", n, l, Type::I1, location),
+        _ => true_constant(ir, at, location),
+    }
+}
+
 /// Copies the points of the box `[lo, hi)` between a field in global memory and its shared
 /// buffer (whose first element is the field's element `base`), spread over the block's
-/// threads with the innermost coordinate fastest (coalesced).
+/// threads with the innermost coordinate fastest (coalesced); with `skip`, only the points
+/// outside that box.
 #[allow(clippy::too_many_arguments)]
 fn copy_box(
     ir: &mut Ir,
     at: InsertPoint,
     ids: &ThreadIds,
     (lo, hi): (&[ValueId], &[ValueId]),
+    skip: Option<(&[ValueId], &[ValueId])>,
     base: &[ValueId],
     (global, buffer): (ValueId, ValueId),
     direction: Copy,
@@ -696,6 +741,25 @@ fn copy_box(
     location: &Location,
 ) -> Result<(), String> {
     for_each_point(ir, at, ids, lo, hi, location, &mut |ir, at, point| {
+        let at = match skip {
+            Some((skip_lo, skip_hi)) => {
+                let mut outside: Option<ValueId> = None;
+                for d in 0..point.len() {
+                    let below = compare(ir, at, SLT, point[d], skip_lo[d], location);
+                    let above = compare(ir, at, SGE, point[d], skip_hi[d], location);
+                    let out = binary(ir, at, "arith.ori", below, above, Type::I1, location);
+                    outside = Some(match outside {
+                        None => out,
+                        Some(o) => binary(ir, at, "arith.ori", o, out, Type::I1, location),
+                    });
+                }
+                match outside {
+                    Some(o) => ops::scf_if(ir, at, o, location),
+                    None => at,
+                }
+            }
+            None => at,
+        };
         let local: Vec<ValueId> =
             point.iter().zip(base).map(|(&p, &b)| binary(ir, at, "arith.subi", p, b, Type::Index, location)).collect();
         let (from, from_index, to, to_index) = match direction {
@@ -761,7 +825,22 @@ fn build_tile_kernel(
             hi.push(binary(ir, at, "arith.minsi", end, size[d], Type::Index, location));
         }
         let source = kernel.args[&f.arg];
-        copy_box(ir, at, &ids, (&lo, &hi), &base, (source, buffer), Copy::ToShared, &f.element, location)?;
+        match (&f.write_box, f.ring_only) {
+            (Some((wl, wh)), true) => {
+                // Only the points outside the writer's box, and only in tiles whose box leaves
+                // it (uniform over the block: most tiles skip the load).
+                let wl = values(ir, at, wl, &kernel.params, location)?;
+                let wh = values(ir, at, wh, &kernel.params, location)?;
+                let leaves = outside_box(ir, at, (&lo, &hi), (&wl, &wh), location);
+                let body = ops::scf_if(ir, at, leaves, location);
+                let ring = Some((&wl[..], &wh[..]));
+                let copy = (source, buffer);
+                copy_box(ir, body, &ids, (&lo, &hi), ring, &base, copy, Copy::ToShared, &f.element, location)?;
+            }
+            _ => {
+                copy_box(ir, at, &ids, (&lo, &hi), None, &base, (source, buffer), Copy::ToShared, &f.element, location)?
+            }
+        }
     }
     ops::barrier(ir, at, location);
     // 2. The time steps.
@@ -833,7 +912,7 @@ fn build_tile_kernel(
             hi.push(h);
         }
         let target = plan.destination(kernel, f);
-        copy_box(ir, at, &ids, (&lo, &hi), &base, (target, buffer), Copy::ToGlobal, &f.element, location)?;
+        copy_box(ir, at, &ids, (&lo, &hi), None, &base, (target, buffer), Copy::ToGlobal, &f.element, location)?;
     }
     Ok(())
 }
