@@ -708,18 +708,20 @@ fn outside_box(
         let below = compare(ir, at, SLT, lo[d], inner_lo[d], location);
         let above = compare(ir, at, SGT, hi[d], inner_hi[d], location);
         let out = binary(ir, at, "arith.ori", below, above, Type::I1, location);
-        nonempty = Some(match nonempty {
-            None => has,
-            Some(n) => binary(ir, at, "arith.andi", n, has, Type::I1, location),
-        });
-        leaves = Some(match leaves {
-            None => out,
-            Some(l) => binary(ir, at, "arith.ori", l, out, Type::I1, location),
-        });
+        nonempty = Some(join(ir, at, "arith.andi", nonempty, has, location));
+        leaves = Some(join(ir, at, "arith.ori", leaves, out, location));
     }
     match (nonempty, leaves) {
         (Some(n), Some(l)) => binary(ir, at, "arith.andi", n, l, Type::I1, location),
         _ => true_constant(ir, at, location),
+    }
+}
+
+/// `value`, or `acc op value` (`arith.andi`, `arith.ori`) after the first.
+fn join(ir: &mut Ir, at: InsertPoint, op: &str, acc: Option<ValueId>, value: ValueId, location: &Location) -> ValueId {
+    match acc {
+        None => value,
+        Some(a) => binary(ir, at, op, a, value, Type::I1, location),
     }
 }
 
@@ -748,10 +750,7 @@ fn copy_box(
                     let below = compare(ir, at, SLT, point[d], skip_lo[d], location);
                     let above = compare(ir, at, SGE, point[d], skip_hi[d], location);
                     let out = binary(ir, at, "arith.ori", below, above, Type::I1, location);
-                    outside = Some(match outside {
-                        None => out,
-                        Some(o) => binary(ir, at, "arith.ori", o, out, Type::I1, location),
-                    });
+                    outside = Some(join(ir, at, "arith.ori", outside, out, location));
                 }
                 match outside {
                     Some(o) => ops::scf_if(ir, at, o, location),
