@@ -69,6 +69,11 @@ pub(super) trait TemporalTiles {
     fn check_time_tile(&self, time_tile: i64, applies: usize) -> Result<(), String>;
     /// The tile (points per block along each dimension, outermost first) without `tile=…`.
     fn default_tile(&self, rank: usize) -> Vec<i64>;
+    /// Whether its kernel can load a field only outside its writer's box
+    /// ([`FieldPlan::ring_only`]); otherwise such a field is loaded whole and double-buffered.
+    fn loads_rings(&self) -> bool {
+        false
+    }
     /// The dimensions whose tile size the shared memory depends on (halved, without `tile=…`,
     /// until one time step fits).
     fn shared_dims(&self, rank: usize) -> std::ops::Range<usize>;
@@ -135,6 +140,10 @@ impl TemporalTiles for Overlapped {
         "overlapped"
     }
 
+    fn loads_rings(&self) -> bool {
+        true
+    }
+
     fn check_rank(&self, _rank: usize) -> Result<(), String> {
         Ok(())
     }
@@ -197,7 +206,7 @@ pub(super) struct FieldPlan {
     /// For a written field that is not loaded, or loaded only around it (`ring_only`): the box
     /// its (single) writer covers, where the tile's values are valid to write back.
     pub write_box: Option<(Vec<AffineExpr>, Vec<AffineExpr>)>,
-    /// `overlapped` only: loaded only outside `write_box`. The field's single writer covers one
+    /// Loaded only outside `write_box` (where the strategy can: `TemporalTiles::loads_rings`). The field's single writer covers one
     /// box and the first apply touching it writes it without reading it, but reads reach past
     /// the box (PolyBench Jacobi-2D's `B`, read at the boundary by `A = f(B)`): inside, every
     /// value read was computed in the tile first (as for a field not loaded); outside, nothing
@@ -310,7 +319,7 @@ impl Plan {
             (0..applies.len()).map(|k| (0..rank).map(|d| sum(&rows[k + 1..], d)).collect()).collect()
         };
         let (after_lo, after_hi) = (after(&reach_lo), after(&reach_hi));
-        let fields = field_plans(ir, program, &applies, rank, strategy)?;
+        let fields = field_plans(ir, program, &applies, rank, strategy, layout.loads_rings())?;
         let mut plan = Plan {
             rank,
             time,
@@ -397,6 +406,7 @@ fn field_plans(
     applies: &[ApplyBox],
     rank: usize,
     strategy: &str,
+    loads_rings: bool,
 ) -> Result<Vec<FieldPlan>, String> {
     let params = ProgramParams::of(ir, program);
     let names = stencil_dialects::stencil::program_arg_names(ir, program);
@@ -445,9 +455,9 @@ fn field_plans(
         });
         let first_writes = first.is_some_and(|a| a.written == arg && !a.reads.iter().any(|r| r.field == arg));
         let loaded = !(written && same_box && reads_inside && first_writes);
-        // Overlapped tiles load such a field only where reads leave its writer's box (streaming
-        // loads whole planes of a version ring and keeps the plain rule).
-        let ring_only = strategy == "overlapped" && loaded && written && same_box && first_writes;
+        // Where the kernel can, such a field is loaded only where reads leave its writer's box
+        // (overlapped tiles; streaming loads whole planes into its version rings).
+        let ring_only = loads_rings && loaded && written && same_box && first_writes;
         let element = field.element_type();
         let bytes = ops::element_bytes(&element).ok_or_else(|| format!("field {name} has no element size"))?;
         plans.push(FieldPlan {
