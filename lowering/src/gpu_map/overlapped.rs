@@ -206,11 +206,12 @@ pub(super) struct FieldPlan {
     /// For a written field that is not loaded, or loaded only around it (`ring_only`): the box
     /// its (single) writer covers, where the tile's values are valid to write back.
     pub write_box: Option<(Vec<AffineExpr>, Vec<AffineExpr>)>,
-    /// Loaded only outside `write_box` (where the strategy can: `TemporalTiles::loads_rings`). The field's single writer covers one
-    /// box and the first apply touching it writes it without reading it, but reads reach past
-    /// the box (PolyBench Jacobi-2D's `B`, read at the boundary by `A = f(B)`): inside, every
-    /// value read was computed in the tile first (as for a field not loaded); outside, nothing
-    /// ever writes, so those values are the field's and are read in place — no second buffer.
+    /// Loaded only outside `write_box` (where the strategy can: `TemporalTiles::loads_rings`).
+    /// The field's single writer covers one box and the first apply touching it writes it
+    /// without reading it, but reads reach past the box (PolyBench Jacobi-2D's `B`, read at
+    /// the boundary by `A = f(B)`): inside, every value read was computed in the tile first (as
+    /// for a field not loaded); outside, nothing ever writes, so those values are the field's
+    /// and are read in place — no second buffer.
     pub ring_only: bool,
 }
 
