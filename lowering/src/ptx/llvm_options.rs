@@ -22,9 +22,9 @@
 //!
 //! LLVM exits the process when an option is given twice, so the flags are applied once per
 //! process ([`configure`]), by a program that owns LLVM — our binaries, at start-up. The
-//! library never applies them on its own: a program that embeds it and sets LLVM options
-//! itself keeps LLVM's defaults unless it calls [`configure`] (with its own options not among
-//! these), and then compiles the PTX our binaries do.
+//! library never applies them on its own: a program that embeds it compiles with LLVM's
+//! defaults (the PTX our binaries compile without these flags) unless it calls [`configure`]
+//! itself, once, and only if it does not set these LLVM options on its own.
 
 #[cfg(feature = "mlir")]
 use std::ffi::{c_char, c_int, CString};
