@@ -41,42 +41,41 @@ fn most_registers(ptxas: &Ptxas, ptx: &str) -> u32 {
     report.kernels().filter_map(|k| k.registers).max().expect("a kernel with registers")
 }
 
-/// The most registers any kernel of `jacobi-3d-27pt`'s default mapping (streaming with
-/// prefetch) takes at 32-bit `index`, compiled with `flags`.
-fn streaming_registers(ptxas: &Ptxas, flags: &[&str]) -> u32 {
-    most_registers(ptxas, &ptx_of("jacobi-3d-27pt", "builtin.module(gpu-map{strategy=auto},canonicalize,cse)", flags))
+/// `jacobi-3d-27pt`'s default mapping (streaming with prefetch).
+const STREAMING: &str = "builtin.module(gpu-map{strategy=auto},canonicalize,cse)";
+
+/// Asserts that `flag` takes registers off the streaming kernel of `jacobi-3d-27pt` (32-bit
+/// `index`): the most any of its kernels takes, with and without it.
+fn flag_takes_registers_off_the_streaming_kernel(ptxas: &Ptxas, flag: &str) {
+    let with = most_registers(ptxas, &ptx_of("jacobi-3d-27pt", STREAMING, &[]));
+    let flagged = most_registers(ptxas, &ptx_of("jacobi-3d-27pt", STREAMING, &[flag]));
+    println!("jacobi-3d-27pt streaming kernel: {with} registers, {flagged} with {flag}");
+    assert!(flagged < with, "{flag}: {flagged} registers, not fewer than {with}");
 }
 
 /// Measured with ptxas 12.9: 105 registers with loop strength reduction, 48 without.
 #[test]
 fn disabling_loop_strength_reduction_takes_registers_off_the_streaming_kernel() {
     let Some(ptxas) = Ptxas::find_for_checks() else { return };
-    let with = streaming_registers(&ptxas, &[]);
-    let without = streaming_registers(&ptxas, &["--disable-lsr"]);
-    println!("jacobi-3d-27pt streaming kernel: {with} registers with LSR, {without} without");
-    assert!(without < with, "--disable-lsr: {without} registers, not fewer than {with}");
+    flag_takes_registers_off_the_streaming_kernel(&ptxas, "--disable-lsr");
 }
 
 /// Measured with ptxas 12.9: 105 registers with 64-bit shared pointers, 62 with 32-bit ones,
 /// whose addresses are single 32-bit registers in the PTX.
 #[test]
 fn short_pointers_address_shared_memory_with_32_bit_registers() {
-    let pipeline = "builtin.module(gpu-map{strategy=auto},canonicalize,cse)";
     let shared_addresses = |ptx: &str| -> Vec<String> {
         ptx.lines()
             .filter(|l| l.trim_start().starts_with("ld.shared"))
             .filter_map(|l| l.split('[').nth(1).map(|a| a.split(['+', ']']).next().unwrap_or("").to_string()))
             .collect()
     };
-    let long = shared_addresses(&ptx_of("jacobi-3d-27pt", pipeline, &[]));
-    let short = shared_addresses(&ptx_of("jacobi-3d-27pt", pipeline, &["--short-pointers"]));
+    let long = shared_addresses(&ptx_of("jacobi-3d-27pt", STREAMING, &[]));
+    let short = shared_addresses(&ptx_of("jacobi-3d-27pt", STREAMING, &["--short-pointers"]));
     assert!(!long.is_empty() && long.iter().all(|a| a.starts_with("%rd")), "64-bit addresses expected: {long:?}");
     assert!(!short.is_empty() && short.iter().all(|a| a.starts_with("%r") && !a.starts_with("%rd")), "{short:?}");
     let Some(ptxas) = Ptxas::find_for_checks() else { return };
-    let with = streaming_registers(&ptxas, &[]);
-    let without = streaming_registers(&ptxas, &["--short-pointers"]);
-    println!("jacobi-3d-27pt streaming kernel: {with} registers with 64-bit shared pointers, {without} with 32-bit");
-    assert!(without < with, "--short-pointers: {without} registers, not fewer than {with}");
+    flag_takes_registers_off_the_streaming_kernel(&ptxas, "--short-pointers");
 }
 
 #[test]

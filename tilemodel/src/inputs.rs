@@ -194,6 +194,11 @@ impl TileInputs {
         self.sizes.iter().map(|&s| s as u64).product()
     }
 
+    /// The [`WavefrontClass`]es of this tile's inter-tile wavefronts (made once).
+    pub fn wavefront_classes(&self) -> &[WavefrontClass] {
+        self.wavefront_sums.classes(&self.inter)
+    }
+
     /// Intra-tile wavefront steps of a full tile.
     pub fn steps(&self) -> usize {
         self.points.len()

@@ -147,7 +147,7 @@ impl PrajapatiParts {
         let key = [PRAJAPATI_ROUNDS, k, p, warps, needed.to_bits()];
         let [rounds, overlapped, slowed] = layout.tile.wavefront_sums.get_or(key, || {
             let (mut rounds, mut overlapped, mut slowed) = (0u64, 0u64, 0.0f64);
-            for class in layout.tile.wavefront_sums.classes(&layout.tile.inter) {
+            for class in layout.tile.wavefront_classes() {
                 let (w, times) = (class.tiles, class.count);
                 let ki = k.min(w.div_ceil(p)).max(1);
                 let r = w.div_ceil(ki).div_ceil(p);

@@ -139,7 +139,7 @@ const THESIS_CRITICAL_TILES: u64 = 1;
 /// block, `needed` warps per SM for full issue.
 fn critical_sums(layout: &LayoutInputs<'_>, b: u64, p: u64, warps: f64, needed: f64) -> [f64; 3] {
     let mut c = CriticalTiles { border: 0.0, work: 0.0, copies: 0.0 };
-    for class in layout.tile.wavefront_sums.classes(&layout.tile.inter) {
+    for class in layout.tile.wavefront_classes() {
         let (n, full, times) = (class.tiles, class.full, class.count as f64);
         let bp = b * p;
         let rounds = n.div_ceil(bp);
