@@ -22,9 +22,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu import find_ptxas  # noqa: E402
+from gpu import ROOT, find_ptxas  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 AUTO = "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto},canonicalize,cse)"
 STRATEGY = "builtin.module(gpu-map{strategy=auto},canonicalize,cse)"
 BENCH_2D = "--param=N=16384 --param=M=16384 --param=T=50"
