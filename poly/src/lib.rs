@@ -74,6 +74,7 @@ pub mod limits;
 pub mod lp;
 mod parse;
 pub mod polyhedron;
+mod redundancy;
 pub mod schedule;
 pub mod scop;
 pub mod space;

@@ -74,6 +74,49 @@ impl System {
         Ok(())
     }
 
+    /// Adds every `eq = 0` then every `ineq ≥ 0` (normalised), as [`System::push_eq`] and
+    /// [`System::push_ineq`] one by one would, with one hash lookup per row instead of a scan
+    /// of the rows so far (intersections of hundreds of dependence systems).
+    pub fn extend<'a>(
+        &mut self,
+        eqs: impl IntoIterator<Item = &'a AffineForm>,
+        ineqs: impl IntoIterator<Item = &'a AffineForm>,
+    ) -> Result<()> {
+        let mut seen: std::collections::HashSet<AffineForm> = self.eqs.iter().cloned().collect();
+        for f in eqs {
+            self.check(f)?;
+            if self.empty {
+                return Ok(());
+            }
+            match normalize_equality(f, self.sem)? {
+                Normalized::Tautology => {}
+                Normalized::Contradiction => self.set_empty(),
+                Normalized::Form(g) => {
+                    if seen.insert(g.clone()) {
+                        self.eqs.push(g);
+                    }
+                }
+            }
+        }
+        let mut seen: std::collections::HashSet<AffineForm> = self.ineqs.iter().cloned().collect();
+        for f in ineqs {
+            self.check(f)?;
+            if self.empty {
+                return Ok(());
+            }
+            match normalize_inequality(f, self.sem)? {
+                Normalized::Tautology => {}
+                Normalized::Contradiction => self.set_empty(),
+                Normalized::Form(g) => {
+                    if seen.insert(g.clone()) {
+                        self.ineqs.push(g);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Syntactic redundancy removal: of parallel inequalities keep the tightest, turn
     /// `f ≥ 0 ∧ −f ≥ 0` into `f = 0`, detect `f ≥ 1 ∧ −f ≥ 0` contradictions, drop inequalities
     /// implied by an equality with the same normal. Keeps first-occurrence order.
@@ -164,11 +207,27 @@ impl System {
     }
 
     /// Removes inequalities implied (over the rationals) by the others plus `context`
-    /// inequalities, with at most `limits.max_redundancy_checks` linear programs. An inequality
-    /// `f ≥ 0` is redundant iff `min f ≥ 0` over the rest. Exact; once the budget is spent the
-    /// remaining inequalities are simply kept.
+    /// inequalities. Exact: the set is unchanged, and every inequality kept is needed unless a
+    /// budget ran out. Large systems go through Clarkson's algorithm
+    /// ([`crate::redundancy`]: programs over the rows found needed so far), the others and
+    /// those without a point in their relative interior through
+    /// [`System::remove_redundant_plain`].
     pub fn remove_redundant(&mut self, context: &[AffineForm], limits: &Limits) -> Result<()> {
         self.dedupe()?;
+        if !self.empty
+            && self.ineqs.len() > crate::redundancy::CLARKSON_MIN_ROWS
+            && crate::redundancy::remove_redundant_clarkson(self, context, limits)?
+        {
+            return Ok(());
+        }
+        self.remove_redundant_plain(context, limits)
+    }
+
+    /// The plain method: one linear program per inequality over all the others, at most
+    /// `limits.max_redundancy_checks` of them. An inequality `f ≥ 0` is redundant iff
+    /// `min f ≥ 0` over the rest; once the budget is spent the remaining inequalities are
+    /// simply kept.
+    pub(crate) fn remove_redundant_plain(&mut self, context: &[AffineForm], limits: &Limits) -> Result<()> {
         let mut checks = 0usize;
         let mut i = 0;
         while i < self.ineqs.len() && !self.empty {
@@ -202,7 +261,7 @@ impl System {
     /// change of `c`. Without inequality `i` the set would then be unbounded in that direction,
     /// so `i` is not redundant — no LP needed. (After [`crate::Polyhedron::canonicalize`]'s
     /// echelon step every pivot column is private.)
-    fn sole_bound(&self, i: usize, context: &[AffineForm]) -> bool {
+    pub(crate) fn sole_bound(&self, i: usize, context: &[AffineForm]) -> bool {
         let f = &self.ineqs[i];
         let mentions = |col: usize| -> usize {
             self.eqs.iter().chain(&self.ineqs).chain(context).filter(|g| g.coeff(col) != 0).count()

@@ -94,30 +94,12 @@ impl Polyhedron {
 
 /// Whether some rational point of `sys ∩ context` satisfies every inequality of `sys`
 /// strictly — then none of them is an implicit equality (the average of points that are
-/// strictly inside each one is strictly inside all). One LP: maximise `ε ≤ 1` subject to
-/// `f_i ≥ ε`.
+/// strictly inside each one is strictly inside all).
 fn has_strict_interior(sys: &System, context: &[AffineForm], limits: &Limits) -> Result<bool> {
     if sys.ineqs.is_empty() {
         return Ok(true);
     }
-    let n = sys.n + 1;
-    let widen = |f: &AffineForm, eps: i64| -> Result<AffineForm> {
-        let mapping: Vec<usize> = (0..sys.n).collect();
-        let mut g = f.remap(n, &mapping)?;
-        g.set_coeff(sys.n, eps);
-        Ok(g)
-    };
-    let eqs = sys.eqs.iter().map(|e| widen(e, 0)).collect::<Result<Vec<_>>>()?;
-    let mut ineqs = sys.ineqs.iter().map(|f| widen(f, -1)).collect::<Result<Vec<_>>>()?;
-    for f in context {
-        ineqs.push(widen(f, 0)?);
-    }
-    ineqs.push(AffineForm::from_terms(n, &[(sys.n, -1)], 1)?);
-    let objective = AffineForm::from_terms(n, &[(sys.n, -1)], 0)?;
-    Ok(match crate::lp::simplex::solve(n, &eqs, &[&ineqs], Some(&objective), limits)? {
-        crate::lp::simplex::LpOutcome::Optimal { value, .. } => value.numerator() < 0,
-        _ => false,
-    })
+    Ok(crate::redundancy::strict_interior_point(sys, context, limits)?.is_some())
 }
 
 /// The context as inequalities (equalities as opposite pairs).

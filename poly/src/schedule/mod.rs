@@ -62,7 +62,7 @@ mod error;
 mod false_deps;
 mod legality;
 mod options;
-mod ortho;
+pub(crate) mod ortho;
 mod pluto;
 mod reversal;
 mod transformation;

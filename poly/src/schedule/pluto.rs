@@ -330,16 +330,15 @@ impl<'p, 'a> State<'p, 'a> {
         if let Some(p) = kept(&mut lock(&self.problem.reduced)) {
             return Ok(p);
         }
-        let mut base = self.problem.bounds.clone();
+        let mut parts: Vec<&Polyhedron> = Vec::new();
         for &e in &edges {
             let c = &self.problem.constraints[e];
-            base = base.intersect(&c.legality)?.intersect(&c.bounding)?;
+            parts.extend([&c.legality, &c.bounding]);
             if balanced {
-                if let Some(b) = &c.balance {
-                    base = base.intersect(b)?;
-                }
+                parts.extend(&c.balance);
             }
         }
+        let base = self.problem.bounds.intersect_all(&parts)?;
         // Fewer rows make every integer program of the band cheaper: exact redundancy removal
         // (one linear program per row) pays for itself several times over.
         let reduced = base.remove_redundancies(&self.options().limits)?;
