@@ -106,6 +106,16 @@ pub(crate) fn user_advice(e: &ScheduleError) -> String {
         ScheduleError::TooManyRows { limit } => {
             format!("the schedule needs more than {limit} rows (the scheduler's limit); try poly-schedule{{fuse=none}}")
         }
+        ScheduleError::Poly(stencil_poly::PolyError::LimitExceeded {
+            limit: "max_independence_cases", value, ..
+        }) => {
+            format!(
+                "no linearly independent hyperplane was found without trying more than {value} combinations of \
+                 one half-space per statement (the exact scheduler's limit): the program has too many statements, \
+                 or statements too alike, for it; run the program in its own order (poly-codegen, or gpu-map \
+                 without poly-schedule), or, for a program stencil-mlsor rewrote, gpu-map{{strategy=mlsor}}"
+            )
+        }
         other => other.to_string(),
     }
 }
