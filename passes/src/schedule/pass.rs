@@ -112,8 +112,9 @@ pub(crate) fn user_advice(e: &ScheduleError) -> String {
             format!(
                 "no linearly independent hyperplane was found without trying more than {value} combinations of \
                  one half-space per statement (the exact scheduler's limit): the program has too many statements, \
-                 or statements too alike, for it; run the program in its own order (poly-codegen, or gpu-map \
-                 without poly-schedule), or, for a program stencil-mlsor rewrote, gpu-map{{strategy=mlsor}}"
+                 or statements too alike, for it; try poly-schedule{{intra-balance=false}} (no balanced first \
+                 row), run the program in its own order (poly-codegen, or gpu-map without poly-schedule), or, \
+                 for a program stencil-mlsor rewrote, map it with gpu-map{{strategy=mlsor}}"
             )
         }
         other => other.to_string(),

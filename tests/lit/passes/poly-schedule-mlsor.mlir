@@ -5,7 +5,7 @@
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(stencil-recognize-sor,stencil-mlsor,poly-schedule)' 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(stencil-recognize-sor,stencil-mlsor,gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=MAPPED
 
-// REFUSED: error: 'stencil.program' op scheduling failed: no linearly independent hyperplane was found without trying more than 4096 combinations of one half-space per statement (the exact scheduler's limit): {{.*}} run the program in its own order (poly-codegen, or gpu-map without poly-schedule), or, for a program stencil-mlsor rewrote, gpu-map{strategy=mlsor}
+// REFUSED: error: 'stencil.program' op scheduling failed: no linearly independent hyperplane was found without trying more than 4096 combinations of one half-space per statement (the exact scheduler's limit): {{.*}} try poly-schedule{intra-balance=false} (no balanced first row), run the program in its own order (poly-codegen, or gpu-map without poly-schedule), or, for a program stencil-mlsor rewrote, map it with gpu-map{strategy=mlsor}
 
 // MAPPED: gpu.launch_func
 
