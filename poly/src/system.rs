@@ -1,11 +1,28 @@
 //! Constraint systems: the raw equalities and inequalities behind a polyhedron, with
 //! normalisation and syntactic / LP-based redundancy removal.
 
+use std::collections::HashSet;
+
 use crate::affine::AffineForm;
 use crate::constraint::{normalize_equality, normalize_inequality, Normalized, Semantics};
 use crate::error::{PolyError, Result};
 use crate::limits::Limits;
 use crate::lp::simplex::{solve, LpOutcome};
+
+/// Which list a constraint goes to.
+#[derive(Copy, Clone)]
+enum Kind {
+    Equality,
+    Inequality,
+}
+
+/// How [`System::push`] knows whether a constraint is there already.
+enum Seen<'a> {
+    /// By scanning its list.
+    InList,
+    /// By a set of the list's rows, kept up to date.
+    InSet(&'a mut HashSet<AffineForm>),
+}
 
 /// `{x : eq(x) = 0 ∀eq, ineq(x) ≥ 0 ∀ineq}` over `n` columns, read over the integers or the
 /// rationals (which only changes how constraints are normalised).
@@ -40,38 +57,12 @@ impl System {
 
     /// Adds `f = 0` (normalised).
     pub fn push_eq(&mut self, f: &AffineForm) -> Result<()> {
-        self.check(f)?;
-        if self.empty {
-            return Ok(());
-        }
-        match normalize_equality(f, self.sem)? {
-            Normalized::Tautology => {}
-            Normalized::Contradiction => self.set_empty(),
-            Normalized::Form(g) => {
-                if !self.eqs.contains(&g) {
-                    self.eqs.push(g);
-                }
-            }
-        }
-        Ok(())
+        self.push(Kind::Equality, f, Seen::InList)
     }
 
     /// Adds `f ≥ 0` (normalised).
     pub fn push_ineq(&mut self, f: &AffineForm) -> Result<()> {
-        self.check(f)?;
-        if self.empty {
-            return Ok(());
-        }
-        match normalize_inequality(f, self.sem)? {
-            Normalized::Tautology => {}
-            Normalized::Contradiction => self.set_empty(),
-            Normalized::Form(g) => {
-                if !self.ineqs.contains(&g) {
-                    self.ineqs.push(g);
-                }
-            }
-        }
-        Ok(())
+        self.push(Kind::Inequality, f, Seen::InList)
     }
 
     /// Adds every `eq = 0` then every `ineq ≥ 0` (normalised), as [`System::push_eq`] and
@@ -82,35 +73,42 @@ impl System {
         eqs: impl IntoIterator<Item = &'a AffineForm>,
         ineqs: impl IntoIterator<Item = &'a AffineForm>,
     ) -> Result<()> {
-        let mut seen: std::collections::HashSet<AffineForm> = self.eqs.iter().cloned().collect();
+        let mut seen: HashSet<AffineForm> = self.eqs.iter().cloned().collect();
         for f in eqs {
-            self.check(f)?;
-            if self.empty {
-                return Ok(());
-            }
-            match normalize_equality(f, self.sem)? {
-                Normalized::Tautology => {}
-                Normalized::Contradiction => self.set_empty(),
-                Normalized::Form(g) => {
-                    if seen.insert(g.clone()) {
-                        self.eqs.push(g);
-                    }
-                }
-            }
+            self.push(Kind::Equality, f, Seen::InSet(&mut seen))?;
         }
-        let mut seen: std::collections::HashSet<AffineForm> = self.ineqs.iter().cloned().collect();
+        let mut seen: HashSet<AffineForm> = self.ineqs.iter().cloned().collect();
         for f in ineqs {
-            self.check(f)?;
-            if self.empty {
-                return Ok(());
-            }
-            match normalize_inequality(f, self.sem)? {
-                Normalized::Tautology => {}
-                Normalized::Contradiction => self.set_empty(),
-                Normalized::Form(g) => {
-                    if seen.insert(g.clone()) {
-                        self.ineqs.push(g);
-                    }
+            self.push(Kind::Inequality, f, Seen::InSet(&mut seen))?;
+        }
+        Ok(())
+    }
+
+    /// Adds `f` normalised as a constraint of `kind`, unless it is a tautology, already there
+    /// (`seen`) or a contradiction (then the system becomes empty).
+    fn push(&mut self, kind: Kind, f: &AffineForm, seen: Seen<'_>) -> Result<()> {
+        self.check(f)?;
+        if self.empty {
+            return Ok(());
+        }
+        let normalized = match kind {
+            Kind::Equality => normalize_equality(f, self.sem)?,
+            Kind::Inequality => normalize_inequality(f, self.sem)?,
+        };
+        match normalized {
+            Normalized::Tautology => {}
+            Normalized::Contradiction => self.set_empty(),
+            Normalized::Form(g) => {
+                let rows = match kind {
+                    Kind::Equality => &mut self.eqs,
+                    Kind::Inequality => &mut self.ineqs,
+                };
+                let fresh = match seen {
+                    Seen::InList => !rows.contains(&g),
+                    Seen::InSet(set) => set.insert(g.clone()),
+                };
+                if fresh {
+                    rows.push(g);
                 }
             }
         }
