@@ -213,7 +213,8 @@ fn tight_rows(sys: &System, z: &Scaled) -> Option<Vec<bool>> {
 /// algorithm (module documentation). Returns `false`, leaving `sys` as it was, when no point
 /// of the set in its relative interior is found (the caller then uses the plain method).
 /// Candidates whose crossing is not conclusive take the plain test, and those count against
-/// `limits.max_redundancy_checks`; once it is spent such candidates are kept.
+/// `limits.max_redundancy_checks`; once it is spent such candidates are kept. `sys` changes
+/// only when it returns `true`: an error leaves it as it was.
 pub(crate) fn remove_redundant_clarkson(sys: &mut System, context: &[AffineForm], limits: &Limits) -> Result<bool> {
     let Some(inside) = relative_interior(sys, context, limits)? else { return Ok(false) };
     let basis = hull_basis(sys, &inside.tight);

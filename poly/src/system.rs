@@ -212,11 +212,14 @@ impl System {
     /// [`System::remove_redundant_plain`].
     pub fn remove_redundant(&mut self, context: &[AffineForm], limits: &Limits) -> Result<()> {
         self.dedupe()?;
-        if !self.empty
-            && self.ineqs.len() > crate::redundancy::CLARKSON_MIN_ROWS
-            && crate::redundancy::remove_redundant_clarkson(self, context, limits)?
-        {
-            return Ok(());
+        if !self.empty && self.ineqs.len() > crate::redundancy::CLARKSON_MIN_ROWS {
+            // It changes the system only when it succeeds; where its programs fail (a limit,
+            // overflow) the plain method decides, as it did before.
+            match crate::redundancy::remove_redundant_clarkson(self, context, limits) {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                Err(e) => tracing::debug!(error = %e, "Clarkson's redundancy removal failed; the plain method runs"),
+            }
         }
         self.remove_redundant_plain(context, limits)
     }
