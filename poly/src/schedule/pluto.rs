@@ -340,7 +340,8 @@ impl<'p, 'a> State<'p, 'a> {
         }
         let base = self.problem.bounds.intersect_all(&parts)?;
         // Fewer rows make every integer program of the band cheaper: exact redundancy removal
-        // (one linear program per row) pays for itself several times over.
+        // (linear programs; over the rows found needed only, for large systems) pays for itself
+        // several times over.
         let reduced = base.remove_redundancies(&self.options().limits)?;
         let mut kept = lock(&self.problem.reduced);
         if kept.len() >= REDUCED_KEPT {
