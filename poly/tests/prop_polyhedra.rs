@@ -50,6 +50,17 @@ fn limits() -> Limits {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
+    /// `intersect_all` is the chain of `intersect`s, row for row (the scheduler relies on it to
+    /// build the same systems in linear time).
+    #[test]
+    fn intersect_all_is_the_chain_of_intersections(parts in proptest::collection::vec(polytope(2, 2), 1..=4)) {
+        let polyhedra: Vec<Polyhedron> = parts.iter().map(RandomPolytope::polyhedron).collect();
+        let first = Polyhedron::universe(Space::anonymous(2));
+        let chained = polyhedra.iter().try_fold(first.clone(), |p, q| p.intersect(q)).unwrap();
+        let refs: Vec<&Polyhedron> = polyhedra.iter().collect();
+        prop_assert_eq!(first.intersect_all(&refs).unwrap(), chained);
+    }
+
     /// Fourier–Motzkin: the integer projection ⊆ FM result ⊆ rational projection, with
     /// equality when the elimination reports itself exact.
     #[test]
