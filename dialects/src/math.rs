@@ -175,7 +175,7 @@ fn fold_math(ir: &Ir, op: OpId, consts: &[Option<Attribute>]) -> Option<FoldResu
         Type::Float(kind) => {
             let args: Vec<f64> =
                 consts.iter().map(|c| c.as_ref().and_then(Attribute::as_float)).collect::<Option<_>>()?;
-            Attribute::Float { value: eval_float(name, &args, kind)?, kind }
+            Attribute::float(eval_float(name, &args, kind)?, kind)
         }
         _ => {
             let w = int_width(&ty)?;

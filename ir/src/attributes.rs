@@ -164,6 +164,17 @@ pub fn remove_named(list: &mut Vec<NamedAttribute>, name: &str) -> Option<Attrib
 }
 
 impl Attribute {
+    /// `value : kind`, rounded to the format (to nearest, overflowing to an infinity) as MLIR
+    /// rounds a decimal literal: narrow formats are held as their `f32` values, so that what
+    /// is printed parses back to the same attribute.
+    pub fn float(value: f64, kind: FloatKind) -> Self {
+        let value = match kind {
+            FloatKind::F64 => value,
+            FloatKind::F32 | FloatKind::F16 | FloatKind::BF16 => f64::from(value as f32),
+        };
+        Attribute::Float { value, kind }
+    }
+
     /// `value : i64`.
     pub fn i64(value: i64) -> Self {
         Attribute::Integer { value: value.into(), ty: Type::I64 }

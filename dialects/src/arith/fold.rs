@@ -54,7 +54,7 @@ fn float_value(a: &Attribute) -> Option<f64> {
 
 /// A float constant of format `kind`.
 fn float_attr(value: f64, kind: FloatKind) -> Attribute {
-    Attribute::Float { value, kind }
+    Attribute::float(value, kind)
 }
 
 fn constant(a: Attribute) -> Option<FoldResult> {

@@ -200,7 +200,7 @@ impl ProgramBuilder {
             return Err(BuildError::Name(format!("'{name}' is declared twice")));
         }
         if let Some(value) = default {
-            set_named(&mut self.defaults, name, Attribute::Float { value, kind: element.kind() });
+            set_named(&mut self.defaults, name, Attribute::float(value, element.kind()));
         }
         self.args.push((name.to_string(), element.ty()));
         Ok(Scalar { index: self.args.len() - 1 })
@@ -503,7 +503,7 @@ impl ApplyBuilder<'_> {
     /// `arith.constant value : element`.
     pub fn constant(&mut self, value: f64, element: Element) -> ValueId {
         let mut state = OperationState::new("arith.constant", self.location.clone());
-        state.add_property("value", Attribute::Float { value, kind: element.kind() });
+        state.add_property("value", Attribute::float(value, element.kind()));
         state.result_types.push(element.ty());
         self.build(state)
     }

@@ -117,8 +117,8 @@ enum DefaultLiteral {
 /// if the literal is not a value of that type.
 fn scalar_default_attr(literal: DefaultLiteral, ty: &Type) -> Option<Attribute> {
     match (literal, ty) {
-        (DefaultLiteral::Float(v), Type::Float(kind)) => Some(Attribute::Float { value: v, kind: *kind }),
-        (DefaultLiteral::Integer(v), Type::Float(kind)) => Some(Attribute::Float { value: v as f64, kind: *kind }),
+        (DefaultLiteral::Float(v), Type::Float(kind)) => Some(Attribute::float(v, *kind)),
+        (DefaultLiteral::Integer(v), Type::Float(kind)) => Some(Attribute::float(v as f64, *kind)),
         (DefaultLiteral::Integer(v @ (0 | 1)), Type::Integer(1)) => Some(Attribute::Bool(v == 1)),
         (DefaultLiteral::Integer(v), t) if t.is_integer_like() && integer_fits(i128::from(v), t) => {
             Some(Attribute::Integer { value: v.into(), ty: t.clone() })

@@ -245,7 +245,7 @@ impl Parser<'_> {
             self.advance();
             let value = if negative { -magnitude } else { magnitude };
             let kind = self.parse_optional_colon_float_type()?.unwrap_or(FloatKind::F64);
-            return Ok(Attribute::Float { value: round_to(value, kind), kind });
+            return Ok(Attribute::float(value, kind));
         }
         let is_hex = {
             let mut look = self.lexer.clone();
@@ -606,13 +606,6 @@ pub(crate) fn to_signed(value: i128, width: u32) -> i128 {
     }
     let shift = 128 - width;
     (value << shift) >> shift
-}
-
-fn round_to(value: f64, kind: FloatKind) -> f64 {
-    match kind {
-        FloatKind::F64 => value,
-        _ => f64::from(value as f32),
-    }
 }
 
 pub(crate) fn float_from_bits(bits: i128, kind: FloatKind) -> Option<f64> {

@@ -226,3 +226,19 @@ func.func @caller(%A: memref<?xf64>, %w: f64, %T: index, %N: index, %B: memref<8
   stencil.call @attributes(%B, %x, %k, %T, %b) {note = "x"} : (memref<8xf64>, f32, i32, index, i1) -> ()
   return
 }
+
+// A float default is rounded to its scalar's type when parsed, as MLIR rounds a literal: an f32
+// scalar keeps 0.1's f32 value (printed so that it parses back to the same bits) and a value
+// past the f32 range becomes +inf (hexadecimal bits), so printing and parsing again is stable.
+// CHECK-LABEL: stencil.program @rounded_defaults(
+// CHECK-SAME:      %x: f32, %y: f32, %z: f64) defaults [x = 1.000000e-01, y = 0x7F800000, z = 1.000000e+300] {
+// GENERIC-LABEL: "stencil.program"() <{arg_names = ["A", "x", "y", "z"], defaults = {x = 1.000000e-01 : f32, y = 0x7F800000 : f32, z = 1.000000e+300 : f64}
+stencil.program @rounded_defaults(%A: !stencil.field<[8] x f64>, %x: f32, %y: f32, %z: f64)
+    defaults [x = 0.1, y = 1.0e300, z = 1.0e300] {
+  stencil.iterate %t = 0 to 1 {
+    stencil.apply @S writes %A over [1] to [8] {
+      %c = stencil.access %A[-1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
