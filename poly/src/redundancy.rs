@@ -96,14 +96,16 @@ impl Scaled {
 
     /// `f(point) · denominator`, or `None` on overflow.
     fn value(&self, f: &AffineForm) -> Option<i128> {
-        let mut v = i128::from(f.constant()).checked_mul(self.denominator)?;
-        for (&c, &x) in f.coeffs().iter().zip(&self.numerators) {
-            if c != 0 {
-                v = v.checked_add(i128::from(c).checked_mul(x)?)?;
-            }
-        }
-        Some(v)
+        i128::from(f.constant()).checked_mul(self.denominator)?.checked_add(dot(f.coeffs(), &self.numerators)?)
     }
+}
+
+/// `Σ_k a_k·v_k` of a form's coefficients and a vector, or `None` on overflow.
+fn dot(a: &[i64], v: &[i128]) -> Option<i128> {
+    a.iter()
+        .zip(v)
+        .filter(|(&c, _)| c != 0)
+        .try_fold(0i128, |acc, (&c, &x)| acc.checked_add(i128::from(c).checked_mul(x)?))
 }
 
 /// A point strictly inside `sys ∩ context` relative to the equalities (every inequality of
@@ -160,10 +162,11 @@ struct Inside {
 
 /// A point of `sys ∩ context` in the relative interior of `sys`: every inequality that is not
 /// an implicit equality positive there. One program when a strictly interior point exists;
-/// otherwise from any point, rounds of `max Σ_{tight} f_i` subject to the set and
-/// `Σ_{tight} f_i ≤ 1`: a positive optimum frees some tight rows (the midpoint of the two
-/// points keeps every positive row positive), a zero one proves the tight rows implicit
-/// equalities. `None` when the set is empty, the arithmetic overflows or the rounds run out.
+/// otherwise from that program's point, rounds of `max Σ_{tight} f_i` subject to the set and
+/// `f_i ≤ 1` for each tight row (so that the optimum lifts as many as it can at once): a
+/// positive optimum frees some tight rows (the midpoint of the two points keeps every positive
+/// row positive), a zero one proves the tight rows implicit equalities. `None` when the set is
+/// empty, the arithmetic overflows or the rounds run out.
 fn relative_interior(sys: &System, context: &[AffineForm], limits: &Limits) -> Result<Option<Inside>> {
     let m = sys.ineqs.len();
     let Some((point, strict)) = deepest_point(sys, context, limits)? else { return Ok(None) };
@@ -176,23 +179,17 @@ fn relative_interior(sys: &System, context: &[AffineForm], limits: &Limits) -> R
         if !tight.contains(&true) {
             return Ok(Some(Inside { point: z, tight }));
         }
-        let mut sum = AffineForm::constant_form(sys.n, 0);
+        let mut objective = AffineForm::constant_form(sys.n, 0);
+        let mut caps = Vec::new();
         for (f, _) in sys.ineqs.iter().zip(&tight).filter(|(_, &t)| t) {
-            let Ok(next) = sum.checked_add(f) else { return Ok(None) };
-            sum = next;
+            let (Ok(next), Ok(cap)) =
+                (objective.checked_sub(f), f.checked_neg().and_then(|g| g.checked_add_constant(1)))
+            else {
+                return Ok(None);
+            };
+            objective = next;
+            caps.push(cap);
         }
-        // Each tight row capped at 1: the optimum lifts as many of them as it can at once.
-        let Ok(caps) = sys
-            .ineqs
-            .iter()
-            .zip(&tight)
-            .filter(|(_, &t)| t)
-            .map(|(f, _)| f.checked_neg()?.checked_add(&AffineForm::constant_form(sys.n, 1)))
-            .collect::<Result<Vec<_>>>()
-        else {
-            return Ok(None);
-        };
-        let Ok(objective) = sum.checked_neg() else { return Ok(None) };
         match solve(sys.n, &sys.eqs, &[&sys.ineqs, context, &caps], Some(&objective), limits)? {
             LpOutcome::Optimal { value, point } if value.numerator() < 0 => {
                 let Some(next) = Scaled::of(&point).and_then(|p| z.midpoint(&p)) else { return Ok(None) };
@@ -280,7 +277,7 @@ impl<'a> Run<'a> {
         let sys = self.sys;
         while self.status[h] == Status::Undecided {
             let f = &sys.ineqs[h];
-            let floor = [f.checked_add(&AffineForm::constant_form(sys.n, 1))?];
+            let floor = [f.checked_add_constant(1)?];
             let crossed = match solve(sys.n, &sys.eqs, &[&self.kept, self.context, &floor], Some(f), self.limits)? {
                 LpOutcome::Optimal { value, .. } if value.numerator() >= 0 => {
                     self.status[h] = Status::Dropped;
@@ -339,26 +336,20 @@ fn hull_basis(sys: &System, tight: &[bool]) -> Option<Vec<Vec<i64>>> {
     crate::schedule::ortho::right_kernel(&rows, sys.n).ok()
 }
 
-/// The rows implied by another row on the equalities' subspace, where a row is `u·y + f(z)`
-/// in the coordinates `y` of `basis` around the point `z` of the subspace: rows with the same
-/// direction `u` (up to a positive factor) bound the same half-spaces, and only the tightest
-/// (least `f(z)/|u|`; the first of equals) counts; a row with `u = 0` is a positive constant
-/// there (`z` is strictly inside). Rows whose figures overflow are left alone.
+/// The rows implied by another row on the set's affine hull, where a row is `u·y + f(z)` in the
+/// coordinates `y` of `basis` around the point `z` of the hull: rows with the same direction
+/// `u` (up to a positive factor) bound the same half-spaces, and only the tightest (least
+/// `f(z)/|u|`; the first of equals) counts; a row with `u = 0` is a constant there, implied
+/// when positive (an implicit equality, zero at `z`, is left alone). Rows whose figures
+/// overflow are left alone.
 fn hull_duplicates(sys: &System, basis: &[Vec<i64>], z: &Scaled) -> Vec<usize> {
+    let basis: Vec<Vec<i128>> = basis.iter().map(|b| b.iter().map(|&x| i128::from(x)).collect()).collect();
     let mut signatures: Vec<(Vec<i128>, i128, i128, usize)> = Vec::new();
     let mut implied = Vec::new();
     for (i, f) in sys.ineqs.iter().enumerate() {
-        let direction: Option<Vec<i128>> = basis
-            .iter()
-            .map(|b| {
-                f.coeffs()
-                    .iter()
-                    .zip(b)
-                    .try_fold(0i128, |acc, (&a, &x)| acc.checked_add(i128::from(a).checked_mul(i128::from(x))?))
-            })
-            .collect();
+        let direction: Option<Vec<i128>> = basis.iter().map(|b| dot(f.coeffs(), b)).collect();
         let (Some(direction), Some(at_z)) = (direction, z.value(f)) else { continue };
-        let g = direction.iter().fold(0u128, |g, &d| crate::int::gcd_i128(i128::try_from(g).unwrap_or(0), d));
+        let g = direction.iter().fold(0u128, |g, &d| crate::int::gcd_u128(g, d.unsigned_abs()));
         let Ok(g) = i128::try_from(g) else { continue };
         if g == 0 {
             // Constant on the subspace: implied when positive; a tight row is left alone.
@@ -387,9 +378,10 @@ fn hull_duplicates(sys: &System, basis: &[Vec<i64>], z: &Scaled) -> Vec<usize> {
     implied
 }
 
-/// `z + r/K` for a pseudo-random integer direction `r` in the kernel of the equalities and the
-/// least `K ≥ 1` that keeps every inequality positive; `None` (keep `z`) on overflow or when
-/// the equalities leave no direction.
+/// `z + r/K` for a pseudo-random integer direction `r` spanned by `basis` (inside the set's
+/// affine hull) and the least `K ≥ 1` that keeps every inequality positive that is positive at
+/// `z` (the hull's implicit equalities stay zero); `None` (keep `z`) on overflow or when the
+/// hull leaves no direction.
 fn moved_off(z: &Scaled, sys: &System, basis: &[Vec<i64>]) -> Option<Scaled> {
     if basis.is_empty() {
         return None;
@@ -409,11 +401,7 @@ fn moved_off(z: &Scaled, sys: &System, basis: &[Vec<i64>]) -> Option<Scaled> {
     // K · f(z)·Dz + (a·r)·Dz > 0 for every row: K > −(a·r)·Dz / (f(z)·Dz) where a·r < 0.
     let mut k: i128 = 1;
     for f in &sys.ineqs {
-        let along = f
-            .coeffs()
-            .iter()
-            .zip(&direction)
-            .try_fold(0i128, |acc, (&a, &r)| acc.checked_add(i128::from(a).checked_mul(r)?))?;
+        let along = dot(f.coeffs(), &direction)?;
         if along < 0 {
             let fz = z.value(f)?;
             if fz <= 0 {
@@ -444,7 +432,8 @@ fn wide_product(a: i128, b: i128) -> Option<(u128, u128)> {
     Some((high, low))
 }
 
-/// On the segment from `z` (strictly inside every row) to `x`, the undecided row crossed
+/// On the segment from `z` (every undecided row positive there but the implicit equalities,
+/// which the segment crosses at `t = 0` if `x` violates them) to `x`, the undecided row crossed
 /// first: `t_g = f_g(z) / (f_g(z) − f_g(x))` least over the rows with `f_g(x) < 0`. `None` when
 /// two rows are crossed at the same point, none is, or the arithmetic overflows.
 fn first_crossed(rows: &[AffineForm], status: &[Status], z: &Scaled, x: &Scaled) -> Option<usize> {
