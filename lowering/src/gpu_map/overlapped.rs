@@ -709,23 +709,41 @@ fn outside_box(
     ir: &mut Ir,
     at: InsertPoint,
     (lo, hi): (&[ValueId], &[ValueId]),
-    (inner_lo, inner_hi): (&[ValueId], &[ValueId]),
+    inner: (&[ValueId], &[ValueId]),
     location: &Location,
 ) -> ValueId {
     let mut nonempty: Option<ValueId> = None;
-    let mut leaves: Option<ValueId> = None;
     for d in 0..lo.len() {
         let has = compare(ir, at, SLT, lo[d], hi[d], location);
-        let below = compare(ir, at, SLT, lo[d], inner_lo[d], location);
-        let above = compare(ir, at, SGT, hi[d], inner_hi[d], location);
-        let out = binary(ir, at, "arith.ori", below, above, Type::I1, location);
         nonempty = Some(join(ir, at, "arith.andi", nonempty, has, location));
-        leaves = Some(join(ir, at, "arith.ori", leaves, out, location));
     }
+    // Its last point is `hi − 1`: it leaves where `lo < inner_lo` or `hi − 1 ≥ inner_hi`.
+    let leaves = beyond(ir, at, (lo, hi), inner, SGT, location);
     match (nonempty, leaves) {
         (Some(n), Some(l)) => binary(ir, at, "arith.andi", n, l, Type::I1, location),
         _ => true_constant(ir, at, location),
     }
+}
+
+/// `∨_d (low_d < inner_lo_d ∨ high_d ⋈ inner_hi_d)` with `⋈` the `arith.cmpi` predicate
+/// `above` (`sge` for a point, `low = high`; `sgt` for a box's exclusive upper end); `None`
+/// without dimensions.
+fn beyond(
+    ir: &mut Ir,
+    at: InsertPoint,
+    (low, high): (&[ValueId], &[ValueId]),
+    (inner_lo, inner_hi): (&[ValueId], &[ValueId]),
+    above: i64,
+    location: &Location,
+) -> Option<ValueId> {
+    let mut any: Option<ValueId> = None;
+    for d in 0..low.len() {
+        let below = compare(ir, at, SLT, low[d], inner_lo[d], location);
+        let over = compare(ir, at, above, high[d], inner_hi[d], location);
+        let out = binary(ir, at, "arith.ori", below, over, Type::I1, location);
+        any = Some(join(ir, at, "arith.ori", any, out, location));
+    }
+    any
 }
 
 /// `value`, or `acc op value` (`arith.andi`, `arith.ori`) after the first.
@@ -754,20 +772,9 @@ fn copy_box(
     location: &Location,
 ) -> Result<(), String> {
     for_each_point(ir, at, ids, lo, hi, location, &mut |ir, at, point| {
-        let at = match skip {
-            Some((skip_lo, skip_hi)) => {
-                let mut outside: Option<ValueId> = None;
-                for d in 0..point.len() {
-                    let below = compare(ir, at, SLT, point[d], skip_lo[d], location);
-                    let above = compare(ir, at, SGE, point[d], skip_hi[d], location);
-                    let out = binary(ir, at, "arith.ori", below, above, Type::I1, location);
-                    outside = Some(join(ir, at, "arith.ori", outside, out, location));
-                }
-                match outside {
-                    Some(o) => ops::scf_if(ir, at, o, location),
-                    None => at,
-                }
-            }
+        let outside = skip.and_then(|inner| beyond(ir, at, (point, point), inner, SGE, location));
+        let at = match outside {
+            Some(o) => ops::scf_if(ir, at, o, location),
             None => at,
         };
         let local: Vec<ValueId> =
