@@ -43,8 +43,8 @@ pub(crate) struct Problem<'a> {
     /// whether balance rows are among them: the same system comes back for each band whose
     /// dependences the band before left unsatisfied, for a balanced search with no balance rows
     /// and for every search mode's run (`solve`), and its redundancy removal is a large part of
-    /// a large program's scheduling (an MLSOR program of 8 statements: 1 120 rows, under half a second
-    /// each by Clarkson's method, 3.8 s by one program per row).
+    /// a large program's scheduling (an MLSOR program of 8 statements: 1 120 rows, under half
+    /// a second each by Clarkson's method, 3.8 s by one program per row).
     reduced: Mutex<Vec<(Vec<usize>, bool, Polyhedron)>>,
 }
 
