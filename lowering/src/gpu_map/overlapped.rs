@@ -39,7 +39,7 @@ use stencil_ir::types::Dim;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 
-use super::arith::{binary, compare, index_constant, load, store, true_constant, ArithIndexer, SGE, SGT, SLT};
+use super::arith::{binary, compare, index_constant, load, store, true_constant, ArithIndexer, SGE, SGT, SLE, SLT};
 use super::host::{default_block, HostSide, KernelFunc, LaunchShape, ThreadIds};
 use super::nest::{ApplyBox, NestItem, TimeLoop};
 use super::staging::{StagedField, StagedIndexer};
@@ -69,11 +69,6 @@ pub(super) trait TemporalTiles {
     fn check_time_tile(&self, time_tile: i64, applies: usize) -> Result<(), String>;
     /// The tile (points per block along each dimension, outermost first) without `tile=…`.
     fn default_tile(&self, rank: usize) -> Vec<i64>;
-    /// Whether its kernel can load a field only outside its writer's box
-    /// ([`FieldPlan::ring_only`]); otherwise such a field is loaded whole and double-buffered.
-    fn loads_rings(&self) -> bool {
-        false
-    }
     /// The dimensions whose tile size the shared memory depends on (halved, without `tile=…`,
     /// until one time step fits).
     fn shared_dims(&self, rank: usize) -> std::ops::Range<usize>;
@@ -140,10 +135,6 @@ impl TemporalTiles for Overlapped {
         "overlapped"
     }
 
-    fn loads_rings(&self) -> bool {
-        true
-    }
-
     fn check_rank(&self, _rank: usize) -> Result<(), String> {
         Ok(())
     }
@@ -206,7 +197,7 @@ pub(super) struct FieldPlan {
     /// For a written field that is not loaded, or loaded only around it (`ring_only`): the box
     /// its (single) writer covers, where the tile's values are valid to write back.
     pub write_box: Option<(Vec<AffineExpr>, Vec<AffineExpr>)>,
-    /// Loaded only outside `write_box` (where the strategy can: `TemporalTiles::loads_rings`).
+    /// Loaded only outside `write_box`.
     /// The field's single writer covers one box and the first apply touching it writes it
     /// without reading it, but reads reach past the box (PolyBench Jacobi-2D's `B`, read at
     /// the boundary by `A = f(B)`): inside, every value read was computed in the tile first (as
@@ -219,6 +210,15 @@ impl FieldPlan {
     /// Loaded (wholly) and written: alternates with a second buffer between launches.
     pub fn ping_pong(&self) -> bool {
         self.loaded && self.written && !self.ring_only
+    }
+
+    /// Written, and never read by a launch where a launch writes it (not loaded, or loaded only
+    /// outside its writer's box): the next launch computes every value of its box it reads
+    /// before reading it, so a write-back between launches is never read. Only the launch that
+    /// runs the time loop's last step writes such a field back — Jacobi's `B = f(A)` costs
+    /// global stores once per program instead of once per launch.
+    pub fn written_back_at_end_only(&self) -> bool {
+        self.written && (!self.loaded || self.ring_only)
     }
 }
 
@@ -320,7 +320,7 @@ impl Plan {
             (0..applies.len()).map(|k| (0..rank).map(|d| sum(&rows[k + 1..], d)).collect()).collect()
         };
         let (after_lo, after_hi) = (after(&reach_lo), after(&reach_hi));
-        let fields = field_plans(ir, program, &applies, rank, strategy, layout.loads_rings())?;
+        let fields = field_plans(ir, program, &applies, rank, strategy)?;
         let mut plan = Plan {
             rank,
             time,
@@ -407,7 +407,6 @@ fn field_plans(
     applies: &[ApplyBox],
     rank: usize,
     strategy: &str,
-    loads_rings: bool,
 ) -> Result<Vec<FieldPlan>, String> {
     let params = ProgramParams::of(ir, program);
     let names = stencil_dialects::stencil::program_arg_names(ir, program);
@@ -456,9 +455,9 @@ fn field_plans(
         });
         let first_writes = first.is_some_and(|a| a.written == arg && !a.reads.iter().any(|r| r.field == arg));
         let loaded = !(written && same_box && reads_inside && first_writes);
-        // Where the kernel can, such a field is loaded only where reads leave its writer's box
-        // (overlapped tiles; streaming loads whole planes into its version rings).
-        let ring_only = loads_rings && loaded && written && same_box && first_writes;
+        // Otherwise, when only the reads leave its writer's box, it is needed only where they
+        // leave it (overlapped tiles load those points; streaming reads them in place).
+        let ring_only = loaded && written && same_box && first_writes;
         let element = field.element_type();
         let bytes = ops::element_bytes(&element).ok_or_else(|| format!("field {name} has no element size"))?;
         plans.push(FieldPlan {
@@ -807,6 +806,7 @@ fn build_tile_kernel(
     let remaining = binary(ir, at, "arith.subi", t_end, t0, Type::Index, location);
     let b = c(ir, at, plan.time_tile);
     let steps = binary(ir, at, "arith.minsi", remaining, b, Type::Index, location);
+    let last_launch = compare(ir, at, SLE, remaining, b, location);
     // The tile's first point and the buffers' first element, per dimension.
     let mut origin = vec![];
     let mut base = vec![];
@@ -902,7 +902,8 @@ fn build_tile_kernel(
         ops::barrier(ir, step_body, location);
     }
     // 3. Write back the tile of every written field, clipped to the field (and, for a field
-    // not loaded, to the box its writer covers).
+    // not loaded, to the box its writer covers); a field the next launch recomputes before
+    // reading it only after the last step (`FieldPlan::written_back_at_end_only`).
     for (f, &buffer) in plan.fields.iter().zip(&buffers) {
         if !f.written {
             continue;
@@ -929,6 +930,7 @@ fn build_tile_kernel(
             hi.push(h);
         }
         let target = plan.destination(kernel, f);
+        let at = if f.written_back_at_end_only() { ops::scf_if(ir, at, last_launch, location) } else { at };
         copy_box(ir, at, &ids, (&lo, &hi), None, &base, (target, buffer), Copy::ToGlobal, &f.element, location)?;
     }
     Ok(())

@@ -40,7 +40,7 @@ use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Ir, Location, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 
-use super::arith::{binary, compare, index_constant, load, store, zero_constant, ArithIndexer};
+use super::arith::{binary, compare, index_constant, load, store, zero_constant, ArithIndexer, SGE, SLE, SLT};
 use super::host::{KernelFunc, ThreadIds};
 use super::ops;
 use super::overlapped::{for_each_point, values, Plan, TemporalTiles};
@@ -55,10 +55,6 @@ const MAX_INSTANCES: i64 = 256;
 
 /// Most elements of the loaded planes one thread keeps in registers with `prefetch=true`.
 const MAX_PREFETCHED: i64 = 64;
-
-/// `arith.cmpi` predicates (MLIR's numbering).
-const SLT: i64 = 2;
-const SGE: i64 = 5;
 
 /// Who produces a version.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -292,13 +288,18 @@ struct Column<'a> {
     sizes: Vec<Vec<ValueId>>,
     /// Per apply, its box.
     boxes: Vec<(Vec<ValueId>, Vec<ValueId>)>,
-    /// Per field not loaded, the box its writers cover: its versions hold values only there
-    /// (nothing outside it is ever read), so they are computed and written back only there.
+    /// Per field not loaded wholly, the box its writer covers. A field not loaded at all: its
+    /// versions hold values only there (nothing outside it is ever read), so they are computed
+    /// and written back only there. A ring-only field (`FieldPlan::ring_only`): its first
+    /// version takes the field's own values outside the box, where nothing writes them, and
+    /// only the box is written back.
     write_boxes: Vec<Option<(Vec<ValueId>, Vec<ValueId>)>>,
     /// Per version, its ring (`None`: depth 0).
     rings: Vec<Option<ValueId>>,
     /// Steps this launch runs (`min(time_tile, end − t0)`).
     steps: ValueId,
+    /// This launch runs the time loop's last step (`end − t0 ≤ time_tile`).
+    last_launch: ValueId,
     t0: ValueId,
 }
 
@@ -318,6 +319,7 @@ impl<'a> Column<'a> {
         let remaining = binary(ir, at, "arith.subi", t_end, t0, Type::Index, location);
         let b = index_constant(ir, at, plan.time_tile, location);
         let steps = binary(ir, at, "arith.minsi", remaining, b, Type::Index, location);
+        let last_launch = compare(ir, at, SLE, remaining, b, location);
         let mut origin = vec![];
         let mut base = vec![];
         for d in 0..rank {
@@ -365,7 +367,22 @@ impl<'a> Column<'a> {
                 })
             })
             .collect();
-        Ok(Column { plan, schedule, kernel, location, ids, origin, base, sizes, boxes, write_boxes, rings, steps, t0 })
+        Ok(Column {
+            plan,
+            schedule,
+            kernel,
+            location,
+            ids,
+            origin,
+            base,
+            sizes,
+            boxes,
+            write_boxes,
+            rings,
+            steps,
+            last_launch,
+            t0,
+        })
     }
 
     fn constant(&self, ir: &mut Ir, at: InsertPoint, value: i64) -> ValueId {
@@ -414,7 +431,7 @@ impl<'a> Column<'a> {
         let extent = self.constant(ir, at, self.plan.tile[d] + version.halo_hi[d]);
         let to = self.op(ir, at, "arith.addi", self.origin[d], extent);
         let mut hi = self.op(ir, at, "arith.minsi", to, size);
-        if let Some((l, h)) = &self.write_boxes[version.field] {
+        if let (Some((l, h)), false) = (&self.write_boxes[version.field], self.plan.fields[version.field].ring_only) {
             lo = self.op(ir, at, "arith.maxsi", lo, l[d]);
             hi = self.op(ir, at, "arith.minsi", hi, h[d]);
         }
@@ -600,7 +617,9 @@ impl<'a> Column<'a> {
         let write_back = if version.last {
             let chunk_end = self.constant(ir, at, plan.tile[0]);
             let chunk_end = self.op(ir, at, "arith.addi", self.origin[0], chunk_end);
-            Some(self.within(ir, at, q, self.origin[0], chunk_end))
+            let in_chunk = self.within(ir, at, q, self.origin[0], chunk_end);
+            // A field the next launch recomputes before reading it: after the last step only.
+            Some(if field.written_back_at_end_only() { self.and(ir, at, in_chunk, self.last_launch) } else { in_chunk })
         } else {
             None
         };
@@ -646,16 +665,27 @@ impl<'a> Column<'a> {
                 point,
             };
             copy_statement(ir, info, statement, &iters, &self.kernel.args, then, &mut indexer)?;
-            // Elsewhere the field keeps its previous version's value.
-            if let (Some((_, prev_ring)), Some(prev_slot), Some(ring), Some(slot)) =
-                (previous, previous_slot, own_ring, own_slot)
-            {
-                let from = self.ring_index(ir, otherwise, prev_slot, point);
-                let value = load(ir, otherwise, prev_ring, from, field.element.clone(), self.location);
-                let to = self.ring_index(ir, otherwise, slot, point);
-                store(ir, otherwise, value, ring, to, self.location);
+            // Elsewhere the field keeps its previous version's value; a ring-only field's first
+            // version (step 0 always runs, so there it is outside the box) the field's own.
+            match (previous, previous_slot, own_ring.zip(own_slot)) {
+                (Some((_, prev_ring)), Some(prev_slot), Some((ring, slot))) => {
+                    let from = self.ring_index(ir, otherwise, prev_slot, point);
+                    let value = load(ir, otherwise, prev_ring, from, field.element.clone(), self.location);
+                    let to = self.ring_index(ir, otherwise, slot, point);
+                    store(ir, otherwise, value, ring, to, self.location);
+                }
+                (None, _, Some((ring, slot))) if field.ring_only => {
+                    let mut index = vec![q];
+                    index.extend_from_slice(point);
+                    let value = load(ir, otherwise, written_arg, index, field.element.clone(), self.location);
+                    let to = self.ring_index(ir, otherwise, slot, point);
+                    store(ir, otherwise, value, ring, to, self.location);
+                }
+                _ => {}
             }
-            // The last version: its column (the plane tile) back to global memory.
+            // The last version: its column (the plane tile) back to global memory (a ring-only
+            // field's only inside its box: its values outside are the field's own, and other
+            // blocks read them there).
             if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
                 let mut test = test;
                 for (k, &x) in point.iter().enumerate() {
@@ -665,7 +695,15 @@ impl<'a> Column<'a> {
                     let inside = self.within(ir, at, x, self.origin[d], end);
                     test = self.and(ir, at, test, inside);
                 }
-                let then = ops::scf_if(ir, at, test, self.location);
+                let mut then = ops::scf_if(ir, at, test, self.location);
+                if let (true, Some((l, h))) = (field.ring_only, &self.write_boxes[version.field]) {
+                    let mut inside = self.within(ir, then, q, l[0], h[0]);
+                    for (k, &x) in point.iter().enumerate() {
+                        let within = self.within(ir, then, x, l[k + 1], h[k + 1]);
+                        inside = self.and(ir, then, inside, within);
+                    }
+                    then = ops::scf_if(ir, then, inside, self.location);
+                }
                 let from = self.ring_index(ir, then, slot, point);
                 let value = load(ir, then, ring, from, field.element.clone(), self.location);
                 let mut index = vec![q];

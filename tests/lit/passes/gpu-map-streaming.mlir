@@ -61,6 +61,9 @@
 // CHECK:         gpu.launch_func  @jacobi_kernels::@jacobi_k0 blocks in (%{{.*}}, %{{.*}}, %c1) threads in (%c128, %c1, %c1)
 // CHECK:       gpu.func @jacobi_k0(
 // CHECK-SAME:    workgroup(%[[LA:.*]] : memref<3x128xf64, #gpu.address_space<workgroup>>, %[[B1:.*]] : memref<2x128xf64, #gpu.address_space<workgroup>>, %[[A2:.*]] : memref<3x128xf64, #gpu.address_space<workgroup>>, %[[B3:.*]] : memref<1x128xf64, #gpu.address_space<workgroup>>, %[[A4:.*]] : memref<1x128xf64, #gpu.address_space<workgroup>>)
+// The launch that runs the last step: end − t0 ≤ time-tile.
+// CHECK:         %[[LEFT:.*]] = arith.subi %arg2, %arg5 : index
+// CHECK:         %[[LAST:.*]] = arith.cmpi sle, %[[LEFT]], %c2 : index
 // CHECK:         %[[ROW0:.*]] = arith.muli %block_id_y, %c64 : index
 // CHECK:         %[[FIRST:.*]] = arith.subi %[[ROW0]], %c2 : index
 // CHECK:         %[[END:.*]] = arith.addi %[[ROW0]], %c66 : index
@@ -83,12 +86,16 @@
 // CHECK:         gpu.barrier
 // S0@1 on row p−2, from A's second version; where it does not compute it copies B's first.
 // CHECK:           %[[Q2:.*]] = arith.subi %[[P]], %c2 : index
+// B's write-back (below) runs in the last launch only: every launch computes B before reading it.
+// CHECK:           %[[BACK:.*]] = arith.andi %{{.*}}, %[[LAST]] : i1
 // CHECK:           memref.load %[[A2]]
 // CHECK:           memref.store %{{.*}}, %[[B3]]
 // CHECK:           } else {
 // CHECK:             memref.load %[[B1]]
 // CHECK:             memref.store %{{.*}}, %[[B3]]
 // The last version of B goes back to B (its column only).
+// CHECK:           %[[TO_B:.*]] = arith.andi %[[BACK]], %{{.*}} : i1
+// CHECK-NEXT:      scf.if %[[TO_B]] {
 // CHECK:           memref.load %[[B3]]
 // CHECK:           memref.store %{{.*}}, %arg1[%[[Q2]], %{{.*}}] : memref<?x?xf64>
 // CHECK:         gpu.barrier
