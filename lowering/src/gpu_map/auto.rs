@@ -19,7 +19,10 @@
 //!     second apply is a stencil too (PolyBench heat-3d's ping-pong), the first must be
 //!     recomputed on a halo around every plane tile and the rings are read 14 times per point
 //!     and step instead of 8: 0.70–0.91× the naive kernel, which stays the choice there
-//!     (overlapped tiles: 0.38–0.91× on both);
+//!     (overlapped tiles: 0.38–0.91× on both). That measurement predates the change that
+//!     stopped loading and double-buffering heat-3d's second field and writing it back every
+//!     launch (`bench/results/2026-11-28-write-back-at-end.txt`: 17.6 → 9.8 DRAM bytes per
+//!     update, 1.31× naive on the cost report); the choice changes when a GPU confirms it;
 //!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs.
 //!
 //! The host function's `stencil.gpu_mapping` records the strategy taken and `auto` with the
