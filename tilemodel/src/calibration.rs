@@ -252,6 +252,12 @@ impl Calibration {
             vector_units_f32: r.u32(d, "vector_units_f32")?,
             vector_units_f64: r.u32(d, "vector_units_f64")?,
             issue_latency_warps: r.f64(d, "issue_latency_warps")?,
+            // Optional: files written before it was a device figure take the H100's.
+            memory_latency_warps_per_sm: if d.get("memory_latency_warps_per_sm").is_some() {
+                r.f64(d, "memory_latency_warps_per_sm")?
+            } else {
+                DeviceLimits::h100().memory_latency_warps_per_sm
+            },
             l2_bytes: if d.get("l2_bytes").is_some() { r.u64(d, "l2_bytes")? } else { 0 },
         };
         if device.multiprocessors == 0 || device.max_threads_per_sm == 0 {
@@ -374,6 +380,7 @@ impl Calibration {
                 "vector_units_f32": d.vector_units_f32,
                 "vector_units_f64": d.vector_units_f64,
                 "issue_latency_warps": d.issue_latency_warps,
+                "memory_latency_warps_per_sm": d.memory_latency_warps_per_sm,
                 "l2_bytes": d.l2_bytes,
             },
             "registers_per_thread": self.registers_per_thread,

@@ -43,6 +43,10 @@ pub struct DeviceLimits {
     /// Ready warps each scheduler needs to issue every cycle: the cycles between two
     /// dependent instructions of one warp (Little's law; docs/cost-model.md).
     pub issue_latency_warps: f64,
+    /// Resident warps per SM, on every SM, that keep DRAM at full bandwidth: the bytes in
+    /// flight that hide DRAM latency (bandwidth × latency, Little's law) over the bytes one
+    /// warp keeps in flight (docs/cost-model.md, `W_mem`).
+    pub memory_latency_warps_per_sm: f64,
     /// Bytes of L2 cache; 0 when unknown. A problem whose fields fit in it runs its
     /// global-memory tiles' loads from L2 across launches, one whose fields do not from DRAM:
     /// the thesis model's `γ` may differ between the two ([`DeviceLimits::l2_share`]).
@@ -74,6 +78,7 @@ impl DeviceLimits {
             vector_units_f32: 128,
             vector_units_f64: 64,
             issue_latency_warps: 4.0,
+            memory_latency_warps_per_sm: 32.0,
             l2_bytes: 50 * 1024 * 1024,
         }
     }

@@ -323,7 +323,7 @@ pub fn to_json(summary: &CostSummary) -> Value {
             "ipc_per_scheduler": d.ipc_per_scheduler,
             "dram_bandwidth": d.dram_bandwidth,
             "issue_latency_warps": d.limits.issue_latency_warps,
-            "bandwidth_warps_per_sm": d.bandwidth_warps_per_sm,
+            "bandwidth_warps_per_sm": d.limits.memory_latency_warps_per_sm,
             "barrier_cycles": d.barrier_cycles,
             "launch_overhead_s": d.launch_overhead_s,
         },

@@ -10,9 +10,13 @@
 //!   program is taken (every strategy leaves the IR untouched when it refuses):
 //!   - 1-D and 2-D: `overlapped` (2.4–2.9× the naive kernel for 2-D Jacobi-like programs on an
 //!     H200, `bench/results/2026-11-26-h200-98353b3`), then `naive`;
-//!   - 3-D: `streaming` with `prefetch` where a time step's applies fuse without recomputed
-//!     halos ([`fuses_without_halos`]: the applies after the first read only at their own
-//!     point across the planes, as Jacobi's copy-back does), then `naive`. On an H200
+//!   - 3-D: `streaming` with `prefetch` and `occupancy=model` where a time step's applies fuse
+//!     without recomputed halos ([`fuses_without_halos`]: the applies after the first read only
+//!     at their own point across the planes, as Jacobi's copy-back does), then `naive`. The
+//!     H200 measured the streaming kernels latency-bound; `occupancy=model` keeps 32 warps per
+//!     SM resident (Jacobi-3D-27pt: 125 → 64 registers, no spill, 0.93× → 1.75× naive in the
+//!     cost report's large-problem limit, `bench/results/2026-11-28-streaming-occupancy.txt`;
+//!     Jacobi-3D-7pt already ran at that residency — not yet timed on a GPU). On an H200
 //!     (`bench/results/2026-11-26-h200-950e505`) streaming with prefetch runs Jacobi-3D (a
 //!     7-point update and a copy) at 1.46× (f64) and 1.21× (f32) the naive kernel: the copy
 //!     moves through shared memory instead of a second pass over global memory. Where the
@@ -53,10 +57,14 @@ impl MappingStrategy for Auto {
     ) -> Result<OpId, Diagnostic> {
         let candidates = candidates(ir, registry, program);
         let mut refusals: Vec<String> = vec![];
-        for &Candidate { strategy, prefetch, why } in &candidates {
+        for &Candidate { strategy, prefetch, latency_occupancy, why } in &candidates {
             // block=auto is the wavefront tiles' model choice; the others take their default.
             let block_auto = options.block_auto && strategy == Strategy::Wavefront;
-            let chosen = GpuMapOptions { strategy, block_auto, prefetch, ..options.clone() };
+            // occupancy=model: the wavefront tiles' with block=auto, the temporal tiles'.
+            let occupancy_by_model = latency_occupancy
+                || (options.occupancy_by_model
+                    && (block_auto || matches!(strategy, Strategy::Overlapped | Strategy::Streaming)));
+            let chosen = GpuMapOptions { strategy, block_auto, prefetch, occupancy_by_model, ..options.clone() };
             match strategy.implementation().map(ir, registry, program, &chosen) {
                 Ok(func) => {
                     annotate(ir, func, why);
@@ -80,12 +88,14 @@ struct Candidate {
     strategy: Strategy,
     /// `prefetch=true` (streaming): the planes loaded a stream step ahead.
     prefetch: bool,
+    /// `occupancy=model` (streaming): the residency that hides DRAM latency.
+    latency_occupancy: bool,
     why: &'static str,
 }
 
 impl Candidate {
     fn new(strategy: Strategy, why: &'static str) -> Candidate {
-        Candidate { strategy, prefetch: false, why }
+        Candidate { strategy, prefetch: false, latency_occupancy: false, why }
     }
 }
 
@@ -110,6 +120,7 @@ fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candida
             list.push(Candidate {
                 strategy: Strategy::Streaming,
                 prefetch: true,
+                latency_occupancy: true,
                 why: "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured",
             });
         }

@@ -129,10 +129,11 @@ pub struct GpuMapOptions {
     /// MLSOR strategy: threads per tile (1: a thread runs its tile lexicographically; more: the
     /// tile's anti-diagonals one after another, 2-D; `0`: automatic, see `mlsor`).
     pub tile_threads: i64,
-    /// Wavefront strategy with `block=auto`: ask ptxas for the blocks per SM the tile model
-    /// planned for its layout (`nvvm.minctasm` on the kernels: `.minnctapersm` in the PTX), so
-    /// that the kernels' registers allow the residency the model's estimate assumes
-    /// (`occupancy=model`); `false`: ptxas chooses (`occupancy=ptxas`, the default).
+    /// Ask ptxas for the blocks per SM a model plans ([`MIN_BLOCKS_ATTR`] on the kernels), so
+    /// that the kernels' registers allow that residency (`occupancy=model`): with the wavefront
+    /// strategy's `block=auto` the tile model's for its layout; with overlapped and streaming
+    /// tiles the residency that hides DRAM latency (`overlapped::latency_hiding_blocks`).
+    /// `false`: ptxas chooses (`occupancy=ptxas`, the default).
     pub occupancy_by_model: bool,
 }
 
@@ -265,6 +266,10 @@ fn merge_common_subexpressions(ir: &mut Ir, registry: &DialectRegistry, scope: O
 /// strategy. `stencil-run` reports it.
 pub const MAPPING_ATTR: &str = "stencil.gpu_mapping";
 
+/// The kernel attribute MLIR's NVVM lowering turns into PTX's `.minnctapersm` (the least
+/// blocks per SM ptxas must leave room for: its register budget follows).
+pub(super) const MIN_BLOCKS_ATTR: &str = "nvvm.minctasm";
+
 /// Records the mapping on the host function `func` ([`MAPPING_ATTR`]).
 pub(crate) fn record_mapping(ir: &mut Ir, func: OpId, strategy: &str, entries: Vec<(&str, Attribute)>) {
     // Sorted by name, as a parsed dictionary is: the printed program then parses back to the
@@ -309,7 +314,7 @@ pub fn pass_info() -> PassInfo {
                 name: "strategy",
                 kind: OptionKind::String,
                 default: "wavefront",
-                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only); streaming: several time steps per launch pipelined along the outermost dimension on rings of planes in shared memory (2-D/3-D DOALL only); mlsor: the kernels of a program stencil-mlsor rewrote, one launch per kernel and sweep, one thread per tile running all K layers; auto: wavefront for a scheduled or tiled program, mlsor for an MLSOR program, else overlapped (1-D/2-D), or in 3-D streaming with prefetch where a step's applies fuse without recomputed halos (Jacobi's copy-back) and naive otherwise, where they apply, else wavefront",
+                description: "wavefront: one launch per inter-tile wavefront of the poly-schedule/poly-tile tiling, tiles over blocks, barriers between intra-tile wavefronts; naive: one kernel per apply and time step, one thread per point (DOALL only); overlapped: several time steps per launch on tiles with halos in shared memory (DOALL only); streaming: several time steps per launch pipelined along the outermost dimension on rings of planes in shared memory (2-D/3-D DOALL only); mlsor: the kernels of a program stencil-mlsor rewrote, one launch per kernel and sweep, one thread per tile running all K layers; auto: wavefront for a scheduled or tiled program, mlsor for an MLSOR program, else overlapped (1-D/2-D), or in 3-D streaming with prefetch and occupancy=model where a step's applies fuse without recomputed halos (Jacobi's copy-back) and naive otherwise, where they apply, else wavefront",
             },
             OptionInfo {
                 name: "naive",
@@ -375,7 +380,7 @@ pub fn pass_info() -> PassInfo {
                 name: "occupancy",
                 kind: OptionKind::String,
                 default: "ptxas",
-                description: "wavefront with block=auto: model asks ptxas for the blocks per SM the tile model planned for the layout (nvvm.minctasm, .minnctapersm in the PTX: the registers that residency allows); ptxas lets ptxas choose the registers (docs/gpu.md, \"ptxas\")",
+                description: "model asks ptxas (nvvm.minctasm, .minnctapersm in the PTX: the registers that residency allows) for the blocks per SM a model plans: with wavefront block=auto the tile model's for the layout, with overlapped and streaming tiles the residency that hides DRAM latency (the cost model's 32 warps per SM, as far as shared memory allows); ptxas lets ptxas choose the registers (docs/gpu.md, \"ptxas\")",
             },
             OptionInfo {
                 name: "prefetch",
@@ -438,11 +443,12 @@ pub fn pass_info() -> PassInfo {
             }
             let occupancy_by_model = match opts.string("occupancy") {
                 "ptxas" => false,
-                "model" if block_auto => true,
+                "model" if block_auto || matches!(strategy, Strategy::Overlapped | Strategy::Streaming | Strategy::Auto) => true,
                 "model" => {
-                    return Err(pass(
-                        "occupancy' of pass 'gpu-map': occupancy=model asks ptxas for the blocks per SM the tile model planned for its block: give block=auto".into(),
-                    ))
+                    return Err(pass(format!(
+                        "occupancy' of pass 'gpu-map': occupancy=model asks ptxas for the blocks per SM a model plans: the tile model's for the wavefront strategy's block=auto, the cost model's DRAM-latency residency for overlapped and streaming tiles; strategy={} without block=auto has neither",
+                        strategy.implementation().name()
+                    )))
                 }
                 other => {
                     return Err(pass(format!("occupancy' of pass 'gpu-map': '{other}'; give 'ptxas' or 'model'")))

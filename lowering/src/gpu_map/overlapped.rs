@@ -38,6 +38,7 @@ use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::types::Dim;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
+use stencil_tilemodel::{block_limits, DeviceLimits};
 
 use super::arith::{binary, compare, index_constant, load, store, true_constant, ArithIndexer, SGE, SGT, SLE, SLT};
 use super::host::{default_block, HostSide, KernelFunc, LaunchShape, ThreadIds};
@@ -124,6 +125,9 @@ impl<T: TemporalTiles> MappingStrategy for T {
         ];
         if plan.prefetch {
             entries.push(("prefetch", Attribute::Bool(true)));
+        }
+        if let Some(blocks) = plan.min_blocks_per_sm {
+            entries.push(("min_blocks_per_sm", Attribute::i64(i64::from(blocks))));
         }
         super::record_mapping(ir, func, name, entries);
         Ok(func)
@@ -247,6 +251,9 @@ pub(super) struct Plan {
     pub shared_bytes: i64,
     /// Streaming: load each plane a stream step ahead into registers (`gpu-map{prefetch}`).
     pub prefetch: bool,
+    /// `occupancy=model`: the blocks per SM the tile kernel asks ptxas to leave room for
+    /// ([`latency_hiding_blocks`]).
+    pub min_blocks_per_sm: Option<u32>,
 }
 
 impl Plan {
@@ -339,6 +346,7 @@ impl Plan {
             fields,
             shared_bytes: 0,
             prefetch: options.prefetch,
+            min_blocks_per_sm: None,
         };
         let footprint_of = |tile: &[i64], b: i64| layout.shared_bytes(&plan, tile, b);
         // Without a tile from the user, halve the default (its largest outer size first, the
@@ -390,8 +398,35 @@ impl Plan {
         plan.tile = tile;
         plan.time_tile = time_tile;
         plan.shared_bytes = shared_bytes;
+        if options.occupancy_by_model {
+            plan.min_blocks_per_sm = Some(latency_hiding_blocks(&DeviceLimits::h100(), &plan.block, shared_bytes)?);
+        }
         Ok(plan)
     }
+}
+
+/// `occupancy=model` for temporal tiles: the blocks per SM that keep the warps resident that
+/// hide DRAM latency — `⌈W_mem ÷ warps per block⌉`, `W_mem` the cost model's 32 warps per SM
+/// (docs/cost-model.md, "Bound model"): these kernels stream their fields through shared
+/// memory and measured latency-bound — at most as many as the block's threads and shared
+/// memory let an SM hold. ptxas then keeps the registers within what that residency allows
+/// (`65536 ÷ (blocks × threads)`), spilling if it must (the cost report shows spills).
+fn latency_hiding_blocks(device: &DeviceLimits, block: &[i64; 3], shared_bytes: i64) -> Result<u32, String> {
+    let threads = block.iter().try_fold(1i64, |a, &b| a.checked_mul(b)).and_then(|t| u32::try_from(t).ok());
+    let threads = threads.ok_or_else(|| format!("a block of {} threads", sizes_text(block)))?;
+    let shared = u64::try_from(shared_bytes).map_err(|_| "negative shared memory".to_string())?;
+    let limits = block_limits(&device.sm_resources(), threads, None, shared);
+    let (room, _) = limits.tightest();
+    if room == 0 {
+        return Err(format!(
+            "occupancy=model: a block of {} threads with {shared} bytes of shared memory does not fit an SM of the {}",
+            sizes_text(block),
+            device.name
+        ));
+    }
+    // Warps are at least 1 here (the block fits), and W_mem is a small positive figure.
+    let wanted = (device.memory_latency_warps_per_sm / f64::from(limits.warps_per_block.max(1))).ceil().max(1.0);
+    Ok(room.min(wanted as u32))
 }
 
 /// `32×64`: tile sizes for messages.
@@ -526,6 +561,13 @@ fn emit(
     extra.push(Type::Index); // t0
     let kernel = host.new_kernel(ir, &extra);
     layout.build_kernel(ir, info, plan, &kernel, &location)?;
+    if let Some(blocks) = plan.min_blocks_per_sm {
+        ir.set_attribute(
+            kernel.func,
+            super::MIN_BLOCKS_ATTR,
+            Attribute::Integer { value: i128::from(blocks), ty: Type::I32 },
+        );
+    }
     // The grid: the tiles covering the largest field extent per dimension.
     let mut grid = [None; 3];
     for d in 0..plan.rank {
@@ -971,4 +1013,26 @@ fn build_copy_kernel(
     let v = load(ir, body, source, point.clone(), f.element.clone(), location);
     store(ir, body, v, destination, point, location);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latency_hiding_blocks_keep_32_warps_where_shared_memory_allows() {
+        let h100 = DeviceLimits::h100();
+        // ⌈32 warps ÷ warps per block⌉ when nothing else limits.
+        assert_eq!(latency_hiding_blocks(&h100, &[32, 4, 2], 46_080), Ok(4));
+        assert_eq!(latency_hiding_blocks(&h100, &[128, 1, 1], 0), Ok(8));
+        assert_eq!(latency_hiding_blocks(&h100, &[64, 1, 1], 0), Ok(16));
+        assert_eq!(latency_hiding_blocks(&h100, &[1024, 1, 1], 0), Ok(1));
+        // 48 threads are 2 warps: 16 blocks.
+        assert_eq!(latency_hiding_blocks(&h100, &[48, 1, 1], 0), Ok(16));
+        // Two blocks of 100 KiB (plus 1 KiB reserved each) fit 228 KiB, three do not.
+        assert_eq!(latency_hiding_blocks(&h100, &[32, 8, 1], 102_400), Ok(2));
+        // Past the per-block limit: no residency to ask for.
+        assert!(latency_hiding_blocks(&h100, &[32, 8, 1], 300_000).is_err());
+        assert!(latency_hiding_blocks(&h100, &[2048, 1, 1], 0).is_err());
+    }
 }

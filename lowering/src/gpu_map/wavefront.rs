@@ -19,7 +19,7 @@ use stencil_poly::tiling::{DimDef, DimKind};
 use stencil_tilemodel::Block;
 
 use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput, TileAxis};
-use super::{arith, GpuMapOptions, MappingStrategy, Staging};
+use super::{arith, GpuMapOptions, MappingStrategy, Staging, MIN_BLOCKS_ATTR};
 use crate::affine_build::{affine_apply, MapOperands};
 use crate::codegen::emit::{Emitter, Offload};
 use crate::codegen::signature::create_lowered_func;
@@ -218,10 +218,6 @@ fn map_wavefront(
     super::record_mapping(ir, func.func, "wavefront", entries);
     Ok(func.func)
 }
-
-/// The kernel attribute MLIR's NVVM lowering turns into PTX's `.minnctapersm` (the least
-/// blocks per SM ptxas must leave room for: its register budget follows).
-const MIN_BLOCKS_ATTR: &str = "nvvm.minctasm";
 
 /// The block `gpu-map{block=auto}` uses and the model's estimate for it.
 struct ModelBlock {

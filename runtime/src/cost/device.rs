@@ -6,7 +6,8 @@
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeviceModel {
     /// The hardware limits: SMs, schedulers, threads, blocks, registers, shared memory and
-    /// their allocation rules, and the warps per scheduler that hide issue latency. The same
+    /// their allocation rules, the warps per scheduler that hide issue latency and the warps
+    /// per SM that hide DRAM latency. The same
     /// figures the tile-size search uses, so occupancy is counted one way
     /// ([`stencil_tilemodel::block_limits`]).
     pub limits: stencil_tilemodel::DeviceLimits,
@@ -16,10 +17,6 @@ pub struct DeviceModel {
     pub ipc_per_scheduler: f64,
     /// DRAM bandwidth in bytes per second (bytes read plus bytes written).
     pub dram_bandwidth: f64,
-    /// Resident warps per SM, on every SM, needed to keep DRAM at full bandwidth: the bytes in
-    /// flight that hide DRAM latency (bandwidth × latency, Little's law) over the bytes one
-    /// warp keeps in flight.
-    pub bandwidth_warps_per_sm: f64,
     /// Cycles a block stalls at a `gpu.barrier` (the wait for its last warp's outstanding
     /// instruction plus the synchronisation), hidden by the other resident blocks.
     pub barrier_cycles: f64,
@@ -48,7 +45,6 @@ impl DeviceModel {
             clock_hz: 1.755e9,
             ipc_per_scheduler: 1.0,
             dram_bandwidth: 2.99e12,
-            bandwidth_warps_per_sm: 32.0,
             barrier_cycles: 100.0,
             launch_overhead_s: 2e-6,
         }

@@ -92,8 +92,9 @@ fn terms(device: &DeviceModel, w: &Spread) -> (f64, f64, f64) {
     let issue_s = if w.warp_instructions > 0.0 { w.warp_instructions / issue_rate } else { 0.0 };
     // Little's law on memory: the bytes in flight grow with the resident warps of the GPU.
     let resident_warps = w.sms * w.warps_per_sm;
-    let memory_efficiency =
-        (resident_warps / (f64::from(device.limits.multiprocessors) * device.bandwidth_warps_per_sm)).min(1.0);
+    let memory_efficiency = (resident_warps
+        / (f64::from(device.limits.multiprocessors) * device.limits.memory_latency_warps_per_sm))
+        .min(1.0);
     let dram_s = if w.bytes > 0.0 { w.bytes / (device.dram_bandwidth * memory_efficiency) } else { 0.0 };
     let barrier_s = w.barrier_rounds * device.barrier_cycles / device.clock_hz;
     (dram_s, issue_s, barrier_s)

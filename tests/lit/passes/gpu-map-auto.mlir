@@ -1,6 +1,7 @@
 // gpu-map{strategy=auto} (docs/passes.md): the strategy the GPU measurements favour — overlapped
-// temporal blocking for a 1-D/2-D DOALL program; in 3-D streaming with prefetch where a step's
-// applies fuse without recomputed halos (Jacobi's stencil + copy-back), naive where they do not
+// temporal blocking for a 1-D/2-D DOALL program; in 3-D streaming with prefetch and
+// occupancy=model (the kernel asks ptxas for the 4 blocks of 256 threads per SM that hide DRAM
+// latency) where a step's applies fuse without recomputed halos (Jacobi's stencil + copy-back), naive where they do not
 // (heat-3d's two stencils); wavefront for a scheduled or tiled program — recorded with the
 // reason in stencil.gpu_mapping; an SOR-like program that is not tiled is refused with every
 // strategy's reason.
@@ -11,7 +12,8 @@
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' 2>&1 | FileCheck %s --check-prefix=SOR
 // CHECK: stencil.gpu_mapping = {auto = "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured", {{.*}}strategy = "overlapped"
 // TILED: stencil.gpu_mapping = {auto = "the program is scheduled or tiled (poly-schedule, poly-tile)", {{.*}}strategy = "wavefront"
-// THREE: stencil.gpu_mapping = {auto = "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured", {{.*}}prefetch = true, {{.*}}strategy = "streaming"
+// THREE: stencil.gpu_mapping = {auto = "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured", {{.*}}min_blocks_per_sm = 4 : i64, prefetch = true, {{.*}}strategy = "streaming"
+// THREE: gpu.func @jacobi_3d_7pt_k0({{.*}} kernel attributes {known_block_size = array<i32: 32, 4, 2>, nvvm.minctasm = 4 : i32}
 // HEAT: stencil.gpu_mapping = {auto = "3-D DOALL: the naive kernel is the fastest measured", {{.*}}strategy = "naive"}
 // SOR: error: 'stencil.program' op gpu-map{strategy=auto} failed: no strategy maps it: overlapped: {{.*}}DOACROSS{{.*}}; naive: {{.*}}; wavefront: statement S would run inside sequential host loops{{.*}}schedule and tile the program first
 stencil.program @jacobi(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {

@@ -15,6 +15,17 @@
 // RUN: stencil-run %s --param T=5 --param N=21 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=8,16 time-tile=2})' --target sim --check | FileCheck %s
 // RUN: stencil-run %s --param T=4 --param N=13 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=4,4 time-tile=3 block=8,4 prefetch=true})' --target sim --check | FileCheck %s
 // RUN: stencil-run %s --param T=7 --param N=30 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=16,8 time-tile=1 prefetch=true})' --target sim --check | FileCheck %s
+// occupancy=model: the tile kernel asks for the blocks per SM that keep 32 warps resident (8 of
+// 4 warps here), as many as the shared memory allows (overlapped tiles of 100 KiB: 2 of the 4 that 8-warp blocks want); the copy kernel
+// asks for nothing. The naive strategy has no such model.
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=8,16 time-tile=2 block=128 occupancy=model})' | FileCheck %s --check-prefix=OCC
+// OCC: min_blocks_per_sm = 8 : i64
+// OCC: gpu.func @pj2d_k0({{.*}} kernel attributes {known_block_size = array<i32: 128, 1, 1>, nvvm.minctasm = 8 : i32}
+// OCC: gpu.func @pj2d_k1({{.*}} kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=overlapped tile=64,64 time-tile=4 shared-memory=232448 occupancy=model})' | FileCheck %s --check-prefix=OCC-SHARED
+// OCC-SHARED: min_blocks_per_sm = 2 : i64
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=naive occupancy=model})' 2>&1 | FileCheck %s --check-prefix=OCC-NAIVE
+// OCC-NAIVE: error: option 'occupancy' of pass 'gpu-map': occupancy=model asks ptxas for the blocks per SM a model plans{{.*}}strategy=naive without block=auto has neither
 // RUN: stencil-run %S/../../../examples/polybench-heat-3d.mlir --param T=3 --param N=11 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=4,4,8 time-tile=2 prefetch=true})' --target sim --check | FileCheck %s --check-prefixes=CHECK,HEAT
 // HEAT: second_buffers=A
 // CHECK: races 0

@@ -45,7 +45,7 @@
 // MANYTHREADS: option 'search-threads' of pass 'poly-tile': 100000 threads; give 0 (the machine's) to 256
 // occupancy=model: every kernel asks ptxas for the blocks per SM the model planned
 // (nvvm.minctasm, `.minnctapersm` in the PTX), recorded with the auto choice and the mapping;
-// with explicit sizes, the block search's. It needs block=auto.
+// with explicit sizes, the block search's. The wavefront strategy needs block=auto for it.
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto occupancy=model})' | FileCheck %s --check-prefix=OCCUPANCY
 // OCCUPANCY: min_blocks_per_sm = [[B:[1-9][0-9]*]] : i64
 // OCCUPANCY: kernel attributes {known_block_size = array<i32: {{[0-9]+}}, {{[0-9]+}}, 1>, nvvm.minctasm = [[B]] : i32}
@@ -54,7 +54,7 @@
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto occupancy=model})' --emit=ptx --gpu-index-bitwidth=32 | FileCheck %s --check-prefix=OCCUPANCY-PTX
 // OCCUPANCY-PTX: .minnctapersm {{[1-9][0-9]*}}
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{occupancy=model})' 2>&1 | FileCheck %s --check-prefix=OCCUPANCY-NOAUTO
-// OCCUPANCY-NOAUTO: option 'occupancy' of pass 'gpu-map': occupancy=model asks ptxas for the blocks per SM the tile model planned for its block: give block=auto
+// OCCUPANCY-NOAUTO: option 'occupancy' of pass 'gpu-map': occupancy=model asks ptxas for the blocks per SM a model plans: the tile model's for the wavefront strategy's block=auto, the cost model's DRAM-latency residency for overlapped and streaming tiles; strategy=wavefront without block=auto has neither
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=auto occupancy=max})' 2>&1 | FileCheck %s --check-prefix=OCCUPANCY-BAD
 // OCCUPANCY-BAD: option 'occupancy' of pass 'gpu-map': 'max'; give 'ptxas' or 'model'
 // Explicit sizes far past the problem: a clear error at once, not gigabytes of per-step arrays.
