@@ -4,8 +4,9 @@
 //! * `--disable-lsr` (LLVM's loop strength reduction off) and `--short-pointers` (32-bit
 //!   pointers to shared memory), process-wide LLVM options (lowering's `ptx::llvm_options`):
 //!   fewer registers, and the cost report of `stencil-run` says the PTX was compiled so;
-//! * `gpu-map{block=auto occupancy=model}`: every kernel asks ptxas for the blocks per SM the
-//!   tile model planned (`.minnctapersm`), and its registers fit that many blocks.
+//! * `gpu-map{occupancy=model}`: a kernel asks ptxas for the blocks per SM a model plans
+//!   (`.minnctapersm`) — the tile model's with `block=auto`, the residency that hides DRAM
+//!   latency for streaming tiles — and its registers fit that many blocks.
 //!
 //! Each compilation runs the binaries in processes of their own: the LLVM options are
 //! process-global, so they must not reach the other tests of this process.
@@ -41,8 +42,9 @@ fn most_registers(ptxas: &Ptxas, ptx: &str) -> u32 {
     report.kernels().filter_map(|k| k.registers).max().expect("a kernel with registers")
 }
 
-/// `jacobi-3d-27pt`'s default mapping (streaming with prefetch).
-const STREAMING: &str = "builtin.module(gpu-map{strategy=auto},canonicalize,cse)";
+/// `jacobi-3d-27pt`'s streaming mapping with prefetch, at the occupancy ptxas chooses (the
+/// default mapping, `strategy=auto`, adds `occupancy=model`: see the last test).
+const STREAMING: &str = "builtin.module(gpu-map{strategy=streaming prefetch=true},canonicalize,cse)";
 
 /// Asserts that `flag` takes registers off the streaming kernel of `jacobi-3d-27pt` (32-bit
 /// `index`): the most any of its kernels takes, with and without it.
@@ -113,14 +115,8 @@ fn occupancy_by_model_keeps_registers_within_the_planned_blocks() {
     let pipeline = |occupancy: &str| {
         format!("builtin.module(poly-schedule,poly-tile{{sizes=auto}},gpu-map{{block=auto occupancy={occupancy}}},canonicalize,cse)")
     };
-    let number_after = |ptx: &str, directive: &str| -> Vec<u32> {
-        let line =
-            ptx.lines().find(|l| l.trim_start().starts_with(directive)).unwrap_or_else(|| panic!("no {directive}"));
-        line.trim_start()[directive.len()..].split(',').map(|v| v.trim().parse().expect("a number")).collect()
-    };
     let by_model = ptx_of("polybench-fdtd-2d", &pipeline("model"), &[]);
-    let blocks = number_after(&by_model, ".minnctapersm")[0];
-    let threads: u32 = number_after(&by_model, ".maxntid").iter().product();
+    let (blocks, threads) = asked_residency(&by_model);
     let budget = 65536 / (blocks * threads);
     let report = ptxas.assemble(&by_model, "sm_90").unwrap_or_else(|e| panic!("{e}"));
     for k in report.kernels() {
@@ -134,4 +130,36 @@ fn occupancy_by_model_keeps_registers_within_the_planned_blocks() {
     let free = most_registers(&ptxas, &by_ptxas);
     println!("without it: {free} registers");
     assert!(free > budget, "the kernel took {free} registers unasked: the test shows nothing");
+}
+
+/// The blocks per SM a kernel's PTX asks for (`.minnctapersm`) and its threads (`.maxntid`).
+fn asked_residency(ptx: &str) -> (u32, u32) {
+    let number_after = |directive: &str| -> Vec<u32> {
+        let line =
+            ptx.lines().find(|l| l.trim_start().starts_with(directive)).unwrap_or_else(|| panic!("no {directive}"));
+        line.trim_start()[directive.len()..].split(',').map(|v| v.trim().parse().expect("a number")).collect()
+    };
+    (number_after(".minnctapersm")[0], number_after(".maxntid").iter().product())
+}
+
+/// `strategy=auto` maps `jacobi-3d-27pt` with streaming at `occupancy=model`: its tile kernel
+/// asks for the 4 blocks of 256 threads per SM that keep 32 warps resident, and ptxas fits it in
+/// the 64 registers that leaves without spilling (105 registers at ptxas's own choice, ptxas
+/// 12.9: two blocks per SM).
+#[test]
+fn auto_streaming_kernels_keep_the_residency_that_hides_dram_latency() {
+    let auto = ptx_of("jacobi-3d-27pt", "builtin.module(gpu-map{strategy=auto},canonicalize,cse)", &[]);
+    let (blocks, threads) = asked_residency(&auto);
+    assert_eq!((blocks, threads), (4, 256));
+    let Some(ptxas) = Ptxas::find_for_checks() else { return };
+    let report = ptxas.assemble(&auto, "sm_90").unwrap_or_else(|e| panic!("{e}"));
+    for k in report.kernels() {
+        let registers = k.registers.expect("registers");
+        println!("{}: {registers} registers", k.name);
+        assert!(registers <= 65536 / (blocks * threads), "{}: {registers} registers", k.name);
+        assert!(!k.spills(), "{} spills", k.name);
+    }
+    let free = most_registers(&ptxas, &ptx_of("jacobi-3d-27pt", STREAMING, &[]));
+    println!("without it: {free} registers");
+    assert!(free > 64, "the kernel took {free} registers unasked: the test shows nothing");
 }
