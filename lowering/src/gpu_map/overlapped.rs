@@ -26,8 +26,10 @@
 //! number of launches a copy kernel moves the result back. A written field no apply reads
 //! before writing it (Jacobi's `B = f(A)`) is not loaded at all and needs no second buffer;
 //! where reads reach past its writer's box, only the points outside the box are loaded
-//! (`FieldPlan::ring_only`): nothing writes them, so they too need no second buffer. A field
-//! never written is read in place. Each block writes back only its own tile.
+//! (`FieldPlan::ring_only`): nothing writes them, so they too need no second buffer. Both kinds
+//! are written back only by the launch that runs the last step
+//! (`FieldPlan::written_back_at_end_only`): every launch computes them before reading them. A
+//! field never written is read in place. Each block writes back only its own tile.
 
 use std::collections::HashMap;
 

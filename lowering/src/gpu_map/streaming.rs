@@ -28,10 +28,17 @@
 //! the whole field after its instance, as in the program. The same operations run on the same
 //! values: results are bit-identical.
 //!
+//! A field the first apply touching it writes, over one box, is not loaded (`overlapped`'s
+//! classification): where reads stay in that box every value read was computed in the launch;
+//! where they leave it (a *ring-only* field, heat-3d's `B`) the first version takes the field's
+//! own values outside the box, which nothing writes. Such a field is written back by the launch
+//! that runs the last step only: every launch computes its box before reading it.
+//!
 //! **Why it is race-free.** A slot is rewritten one stream step after its plane's last read,
 //! with barriers between; fields loaded and written alternate with second buffers between
 //! launches (the host side is the `overlapped` strategy's), and a block writes back only its
-//! own column.
+//! own column — of a ring-only field only the part inside the box, so the points other blocks
+//! read in place are never written.
 
 use std::collections::HashMap;
 
