@@ -14,6 +14,7 @@ effects (halo loads of partial tiles, wavefronts that fill part of the GPU), so 
 than at the sizes bench/gpu.py times.
 
 Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large | --defaults] [--widths 64,32] [--json FILE]
+                           [--mapping NAME=PIPELINE ...] [--before BINARY] [--record SUFFIX]
   --large   2-D 256^2 T=16, 3-D 32^3 T=8: fewer boundary effects, slower (minutes per example)
   --defaults  the mappings users get instead of the fixed tiles: `gpu-map{strategy=auto}` and the
             wavefront tiles `poly-tile{sizes=auto},gpu-map{block=auto}` with the sizes, block and
@@ -21,12 +22,19 @@ Usage: bench/cost_table.py [--only NAME[,NAME...]] [--large | --defaults] [--wid
             pinned and simulated at 2-D 512^2 T=50, 3-D 64^3 T=20 (about ten minutes)
   --widths  the index widths to run (default 64,32)
   --json F  also write every run's cost report to F (for bench/model_vs_gpu.py)
+  --mapping NAME=PIPELINE  (repeatable) the naive kernel and these mappings instead of the built-in
+            list, e.g. --mapping 'auto=builtin.module(gpu-map{strategy=auto})' (cleaned like the others)
+  --before BINARY  also run every mapping but naive with another stencil-run (an older build, e.g.
+            one built in a worktree of an older commit) and print its row under the current one,
+            marked [before]: a kernel change's cost, before and after, in one table
+  --record SUFFIX  record as bench/results/DATE-SUFFIX.txt (default: cost, cost-large, cost-defaults)
 """
 
 import json
 import os
 import re
 import platform
+import shlex
 import subprocess
 import sys
 
@@ -146,6 +154,25 @@ def ratio(value, base):
     return f"{value / base:.3g}" if value is not None and base else "-"
 
 
+def given_mappings():
+    """The `--mapping NAME=PIPELINE` pairs (each `cleaned`) after naive, or None without any."""
+    pairs = [sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--mapping"]
+    if not pairs:
+        return None
+    out = [("naive", cleaned("builtin.module(gpu-map{naive})"))]
+    for pair in pairs:
+        name, _, pipeline = pair.partition("=")
+        if not name or not pipeline.startswith("builtin.module("):
+            sys.exit(f"--mapping {pair!r}: give NAME=builtin.module(...)")
+        out.append((name, cleaned(pipeline)))
+    return out
+
+
+def option_value(flag):
+    """The argument after `flag`, or None."""
+    return sys.argv[sys.argv.index(flag) + 1] if flag in sys.argv[:-1] else None
+
+
 def main():
     global SIZES, WIDTHS
     only = only_arg()
@@ -157,6 +184,10 @@ def main():
     if "--widths" in sys.argv:
         WIDTHS = [int(w) for w in sys.argv[sys.argv.index("--widths") + 1].split(",")]
     binary = build_release()
+    before = option_value("--before")
+    if before and not os.access(before, os.X_OK):
+        sys.exit(f"--before {before}: not an executable")
+    given = given_mappings()
     lines = []
     # --json FILE: every run's configuration and cost report (for calibrating the model against
     # GPU measurements, docs/cost-model.md).
@@ -167,7 +198,7 @@ def main():
         print(line, flush=True)
         lines.append(line)
 
-    width_of_mapping = 40 if defaults else 16
+    width_of_mapping = 40 if defaults or given else 16
     header = (f"{'example':<20} {'mapping':<{width_of_mapping}} {'idx':>3} {'warp-i/upd':>10} {'lane':>5} {'gl B/upd':>8} {'DRAM B':>6} "
               f"{'regs':>7} {'occ %':>7} {'GCells/s':>8} {'limit':>7} {'x warp-i':>8} {'x GC/s':>7} "
               f"{'x limit':>7}  check")
@@ -178,21 +209,27 @@ def main():
         space, steps = SIZES[dims]
         params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
         naive = {}
-        for name, pipeline in (default_configs(example, dims) if defaults else configs(dims)):
+        rows = given or (default_configs(example, dims) if defaults else configs(dims))
+        runs_of = [(name, pipeline, binary, "") for name, pipeline in rows]
+        if before:
+            runs_of = [run for name, pipeline in rows
+                       for run in [(name, pipeline, binary, "")]
+                       + ([] if name == "naive" else [(name, pipeline, before, " [before]")])]
+        for name, pipeline, runner, mark in runs_of:
             for width in WIDTHS:
                 options = ["--target=sim", "--cost", "--check", f"--gpu-index-bitwidth={width}"]
-                report, error = stencil_run(binary, example, params, pipeline, options)
+                report, error = stencil_run(runner, example, params, pipeline, options)
                 if report is None:
-                    say(f"{example:<20} {name:<{width_of_mapping}} {width:>3} {'-':>10}  {error}")
+                    say(f"{example:<20} {name + mark:<{width_of_mapping}} {width:>3} {'-':>10}  {error}")
                     continue
                 s = summary(report)
-                runs.append({"example": example, "mapping": name, "index_bitwidth": width, "params": params,
+                runs.append({"example": example, "mapping": name + mark, "index_bitwidth": width, "params": params,
                              "pipeline": pipeline, "cost": report["target_stats"]["sim"]["cost"]})
                 if name == "naive":
                     naive[width] = s
                 base = naive.get(width)
-                strategy = report.get("mapping", {}).get("strategy") if name == "strategy=auto" else None
-                shown = f"{name} ({strategy})" if strategy else name
+                strategy = report.get("mapping", {}).get("strategy") if name in ("strategy=auto", "auto") else None
+                shown = (f"{name} ({strategy})" if strategy else name) + mark
                 say(f"{example:<20} {shown:<{width_of_mapping}} {width:>3} {s['warp']:>10.2f} {100 * s['util']:>4.0f}% "
                     f"{s['bytes']:>8.2f} {s['dram']:>6.2f} {s['regs']:>7} {s['occupancy']:>7} {s['gcells']:>8.3f} "
                     f"{s['filled']:>7.2f} {ratio(s['warp'], base and base['warp']):>8} "
@@ -221,9 +258,12 @@ def main():
         "small sizes: per-update figures include boundary effects (partial tiles, wavefronts that fill part of"
         " the GPU), and at this size launch overhead dominates the estimated GCells/s",
     ]
-    command = "bench/cost_table.py " + " ".join(sys.argv[1:])
+    if before:
+        details.append(f"[before]: the same runs with {before}")
+    command = "bench/cost_table.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     record(f"{command.strip()} (stencil-run --target sim --cost --check --json --gpu-index-bitwidth=…)",
-           details, lines, "cost-defaults" if defaults else "cost-large" if "--large" in sys.argv else "cost")
+           details, lines,
+           option_value("--record") or ("cost-defaults" if defaults else "cost-large" if "--large" in sys.argv else "cost"))
     return 0
 
 
