@@ -1066,6 +1066,39 @@ mod tests {
         assert!(at("memref.load") > inner_loop, "a load reads memory: stays\n{out}");
     }
 
+    /// `speculate=true`: invariant pure ops under an `scf.if` in the loop leave it too (the
+    /// condition's own computation, and what varies with the loop, stay); divisions and loads
+    /// under the `if` stay; without it, nothing under the `if` moves (MLIR's pass).
+    #[test]
+    fn speculative_motion_moves_invariants_out_of_guards() {
+        let text = "func.func @f(%a: index, %b: index, %n: index, %m: memref<?xf64>) {\n  \
+             %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
+             scf.for %i = %c0 to %n step %c1 {\n    \
+               %g = arith.cmpi slt, %i, %b : index\n    \
+               scf.if %g {\n      \
+                 %s = arith.addi %a, %b : index\n      %t = arith.muli %s, %i : index\n      \
+                 %q = arith.divsi %a, %b : index\n      %v = memref.load %m[%a] : memref<?xf64>\n      \
+                 \"test.use\"(%t, %q, %v) : (index, index, f64) -> ()\n    }\n  }\n  return\n}";
+        let registry = crate::registry();
+        let run = |speculate: bool| {
+            let source = SourceFile::new("test.mlir", text);
+            let mut m = parse_source(&source, ParserConfig { registry: &registry, allow_unregistered: true }).unwrap();
+            let moved = stencil_ir::pass::licm::hoist_invariants_speculating(&mut m.ir, m.top, &registry, speculate);
+            stencil_ir::verifier::verify(&m.ir, &registry, m.top, true).unwrap();
+            (moved, print_op(&m.ir, &registry, m.top, PrintOptions::default()))
+        };
+        let (moved, out) = run(true);
+        let at = |needle: &str| out.find(needle).unwrap_or_else(|| panic!("{needle} missing in\n{out}"));
+        let the_loop = at("scf.for");
+        assert_eq!(moved, 1, "{out}");
+        assert!(at("arith.addi %arg0, %arg1") < the_loop, "invariant under the guard: moved\n{out}");
+        let guard = at("scf.if");
+        assert!(at("arith.cmpi slt") > the_loop && at("arith.muli") > guard, "loop-variant: stays\n{out}");
+        assert!(at("arith.divsi") > guard && at("memref.load") > guard, "may trap / reads memory: stays\n{out}");
+        let (moved, out) = run(false);
+        assert_eq!(moved, 0, "MLIR's pass leaves the guarded ops\n{out}");
+    }
+
     fn loop_with_bounds(ty: &str, lb: i64, ub: i64, step: i64, unsigned: bool) -> String {
         let kw = if unsigned { "unsigned " } else { "" };
         // Generic form, so that the tests do not depend on the arith dialect's custom syntax.

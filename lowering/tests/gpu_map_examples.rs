@@ -279,6 +279,17 @@ fn loop_invariant_code_motion_keeps_kernels_exact() {
     );
 }
 
+/// The same with `speculate=true`, which also moves invariant ops out of the guards in the loops
+/// (a thread's active test around its point, the tile's bounds tests): still exact.
+#[test]
+fn speculative_loop_invariant_code_motion_keeps_kernels_exact() {
+    check_all(
+        "builtin.module(poly-schedule,poly-tile{sizes=3},gpu-map{block=4,2},canonicalize,cse,loop-invariant-code-motion{speculate=true},cse)",
+        &SimOptions::default().with_order(Order::Shuffled { seed: 37 }),
+        &[],
+    );
+}
+
 /// Guarded partial tiles (`partial-tiles=guarded`): the full-tile loops with a domain test per
 /// instance, in every tile (`full-tiles=false`) or in the partial ones (the default) — race-free
 /// and bit-identical, staged and not, with tiles of 3 so that most tiles are partial.
