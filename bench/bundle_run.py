@@ -48,6 +48,7 @@ mappings the compiler chooses by default, then fixed-size variants (the table ke
 order), so a short budget still measures every example. Progress goes to stdout as it happens.
 """
 
+import atexit
 import concurrent.futures
 import ctypes
 import datetime
@@ -55,11 +56,17 @@ import json
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Where the manifest's `ptx/…` paths lie: the bundle, or a temporary folder when the bundle's
+# own cannot be written (`unpack_ptx`).
+PTX_ROOT = HERE
 START = time.monotonic()
 LOG = []
 
@@ -68,6 +75,36 @@ def say(line=""):
     stamp = f"[{time.monotonic() - START:6.1f}s] "
     print(stamp + line, flush=True)
     LOG.append(stamp + line)
+
+
+def unpack_ptx():
+    """Unpacks the bundle's `ptx.tar.xz` (tools/gpu-bundle packs the PTX) into `ptx/` beside it,
+    or into a temporary folder when the bundle cannot be written; once per bundle."""
+    global PTX_ROOT
+    archive = os.path.join(HERE, "ptx.tar.xz")
+    if os.path.isdir(os.path.join(HERE, "ptx")) or not os.path.exists(archive):
+        return
+    for root in (HERE, None):
+        try:
+            if root is None:
+                root = tempfile.mkdtemp(prefix="bundle-ptx-")
+                atexit.register(shutil.rmtree, root, ignore_errors=True)
+            with tarfile.open(archive, "r:xz") as packed:
+                try:
+                    packed.extractall(root, filter="data")
+                except TypeError:  # Python before 3.11.4: no extraction filters
+                    packed.extractall(root)
+            PTX_ROOT = root
+            say(f"PTX unpacked into {os.path.join(root, 'ptx')}")
+            return
+        except OSError as e:
+            say(f"PTX not unpacked into {root}: {e}")
+    sys.exit("run.py: the bundle's PTX could not be unpacked")
+
+
+def ptx_file(entry):
+    """The PTX file of a manifest entry."""
+    return os.path.join(PTX_ROOT, entry["ptx"])
 
 
 def load_driver():
@@ -80,7 +117,7 @@ def load_driver():
 def runner(entry, target, params, extra):
     """stencil-run on one manifest entry: (report dict, None) or (None, error line)."""
     command = [os.path.join(HERE, "bin", "stencil-run"), os.path.join(HERE, entry["program"]),
-               f"--pass-pipeline={entry['pipeline']}", f"--ptx={os.path.join(HERE, entry['ptx'])}",
+               f"--pass-pipeline={entry['pipeline']}", f"--ptx={ptx_file(entry)}",
                "--target", target, "--json", *[f"--param={k}={v}" for k, v in params.items()],
                *[f"--scalar={k}={v}" for k, v in entry.get("scalars", {}).items()], *extra]
     try:
@@ -529,7 +566,7 @@ def run_profiles(manifest, results_dir, budget, selected, tools):
             continue
         if cuobjdump and ptxas:
             cubin = os.path.join(folder, name + ".cubin")
-            assembled = subprocess.run([ptxas, f"-arch={manifest['chip']}", os.path.join(HERE, entry["ptx"]), "-o",
+            assembled = subprocess.run([ptxas, f"-arch={manifest['chip']}", ptx_file(entry), "-o",
                                         cubin], capture_output=True, text=True)
             if assembled.returncode == 0:
                 sass = subprocess.run([cuobjdump, "-sass", cubin], capture_output=True, text=True)
@@ -554,7 +591,7 @@ def run_profiles(manifest, results_dir, budget, selected, tools):
         command = [ncu, "--csv", "--page", "details", "--launch-skip", str(skip), "--launch-count", "2",
                    *[a for s in NCU_SECTIONS for a in ("--section", s)], "--metrics", ",".join(NCU_STALLS),
                    os.path.join(HERE, "bin", "stencil-run"), os.path.join(HERE, entry["program"]),
-                   f"--pass-pipeline={entry['pipeline']}", f"--ptx={os.path.join(HERE, entry['ptx'])}",
+                   f"--pass-pipeline={entry['pipeline']}", f"--ptx={ptx_file(entry)}",
                    "--target", "gpu", "--init", "const:1", *[f"--param={k}={v}" for k, v in entry["params"].items()],
                    *[f"--scalar={k}={v}" for k, v in entry.get("scalars", {}).items()]]
         try:
@@ -646,6 +683,7 @@ def main():
         manifest = json.load(f)
     say(f"bundle of commit {manifest['commit']} made {manifest['created']}, PTX for {manifest['chip']}, "
         f"on {platform.node()} ({platform.machine()})")
+    unpack_ptx()
     cuda = load_driver()
     tools = probe_tools()
     target = "gpu" if cuda else "sim"
