@@ -285,6 +285,9 @@ proptest! {
         let options = stencil_runtime::gpu_sim::SimOptions::default();
         match (p.doall(), p.dims >= 2, check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options)) {
             (true, true, Ok(report)) => prop_assert_eq!(report.race_count, 0),
+            // The documented limit of prefetching (a thread keeps at most 64 elements of a plane):
+            // a 4-thread block under a plane tile grown by nine instances' halos passes it.
+            (true, true, Err(e)) if prefetch && e.contains("prefetching would keep") => {}
             (true, true, Err(e)) => prop_assert!(false, "{e}\nprogram:\n{text}"),
             (false, _, Err(e)) => prop_assert!(e.contains("maps DOALL applies only"), "{e}"),
             (true, false, Err(e)) => prop_assert!(e.contains("streaming needs 2 or 3"), "{e}"),
