@@ -12,7 +12,9 @@ use std::fmt::{self, Write};
 use stencil_ir::parser::lexer::TokenKind;
 use stencil_ir::parser::{CustomOpParser, ParseResult};
 use stencil_ir::printer::OpPrinter;
-use stencil_ir::registry::{CanonicalizeFn, DefaultPropertiesFn, DialectDef, DialectRegistry, OpDef, OpTraits};
+use stencil_ir::registry::{
+    CanonicalizeFn, DefaultPropertiesFn, DialectDef, DialectRegistry, OpDef, OpTraits, SpeculatableFn,
+};
 use stencil_ir::{Attribute, DiagResult, Ir, Location, OpId, OperationState, Type};
 
 use crate::support::{expect_operand_count, op_error};
@@ -56,6 +58,7 @@ pub fn register(r: &mut DialectRegistry) {
             fold: Some(if op.class == TypeClass::Float { fold::fold_float_binary } else { fold::fold_int_binary }),
             canonicalize: op.commutative.then_some(move_constant_right as CanonicalizeFn),
             default_properties,
+            speculatable: TRAPPING.contains(&op.name).then_some(divides_safely as SpeculatableFn),
             ..OpDef::new(op.name, op.summary)
         });
     }
@@ -188,6 +191,20 @@ const fn binary(
     commutative: bool,
 ) -> BinaryOp {
     BinaryOp { name, summary, class, flags, commutative }
+}
+
+/// A division or remainder is defined for every dividend when its divisor is a constant other
+/// than 0 — and, signed, other than −1 (`INT_MIN / −1` overflows): MLIR's speculatability of
+/// these ops.
+fn divides_safely(ir: &Ir, op: OpId, registry: &DialectRegistry) -> bool {
+    let Some(&divisor) = ir.operands(op).get(1) else { return false };
+    let Some(value) = stencil_ir::pass::canonicalize::constant_value(ir, registry, divisor).and_then(|a| a.as_int())
+    else {
+        return false;
+    };
+    let value = fold::int_width(ir.value_type(divisor)).map_or(value, |w| fold::sext(value, w));
+    let unsigned = matches!(ir.op_name(op), "arith.divui" | "arith.remui");
+    value != 0 && (unsigned || value != -1)
 }
 
 /// The binary ops undefined for some operands (a zero divisor; `INT_MIN / −1`).

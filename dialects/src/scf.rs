@@ -1099,6 +1099,29 @@ mod tests {
         assert_eq!(moved, 0, "MLIR's pass leaves the guarded ops\n{out}");
     }
 
+    /// A division moves when its constant divisor makes it defined for every dividend (not 0;
+    /// signed, not −1 either), as MLIR's speculatability says; one by a variable stays.
+    #[test]
+    fn divisions_by_safe_constants_leave_loops() {
+        let out = licm(
+            "func.func @f(%a: index, %n: index) {\n  \
+             %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
+             %c2 = arith.constant 2 : index\n  %m1 = arith.constant -1 : index\n  \
+             scf.for %i = %c0 to %n step %c1 {\n    \
+               %f = arith.floordivsi %a, %c2 : index\n    %g = arith.ceildivsi %a, %m1 : index\n    \
+               %h = arith.divui %a, %m1 : index\n    %k = arith.remsi %a, %c0 : index\n    \
+               %v = arith.divsi %a, %n : index\n    \
+               \"test.use\"(%f, %g, %h, %k, %v) : (index, index, index, index, index) -> ()\n  }\n  return\n}",
+        );
+        let the_loop = out.find("scf.for").unwrap();
+        let at = |needle: &str| out.find(needle).unwrap_or_else(|| panic!("{needle} missing in\n{out}"));
+        assert!(at("arith.floordivsi") < the_loop, "by 2: moves\n{out}");
+        assert!(at("arith.divui") < the_loop, "unsigned by 2^64 - 1: moves\n{out}");
+        assert!(at("arith.ceildivsi") > the_loop, "signed by -1 overflows for INT_MIN: stays\n{out}");
+        assert!(at("arith.remsi") > the_loop, "by 0: stays\n{out}");
+        assert!(at("arith.divsi") > the_loop, "by a variable: stays\n{out}");
+    }
+
     fn loop_with_bounds(ty: &str, lb: i64, ub: i64, step: i64, unsigned: bool) -> String {
         let kw = if unsigned { "unsigned " } else { "" };
         // Generic form, so that the tests do not depend on the arith dialect's custom syntax.

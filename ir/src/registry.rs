@@ -82,6 +82,9 @@ pub type ArgNameHintFn = fn(&Ir, OpId) -> Vec<Option<String>>;
 pub type CanonicalizeFn = fn(&mut Ir, OpId) -> bool;
 /// Fills in default-valued properties the op state lacks.
 pub type DefaultPropertiesFn = fn(&mut OperationState);
+/// Whether an op that [`may_trap`](OpTraits::may_trap) is defined for every value this instance
+/// can see (MLIR's `ConditionallySpeculatable`), e.g. a division by a constant divisor.
+pub type SpeculatableFn = fn(&Ir, OpId, &DialectRegistry) -> bool;
 
 /// The definition of a registered op.
 #[derive(Clone)]
@@ -115,6 +118,8 @@ pub struct OpDef {
     /// `DefaultValuedAttr` properties such as `fastmath = #arith.fastmath<none>` on parse, so
     /// they print in generic form whether or not the input spelled them).
     pub default_properties: Option<DefaultPropertiesFn>,
+    /// For an op that may trap: the instances that cannot (speculatable after all).
+    pub speculatable: Option<SpeculatableFn>,
 }
 
 impl OpDef {
@@ -150,6 +155,7 @@ impl OpDef {
             arg_name_hint: None,
             default_dialect: None,
             default_properties: None,
+            speculatable: None,
         }
     }
 
@@ -263,5 +269,14 @@ impl DialectRegistry {
     /// The traits of `op` (default traits for unregistered ops).
     pub fn traits_of(&self, ir: &Ir, op: OpId) -> OpTraits {
         self.def_of(ir, op).map(|d| d.traits).unwrap_or_default()
+    }
+
+    /// Whether `op` may run where it did not before (MLIR's speculatability): it does not
+    /// trap, or this instance cannot ([`OpDef::speculatable`]). Says nothing of side effects.
+    pub fn speculatable(&self, ir: &Ir, op: OpId) -> bool {
+        match self.def_of(ir, op) {
+            Some(def) => !def.traits.may_trap || def.speculatable.is_some_and(|f| f(ir, op, self)),
+            None => !OpTraits::default().may_trap,
+        }
     }
 }

@@ -4,9 +4,9 @@
 //! an inner loop may move on out of the loops around it.
 //!
 //! Only ops that may run where they did not before are moved: pure (no side effects), without
-//! regions, not reading memory and not [`may_trap`](crate::registry::OpTraits::may_trap) —
-//! an integer division by a loop-invariant zero in a loop that runs no iteration must stay
-//! where it never runs. Ops nested deeper than the loop body's own blocks (inside an `if`) stay
+//! regions, not reading memory and [speculatable](crate::registry::DialectRegistry::speculatable)
+//! — an integer division by a loop-invariant zero in a loop that runs no iteration must stay
+//! where it never runs, while one by the constant 2 moves (as in MLIR). Ops nested deeper than the loop body's own blocks (inside an `if`) stay
 //! too, as in MLIR's pass — unless `speculate=true` (not in MLIR): then an invariant op inside
 //! the `if`s of a loop's body moves as well, as LLVM's loop-invariant code motion hoists
 //! instructions that are safe to execute speculatively. The same ops qualify (they cannot
@@ -85,7 +85,11 @@ fn hoist_from(ir: &mut Ir, registry: &DialectRegistry, lp: OpId, speculate: bool
         };
         for op in candidates {
             let t = registry.traits_of(ir, op);
-            let movable = t.pure && !t.may_trap && !t.terminator && !t.reads_memory && ir.regions(op).is_empty();
+            let movable = t.pure
+                && registry.speculatable(ir, op)
+                && !t.terminator
+                && !t.reads_memory
+                && ir.regions(op).is_empty();
             if movable && ir.operands(op).iter().all(|&v| defined_outside(ir, v, lp)) {
                 ir.move_op(op, InsertPoint::Before(lp));
                 moved += 1;
