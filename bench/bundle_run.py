@@ -84,22 +84,25 @@ def unpack_ptx():
     archive = os.path.join(HERE, "ptx.tar.xz")
     if os.path.isdir(os.path.join(HERE, "ptx")) or not os.path.exists(archive):
         return
-    for root in (HERE, None):
+
+    def extract(root):
+        with tarfile.open(archive, "r:xz") as packed:
+            try:
+                packed.extractall(root, filter="data")
+            except TypeError:  # Python before 3.11.4: no extraction filters
+                packed.extractall(root)
+
+    try:
+        extract(HERE)
+    except OSError as e:
+        say(f"PTX not unpacked into {HERE} ({e}): into a temporary folder instead")
+        PTX_ROOT = tempfile.mkdtemp(prefix="bundle-ptx-")
+        atexit.register(shutil.rmtree, PTX_ROOT, ignore_errors=True)
         try:
-            if root is None:
-                root = tempfile.mkdtemp(prefix="bundle-ptx-")
-                atexit.register(shutil.rmtree, root, ignore_errors=True)
-            with tarfile.open(archive, "r:xz") as packed:
-                try:
-                    packed.extractall(root, filter="data")
-                except TypeError:  # Python before 3.11.4: no extraction filters
-                    packed.extractall(root)
-            PTX_ROOT = root
-            say(f"PTX unpacked into {os.path.join(root, 'ptx')}")
-            return
+            extract(PTX_ROOT)
         except OSError as e:
-            say(f"PTX not unpacked into {root}: {e}")
-    sys.exit("run.py: the bundle's PTX could not be unpacked")
+            sys.exit(f"run.py: the bundle's PTX could not be unpacked: {e}")
+    say(f"PTX unpacked into {os.path.join(PTX_ROOT, 'ptx')}")
 
 
 def ptx_file(entry):

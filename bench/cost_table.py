@@ -210,11 +210,11 @@ def main():
         params = params_of(os.path.join(ROOT, "examples", example + ".mlir"), space, steps)
         naive = {}
         rows = given or (default_configs(example, dims) if defaults else configs(dims))
-        runs_of = [(name, pipeline, binary, "") for name, pipeline in rows]
-        if before:
-            runs_of = [run for name, pipeline in rows
-                       for run in [(name, pipeline, binary, "")]
-                       + ([] if name == "naive" else [(name, pipeline, before, " [before]")])]
+        runs_of = []
+        for name, pipeline in rows:
+            runs_of.append((name, pipeline, binary, ""))
+            if before and name != "naive":
+                runs_of.append((name, pipeline, before, " [before]"))
         for name, pipeline, runner, mark in runs_of:
             for width in WIDTHS:
                 options = ["--target=sim", "--cost", "--check", f"--gpu-index-bitwidth={width}"]

@@ -274,9 +274,7 @@ impl DialectRegistry {
     /// Whether `op` may run where it did not before (MLIR's speculatability): it does not
     /// trap, or this instance cannot ([`OpDef::speculatable`]). Says nothing of side effects.
     pub fn speculatable(&self, ir: &Ir, op: OpId) -> bool {
-        match self.def_of(ir, op) {
-            Some(def) => !def.traits.may_trap || def.speculatable.is_some_and(|f| f(ir, op, self)),
-            None => !OpTraits::default().may_trap,
-        }
+        // An unregistered op has no traits: it does not trap (and is not pure either).
+        self.def_of(ir, op).is_none_or(|def| !def.traits.may_trap || def.speculatable.is_some_and(|f| f(ir, op, self)))
     }
 }

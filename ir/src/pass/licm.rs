@@ -6,8 +6,9 @@
 //! Only ops that may run where they did not before are moved: pure (no side effects), without
 //! regions, not reading memory and [speculatable](crate::registry::DialectRegistry::speculatable)
 //! — an integer division by a loop-invariant zero in a loop that runs no iteration must stay
-//! where it never runs, while one by the constant 2 moves (as in MLIR). Ops nested deeper than the loop body's own blocks (inside an `if`) stay
-//! too, as in MLIR's pass — unless `speculate=true` (not in MLIR): then an invariant op inside
+//! where it never runs, while one by the constant 2 moves (as in MLIR). Ops nested deeper than
+//! the loop body's own blocks (inside an `if`) stay too, as in MLIR's pass — unless
+//! `speculate=true` (not in MLIR): then an invariant op inside
 //! the `if`s of a loop's body moves as well, as LLVM's loop-invariant code motion hoists
 //! instructions that are safe to execute speculatively. The same ops qualify (they cannot
 //! trap or touch memory, so running one where its condition was false changes nothing); the

@@ -295,11 +295,10 @@ struct Column<'a> {
     sizes: Vec<Vec<ValueId>>,
     /// Per apply, its box.
     boxes: Vec<(Vec<ValueId>, Vec<ValueId>)>,
-    /// Per field not loaded wholly, the box its writer covers. A field not loaded at all: its
-    /// versions hold values only there (nothing outside it is ever read), so they are computed
-    /// and written back only there. A ring-only field (`FieldPlan::ring_only`): its first
-    /// version takes the field's own values outside the box, where nothing writes them, and
-    /// only the box is written back.
+    /// Per field not loaded at all, the box its writers cover: its versions hold values only
+    /// there (nothing outside it is ever read), so they are computed and written back only there.
+    /// (A ring-only field's versions span the whole range; `Column::instance` writes back only
+    /// its writer's box.)
     write_boxes: Vec<Option<(Vec<ValueId>, Vec<ValueId>)>>,
     /// Per version, its ring (`None`: depth 0).
     rings: Vec<Option<ValueId>>,
@@ -355,11 +354,11 @@ impl<'a> Column<'a> {
             .fields
             .iter()
             .map(|f| match &f.write_box {
-                Some((l, h)) => Ok(Some((
+                Some((l, h)) if !f.ring_only => Ok(Some((
                     values(ir, at, l, &kernel.params, location)?,
                     values(ir, at, h, &kernel.params, location)?,
                 ))),
-                None => Ok(None),
+                _ => Ok(None),
             })
             .collect::<Result<Vec<_>, String>>()?;
         let plane = schedule.plane_extent(&plan.tile).ok_or("the ring extent overflows")?;
@@ -438,7 +437,7 @@ impl<'a> Column<'a> {
         let extent = self.constant(ir, at, self.plan.tile[d] + version.halo_hi[d]);
         let to = self.op(ir, at, "arith.addi", self.origin[d], extent);
         let mut hi = self.op(ir, at, "arith.minsi", to, size);
-        if let (Some((l, h)), false) = (&self.write_boxes[version.field], self.plan.fields[version.field].ring_only) {
+        if let Some((l, h)) = &self.write_boxes[version.field] {
             lo = self.op(ir, at, "arith.maxsi", lo, l[d]);
             hi = self.op(ir, at, "arith.minsi", hi, h[d]);
         }
@@ -624,9 +623,17 @@ impl<'a> Column<'a> {
         let write_back = if version.last {
             let chunk_end = self.constant(ir, at, plan.tile[0]);
             let chunk_end = self.op(ir, at, "arith.addi", self.origin[0], chunk_end);
-            let in_chunk = self.within(ir, at, q, self.origin[0], chunk_end);
+            let mut test = self.within(ir, at, q, self.origin[0], chunk_end);
             // A field the next launch recomputes before reading it: after the last step only.
-            Some(if field.written_back_at_end_only() { self.and(ir, at, in_chunk, self.last_launch) } else { in_chunk })
+            if field.written_back_at_end_only() {
+                test = self.and(ir, at, test, self.last_launch);
+            }
+            // A ring-only field: only its box goes back (outside, its values are the field's own,
+            // which other blocks read there). Its writers all cover this apply's box.
+            if field.ring_only {
+                test = self.and(ir, at, test, in_box);
+            }
+            Some(test)
         } else {
             None
         };
@@ -653,11 +660,13 @@ impl<'a> Column<'a> {
         let written_arg = self.kernel.args[&field.arg];
         let destination = plan.destination(self.kernel, field);
         for_each_point(ir, at, &self.ids, &lo, &hi, self.location, &mut |ir, at, point| {
-            let mut in_domain = computes;
-            for (k, &x) in point.iter().enumerate() {
-                let inside = self.within(ir, at, x, box_lo[k + 1], box_hi[k + 1]);
-                in_domain = self.and(ir, at, in_domain, inside);
+            // The point in the apply's box along the plane dimensions.
+            let mut inside = self.within(ir, at, point[0], box_lo[1], box_hi[1]);
+            for (k, &x) in point.iter().enumerate().skip(1) {
+                let within = self.within(ir, at, x, box_lo[k + 1], box_hi[k + 1]);
+                inside = self.and(ir, at, inside, within);
             }
+            let in_domain = self.and(ir, at, computes, inside);
             let (then, otherwise) = ops::scf_if_else(ir, at, in_domain, self.location);
             // The apply: reads from the versions' rings, the write into this version's ring.
             let t = self.op(ir, then, "arith.addi", self.t0, step_value);
@@ -691,8 +700,7 @@ impl<'a> Column<'a> {
                 _ => {}
             }
             // The last version: its column (the plane tile) back to global memory (a ring-only
-            // field's only inside its box: its values outside are the field's own, and other
-            // blocks read them there).
+            // field's only inside its box, `write_back`).
             if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
                 let mut test = test;
                 for (k, &x) in point.iter().enumerate() {
@@ -702,15 +710,10 @@ impl<'a> Column<'a> {
                     let inside = self.within(ir, at, x, self.origin[d], end);
                     test = self.and(ir, at, test, inside);
                 }
-                let mut then = ops::scf_if(ir, at, test, self.location);
-                if let (true, Some((l, h))) = (field.ring_only, &self.write_boxes[version.field]) {
-                    let mut inside = self.within(ir, then, q, l[0], h[0]);
-                    for (k, &x) in point.iter().enumerate() {
-                        let within = self.within(ir, then, x, l[k + 1], h[k + 1]);
-                        inside = self.and(ir, then, inside, within);
-                    }
-                    then = ops::scf_if(ir, then, inside, self.location);
+                if field.ring_only {
+                    test = self.and(ir, at, test, inside);
                 }
+                let then = ops::scf_if(ir, at, test, self.location);
                 let from = self.ring_index(ir, then, slot, point);
                 let value = load(ir, then, ring, from, field.element.clone(), self.location);
                 let mut index = vec![q];
