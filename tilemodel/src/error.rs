@@ -12,8 +12,9 @@ pub enum TileModelError {
     #[error("invalid tile-model input: {0}")]
     InvalidInput(String),
     /// Tiles too small for the problem: more inter-tile wavefronts than one count holds
-    /// ([`crate::inter::MAX_WAVEFRONTS`]; the message names the sizes). The search prunes such
-    /// sizes ([`crate::search::PruneReason::TooManyWavefronts`]).
+    /// ([`crate::inter::MAX_WAVEFRONTS`]; the message names the sizes), where the counts do not
+    /// repeat within that many. The search prunes such sizes
+    /// ([`crate::search::PruneReason::TooManyWavefronts`]).
     #[error("{0}")]
     TooManyWavefronts(String),
     /// An integer did not fit while counting.

@@ -92,18 +92,23 @@ impl WavefrontSums {
 fn wavefront_classes(inter: &InterTileCounts) -> Vec<WavefrontClass> {
     let mut by_counts: HashMap<(u64, u64), u64, BuildHasherDefault<PairHasher>> = HashMap::default();
     let mut run: Option<((u64, u64), u64)> = None;
-    for pair in inter.tiles.iter().copied().zip(inter.full.iter().copied()) {
+    // Each entry stands for `weight` wavefronts (a long run's repeated stretch, more).
+    let per_wavefront = inter.per_wavefront();
+    for (i, pair) in inter.tiles.iter().copied().zip(inter.full.iter().copied()).enumerate() {
+        let weight = per_wavefront.weight(i);
         match &mut run {
-            Some((last, length)) if *last == pair => *length += 1,
+            Some((last, length)) if *last == pair => *length = length.saturating_add(weight),
             _ => {
-                if let Some((last, length)) = run.replace((pair, 1)) {
-                    *by_counts.entry(last).or_insert(0) += length;
+                if let Some((last, length)) = run.replace((pair, weight)) {
+                    let class = by_counts.entry(last).or_insert(0);
+                    *class = class.saturating_add(length);
                 }
             }
         }
     }
     if let Some((last, length)) = run {
-        *by_counts.entry(last).or_insert(0) += length;
+        let class = by_counts.entry(last).or_insert(0);
+        *class = class.saturating_add(length);
     }
     by_counts.retain(|&(tiles, _), _| tiles > 0);
     let mut out: Vec<WavefrontClass> =
@@ -359,6 +364,7 @@ mod tests {
             first_wavefront: 0,
             tiles: vec![3, 3, 0, 5, 3, 5, 5, 3, 1],
             full: vec![1, 1, 0, 2, 1, 2, 2, 0, 0],
+            repeat: None,
         };
         let classes = wavefront_classes(&inter);
         assert_eq!(classes, [class(1, 0, 1), class(3, 0, 1), class(3, 1, 3), class(5, 2, 3)]);
@@ -374,9 +380,9 @@ mod tests {
 
     #[test]
     fn no_wavefront_with_tiles_has_no_class() {
-        let inter = InterTileCounts { first_wavefront: 4, tiles: vec![0, 0], full: vec![0, 0] };
+        let inter = InterTileCounts { first_wavefront: 4, tiles: vec![0, 0], full: vec![0, 0], repeat: None };
         assert!(wavefront_classes(&inter).is_empty());
-        let empty = InterTileCounts { first_wavefront: 0, tiles: vec![], full: vec![] };
+        let empty = InterTileCounts { first_wavefront: 0, tiles: vec![], full: vec![], repeat: None };
         assert!(wavefront_classes(&empty).is_empty());
     }
 }

@@ -74,12 +74,16 @@
 //!    the band map the tiles repeat: a step `Δ` of it moves tile corners to tile corners and
 //!    wavefronts by `δ`, so the counts over a long range are those of a short one plus shifted
 //!    copies of what its last `Δ` values add. Where that costs less than counting directly (SOR runs of many
-//!    sweeps, whose every band row grows with the time), [`count_tiles`] counts the short
-//!    range twice and sums; [`count_tiles_by_period`] always does, for the tests.
+//!    sweeps, whose every band row grows with the time), or where a direct count would hold too
+//!    many wavefronts, [`count_tiles`] counts the short range twice and sums;
+//!    [`count_tiles_by_period`] always does, for the tests. Past the short counts' wavefronts
+//!    the sums repeat with period `δ`: that stretch is kept once with how often it repeats
+//!    ([`Repeat`]), and the models sum over it in closed form ([`PerWavefront`]), so a run of
+//!    10^8 sweeps costs what one of a few hundred does.
 //!
 //! All of it is exact integer arithmetic (`i128` where a product may not fit 64 bits, checked:
 //! sizes that would overflow give [`TileModelError::Overflow`]), and what a count allocates is
-//! bounded: at most [`MAX_WAVEFRONTS`] wavefronts (past it an error naming the sizes), and the
+//! bounded: at most [`MAX_WAVEFRONTS`] wavefronts kept (past it an error naming the sizes), and the
 //! histograms of the tiles left at most [`MAX_HISTOGRAM`] long (past it left out, bounding
 //! nothing). `tests/counting.rs` compares
 //! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
@@ -92,51 +96,217 @@ use crate::period::by_period;
 use crate::shape::{BandShape, StatementShape};
 
 /// Per inter-tile wavefront (the launches of the mapping, in order), its tiles.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A long run's counts (`crate::period`: thousands of sweeps over a small domain) repeat one
+/// stretch of wavefronts many times; they are kept with that stretch once and how often it
+/// repeats ([`Repeat`]), so that neither the count nor what the models sum over it grows with
+/// the run's length. Equality is of the wavefronts the counts stand for, however they are kept.
+#[derive(Debug, Clone)]
 pub struct InterTileCounts {
     /// The wavefront number `w` of the first launch.
     pub first_wavefront: i64,
-    /// Tiles per wavefront, `w = first_wavefront + index`.
+    /// Tiles per wavefront, `w = first_wavefront + index` (before `repeat`'s copies; after
+    /// them, shifted by the copies' wavefronts).
     pub tiles: Vec<u64>,
-    /// Full tiles per wavefront (thesis §5.3.4: the others are border tiles).
+    /// Full tiles per wavefront (thesis §5.3.4: the others are border tiles); aligned with
+    /// `tiles`.
     pub full: Vec<u64>,
+    /// A stretch of `tiles` and `full` that the wavefronts repeat more times than are kept.
+    pub repeat: Option<Repeat>,
 }
+
+/// Entries `start .. start + len` of [`InterTileCounts::tiles`] (and `full`) followed by
+/// `times` more copies of themselves: the wavefronts are the kept entries up to the stretch's
+/// end, `times` copies of the stretch, then the kept entries after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repeat {
+    /// The stretch's first entry.
+    pub start: usize,
+    /// Its entries (at least 1).
+    pub len: usize,
+    /// The copies of it beyond the one kept.
+    pub times: u64,
+}
+
+impl PartialEq for InterTileCounts {
+    fn eq(&self, other: &InterTileCounts) -> bool {
+        if self.first_wavefront != other.first_wavefront || self.wavefronts() != other.wavefronts() {
+            return false;
+        }
+        match (self.canonical(), other.canonical()) {
+            (Some(a), Some(b)) => a == b,
+            // At most as many wavefronts as the one written out has entries.
+            _ => self.per_wavefront().wavefronts().eq(other.per_wavefront().wavefronts()),
+        }
+    }
+}
+
+/// Counts with a repeated stretch in one form for equal wavefronts ([`InterTileCounts::canonical`]):
+/// the entries before the stretch, the stretch, how many times it occurs, the entries after.
+type Canonical = (Vec<(u64, u64)>, Vec<(u64, u64)>, u128, std::collections::VecDeque<(u64, u64)>);
+
+impl Eq for InterTileCounts {}
 
 impl InterTileCounts {
     /// The counts of wavefronts `w_lo, w_lo + 1, …` (`tiles`, `full`: one entry each) cut to
     /// the launches: from the first to the last wavefront with tiles (in place).
-    pub(crate) fn launched(w_lo: i64, mut tiles: Vec<u64>, mut full: Vec<u64>) -> Result<InterTileCounts> {
-        let first = tiles.iter().position(|&t| t > 0).unwrap_or(0);
-        let last = tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
+    pub(crate) fn launched(w_lo: i64, tiles: Vec<u64>, full: Vec<u64>) -> Result<InterTileCounts> {
+        InterTileCounts { first_wavefront: w_lo, tiles, full, repeat: None }.trimmed()
+    }
+
+    /// The same wavefronts without those before the first and after the last with tiles.
+    /// Where they reach into the repeated stretch (a stretch without tiles at its ends), the
+    /// counts are written out first.
+    pub(crate) fn trimmed(mut self) -> Result<InterTileCounts> {
+        let first = self.tiles.iter().position(|&t| t > 0).unwrap_or(0);
+        let last = self.tiles.iter().rposition(|&t| t > 0).map_or(first, |l| l + 1);
+        if let Some(r) = self.repeat {
+            if first > r.start || last < r.start + r.len {
+                let (tiles, full) = self.per_wavefront().written_out(MAX_WAVEFRONTS)?;
+                return InterTileCounts::launched(self.first_wavefront, tiles, full);
+            }
+            self.repeat = Some(Repeat { start: r.start - first, ..r });
+        }
         // `first` is below the span, at most `MAX_WAVEFRONTS`.
-        let first_wavefront = w_lo
+        self.first_wavefront = self
+            .first_wavefront
             .checked_add(i64::try_from(first).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?)
             .ok_or(TileModelError::Overflow("inter-tile wavefronts"))?;
-        for counts in [&mut tiles, &mut full] {
+        for counts in [&mut self.tiles, &mut self.full] {
             counts.truncate(last);
             counts.drain(..first);
         }
-        Ok(InterTileCounts { first_wavefront, tiles, full })
+        Ok(self)
     }
 
-    /// Number of inter-tile wavefronts (kernel launches).
+    /// With a repeated stretch, the counts in a form that two keepings of the same wavefronts
+    /// share: the stretch cut to its least period, started as early as the wavefronts before it
+    /// allow, and taking every whole copy of itself that follows it.
+    fn canonical(&self) -> Option<Canonical> {
+        let r = self.repeat?;
+        let entry = |i: usize| (self.tiles[i], self.full[i]);
+        let mut stretch: Vec<(u64, u64)> = (r.start..r.start + r.len).map(entry).collect();
+        let mut copies = u128::from(r.times) + 1;
+        let n = stretch.len();
+        if let Some(p) = (1..n).find(|&p| n.is_multiple_of(p) && (p..n).all(|i| stretch[i] == stretch[i - p])) {
+            copies *= (n / p) as u128;
+            stretch.truncate(p);
+        }
+        let mut head: Vec<(u64, u64)> = (0..r.start).map(entry).collect();
+        let mut tail: std::collections::VecDeque<(u64, u64)> = (r.start + r.len..self.tiles.len()).map(entry).collect();
+        // `x B^k` with `x` the stretch's last entry is `B'^k x`, `B'` the stretch rotated.
+        while let (Some(&x), Some(&last)) = (head.last(), stretch.last()) {
+            if x != last {
+                break;
+            }
+            head.pop();
+            stretch.rotate_right(1);
+            tail.push_front(x);
+        }
+        while tail.len() >= stretch.len() && tail.iter().take(stretch.len()).eq(stretch.iter()) {
+            tail.drain(..stretch.len());
+            copies += 1;
+        }
+        Some((head, stretch, copies, tail))
+    }
+
+    /// The per-wavefront counts, each entry with how many wavefronts it stands for.
+    pub fn per_wavefront(&self) -> PerWavefront<'_> {
+        PerWavefront { tiles: &self.tiles, full: &self.full, repeat: self.repeat }
+    }
+
+    /// Number of inter-tile wavefronts (kernel launches), saturating.
     pub fn wavefronts(&self) -> usize {
-        self.tiles.len()
+        usize::try_from(self.per_wavefront().count()).unwrap_or(usize::MAX)
     }
 
-    /// Tiles in all wavefronts.
+    /// Tiles in all wavefronts (saturating).
     pub fn total_tiles(&self) -> u64 {
-        self.tiles.iter().sum()
+        self.per_wavefront().sum_tiles(|n| n)
     }
 
-    /// Full tiles in all wavefronts.
+    /// Full tiles in all wavefronts (saturating).
     pub fn total_full(&self) -> u64 {
-        self.full.iter().sum()
+        self.per_wavefront().sum_full(|n| n)
     }
 
     /// The most tiles of one wavefront.
     pub fn widest(&self) -> u64 {
         self.tiles.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Counts per wavefront as the models read them ([`InterTileCounts::per_wavefront`], or the
+/// counts so far of a count that may stop, [`Partial`]): entries, each standing for one
+/// wavefront or, in the repeated stretch, for `1 + times`.
+#[derive(Debug, Clone, Copy)]
+pub struct PerWavefront<'a> {
+    /// Tiles per entry.
+    pub tiles: &'a [u64],
+    /// Full tiles per entry (as many entries as `tiles`).
+    pub full: &'a [u64],
+    /// The stretch of entries that stands for more wavefronts.
+    pub repeat: Option<Repeat>,
+}
+
+impl<'a> PerWavefront<'a> {
+    /// Entries standing for one wavefront each.
+    pub fn plain(tiles: &'a [u64], full: &'a [u64]) -> PerWavefront<'a> {
+        PerWavefront { tiles, full, repeat: None }
+    }
+
+    /// How many wavefronts the entries stand for (saturating).
+    pub fn count(&self) -> u64 {
+        let copies = self.repeat.map_or(0, |r| r.len as u128 * u128::from(r.times));
+        u64::try_from(self.tiles.len() as u128 + copies).unwrap_or(u64::MAX)
+    }
+
+    /// How many wavefronts entry `i` stands for.
+    pub fn weight(&self, i: usize) -> u64 {
+        match self.repeat {
+            Some(r) if (r.start..r.start + r.len).contains(&i) => r.times.saturating_add(1),
+            _ => 1,
+        }
+    }
+
+    /// `Σ_w f(tiles_w)` over the wavefronts, saturating.
+    pub fn sum_tiles(&self, f: impl Fn(u64) -> u64) -> u64 {
+        self.weighted_sum(self.tiles, f)
+    }
+
+    /// `Σ_w f(full_w)` over the wavefronts, saturating.
+    pub fn sum_full(&self, f: impl Fn(u64) -> u64) -> u64 {
+        self.weighted_sum(self.full, f)
+    }
+
+    fn weighted_sum(&self, values: &[u64], f: impl Fn(u64) -> u64) -> u64 {
+        let once = crate::model::sum_saturating(values, &f);
+        let Some(r) = self.repeat else { return once };
+        let stretch = values.get(r.start..r.start + r.len).unwrap_or(&[]);
+        let copies = u128::from(crate::model::sum_saturating(stretch, &f)) * u128::from(r.times);
+        u64::try_from(u128::from(once) + copies).unwrap_or(u64::MAX)
+    }
+
+    /// `(tiles, full)` of every wavefront in order (a long run's repeated stretch as often as
+    /// it repeats: for tests and comparisons, not for sums).
+    pub fn wavefronts(&self) -> impl Iterator<Item = (u64, u64)> + 'a {
+        let (tiles, full) = (self.tiles, self.full);
+        let (start, len, times) = self.repeat.map_or((0, 0, 0), |r| (r.start, r.len, r.times));
+        let entry = move |i: usize| (tiles[i], full[i]);
+        let head = (0..(start + len).min(tiles.len())).map(entry);
+        let copies = (0..times).flat_map(move |_| (start..start + len).map(entry));
+        head.chain(copies).chain(((start + len).min(tiles.len())..tiles.len()).map(entry))
+    }
+
+    /// Every wavefront's tiles and full tiles written out, an error past `limit` wavefronts.
+    pub fn written_out(&self, limit: u64) -> Result<(Vec<u64>, Vec<u64>)> {
+        let n = self.count();
+        if n > limit {
+            return Err(TileModelError::TooManyWavefronts(format!(
+                "counts of {n} inter-tile wavefronts written out, more than the {limit} one count of tiles holds"
+            )));
+        }
+        Ok(self.wavefronts().unzip())
     }
 }
 
@@ -1022,16 +1192,24 @@ fn count_tiles_with<'s>(
 ) -> Result<Option<InterTileCounts>> {
     let m = shape.width;
     shape.check_sizes(sizes)?;
-    // Refused before anything is allocated, with the sizes in the caller's order.
-    let (_, span) = wavefront_range(shape, sizes)?;
     // A long iterator that makes the count long: two counts of a short domain and sums
     // (`crate::period`), which do not stop: where the count may, it has to be cheaper by more
-    // (such counts stop after about half their work, when they stop).
-    let margin = if stop.is_some() { PERIOD_MARGIN_STOPPING } else { PERIOD_MARGIN };
-    if let Some(counts) = by_period(shape, sizes, span, Some(margin), &mut |short| count_tiles(short, geometry, sizes))
-    {
+    // (such counts stop after about half their work, when they stop). Past the wavefronts one
+    // direct count holds, whenever an iterator repeats: its counts keep the repeated stretch
+    // once.
+    let (_, wavefronts) = wavefront_extent(shape, sizes)?;
+    let too_long = wavefronts > u128::from(MAX_WAVEFRONTS);
+    let margin = match (too_long, stop.is_some()) {
+        (true, _) => None,
+        (false, true) => Some(PERIOD_MARGIN_STOPPING),
+        (false, false) => Some(PERIOD_MARGIN),
+    };
+    let span = usize::try_from(wavefronts).unwrap_or(usize::MAX);
+    if let Some(counts) = by_period(shape, sizes, span, margin, &mut |short| count_tiles(short, geometry, sizes)) {
         return counts.map(Some);
     }
+    // Refused before anything is allocated, with the sizes in the caller's order.
+    wavefront_range(shape, sizes)?;
     // The rows with the most tiles last: the prefixes enumerated are the fewest.
     let ranges = shape.row_ranges();
     // Saturating: a band without instances has the empty ranges (i64::MAX, i64::MIN).
@@ -1130,27 +1308,35 @@ fn outer_row_histogram(s: &StatementShape, row: usize) -> Option<(i64, Vec<u128>
 /// The longest range of inter-tile wavefronts one count holds (kernel launches: a million of
 /// them is seconds of launch overhead alone). A count keeps several arrays of one entry per
 /// wavefront, 8 bytes each, per thread of the search: a range of 2^28 took 14 GB, one of 2^32
-/// aborted the process.
+/// aborted the process. A count by period (`crate::period`) keeps its repeated stretch once, so
+/// only the wavefronts it keeps count against this.
 pub const MAX_WAVEFRONTS: u64 = 1 << 20;
 
-/// The first inter-tile wavefront of `shape` tiled with `sizes` and the length of the count's
-/// arrays (one more than the wavefronts: the difference arrays' last mark); an error past
-/// [`MAX_WAVEFRONTS`] naming the sizes.
-fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
+/// The first inter-tile wavefront of `shape` tiled with `sizes` and how many wavefronts lie
+/// between the least and the greatest (at least 0), however many.
+fn wavefront_extent(shape: &BandShape, sizes: &[i64]) -> Result<(i64, u128)> {
     // w = Σ T_k with T_k between ⌊min φ_k / s_k⌋ and ⌊max φ_k / s_k⌋: in 128 bits, where a sum
     // of 64-bit values cannot overflow.
     let ranges = shape.checked_row_ranges().ok_or(TileModelError::Overflow("the range of a band row"))?;
     let w_lo: i128 = ranges.iter().zip(sizes).map(|(&(lo, _), &s)| i128::from(lo.div_euclid(s))).sum();
     let w_hi: i128 = ranges.iter().zip(sizes).map(|(&(_, hi), &s)| i128::from(hi.div_euclid(s))).sum();
-    let wavefronts = (w_hi - w_lo + 1).max(0);
-    if wavefronts > i128::from(MAX_WAVEFRONTS) {
+    let wavefronts = u128::try_from((w_hi - w_lo + 1).max(0)).unwrap_or(0);
+    let w_lo = i64::try_from(w_lo).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
+    Ok((w_lo, wavefronts))
+}
+
+/// The first inter-tile wavefront of `shape` tiled with `sizes` and the length of the count's
+/// arrays (one more than the wavefronts: the difference arrays' last mark); an error past
+/// [`MAX_WAVEFRONTS`] naming the sizes.
+fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
+    let (w_lo, wavefronts) = wavefront_extent(shape, sizes)?;
+    if wavefronts > u128::from(MAX_WAVEFRONTS) {
         let sizes: Vec<String> = sizes.iter().map(i64::to_string).collect();
         return Err(TileModelError::TooManyWavefronts(format!(
             "tile sizes {} make {wavefronts} inter-tile wavefronts, more than the {MAX_WAVEFRONTS} one count of tiles holds; use larger tiles or smaller problem sizes",
             sizes.join("x")
         )));
     }
-    let w_lo = i64::try_from(w_lo).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
     // At most MAX_WAVEFRONTS + 1.
     let span = usize::try_from(wavefronts + 1).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
     Ok((w_lo, span))
@@ -1177,8 +1363,8 @@ pub fn count_tiles_by_period(
     if let Err(e) = shape.check_sizes(sizes) {
         return Some(Err(e));
     }
-    let span = match wavefront_range(shape, sizes) {
-        Ok((_, span)) => span,
+    let span = match wavefront_extent(shape, sizes) {
+        Ok((_, wavefronts)) => usize::try_from(wavefronts).unwrap_or(usize::MAX),
         Err(e) => return Some(Err(e)),
     };
     by_period(shape, sizes, span, None, &mut |short| count_tiles_by_rows(short, geometry, sizes))

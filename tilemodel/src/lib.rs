@@ -41,7 +41,7 @@ pub use calibration::Calibration;
 pub use device::{block_limits, residency, BlockLimits, DeviceLimits, Residency, SmResources};
 pub use error::{Result, TileModelError};
 pub use inputs::{LayoutInputs, TileInputs};
-pub use inter::{count_tiles, count_tiles_by_rows, InterTileCounts, TileGeometry};
+pub use inter::{count_tiles, count_tiles_by_rows, InterTileCounts, PerWavefront, Repeat, TileGeometry};
 pub use intra::Block;
 pub use model::{ModelKind, Prediction, TileModel};
 pub use nests::search_nests;

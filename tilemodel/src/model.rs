@@ -3,6 +3,7 @@
 use crate::device::DeviceLimits;
 use crate::error::{Result, TileModelError};
 use crate::inputs::LayoutInputs;
+use crate::inter::PerWavefront;
 
 /// One named part of a prediction (e.g. the launches' share), in seconds.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,12 +125,10 @@ pub struct BoundInputs<'a> {
     pub staged: bool,
     /// Bytes per element.
     pub element_bytes: u32,
-    /// Per wavefront, its tiles when counted; else `None`, and `wavefronts`, `tiles` bound
-    /// them from below.
-    pub tiles_per_wavefront: Option<&'a [u64]>,
-    /// Per wavefront, its full tiles when counted (at most the final counts: a count may be
-    /// partial, [`crate::inter::count_tiles_unless`]); `None` with `tiles_per_wavefront`.
-    pub full_per_wavefront: Option<&'a [u64]>,
+    /// Per wavefront, its tiles and full tiles when counted (at most the final counts: a count
+    /// may be partial, [`crate::inter::count_tiles_unless`]); else `None`, and `wavefronts`,
+    /// `tiles` and `full` bound them from below.
+    pub per_wavefront: Option<PerWavefront<'a>>,
     /// At most the number of inter-tile wavefronts.
     pub wavefronts: f64,
     /// At most the number of tiles.
@@ -148,12 +147,12 @@ impl BoundInputs<'_> {
     pub fn spread_tiles(&self, device: &DeviceLimits) -> f64 {
         let sms = u64::from(device.multiprocessors.max(1));
         let p = sms as f64;
-        match self.tiles_per_wavefront {
+        match self.per_wavefront {
             // In integers: `⌈n / P⌉` exactly, without a floating-point division and a rounding
             // call per wavefront (the same sums as `(n / P).ceil()` in `f64` for the counts of
             // any search, under 2^32 per wavefront, whose quotients are never within an `f64`
             // rounding of an integer; the sum is exact below 2^53).
-            Some(t) => (sum_saturating(t, |n| n.div_ceil(sms)) as f64).max(self.tiles / p),
+            Some(c) => (c.sum_tiles(|n| n.div_ceil(sms)) as f64).max(self.tiles / p),
             None => self.wavefronts.max(self.tiles / p),
         }
     }
@@ -173,7 +172,7 @@ impl BoundInputs<'_> {
     pub fn border_weighted_with(&self, spread: f64, device: &DeviceLimits) -> f64 {
         let p = f64::from(device.multiprocessors.max(1));
         // In integers ([`sum_saturating`]), exactly the f64 sum of the same counts below 2^53.
-        let counted = self.full_per_wavefront.map_or(0.0, |f| sum_saturating(f, |n| n) as f64);
+        let counted = self.per_wavefront.map_or(0.0, |c| c.sum_full(|n| n) as f64);
         0.5 * spread + 0.5 * counted.max(self.full) / p
     }
 }

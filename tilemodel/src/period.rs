@@ -23,9 +23,12 @@
 //!
 //! So [`by_period`] counts the domain with the iterator cut by `r` steps of `Δ` and by `r + 1`
 //! (the most that keep both identities, plus less than `Δ`), and adds the shifted copies of
-//! their difference with one running sum per residue of `δ` — `O(wavefronts)` instead of a
-//! count over the whole range; the short counts are made the same way along another long
-//! iterator, if any.
+//! their difference with one running sum per residue of `δ`. Once every copy that meets a
+//! wavefront is among the `r` (past the short count's wavefronts, before the last copy's), a
+//! wavefront's count is the sum of the difference over its residue: periodic with period `δ`.
+//! That stretch is kept once with how often it repeats ([`crate::inter::Repeat`]), so the
+//! result costs the short counts' wavefronts, not the run's; the short counts are made the same
+//! way along another long iterator, if any (and written out).
 //!
 //! **Several statements** that share the band map (Jacobi-like programs: a statement and its
 //! copy, shifted) and are cut alike: on a line along `c` each statement `S` present has its
@@ -40,7 +43,7 @@
 //! compares it with [`crate::inter::count_tiles_by_rows`].
 
 use crate::error::{Result, TileModelError};
-use crate::inter::{cost_of_ranges, gcd, InterTileCounts};
+use crate::inter::{cost_of_ranges, gcd, InterTileCounts, Repeat, MAX_WAVEFRONTS};
 use crate::shape::BandShape;
 
 /// The iterator a count by period shortens, and how.
@@ -165,79 +168,150 @@ fn compose(
     shape: &BandShape,
     count: &mut dyn FnMut(&BandShape) -> Result<InterTileCounts>,
 ) -> Result<InterTileCounts> {
-    let long = count(&period.cut(shape, period.repeats))?;
-    let short = count(&period.cut(shape, period.repeats + 1))?;
-    let overflow = || TileModelError::Overflow("inter-tile counts by period");
-    // Every wavefront either count has, and those the copies of the difference move to.
-    let reach = i128::from(period.shift) * i128::from(period.repeats);
-    let long_end = long.first_wavefront as i128 + long.tiles.len() as i128;
-    let lo = (long.first_wavefront as i128).min(long.first_wavefront as i128 + reach);
-    let hi = long_end.max(long_end + reach);
-    let span = usize::try_from(hi - lo).map_err(|_| overflow())?;
-    if span as u64 > crate::inter::MAX_WAVEFRONTS + 1 {
-        return Err(overflow());
+    let long = Line::of(&count(&period.cut(shape, period.repeats))?)?;
+    let short = Line::of(&count(&period.cut(shape, period.repeats + 1))?)?;
+    if period.shift >= 0 {
+        return spread(&long, &short, period.shift, period.repeats);
     }
-    let lo = i64::try_from(lo).map_err(|_| overflow())?;
-    // Where the long count's and the short count's wavefronts start in the result's, and the
-    // short's in the long's (its tiles are some of the long's, so its range lies inside).
-    let before = usize::try_from(long.first_wavefront - lo).map_err(|_| overflow())?;
-    let inside = usize::try_from(short.first_wavefront - long.first_wavefront).map_err(|_| overflow())?;
-    let tiles = spread(&long.tiles, &short.tiles, inside, before, period, span)?;
-    let full = spread(&long.full, &short.full, inside, before, period, span)?;
-    InterTileCounts::launched(lo, tiles, full)
+    // The copies move to lower wavefronts: the same sums on the counts read backwards.
+    Ok(reversed(spread(&long.reversed(), &short.reversed(), -period.shift, period.repeats)?))
 }
 
-/// `t(n) + Σ_{q=1..r} S_{q·δ} (t(n) − t(n − Δ))` over the result's `span` wavefronts, for the
-/// tiles or the full tiles: `long` is `t(n)` (from wavefront `before` of the result on), `short`
-/// is `t(n − Δ)` (from wavefront `inside` of `long` on).
-fn spread(long: &[u64], short: &[u64], inside: usize, before: usize, period: &Period, span: usize) -> Result<Vec<u64>> {
+/// One count's wavefronts written out: the first one's number and the counts of each.
+struct Line {
+    first: i64,
+    tiles: Vec<u64>,
+    full: Vec<u64>,
+}
+
+impl Line {
+    /// A short count's wavefronts (itself kept by period along another iterator, maybe),
+    /// written out: at most the wavefronts one count holds.
+    fn of(counts: &InterTileCounts) -> Result<Line> {
+        let (tiles, full) = counts.per_wavefront().written_out(MAX_WAVEFRONTS)?;
+        Ok(Line { first: counts.first_wavefront, tiles, full })
+    }
+
+    /// The wavefronts numbered backwards (`w → −w`).
+    fn reversed(&self) -> Line {
+        let last = self.first + self.tiles.len() as i64 - 1;
+        let backwards = |v: &[u64]| v.iter().rev().copied().collect();
+        Line { first: -last, tiles: backwards(&self.tiles), full: backwards(&self.full) }
+    }
+}
+
+/// `counts` with the wavefronts numbered backwards (`w → −w`): the kept entries reversed, the
+/// repeated stretch with them (`H B B^times T` read backwards is `T' B' B'^times H'`).
+fn reversed(mut counts: InterTileCounts) -> InterTileCounts {
+    let n = counts.wavefronts() as i64;
+    counts.first_wavefront = -(counts.first_wavefront + n - 1);
+    let kept = counts.tiles.len();
+    counts.tiles.reverse();
+    counts.full.reverse();
+    counts.repeat = counts.repeat.map(|r| Repeat { start: kept - (r.start + r.len), ..r });
+    counts
+}
+
+/// `t(n) + Σ_{q=1..r} S_{q·δ} (t(n) − t(n − Δ))` over every wavefront, for the tiles and the
+/// full tiles, with `δ ≥ 0`: `long` is `t(n)`, `short` is `t(n − Δ)`.
+///
+/// With `D = t(n) − t(n − Δ)` on the `L` wavefronts of `long` (from 0), the copies at `o` are
+/// `Σ_{q=1..r} D[o − q·δ]`; where `o − δ ≥ L − 1` and `o ≤ r·δ` every `q` that meets `D` is
+/// in `1..=r`, so there the counts are `Σ_{i ≡ o (mod δ)} D[i]`: periodic with period `δ`, and
+/// `long` adds nothing (`o ≥ L`). That stretch, thousands of periods in a long run, is kept
+/// once with how often it repeats ([`Repeat`]); the wavefronts before and after it are
+/// computed by a running sum along each residue of `δ` (`c[o] = c[o − δ] + D[o − δ] −
+/// D[o − (r + 1)·δ]`), the ones after it starting from the stretch's values.
+fn spread(long: &Line, short: &Line, delta: i64, r: i64) -> Result<InterTileCounts> {
     let overflow = || TileModelError::Overflow("inter-tile counts by period");
-    let bug =
-        || TileModelError::InvalidInput("a shorter domain has more tiles than a longer one (a counting bug)".into());
-    // The difference: the tiles the last Δ values add (at least 0: the shorter domain's tiles
-    // are some of the longer's, at the same wavefronts).
+    let len = long.tiles.len();
+    if len == 0 {
+        return InterTileCounts::launched(long.first, Vec::new(), Vec::new());
+    }
+    let inside = usize::try_from(short.first - long.first).map_err(|_| bug())?;
+    let l = i64::try_from(len).map_err(|_| overflow())?;
+    if delta == 0 {
+        let tiles = sum_copies(&long.tiles, &short.tiles, inside, |d| d.checked_mul(r))?;
+        let full = sum_copies(&long.full, &short.full, inside, |d| d.checked_mul(r))?;
+        return InterTileCounts::launched(long.first, tiles, full);
+    }
+    // Wavefronts `o` (from `long.first`) up to `span`; the periodic stretch `[p0, p1]`.
+    let reach = delta.checked_mul(r).ok_or_else(overflow)?;
+    let span = l.checked_add(reach).ok_or_else(overflow)?;
+    let p0 = l - 1 + delta;
+    let periods = if reach >= p0 { (reach - p0 + 1) / delta } else { 0 };
+    // Kept: `[0, head)` and `[tail, span)`; `[p0, p0 + δ)` (in the head) stands for `periods`.
+    let (head, tail) = if periods >= 2 { (p0 + delta, p0 + periods * delta) } else { (span, span) };
+    let kept = head + (span - tail);
+    if kept as u64 > MAX_WAVEFRONTS + 1 {
+        return Err(TileModelError::TooManyWavefronts(format!(
+            "a count by period keeps {kept} inter-tile wavefronts, more than the {MAX_WAVEFRONTS} one count of tiles holds"
+        )));
+    }
+    let far = delta.checked_mul(r.checked_add(1).ok_or_else(overflow)?).ok_or_else(overflow)?;
+    let one = |long_counts: &[u64], short_counts: &[u64]| -> Result<Vec<u64>> {
+        let difference = difference(long_counts, short_counts, inside)?;
+        let at = |o: i64| usize::try_from(o).ok().and_then(|i| difference.get(i)).copied().unwrap_or(0);
+        let mut out = vec![0i64; kept as usize];
+        // The head: the running sums from the first wavefront.
+        for o in 0..head {
+            let previous = if o >= delta { out[(o - delta) as usize] } else { 0 };
+            out[o as usize] =
+                previous.checked_add(at(o - delta)).and_then(|v| v.checked_sub(at(o - far))).ok_or_else(overflow)?;
+        }
+        // The tail: its first period continues the stretch's values.
+        for o in tail..span {
+            let from = o - delta;
+            let previous = if from >= tail {
+                out[(head + from - tail) as usize]
+            } else {
+                out[(p0 + (from - p0) % delta) as usize]
+            };
+            out[(head + o - tail) as usize] =
+                previous.checked_add(at(o - delta)).and_then(|v| v.checked_sub(at(o - far))).ok_or_else(overflow)?;
+        }
+        for (o, &n) in out.iter_mut().zip(long_counts) {
+            *o = o.checked_add(i64::try_from(n).map_err(|_| overflow())?).ok_or_else(overflow)?;
+        }
+        out.into_iter().map(|n| u64::try_from(n).map_err(|_| bug())).collect()
+    };
+    let counts = InterTileCounts {
+        first_wavefront: long.first,
+        tiles: one(&long.tiles, &short.tiles)?,
+        full: one(&long.full, &short.full)?,
+        repeat: (head < span).then(|| Repeat { start: p0 as usize, len: delta as usize, times: (periods - 1) as u64 }),
+    };
+    counts.trimmed()
+}
+
+/// `long + f(long − short)` entry by entry (`short` from entry `inside` of `long` on): the
+/// counts when the copies do not move (`δ = 0`).
+fn sum_copies(long: &[u64], short: &[u64], inside: usize, f: impl Fn(i64) -> Option<i64>) -> Result<Vec<u64>> {
+    let overflow = || TileModelError::Overflow("inter-tile counts by period");
+    difference(long, short, inside)?
+        .into_iter()
+        .zip(long)
+        .map(|(d, &n)| {
+            f(d).and_then(|c| c.checked_add(i64::try_from(n).ok()?))
+                .and_then(|v| u64::try_from(v).ok())
+                .ok_or_else(overflow)
+        })
+        .collect()
+}
+
+/// `t(n) − t(n − Δ)`: the tiles the last `Δ` values add, at least 0 (the shorter domain's tiles
+/// are some of the longer's, at the same wavefronts); `short` from entry `inside` of `long` on.
+fn difference(long: &[u64], short: &[u64], inside: usize) -> Result<Vec<i64>> {
+    let overflow = || TileModelError::Overflow("inter-tile counts by period");
     let mut difference: Vec<i64> =
         long.iter().map(|&n| i64::try_from(n).map_err(|_| overflow())).collect::<Result<_>>()?;
     for (i, &n) in short.iter().enumerate() {
         let d = difference.get_mut(inside + i).ok_or_else(bug)?;
         *d = d.checked_sub(i64::try_from(n).map_err(|_| overflow())?).filter(|&v| v >= 0).ok_or_else(bug)?;
     }
-    // copies[o] = Σ_{q=1..r} difference at o − q·δ, by a running sum along each residue of δ:
-    // copies[o] = copies[o − δ] + difference at o − δ − difference at o − (r + 1)·δ.
-    let (delta, r) = (period.shift, period.repeats);
-    let mut out = vec![0i64; span];
-    if delta == 0 {
-        for (o, &d) in out[before..].iter_mut().zip(&difference) {
-            *o = d.checked_mul(r).ok_or_else(overflow)?;
-        }
-    } else {
-        let far = delta.checked_mul(r.checked_add(1).ok_or_else(overflow)?).ok_or_else(overflow)?;
-        let at = |o: i64| -> i64 {
-            usize::try_from(o - before as i64).ok().and_then(|i| difference.get(i)).copied().unwrap_or(0)
-        };
-        let step = |o: usize, out: &mut [i64]| -> Result<()> {
-            let w = o as i64;
-            let previous = usize::try_from(w - delta).ok().and_then(|p| out.get(p)).copied().unwrap_or(0);
-            out[o] =
-                previous.checked_add(at(w - delta)).and_then(|v| v.checked_sub(at(w - far))).ok_or_else(overflow)?;
-            Ok(())
-        };
-        if delta > 0 {
-            for o in 0..span {
-                step(o, &mut out)?;
-            }
-        } else {
-            for o in (0..span).rev() {
-                step(o, &mut out)?;
-            }
-        }
-    }
-    for (o, &n) in out[before..].iter_mut().zip(long) {
-        *o = o.checked_add(n as i64).ok_or_else(overflow)?;
-    }
-    if out.iter().any(|&n| n < 0) {
-        return Err(bug());
-    }
-    // In place (the same size and alignment): no second array of the span.
-    Ok(out.into_iter().map(|n| n as u64).collect())
+    Ok(difference)
+}
+
+fn bug() -> TileModelError {
+    TileModelError::InvalidInput("a shorter domain has more tiles than a longer one (a counting bug)".into())
 }

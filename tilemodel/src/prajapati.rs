@@ -270,16 +270,16 @@ pub fn iterations_of(points: &[u64], lanes: u64) -> u64 {
 fn rounds_at_least(b: &BoundInputs<'_>, resident: Option<u32>, device: &DeviceLimits) -> f64 {
     let sms = u64::from(device.multiprocessors.max(1));
     let Some(k) = resident.map(|k| u64::from(k.max(1))) else {
-        return match b.tiles_per_wavefront {
-            Some(t) => t.iter().filter(|&&n| n > 0).count() as f64,
+        return match b.per_wavefront {
+            Some(c) => c.sum_tiles(|n| u64::from(n > 0)) as f64,
             None => b.wavefronts,
         };
     };
     let spread = b.tiles / (k * sms) as f64;
-    match b.tiles_per_wavefront {
-        // In integers ([`crate::model::sum_saturating`]), exactly the f64 sum of the same
-        // integers below 2^53.
-        Some(t) => (crate::model::sum_saturating(t, |n| n.div_ceil(k * sms)) as f64).max(spread),
+    match b.per_wavefront {
+        // In integers (`PerWavefront`'s sums), exactly the f64 sum of the same integers below
+        // 2^53.
+        Some(c) => (c.sum_tiles(|n| n.div_ceil(k * sms)) as f64).max(spread),
         None => b.wavefronts.max(spread),
     }
 }

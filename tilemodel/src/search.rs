@@ -35,7 +35,8 @@ use crate::error::{Result, TileModelError};
 use crate::footprint::{global_memory, staged_memory, SharedBytesPlan, TileMemory};
 use crate::inputs::{cyclic_warps, LayoutInputs, TileInputs};
 use crate::inter::{
-    count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, TileGeometry,
+    count_cost, count_tiles, count_tiles_unless, lower_bounds, row_symmetries, InterTileCounts, PerWavefront,
+    TileGeometry,
 };
 use crate::intra::{warps_cost, wavefront_points, wavefront_warps, Block, FirstLanes, WARP};
 use crate::model::{BlockFacts, BoundInputs, ModelKind, Prediction, TileModel};
@@ -155,7 +156,8 @@ pub enum PruneReason {
     /// layouts kept (branch and bound per block; no better layout is lost).
     BlockBound,
     /// Not Alg. 5.1's: tiles so small for the problem that they make more inter-tile
-    /// wavefronts (launches) than one count of tiles holds ([`crate::inter::MAX_WAVEFRONTS`]);
+    /// wavefronts (launches) than one count of tiles holds ([`crate::inter::MAX_WAVEFRONTS`]),
+    /// where the counts do not repeat within that many (a long run's do: `crate::period`);
     /// larger sizes are searched.
     TooManyWavefronts,
 }
@@ -171,7 +173,7 @@ impl PruneReason {
             PruneReason::DoesNotFit => "Table 5.1: B = 0, a block does not fit on an SM (registers per block, shared memory or threads)",
             PruneReason::Bound => "branch and bound: the model's lower bound for every block of the size is above the layouts kept",
             PruneReason::BlockBound => "branch and bound: the model's time with fewer warps per step than the block's (⌈H_e/32⌉, or each warp's first lane's points) is above the layouts kept",
-            PruneReason::TooManyWavefronts => "count limit: more inter-tile wavefronts (launches) than one count of tiles holds (2^20)",
+            PruneReason::TooManyWavefronts => "count limit: more inter-tile wavefronts (launches) than one count of tiles holds (2^20), and no shorter repeated stretch",
         }
     }
 
@@ -924,8 +926,7 @@ impl<'a> Walk<'a> {
             memory,
             staged: self.options.staged,
             element_bytes: self.shape.element_bytes(),
-            tiles_per_wavefront: None,
-            full_per_wavefront: None,
+            per_wavefront: None,
             wavefronts,
             tiles,
             full,
@@ -1099,8 +1100,7 @@ impl<'a> Walk<'a> {
                     // Per wavefront when shown, else the totals with the bounds before counting.
                     let per_wavefront = !partial.tiles.is_empty();
                     let partly = BoundInputs {
-                        tiles_per_wavefront: Some(partial.tiles).filter(|_| per_wavefront),
-                        full_per_wavefront: Some(partial.full).filter(|_| per_wavefront),
+                        per_wavefront: Some(PerWavefront::plain(partial.tiles, partial.full)).filter(|_| per_wavefront),
                         tiles: with_memory.tiles.max(partial.tiles_at_least as f64),
                         full: with_memory.full.max(partial.full_at_least as f64),
                         ..with_memory
@@ -1153,8 +1153,7 @@ impl<'a> Walk<'a> {
             memory: &tile.memory,
             staged: options.staged,
             element_bytes: shape.element_bytes(),
-            tiles_per_wavefront: Some(&tile.inter.tiles),
-            full_per_wavefront: Some(&tile.inter.full),
+            per_wavefront: Some(tile.inter.per_wavefront()),
             wavefronts: tile.inter.wavefronts() as f64,
             tiles: tile.inter.total_tiles() as f64,
             full: tile.inter.total_full() as f64,
@@ -1497,8 +1496,7 @@ impl Seen {
     fn bound<'a>(&'a self, before: &BoundInputs<'a>) -> BoundInputs<'a> {
         let per_wavefront = !self.tiles.is_empty();
         BoundInputs {
-            tiles_per_wavefront: Some(&self.tiles[..]).filter(|_| per_wavefront),
-            full_per_wavefront: Some(&self.full[..]).filter(|_| per_wavefront),
+            per_wavefront: Some(PerWavefront::plain(&self.tiles, &self.full)).filter(|_| per_wavefront),
             tiles: before.tiles.max(self.tiles_at_least as f64),
             full: before.full.max(self.full_at_least as f64),
             ..*before

@@ -222,27 +222,51 @@ fn every_count(shape: &BandShape, sizes: &[i64]) -> Vec<Result<InterTileCounts, 
     ]
 }
 
-/// Problem sizes with more inter-tile wavefronts than a count holds give an error naming the
-/// sizes and what to do, before anything is allocated: 1-D SOR at T = 2^32 asked for a 64 GiB
-/// histogram and aborted the process, 2-D at N = 2^62 panicked with a capacity overflow, and
-/// 2-D at T = 2^28 took 14 GB.
+/// Problem sizes with more inter-tile wavefronts than a direct count holds: the direct count
+/// (`count_tiles_by_rows`) gives an error naming the sizes and what to do, before anything is
+/// allocated (1-D SOR at T = 2^32 asked for a 64 GiB histogram and aborted the process, 2-D at
+/// N = 2^62 panicked with a capacity overflow, and 2-D at T = 2^28 took 14 GB); `count_tiles`
+/// counts them by period, keeping the repeated stretch of wavefronts once, with as many
+/// wavefronts as the error names. Where no iterator repeats (statements on two band maps),
+/// `count_tiles` gives the same error.
 #[test]
-fn too_many_wavefronts_are_an_error_not_an_abort() {
-    for (scop, params, sizes) in [
-        (common::sor(1), vec![1i64 << 32, 16], vec![16, 16]),
-        (common::sor(2), vec![4, 1 << 62, 16], vec![16, 16, 16]),
-        (common::sor(2), vec![1 << 28, 1024, 1024], vec![32, 32, 24]),
+fn too_many_wavefronts_are_counted_by_period_or_an_error() {
+    for (scop, params, sizes, wavefronts) in [
+        (common::sor(1), vec![1i64 << 32, 16], vec![16, 16], 805_306_369usize),
+        (common::sor(2), vec![4, 1 << 62, 16], vec![16, 16, 16], 576_460_752_303_423_491),
+        (common::sor(2), vec![1 << 28, 1024, 1024], vec![32, 32, 24], 36_350_804),
     ] {
         let (shape, _) = common::shape(&scop, &params, true);
         let text = sizes.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
-        for result in every_count(&shape, &sizes) {
-            match result {
-                Err(TileModelError::TooManyWavefronts(message)) => {
-                    assert!(message.contains(&format!("tile sizes {text} make ")), "{params:?}: {message}");
-                    assert!(message.contains("use larger tiles or smaller problem sizes"), "{params:?}: {message}");
-                }
-                other => panic!("{params:?} at {sizes:?}: {other:?}"),
+        let geometry = TileGeometry::new(&shape);
+        match count_tiles_by_rows(&shape, &geometry, &sizes) {
+            Err(TileModelError::TooManyWavefronts(message)) => {
+                assert!(message.contains(&format!("tile sizes {text} make {wavefronts} ")), "{params:?}: {message}");
+                assert!(message.contains("use larger tiles or smaller problem sizes"), "{params:?}: {message}");
             }
+            other => panic!("{params:?} at {sizes:?}: {other:?}"),
+        }
+        let counts = count_tiles(&shape, &geometry, &sizes).unwrap_or_else(|e| panic!("{params:?}: {e}"));
+        assert_eq!(counts.wavefronts(), wavefronts, "{params:?}");
+        let repeat = counts.repeat.unwrap_or_else(|| panic!("{params:?}: no repeated stretch"));
+        assert!(counts.tiles.len() < 1000 && repeat.times > 1000, "{params:?}: {repeat:?}");
+        let unless = count_tiles_unless(&shape, &geometry, &sizes, &mut |_| false).expect("a count");
+        assert_eq!(unless, Some(counts), "{params:?}");
+    }
+    // Two statements over a long range on two band maps: no period.
+    let (skewed, skewed_inverse) = unimodular(2, &[(0, 1, 1)]);
+    let identity = vec![vec![1, 0], vec![0, 1]];
+    let shape = band(vec![
+        statement(&identity, &identity, vec![0, 0], vec![0, 0], vec![1 << 24, 8]),
+        statement(&skewed, &skewed_inverse, vec![0, 0], vec![0, 0], vec![1 << 24, 8]),
+    ]);
+    for result in every_count(&shape, &[2, 2]) {
+        match result {
+            Err(TileModelError::TooManyWavefronts(message)) => {
+                assert!(message.contains("tile sizes 2x2 make "), "{message}");
+                assert!(message.contains("use larger tiles or smaller problem sizes"), "{message}");
+            }
+            other => panic!("two band maps at 2^24: {other:?}"),
         }
     }
 }
@@ -607,6 +631,7 @@ fn period_agrees(shape: &BandShape, sizes: &[i64]) -> bool {
 /// size (Jacobi's two statements share the band map).
 #[test]
 fn long_runs_are_counted_by_period() {
+    let mut kept_once = 0;
     for (scop, params, sizes) in [
         (common::sor(1), vec![400, 24], vec![3, 4]),
         (common::sor(2), vec![300, 10, 9], vec![2, 3, 4]),
@@ -624,7 +649,52 @@ fn long_runs_are_counted_by_period() {
         let (shape, _) = common::shape(&scop, &params, true);
         assert!(period_agrees(&shape, &sizes), "no period at {params:?}, {sizes:?}");
         agree(&shape, &sizes);
+        // The repeated stretch is kept once (where it repeats at least twice beyond the two
+        // short counts' wavefronts).
+        let geometry = TileGeometry::new(&shape);
+        let counts = count_tiles_by_period(&shape, &geometry, &sizes).expect("a period").expect("counts");
+        kept_once += usize::from(counts.repeat.is_some_and(|r| r.times > 0));
     }
+    assert!(kept_once >= 8, "{kept_once} of 11 counts keep a repeated stretch");
+}
+
+/// A repeated stretch stands for its copies in every sum the models make, and two keepings of
+/// the same wavefronts are equal.
+#[test]
+fn repeated_stretches_count_their_copies() {
+    let (shape, _) = common::shape(&common::sor(2), &[300, 10, 9], true);
+    let geometry = TileGeometry::new(&shape);
+    let kept = count_tiles_by_period(&shape, &geometry, &[2, 3, 4]).expect("a period").expect("counts");
+    let rows = count_tiles_by_rows(&shape, &geometry, &[2, 3, 4]).expect("counts");
+    let repeat = kept.repeat.expect("a repeated stretch");
+    assert!(repeat.times > 10 && rows.repeat.is_none(), "{repeat:?}");
+    assert_eq!(kept, rows);
+    assert_eq!(
+        (kept.wavefronts(), kept.total_tiles(), kept.total_full()),
+        (rows.wavefronts(), rows.total_tiles(), rows.total_full())
+    );
+    assert_eq!(kept.widest(), rows.widest());
+    let (a, b) = (kept.per_wavefront(), rows.per_wavefront());
+    assert_eq!(a.sum_tiles(|n| n.div_ceil(7)), b.sum_tiles(|n| n.div_ceil(7)));
+    assert_eq!(a.sum_full(|n| n * n), b.sum_full(|n| n * n));
+    assert_eq!(a.written_out(u64::MAX).expect("written out"), (rows.tiles.clone(), rows.full.clone()));
+    // The same wavefronts kept otherwise (the stretch twice as long, after one more copy kept
+    // when its copies are odd) are equal; one tile more is not.
+    let r = repeat;
+    let mut other = kept.clone();
+    let (written, start, times) =
+        if r.times % 2 == 1 { (1, r.start, r.times / 2) } else { (2, r.start + r.len, r.times / 2 - 1) };
+    other.repeat = Some(stencil_tilemodel::Repeat { start, len: 2 * r.len, times });
+    for v in [&mut other.tiles, &mut other.full] {
+        let copies: Vec<u64> = v[r.start..r.start + r.len].repeat(written);
+        v.splice(r.start + r.len..r.start + r.len, copies);
+    }
+    assert_eq!(other, rows);
+    assert_eq!(other, kept);
+    let mut more = kept.clone();
+    more.tiles[r.start] += 1;
+    assert_ne!(more, rows);
+    assert_ne!(more, kept);
 }
 
 proptest! {

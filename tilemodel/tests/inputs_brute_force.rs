@@ -132,15 +132,15 @@ fn check_inter(scop: &Scop, params: &[i64], sizes: &[i64], balanced: bool) {
             break;
         }
     }
-    let ours: BTreeMap<i64, u64> = counts
-        .tiles
+    // Every wavefront written out (a repeated stretch as often as it repeats).
+    let (ours_tiles, ours_full) = counts.per_wavefront().written_out(u64::MAX).expect("counts written out");
+    let ours: BTreeMap<i64, u64> = ours_tiles
         .iter()
         .enumerate()
         .filter(|(_, &n)| n > 0)
         .map(|(k, &n)| (counts.first_wavefront + k as i64, n))
         .collect();
-    let ours_full: BTreeMap<i64, u64> = counts
-        .full
+    let ours_full: BTreeMap<i64, u64> = ours_full
         .iter()
         .enumerate()
         .filter(|(_, &n)| n > 0)

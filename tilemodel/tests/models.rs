@@ -16,7 +16,7 @@ fn device() -> DeviceLimits {
 fn tile() -> TileInputs {
     TileInputs {
         sizes: vec![4, 8, 8],
-        inter: InterTileCounts { first_wavefront: 0, tiles: vec![1, 3, 5], full: vec![1, 2, 5] },
+        inter: InterTileCounts { first_wavefront: 0, tiles: vec![1, 3, 5], full: vec![1, 2, 5], repeat: None },
         points: vec![40, 64, 64, 40],
         groups: 1,
         memory: TileMemory {
@@ -132,7 +132,7 @@ fn prajapati_model_by_hand() {
 #[test]
 fn prajapati_slows_blocks_of_few_warps_and_counts_idle_lanes() {
     let mut tile = tile();
-    tile.inter = InterTileCounts { first_wavefront: 0, tiles: vec![1, 1], full: vec![1, 1] };
+    tile.inter = InterTileCounts { first_wavefront: 0, tiles: vec![1, 1], full: vec![1, 1], repeat: None };
     let params = PrajapatiParams { l_word: 1e-3, tau_sync: 0.01, t_sync: 0.5, c_iter: 0.1 };
     let mut times = Vec::new();
     for (threads, warps) in
