@@ -155,8 +155,9 @@ impl Measurements {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SampleError {
     /// The run is valid but the tile model cannot count its tiles: more inter-tile wavefronts
-    /// than one count holds ([`TileModelError::TooManyWavefronts`]). The GPU ran it; the model
-    /// has no inputs for it, so [`samples`] leaves it out and names it.
+    /// than one count holds, without a repeated stretch that keeps fewer
+    /// ([`TileModelError::TooManyWavefronts`]). The GPU ran it; the model has no inputs for it,
+    /// so [`samples`] leaves it out and names it.
     Uncountable(String),
     /// The run or its program is wrong (unreadable, invalid, not one nest, …).
     Invalid(String),
@@ -495,28 +496,36 @@ mod tests {
         }
     }
 
-    /// A run the tile model cannot count (more inter-tile wavefronts than one count holds: the
-    /// H200's calibration of 2026-11-27 had one) is left out and named; the other runs still
-    /// give samples. A wrong run stays an error, and so does a file of uncountable runs only.
+    /// A run the tile model cannot count (more inter-tile wavefronts than one count holds and
+    /// no repeated stretch that keeps fewer: the H200's calibration of 2026-11-27 had one, 2x256
+    /// tiles at N = 2^21, T = 16, which a count by period along the points now counts) is left
+    /// out and named; the other runs still give samples. A wrong run stays an error, and so
+    /// does a file of uncountable runs only.
     #[test]
     fn runs_the_model_cannot_count_are_left_out_and_named() {
         let registries = crate::opt::Registries::all();
         let calibration = Calibration::built_in_default().expect("the built-in calibration loads");
         let tail = "gpu-map{block=256x1x1 staging=false}";
         let countable = sor_1d_run("small", [8, 256], 65536, 16, tail);
-        // 2x256 at N = 2^21, T = 16: 1 056 783 wavefronts, past 2^20.
-        let uncountable = sor_1d_run("huge", [2, 256], 2_097_152, 16, tail);
+        // 2x256 at N = 2^21, T = 16: 1 056 783 wavefronts, past 2^20, counted by period.
+        let long = sor_1d_run("long", [2, 256], 2_097_152, 16, tail);
+        // The same at T = 2^21: the counts repeat along either iterator, but a count along one
+        // still has the other's millions of wavefronts to write out.
+        let uncountable = sor_1d_run("huge", [2, 256], 2_097_152, 2_097_152, tail);
         let file = |runs: Vec<super::Run>| super::Measurements {
             target: "gpu".into(),
             device: "X".into(),
             runs,
             launch_gap_s: None,
         };
-        let got = super::samples(&file(vec![countable.clone(), uncountable.clone()]), &calibration, &registries)
-            .expect("the countable run gives a sample");
-        assert_eq!(got.samples.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), ["small"]);
+        let got = super::samples(&file(vec![countable.clone(), long, uncountable.clone()]), &calibration, &registries)
+            .expect("the countable runs give samples");
+        assert_eq!(got.samples.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), ["small", "long"]);
         assert_eq!(got.uncountable.len(), 1);
-        assert!(got.uncountable[0].starts_with("huge: ") && got.uncountable[0].contains("1056783"), "{got:?}");
+        assert!(
+            got.uncountable[0].starts_with("huge: ") && got.uncountable[0].contains("inter-tile wavefronts"),
+            "{got:?}"
+        );
 
         let e = super::samples(&file(vec![uncountable.clone()]), &calibration, &registries).expect_err("none counted");
         assert!(e.contains("counts none of the 1 runs") && e.contains("huge"), "{e}");
