@@ -174,7 +174,7 @@ fn compose(
         return spread(&long, &short, period.shift, period.repeats);
     }
     // The copies move to lower wavefronts: the same sums on the counts read backwards.
-    Ok(reversed(spread(&long.reversed(), &short.reversed(), -period.shift, period.repeats)?))
+    reversed(spread(&long.reversed()?, &short.reversed()?, -period.shift, period.repeats)?)
 }
 
 /// One count's wavefronts written out: the first one's number and the counts of each.
@@ -193,23 +193,28 @@ impl Line {
     }
 
     /// The wavefronts numbered backwards (`w → −w`).
-    fn reversed(&self) -> Line {
-        let last = self.first + self.tiles.len() as i64 - 1;
+    fn reversed(&self) -> Result<Line> {
+        let first = last_wavefront(self.first, self.tiles.len() as u64)?;
         let backwards = |v: &[u64]| v.iter().rev().copied().collect();
-        Line { first: -last, tiles: backwards(&self.tiles), full: backwards(&self.full) }
+        Ok(Line { first, tiles: backwards(&self.tiles), full: backwards(&self.full) })
     }
 }
 
 /// `counts` with the wavefronts numbered backwards (`w → −w`): the kept entries reversed, the
 /// repeated stretch with them (`H B B^times T` read backwards is `T' B' B'^times H'`).
-fn reversed(mut counts: InterTileCounts) -> InterTileCounts {
-    let n = counts.wavefronts() as i64;
-    counts.first_wavefront = -(counts.first_wavefront + n - 1);
+fn reversed(mut counts: InterTileCounts) -> Result<InterTileCounts> {
+    counts.first_wavefront = last_wavefront(counts.first_wavefront, counts.per_wavefront().count())?;
     let kept = counts.tiles.len();
     counts.tiles.reverse();
     counts.full.reverse();
     counts.repeat = counts.repeat.map(|r| Repeat { start: kept - (r.start + r.len), ..r });
-    counts
+    Ok(counts)
+}
+
+/// `−(first + n − 1)`: the first of `n` wavefronts from `first` numbered backwards, checked.
+fn last_wavefront(first: i64, n: u64) -> Result<i64> {
+    let last = i128::from(first) + i128::from(n) - 1;
+    i64::try_from(-last).map_err(|_| TileModelError::Overflow("inter-tile counts by period"))
 }
 
 /// `t(n) + Σ_{q=1..r} S_{q·δ} (t(n) − t(n − Δ))` over every wavefront, for the tiles and the
@@ -231,8 +236,8 @@ fn spread(long: &Line, short: &Line, delta: i64, r: i64) -> Result<InterTileCoun
     let inside = usize::try_from(short.first - long.first).map_err(|_| bug())?;
     let l = i64::try_from(len).map_err(|_| overflow())?;
     if delta == 0 {
-        let tiles = sum_copies(&long.tiles, &short.tiles, inside, |d| d.checked_mul(r))?;
-        let full = sum_copies(&long.full, &short.full, inside, |d| d.checked_mul(r))?;
+        let tiles = in_place_copies(&long.tiles, &short.tiles, inside, r)?;
+        let full = in_place_copies(&long.full, &short.full, inside, r)?;
         return InterTileCounts::launched(long.first, tiles, full);
     }
     // Wavefronts `o` (from `long.first`) up to `span`; the periodic stretch `[p0, p1]`.
@@ -279,20 +284,21 @@ fn spread(long: &Line, short: &Line, delta: i64, r: i64) -> Result<InterTileCoun
         first_wavefront: long.first,
         tiles: one(&long.tiles, &short.tiles)?,
         full: one(&long.full, &short.full)?,
-        repeat: (head < span).then(|| Repeat { start: p0 as usize, len: delta as usize, times: (periods - 1) as u64 }),
+        repeat: (periods >= 2).then(|| Repeat { start: p0 as usize, len: delta as usize, times: (periods - 1) as u64 }),
     };
     counts.trimmed()
 }
 
-/// `long + f(long − short)` entry by entry (`short` from entry `inside` of `long` on): the
+/// `long + r·(long − short)` entry by entry (`short` from entry `inside` of `long` on): the
 /// counts when the copies do not move (`δ = 0`).
-fn sum_copies(long: &[u64], short: &[u64], inside: usize, f: impl Fn(i64) -> Option<i64>) -> Result<Vec<u64>> {
+fn in_place_copies(long: &[u64], short: &[u64], inside: usize, r: i64) -> Result<Vec<u64>> {
     let overflow = || TileModelError::Overflow("inter-tile counts by period");
     difference(long, short, inside)?
         .into_iter()
         .zip(long)
         .map(|(d, &n)| {
-            f(d).and_then(|c| c.checked_add(i64::try_from(n).ok()?))
+            d.checked_mul(r)
+                .and_then(|c| c.checked_add(i64::try_from(n).ok()?))
                 .and_then(|v| u64::try_from(v).ok())
                 .ok_or_else(overflow)
         })
