@@ -63,10 +63,10 @@ struct Period {
 
 impl Period {
     /// The period of `shape` at `sizes` whose short counts cost the least, if `margin` times
-    /// their cost ([`cost_of_ranges`], tile-row prefixes) and the sums over the `span`
-    /// wavefronts (about a thirty-second of a prefix's work each) cost less than the direct
-    /// count (`None`: if any repeats). The statements with instances must share their
-    /// band map (module documentation).
+    /// their cost ([`cost_of_ranges`], tile-row prefixes) plus their wavefronts (the arrays
+    /// they fill and the sums kept, about a thirty-second of a prefix's work each) cost less
+    /// than the direct count, its prefixes and its `span` wavefronts (`None`: if any repeats).
+    /// The statements with instances must share their band map (module documentation).
     fn of(shape: &BandShape, sizes: &[i64], span: usize, margin: Option<u64>) -> Option<Period> {
         let statements: Vec<usize> =
             (0..shape.statements.len()).filter(|&s| shape.statements[s].instances() > 0).collect();
@@ -121,7 +121,13 @@ impl Period {
                     *range = (range.0.min(lo), range.1.max(hi));
                 }
             }
-            let cost = cost_of_ranges(&ranges, sizes, shape.statements.len());
+            // The short counts' prefixes, and their wavefronts (twice: two counts).
+            let wavefronts: u64 = ranges
+                .iter()
+                .zip(sizes)
+                .map(|(&(lo, hi), &s)| (hi.div_euclid(s) - lo.div_euclid(s)).max(0) as u64)
+                .fold(1u64, u64::saturating_add);
+            let cost = cost_of_ranges(&ranges, sizes, shape.statements.len()).saturating_add(wavefronts / 16);
             if best.as_ref().is_some_and(|(c, _)| *c <= cost) {
                 continue;
             }
@@ -132,8 +138,8 @@ impl Period {
             best = Some((cost, Period { statements: statements.clone(), iterator: j, step, shift, repeats }));
         }
         let (cost, period) = best?;
-        let sums = (span as u64) / 32;
-        margin.is_none_or(|m| cost.saturating_mul(m).saturating_add(sums) < direct).then_some(period)
+        let direct = direct.saturating_add(span as u64 / 32);
+        margin.is_none_or(|m| cost.saturating_mul(m) < direct).then_some(period)
     }
 
     /// `shape` with every statement's range along the period's iterator shortened by `steps`
