@@ -241,6 +241,7 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
         thesis: thesis_features(&inputs, &calibration.device).map_err(model_fail)?,
         prajapati: PrajapatiParts::new(&inputs, &calibration.device).map_err(model_fail)?,
         seconds: run.seconds,
+        admitted: stencil_tilemodel::search::block_constraint_of(shape, &sizes, block).is_none(),
     })
 }
 
@@ -332,6 +333,13 @@ pub struct Agreement {
     pub choice_gap: f64,
     /// The run the model ranks first.
     pub choice: String,
+    /// `choice_gap` for the model's first choice among the runs the search could choose (their
+    /// block meets the blockDim constraint, [`Sample::admitted`]), against the fastest run of
+    /// all: how far the search's own choice among these layouts would be (equal to
+    /// `choice_gap` when the model's first choice is admitted; `None` without admitted runs).
+    pub search_gap: Option<f64>,
+    /// The admitted run the model ranks first.
+    pub search_choice: Option<String>,
     /// Root-mean-square relative error of the predicted times.
     pub rms_relative_error: f64,
 }
@@ -340,6 +348,9 @@ fn agreement(samples: &[&Sample], predicted: &[f64]) -> Agreement {
     let measured: Vec<f64> = samples.iter().map(|s| s.seconds).collect();
     let best = measured.iter().copied().fold(f64::INFINITY, f64::min);
     let pick = (0..predicted.len()).min_by(|&i, &j| predicted[i].total_cmp(&predicted[j])).unwrap_or(0);
+    let admitted_pick = (0..predicted.len().min(samples.len()))
+        .filter(|&i| samples[i].admitted)
+        .min_by(|&i, &j| predicted[i].total_cmp(&predicted[j]));
     let rms = (predicted.iter().zip(&measured).map(|(p, m)| ((p - m) / m).powi(2)).sum::<f64>()
         / measured.len().max(1) as f64)
         .sqrt();
@@ -347,6 +358,8 @@ fn agreement(samples: &[&Sample], predicted: &[f64]) -> Agreement {
         rank_correlation: spearman(predicted, &measured),
         choice_gap: measured.get(pick).map_or(0.0, |m| m / best - 1.0),
         choice: samples.get(pick).map_or_else(String::new, |s| s.label.clone()),
+        search_gap: admitted_pick.map(|i| measured[i] / best - 1.0),
+        search_choice: admitted_pick.map(|i| samples[i].label.clone()),
         rms_relative_error: rms,
     }
 }
@@ -376,21 +389,27 @@ pub fn compare(samples: &[Sample], calibration: &Calibration) -> Vec<(String, us
 
 /// The comparison as a text table.
 pub fn render_comparison(rows: &[(String, usize, Agreement, Agreement)], what: &str) -> String {
-    let mut out = format!("model vs {what}: Spearman rank correlation, measured gap of the model's first choice to the best run, RMS relative error\n");
+    let mut out = format!(
+        "model vs {what}: Spearman rank correlation, measured gap of the model's first choice to the best run, \
+         the same for its first choice among the layouts the search could choose (blockDim constraint), RMS relative error\n"
+    );
     out.push_str(&format!(
-        "{:<44} {:>5}  {:>8} {:>8} {:>8}  {:>8} {:>8} {:>8}\n",
-        "program", "runs", "thesis ρ", "gap", "rms", "004 ρ", "gap", "rms"
+        "{:<44} {:>5}  {:>8} {:>8} {:>8} {:>8}  {:>8} {:>8} {:>8} {:>8}\n",
+        "program", "runs", "thesis ρ", "gap", "search", "rms", "004 ρ", "gap", "search", "rms"
     ));
+    let search = |a: &Agreement| a.search_gap.map_or_else(|| "-".to_string(), |g| format!("{:.2}%", 100.0 * g));
     for (p, n, t, q) in rows {
         out.push_str(&format!(
-            "{:<44} {:>5}  {:>8.3} {:>7.2}% {:>7.1}%  {:>8.3} {:>7.2}% {:>7.1}%\n",
+            "{:<44} {:>5}  {:>8.3} {:>7.2}% {:>8} {:>7.1}%  {:>8.3} {:>7.2}% {:>8} {:>7.1}%\n",
             p,
             n,
             t.rank_correlation,
             100.0 * t.choice_gap,
+            search(t),
             100.0 * t.rms_relative_error,
             q.rank_correlation,
             100.0 * q.choice_gap,
+            search(q),
             100.0 * q.rms_relative_error
         ));
     }
@@ -401,6 +420,7 @@ pub fn render_comparison(rows: &[(String, usize, Agreement, Agreement)], what: &
 pub fn comparison_json(rows: &[(String, usize, Agreement, Agreement)]) -> Value {
     let a = |x: &Agreement| {
         json!({"rank_correlation": x.rank_correlation, "choice_gap": x.choice_gap, "choice": x.choice,
+               "search_gap": x.search_gap, "search_choice": x.search_choice,
                "rms_relative_error": x.rms_relative_error})
     };
     Value::Array(
@@ -438,6 +458,7 @@ mod tests {
                 compute_barriers: 0.0,
             },
             seconds,
+            admitted: true,
         }
     }
 
@@ -456,6 +477,27 @@ mod tests {
         let (_, _, thesis, _) = &rows[0];
         assert!((thesis.choice_gap - 1.0).abs() < 1e-12, "{thesis:?}");
         assert!((thesis.rank_correlation + 1.0).abs() < 1e-12, "{thesis:?}");
+        assert_eq!(thesis.search_gap, Some(thesis.choice_gap), "every run admitted: the same choice");
+    }
+
+    /// The search's gap takes the model's first choice among the runs the search could choose:
+    /// here the model ranks a run the blockDim constraint excludes first (100 % off the best),
+    /// and the best run among the others.
+    #[test]
+    fn the_search_gap_skips_layouts_the_search_excludes() {
+        let calibration = Calibration::built_in_default().expect("the built-in calibration loads");
+        let mut excluded = run("p", true, "T=8,N=64", 1e6, 2.0);
+        excluded.admitted = false;
+        let mut samples = [excluded, run("p", true, "T=8,N=64", 1e7, 1.0), run("p", true, "T=8,N=64", 1e8, 1.5)];
+        for (i, s) in samples.iter_mut().enumerate() {
+            s.label = format!("layout {i}");
+        }
+        let (_, _, thesis, _) = &compare(&samples, &calibration)[0];
+        assert!((thesis.choice_gap - 1.0).abs() < 1e-12, "{thesis:?}");
+        assert_eq!(thesis.search_gap, Some(0.0), "{thesis:?}");
+        assert_eq!(thesis.search_choice.as_deref(), Some(samples[1].label.as_str()));
+        let none: Vec<Sample> = samples.iter().cloned().map(|s| Sample { admitted: false, ..s }).collect();
+        assert_eq!(compare(&none, &calibration)[0].2.search_gap, None);
     }
 
     /// A measurements file's launch gap is read when present and refused when it is not a

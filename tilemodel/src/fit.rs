@@ -56,6 +56,10 @@ pub struct Sample {
     pub prajapati: PrajapatiParts,
     /// The run's time in seconds.
     pub seconds: f64,
+    /// Whether the search could choose the layout: its block meets the blockDim constraint for
+    /// its tile (`crate::search::block_constraint_of`; a sweep also times blocks the search
+    /// never considers).
+    pub admitted: bool,
 }
 
 /// The text of a problem size as [`Sample::problem`] and the calibration's `fit.problems` record

@@ -1807,6 +1807,14 @@ fn does_not_fit(
     true
 }
 
+/// The blockDim constraint (module documentation) on `block` for tiles of `sizes`: the reason the
+/// search would not consider the layout, if there is one (a calibration run's layout the search
+/// cannot choose, `stencil-calibrate compare`).
+pub fn block_constraint_of(shape: &BandShape, sizes: &[i64], block: Block) -> Option<PruneReason> {
+    let largest = rounded_to_warp(wavefront_points(shape, sizes).into_iter().max().unwrap_or(0));
+    block_constraint(shape, largest, &loop_extents(sizes), block)
+}
+
 /// The blockDim constraint (module documentation) on `block` for a tile whose largest
 /// intra-tile wavefront, rounded up to a warp, has `largest` points and whose loops on x, y, z
 /// have `extents` iterations: the reason it fails, if it does.

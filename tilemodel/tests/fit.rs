@@ -92,6 +92,7 @@ fn samples(seed: u64, n: usize, noise: f64, model_thesis: bool) -> Vec<Sample> {
                 thesis,
                 prajapati,
                 seconds,
+                admitted: true,
             });
             k += 1;
         }
