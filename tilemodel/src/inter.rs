@@ -184,16 +184,23 @@ impl InterTileCounts {
     /// allow, and taking every whole copy of itself that follows it.
     fn canonical(&self) -> Option<Canonical> {
         let r = self.repeat?;
-        let entry = |i: usize| (self.tiles[i], self.full[i]);
-        let mut stretch: Vec<(u64, u64)> = (r.start..r.start + r.len).map(entry).collect();
+        // Entries past the kept ones (a `Repeat` built by hand beyond them) count as empty.
+        let entry = |i: usize| (self.tiles.get(i).copied().unwrap_or(0), self.full.get(i).copied().unwrap_or(0));
+        let end = r.start.saturating_add(r.len).min(self.tiles.len());
+        let start = r.start.min(end);
+        let mut stretch: Vec<(u64, u64)> = (start..end).map(entry).collect();
+        if stretch.is_empty() {
+            // Nothing repeats: the kept entries alone.
+            return Some(((0..self.tiles.len()).map(entry).collect(), Vec::new(), 0, Default::default()));
+        }
         let mut copies = u128::from(r.times) + 1;
         let n = stretch.len();
         if let Some(p) = (1..n).find(|&p| n.is_multiple_of(p) && (p..n).all(|i| stretch[i] == stretch[i - p])) {
             copies *= (n / p) as u128;
             stretch.truncate(p);
         }
-        let mut head: Vec<(u64, u64)> = (0..r.start).map(entry).collect();
-        let mut tail: std::collections::VecDeque<(u64, u64)> = (r.start + r.len..self.tiles.len()).map(entry).collect();
+        let mut head: Vec<(u64, u64)> = (0..start).map(entry).collect();
+        let mut tail: std::collections::VecDeque<(u64, u64)> = (end..self.tiles.len()).map(entry).collect();
         // `x B^k` with `x` the stretch's last entry is `B'^k x`, `B'` the stretch rotated.
         while let (Some(&x), Some(&last)) = (head.last(), stretch.last()) {
             if x != last {
@@ -264,7 +271,7 @@ impl<'a> PerWavefront<'a> {
     /// How many wavefronts entry `i` stands for.
     pub fn weight(&self, i: usize) -> u64 {
         match self.repeat {
-            Some(r) if (r.start..r.start + r.len).contains(&i) => r.times.saturating_add(1),
+            Some(r) if (r.start..r.start.saturating_add(r.len)).contains(&i) => r.times.saturating_add(1),
             _ => 1,
         }
     }
@@ -282,7 +289,7 @@ impl<'a> PerWavefront<'a> {
     fn weighted_sum(&self, values: &[u64], f: impl Fn(u64) -> u64) -> u64 {
         let once = crate::model::sum_saturating(values, &f);
         let Some(r) = self.repeat else { return once };
-        let stretch = values.get(r.start..r.start + r.len).unwrap_or(&[]);
+        let stretch = values.get(r.start..r.start.saturating_add(r.len).min(values.len())).unwrap_or(&[]);
         let copies = u128::from(crate::model::sum_saturating(stretch, &f)) * u128::from(r.times);
         u64::try_from(u128::from(once) + copies).unwrap_or(u64::MAX)
     }
@@ -291,11 +298,15 @@ impl<'a> PerWavefront<'a> {
     /// it repeats: for tests and comparisons, not for sums).
     pub fn wavefronts(&self) -> impl Iterator<Item = (u64, u64)> + 'a {
         let (tiles, full) = (self.tiles, self.full);
+        // Entries past the kept ones (a `Repeat` built by hand beyond them) count as empty.
+        let entry = move |i: usize| (tiles.get(i).copied().unwrap_or(0), full.get(i).copied().unwrap_or(0));
         let (start, len, times) = self.repeat.map_or((0, 0, 0), |r| (r.start, r.len, r.times));
-        let entry = move |i: usize| (tiles[i], full[i]);
-        let head = (0..(start + len).min(tiles.len())).map(entry);
-        let copies = (0..times).flat_map(move |_| (start..start + len).map(entry));
-        head.chain(copies).chain(((start + len).min(tiles.len())..tiles.len()).map(entry))
+        let end = start.saturating_add(len).min(tiles.len());
+        let start = start.min(end);
+        let head = (0..end).map(entry);
+        let times = if start < end { times } else { 0 };
+        let copies = (0..times).flat_map(move |_| (start..end).map(entry));
+        head.chain(copies).chain((end..tiles.len()).map(entry))
     }
 
     /// Every wavefront's tiles and full tiles written out, an error past `limit` wavefronts.

@@ -732,3 +732,29 @@ proptest! {
         agree(&shape, &sizes[..m]);
     }
 }
+
+/// Counts built by hand with a repeated stretch past the kept entries (the fields are public)
+/// neither panic nor wrap: the missing entries count as empty.
+#[test]
+fn a_stretch_past_the_kept_entries_is_no_panic() {
+    let odd = InterTileCounts {
+        first_wavefront: 0,
+        tiles: vec![1, 2],
+        full: vec![0, 0],
+        repeat: Some(stencil_tilemodel::Repeat { start: 1, len: usize::MAX, times: u64::MAX }),
+    };
+    let plain = InterTileCounts { first_wavefront: 0, tiles: vec![1, 2], full: vec![0, 0], repeat: None };
+    assert_ne!(odd, plain);
+    assert_eq!(odd, odd.clone());
+    assert_eq!(odd.widest(), 2);
+    assert_eq!(odd.total_tiles(), u64::MAX, "saturating");
+    assert!(odd.per_wavefront().written_out(1 << 20).is_err());
+    assert_eq!(odd.per_wavefront().wavefronts().take(3).collect::<Vec<_>>(), [(1, 0), (2, 0), (2, 0)]);
+    // A stretch wholly past them.
+    let beyond = InterTileCounts {
+        repeat: Some(stencil_tilemodel::Repeat { start: 5, len: 3, times: u64::MAX }),
+        ..plain.clone()
+    };
+    assert_eq!(beyond, beyond.clone());
+    assert_eq!(beyond.per_wavefront().wavefronts().collect::<Vec<_>>(), [(1, 0), (2, 0)]);
+}
