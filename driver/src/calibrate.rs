@@ -347,10 +347,14 @@ pub struct Agreement {
 fn agreement(samples: &[&Sample], predicted: &[f64]) -> Agreement {
     let measured: Vec<f64> = samples.iter().map(|s| s.seconds).collect();
     let best = measured.iter().copied().fold(f64::INFINITY, f64::min);
-    let pick = (0..predicted.len()).min_by(|&i, &j| predicted[i].total_cmp(&predicted[j])).unwrap_or(0);
-    let admitted_pick = (0..predicted.len().min(samples.len()))
-        .filter(|&i| samples[i].admitted)
-        .min_by(|&i, &j| predicted[i].total_cmp(&predicted[j]));
+    // The run the model ranks first among those `keep` takes (`predicted` has one per sample).
+    let first = |keep: &dyn Fn(&Sample) -> bool| {
+        (0..predicted.len().min(samples.len()))
+            .filter(|&i| keep(samples[i]))
+            .min_by(|&i, &j| predicted[i].total_cmp(&predicted[j]))
+    };
+    let pick = first(&|_| true).unwrap_or(0);
+    let admitted_pick = first(&|s| s.admitted);
     let rms = (predicted.iter().zip(&measured).map(|(p, m)| ((p - m) / m).powi(2)).sum::<f64>()
         / measured.len().max(1) as f64)
         .sqrt();

@@ -92,24 +92,20 @@ impl WavefrontSums {
 fn wavefront_classes(inter: &InterTileCounts) -> Vec<WavefrontClass> {
     let mut by_counts: HashMap<(u64, u64), u64, BuildHasherDefault<PairHasher>> = HashMap::default();
     let mut run: Option<((u64, u64), u64)> = None;
+    let mut add = |(pair, length): ((u64, u64), u64)| {
+        let class = by_counts.entry(pair).or_insert(0);
+        *class = class.saturating_add(length);
+    };
     // Each entry stands for `weight` wavefronts (a long run's repeated stretch, more).
     let per_wavefront = inter.per_wavefront();
     for (i, pair) in inter.tiles.iter().copied().zip(inter.full.iter().copied()).enumerate() {
         let weight = per_wavefront.weight(i);
         match &mut run {
             Some((last, length)) if *last == pair => *length = length.saturating_add(weight),
-            _ => {
-                if let Some((last, length)) = run.replace((pair, weight)) {
-                    let class = by_counts.entry(last).or_insert(0);
-                    *class = class.saturating_add(length);
-                }
-            }
+            _ => run.replace((pair, weight)).into_iter().for_each(&mut add),
         }
     }
-    if let Some((last, length)) = run {
-        let class = by_counts.entry(last).or_insert(0);
-        *class = class.saturating_add(length);
-    }
+    run.into_iter().for_each(add);
     by_counts.retain(|&(tiles, _), _| tiles > 0);
     let mut out: Vec<WavefrontClass> =
         by_counts.into_iter().map(|((tiles, full), count)| WavefrontClass { tiles, full, count }).collect();

@@ -141,11 +141,11 @@ impl PartialEq for InterTileCounts {
     }
 }
 
+impl Eq for InterTileCounts {}
+
 /// Counts with a repeated stretch in one form for equal wavefronts ([`InterTileCounts::canonical`]):
 /// the entries before the stretch, the stretch, how many times it occurs, the entries after.
 type Canonical = (Vec<(u64, u64)>, Vec<(u64, u64)>, u128, std::collections::VecDeque<(u64, u64)>);
-
-impl Eq for InterTileCounts {}
 
 impl InterTileCounts {
     /// The counts of wavefronts `w_lo, w_lo + 1, …` (`tiles`, `full`: one entry each) cut to
@@ -1220,7 +1220,7 @@ fn count_tiles_with<'s>(
         return counts.map(Some);
     }
     // Refused before anything is allocated, with the sizes in the caller's order.
-    wavefront_range(shape, sizes)?;
+    direct_span(wavefronts, sizes)?;
     // The rows with the most tiles last: the prefixes enumerated are the fewest.
     let ranges = shape.row_ranges();
     // Saturating: a band without instances has the empty ranges (i64::MAX, i64::MIN).
@@ -1341,6 +1341,12 @@ fn wavefront_extent(shape: &BandShape, sizes: &[i64]) -> Result<(i64, u128)> {
 /// [`MAX_WAVEFRONTS`] naming the sizes.
 fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
     let (w_lo, wavefronts) = wavefront_extent(shape, sizes)?;
+    Ok((w_lo, direct_span(wavefronts, sizes)?))
+}
+
+/// The length of a direct count's arrays for `wavefronts` wavefronts of tiles of `sizes` (one
+/// more: the difference arrays' last mark); an error past [`MAX_WAVEFRONTS`] naming the sizes.
+fn direct_span(wavefronts: u128, sizes: &[i64]) -> Result<usize> {
     if wavefronts > u128::from(MAX_WAVEFRONTS) {
         let sizes: Vec<String> = sizes.iter().map(i64::to_string).collect();
         return Err(TileModelError::TooManyWavefronts(format!(
@@ -1349,8 +1355,7 @@ fn wavefront_range(shape: &BandShape, sizes: &[i64]) -> Result<(i64, usize)> {
         )));
     }
     // At most MAX_WAVEFRONTS + 1.
-    let span = usize::try_from(wavefronts + 1).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))?;
-    Ok((w_lo, span))
+    usize::try_from(wavefronts + 1).map_err(|_| TileModelError::Overflow("inter-tile wavefronts"))
 }
 
 /// [`count_tiles`] by the plain enumeration of every tile row `(T_0, …, T_{m−2})`, each with the

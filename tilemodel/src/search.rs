@@ -1100,7 +1100,7 @@ impl<'a> Walk<'a> {
                     // Per wavefront when shown, else the totals with the bounds before counting.
                     let per_wavefront = !partial.tiles.is_empty();
                     let partly = BoundInputs {
-                        per_wavefront: Some(PerWavefront::plain(partial.tiles, partial.full)).filter(|_| per_wavefront),
+                        per_wavefront: per_wavefront.then(|| PerWavefront::plain(partial.tiles, partial.full)),
                         tiles: with_memory.tiles.max(partial.tiles_at_least as f64),
                         full: with_memory.full.max(partial.full_at_least as f64),
                         ..with_memory
@@ -1496,7 +1496,7 @@ impl Seen {
     fn bound<'a>(&'a self, before: &BoundInputs<'a>) -> BoundInputs<'a> {
         let per_wavefront = !self.tiles.is_empty();
         BoundInputs {
-            per_wavefront: Some(PerWavefront::plain(&self.tiles, &self.full)).filter(|_| per_wavefront),
+            per_wavefront: per_wavefront.then(|| PerWavefront::plain(&self.tiles, &self.full)),
             tiles: before.tiles.max(self.tiles_at_least as f64),
             full: before.full.max(self.full_at_least as f64),
             ..*before

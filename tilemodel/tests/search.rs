@@ -460,3 +460,21 @@ fn long_runs_are_searched_whole() {
     assert!(best.wavefronts as u64 > stencil_tilemodel::inter::MAX_WAVEFRONTS, "{best:?}");
     assert!(best.prediction.seconds.is_finite() && best.prediction.seconds > 0.0, "{best:?}");
 }
+
+/// `search::block_constraint_of` (what `stencil-calibrate compare` marks runs with) says what the
+/// search does: of a size's blocks, it keeps exactly those the constraint admits.
+#[test]
+fn the_block_constraint_of_a_layout_is_the_searchs() {
+    let (shape, _) = common::shape(&common::sor(1), &[512, 4096], true);
+    let sizes = vec![64, 64];
+    let of = |block| stencil_tilemodel::search::block_constraint_of(&shape, &sizes, block);
+    assert_eq!(of(Block::new(128, 1, 1)), Some(PruneReason::BlockTooLarge));
+    assert_eq!(of(Block::new(64, 1, 1)), None);
+    let options =
+        SearchOptions { fixed_sizes: Some(sizes.clone()), staged: false, keep: 1000, ..SearchOptions::default() };
+    let report = search(&shape, "test", &Calibration::h100_default().unwrap(), &options).unwrap();
+    assert!(!report.best.is_empty());
+    assert!(report.best.iter().all(|r| of(r.block).is_none()), "{report}");
+    let excluded = report.pruned.iter().find(|p| p.reason == PruneReason::BlockTooLarge);
+    assert!(excluded.is_some_and(|p| p.count > 0), "{report}");
+}
