@@ -2,9 +2,14 @@
 //! wheel `nvidia-cuda-nvcc-cu12` that tools/bootstrap installs into python3's user site.
 //!
 //! Search order for ptxas: the `PTXAS` environment variable, `ptxas` on `PATH`, the wheel
-//! (`python3 -c 'import nvidia.cuda_nvcc'`, then `<wheel>/bin/ptxas`). libdevice lies at
-//! `nvvm/libdevice/libdevice.10.bc` beside the `bin/` of whichever ptxas was found (a CUDA
-//! toolkit has the same layout as the wheel), or in the wheel. Nothing is configured globally.
+//! (`<wheel>/bin/ptxas`). The wheel is looked for first where `pip install --user` puts it —
+//! `$PYTHONUSERBASE` (else `~/.local`) `/lib/python3.N/site-packages/nvidia/cuda_nvcc`, the
+//! newest `N` first — and only then asked of Python (`python3 -c 'import nvidia.cuda_nvcc'`),
+//! for wheels in a virtual environment or a system site: starting Python through a version
+//! manager's shim costs 50–130 ms, more than half of compiling a small module to PTX, and every
+//! `--emit=ptx` and GPU run needs libdevice. libdevice lies at `nvvm/libdevice/libdevice.10.bc`
+//! beside the `bin/` of whichever ptxas was found (a CUDA toolkit has the same layout as the
+//! wheel), or in the wheel. Nothing is configured globally.
 
 use std::env;
 use std::ffi::OsString;
@@ -21,17 +26,44 @@ pub const NVCC_WHEEL: &str = "nvidia-cuda-nvcc-cu12";
 /// Where libdevice lies under a CUDA toolkit (or wheel) root.
 const LIBDEVICE_IN_TOOLKIT: &str = "nvvm/libdevice/libdevice.10.bc";
 
-/// The wheel's directory (`…/site-packages/nvidia/cuda_nvcc`), asked of `python3` on PATH and
-/// then of Debian's `/usr/bin/python3` (tools/bootstrap installs into the former). Asked once
-/// per process: starting Python costs tens of milliseconds.
+/// The wheel's directory (`…/site-packages/nvidia/cuda_nvcc`): in the user site-packages
+/// (`wheel_in_user_site`), else asked of `python3` on PATH and then of Debian's
+/// `/usr/bin/python3` (tools/bootstrap installs into the user site of the former). Looked for
+/// once per process.
 pub fn nvcc_wheel_dir() -> Option<PathBuf> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = ["python3", "/usr/bin/python3"].iter().find_map(|python| ask_python(python));
+        let dir = wheel_in_user_site(env::var_os("PYTHONUSERBASE"), env::var_os("HOME"))
+            .or_else(|| ["python3", "/usr/bin/python3"].iter().find_map(|python| ask_python(python)));
         tracing::debug!(?dir, "{NVCC_WHEEL} wheel");
         dir
     })
     .clone()
+}
+
+/// The wheel in the user site-packages `pip install --user` fills, without starting Python:
+/// `<base>/lib/python3.N/site-packages/nvidia/cuda_nvcc`, `<base>` being `$PYTHONUSERBASE`,
+/// else `$HOME/.local` (Python's own default on POSIX), the newest `N` holding a wheel with
+/// ptxas or libdevice first.
+fn wheel_in_user_site(user_base: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let base = match user_base.filter(|v| !v.is_empty()) {
+        Some(base) => PathBuf::from(base),
+        None => PathBuf::from(home.filter(|v| !v.is_empty())?).join(".local"),
+    };
+    let lib = base.join("lib");
+    let mut sites: Vec<(u32, PathBuf)> = std::fs::read_dir(&lib)
+        .ok()?
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name();
+            let minor = name.to_str()?.strip_prefix("python3.")?.parse().ok()?;
+            Some((minor, lib.join(name)))
+        })
+        .collect();
+    sites.sort_by_key(|site| std::cmp::Reverse(site.0));
+    sites
+        .into_iter()
+        .map(|(_, site)| site.join("site-packages/nvidia/cuda_nvcc"))
+        .find(|wheel| is_executable(&wheel.join("bin/ptxas")) || wheel.join(LIBDEVICE_IN_TOOLKIT).is_file())
 }
 
 fn ask_python(python: &str) -> Option<PathBuf> {
@@ -132,6 +164,37 @@ mod tests {
             fs::set_permissions(&ptxas, fs::Permissions::from_mode(mode)).unwrap();
         }
         root
+    }
+
+    #[test]
+    fn the_user_site_wheel_is_found_without_python() {
+        let base = env::temp_dir().join(format!("stencil-user-site-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        let wheel = |base: &Path, minor: &str| base.join(format!("lib/python3.{minor}/site-packages/nvidia/cuda_nvcc"));
+        let user_base = || Some(OsString::from(&base));
+        // No lib/ at all, then Pythons without the wheel, another major version's, and an
+        // empty package directory: none is a wheel.
+        assert_eq!(wheel_in_user_site(user_base(), None), None);
+        fs::create_dir_all(base.join("lib/python3.12/site-packages")).unwrap();
+        fs::create_dir_all(base.join("lib/python2.7/site-packages/nvidia/cuda_nvcc/bin")).unwrap();
+        fs::create_dir_all(wheel(&base, "9")).unwrap();
+        assert_eq!(wheel_in_user_site(user_base(), None), None);
+        // A wheel with libdevice only, then a newer Python's with ptxas: the newest first.
+        fs::create_dir_all(wheel(&base, "9").join("nvvm/libdevice")).unwrap();
+        fs::write(wheel(&base, "9").join(LIBDEVICE_IN_TOOLKIT), b"").unwrap();
+        assert_eq!(wheel_in_user_site(user_base(), None), Some(wheel(&base, "9")));
+        fs::create_dir_all(wheel(&base, "11").parent().unwrap()).unwrap();
+        fs::rename(scratch("user-site-newer", true), wheel(&base, "11")).unwrap();
+        assert_eq!(wheel_in_user_site(user_base(), None), Some(wheel(&base, "11")));
+        // $PYTHONUSERBASE wins over $HOME/.local; an empty one counts as unset.
+        let home = base.join("home");
+        fs::create_dir_all(wheel(&home.join(".local"), "10").join("nvvm/libdevice")).unwrap();
+        fs::write(wheel(&home.join(".local"), "10").join(LIBDEVICE_IN_TOOLKIT), b"").unwrap();
+        let home_env = || Some(OsString::from(&home));
+        assert_eq!(wheel_in_user_site(user_base(), home_env()), Some(wheel(&base, "11")));
+        assert_eq!(wheel_in_user_site(Some("".into()), home_env()), Some(wheel(&home.join(".local"), "10")));
+        assert_eq!(wheel_in_user_site(None, None), None);
+        let _ = fs::remove_dir_all(base);
     }
 
     #[test]
