@@ -872,10 +872,16 @@ impl<'a> Walk<'a> {
         // at 512^3 met the best layouts later (three times the layouts evaluated); it still
         // prunes.
         let plain = BoundInputs { tiles: lower_bounds(self.shape, sizes).1, full: 0.0, ..bound };
+        // Pruned by the same bound with the tile's global loads and stores where it has no
+        // staging: they are its points' accesses (`global_memory`, a few multiplications), the
+        // memory every later bound of the visit charges too, so a size whose memory alone loses
+        // to the time to beat goes at its first look instead of after the blocks' bound.
+        let memory = if self.options.staged { no_memory.clone() } else { global_memory(self.shape, sizes) };
+        let pruning = BoundInputs { memory: &memory, ..bound };
         let (model, device) = (self.model, self.device);
         (
             model.lower_bound(&plain, device),
-            model.lower_bound(&bound, device),
+            model.lower_bound(&pruning, device),
             sizes.to_vec(),
             [wavefronts, tiles, full],
         )

@@ -226,6 +226,16 @@ fn size_bounds_before_counting_are_below_every_prediction_with(calibration: &Cal
                     let before = model.lower_bound(&bound, device);
                     let at_least = model.lower_bound(&counted, device);
                     assert!(before <= at_least * (1.0 + 1e-12), "{sizes:?} {kind:?}: {before} > {at_least}");
+                    if !staged {
+                        // The queue's pruning bound of a global size (`Walk::queue_item`): the
+                        // cheaper tile bounds with the tile's global loads and stores.
+                        assert_eq!(tile.memory, stencil_tilemodel::footprint::global_memory(&shape, &sizes));
+                        let (wavefronts, tiles) = geometry.instance_lower_bounds(&shape, &sizes);
+                        let full = geometry.full_tiles_volume_bound(&shape, &sizes);
+                        let queue = BoundInputs { wavefronts, tiles: tiles.max(full), full, ..bound };
+                        let first = model.lower_bound(&queue, device);
+                        assert!(first <= before * (1.0 + 1e-12), "{sizes:?} {kind:?}: queue bound {first} > {before}");
+                    }
                     for &block in &blocks {
                         let layout = LayoutInputs::new(&shape, &tile, block, 64, device).unwrap();
                         if layout.residency.blocks_per_sm == 0 {
