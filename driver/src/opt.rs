@@ -53,7 +53,8 @@ pub struct OptOptions {
     pub emit: Emit,
     /// `--gpu-chip`: the GPU `--emit=ptx` compiles for (`None`: sm_90).
     pub gpu_chip: Option<String>,
-    /// `--gpu-index-bitwidth`: the width of `index` in kernels (`None`: 64).
+    /// `--gpu-index-bitwidth`: the width of `index` in kernels (`None`: [`index_bitwidth_for`]'s
+    /// choice — 32 where `params` give the problem and every field fits, else 64).
     pub gpu_index_bitwidth: Option<u32>,
     /// `--param NAME=VALUE`: problem sizes for the tile model (`poly-tile{sizes=auto}`,
     /// `gpu-map{block=auto}`), recorded on every program that declares the name before the
@@ -282,6 +283,8 @@ fn process_module(
     // (`stencil_passes::tile_model::problem_sizes`), for the pipeline only; their names are
     // checked against what the pipeline made.
     let raised = !options.params.is_empty() && stencil_programs(&module.ir, module.top).is_empty();
+    // Decided on the programs as they come in: the pipeline maps them away.
+    let index_bitwidth = options.gpu_index_bitwidth.unwrap_or_else(|| index_bitwidth_for(&module, &options.params));
     if !options.params.is_empty() {
         // A value below a program's declared minimum is refused at that program.
         crate::params::check_minimums(&module.ir, module.top, &options.params)?;
@@ -332,12 +335,43 @@ fn process_module(
     }
     if options.emit == Emit::Ptx {
         // The dependence and schedule reports are `//` lines, which PTX reads as comments.
-        text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref(), options.gpu_index_bitwidth)?);
+        text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref(), index_bitwidth)?);
         return Ok(ChunkOutput { text, files });
     }
     text.push_str(&print_op(&module.ir, &registries.dialects, module.top, print));
     text.push('\n');
     Ok(ChunkOutput { text, files })
+}
+
+/// The width of `index` `--emit=ptx` compiles with when `--gpu-index-bitwidth` is not given:
+/// 32 when `--param` gives the problem (`params`, the declared defaults for the parameters it
+/// leaves out) and at it every field of every program of `module` has fewer than 2³¹ elements —
+/// `stencil-run`'s rule for the fields it runs (`run::gpu::default_index_bitwidth`): every
+/// index and linearised offset then fits, and index arithmetic takes half the registers —
+/// else 64, the width for any size: without `--param`, for an input of `affine` loops (its
+/// programs exist only inside the pipeline), or when a field does not fit or its shape cannot
+/// be evaluated. A run of the 32-bit PTX on fields too large for it is refused by the
+/// executor's parameter check (`stencil-run --ptx`).
+pub fn index_bitwidth_for(module: &stencil_ir::Module, params: &[(String, i64)]) -> u32 {
+    let programs = stencil_programs(&module.ir, module.top);
+    if params.is_empty() || programs.is_empty() {
+        return 64;
+    }
+    let fits = programs.iter().all(|&program| {
+        let declared = stencil_dialects::stencil::ProgramParams::of(&module.ir, program).names;
+        let given: std::collections::BTreeMap<String, i64> =
+            params.iter().filter(|(name, _)| declared.contains(name)).cloned().collect();
+        stencil_runtime::CompiledProgram::new(&module.ir, program, &given).is_ok_and(|compiled| {
+            compiled.interface().fields.iter().all(|field| {
+                field.shape.iter().try_fold(1usize, |n, &extent| n.checked_mul(extent)).is_some_and(|n| n < 1 << 31)
+            })
+        })
+    });
+    if fits {
+        32
+    } else {
+        64
+    }
 }
 
 /// `--emit=ptx`: the PTX of every `gpu.module` of `module`, each after a `//` header with its
@@ -348,14 +382,10 @@ fn emit_ptx(
     module: &stencil_ir::Module,
     registries: &Registries,
     chip: Option<&str>,
-    index_bitwidth: Option<u32>,
+    index_bitwidth: u32,
 ) -> Result<String, Diagnostic> {
     let defaults = PtxOptions::with_found_libdevice();
-    let options = PtxOptions {
-        chip: chip.unwrap_or(DEFAULT_CHIP).to_string(),
-        index_bitwidth: index_bitwidth.unwrap_or(defaults.index_bitwidth),
-        ..defaults
-    };
+    let options = PtxOptions { chip: chip.unwrap_or(DEFAULT_CHIP).to_string(), index_bitwidth, ..defaults };
     let compiled = compile_gpu_modules(&module.ir, &registries.dialects, module.top, &options).map_err(|e| {
         // MLIR may report several errors: the first leads, the others follow as its notes.
         let mut diagnostics = e.diagnostics().into_iter();

@@ -111,10 +111,11 @@ struct Cli {
     #[arg(long = "gpu-chip", default_value = stencil_lowering::ptx::DEFAULT_CHIP, value_name = "sm_XX")]
     gpu_chip: String,
 
-    /// Width of `index` in kernels for --emit=ptx: 64 (default) or 32 (fewer registers; fields
-    /// below 2^31 elements; docs/gpu.md).
-    #[arg(long = "gpu-index-bitwidth", default_value_t = 64, value_name = "BITS")]
-    gpu_index_bitwidth: u32,
+    /// Width of `index` in kernels for --emit=ptx: 32 (fewer registers; fields below 2^31
+    /// elements) or 64. Default: 32 when --param gives the problem and every field fits at it
+    /// (as stencil-run chooses for the fields it runs), else 64 (docs/gpu.md).
+    #[arg(long = "gpu-index-bitwidth", value_name = "BITS")]
+    gpu_index_bitwidth: Option<u32>,
     /// Turn LLVM's loop strength reduction off for the kernels this process compiles to PTX
     /// (fewer registers, more address arithmetic: an experiment until a GPU has timed it;
     /// docs/gpu.md, "ptxas"). Process-wide, as LLVM's options are.
@@ -195,11 +196,12 @@ fn main() -> ExitCode {
         write_stderr(&format!("stencil-opt: error: --gpu-chip: {e}\n"));
         return ExitCode::FAILURE;
     }
-    let width_check =
-        stencil_lowering::ptx::PtxOptions { index_bitwidth: cli.gpu_index_bitwidth, ..Default::default() };
-    if let Err(e) = width_check.validate() {
-        write_stderr(&format!("stencil-opt: error: --gpu-index-bitwidth: {e}\n"));
-        return ExitCode::FAILURE;
+    if let Some(index_bitwidth) = cli.gpu_index_bitwidth {
+        let width_check = stencil_lowering::ptx::PtxOptions { index_bitwidth, ..Default::default() };
+        if let Err(e) = width_check.validate() {
+            write_stderr(&format!("stencil-opt: error: --gpu-index-bitwidth: {e}\n"));
+            return ExitCode::FAILURE;
+        }
     }
     let params = match stencil_driver::params::parse_params(&cli.param) {
         Ok(p) => p,
@@ -246,7 +248,7 @@ fn main() -> ExitCode {
             EmitArg::Ptx => Emit::Ptx,
         },
         gpu_chip: Some(cli.gpu_chip),
-        gpu_index_bitwidth: Some(cli.gpu_index_bitwidth),
+        gpu_index_bitwidth: cli.gpu_index_bitwidth,
         params,
         explain_tile_sizes: cli.explain_tile_sizes,
         explain_tile_sizes_json: cli.explain_tile_sizes_json.clone(),
