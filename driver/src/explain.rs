@@ -2,7 +2,8 @@
 //! `stencil.program` of a pipeline that tiles with `poly-tile`, with its best layouts, their
 //! predicted times and what it pruned and why (`docs/tile-models.md`).
 //!
-//! The pipeline runs up to and including its (first, top-level) `poly-tile`; then, per
+//! The pipeline runs up to and including its (first, top-level) `poly-tile` (or, in
+//! `stencil-opt`, the IR it left in the run of the whole pipeline is kept); then, per
 //! program, the search runs again as `poly-tile` ran it: over every tile size and block with
 //! `sizes=auto`, or over the blocks of the given sizes otherwise — or just the given layout
 //! when a later `gpu-map` names its block. `gpu-map`'s `staging` and `shared-memory` then
@@ -46,6 +47,18 @@ pub fn program_layouts(
     pipeline: Option<&str>,
     registries: &Registries,
 ) -> Result<Vec<ProgramLayout>, Diagnostic> {
+    program_layouts_with(module, pipeline, registries, None)
+}
+
+/// [`program_layouts`] with, when `tiled` is given, the module as the pipeline's first
+/// top-level `poly-tile` left it in a run of the whole pipeline
+/// (`PassManager::keep_ir_after`), instead of running the pipeline up to it on a copy.
+pub fn program_layouts_with(
+    module: &Module,
+    pipeline: Option<&str>,
+    registries: &Registries,
+    tiled: Option<&Module>,
+) -> Result<Vec<ProgramLayout>, Diagnostic> {
     let error = |m: String| Diagnostic::error(Location::Unknown, format!("tile model: {m}"));
     let text = pipeline.ok_or_else(|| error("give a --pass-pipeline with poly-schedule and poly-tile".into()))?;
     let spec = parse_pipeline(text).map_err(|e| error(e.to_string()))?;
@@ -72,11 +85,17 @@ pub fn program_layouts(
         // gpu-map's own reading of its option.
         block = stencil_lowering::gpu_map::block_option(&o).map_err(error)?.1;
     }
-    let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
-    let mut pm = PassManager::parse(&prefix.to_string(), &registries.passes, PassManagerOptions::default())
-        .map_err(|e| error(e.to_string()))?;
-    let mut tiled = module.clone();
-    pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
+    let tiled = match tiled {
+        Some(tiled) => tiled.clone(),
+        None => {
+            let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
+            let mut pm = PassManager::parse(&prefix.to_string(), &registries.passes, PassManagerOptions::default())
+                .map_err(|e| error(e.to_string()))?;
+            let mut tiled = module.clone();
+            pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
+            tiled
+        }
+    };
     let mut layouts = Vec::new();
     for program in stencil_programs(&tiled.ir, tiled.top) {
         let location = tiled.ir.location(program).clone();
@@ -194,8 +213,20 @@ pub fn explain_tile_sizes(
     pipeline: Option<&str>,
     registries: &Registries,
 ) -> Result<Vec<Explanation>, Diagnostic> {
+    explain_tile_sizes_with(module, pipeline, registries, None)
+}
+
+/// [`explain_tile_sizes`] on the module `tiled` as a run of the whole pipeline left it after
+/// its first top-level `poly-tile` ([`program_layouts_with`]), when given: `stencil-opt` keeps
+/// it from its own run, so that the explanation does not run `poly-tile`'s searches again.
+pub fn explain_tile_sizes_with(
+    module: &Module,
+    pipeline: Option<&str>,
+    registries: &Registries,
+    tiled: Option<&Module>,
+) -> Result<Vec<Explanation>, Diagnostic> {
     let mut reports = Vec::new();
-    for layout in program_layouts(module, pipeline, registries)? {
+    for layout in program_layouts_with(module, pipeline, registries, tiled)? {
         let (sizes, block) = match &layout.spec.auto {
             Some(_) => (None, None),
             None => (Some(layout.spec.sizes.clone()), layout.block),

@@ -295,8 +295,23 @@ fn process_module(
     }
     let mut explanation = String::new();
     let mut files = vec![];
-    if options.explain_tile_sizes || options.explain_tile_sizes_json.is_some() {
-        let reports = crate::explain::explain_tile_sizes(&module, options.pipeline.as_deref(), registries)?;
+    let explain = options.explain_tile_sizes || options.explain_tile_sizes_json.is_some();
+    // The explanation reads the programs as the pipeline's poly-tile leaves them: kept from this
+    // run (`PassManager::keep_ir_after`), so that poly-tile's searches do not run twice.
+    let input = explain.then(|| module.clone());
+    let mut tiled = None;
+    if let Some(pm) = pass_manager {
+        if explain {
+            pm.keep_ir_after("poly-tile");
+        }
+        let result = pm.run(&mut module.ir, module.top, &registries.dialects);
+        reported.extend(pm.take_reported());
+        tiled = pm.take_kept_ir().map(|ir| stencil_ir::Module { ir, top: module.top });
+        result?;
+    }
+    if let Some(input) = &input {
+        let reports =
+            crate::explain::explain_tile_sizes_with(input, options.pipeline.as_deref(), registries, tiled.as_ref())?;
         if options.explain_tile_sizes {
             explanation = crate::explain::render_comments(&reports);
         }
@@ -305,11 +320,6 @@ fn process_module(
             let bytes = crate::explain::render_json(&reports).into_bytes();
             files.push(SideFile { flag: "--explain-tile-sizes-json", path: path.clone(), bytes });
         }
-    }
-    if let Some(pm) = pass_manager {
-        let result = pm.run(&mut module.ir, module.top, &registries.dialects);
-        reported.extend(pm.take_reported());
-        result?;
     }
     if raised {
         module.ir.remove_attr(module.top, stencil_passes::tile_model::PROBLEM_SIZE_ATTR);

@@ -129,3 +129,66 @@ fn a_run_that_finds_nothing_to_work_on_is_a_located_error() {
     let mut with = parse_source(&SourceFile::new("t.mlir", "\"test.thing\"() : () -> ()\n"), config).expect("parses");
     pm.run(&mut with.ir, with.top, &registry).expect("works on test.thing");
 }
+
+/// Sets the unit attribute named after itself on every op it runs on.
+struct Mark(&'static str);
+
+impl Pass for Mark {
+    fn argument(&self) -> &'static str {
+        self.0
+    }
+
+    fn run(&mut self, ir: &mut Ir, op: OpId, _: &PassContext<'_>) -> DiagResult<()> {
+        ir.set_attribute(op, self.0, stencil_ir::Attribute::Unit);
+        Ok(())
+    }
+}
+
+#[test]
+fn a_run_keeps_the_ir_after_the_first_top_level_pass_asked_for() {
+    let mut r = passes();
+    let any = PassContract {
+        anchors: &["builtin.module", "test.thing"],
+        works_on: None,
+        lowers: None,
+        unique: false,
+        produces: None,
+        usage: "anywhere",
+    };
+    r.register(info("first", |_| Ok(Box::new(Mark("first"))), any.clone()));
+    r.register(info("second", |_| Ok(Box::new(Mark("second"))), any));
+    let registry = dialects();
+    let config = ParserConfig { registry: &registry, allow_unregistered: true };
+    let source = SourceFile::new("t.mlir", "\"test.thing\"() ({}) : () -> ()\n");
+    let mut module = parse_source(&source, config).expect("parses");
+    let top = module.top;
+    // A nested run of the pass is not the point asked for; the top-level one is, and the kept IR
+    // is as it left it: without what the later passes did.
+    let mut pm =
+        PassManager::parse("builtin.module(test.thing(first),second,first,second)", &r, PassManagerOptions::default())
+            .expect("valid");
+    assert!(pm.take_kept_ir().is_none(), "nothing asked for");
+    pm.keep_ir_after("first");
+    assert!(pm.take_kept_ir().is_none(), "nothing run yet");
+    pm.run(&mut module.ir, top, &registry).expect("runs");
+    let kept = pm.take_kept_ir().expect("kept after the top-level first");
+    assert!(kept.attr(top, "first").is_some() && kept.attr(top, "second").is_some());
+    assert!(module.ir.attr(top, "first").is_some());
+    assert!(pm.take_kept_ir().is_none(), "taken once");
+    // Kept before the second `second`: that pass's effect cannot be told apart here, so the
+    // point is checked on a pipeline whose later pass is new.
+    let mut pm = PassManager::parse("builtin.module(first,second)", &r, PassManagerOptions::default()).expect("valid");
+    pm.keep_ir_after("first");
+    let mut fresh =
+        parse_source(&source, ParserConfig { registry: &registry, allow_unregistered: true }).expect("parses");
+    pm.run(&mut fresh.ir, fresh.top, &registry).expect("runs");
+    let kept = pm.take_kept_ir().expect("kept");
+    assert!(kept.attr(fresh.top, "first").is_some());
+    assert!(kept.attr(fresh.top, "second").is_none(), "kept before the later pass ran");
+    assert!(fresh.ir.attr(fresh.top, "second").is_some());
+    // A pipeline without the pass keeps nothing.
+    let mut pm = PassManager::parse("builtin.module(second)", &r, PassManagerOptions::default()).expect("valid");
+    pm.keep_ir_after("first");
+    pm.run(&mut fresh.ir, fresh.top, &registry).expect("runs");
+    assert!(pm.take_kept_ir().is_none());
+}

@@ -353,6 +353,9 @@ pub struct PassManager {
     timings: Vec<(String, Duration)>,
     /// Non-fatal diagnostics the passes reported, in order (see [`PassContext::report`]).
     reported: Vec<Diagnostic>,
+    /// [`PassManager::keep_ir_after`]: the top-level pass whose result a run keeps, and the IR
+    /// kept.
+    keep_after: Option<(String, Option<Ir>)>,
 }
 
 impl PassManager {
@@ -362,7 +365,7 @@ impl PassManager {
         let mut passes = vec![];
         Self::schedule(&spec.elements, &mut vec![], registry, &mut passes)?;
         check_order(&spec.anchor, &passes)?;
-        Ok(PassManager { anchor: spec.anchor, passes, options, timings: vec![], reported: vec![] })
+        Ok(PassManager { anchor: spec.anchor, passes, options, timings: vec![], reported: vec![], keep_after: None })
     }
 
     fn schedule(
@@ -398,6 +401,20 @@ impl PassManager {
             }
         }
         Ok(())
+    }
+
+    /// Makes the next [`PassManager::run`] keep a copy of the IR as the first top-level pass
+    /// named `argument` leaves it (`poly-tile`), for [`PassManager::take_kept_ir`]: what a
+    /// report on that pass's result needs once the later passes have transformed the IR further,
+    /// without running the pipeline up to it a second time.
+    pub fn keep_ir_after(&mut self, argument: &str) {
+        self.keep_after = Some((argument.to_string(), None));
+    }
+
+    /// The IR [`PassManager::keep_ir_after`] asked for, once a run has passed that point
+    /// (`None` before, or when the pipeline has no such top-level pass).
+    pub fn take_kept_ir(&mut self) -> Option<Ir> {
+        self.keep_after.as_mut().and_then(|(_, kept)| kept.take())
     }
 
     /// Number of scheduled passes.
@@ -463,6 +480,11 @@ impl PassManager {
                 );
                 let mut err = std::io::stderr().lock();
                 let _ = writeln!(err, "// -----// IR Dump After {} //----- //\n{text}\n", scheduled.description);
+            }
+            if let Some((argument, kept)) = &mut self.keep_after {
+                if kept.is_none() && scheduled.nesting.is_empty() && scheduled.pass.argument() == argument.as_str() {
+                    *kept = Some(ir.clone());
+                }
             }
             if self.options.verify_each {
                 crate::verifier::verify(ir, registry, root, self.options.allow_unregistered).map_err(|d| {
