@@ -40,20 +40,11 @@ pub struct ProgramLayout {
     pub location: Location,
 }
 
-/// Runs `pipeline` on a copy of `module` up to its first top-level `poly-tile` and reads every
-/// program's [`ProgramLayout`].
+/// Every program's [`ProgramLayout`] after `pipeline`'s first top-level `poly-tile`: read from
+/// `tiled`, the module as that pass left it in a run of the whole pipeline
+/// (`PassManager::keep_ir_after`), when given, else from a copy of `module` the pipeline runs
+/// on up to that pass.
 pub fn program_layouts(
-    module: &Module,
-    pipeline: Option<&str>,
-    registries: &Registries,
-) -> Result<Vec<ProgramLayout>, Diagnostic> {
-    program_layouts_with(module, pipeline, registries, None)
-}
-
-/// [`program_layouts`] with, when `tiled` is given, the module as the pipeline's first
-/// top-level `poly-tile` left it in a run of the whole pipeline
-/// (`PassManager::keep_ir_after`), instead of running the pipeline up to it on a copy.
-pub fn program_layouts_with(
     module: &Module,
     pipeline: Option<&str>,
     registries: &Registries,
@@ -207,26 +198,16 @@ fn staging_line(choice: &AutoChoice) -> String {
 }
 
 /// The search report of every program of `module` (already parsed, problem sizes set) under
-/// `pipeline`.
+/// `pipeline`, read after its `poly-tile` from `tiled` when given ([`program_layouts`]):
+/// `stencil-opt` keeps that IR from its own run, so that `poly-tile`'s searches run once.
 pub fn explain_tile_sizes(
-    module: &Module,
-    pipeline: Option<&str>,
-    registries: &Registries,
-) -> Result<Vec<Explanation>, Diagnostic> {
-    explain_tile_sizes_with(module, pipeline, registries, None)
-}
-
-/// [`explain_tile_sizes`] on the module `tiled` as a run of the whole pipeline left it after
-/// its first top-level `poly-tile` ([`program_layouts_with`]), when given: `stencil-opt` keeps
-/// it from its own run, so that the explanation does not run `poly-tile`'s searches again.
-pub fn explain_tile_sizes_with(
     module: &Module,
     pipeline: Option<&str>,
     registries: &Registries,
     tiled: Option<&Module>,
 ) -> Result<Vec<Explanation>, Diagnostic> {
     let mut reports = Vec::new();
-    for layout in program_layouts_with(module, pipeline, registries, tiled)? {
+    for layout in program_layouts(module, pipeline, registries, tiled)? {
         let (sizes, block) = match &layout.spec.auto {
             Some(_) => (None, None),
             None => (Some(layout.spec.sizes.clone()), layout.block),

@@ -311,7 +311,7 @@ fn process_module(
     }
     if let Some(input) = &input {
         let reports =
-            crate::explain::explain_tile_sizes_with(input, options.pipeline.as_deref(), registries, tiled.as_ref())?;
+            crate::explain::explain_tile_sizes(input, options.pipeline.as_deref(), registries, tiled.as_ref())?;
         if options.explain_tile_sizes {
             explanation = crate::explain::render_comments(&reports);
         }
