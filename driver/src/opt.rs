@@ -283,8 +283,9 @@ fn process_module(
     // (`stencil_passes::tile_model::problem_sizes`), for the pipeline only; their names are
     // checked against what the pipeline made.
     let raised = !options.params.is_empty() && stencil_programs(&module.ir, module.top).is_empty();
-    // Decided on the programs as they come in: the pipeline maps them away.
-    let index_bitwidth = options.gpu_index_bitwidth.unwrap_or_else(|| index_bitwidth_for(&module, &options.params));
+    // Decided on the programs as they come in (the pipeline maps them away), for PTX only.
+    let index_bitwidth = (options.emit == Emit::Ptx)
+        .then(|| options.gpu_index_bitwidth.unwrap_or_else(|| index_bitwidth_for(&module, &options.params)));
     if !options.params.is_empty() {
         // A value below a program's declared minimum is refused at that program.
         crate::params::check_minimums(&module.ir, module.top, &options.params)?;
@@ -345,6 +346,7 @@ fn process_module(
     }
     if options.emit == Emit::Ptx {
         // The dependence and schedule reports are `//` lines, which PTX reads as comments.
+        let index_bitwidth = index_bitwidth.unwrap_or(64);
         text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref(), index_bitwidth)?);
         return Ok(ChunkOutput { text, files });
     }
