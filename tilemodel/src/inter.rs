@@ -89,6 +89,7 @@
 //! [`count_tiles`] with [`count_tiles_by_rows`] on the examples' bands at sizes too large for
 //! brute force and on random unimodular bands of 1–5 statements and widths 2–5.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Result, TileModelError};
@@ -368,6 +369,14 @@ struct Pinnings {
     columns: usize,
     /// Per row set, the free column sets that pin with it.
     by_rows: Vec<(u32, Vec<u32>)>,
+    /// The domain box the pinnings were made with (its lower and upper corners), and the
+    /// products of every subset of its extents ([`subset_products`]): the same for every size,
+    /// so made once, not per size and statement (most of the search's first pass over the
+    /// sizes, in allocations, on 3-D bands of two statements). A statement of another box
+    /// gets its own.
+    lower: Vec<i64>,
+    upper: Vec<i64>,
+    free: Vec<u128>,
 }
 
 /// The widest band map whose [`Pinnings`] are looked for (`4^m` pairs of subsets tried once
@@ -375,15 +384,18 @@ struct Pinnings {
 const MAX_PINNING_ROWS: usize = 8;
 
 impl Pinnings {
-    /// The most instances of `s` one tile of `sizes` holds by the best of its pinnings (at
-    /// least 1; `u128::MAX` without any). Saturating: only ever compared downwards.
-    fn most_instances(&self, s: &StatementShape, sizes: &[i64]) -> u128 {
+    /// The most instances of `s` one tile holds by the best of its pinnings (at least 1;
+    /// `u128::MAX` without any), `rows` the products of every subset of the tile's sizes
+    /// ([`subset_products`], [`size_products`]). Saturating: only ever compared downwards.
+    fn most_instances(&self, s: &StatementShape, rows: &[u128]) -> u128 {
         if self.by_rows.is_empty() {
             return u128::MAX;
         }
-        let extents = s.lower.iter().zip(&s.upper).map(|(&l, &u)| (u - l + 1).max(0) as u128);
-        let free = subset_products(extents, self.columns);
-        let rows = subset_products(sizes.iter().map(|&v| v.max(0) as u128), sizes.len());
+        let free = if s.lower == self.lower && s.upper == self.upper {
+            Cow::Borrowed(&self.free)
+        } else {
+            Cow::Owned(box_products(s, self.columns))
+        };
         self.by_rows
             .iter()
             .map(|(r, frees)| {
@@ -394,6 +406,18 @@ impl Pinnings {
             .unwrap_or(u128::MAX)
             .max(1)
     }
+}
+
+/// The products of every subset of the extents of `s`'s domain box's first `columns`
+/// iterators ([`subset_products`]).
+fn box_products(s: &StatementShape, columns: usize) -> Vec<u128> {
+    subset_products(s.lower.iter().zip(&s.upper).map(|(&l, &u)| (u - l + 1).max(0) as u128), columns)
+}
+
+/// The products of every subset of a tile's `sizes` ([`subset_products`]), what
+/// [`Pinnings::most_instances`] weighs its pinnings' rows with.
+fn size_products(sizes: &[i64]) -> Vec<u128> {
+    subset_products(sizes.iter().map(|&v| v.max(0) as u128), sizes.len())
 }
 
 /// The products of every subset of the first `n` `values` (entry `mask`: the product of the
@@ -538,7 +562,8 @@ impl TileGeometry {
     /// Per statement, the most of its instances one tile of `sizes` can hold: the least over
     /// its pinnings ([`Pinnings::most_instances`]: at least 1).
     fn most_per_tile(&self, shape: &BandShape, sizes: &[i64]) -> Vec<u128> {
-        shape.statements.iter().zip(&self.pinnings).map(|(s, pinnings)| pinnings.most_instances(s, sizes)).collect()
+        let rows = size_products(sizes);
+        shape.statements.iter().zip(&self.pinnings).map(|(s, pinnings)| pinnings.most_instances(s, &rows)).collect()
     }
 
     /// A lower bound of the full tiles (thesis §5.3.4) without counting: their corners are the
@@ -895,9 +920,10 @@ fn pinnings_of(s: &StatementShape) -> Pinnings {
     let m = s.map.len();
     let columns = s.lower.len();
     let mut by_rows: Vec<(u32, Vec<u32>)> = Vec::new();
+    let (lower, upper) = (s.lower.clone(), s.upper.clone());
     if m > MAX_PINNING_ROWS || columns != m {
         // Not a band of this compiler: none, the plain bound stays.
-        return Pinnings { columns, by_rows };
+        return Pinnings { columns, by_rows, lower, upper, free: Vec::new() };
     }
     for rows in 0u32..(1 << m) {
         let mut frees = Vec::new();
@@ -919,7 +945,8 @@ fn pinnings_of(s: &StatementShape) -> Pinnings {
             by_rows.push((rows, frees));
         }
     }
-    Pinnings { columns, by_rows }
+    let free = box_products(s, columns);
+    Pinnings { columns, by_rows, lower, upper, free }
 }
 
 fn normals_of(shape: &BandShape) -> Normals {
@@ -2833,6 +2860,39 @@ mod tests {
         let huge = subset_products([u128::MAX / 2, 3].into_iter(), 2);
         assert_eq!(huge[3], u128::MAX);
         assert_eq!(subset_products(std::iter::empty(), 0), vec![1]);
+    }
+
+    /// The pinnings' kept box products are the statement's own: a statement of another box (the
+    /// same band map) gets the same most instances as from pinnings made with its box.
+    #[test]
+    fn pinnings_weigh_the_box_of_the_statement_asked_about() {
+        let statement = |upper: Vec<i64>| StatementShape {
+            name: "S".into(),
+            map: vec![vec![1, 0, 0], vec![1, 1, 0], vec![1, 0, 1]],
+            shift: vec![0, 0, 0],
+            inverse: vec![vec![1, 0, 0], vec![-1, 1, 0], vec![-1, 0, 1]],
+            lower: vec![0, 1, 1],
+            upper,
+            accesses: vec![],
+            operations: 1,
+        };
+        let (made, other) = (statement(vec![15, 62, 62]), statement(vec![3, 1000, 7]));
+        let pinnings = pinnings_of(&made);
+        assert!(!pinnings.by_rows.is_empty(), "a skewed band pins");
+        for sizes in [[1i64, 1, 1], [4, 8, 16], [16, 2, 64], [100, 100, 100]] {
+            let rows = size_products(&sizes);
+            assert_eq!(pinnings.most_instances(&made, &rows), pinnings_of(&made).most_instances(&made, &rows));
+            assert_eq!(
+                pinnings.most_instances(&other, &rows),
+                pinnings_of(&other).most_instances(&other, &rows),
+                "{sizes:?}"
+            );
+        }
+        assert_ne!(
+            pinnings.most_instances(&made, &size_products(&[100, 100, 100])),
+            pinnings.most_instances(&other, &size_products(&[100, 100, 100])),
+            "the boxes differ where a tile outgrows the smaller one"
+        );
     }
 
     #[test]
