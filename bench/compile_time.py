@@ -45,16 +45,16 @@ def arg(name, default=None):
 
 
 def compile_case(binary, path, pipeline, limit, extra=()):
-    """(wall seconds, outcome, per-pass seconds) of one compilation, with `extra` arguments."""
+    """(wall seconds, outcome, [(pass, seconds)]) of one compilation, with `extra` arguments."""
     cmd = [binary, path, f"--pass-pipeline=builtin.module({pipeline})", "--timing", *extra, "-o", os.devnull]
     start = time.time()
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
     except subprocess.TimeoutExpired:
-        return time.time() - start, f"killed after {limit} s", ""
+        return time.time() - start, f"killed after {limit} s", []
     wall = time.time() - start
-    passes = ", ".join(f"{name} {secs}" for secs, name in re.findall(r"^\s+([0-9.]+) \(\s*[0-9.]+%\)\s+(\S+)$",
-                                                                      done.stderr, re.M) if name != "Total")
+    passes = [(name, float(secs)) for secs, name in re.findall(r"^\s+([0-9.]+) \(\s*[0-9.]+%\)\s+(\S+)$",
+                                                                 done.stderr, re.M) if name != "Total"]
     if done.returncode == 0:
         warning = re.search(r"warning: (.*)", done.stderr)
         return wall, "compiled" + (f" (warning: {warning.group(1)[:120]})" if warning else ""), passes
@@ -97,7 +97,7 @@ def time_examples(binary, repeat, limit, say):
                         outcome = "refused: not DOALL (schedule and tile it: the next row)"
                     say(f"  {example:<20} {name:<15} {width:>5} {'':>8} {'':>8} {'':>8}  {outcome[:100]}")
                     continue
-                in_passes = sum(float(secs) for secs in re.findall(r" ([0-9.]+)(?:,|$)", passes))
+                in_passes = sum(secs for _, secs in passes)
                 say(f"  {example:<20} {name:<15} {width:>5} {wall:>7.2f}s {in_passes:>7.2f}s {wall - in_passes:>7.2f}s"
                     "  compiled")
                 slowest = max(slowest, (wall, f"{example} {name} {width}-bit"))
@@ -144,7 +144,7 @@ def main():
             say(f"  {name:<32} {wall:>7.2f} s  {pipeline}")
             say(f"  {'':<32} {outcome}")
             if passes:
-                say(f"  {'':<32} passes: {passes}")
+                say(f"  {'':<32} passes: {', '.join(f'{name} {secs}' for name, secs in passes)}")
         say()
     if "--no-record" not in sys.argv:
         cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),

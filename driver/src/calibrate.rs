@@ -204,7 +204,7 @@ pub fn sample(run: &Run, calibration: &Calibration, registries: &Registries) -> 
         )));
     }
     set_problem_sizes(&mut module.ir, module.top, &run.params);
-    let layouts = program_layouts(&module, Some(&run.pipeline), registries, None).map_err(|d| fail(d.render()))?;
+    let layouts = program_layouts(&module, Some(&run.pipeline), registries).map_err(|d| fail(d.render()))?;
     let layout = layouts.first().ok_or_else(|| fail("no stencil.program".into()))?;
     // A fit's features are one nest's (thesis Eq. 5.11): a program of several nests or with
     // host loops would mix their times in one sample.

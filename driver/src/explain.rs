@@ -2,8 +2,9 @@
 //! `stencil.program` of a pipeline that tiles with `poly-tile`, with its best layouts, their
 //! predicted times and what it pruned and why (`docs/tile-models.md`).
 //!
-//! The pipeline runs up to and including its (first, top-level) `poly-tile` (or, in
-//! `stencil-opt`, the IR it left in the run of the whole pipeline is kept); then, per
+//! The programs are read as the pipeline's (first, top-level) `poly-tile` leaves them
+//! ([`TilingPipeline`]: `stencil-opt` keeps that IR from its run of the pipeline, the
+//! calibration tool runs the pipeline up to there on a copy); then, per
 //! program, the search runs again as `poly-tile` ran it: over every tile size and block with
 //! `sizes=auto`, or over the blocks of the given sizes otherwise — or just the given layout
 //! when a later `gpu-map` names its block. `gpu-map`'s `staging` and `shared-memory` then
@@ -40,69 +41,96 @@ pub struct ProgramLayout {
     pub location: Location,
 }
 
-/// Every program's [`ProgramLayout`] after `pipeline`'s first top-level `poly-tile`: read from
-/// `tiled`, the module as that pass left it in a run of the whole pipeline
-/// (`PassManager::keep_ir_after`), when given, else from a copy of `module` the pipeline runs
-/// on up to that pass.
+/// What the tile model reads of a pipeline: its first top-level `poly-tile` (its options and
+/// the pipeline up to it) and a later `gpu-map`'s staging, shared-memory limit and block, which
+/// describe the kernels that will run. Parsed before anything runs, so that a pipeline the
+/// model cannot explain is refused first.
+pub struct TilingPipeline {
+    /// The pipeline up to and including its first top-level `poly-tile`.
+    prefix: PipelineSpec,
+    tile_options: PolyTileOptions,
+    mapping: Option<(Staging, i64)>,
+    block: Option<[i64; 3]>,
+}
+
+impl TilingPipeline {
+    /// Reads `pipeline` (`None`: no `--pass-pipeline`, an error).
+    pub fn parse(pipeline: Option<&str>, registries: &Registries) -> Result<TilingPipeline, Diagnostic> {
+        let text = pipeline.ok_or_else(|| model_error("give a --pass-pipeline with poly-schedule and poly-tile"))?;
+        let spec = parse_pipeline(text).map_err(|e| model_error(&e.to_string()))?;
+        let position = |name: &str| {
+            spec.elements.iter().position(|e| matches!(e, PipelineElement::Pass { name: n, .. } if n == name))
+        };
+        let tile_at = position("poly-tile").ok_or_else(|| {
+            model_error("the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes")
+        })?;
+        let options_of = |at: usize| -> Result<PassOptions, Diagnostic> {
+            let PipelineElement::Pass { name, options } = &spec.elements[at] else {
+                return Err(model_error("internal: not a pass"));
+            };
+            let info = registries.passes.get(name).ok_or_else(|| model_error(&format!("unknown pass '{name}'")))?;
+            info.parse_options(options).map_err(|e| model_error(&e))
+        };
+        let tile_options = PolyTileOptions::parse(&options_of(tile_at)?).map_err(|e| model_error(&e))?;
+        let (mut mapping, mut block) = (None, None);
+        if let Some(at) = position("gpu-map").filter(|&g| g > tile_at) {
+            let o = options_of(at)?;
+            let staging =
+                Staging::parse(o.string("staging")).map_err(|e| model_error(&format!("gpu-map staging: {e}")))?;
+            mapping = Some((staging, o.int("shared-memory")));
+            // gpu-map's own reading of its option.
+            block = stencil_lowering::gpu_map::block_option(&o).map_err(|e| model_error(&e))?.1;
+        }
+        let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
+        Ok(TilingPipeline { prefix, tile_options, mapping, block })
+    }
+
+    /// A copy of `module` after the pipeline up to its `poly-tile` (what the calibration tool
+    /// reads; `stencil-opt` keeps it from its own run instead, `PassManager::keep_ir_after`).
+    pub fn run_prefix(&self, module: &Module, registries: &Registries) -> Result<Module, Diagnostic> {
+        let mut pm = PassManager::parse(&self.prefix.to_string(), &registries.passes, PassManagerOptions::default())
+            .map_err(|e| model_error(&e))?;
+        let mut tiled = module.clone();
+        pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
+        Ok(tiled)
+    }
+
+    /// Every program's [`ProgramLayout`] in `tiled`, the module as the pipeline's `poly-tile`
+    /// left it.
+    pub fn layouts(&self, tiled: &Module, registries: &Registries) -> Result<Vec<ProgramLayout>, Diagnostic> {
+        let mut layouts = Vec::new();
+        for program in stencil_programs(&tiled.ir, tiled.top) {
+            let location = tiled.ir.location(program).clone();
+            let spec = TilingSpec::read(&tiled.ir, program)?.ok_or_else(|| {
+                Diagnostic::error(location.clone(), "tile model: poly-tile left a program untiled".to_string())
+            })?;
+            let mut search = spec.auto.as_ref().map_or_else(|| self.tile_options.search.clone(), |a| a.options.clone());
+            if let Some((staging, shared)) = self.mapping {
+                // gpu-map's staging=auto follows what poly-tile chose (or staged tiles).
+                search.staging = staging.resolve(spec.auto.as_ref().map(|a| a.options.staging));
+                search.shared_memory = shared;
+            }
+            let (shape, name) = program_shape(&tiled.ir, &registries.dialects, program, &spec)?;
+            layouts.push(ProgramLayout { program: name, shape, spec, search, block: self.block, location });
+        }
+        Ok(layouts)
+    }
+}
+
+/// A tile-model error that no program location fits (the pipeline's).
+fn model_error(message: &str) -> Diagnostic {
+    Diagnostic::error(Location::Unknown, format!("tile model: {message}"))
+}
+
+/// Runs `pipeline` on a copy of `module` up to its first top-level `poly-tile` and reads every
+/// program's [`ProgramLayout`] ([`TilingPipeline`]).
 pub fn program_layouts(
     module: &Module,
     pipeline: Option<&str>,
     registries: &Registries,
-    tiled: Option<&Module>,
 ) -> Result<Vec<ProgramLayout>, Diagnostic> {
-    let error = |m: String| Diagnostic::error(Location::Unknown, format!("tile model: {m}"));
-    let text = pipeline.ok_or_else(|| error("give a --pass-pipeline with poly-schedule and poly-tile".into()))?;
-    let spec = parse_pipeline(text).map_err(|e| error(e.to_string()))?;
-    let position =
-        |name: &str| spec.elements.iter().position(|e| matches!(e, PipelineElement::Pass { name: n, .. } if n == name));
-    let tile_at = position("poly-tile").ok_or_else(|| {
-        error("the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes".into())
-    })?;
-    let options_of = |at: usize| -> Result<PassOptions, Diagnostic> {
-        let PipelineElement::Pass { name, options } = &spec.elements[at] else {
-            return Err(error("internal: not a pass".into()));
-        };
-        let info = registries.passes.get(name).ok_or_else(|| error(format!("unknown pass '{name}'")))?;
-        info.parse_options(options).map_err(error)
-    };
-    let tile_options = PolyTileOptions::parse(&options_of(tile_at)?).map_err(error)?;
-    // gpu-map after poly-tile: its staging, shared memory and block describe the kernels.
-    let mut mapping: Option<(Staging, i64)> = None;
-    let mut block: Option<[i64; 3]> = None;
-    if let Some(at) = position("gpu-map").filter(|&g| g > tile_at) {
-        let o = options_of(at)?;
-        let staging = Staging::parse(o.string("staging")).map_err(|e| error(format!("gpu-map staging: {e}")))?;
-        mapping = Some((staging, o.int("shared-memory")));
-        // gpu-map's own reading of its option.
-        block = stencil_lowering::gpu_map::block_option(&o).map_err(error)?.1;
-    }
-    let tiled = match tiled {
-        Some(tiled) => tiled.clone(),
-        None => {
-            let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
-            let mut pm = PassManager::parse(&prefix.to_string(), &registries.passes, PassManagerOptions::default())
-                .map_err(|e| error(e.to_string()))?;
-            let mut tiled = module.clone();
-            pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
-            tiled
-        }
-    };
-    let mut layouts = Vec::new();
-    for program in stencil_programs(&tiled.ir, tiled.top) {
-        let location = tiled.ir.location(program).clone();
-        let spec = TilingSpec::read(&tiled.ir, program)?.ok_or_else(|| {
-            Diagnostic::error(location.clone(), "tile model: poly-tile left a program untiled".to_string())
-        })?;
-        let mut search = spec.auto.as_ref().map_or_else(|| tile_options.search.clone(), |a| a.options.clone());
-        if let Some((staging, shared)) = mapping {
-            // gpu-map's staging=auto follows what poly-tile chose (or staged tiles).
-            search.staging = staging.resolve(spec.auto.as_ref().map(|a| a.options.staging));
-            search.shared_memory = shared;
-        }
-        let (shape, name) = program_shape(&tiled.ir, &registries.dialects, program, &spec)?;
-        layouts.push(ProgramLayout { program: name, shape, spec, search, block, location });
-    }
-    Ok(layouts)
+    let tiling = TilingPipeline::parse(pipeline, registries)?;
+    tiling.layouts(&tiling.run_prefix(module, registries)?, registries)
 }
 
 /// What `--explain-tile-sizes` says about one program.
@@ -197,17 +225,11 @@ fn staging_line(choice: &AutoChoice) -> String {
     format!("staging=auto: the model chose tiles {} ({:.3} ms); {other}", name(staged), choice.predicted_seconds * 1e3)
 }
 
-/// The search report of every program of `module` (already parsed, problem sizes set) under
-/// `pipeline`, read after its `poly-tile` from `tiled` when given ([`program_layouts`]):
-/// `stencil-opt` keeps that IR from its own run, so that `poly-tile`'s searches run once.
-pub fn explain_tile_sizes(
-    module: &Module,
-    pipeline: Option<&str>,
-    registries: &Registries,
-    tiled: Option<&Module>,
-) -> Result<Vec<Explanation>, Diagnostic> {
+/// The search report of every program of `layouts` ([`TilingPipeline::layouts`]: `stencil-opt`
+/// reads them from the IR its own run kept after `poly-tile`, so that its searches run once).
+pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation>, Diagnostic> {
     let mut reports = Vec::new();
-    for layout in program_layouts(module, pipeline, registries, tiled)? {
+    for layout in layouts {
         let (sizes, block) = match &layout.spec.auto {
             Some(_) => (None, None),
             None => (Some(layout.spec.sizes.clone()), layout.block),

@@ -283,8 +283,9 @@ fn process_module(
     // (`stencil_passes::tile_model::problem_sizes`), for the pipeline only; their names are
     // checked against what the pipeline made.
     let raised = !options.params.is_empty() && stencil_programs(&module.ir, module.top).is_empty();
-    // Decided on the programs as they come in (the pipeline maps them away), for PTX only.
-    let index_bitwidth = (options.emit == Emit::Ptx)
+    // With PTX out: its index width, decided on the programs as they come in (the pipeline maps
+    // them away).
+    let ptx_index_bitwidth = (options.emit == Emit::Ptx)
         .then(|| options.gpu_index_bitwidth.unwrap_or_else(|| index_bitwidth_for(&module, &options.params)));
     if !options.params.is_empty() {
         // A value below a program's declared minimum is refused at that program.
@@ -296,13 +297,15 @@ fn process_module(
     }
     let mut explanation = String::new();
     let mut files = vec![];
-    let explain = options.explain_tile_sizes || options.explain_tile_sizes_json.is_some();
-    // The explanation reads the programs as the pipeline's poly-tile leaves them: kept from this
-    // run (`PassManager::keep_ir_after`), so that poly-tile's searches do not run twice.
-    let input = explain.then(|| module.clone());
+    // The explanation reads the programs as the pipeline's poly-tile leaves them, kept from this
+    // run (`PassManager::keep_ir_after`) so that poly-tile's searches run once; its pipeline is
+    // checked first, as before anything ran.
+    let explaining = (options.explain_tile_sizes || options.explain_tile_sizes_json.is_some())
+        .then(|| crate::explain::TilingPipeline::parse(options.pipeline.as_deref(), registries))
+        .transpose()?;
     let mut tiled = None;
     if let Some(pm) = pass_manager {
-        if explain {
+        if explaining.is_some() {
             pm.keep_ir_after("poly-tile");
         }
         let result = pm.run(&mut module.ir, module.top, &registries.dialects);
@@ -310,9 +313,12 @@ fn process_module(
         tiled = pm.take_kept_ir().map(|ir| stencil_ir::Module { ir, top: module.top });
         result?;
     }
-    if let Some(input) = &input {
-        let reports =
-            crate::explain::explain_tile_sizes(input, options.pipeline.as_deref(), registries, tiled.as_ref())?;
+    if let Some(tiling) = &explaining {
+        // (parsed: the pipeline ran and has a top-level poly-tile, so its IR was kept)
+        let tiled = tiled.ok_or_else(|| {
+            Diagnostic::error(Location::Unknown, "tile model: internal: the pipeline kept no IR after poly-tile")
+        })?;
+        let reports = crate::explain::explain_tile_sizes(tiling.layouts(&tiled, registries)?)?;
         if options.explain_tile_sizes {
             explanation = crate::explain::render_comments(&reports);
         }
@@ -344,9 +350,8 @@ fn process_module(
         let bytes = dump_tiling(&module, registries, &options.dump_tiling_request)?.into_bytes();
         files.push(SideFile { flag: "--dump-tiling", path: path.clone(), bytes });
     }
-    if options.emit == Emit::Ptx {
+    if let Some(index_bitwidth) = ptx_index_bitwidth {
         // The dependence and schedule reports are `//` lines, which PTX reads as comments.
-        let index_bitwidth = index_bitwidth.unwrap_or(64);
         text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref(), index_bitwidth)?);
         return Ok(ChunkOutput { text, files });
     }
