@@ -626,6 +626,7 @@ pub fn search(
     };
     let walk = Walk {
         shape,
+        sizes: &screened,
         geometry: &geometry,
         model: model.as_ref(),
         device,
@@ -640,8 +641,10 @@ pub fn search(
         keep: options.keep.max(1),
         shares_counts: threads > 1,
     };
-    let mut queue = parallel_map(&screened, threads, |sizes| walk.queue_item(sizes));
-    queue.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let keys = parallel_map(&screened, threads, |sizes| walk.order_key(sizes));
+    // In the order of the key, ties in the grid's order (a stable sort of the sizes, on pairs).
+    let mut queue: Vec<QueueItem> = keys.into_iter().zip(0..).collect();
+    queue.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let counts = RwLock::new(counts);
     let mut residencies = Residencies::default();
     // Each size is committed in the queue's order: its visit (made ahead on a worker thread, or
@@ -654,8 +657,16 @@ pub fn search(
     // none) a visit prunes the size for the bound or evaluates it as with these (a count that
     // stopped bounds the size below its own count, which bounds it below its time, and exact
     // counts are the same), and only the example's figure could tell them apart.
-    let mut commit = |i: usize, ahead: Option<MadeAhead<'_>>| -> Result<Standing> {
+    let mut commit = |i: usize, ahead: Option<MadeAhead<'_>>| -> Result<Option<Standing>> {
         let now = Standing::of(&walk, &best, &tally);
+        // The rest of the queue is pruned for the bound once this size's key is beyond the
+        // cutoff: every later key is at least this one, and each size's first bound is at least
+        // its key (`Walk::visit`), so each visit would prune its size there; counted at once
+        // when the bound's region has its example (which a visit sets, with its figure).
+        if now.knows_bound() && now.cutoff(&walk).is_some_and(|cutoff| beyond(queue[i].0, cutoff)) {
+            tally.prune_more(PruneReason::Bound, (queue.len() - i) as u64);
+            return Ok(None);
+        }
         let visit = match ahead {
             Some(Some(Ok(visit)))
                 if visit.holds(&walk, now) && (now.knows_bound() || read_lock(&counts).unchanged(&visit)) =>
@@ -682,13 +693,15 @@ pub fn search(
                 &mut evaluated,
             )?;
         }
-        Ok(Standing::of(&walk, &best, &tally))
+        Ok(Some(Standing::of(&walk, &best, &tally)))
     };
     if threads > 1 {
         Ahead::run(&walk, &queue, &counts, threads, &mut commit)?;
     } else {
         for i in 0..queue.len() {
-            commit(i, None)?;
+            if commit(i, None)?.is_none() {
+                break;
+            }
         }
     }
     let pruned: Vec<PrunedRegion> = tally.regions.into_values().collect();
@@ -742,9 +755,9 @@ fn reuse(memory: &TileMemory, sizes: &[i64]) -> f64 {
 /// threads save (1-D SOR at 65 536, T = 512: 5 → 12 ms on two threads).
 const PARALLEL_FROM: usize = 8192;
 
-/// A size of the branch and bound's queue: its order key, its bound before counting, the sizes
-/// and the cheaper bounds of its wavefronts, tiles and full tiles.
-type QueueItem = (f64, f64, Vec<i64>, [f64; 3]);
+/// A size of the branch and bound's queue: its order key ([`Walk::order_key`]) and its index in
+/// the sizes the shared-memory bound left ([`Walk::sizes`]).
+type QueueItem = (f64, usize);
 
 /// What a size's visit reads of the search's state besides the memo of counts: the time a
 /// layout must beat to be kept (the worst kept once the list is full, or the time to beat if
@@ -776,6 +789,8 @@ impl Standing {
 /// What the branch and bound's visits of sizes share and never change.
 struct Walk<'a> {
     shape: &'a BandShape,
+    /// The sizes the shared-memory bound left, which the queue's items index.
+    sizes: &'a [Vec<i64>],
     geometry: &'a TileGeometry,
     model: &'a dyn TileModel,
     device: &'a DeviceLimits,
@@ -859,32 +874,33 @@ impl Visit<'_> {
 }
 
 impl<'a> Walk<'a> {
-    /// `sizes` as an item of the branch and bound's queue: the cheaper bounds (every screened
-    /// size: over 10^5 on 3-D bands); the layered ones (`inter::layered_tiles`) are for the
-    /// sizes these leave, in [`Walk::visit`].
-    fn queue_item(&self, sizes: &[i64]) -> QueueItem {
+    /// The order key of `sizes` in the branch and bound's queue (every screened size: over
+    /// 10^5 on 3-D bands): the model's bound with the plain tile bound
+    /// `instances / (s_1 ⋯ s_m)` and no memory. The tighter bounds moved sizes whose tiles are
+    /// far from full back in the order, which on Jacobi 3-D at 512^3 met the best layouts later
+    /// (three times the layouts evaluated). It is a lower bound of the size's time too, so the
+    /// queue's sizes from the first whose key is beyond the cutoff on are all pruned (`search`);
+    /// the tighter bounds are made only for the sizes visited before ([`Walk::first_bound`]).
+    fn order_key(&self, sizes: &[i64]) -> f64 {
         let points = wavefront_points(self.shape, sizes);
         let no_memory = TileMemory::default();
+        let (wavefronts, tiles) = lower_bounds(self.shape, sizes);
+        self.model.lower_bound(&self.bound_inputs(&points, &no_memory, [wavefronts, tiles, 0.0]), self.device)
+    }
+
+    /// The first bound of a size's visit and the cheaper bounds of its wavefronts, tiles and
+    /// full tiles (`size_lower_bounds`; the layered ones, `inter::layered_tiles`, are for the
+    /// sizes this bound leaves): the model's bound with those and, where the tile has no
+    /// staging, its global loads and stores — its points' accesses (`global_memory`, a few
+    /// multiplications), the memory every later bound of the visit charges too, so that a size
+    /// whose memory alone loses to the time to beat goes at its first look instead of after the
+    /// blocks' bound. At least the size's `key` (the greater of two lower bounds of its time),
+    /// so that a size whose key is beyond the cutoff is pruned here, as the queue's rest is.
+    fn first_bound(&self, sizes: &[i64], points: &[u64], key: f64) -> (f64, [f64; 3]) {
         let (wavefronts, tiles, full) = size_lower_bounds(self.shape, self.geometry, sizes, false);
-        let bound = self.bound_inputs(&points, &no_memory, [wavefronts, tiles, full]);
-        // Ordered by the bound with the plain tile bound `instances / (s_1 ⋯ s_m)`: the tighter
-        // one moves sizes whose tiles are far from full back in the order, which on Jacobi 3-D
-        // at 512^3 met the best layouts later (three times the layouts evaluated); it still
-        // prunes.
-        let plain = BoundInputs { tiles: lower_bounds(self.shape, sizes).1, full: 0.0, ..bound };
-        // Pruned by the same bound with the tile's global loads and stores where it has no
-        // staging: they are its points' accesses (`global_memory`, a few multiplications), the
-        // memory every later bound of the visit charges too, so a size whose memory alone loses
-        // to the time to beat goes at its first look instead of after the blocks' bound.
-        let memory = if self.options.staged { no_memory.clone() } else { global_memory(self.shape, sizes) };
-        let pruning = BoundInputs { memory: &memory, ..bound };
-        let (model, device) = (self.model, self.device);
-        (
-            model.lower_bound(&plain, device),
-            model.lower_bound(&pruning, device),
-            sizes.to_vec(),
-            [wavefronts, tiles, full],
-        )
+        let memory = if self.options.staged { TileMemory::default() } else { global_memory(self.shape, sizes) };
+        let bound = self.model.lower_bound(&self.bound_inputs(points, &memory, [wavefronts, tiles, full]), self.device);
+        (bound.max(key), [wavefronts, tiles, full])
     }
 
     /// Whether the caller visits sizes alone at `standing`: while the bounds apply and there is
@@ -950,8 +966,10 @@ impl<'a> Walk<'a> {
         residencies: &mut Residencies,
     ) -> Result<Visit<'a>> {
         let (shape, model, device, options) = (self.shape, self.model, self.device, self.options);
-        let (_, bound, sizes, cheaper) = item;
-        let (bound, cheaper) = (*bound, *cheaper);
+        let (key, index) = *item;
+        let sizes = &self.sizes[index][..];
+        let points = wavefront_points(shape, sizes);
+        let (bound, cheaper) = self.first_bound(sizes, &points, key);
         let mut visit = Visit {
             tally: Tally::within(standing.known),
             against: Against::new(standing),
@@ -964,7 +982,6 @@ impl<'a> Walk<'a> {
         if self.skip(against, tally, bound, sizes) {
             return Ok(visit);
         }
-        let points = wavefront_points(shape, sizes);
         // Global tiles: the blocks' bound before counting (below) first with the cheaper tile
         // bounds, before the layered ones (`inter::layered_tiles`, the parallelepiped's layers:
         // most of this loop's time on 3-D Jacobi, where they skip few sizes and this bound most).
@@ -1221,8 +1238,8 @@ type MadeAhead<'a> = Option<Result<Visit<'a>>>;
 type Made<'a> = Vec<MadeAhead<'a>>;
 
 /// The caller's commit of [`Ahead::run`]: of the size at a queue index, with its visit made
-/// ahead (if any); the standing after it.
-type Commit<'c, 'a> = dyn FnMut(usize, Option<MadeAhead<'a>>) -> Result<Standing> + 'c;
+/// ahead (if any); the standing after it, or `None` when it pruned the rest of the queue.
+type Commit<'c, 'a> = dyn FnMut(usize, Option<MadeAhead<'a>>) -> Result<Option<Standing>> + 'c;
 
 /// Sizes a worker takes at once (and the caller commits between two signals): most visits take
 /// a microsecond, so one signal per size would cost more than the visits.
@@ -1277,7 +1294,8 @@ impl<'q, 'a> Ahead<'q, 'a> {
         })
     }
 
-    /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order. When a commit
+    /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order, until a commit prunes
+    /// the rest. When a commit
     /// changes the prune reasons with an example, or makes the first cutoff, the visits made
     /// ahead are dropped and the workers start again from the next size.
     fn commit_all(&self, commit: &mut Commit<'_, 'a>) -> Result<()> {
@@ -1291,14 +1309,14 @@ impl<'q, 'a> Ahead<'q, 'a> {
             let mut moved = false;
             if walk.alone(standing) {
                 // (no worker visits ahead yet: `Walk::alone`)
-                let after = commit(at, None)?;
+                let Some(after) = commit(at, None)? else { return Ok(()) };
                 tightened |= after.worst != standing.worst;
                 standing = after;
                 at += 1;
                 moved = !walk.alone(standing);
             } else {
                 for visit in self.take(at, &mut residencies) {
-                    let after = commit(at, Some(visit))?;
+                    let Some(after) = commit(at, Some(visit))? else { return Ok(()) };
                     at += 1;
                     moved = after.known != standing.known || after.worst.is_some() != standing.worst.is_some();
                     tightened |= after.worst != standing.worst;

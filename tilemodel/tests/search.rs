@@ -226,15 +226,24 @@ fn size_bounds_before_counting_are_below_every_prediction_with(calibration: &Cal
                     let before = model.lower_bound(&bound, device);
                     let at_least = model.lower_bound(&counted, device);
                     assert!(before <= at_least * (1.0 + 1e-12), "{sizes:?} {kind:?}: {before} > {at_least}");
+                    // The queue's order key (`Walk::order_key`): the plain tile bound, no
+                    // memory; the search prunes the rest of the queue once a key is beyond the
+                    // cutoff, and a visit's first bound is at least its key.
+                    let no_memory = stencil_tilemodel::footprint::TileMemory::default();
+                    let (wavefronts, plain) = stencil_tilemodel::inter::lower_bounds(&shape, &sizes);
+                    let order = BoundInputs { wavefronts, tiles: plain, full: 0.0, memory: &no_memory, ..bound };
+                    let key = model.lower_bound(&order, device);
+                    assert!(key <= before * (1.0 + 1e-12), "{sizes:?} {kind:?}: order key {key} > {before}");
                     if !staged {
-                        // The queue's pruning bound of a global size (`Walk::queue_item`): the
+                        // A visit's first bound of a global size (`Walk::first_bound`): the
                         // cheaper tile bounds with the tile's global loads and stores.
                         assert_eq!(tile.memory, stencil_tilemodel::footprint::global_memory(&shape, &sizes));
                         let (wavefronts, tiles) = geometry.instance_lower_bounds(&shape, &sizes);
                         let full = geometry.full_tiles_volume_bound(&shape, &sizes);
                         let queue = BoundInputs { wavefronts, tiles: tiles.max(full), full, ..bound };
                         let first = model.lower_bound(&queue, device);
-                        assert!(first <= before * (1.0 + 1e-12), "{sizes:?} {kind:?}: queue bound {first} > {before}");
+                        assert!(first <= before * (1.0 + 1e-12), "{sizes:?} {kind:?}: first bound {first} > {before}");
+                        assert!(key <= first * (1.0 + 1e-12), "{sizes:?} {kind:?}: order key {key} > {first}");
                     }
                     for &block in &blocks {
                         let layout = LayoutInputs::new(&shape, &tile, block, 64, device).unwrap();
