@@ -2,6 +2,7 @@
 """Time of the tile-size search (thesis Alg. 5.1, docs/tile-models.md) per example, in release.
 
 Usage: bench/tile_search_time.py [--repeat N] [--timeout SECONDS] [--record FILE]
+       bench/tile_search_time.py --every-example [--repeat N] [--record FILE]
 
 For 1-D, 2-D and 3-D SOR and 2-D and 3-D Jacobi, at four problem sizes each (the example's
 declared defaults, the simulator sweep's sizes of bench/tile_model_sweep.py, the GPU sizes of
@@ -16,13 +17,21 @@ with `poly-tile{sizes=auto}`, and reports
            without --explain-tile-sizes-json, whose explanation searches once more),
            the smallest of the runs, and the same pipeline with fixed sizes for comparison
 
+--every-example instead runs `poly-tile{sizes=auto}` on every example of examples/ at its
+declared defaults (what `stencil-opt examples/X.mlir` searches without --param): the searches
+of the pass itself (its choice only, the sum of their times from its debug log, so staged and
+global with `staging=auto`), on one thread and on the default threads; an example the pass
+cannot tile is listed with its error.
+
 --record FILE writes the table with the date, commit and machine.
 """
 
 import datetime
 import json
+import glob
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -64,6 +73,34 @@ def run(stencil_opt, example, pipeline, params, explain=None, timeout=None):
     return wall, report
 
 
+def pass_searches(stencil_opt, path, threads):
+    """The summed search times (seconds) of one `poly-tile{sizes=auto}` run on `path` at its
+    declared defaults, read from the pass's debug log; raises with the error when it fails."""
+    pipeline = f"builtin.module(poly-schedule,poly-tile{{sizes=auto search-threads={threads}}})"
+    env = dict(os.environ, RUST_LOG="stencil_passes=debug")
+    done = subprocess.run([stencil_opt, path, f"--pass-pipeline={pipeline}", "-o", os.devnull],
+                          capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise RuntimeError((done.stderr.strip().splitlines() or ["(no message)"])[-1][:120])
+    return sum(float(ms) for ms in re.findall(r"tile-size search .*elapsed_ms=([0-9.]+)", done.stderr)) / 1e3
+
+
+def every_example(stencil_opt, repeat, say):
+    """The --every-example table; the slowest search time on the default threads."""
+    say(f"{'example':<28} {'one thread':>11} {'default':>11}  (the pass's searches, least of {repeat} runs)")
+    worst = 0.0
+    for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.mlir"))):
+        name = os.path.basename(path)[:-len(".mlir")]
+        try:
+            one, default = (min(pass_searches(stencil_opt, path, t) for _ in range(repeat)) for t in (1, 0))
+        except RuntimeError as e:
+            say(f"{name:<28} not tiled: {e}")
+            continue
+        worst = max(worst, default)
+        say(f"{name:<28} {one * 1e3:>8.1f} ms {default * 1e3:>8.1f} ms")
+    return worst
+
+
 def main():
     args = sys.argv[1:]
     repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
@@ -77,6 +114,13 @@ def main():
     def say(line):
         print(line, flush=True)
         lines.append(line)
+
+    if "--every-example" in args:
+        worst = every_example(stencil_opt, repeat, say)
+        say(f"slowest: {worst * 1e3:.1f} ms on the default threads (target < 100 ms per example)")
+        record(args, lines, "# every example at its declared defaults: the searches of poly-tile{sizes=auto}"
+               " (choice only; staging=auto's two), summed from its debug log\n")
+        return
 
     say(f"{'example':<14} {'problem':<26} {'model':<9} {'mapping':<7} {'search':>9} {'sizes':>6} "
         f"{'layouts':>8} {'total':>9} {'fixed':>9}  choice")
@@ -122,6 +166,12 @@ def main():
     say(f"slowest search that finished: {worst * 1e3:.2f} ms (target < 100 ms per example)")
     if slow:
         say(f"stopped after {timeout:.0f} s: {len(slow)} searches ({'; '.join(slow)})")
+    record(args, lines, "# search: the search's own time (min of runs); total: the whole stencil-opt process (without"
+           " the explanation, which searches once more); fixed: the same pipeline with fixed sizes\n")
+
+
+def record(args, lines, legend):
+    """Writes `lines` to --record's file (if given) after the run's date, commit, machine and `legend`."""
     if "--record" in args:
         path = args[args.index("--record") + 1]
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
@@ -135,9 +185,7 @@ def main():
                     f"({os.cpu_count()} CPUs, {platform.processor() or platform.machine()}), release build\n")
             f.write(f"# load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
                     "(other builds shared the machine: times are inflated by about that over the CPUs)\n")
-            f.write("# search: the search's own time (min of runs); total: the whole stencil-opt process (without the"
-                    " explanation, which searches once more);"
-                    " fixed: the same pipeline with fixed sizes\n")
+            f.write(legend)
             f.write("\n".join(lines) + "\n")
         print(f"recorded {path}")
 

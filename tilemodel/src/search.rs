@@ -879,8 +879,9 @@ impl<'a> Walk<'a> {
     /// `instances / (s_1 ⋯ s_m)` and no memory. The tighter bounds moved sizes whose tiles are
     /// far from full back in the order, which on Jacobi 3-D at 512^3 met the best layouts later
     /// (three times the layouts evaluated). It is a lower bound of the size's time too, so the
-    /// queue's sizes from the first whose key is beyond the cutoff on are all pruned (`search`);
-    /// the tighter bounds are made only for the sizes visited before ([`Walk::first_bound`]).
+    /// queue's sizes from the first whose key is beyond the cutoff on are all pruned at once
+    /// (`search`): the tighter bounds are made only for the sizes before it
+    /// ([`Walk::first_bound`]).
     fn order_key(&self, sizes: &[i64]) -> f64 {
         let points = wavefront_points(self.shape, sizes);
         let no_memory = TileMemory::default();
@@ -897,7 +898,7 @@ impl<'a> Walk<'a> {
     /// blocks' bound. At least the size's `key` (the greater of two lower bounds of its time),
     /// so that a size whose key is beyond the cutoff is pruned here, as the queue's rest is.
     fn first_bound(&self, sizes: &[i64], points: &[u64], key: f64) -> (f64, [f64; 3]) {
-        let (wavefronts, tiles, full) = size_lower_bounds(self.shape, self.geometry, sizes, false);
+        let (wavefronts, tiles, full) = size_lower_bounds(self.shape, self.geometry, sizes);
         let memory = if self.options.staged { TileMemory::default() } else { global_memory(self.shape, sizes) };
         let bound = self.model.lower_bound(&self.bound_inputs(points, &memory, [wavefronts, tiles, full]), self.device);
         (bound.max(key), [wavefronts, tiles, full])
@@ -1295,9 +1296,8 @@ impl<'q, 'a> Ahead<'q, 'a> {
     }
 
     /// The caller's part of [`Ahead::run`]: commits the `n` sizes in order, until a commit prunes
-    /// the rest. When a commit
-    /// changes the prune reasons with an example, or makes the first cutoff, the visits made
-    /// ahead are dropped and the workers start again from the next size.
+    /// the rest. When a commit changes the prune reasons with an example, or makes the first
+    /// cutoff, the visits made ahead are dropped and the workers start again from the next size.
     fn commit_all(&self, commit: &mut Commit<'_, 'a>) -> Result<()> {
         let (walk, n) = (self.walk, self.queue.len());
         let mut residencies = Residencies::default();
@@ -1584,28 +1584,23 @@ impl CountMemo {
     }
 }
 
-/// Lower bounds of a size's inter-tile wavefronts, tiles and full tiles before counting:
-/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] with `layers`,
-/// else their cheaper parts ([`TileGeometry::instance_lower_bounds`],
-/// [`TileGeometry::full_tiles_volume_bound`]); full tiles are tiles, so they bound the tiles
-/// too.
-fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], layers: bool) -> (f64, f64, f64) {
-    let (wavefronts, tiles) =
-        if layers { geometry.lower_bounds(shape, sizes) } else { geometry.instance_lower_bounds(shape, sizes) };
-    let full = if layers {
-        geometry.full_tiles_lower_bound(shape, sizes)
-    } else {
-        geometry.full_tiles_volume_bound(shape, sizes)
-    };
+/// The cheaper lower bounds of a size's inter-tile wavefronts, tiles and full tiles before
+/// counting: [`TileGeometry::instance_lower_bounds`] and
+/// [`TileGeometry::full_tiles_volume_bound`] (the cheaper parts of
+/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`]); full tiles are
+/// tiles, so they bound the tiles too.
+fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) -> (f64, f64, f64) {
+    let (wavefronts, tiles) = geometry.instance_lower_bounds(shape, sizes);
+    let full = geometry.full_tiles_volume_bound(shape, sizes);
     (wavefronts, tiles.max(full), full)
 }
 
-/// [`size_lower_bounds`] with `layers` from the same size's bounds without (`cheaper`: its
+/// [`TileGeometry::lower_bounds`] and [`TileGeometry::full_tiles_lower_bound`] (the tiles at
+/// least the full tiles) from the same size's [`size_lower_bounds`] (`cheaper`: its
 /// wavefronts, tiles and full tiles), adding only what the layers add
 /// ([`TileGeometry::layer_bounds`]): the layered tiles and full tiles are the greater of the
 /// cheaper ones and the layers' (maxima of the same integers), so the result is the same to
-/// the bit, and the second pass of thesis Alg. 5.1's branch and bound does not compute the
-/// cheaper parts of every size it reaches again.
+/// the bit, and the visit of a size does not compute the cheaper parts again.
 fn layered_lower_bounds(
     shape: &BandShape,
     geometry: &TileGeometry,
