@@ -164,7 +164,7 @@ def main():
                             f"{min(searches) * 1e3:>6.2f} ms {report['sizes_considered']:>6} {report['evaluated']:>8} "
                             f"{min(walls) * 1e3:>6.1f} ms {fixed_wall * 1e3:>6.1f} ms  "
                             f"{'x'.join(map(str, best['sizes']))} on {'x'.join(map(str, best['block']))} ({what})")
-    say(f"slowest search that finished: {worst * 1e3:.2f} ms (the target, < 100 ms per example, is for --every-example)")
+    say(f"slowest search that finished: {worst * 1e3:.2f} ms (issue target < 100 ms per example; --every-example: the examples at their declared defaults)")
     if slow:
         say(f"stopped after {timeout:.0f} s: {len(slow)} searches ({'; '.join(slow)})")
     record(args, lines, "# search: the search's own time (min of runs); total: the whole stencil-opt process (without"
