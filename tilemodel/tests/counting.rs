@@ -452,6 +452,14 @@ fn counts_that_may_stop_show_growing_parts_of_the_counts() {
         let last = seen.last().unwrap();
         assert!(last.iter().sum::<u64>() <= full.total_tiles());
         assert!(last.iter().max().copied().unwrap_or(0) <= full.widest());
+        // A 3-D band's count (tiles first, full tiles after) is asked once more with every tile
+        // counted, before the full tiles' pass, when the band has full tiles: then it shows the
+        // final tiles per wavefront, their rounding `Σ⌈n_w/P⌉` exact.
+        if sizes.len() == 3 + 1 && full.total_full() > 0 {
+            let (tiles, _) = full.per_wavefront().written_out(1 << 20).unwrap();
+            assert!(seen_full.last().unwrap().iter().all(|&f| f == 0), "{sizes:?}: full tiles before their pass");
+            assert_eq!(last, &tiles, "{sizes:?}: the last question before the full tiles' pass");
+        }
         let stopped = count_tiles_unless(&shape, &geometry, &sizes, &mut |_| true).unwrap();
         assert_eq!(stopped, None);
     }
