@@ -609,7 +609,7 @@ pub fn search(
         None => {
             let largest = screened.iter().max_by_key(|s| s.iter().map(|&v| v as u128).product::<u128>());
             match largest {
-                Some(s) if options.staged => DEFAULT_MIN_REUSE.min(0.5 * reuse(&tile_memory(shape, s, true)?, s)),
+                Some(s) if options.staged => DEFAULT_MIN_REUSE.min(0.5 * reuse(&staged_memory(shape, s)?, s)),
                 _ => DEFAULT_MIN_REUSE,
             }
         }
@@ -731,15 +731,6 @@ pub fn search(
         elapsed: start.elapsed(),
         composition: None,
     })
-}
-
-/// Loads, stores and shared memory of a full tile of `sizes`, staged or on global memory.
-fn tile_memory(shape: &BandShape, sizes: &[i64], staged: bool) -> Result<TileMemory> {
-    if staged {
-        staged_memory(shape, sizes)
-    } else {
-        Ok(global_memory(shape, sizes))
-    }
 }
 
 /// The data reuse `D = L_TILE / N_mem` (thesis §5.4.1) of a tile of `sizes` moving `memory`
@@ -897,11 +888,12 @@ impl<'a> Walk<'a> {
     /// whose memory alone loses to the time to beat goes at its first look instead of after the
     /// blocks' bound. At least the size's `key` (the greater of two lower bounds of its time),
     /// so that a size whose key is beyond the cutoff is pruned here, as the queue's rest is.
-    fn first_bound(&self, sizes: &[i64], points: &[u64], key: f64) -> (f64, [f64; 3]) {
+    /// With them the memory it charged: a global tile's, which the visit goes on with, or none.
+    fn first_bound(&self, sizes: &[i64], points: &[u64], key: f64) -> (f64, [f64; 3], TileMemory) {
         let (wavefronts, tiles, full) = size_lower_bounds(self.shape, self.geometry, sizes);
         let memory = if self.options.staged { TileMemory::default() } else { global_memory(self.shape, sizes) };
         let bound = self.model.lower_bound(&self.bound_inputs(points, &memory, [wavefronts, tiles, full]), self.device);
-        (bound.max(key), [wavefronts, tiles, full])
+        (bound.max(key), [wavefronts, tiles, full], memory)
     }
 
     /// Whether the caller visits sizes alone at `standing`: while the bounds apply and there is
@@ -970,7 +962,7 @@ impl<'a> Walk<'a> {
         let (key, index) = *item;
         let sizes = &self.sizes[index][..];
         let points = wavefront_points(shape, sizes);
-        let (bound, cheaper) = self.first_bound(sizes, &points, key);
+        let (bound, cheaper, mut charged) = self.first_bound(sizes, &points, key);
         let mut visit = Visit {
             tally: Tally::within(standing.known),
             against: Against::new(standing),
@@ -998,7 +990,8 @@ impl<'a> Walk<'a> {
         // checking each of a 3-D band's ~100 blocks), and the blocks are listed only for the
         // sizes it leaves.
         if against.standing.cutoff(self).is_some() && !options.staged && tally.has(PruneReason::Bound) {
-            let memory = global_memory(shape, sizes);
+            // (the global tile's memory: the first bound charged it)
+            let memory = std::mem::take(&mut charged);
             let own = own_block(self.blocks, self.narrowest, sizes, options);
             let facts = self.by_threads.facts(shape, sizes, &points, &memory, own, device, options, residencies);
             let cheap = self.bound_inputs(&points, &memory, cheaper);
@@ -1021,7 +1014,8 @@ impl<'a> Walk<'a> {
         }
         let (memory, early) = match early {
             Some((memory, fitting, facts)) => (memory, Some((fitting, facts))),
-            None => (tile_memory(shape, sizes, options.staged)?, None),
+            None if options.staged => (staged_memory(shape, sizes)?, None),
+            None => (charged, None),
         };
         let reuse = reuse(&memory, sizes);
         if self.constrained && options.staged && reuse < self.threshold {
