@@ -661,7 +661,7 @@ pub fn search(
         let now = Standing::of(&walk, &best, &tally);
         // The rest of the queue is pruned for the bound once this size's key is beyond the
         // cutoff: every later key is at least this one, and each size's first bound is at least
-        // its key (`Walk::visit`), so each visit would prune its size there; counted at once
+        // its key (`Walk::first_bound`), so each visit would prune its size there; counted at once
         // when the bound's region has its example (which a visit sets, with its figure).
         if now.knows_bound() && now.cutoff(&walk).is_some_and(|cutoff| beyond(queue[i].0, cutoff)) {
             tally.prune_more(PruneReason::Bound, (queue.len() - i) as u64);
