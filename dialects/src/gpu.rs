@@ -11,11 +11,12 @@
 //! kernels for a device; stencil-opt has no `nvvm` op.
 //!
 //! The attributes live in `gpu/attributes.rs`, `gpu.func` in `gpu/func.rs`, `gpu.launch_func` in
-//! `gpu/launch.rs`; this file registers everything and holds the small ops.
+//! `gpu/launch.rs`, the kernels' PTX parameter ABI in `gpu/param_abi.rs`; this file registers everything and holds the small ops.
 
 mod attributes;
 mod func;
 mod launch;
+mod param_abi;
 #[cfg(test)]
 mod tests;
 
@@ -24,6 +25,7 @@ pub use func::{
     is_kernel, num_workgroup_attributions, workgroup_layout, MAX_STATIC_SHARED_MEMORY, WORKGROUP_BUFFER_ALIGNMENT,
 };
 pub use launch::{launch_func_state, LaunchFuncOperands};
+pub use param_abi::{param_roles, ParamRole};
 
 use std::fmt::{self, Write};
 use stencil_ir::parser::lexer::TokenKind;

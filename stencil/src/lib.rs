@@ -60,8 +60,8 @@ use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::pass::{PassManager, PassManagerOptions};
 use stencil_ir::printer::{print_op, PrintOptions};
 use stencil_ir::SourceFile;
-use stencil_lowering::ptx::{ParamRole as LoweringRole, PtxModule};
-use stencil_runtime::cuda::{CudaOptions, GpuReport, KernelParam, ParamRole, PtxKernelSpec, PtxModuleSpec};
+use stencil_lowering::ptx::PtxModule;
+use stencil_runtime::cuda::{CudaOptions, GpuReport, KernelParam, PtxKernelSpec, PtxModuleSpec};
 use stencil_runtime::gpu_sim::{run_module_sim, SimOptions, SimReport};
 
 /// Whether this build compiles PTX itself (cargo feature `mlir`); without it, GPU runs take
@@ -302,14 +302,6 @@ impl Compiler {
 /// The runtime's plain-data view of a compiled `gpu.module` (the compiler and the CUDA
 /// executor stay independent crates; the PTX and its parameter roles cross over as data).
 pub fn ptx_spec(module: &PtxModule) -> PtxModuleSpec {
-    let role = |role: LoweringRole| match role {
-        LoweringRole::Scalar => ParamRole::Scalar,
-        LoweringRole::AllocatedPointer => ParamRole::AllocatedPointer,
-        LoweringRole::AlignedPointer => ParamRole::AlignedPointer,
-        LoweringRole::Offset => ParamRole::Offset,
-        LoweringRole::Size { dim } => ParamRole::Size { dim },
-        LoweringRole::Stride { dim } => ParamRole::Stride { dim },
-    };
     PtxModuleSpec {
         name: module.name.clone(),
         ptx: module.ptx.clone(),
@@ -322,10 +314,7 @@ pub fn ptx_spec(module: &PtxModule) -> PtxModuleSpec {
                     .arguments
                     .iter()
                     .map(|a| {
-                        a.params
-                            .iter()
-                            .map(|p| KernelParam { ptx_type: p.ptx_type.clone(), role: role(p.role) })
-                            .collect()
+                        a.params.iter().map(|p| KernelParam { ptx_type: p.ptx_type.clone(), role: p.role }).collect()
                     })
                     .collect(),
             })

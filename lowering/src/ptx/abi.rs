@@ -10,49 +10,10 @@
 //! from the argument types and then checked against the `.entry` MLIR actually produced.
 
 use super::{KernelSignature, PtxError, PtxKernel};
-use std::fmt;
-use stencil_ir::types::FloatKind;
+use stencil_dialects::gpu::param_roles;
 use stencil_ir::Type;
 
-/// What one PTX parameter of a kernel holds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ParamRole {
-    /// A scalar argument passed by value (`index` is 64-bit).
-    Scalar,
-    /// The memref's `allocatedPtr`: the pointer its buffer was allocated at. Kernels never
-    /// dereference it; pass the same pointer as [`ParamRole::AlignedPointer`].
-    AllocatedPointer,
-    /// The memref's `alignedPtr`: the base the element addresses are computed from.
-    AlignedPointer,
-    /// Offset, in elements, of the memref's first element from the aligned pointer (0 for a
-    /// whole buffer).
-    Offset,
-    /// The size of dimension `dim` (0-based, outermost first).
-    Size {
-        /// The dimension.
-        dim: usize,
-    },
-    /// The stride, in elements, of dimension `dim` (row-major: the innermost stride is 1).
-    Stride {
-        /// The dimension.
-        dim: usize,
-    },
-}
-
-impl fmt::Display for ParamRole {
-    /// Short names, as `stencil-opt --emit=ptx` lists them: `allocated`, `aligned`, `offset`,
-    /// `size[0]`, `stride[1]`, `scalar`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamRole::Scalar => f.write_str("scalar"),
-            ParamRole::AllocatedPointer => f.write_str("allocated"),
-            ParamRole::AlignedPointer => f.write_str("aligned"),
-            ParamRole::Offset => f.write_str("offset"),
-            ParamRole::Size { dim } => write!(f, "size[{dim}]"),
-            ParamRole::Stride { dim } => write!(f, "stride[{dim}]"),
-        }
-    }
-}
+pub use stencil_dialects::gpu::ParamRole;
 
 /// One PTX `.param` of a kernel `.entry`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,29 +35,6 @@ pub struct KernelArgument {
     pub params: Vec<PtxParam>,
 }
 
-/// The parameter roles an argument of type `ty` expands into, or why it has none.
-pub(super) fn expected_roles(ty: &Type) -> Result<Vec<ParamRole>, String> {
-    match ty {
-        Type::Index | Type::Float(FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64) => {
-            Ok(vec![ParamRole::Scalar])
-        }
-        Type::Integer(width) if (1..=64).contains(width) => Ok(vec![ParamRole::Scalar]),
-        Type::Integer(width) => Err(format!("{width}-bit integers are wider than any PTX register")),
-        Type::MemRef(memref) => {
-            let Some(rank) = memref.rank() else {
-                return Err("unranked memrefs are passed as a rank and a pointer to a descriptor, \
-                            which the CUDA executor does not build; use a ranked memref"
-                    .to_string());
-            };
-            let mut roles = vec![ParamRole::AllocatedPointer, ParamRole::AlignedPointer, ParamRole::Offset];
-            roles.extend((0..rank).map(|dim| ParamRole::Size { dim }));
-            roles.extend((0..rank).map(|dim| ParamRole::Stride { dim }));
-            Ok(roles)
-        }
-        _ => Err("only index, integer, float and ranked memref arguments have a PTX parameter ABI".to_string()),
-    }
-}
-
 /// Pairs the expected roles of `signature`'s arguments with the parameters of its `.entry`.
 /// Pointers are 64-bit; offsets, sizes and strides are `index_bits` wide (the
 /// `index-bitwidth` the kernels were compiled with).
@@ -107,7 +45,7 @@ pub(super) fn kernel_abi(ptx: &str, signature: KernelSignature, index_bits: u32)
         return Err(mismatch(format!("the PTX has no `.entry {name}(…)`")));
     };
     let roles: Vec<Vec<ParamRole>> =
-        inputs.iter().map(|ty| expected_roles(ty).map_err(&mismatch)).collect::<Result<_, _>>()?;
+        inputs.iter().map(|ty| param_roles(ty).map_err(&mismatch)).collect::<Result<_, _>>()?;
     let expected: usize = roles.iter().map(Vec::len).sum();
     if expected != entry.len() {
         return Err(mismatch(format!(
@@ -200,7 +138,7 @@ pub(super) fn undefined_libdevice_functions(ptx: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stencil_ir::types::{Dim, MemRefType};
+    use stencil_ir::types::{Dim, FloatKind, MemRefType};
     use stencil_ir::Location;
 
     const PTX: &str = "\
@@ -247,26 +185,6 @@ mod tests {
 
     fn memref_2d() -> Type {
         Type::memref(MemRefType::new(vec![Dim::Dynamic, Dim::Static(8)], Type::F64))
-    }
-
-    #[test]
-    fn memref_expands_into_its_descriptor() {
-        assert_eq!(
-            expected_roles(&memref_2d()).unwrap(),
-            vec![
-                ParamRole::AllocatedPointer,
-                ParamRole::AlignedPointer,
-                ParamRole::Offset,
-                ParamRole::Size { dim: 0 },
-                ParamRole::Size { dim: 1 },
-                ParamRole::Stride { dim: 0 },
-                ParamRole::Stride { dim: 1 },
-            ]
-        );
-        assert_eq!(expected_roles(&Type::Index).unwrap(), vec![ParamRole::Scalar]);
-        assert!(expected_roles(&Type::Integer(128)).is_err());
-        let unranked = Type::memref(MemRefType { shape: None, element: Type::F32, layout: None, memory_space: None });
-        assert!(expected_roles(&unranked).is_err());
     }
 
     #[test]

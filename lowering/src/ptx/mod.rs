@@ -453,7 +453,7 @@ fn kernel_signatures(ir: &Ir, gpu_module: OpId) -> Result<Vec<KernelSignature>, 
         let name = symbol_name(ir, op).to_string();
         let location = ir.location(op).clone();
         for (index, ty) in inputs.iter().enumerate() {
-            if let Err(reason) = abi::expected_roles(ty) {
+            if let Err(reason) = stencil_dialects::gpu::param_roles(ty) {
                 return Err(PtxError::UnsupportedArgument {
                     kernel: name,
                     index,

@@ -4,43 +4,9 @@
 //! parameter list MLIR's calling convention gave each argument (docs/gpu.md, "Kernel
 //! parameter ABI").
 
-use std::fmt;
-
-/// What one PTX parameter of a kernel holds (mirrors `stencil_lowering::ptx::ParamRole`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ParamRole {
-    /// A scalar argument passed by value.
-    Scalar,
-    /// A memref's allocated pointer (the device buffer).
-    AllocatedPointer,
-    /// A memref's aligned pointer (the device buffer: element addresses start here).
-    AlignedPointer,
-    /// A memref's offset, in elements (0 for a whole buffer).
-    Offset,
-    /// The size of dimension `dim` of a memref.
-    Size {
-        /// The dimension, outermost first.
-        dim: usize,
-    },
-    /// The stride, in elements, of dimension `dim` of a memref.
-    Stride {
-        /// The dimension, outermost first.
-        dim: usize,
-    },
-}
-
-impl fmt::Display for ParamRole {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamRole::Scalar => f.write_str("scalar"),
-            ParamRole::AllocatedPointer => f.write_str("allocated"),
-            ParamRole::AlignedPointer => f.write_str("aligned"),
-            ParamRole::Offset => f.write_str("offset"),
-            ParamRole::Size { dim } => write!(f, "size[{dim}]"),
-            ParamRole::Stride { dim } => write!(f, "stride[{dim}]"),
-        }
-    }
-}
+/// What one PTX parameter of a kernel holds: the convention the compiler describes the PTX
+/// with, shared with it through the `gpu` dialect.
+pub use stencil_dialects::gpu::ParamRole;
 
 /// One PTX `.param` of a kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -240,18 +240,6 @@ fn check_host_functions(ir: &Ir, module: OpId, entry: OpId) -> Result<(), CudaEr
     Ok(())
 }
 
-/// The parameter roles an argument of type `ty` must expand into (docs/gpu.md).
-fn expected_roles(ty: &Type) -> Option<Vec<ParamRole>> {
-    if let Some(mt) = ty.as_memref() {
-        let rank = mt.shape.as_ref()?.len();
-        let mut roles = vec![ParamRole::AllocatedPointer, ParamRole::AlignedPointer, ParamRole::Offset];
-        roles.extend((0..rank).map(|dim| ParamRole::Size { dim }));
-        roles.extend((0..rank).map(|dim| ParamRole::Stride { dim }));
-        return Some(roles);
-    }
-    Some(vec![ParamRole::Scalar])
-}
-
 fn func_attr(function: &CudaFunction, attr: FuncAttr, kernel: &str) -> Result<u64, CudaError> {
     let v =
         function.get_attribute(attr).map_err(CudaError::driver(format!("querying {attr:?} of kernel @{kernel}")))?;
@@ -325,8 +313,8 @@ impl<'d> CudaProgram<'d> {
                 )));
             }
             for (i, (params, ty)) in spec.arguments.iter().zip(&arg_types).enumerate() {
-                let expected =
-                    expected_roles(ty).ok_or_else(|| abi(format!("argument #{i} ({ty}) has no parameter ABI")))?;
+                let expected = stencil_dialects::gpu::param_roles(ty)
+                    .map_err(|why| abi(format!("argument #{i} ({ty}) has no parameter ABI: {why}")))?;
                 let got: Vec<ParamRole> = params.iter().map(|p| p.role).collect();
                 if got != expected {
                     return Err(abi(format!(
