@@ -308,7 +308,7 @@ impl TileGeometry {
     }
 
     /// [`lower_bounds`] with a tighter bound of the tiles: per statement, its instances over
-    /// the most instances one tile can hold by the best of its pinnings ([`Pinnings`]). `s_1 ⋯ s_m` (every
+    /// the most instances one tile can hold by the best of its pinnings (`Pinnings`). `s_1 ⋯ s_m` (every
     /// row, no iterator: the map is unimodular) is one of them, so this is never below
     /// [`lower_bounds`]'s; on skewed bands it is much higher (a tile of 3-D SOR with
     /// `s_1 = s_3 = 1` holds at most `2·T` of its `s_0·s_2` points: fixing `t` and two rows

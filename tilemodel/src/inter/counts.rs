@@ -154,7 +154,7 @@ impl InterTileCounts {
 }
 
 /// Counts per wavefront as the models read them ([`InterTileCounts::per_wavefront`], or the
-/// counts so far of a count that may stop, [`Partial`]): entries, each standing for one
+/// counts so far of a count that may stop, [`super::Partial`]): entries, each standing for one
 /// wavefront or, in the repeated stretch, for `1 + times`.
 #[derive(Debug, Clone, Copy)]
 pub struct PerWavefront<'a> {
