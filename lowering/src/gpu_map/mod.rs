@@ -129,7 +129,7 @@ pub struct GpuMapOptions {
     /// MLSOR strategy: threads per tile (1: a thread runs its tile lexicographically; more: the
     /// tile's anti-diagonals one after another, 2-D; `0`: automatic, see `mlsor`).
     pub tile_threads: i64,
-    /// Ask ptxas for the blocks per SM a model plans ([`MIN_BLOCKS_ATTR`] on the kernels), so
+    /// Ask ptxas for the blocks per SM a model plans (`MIN_BLOCKS_ATTR` on the kernels), so
     /// that the kernels' registers allow that residency (`occupancy=model`): with the wavefront
     /// strategy's `block=auto` the tile model's for its layout; with overlapped and streaming
     /// tiles the residency that hides DRAM latency (`overlapped::latency_hiding_blocks`).
