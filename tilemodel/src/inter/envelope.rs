@@ -544,6 +544,17 @@ pub(super) fn ceil_i128(a: i128, b: i128) -> i128 {
 mod tests {
     use super::*;
 
+    #[test]
+    fn floor_and_ceiling_agree_with_128_bit_division() {
+        let big = i128::from(i64::MAX);
+        for a in [-7i128, -6, -1, 0, 1, 6, 7, big, -big - 1, big + 5, -big - 9] {
+            for b in [1i128, 2, 3, 7, big, big + 3] {
+                assert_eq!(floor_i128(a, b), a.div_euclid(b), "{a} / {b}");
+                assert_eq!(ceil_i128(a, b), -((-a).div_euclid(b)), "{a} / {b}");
+            }
+        }
+    }
+
     /// The 64-bit envelopes are the 128-bit ones, piece for piece (the same starts, the same
     /// lines, ties included), on random lines of distinct directions within `small_lines`'
     /// bounds, many of them parallel-ish and crossing at or between integers.
