@@ -991,10 +991,13 @@ impl<'a> Walk<'a> {
         // example and its figure stay those of the bound that pruned it first.
         let mut early: Option<(TileMemory, Vec<Block>, Vec<BlockFacts>)> = None;
         let mut listed: Option<Cow<'a, [Block]>> = None;
+        let mut layered: Option<[f64; 3]> = None;
         // Most sizes of a 3-D search end here (3-D SOR at 512^3: 50 000 of 68 400), so the bound
         // is taken over one block per thread count (`ThreadGroups::facts`: the same least, without
         // checking each of a 3-D band's ~100 blocks), and the blocks are listed only for the
-        // sizes it leaves.
+        // sizes it leaves: first with the cheaper tile bounds, then with the layered ones (which
+        // take longer than this bound; at most the bound over the listed blocks below, which
+        // only adds their warps).
         if against.standing.cutoff(self).is_some() && !options.staged && tally.has(PruneReason::Bound) {
             // (the global tile's memory: the first bound charged it)
             let memory = std::mem::take(&mut charged);
@@ -1005,14 +1008,23 @@ impl<'a> Walk<'a> {
                 tally.prune_more(PruneReason::Bound, 1);
                 return Ok(visit);
             }
+            let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
+            let tighter = self.bound_inputs(&points, &memory, [wavefronts, tiles, full]);
+            if self.beyond(against, model.lower_bound_over_blocks(&tighter, &facts, device)) {
+                tally.prune_more(PruneReason::Bound, 1);
+                return Ok(visit);
+            }
+            layered = Some([wavefronts, tiles, full]);
             let blocks = size_blocks(self.blocks, self.narrowest, sizes, options);
             let (fitting, facts) = block_facts(shape, sizes, &points, &memory, &blocks, device, options, residencies);
             listed = Some(blocks);
             early = Some((memory, fitting, facts));
         }
         let blocks = listed.unwrap_or_else(|| size_blocks(self.blocks, self.narrowest, sizes, options));
-        let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
-        let layered = [wavefronts, tiles, full];
+        let layered = layered.unwrap_or_else(|| {
+            let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
+            [wavefronts, tiles, full]
+        });
         let no_memory = TileMemory::default();
         if self.skip(against, tally, model.lower_bound(&self.bound_inputs(&points, &no_memory, layered), device), sizes)
         {
