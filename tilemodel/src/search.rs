@@ -1008,23 +1008,20 @@ impl<'a> Walk<'a> {
                 tally.prune_more(PruneReason::Bound, 1);
                 return Ok(visit);
             }
-            let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
-            let tighter = self.bound_inputs(&points, &memory, [wavefronts, tiles, full]);
+            let tighter_tiles = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
+            let tighter = self.bound_inputs(&points, &memory, tighter_tiles);
             if self.beyond(against, model.lower_bound_over_blocks(&tighter, &facts, device)) {
                 tally.prune_more(PruneReason::Bound, 1);
                 return Ok(visit);
             }
-            layered = Some([wavefronts, tiles, full]);
+            layered = Some(tighter_tiles);
             let blocks = size_blocks(self.blocks, self.narrowest, sizes, options);
             let (fitting, facts) = block_facts(shape, sizes, &points, &memory, &blocks, device, options, residencies);
             listed = Some(blocks);
             early = Some((memory, fitting, facts));
         }
         let blocks = listed.unwrap_or_else(|| size_blocks(self.blocks, self.narrowest, sizes, options));
-        let layered = layered.unwrap_or_else(|| {
-            let (wavefronts, tiles, full) = layered_lower_bounds(shape, self.geometry, sizes, cheaper);
-            [wavefronts, tiles, full]
-        });
+        let layered = layered.unwrap_or_else(|| layered_lower_bounds(shape, self.geometry, sizes, cheaper));
         let no_memory = TileMemory::default();
         if self.skip(against, tally, model.lower_bound(&self.bound_inputs(&points, &no_memory, layered), device), sizes)
         {
@@ -1334,16 +1331,11 @@ fn size_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64]) 
 /// ([`TileGeometry::layer_bounds`]): the layered tiles and full tiles are the greater of the
 /// cheaper ones and the layers' (maxima of the same integers), so the result is the same to
 /// the bit, and the visit of a size does not compute the cheaper parts again.
-fn layered_lower_bounds(
-    shape: &BandShape,
-    geometry: &TileGeometry,
-    sizes: &[i64],
-    cheaper: [f64; 3],
-) -> (f64, f64, f64) {
+fn layered_lower_bounds(shape: &BandShape, geometry: &TileGeometry, sizes: &[i64], cheaper: [f64; 3]) -> [f64; 3] {
     let [wavefronts, tiles, full] = cheaper;
     let (layered, full_by_layers) = geometry.layer_bounds(shape, sizes);
     let full = full.max(full_by_layers);
-    (wavefronts, tiles.max(layered).max(full), full)
+    [wavefronts, tiles.max(layered).max(full), full]
 }
 
 /// Advances a mixed-radix counter over the size grids (one position per row, the last row

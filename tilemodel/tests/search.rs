@@ -290,8 +290,9 @@ fn size_bounds_before_counting_are_below_every_prediction_with(calibration: &Cal
 /// fewest warps) is at most the bound it stands in for (the layered tile bounds,
 /// `TileGeometry::lower_bounds` and `full_tiles_lower_bound`, with and without each block's
 /// warps counted), per block and over the blocks, for both models: a size the early bound skips
-/// is one the later bound skips too. On 3-D Jacobi and SOR at GPU sizes, where the layers raise
-/// the tile bounds.
+/// is one the later bound skips too; and so is the search's second early bound (the layered tile
+/// bounds before the warps are counted). On 3-D Jacobi and SOR at GPU sizes, where the layers
+/// raise the tile bounds.
 #[test]
 fn early_block_bounds_are_below_the_layered_ones() {
     use stencil_tilemodel::model::{BlockFacts, BoundInputs};
@@ -355,6 +356,15 @@ fn early_block_bounds_are_below_the_layered_ones() {
                     shape.data_bytes(),
                 );
                 let early = model.lower_bound_over_blocks(&cheap, &fewest, device);
+                // The search's second early bound (layered tiles, the blocks' facts before their
+                // warps) is below the bound with the warps counted.
+                let early_layered = model.lower_bound_over_blocks(&layered, &fewest, device);
+                let with_warps = model.lower_bound_over_blocks(&layered, &exact, device);
+                assert!(early <= early_layered, "{sizes:?} {kind:?}: cheap {early} > layered {early_layered}");
+                assert!(
+                    early_layered <= with_warps,
+                    "{sizes:?} {kind:?}: layered without warps {early_layered} > with warps {with_warps}"
+                );
                 for facts in [&fewest, &exact] {
                     let later = model.lower_bound_over_blocks(&layered, facts, device);
                     assert!(early <= later, "{sizes:?} {kind:?}: early {early} > later {later}");
