@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 
+use super::counter::erosion_row;
 use super::envelope::{ceil_i128, floor_i128};
-use super::erosion_row;
 use crate::shape::{BandShape, StatementShape};
 
 /// The ways to name a statement's instances in one tile. A *pinning* is the iterators of
