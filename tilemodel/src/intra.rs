@@ -256,9 +256,9 @@ fn warp_most(
     mut most: Vec<u64>,
     kept: &mut KeptSums,
 ) -> Vec<u64> {
+    let steps = most.len();
     for ids in lanes {
-        let points = lane_steps(intra, sizes, ids, loops, most.len(), kept);
-        most.iter_mut().zip(points).for_each(|(m, n)| *m = (*m).max(n));
+        lane_steps_each(intra, sizes, ids, loops, steps, kept, |e, n| most[e] = most[e].max(n));
     }
     most
 }
@@ -315,9 +315,7 @@ impl FirstLanes {
         let mut kept = KeptSums::new();
         for (w, warp) in leaders.iter().enumerate() {
             if let Some(ids) = warp.first() {
-                for (e, n) in lane_steps(shape.intra, sizes, ids, loops, steps, &mut kept).into_iter().enumerate() {
-                    points[e * count + w] = n;
-                }
+                lane_steps_each(shape.intra, sizes, ids, loops, steps, &mut kept, |e, n| points[e * count + w] = n);
             }
         }
         Ok(FirstLanes { block, sizes: sizes.to_vec(), warp_count: leaders.len(), points })
@@ -462,7 +460,24 @@ fn skew_rests(sizes: &[i64]) -> Option<[i64; 5]> {
     Some(rest)
 }
 
-/// [`lane_points`] of the counted steps `0..steps` of a full tile, for the thread with `ids`.
+/// [`lane_steps_each`] collected (the tests compare whole vectors).
+#[cfg(test)]
+fn lane_steps(
+    intra: IntraWavefront,
+    sizes: &[i64],
+    ids: &LaneIds,
+    loops: usize,
+    steps: usize,
+    kept: &mut KeptSums,
+) -> Vec<u64> {
+    let mut out = vec![0; steps];
+    lane_steps_each(intra, sizes, ids, loops, steps, kept, |e, n| out[e] = n);
+    out
+}
+
+/// [`lane_points`] of the counted steps `0..steps` of a full tile, for the thread with `ids`,
+/// handed to `sink` step by step (`sink(e, points)`; no vector per lane: the search asks for the
+/// lanes of every block it weighs, half a million per 3-D search).
 /// With the skew and three point loops, the two inner loops' points at step `e` and outer value
 /// `v` depend on `d = e − v` alone (every bound of [`skew_range`] and [`last_two_loops`] is a
 /// function of `e − prefix`): they are counted once per `d` (`F(d)`, `0 ≤ d < steps`, as
@@ -474,22 +489,31 @@ fn skew_rests(sizes: &[i64]) -> Option<[i64; 5]> {
 /// `F` and its running sums depend on the inner loops' ids and the outer stride alone, which
 /// lanes of one block share across its warps (they differ in `z`): `kept` holds them for the
 /// lanes of one block and size (the caller's).
-fn lane_steps(
+fn lane_steps_each(
     intra: IntraWavefront,
     sizes: &[i64],
     ids: &LaneIds,
     loops: usize,
     steps: usize,
     kept: &mut KeptSums,
-) -> Vec<u64> {
+    mut sink: impl FnMut(usize, u64),
+) {
     let rest = match skew_rests(sizes) {
         Some(rest) if intra == IntraWavefront::Skew && loops == 3 && sizes.len() == 4 => rest,
         // Two loops: each step's points are the closed form itself (as in `lane_points`), with
         // the rests once per lane.
         Some(rest) if intra == IntraWavefront::Skew && loops == 2 && sizes.len() == 3 => {
-            return (0..steps as i64).map(|e| last_two_loops(sizes, &rest, e, 0, 0, ids)).collect();
+            for e in 0..steps {
+                sink(e, last_two_loops(sizes, &rest, e as i64, 0, 0, ids));
+            }
+            return;
         }
-        _ => return (0..steps as i64).map(|e| lane_points(intra, sizes, e, ids, loops)).collect(),
+        _ => {
+            for e in 0..steps {
+                sink(e, lane_points(intra, sizes, e as i64, ids, loops));
+            }
+            return;
+        }
     };
     let (id, stride) = ids[0];
     let step = stride.max(1) as usize;
@@ -508,20 +532,19 @@ fn lane_steps(
         }
     };
     let along = &kept[at].1;
-    (0..steps as i64)
-        .map(|e| {
-            let (lo, hi) = skew_range(sizes, &rest, e, 0, 0);
-            let first = lo + id;
-            if first > hi {
-                return 0;
-            }
-            // `d` from `e − first` (the first value) down to `e − last` (the last one), all in
-            // `0..steps` as `0 ≤ lo ≤ first ≤ last ≤ hi ≤ e`.
-            let last = first + (hi - first) / stride * stride;
-            let (top, bottom) = ((e - first) as usize, (e - last) as usize);
-            along[top] - if bottom >= step { along[bottom - step] } else { 0 }
-        })
-        .collect()
+    for (e, index) in (0..steps as i64).zip(0..steps) {
+        let (lo, hi) = skew_range(sizes, &rest, e, 0, 0);
+        let first = lo + id;
+        if first > hi {
+            sink(index, 0);
+            continue;
+        }
+        // `d` from `e − first` (the first value) down to `e − last` (the last one), all in
+        // `0..steps` as `0 ≤ lo ≤ first ≤ last ≤ hi ≤ e`.
+        let last = first + (hi - first) / stride * stride;
+        let (top, bottom) = ((e - first) as usize, (e - last) as usize);
+        sink(index, along[top] - if bottom >= step { along[bottom - step] } else { 0 });
+    }
 }
 
 /// The range of point loop `p` (band coordinate `p + 1`) of skewed step `e` given the sum
