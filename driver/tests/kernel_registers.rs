@@ -80,29 +80,45 @@ fn short_pointers_address_shared_memory_with_32_bit_registers() {
     flag_takes_registers_off_the_streaming_kernel(&ptxas, "--short-pointers");
 }
 
+/// The `registers from ptxas` line of `stencil-run --target sim --cost` on a small naive
+/// 2-D Jacobi run with `flags`.
+fn cost_registers_line(flags: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_stencil-run"))
+        .arg(example("jacobi-2d-5pt"))
+        .args(["--param", "N=24", "--param", "M=20", "--param", "T=2", "--target", "sim", "--cost"])
+        .arg("--pass-pipeline=builtin.module(gpu-map{naive})")
+        .args(flags)
+        .output()
+        .expect("stencil-run runs");
+    assert!(output.status.success(), "stencil-run failed: {}", String::from_utf8_lossy(&output.stderr));
+    let report = String::from_utf8(output.stdout).expect("the report is text");
+    report.lines().find(|l| l.contains("registers from ptxas")).map(str::to_string).expect("a registers line")
+}
+
 #[test]
 fn the_cost_report_says_how_the_ptx_was_compiled() {
     if Ptxas::find_for_checks().is_none() {
         return;
     }
-    let run = |flags: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_stencil-run"))
-            .arg(example("jacobi-2d-5pt"))
-            .args(["--param", "N=24", "--param", "M=20", "--param", "T=2", "--target", "sim", "--cost"])
-            .arg("--pass-pipeline=builtin.module(gpu-map{naive})")
-            .args(flags)
-            .output()
-            .expect("stencil-run runs");
-        assert!(output.status.success(), "stencil-run failed: {}", String::from_utf8_lossy(&output.stderr));
-        String::from_utf8(output.stdout).expect("the report is text")
-    };
-    let line = |report: &str| report.lines().find(|l| l.contains("registers from ptxas")).map(str::to_string);
-    let off = line(&run(&["--disable-lsr"])).expect("a registers line");
+    let off = cost_registers_line(&["--disable-lsr"]);
     assert!(off.ends_with("PTX compiled by MLIR, LLVM loop strength reduction off"), "{off}");
-    let both = line(&run(&["--short-pointers", "--disable-lsr"])).expect("a registers line");
+    let both = cost_registers_line(&["--short-pointers", "--disable-lsr"]);
     assert!(both.ends_with("PTX compiled by MLIR, 32-bit shared pointers, LLVM loop strength reduction off"), "{both}");
-    let on = line(&run(&[])).expect("a registers line");
+    let on = cost_registers_line(&[]);
     assert!(on.ends_with("PTX compiled by MLIR"), "{on}");
+}
+
+/// The cost report's registers are those of the kernels `--target gpu` would compile: at 32-bit
+/// `index` when every field has fewer than 2^31 elements (as here), unless told otherwise.
+#[test]
+fn the_cost_report_compiles_at_the_index_width_of_a_gpu_run() {
+    if Ptxas::find_for_checks().is_none() {
+        return;
+    }
+    let default = cost_registers_line(&[]);
+    assert!(default.contains("sm_90, 32-bit index,"), "{default}");
+    let wide = cost_registers_line(&["--gpu-index-bitwidth=64"]);
+    assert!(wide.contains("sm_90, 64-bit index,"), "{wide}");
 }
 
 /// `occupancy=model` on the staged tiles of `polybench-fdtd-2d` (`sizes=auto` at its declared

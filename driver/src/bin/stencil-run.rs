@@ -41,8 +41,9 @@ struct Cli {
     /// With --target gpu: compile the kernels for this chip (`sm_80`) instead of the GPU's own.
     #[arg(long = "gpu-chip", value_name = "CHIP")]
     gpu_chip: Option<String>,
-    /// With --target gpu: width of `index` in the kernels, 64 or 32 (fewer registers; fields
-    /// below 2^31 elements; docs/gpu.md).
+    /// With --target gpu (and --target sim --cost's registers): width of `index` in the
+    /// kernels, 64 or 32 (fewer registers; fields below 2^31 elements); by default 32 when
+    /// every field has fewer than 2^31 elements, else 64 (docs/gpu.md).
     #[arg(long = "gpu-index-bitwidth", value_name = "BITS", value_parser = parse_index_bitwidth)]
     gpu_index_bitwidth: Option<u32>,
     /// Turn LLVM's loop strength reduction off for the kernels compiled to PTX (--target gpu, --cost's registers)

@@ -19,7 +19,8 @@ pub struct CostRequest<'a> {
     pub registries: &'a Registries,
     /// `--gpu-chip` (default `sm_90`, the H100 the device model describes).
     pub chip: Option<&'a str>,
-    /// `--gpu-index-bitwidth` (default 64).
+    /// `--gpu-index-bitwidth`; `None`: the PTX compiler's default (64). `stencil-run` passes
+    /// the width `--target gpu` would compile at (`run::gpu::default_index_bitwidth`).
     pub index_bitwidth: Option<u32>,
     /// The kernels' PTX from `--ptx FILE`, already matched against the module.
     pub precompiled: Option<&'a [PtxModule]>,

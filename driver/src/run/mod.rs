@@ -329,10 +329,11 @@ pub fn run_program(
     // The check runs the original program from the same initial fields; keep a copy only then
     // (fields of GiBs take a second to copy).
     let initial = if options.check { state.fields.clone() } else { BTreeMap::new() };
+    // The registers of the kernels `--target gpu` would run: the same index width rule.
     let cost = cost::CostRequest {
         registries,
         chip: options.gpu.chip.as_deref(),
-        index_bitwidth: options.gpu.index_bitwidth,
+        index_bitwidth: Some(options.gpu.index_bitwidth.unwrap_or_else(|| gpu::default_index_bitwidth(&state))),
         precompiled: matched_ptx.as_deref(),
     };
     let cost = options.cost.then_some(&cost);
