@@ -354,7 +354,7 @@ impl FirstLanes {
 /// enumerates per lane (with the skew all but the last two, which are summed in closed form;
 /// without, all but the last); one more per warp and step. The search weighs it against the
 /// cost of counting the tiles ([`crate::inter::count_cost`]) to choose which comes first.
-/// With three point loops `lane_steps` now takes about two per lane and step instead of
+/// With three point loops `lane_steps_each` now takes about two per lane and step instead of
 /// `⌈s_1 / b_z⌉`; the estimate is left as it was: lowering it (measured on 3-D Jacobi and SOR,
 /// thesis model) counted the warps first more often at the same speed.
 pub fn warps_cost(shape: &BandShape, sizes: &[i64], block: Block) -> u64 {
@@ -443,7 +443,7 @@ fn lane_points(intra: IntraWavefront, sizes: &[i64], e: i64, ids: &LaneIds, loop
     go(0, 0, loops, sizes, &rest, e, ids)
 }
 
-/// [`lane_steps`]' running sums of the inner loops' points along the outer stride, by the inner
+/// [`lane_steps_each`]' running sums of the inner loops' points along the outer stride, by the inner
 /// loops' ids and the outer stride, for the lanes of one block on one size.
 type KeptSums = Vec<(((i64, i64), (i64, i64), i64), Vec<u64>)>;
 
@@ -458,21 +458,6 @@ fn skew_rests(sizes: &[i64]) -> Option<[i64; 5]> {
         rest[j] = rest[j + 1] + (sizes[j + 1] - 1);
     }
     Some(rest)
-}
-
-/// [`lane_steps_each`] collected (the tests compare whole vectors).
-#[cfg(test)]
-fn lane_steps(
-    intra: IntraWavefront,
-    sizes: &[i64],
-    ids: &LaneIds,
-    loops: usize,
-    steps: usize,
-    kept: &mut KeptSums,
-) -> Vec<u64> {
-    let mut out = vec![0; steps];
-    lane_steps_each(intra, sizes, ids, loops, steps, kept, |e, n| out[e] = n);
-    out
 }
 
 /// [`lane_points`] of the counted steps `0..steps` of a full tile, for the thread with `ids`,
@@ -864,11 +849,15 @@ mod tests {
                     checked += 1;
                 }
                 // Every step at once (with three loops: by the running sums along the stride).
-                let all = lane_steps(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize, &mut Vec::new());
+                let mut all = vec![0; steps as usize];
+                let sink = |e: usize, n: u64| all[e] = n;
+                lane_steps_each(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize, &mut Vec::new(), sink);
                 assert_eq!(all, by_loops, "sizes {sizes:?} ids {ids:?}");
                 // And with the sums kept from the other lanes of the same outer stride (as a
                 // block's warps share them): kept by the right key, they are the same.
-                let all = lane_steps(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize, &mut shared);
+                let mut all = vec![0; steps as usize];
+                let sink = |e: usize, n: u64| all[e] = n;
+                lane_steps_each(IntraWavefront::Skew, &sizes, &ids, loops, steps as usize, &mut shared, sink);
                 assert_eq!(all, by_loops, "sizes {sizes:?} ids {ids:?}, kept sums");
             }
         }
