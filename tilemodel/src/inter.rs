@@ -110,6 +110,7 @@ mod envelope;
 
 use bounds::{full_tile_ranges, full_tiles_by_layers, full_tiles_by_volume, pinnings_of, size_products, Pinnings};
 pub use bounds::{layered_tiles, lower_bounds};
+pub use counter::MAX_INCLUSION;
 use counter::{count, Mode};
 pub use counts::{InterTileCounts, PerWavefront, Repeat};
 

@@ -69,9 +69,9 @@ struct Erosion<'s> {
 /// How [`Counter`] treats the last two tile coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Mode {
-    /// Enumerate `T_{m−2}`, intervals of `T_{m−1}` facet by facet ([`count_tiles_by_rows`]).
+    /// Enumerate `T_{m−2}`, intervals of `T_{m−1}` facet by facet ([`count_tiles_by_rows`](super::count_tiles_by_rows)).
     Rows,
-    /// Envelopes of the facet lines per prefix, `T_{m−2}` stepped by additions ([`count_tiles`]).
+    /// Envelopes of the facet lines per prefix, `T_{m−2}` stepped by additions ([`count_tiles`](super::count_tiles)).
     Sweep,
 }
 
@@ -282,7 +282,7 @@ struct Counter<'a, 's> {
     spare: Vec<Vec<i64>>,
     /// The line directions [`Counter::progressions`] has met.
     directions: Vec<Direction>,
-    /// Asked along the outermost coordinate whether to give up ([`count_tiles_unless`]).
+    /// Asked along the outermost coordinate whether to give up ([`count_tiles_unless`](super::count_tiles_unless)).
     stop: Option<&'s mut Stop<'s>>,
     /// Whether it did.
     stopped: bool,
@@ -295,7 +295,7 @@ struct Counter<'a, 's> {
     /// The statements, and per statement the most instances one tile holds (with `stop`).
     statements: &'a [StatementShape],
     most: &'a [u128],
-    /// Per statement, [`outer_row_histogram`] (made at the first question).
+    /// Per statement, [`outer_row_histogram`](super::outer_row_histogram) (made at the first question).
     outer: Histograms,
     /// The tiles and the full tiles counted so far, in all (kept with the marks: asking with
     /// them costs nothing, unlike summing the arrays).
@@ -320,7 +320,7 @@ struct Asked {
 /// about as much as a few hundred of them (with every block's terms per step).
 const TOTALS_EVERY: u64 = 1024;
 
-/// The most statements present at one prefix for which [`count_tiles`] counts their union by
+/// The most statements present at one prefix for which [`count_tiles`](super::count_tiles) counts their union by
 /// inclusion–exclusion (`2^k − 1` polygons); with more it merges intervals per `u`.
 pub const MAX_INCLUSION: usize = 4;
 
