@@ -56,7 +56,7 @@ impl Line {
     }
 }
 
-/// What [`Counter::progressions`] derives from a line's direction `(a, b)` alone: `p = b − a`,
+/// What `Counter::progressions` (`inter/counter.rs`) derives from a line's direction `(a, b)` alone: `p = b − a`,
 /// the period `b/g` and stride `p/g` (`g = gcd(a, b)`), and the quotient and remainder of
 /// `p` and of `−p` by `b` ([`Stepper`]'s `k`, `d`; `None` where they do not fit 64 bits).
 #[derive(Debug, Clone, Copy)]
@@ -68,7 +68,7 @@ pub(super) struct Direction {
     pub(super) stride: i64,
     pub(super) up: Option<(i64, i64)>,
     pub(super) down: Option<(i64, i64)>,
-    /// The index in [`Counter::strided`] of the marks of its stride, for the tiles and for the
+    /// The index in `Counter::strided` of the marks of its stride, for the tiles and for the
     /// full tiles, once known (the strided arrays live as long as the count's directions).
     pub(super) marks: [Option<usize>; 2],
 }
