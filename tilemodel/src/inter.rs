@@ -332,8 +332,8 @@ impl TileGeometry {
 
     /// Per statement of `shape`, [`outer_row_histogram`] of band row `row` (cached); none at all
     /// when one statement's would be longer than [`MAX_HISTOGRAM`] (or not fit its integers):
-    /// the histograms only bound the tiles a count that may stop has left
-    /// (`Counter::tiles_left` (`inter/counter.rs`), then 0), so such a count stops later, never counts otherwise.
+    /// the histograms only bound the tiles a count that may stop has left (`Counter::tiles_left`
+    /// in `inter/counter.rs`, then 0), so such a count stops later, never counts otherwise.
     fn histograms(&self, shape: &BandShape, row: usize) -> Histograms {
         let mut cache = match self.histograms.lock() {
             Ok(cache) => cache,

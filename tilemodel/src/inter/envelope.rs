@@ -56,9 +56,10 @@ impl Line {
     }
 }
 
-/// What `Counter::progressions` (`inter/counter.rs`) derives from a line's direction `(a, b)` alone: `p = b − a`,
-/// the period `b/g` and stride `p/g` (`g = gcd(a, b)`), and the quotient and remainder of
-/// `p` and of `−p` by `b` ([`Stepper`]'s `k`, `d`; `None` where they do not fit 64 bits).
+/// What `Counter::progressions` (`inter/counter.rs`) derives from a line's direction `(a, b)`
+/// alone: `p = b − a`, the period `b/g` and stride `p/g` (`g = gcd(a, b)`), and the quotient
+/// and remainder of `p` and of `−p` by `b` ([`Stepper`]'s `k`, `d`; `None` where they do not
+/// fit 64 bits).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Direction {
     pub(super) a: i64,
