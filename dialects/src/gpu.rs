@@ -11,7 +11,8 @@
 //! kernels for a device; stencil-opt has no `nvvm` op.
 //!
 //! The attributes live in `gpu/attributes.rs`, `gpu.func` in `gpu/func.rs`, `gpu.launch_func` in
-//! `gpu/launch.rs`, the kernels' PTX parameter ABI in `gpu/param_abi.rs`; this file registers everything and holds the small ops.
+//! `gpu/launch.rs`, the kernels' PTX parameter ABI in `gpu/param_abi.rs`; this file registers
+//! everything and holds the small ops.
 
 mod attributes;
 mod func;

@@ -356,17 +356,15 @@ fn early_block_bounds_are_below_the_layered_ones() {
                     shape.data_bytes(),
                 );
                 let early = model.lower_bound_over_blocks(&cheap, &fewest, device);
+                let [early_layered, with_warps] =
+                    [&fewest, &exact].map(|facts| model.lower_bound_over_blocks(&layered, facts, device));
                 // The search's second early bound (layered tiles, the blocks' facts before their
                 // warps) is below the bound with the warps counted.
-                let early_layered = model.lower_bound_over_blocks(&layered, &fewest, device);
-                let with_warps = model.lower_bound_over_blocks(&layered, &exact, device);
-                assert!(early <= early_layered, "{sizes:?} {kind:?}: cheap {early} > layered {early_layered}");
                 assert!(
                     early_layered <= with_warps,
                     "{sizes:?} {kind:?}: layered without warps {early_layered} > with warps {with_warps}"
                 );
-                for facts in [&fewest, &exact] {
-                    let later = model.lower_bound_over_blocks(&layered, facts, device);
+                for (facts, later) in [(&fewest, early_layered), (&exact, with_warps)] {
                     assert!(early <= later, "{sizes:?} {kind:?}: early {early} > later {later}");
                     for (f, e) in facts.iter().zip(&fewest) {
                         let one = model.lower_bound_for_block(&cheap, e, device);
