@@ -28,6 +28,7 @@
 
 mod arith;
 mod auto;
+mod deal;
 mod host;
 mod kernel;
 mod mlsor;

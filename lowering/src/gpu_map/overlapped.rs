@@ -43,6 +43,7 @@ use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_tilemodel::{block_limits, DeviceLimits};
 
 use super::arith::{binary, compare, index_constant, load, store, true_constant, ArithIndexer, SGE, SGT, SLE, SLT};
+use super::deal::for_each_point;
 use super::host::{default_block, HostSide, KernelFunc, LaunchShape, ThreadIds};
 use super::nest::{ApplyBox, NestItem, TimeLoop};
 use super::staging::{StagedField, StagedIndexer};
@@ -259,6 +260,19 @@ pub(super) struct Plan {
 }
 
 impl Plan {
+    /// The extents of apply `k`'s box in a launch's first step before clipping: the tile grown
+    /// by the halo the later steps and applies read (`None` on overflow).
+    fn first_step_box(&self, k: usize) -> Option<Vec<i64>> {
+        let later = self.time_tile.checked_sub(1)?;
+        (0..self.rank)
+            .map(|d| {
+                let steps = later.checked_mul(self.step_lo[d].checked_add(self.step_hi[d])?)?;
+                let after = self.after_lo[k][d].checked_add(self.after_hi[k][d])?;
+                self.tile[d].checked_add(steps)?.checked_add(after)
+            })
+            .collect()
+    }
+
     /// Where a tile kernel writes `f` back: the second buffer of a ping-pong field (the kernel's
     /// extra arguments, in field order), else the field itself.
     pub fn destination(&self, kernel: &KernelFunc, f: &FieldPlan) -> ValueId {
@@ -707,36 +721,6 @@ pub(super) fn values(
     exprs.iter().map(|e| indexer.value(ir, at, e, location)).collect()
 }
 
-/// What [`for_each_point`] emits at each point (given the point's coordinates).
-pub(super) type PointBody<'a> = dyn FnMut(&mut Ir, InsertPoint, &[ValueId]) -> Result<(), String> + 'a;
-
-/// Runs `body` for every point of the box `[lo, hi)` distributed over the block's threads:
-/// dimension `d` on axis `rank − 1 − d` (innermost on x: coalesced), the outermost also taking
-/// the axes above it.
-pub(super) fn for_each_point(
-    ir: &mut Ir,
-    at: InsertPoint,
-    ids: &ThreadIds,
-    lo: &[ValueId],
-    hi: &[ValueId],
-    location: &Location,
-    body: &mut PointBody<'_>,
-) -> Result<(), String> {
-    let rank = lo.len();
-    let mut point = vec![];
-    let mut inner = at;
-    for d in 0..rank {
-        let axis = rank - 1 - d;
-        let (thread, threads) =
-            if d == 0 { ids.linear(ir, inner, axis, location) } else { (ids.tid[axis], ids.bdim[axis]) };
-        let start = binary(ir, inner, "arith.addi", lo[d], thread, Type::Index, location);
-        let (p, next) = ops::scf_for(ir, inner, start, hi[d], threads, location);
-        point.push(p);
-        inner = next;
-    }
-    body(ir, inner, &point)
-}
-
 /// Which way [`copy_box`] copies.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Copy {
@@ -807,6 +791,7 @@ fn copy_box(
     at: InsertPoint,
     ids: &ThreadIds,
     (lo, hi): (&[ValueId], &[ValueId]),
+    (nominal, threads): (&[i64], i64),
     skip: Option<(&[ValueId], &[ValueId])>,
     base: &[ValueId],
     (global, buffer): (ValueId, ValueId),
@@ -814,7 +799,7 @@ fn copy_box(
     element: &Type,
     location: &Location,
 ) -> Result<(), String> {
-    for_each_point(ir, at, ids, lo, hi, location, &mut |ir, at, point| {
+    for_each_point(ir, at, ids, (lo, hi), nominal, threads, location, &mut |ir, at, point| {
         let outside = skip.and_then(|inner| beyond(ir, at, (point, point), inner, SGE, location));
         let at = match outside {
             Some(o) => ops::scf_if(ir, at, o, location),
@@ -843,6 +828,7 @@ fn build_tile_kernel(
     let at = kernel.at;
     let rank = plan.rank;
     let ids = ThreadIds::read(ir, at, location);
+    let threads: i64 = plan.block.iter().product();
     let c = |ir: &mut Ir, at: InsertPoint, v: i64| index_constant(ir, at, v, location);
     let t0 = *kernel.extra.last().ok_or("the tile kernel has no t0 argument")?;
     let t_end = values(ir, at, std::slice::from_ref(&plan.time.upper), &kernel.params, location)?[0];
@@ -896,10 +882,24 @@ fn build_tile_kernel(
                 let body = ops::scf_if(ir, at, leaves, location);
                 let ring = Some((&wl[..], &wh[..]));
                 let copy = (source, buffer);
-                copy_box(ir, body, &ids, (&lo, &hi), ring, &base, copy, Copy::ToShared, &f.element, location)?;
+                let deal = (&plan.extent[..], threads);
+                copy_box(ir, body, &ids, (&lo, &hi), deal, ring, &base, copy, Copy::ToShared, &f.element, location)?;
             }
             _ => {
-                copy_box(ir, at, &ids, (&lo, &hi), None, &base, (source, buffer), Copy::ToShared, &f.element, location)?
+                let deal = (&plan.extent[..], threads);
+                copy_box(
+                    ir,
+                    at,
+                    &ids,
+                    (&lo, &hi),
+                    deal,
+                    None,
+                    &base,
+                    (source, buffer),
+                    Copy::ToShared,
+                    &f.element,
+                    location,
+                )?
             }
         }
     }
@@ -934,7 +934,10 @@ fn build_tile_kernel(
             hi.push(binary(ir, step_body, "arith.minsi", to, box_hi[d], Type::Index, location));
         }
         let statement = apply.statement;
-        for_each_point(ir, step_body, &ids, &lo, &hi, location, &mut |ir, at, point| {
+        // The threads are fitted to the first step's box, the widest (later steps need less
+        // halo).
+        let nominal = plan.first_step_box(k).ok_or("the tile's first step box overflows")?;
+        for_each_point(ir, step_body, &ids, (&lo, &hi), &nominal, threads, location, &mut |ir, at, point| {
             let mut dims: Vec<Option<ValueId>> = vec![Some(t)];
             dims.extend(point.iter().map(|&p| Some(p)));
             let iters: Vec<AffineExpr> = (0..=rank).map(|k| AffineExpr::Dim(k as u32)).collect();
@@ -975,7 +978,8 @@ fn build_tile_kernel(
         }
         let target = plan.destination(kernel, f);
         let at = if f.written_back_at_end_only() { ops::scf_if(ir, at, last_launch, location) } else { at };
-        copy_box(ir, at, &ids, (&lo, &hi), None, &base, (target, buffer), Copy::ToGlobal, &f.element, location)?;
+        let deal = (&plan.tile[..], threads);
+        copy_box(ir, at, &ids, (&lo, &hi), deal, None, &base, (target, buffer), Copy::ToGlobal, &f.element, location)?;
     }
     Ok(())
 }

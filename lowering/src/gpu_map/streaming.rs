@@ -48,9 +48,10 @@ use stencil_ir::{Ir, Location, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 
 use super::arith::{binary, compare, index_constant, load, store, zero_constant, ArithIndexer, SGE, SLE, SLT};
+use super::deal::for_each_point;
 use super::host::{KernelFunc, ThreadIds};
 use super::ops;
-use super::overlapped::{for_each_point, values, Plan, TemporalTiles};
+use super::overlapped::{values, Plan, TemporalTiles};
 use super::staging::{relative_index, split_offset};
 use crate::codegen::statement::{copy_statement, Indexer};
 
@@ -512,10 +513,12 @@ impl<'a> Column<'a> {
         let (lo, hi) = self.plane_box(ir, then, v, size, true);
         let global = self.kernel.args[&field.arg];
         let element = field.element.clone();
-        // Each dimension on its own axis of the block: the linear deal of `Column::fetched`
-        // keeps lanes fuller but costs a division per element in this loop (measured: more
+        // A grid fitted to the ring's plane: the linear deal of `Column::fetched` would keep
+        // lanes fuller but cost a division per element in this loop (measured: more
         // warp-instructions per update, and more registers).
-        for_each_point(ir, then, &self.ids, &lo, &hi, self.location, &mut |ir, at, point| {
+        let nominal = self.schedule.plane_extent(&self.plan.tile).ok_or("the ring extent overflows")?;
+        let threads = self.threads();
+        for_each_point(ir, then, &self.ids, (&lo, &hi), &nominal, threads, self.location, &mut |ir, at, point| {
             let mut index = vec![p];
             index.extend_from_slice(point);
             let value = load(ir, at, global, index, element.clone(), self.location);
@@ -523,6 +526,20 @@ impl<'a> Column<'a> {
             store(ir, at, value, ring, local, self.location);
             Ok(())
         })
+    }
+
+    /// The block's threads.
+    fn threads(&self) -> i64 {
+        self.plan.block.iter().product()
+    }
+
+    /// The extents of version `v`'s plane box along the plane dimensions before clipping: the
+    /// plane tile grown by its halos.
+    fn nominal_plane(&self, v: usize) -> Option<Vec<i64>> {
+        let version = &self.schedule.versions[v];
+        (1..self.plan.rank)
+            .map(|d| self.plan.tile[d].checked_add(version.halo_lo[d])?.checked_add(version.halo_hi[d]))
+            .collect()
     }
 
     /// Elements of the loaded rings' plane box (the ring's plane extent).
@@ -659,7 +676,9 @@ impl<'a> Column<'a> {
         let statement = plan.applies[apply].statement;
         let written_arg = self.kernel.args[&field.arg];
         let destination = plan.destination(self.kernel, field);
-        for_each_point(ir, at, &self.ids, &lo, &hi, self.location, &mut |ir, at, point| {
+        let nominal = self.nominal_plane(v).ok_or("the plane box overflows")?;
+        let threads = self.threads();
+        for_each_point(ir, at, &self.ids, (&lo, &hi), &nominal, threads, self.location, &mut |ir, at, point| {
             // The point in the apply's box along the plane dimensions.
             let mut inside = self.within(ir, at, point[0], box_lo[1], box_hi[1]);
             for (k, &x) in point.iter().enumerate().skip(1) {
