@@ -678,70 +678,108 @@ impl<'a> Column<'a> {
         let destination = plan.destination(self.kernel, field);
         let nominal = self.nominal_plane(v).ok_or("the plane box overflows")?;
         let threads = self.threads();
-        for_each_point(ir, at, &self.ids, (&lo, &hi), &nominal, threads, self.location, &mut |ir, at, point| {
-            // The point in the apply's box along the plane dimensions.
-            let mut inside = self.within(ir, at, point[0], box_lo[1], box_hi[1]);
-            for (k, &x) in point.iter().enumerate().skip(1) {
-                let within = self.within(ir, at, x, box_lo[k + 1], box_hi[k + 1]);
-                inside = self.and(ir, at, inside, within);
-            }
-            let in_domain = self.and(ir, at, computes, inside);
-            let (then, otherwise) = ops::scf_if_else(ir, at, in_domain, self.location);
-            // The apply: reads from the versions' rings, the write into this version's ring.
-            let t = self.op(ir, then, "arith.addi", self.t0, step_value);
-            let mut dims: Vec<Option<ValueId>> = vec![Some(t), Some(q)];
-            dims.extend(point.iter().map(|&x| Some(x)));
-            let iters: Vec<AffineExpr> = (0..=plan.rank).map(|k| AffineExpr::Dim(k as u32)).collect();
-            let mut indexer = RingIndexer {
-                column: self,
-                inner: ArithIndexer { dims: &dims, params: &self.kernel.params },
-                rings: &rings,
-                write: (written_arg, own_ring.zip(own_slot)),
-                point,
-            };
-            copy_statement(ir, info, statement, &iters, &self.kernel.args, then, &mut indexer)?;
-            // Elsewhere the field keeps its previous version's value; a ring-only field's first
-            // version (step 0 always runs, so there it is outside the box) the field's own.
-            match (previous, previous_slot, own_ring.zip(own_slot)) {
-                (Some((_, prev_ring)), Some(prev_slot), Some((ring, slot))) => {
-                    let from = self.ring_index(ir, otherwise, prev_slot, point);
-                    let value = load(ir, otherwise, prev_ring, from, field.element.clone(), self.location);
-                    let to = self.ring_index(ir, otherwise, slot, point);
-                    store(ir, otherwise, value, ring, to, self.location);
-                }
-                (None, _, Some((ring, slot))) if field.ring_only => {
+        // A column whose plane box lies in the apply's box (all but those at the field's edges)
+        // in a step that computes: every point computes, so the per-point tests and the copy
+        // of the previous version elsewhere go (uniform over the block); the others take the
+        // general path.
+        let mut full = computes;
+        for (k, (&l, &h)) in lo.iter().zip(&hi).enumerate() {
+            let from = compare(ir, at, SGE, l, box_lo[k + 1], self.location);
+            let to = compare(ir, at, SLE, h, box_hi[k + 1], self.location);
+            full = self.and(ir, at, full, from);
+            full = self.and(ir, at, full, to);
+        }
+        let (full_at, general_at) = ops::scf_if_else(ir, at, full, self.location);
+        for (fast, at) in [(true, full_at), (false, general_at)] {
+            for_each_point(ir, at, &self.ids, (&lo, &hi), &nominal, threads, self.location, &mut |ir, at, point| {
+                // The point in the apply's box along the plane dimensions (the full path's are).
+                let mut inside = None;
+                let then = if fast {
+                    at
+                } else {
+                    let mut within = self.within(ir, at, point[0], box_lo[1], box_hi[1]);
+                    for (k, &x) in point.iter().enumerate().skip(1) {
+                        let along = self.within(ir, at, x, box_lo[k + 1], box_hi[k + 1]);
+                        within = self.and(ir, at, within, along);
+                    }
+                    inside = Some(within);
+                    let in_domain = self.and(ir, at, computes, within);
+                    let (then, otherwise) = ops::scf_if_else(ir, at, in_domain, self.location);
+                    // Elsewhere the field keeps its previous version's value; a ring-only
+                    // field's first version (step 0 always runs, so there it is outside the box)
+                    // the field's own.
+                    match (previous, previous_slot, own_ring.zip(own_slot)) {
+                        (Some((_, prev_ring)), Some(prev_slot), Some((ring, slot))) => {
+                            let from = self.ring_index(ir, otherwise, prev_slot, point);
+                            let value = load(ir, otherwise, prev_ring, from, field.element.clone(), self.location);
+                            let to = self.ring_index(ir, otherwise, slot, point);
+                            store(ir, otherwise, value, ring, to, self.location);
+                        }
+                        (None, _, Some((ring, slot))) if field.ring_only => {
+                            let mut index = vec![q];
+                            index.extend_from_slice(point);
+                            let value = load(ir, otherwise, written_arg, index, field.element.clone(), self.location);
+                            let to = self.ring_index(ir, otherwise, slot, point);
+                            store(ir, otherwise, value, ring, to, self.location);
+                        }
+                        _ => {}
+                    }
+                    then
+                };
+                // The apply: reads from the versions' rings, the write into this version's ring.
+                let t = self.op(ir, then, "arith.addi", self.t0, step_value);
+                let mut dims: Vec<Option<ValueId>> = vec![Some(t), Some(q)];
+                dims.extend(point.iter().map(|&x| Some(x)));
+                let iters: Vec<AffineExpr> = (0..=plan.rank).map(|k| AffineExpr::Dim(k as u32)).collect();
+                let mut indexer = RingIndexer {
+                    column: self,
+                    inner: ArithIndexer { dims: &dims, params: &self.kernel.params },
+                    rings: &rings,
+                    write: (written_arg, own_ring.zip(own_slot)),
+                    point,
+                };
+                copy_statement(ir, info, statement, &iters, &self.kernel.args, then, &mut indexer)?;
+                // The last version: its column (the plane tile) back to global memory (a
+                // ring-only field's only inside its box, `write_back`).
+                if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
+                    let test = self.in_plane_tile(ir, at, v, test, point);
+                    let test = match inside {
+                        Some(inside) if field.ring_only => self.and(ir, at, test, inside),
+                        _ => test,
+                    };
+                    let then = ops::scf_if(ir, at, test, self.location);
+                    let from = self.ring_index(ir, then, slot, point);
+                    let value = load(ir, then, ring, from, field.element.clone(), self.location);
                     let mut index = vec![q];
                     index.extend_from_slice(point);
-                    let value = load(ir, otherwise, written_arg, index, field.element.clone(), self.location);
-                    let to = self.ring_index(ir, otherwise, slot, point);
-                    store(ir, otherwise, value, ring, to, self.location);
+                    store(ir, then, value, destination, index, self.location);
                 }
-                _ => {}
-            }
-            // The last version: its column (the plane tile) back to global memory (a ring-only
-            // field's only inside its box, `write_back`).
-            if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
-                let mut test = test;
-                for (k, &x) in point.iter().enumerate() {
-                    let d = k + 1;
-                    let tile = self.constant(ir, at, plan.tile[d]);
-                    let end = self.op(ir, at, "arith.addi", self.origin[d], tile);
-                    let inside = self.within(ir, at, x, self.origin[d], end);
-                    test = self.and(ir, at, test, inside);
-                }
-                if field.ring_only {
-                    test = self.and(ir, at, test, inside);
-                }
-                let then = ops::scf_if(ir, at, test, self.location);
-                let from = self.ring_index(ir, then, slot, point);
-                let value = load(ir, then, ring, from, field.element.clone(), self.location);
-                let mut index = vec![q];
-                index.extend_from_slice(point);
-                store(ir, then, value, destination, index, self.location);
-            }
-            Ok(())
-        })?;
+                Ok(())
+            })?;
+        }
         Ok(())
+    }
+
+    /// `test` and point `point` of version `v`'s plane box lies in the plane tile. The box
+    /// reaches past the tile only on the sides where the version has a halo, so only those
+    /// are tested.
+    fn in_plane_tile(&self, ir: &mut Ir, at: InsertPoint, v: usize, test: ValueId, point: &[ValueId]) -> ValueId {
+        let version = &self.schedule.versions[v];
+        let mut test = test;
+        for (k, &x) in point.iter().enumerate() {
+            let d = k + 1;
+            if version.halo_lo[d] > 0 {
+                let from = compare(ir, at, SGE, x, self.origin[d], self.location);
+                test = self.and(ir, at, test, from);
+            }
+            if version.halo_hi[d] > 0 {
+                let tile = self.constant(ir, at, self.plan.tile[d]);
+                let end = self.op(ir, at, "arith.addi", self.origin[d], tile);
+                let to = compare(ir, at, SLT, x, end, self.location);
+                test = self.and(ir, at, test, to);
+            }
+        }
+        test
     }
 }
 
