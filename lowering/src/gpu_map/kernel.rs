@@ -1028,7 +1028,38 @@ impl KernelBuilder<'_, '_> {
             id = binary(self.ir, at, "arith.addi", base, id, Type::Index, &location);
             size = binary(self.ir, at, "arith.muli", size, self.nblocks, Type::Index, &location);
         }
-        let (lo, hi) = self.bounds(l, at)?;
+        let (mut lo, mut hi) = self.bounds(l, at)?;
+        // The windows of this loop's variable, before the loop.
+        for point in guards.iter_mut().flatten() {
+            point.window(self, p, l.dim, at)?;
+        }
+        // A loop of at most as many iterations as it has threads gives each thread one turn or
+        // none: a test, not a loop (below).
+        let threads = if p == 0 { self.threads_along(d) } else { self.input.block[d] };
+        let trips = max_trips(l);
+        let single_turn = self.in_tile && trips.is_some_and(|t| t <= threads);
+        // With one guarded item in the chain, its windows on a loop's variable bound the loop
+        // itself: the threads deal out the window's points (any thread may run any point of a
+        // parallel loop) instead of running turns that only test a point against it — skewed
+        // tiles' windows are often half their bounding box (3-D SOR on global-memory tiles:
+        // half the point loop's turns ran only the test). Not for a single turn: there the
+        // test costs what the clipping does, and a thread's point stays independent of the
+        // window, so it is computed once per tile rather than at every intra-tile step.
+        let mut clipped = false;
+        if let [Some(point)] = guards.as_mut_slice() {
+            if l.step == 1 && !single_turn {
+                for (lower, bound) in point.take_bounds(p) {
+                    if lower {
+                        lo = binary(self.ir, at, "arith.maxsi", lo, bound, Type::Index, &location);
+                    } else {
+                        let one = self.constant(at, 1);
+                        let end = binary(self.ir, at, "arith.addi", bound, one, Type::Index, &location);
+                        hi = binary(self.ir, at, "arith.minsi", hi, end, Type::Index, &location);
+                    }
+                    clipped = true;
+                }
+            }
+        }
         let start = binary(self.ir, at, "arith.addi", lo, id, Type::Index, &location);
         let step = if l.step == 1 {
             size
@@ -1036,19 +1067,15 @@ impl KernelBuilder<'_, '_> {
             let s = self.constant(at, l.step);
             binary(self.ir, at, "arith.muli", size, s, Type::Index, &location)
         };
-        // The windows of this loop's variable, before the loop.
-        for point in guards.iter_mut().flatten() {
-            point.window(self, p, l.dim, at)?;
-        }
-        // A loop of at most as many iterations as it has threads gives each thread one turn or
-        // none: a test, not a loop (its counter, compare and branch twice per point; a tile of
-        // 16 on a block of 16 is such a loop along every axis).
-        // When the loop has exactly that many (one lower and one upper bound a constant apart),
-        // every thread has its turn and not even the test is needed.
-        let threads = if p == 0 { self.threads_along(d) } else { self.input.block[d] };
-        let (iv, inner) = match max_trips(l) {
-            Some(trips) if self.in_tile && trips == threads && l.lower.len() == 1 && l.upper.len() == 1 => (start, at),
-            Some(trips) if self.in_tile && trips <= threads => {
+        // The single turn: a test, not a loop (its counter, compare and branch twice per
+        // point; a tile of 16 on a block of 16 is such a loop along every axis). When the loop
+        // has exactly as many iterations as threads (one lower and one upper bound a constant
+        // apart), every thread has its turn and not even the test is needed.
+        let (iv, inner) = match trips {
+            Some(trips) if self.in_tile && !clipped && trips == threads && l.lower.len() == 1 && l.upper.len() == 1 => {
+                (start, at)
+            }
+            Some(_) if single_turn => {
                 let inside = compare(self.ir, at, SLT, start, hi, &location);
                 (start, self.scf_if(at, inside))
             }
@@ -1147,6 +1174,13 @@ impl PointGuards {
         } else {
             Some((false, Bound { expr: a, divisor: -c }))
         }
+    }
+
+    /// The evaluated bounds of loop `p` (`lower`, value), no longer tested per point.
+    fn take_bounds(&mut self, p: usize) -> Vec<(bool, ValueId)> {
+        let (taken, kept) = std::mem::take(&mut self.bounds).into_iter().partition(|&(loop_, _, _)| loop_ == p);
+        self.bounds = kept;
+        taken.into_iter().map(|(_, lower, v)| (lower, v)).collect()
     }
 
     /// Evaluates the bounds of loop `p` (over dimension `dim`) at `at`, before the loop.
