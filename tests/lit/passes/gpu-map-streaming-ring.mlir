@@ -8,8 +8,10 @@
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=8,16 time-tile=2})' | FileCheck %s --check-prefix=MAP
 // MAP: stencil.gpu_mapping = {block = [32, 8, 1], second_buffers = ["A"]
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=8,16 time-tile=2},canonicalize,cse)' | FileCheck %s --check-prefix=IR
-// B's first version, outside the box: B's own value, read where B is.
+// B's first version, outside the box: B's own value, read where B is (in the columns at the
+// field's edges: the others lie in the box, and run without the test, docs/passes.md).
 // IR:      gpu.func @pj2d_k0(%{{[a-z0-9]+}}: memref<?x?xf64>, %[[B:[a-z0-9]+]]: memref<?x?xf64>,
+// IR:        } else {
 // IR:        } else {
 // IR-NEXT:     memref.load %[[B]]
 // RUN: stencil-run %s --param T=5 --param N=21 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=8,16 time-tile=2})' --target sim --check | FileCheck %s
