@@ -434,3 +434,34 @@ fn streaming_runs_full_columns_without_point_tests() {
         assert_eq!(printed.matches("arith.divf").count(), 4, "{pipeline}:\n{printed}");
     }
 }
+
+/// `overlapped` renames Jacobi's copy-back `A = B` instead of running it (docs/passes.md): with
+/// two steps or more per launch, `A` and `B` share one workgroup buffer of two slots and the
+/// copy's statement is gone from the kernel; with one step the copy runs. Bit-exact and
+/// race-free either way, on odd and even numbers of steps and launches, with boundary tiles
+/// (whose values outside the copy's box are loaded into both slots).
+#[test]
+fn overlapped_renames_the_copy_back_instead_of_running_it() {
+    let (_, text) =
+        examples().into_iter().find(|(name, _)| name == "jacobi-2d-5pt").expect("the jacobi-2d-5pt example");
+    let (dialects, _) = common::registries();
+    for (time_tile, renamed) in [(1, false), (2, true), (3, true)] {
+        let pipeline = format!("builtin.module(gpu-map{{strategy=overlapped tile=8,16 time-tile={time_tile}}})");
+        for t in [4, 5, 7] {
+            let params = [("T", t), ("N", 37), ("M", 29)];
+            let report =
+                check_gpu_pipeline(&text, &pipeline, &params, &SimOptions::default().with_order(Order::Reverse))
+                    .unwrap_or_else(|e| panic!("{pipeline} T={t}: {e}"));
+            assert_eq!(report.race_count, 0, "{pipeline} T={t}: races");
+        }
+        let mut module = common::parse(&text, &dialects).expect("the example parses");
+        common::run_pipeline(&mut module, &pipeline).expect("the pipeline runs");
+        let printed = stencil_ir::printer::print_op(&module.ir, &dialects, module.top, Default::default());
+        let kernel = printed.split("gpu.func @jacobi_2d_5pt_k0").nth(1).expect("the tile kernel");
+        let kernel = kernel.split("gpu.func").next().unwrap_or(kernel);
+        let two_slots = kernel.contains("memref<2x");
+        assert_eq!(two_slots, renamed, "{pipeline}: a two-slot buffer {}", if renamed { "missing" } else { "present" });
+        // The stencil's one division stays either way (the copy has none).
+        assert_eq!(kernel.matches("arith.divf").count(), 1, "{pipeline}");
+    }
+}

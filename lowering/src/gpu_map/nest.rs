@@ -69,6 +69,22 @@ impl ApplyBox {
         difference(&self.upper[d], &self.lower[d])
     }
 
+    /// The field this apply copies, when its body is nothing but that field's value at the
+    /// current point (`B[p]` yielded as is: Jacobi's copy-back `A = B`).
+    pub fn copied_field(&self, ir: &Ir, info: &ScopInfo) -> Option<ValueId> {
+        let apply = info.statements.get(self.statement.0)?.apply;
+        let body = ir.regions(apply).first().and_then(|&r| ir.entry_block(r))?;
+        let ops = ir.block_ops(body);
+        let [access, yield_] = ops[..] else { return None };
+        if ir.op_name(access) != "stencil.access" || ir.op_name(yield_) != "stencil.yield" {
+            return None;
+        }
+        let at_point = ir.attr(access, "map").is_none()
+            && ir.attr(access, "offset").and_then(Attribute::as_dense_array).is_some_and(|o| o.iter().all(|&x| x == 0));
+        let yields_it = ir.operands(yield_) == [ir.result(access, 0)];
+        (at_point && yields_it).then(|| ir.operands(access).first().copied()).flatten()
+    }
+
     /// Whether every point is independent of the others: the written field is read at the
     /// current point only (or not at all). Any other read of it is a dependence carried along
     /// the box (a Gauss-Seidel/SOR sweep): DOACROSS.

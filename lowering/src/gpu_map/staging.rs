@@ -50,12 +50,20 @@ use crate::codegen::statement::Indexer;
 pub(super) struct StagedField {
     buffer: ValueId,
     origin: Vec<ValueId>,
+    /// The buffer's leading index where it holds several versions (`None`: it holds one).
+    slot: Option<ValueId>,
 }
 
 impl StagedField {
     /// A field held in `buffer`, whose element 0 is the field's element `origin`.
     pub(super) fn new(buffer: ValueId, origin: Vec<ValueId>) -> Self {
-        StagedField { buffer, origin }
+        StagedField { buffer, origin, slot: None }
+    }
+
+    /// The field held in slot `slot` of `buffer`, a buffer with one more (leading) dimension
+    /// than the field, whose elements `[slot, 0, …]` are the field's element `origin`.
+    pub(super) fn in_slot(buffer: ValueId, origin: Vec<ValueId>, slot: ValueId) -> Self {
+        StagedField { buffer, origin, slot: Some(slot) }
     }
 }
 
@@ -185,7 +193,7 @@ impl KernelBuilder<'_, '_> {
                 .enumerate()
                 .map(|(b, base)| self.mask_buffer(footprint, b, base))
                 .collect::<Result<_, _>>()?;
-            plans.push(Plan { footprint, global, element, field: StagedField { buffer, origin }, masks });
+            plans.push(Plan { footprint, global, element, field: StagedField::new(buffer, origin), masks });
         }
         // The masks of the block's previous tile may still be read by its store-back (a block
         // that runs one tile has none).
@@ -732,11 +740,10 @@ impl StagedIndexer<'_> {
         location: &Location,
     ) -> Result<Option<(ValueId, Vec<ValueId>)>, String> {
         let Some(field) = self.staged.get(&memref) else { return Ok(None) };
-        let local = index
-            .iter()
-            .zip(&field.origin)
-            .map(|(e, &o)| relative_index(ir, at, &self.inner, e, o, location))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut local = field.slot.into_iter().collect::<Vec<_>>();
+        for (e, &o) in index.iter().zip(&field.origin) {
+            local.push(relative_index(ir, at, &self.inner, e, o, location)?);
+        }
         Ok(Some((field.buffer, local)))
     }
 }
