@@ -952,59 +952,30 @@ fn build_tile_kernel(
             hi.push(binary(ir, at, "arith.minsi", end, size[d], Type::Index, location));
         }
         let source = kernel.args[&f.arg];
+        let deal = (&plan.extent[..], threads);
+        // The points of the load box outside the box `[l, h)` (over the parameters) into `slot`,
+        // in the tiles whose load box leaves it (uniform over the block: most tiles skip it).
+        let load_outside = |ir: &mut Ir, (l, h): (&[AffineExpr], &[AffineExpr]), slot| -> Result<(), String> {
+            let l = values(ir, at, l, &kernel.params, location)?;
+            let h = values(ir, at, h, &kernel.params, location)?;
+            let leaves = outside_box(ir, at, (&lo, &hi), (&l, &h), location);
+            let body = ops::scf_if(ir, at, leaves, location);
+            let skip = Some((&l[..], &h[..]));
+            let copy = (source, buffer, slot);
+            copy_box(ir, body, &ids, (&lo, &hi), deal, skip, &base, copy, Copy::ToShared, &f.element, location)
+        };
         match (&f.write_box, f.ring_only) {
-            (Some((wl, wh)), true) => {
-                // Only the points outside the writer's box, and only in tiles whose box leaves
-                // it (uniform over the block: most tiles skip the load).
-                let wl = values(ir, at, wl, &kernel.params, location)?;
-                let wh = values(ir, at, wh, &kernel.params, location)?;
-                let leaves = outside_box(ir, at, (&lo, &hi), (&wl, &wh), location);
-                let body = ops::scf_if(ir, at, leaves, location);
-                let ring = Some((&wl[..], &wh[..]));
-                let copy = (source, buffer, slot);
-                let deal = (&plan.extent[..], threads);
-                copy_box(ir, body, &ids, (&lo, &hi), deal, ring, &base, copy, Copy::ToShared, &f.element, location)?;
-            }
+            // Only the points outside the writer's box.
+            (Some((wl, wh)), true) => load_outside(ir, (wl, wh), slot)?,
             _ => {
-                let deal = (&plan.extent[..], threads);
-                copy_box(
-                    ir,
-                    at,
-                    &ids,
-                    (&lo, &hi),
-                    deal,
-                    None,
-                    &base,
-                    (source, buffer, slot),
-                    Copy::ToShared,
-                    &f.element,
-                    location,
-                )?;
+                let copy = (source, buffer, slot);
+                copy_box(ir, at, &ids, (&lo, &hi), deal, None, &base, copy, Copy::ToShared, &f.element, location)?;
                 // A renamed copy's target: the values outside the copy's box (never written)
-                // in the other slot too, in the tiles whose box leaves it.
+                // in the other slot too.
                 if let Some(r) = rename.as_ref().filter(|r| r.to == i) {
-                    let copy = &plan.applies[r.copy];
-                    let xl = values(ir, at, &copy.lower, &kernel.params, location)?;
-                    let xh = values(ir, at, &copy.upper, &kernel.params, location)?;
-                    let leaves = outside_box(ir, at, (&lo, &hi), (&xl, &xh), location);
-                    let body = ops::scf_if(ir, at, leaves, location);
                     let other = slot_of(ir, i, 1);
-                    let deal = (&plan.extent[..], threads);
-                    let frame = Some((&xl[..], &xh[..]));
-                    let copy = (source, buffer, other);
-                    copy_box(
-                        ir,
-                        body,
-                        &ids,
-                        (&lo, &hi),
-                        deal,
-                        frame,
-                        &base,
-                        copy,
-                        Copy::ToShared,
-                        &f.element,
-                        location,
-                    )?;
+                    let copy = &plan.applies[r.copy];
+                    load_outside(ir, (&copy.lower, &copy.upper), other)?;
                 }
             }
         }
@@ -1103,19 +1074,8 @@ fn build_tile_kernel(
         let target = plan.destination(kernel, f);
         let at = if f.written_back_at_end_only() { ops::scf_if(ir, at, last_launch, location) } else { at };
         let deal = (&plan.tile[..], threads);
-        copy_box(
-            ir,
-            at,
-            &ids,
-            (&lo, &hi),
-            deal,
-            None,
-            &base,
-            (target, buffer, slot),
-            Copy::ToGlobal,
-            &f.element,
-            location,
-        )?;
+        let copy = (target, buffer, slot);
+        copy_box(ir, at, &ids, (&lo, &hi), deal, None, &base, copy, Copy::ToGlobal, &f.element, location)?;
     }
     Ok(())
 }
