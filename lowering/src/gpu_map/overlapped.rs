@@ -31,6 +31,7 @@
 //! (`FieldPlan::written_back_at_end_only`): every launch computes them before reading them. A
 //! field never written is read in place. Each block writes back only its own tile.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use stencil_dialects::stencil::linear::linearize;
@@ -991,19 +992,27 @@ fn build_tile_kernel(
     let later = binary(ir, step_body, "arith.subi", last, s, Type::Index, location);
     // A renamed copy-back's fields: the copy's target in slot `s mod 2` until the copy, then in
     // the other slot, where its source is written.
-    let two = c(ir, step_body, 2);
-    let parity = binary(ir, step_body, "arith.remui", s, two, Type::Index, location);
-    let other = binary(ir, step_body, "arith.subi", one, parity, Type::Index, location);
-    for (k, apply) in plan.applies.iter().enumerate() {
-        let mut staged = staged.clone();
-        if let (Some(r), Some(pair)) = (&rename, pair_buffer) {
-            if k == r.copy {
-                continue;
-            }
-            let to_slot = if k < r.copy { parity } else { other };
-            staged.insert(kernel.args[&plan.fields[r.to].arg], StagedField::in_slot(pair, base.clone(), to_slot));
-            staged.insert(kernel.args[&plan.fields[r.from].arg], StagedField::in_slot(pair, base.clone(), other));
+    let slots = match (&rename, pair_buffer) {
+        (Some(r), Some(pair)) => {
+            let two = c(ir, step_body, 2);
+            let parity = binary(ir, step_body, "arith.remui", s, two, Type::Index, location);
+            let other = binary(ir, step_body, "arith.subi", one, parity, Type::Index, location);
+            Some((r, pair, parity, other))
         }
+        _ => None,
+    };
+    for (k, apply) in plan.applies.iter().enumerate() {
+        let staged = match slots {
+            Some((r, _, _, _)) if k == r.copy => continue,
+            Some((r, pair, parity, other)) => {
+                let to_slot = if k < r.copy { parity } else { other };
+                let mut staged = staged.clone();
+                staged.insert(kernel.args[&plan.fields[r.to].arg], StagedField::in_slot(pair, base.clone(), to_slot));
+                staged.insert(kernel.args[&plan.fields[r.from].arg], StagedField::in_slot(pair, base.clone(), other));
+                Cow::Owned(staged)
+            }
+            None => Cow::Borrowed(&staged),
+        };
         let box_lo = values(ir, step_body, &apply.lower, &kernel.params, location)?;
         let box_hi = values(ir, step_body, &apply.upper, &kernel.params, location)?;
         let (mut lo, mut hi) = (vec![], vec![]);
@@ -1043,8 +1052,10 @@ fn build_tile_kernel(
     // not loaded, to the box its writer covers); a field the next launch recomputes before
     // reading it only after the last step (`FieldPlan::written_back_at_end_only`).
     // A renamed pair ends in slot `steps mod 2`, both fields.
-    let two = c(ir, at, 2);
-    let final_slot = rename.as_ref().map(|_| binary(ir, at, "arith.remui", steps, two, Type::Index, location));
+    let final_slot = rename.as_ref().map(|_| {
+        let two = c(ir, at, 2);
+        binary(ir, at, "arith.remui", steps, two, Type::Index, location)
+    });
     for (i, (f, &buffer)) in plan.fields.iter().zip(&buffers).enumerate() {
         if !f.written {
             continue;
