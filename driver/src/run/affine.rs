@@ -274,5 +274,5 @@ pub fn run_original(module: &Module, input: &AffineInput, state: &mut ProgramSta
         }
     }
     result?;
-    Ok(RunStats { point_updates, seconds })
+    Ok(RunStats { point_updates, field_stores: point_updates, seconds })
 }

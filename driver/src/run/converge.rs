@@ -245,7 +245,7 @@ pub fn converge(
         (true, Norm::ResidualL2 | Norm::ResidualMax) => Some(options.tolerance * initial),
         (true, _) => None,
     };
-    let mut total = RunStats { point_updates: 0, seconds: 0.0 };
+    let mut total = RunStats::default();
     let mut report = ConvergenceReport {
         norm: options.norm,
         tolerance: threshold.unwrap_or(f64::NAN),
@@ -283,6 +283,7 @@ pub fn converge(
         let stats = run_steps(batch_param)?;
         // Point updates are only reported: past u64::MAX they stay at the maximum.
         total.point_updates = total.point_updates.saturating_add(stats.point_updates);
+        total.field_stores = total.field_stores.saturating_add(stats.field_stores);
         total.seconds += stats.seconds;
         report.steps = steps_after;
         let measured = std::time::Instant::now();
@@ -344,7 +345,7 @@ mod tests {
             sweeps_per_step,
             |steps| {
                 runs.borrow_mut().push(steps);
-                Ok(RunStats { point_updates: 1, seconds: 0.0 })
+                Ok(RunStats { point_updates: 1, field_stores: 1, seconds: 0.0 })
             },
             || {
                 let done: i64 = runs.borrow().iter().sum();

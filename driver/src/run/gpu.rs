@@ -46,8 +46,9 @@ pub struct SimRequest<'c, 'r> {
 }
 
 /// Runs `module` on the GPU simulator (race detection on: a race is an error). Point updates
-/// are the original program's statement instances (`original`): with tiles staged in shared
-/// memory, the global stores the simulator counts are write-backs. With `cost`, the summary
+/// are the original program's statement instances (`original`; for a lowered input, what its
+/// lowering recorded in `stencil.point_updates`): with tiles staged in shared memory, the
+/// global stores the simulator counts are write-backs. With `cost`, the summary
 /// carries the cost report (`--cost`). With `progress`, the blocks are counted first (a dry
 /// run of the host function) and `progress` hears how many are done after each.
 pub fn run_sim(
@@ -248,7 +249,7 @@ pub fn run_gpu(
     let cuda_options = CudaOptions { sync_each_launch: options.sync_each_launch, warmup_runs: options.warmup };
     let point_updates = program_point_updates(original, program_name, state);
     let stats = run_module_cuda(module, entry, state, &ptx, &device, &cuda_options).map_err(cuda_error)?;
-    let run = RunStats { point_updates: point_updates.unwrap_or(stats.run.point_updates), seconds: stats.run.seconds };
+    let run = RunStats { point_updates: point_updates.unwrap_or(stats.run.point_updates), ..stats.run };
     let element_bytes = state.fields.values().next().map_or(8, |f| f.element().size() as u64);
     let index_bitwidth = compiled.first().map_or(64, |m| m.index_bitwidth);
     Ok((run, TargetStats::Gpu(Box::new(GpuSummary { report: stats.gpu, chip, element_bytes, index_bitwidth }))))

@@ -6,7 +6,7 @@
 use stencil_dialects::stencil::{program_arg_names, FieldType, ProgramParams};
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::types::{Dim, MemRefType};
-use stencil_ir::{Attribute, Ir, NamedAttribute, OpId, Type, ValueId};
+use stencil_ir::{Attribute, BlockId, Ir, NamedAttribute, OpId, Type, ValueId};
 
 /// A created function: its op, entry block, and the values standing for the program's
 /// arguments and parameters.
@@ -26,6 +26,44 @@ fn memref_of(field: &FieldType) -> Type {
     let shape =
         field.shape.iter().map(|e| if e.terms.is_empty() { Dim::Static(e.constant) } else { Dim::Dynamic }).collect();
     Type::memref(MemRefType::new(shape, field.element_type()))
+}
+
+/// The program's point updates as a function of its parameters, for `stencil.point_updates`:
+/// one term per apply, the bound maps of its enclosing iterates (outermost first) and then
+/// its box's, each as a lower map followed by an upper map. The count is the sum over the terms
+/// of the product over their pairs of `max(0, upper − lower)` per result (docs/runtime.md) —
+/// what the reference interpreter counts. A kernel that stages its tile in shared memory
+/// stores to the field once per element and tile, not once per update, so a run of the lowered
+/// function cannot count its stores instead. `None` when the body holds an op that is neither
+/// `stencil.iterate` nor `stencil.apply` (the verifier allows no other).
+fn point_update_terms(ir: &Ir, block: BlockId) -> Option<Attribute> {
+    fn walk(ir: &Ir, block: BlockId, enclosing: &mut Vec<Attribute>, terms: &mut Vec<Attribute>) -> Option<()> {
+        for op in ir.block_op_iter(block) {
+            let bounds = |lower: &str, upper: &str| {
+                let map = |name| ir.attr(op, name).filter(|a| a.as_affine_map().is_some()).cloned();
+                Some([map(lower)?, map(upper)?])
+            };
+            match ir.op_name(op) {
+                "stencil.iterate" => {
+                    let pair = bounds("lower_bound", "upper_bound")?;
+                    let body = ir.regions(op).first().and_then(|&r| ir.entry_block(r))?;
+                    enclosing.extend(pair);
+                    walk(ir, body, enclosing, terms)?;
+                    enclosing.truncate(enclosing.len() - 2);
+                }
+                "stencil.apply" => {
+                    let mut term = enclosing.clone();
+                    term.extend(bounds("lower_bounds", "upper_bounds")?);
+                    terms.push(Attribute::Array(term));
+                }
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+    let mut terms = Vec::new();
+    walk(ir, block, &mut Vec::new(), &mut terms)?;
+    Some(Attribute::Array(terms))
 }
 
 /// Creates, right before `program`, the `func.func` of the same name that it lowers to
@@ -67,6 +105,9 @@ pub(crate) fn create_lowered_func(ir: &mut Ir, program: OpId) -> Result<LoweredF
         Attribute::Array(params.mins.iter().map(|&m| Attribute::i64(m)).collect()),
     );
     state.add_attribute("stencil.field_types", Attribute::Array(field_types));
+    if let Some(terms) = point_update_terms(ir, block) {
+        state.add_attribute("stencil.point_updates", terms);
+    }
     if let Some(Attribute::Dictionary(d)) = ir.attr(program, "defaults") {
         let d: Vec<NamedAttribute> = d.clone();
         state.add_attribute("stencil.defaults", Attribute::Dictionary(d));

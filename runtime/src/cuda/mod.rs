@@ -415,7 +415,7 @@ pub fn run_module_cuda(
     }
     let run = run?;
     let gpu = report.into_inner().ok_or_else(|| CudaError::Unsupported("the host function did not run".into()))?;
-    Ok(CudaRunStats { run: RunStats { point_updates: run.point_updates, seconds: gpu.kernel_seconds }, gpu })
+    Ok(CudaRunStats { run: RunStats { seconds: gpu.kernel_seconds, ..run }, gpu })
 }
 
 #[cfg(test)]

@@ -154,7 +154,7 @@ impl CompiledProgram {
             state.fields.insert(name.clone(), data);
         }
         result?;
-        let stats = RunStats { point_updates: run.points, seconds };
+        let stats = RunStats { point_updates: run.points, field_stores: run.points, seconds };
         tracing::debug!(program = %self.interface.name, points = stats.point_updates, seconds, "ran stencil program");
         Ok(stats)
     }

@@ -19,6 +19,9 @@
 // RUN: not stencil-run %s 2>&1 | FileCheck %s --check-prefix=PARSE
 // RUN: not stencil-run %t/nope.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
 // RUN: not stencil-run %S/Inputs/no-defaults.mlir --param N=4 --pass-pipeline='builtin.module(nope)' 2>&1 | FileCheck %s --check-prefix=PIPE
+// A lowered program whose recorded point updates are malformed (one map, no upper bound) is refused with its location.
+// RUN: stencil-opt %S/Inputs/no-defaults.mlir --param N=4 --pass-pipeline='builtin.module(gpu-map{naive})' | sed -e 's/stencil.point_updates = .*\]\]/stencil.point_updates = [[affine_map<()[s0] -> (0)>]]/' > %t.bad-updates.mlir
+// RUN: not stencil-run %t.bad-updates.mlir --param N=4 --target sim 2>&1 | FileCheck %s --check-prefix=UPDATES
 
 // MISSING: error: missing value for parameter 'N': pass it (e.g. --param N=…) or declare a default in the program
 // BELOW: error: {{.*}}N{{.*}}1{{.*}}minimum{{.*}}2
@@ -36,3 +39,4 @@
 this is not a program
 // NOFILE: stencil-run: error: cannot open input file
 // PIPE: error: 'nope' does not refer to a registered pass
+// UPDATES: bad-updates.mlir:{{[0-9]+}}:{{[0-9]+}}: error: lowered program @{{.*}}: 'stencil.point_updates' must be an array of arrays of affine maps

@@ -13,3 +13,12 @@
 // NONE: sim {{.*}} races 0
 // NONE-NOT: warp-instructions per kernel op
 // REF: error: --profile counts the simulator's warp-instructions per kernel op: use it with --target sim, not --target ref
+
+// Per-update figures of a lowered file count the program's point updates, which the lowering
+// records (`stencil.point_updates`, docs/runtime.md): a tile staged in shared memory stores
+// each element to the field once per tile, not once per update. 2 applies × T × (N − 2) ×
+// (M − 2) = 2 × 4 × 22 × 18 = 3168.
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' -o %t.staged.mlir
+// RUN: stencil-run %t.staged.mlir --param N=24 --param M=20 --param T=4 --target sim | FileCheck %s --check-prefix=UPDATES
+// RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=24 --param M=20 --param T=4 | FileCheck %s --check-prefix=UPDATES
+// UPDATES: time {{.*}}, 3168 point updates

@@ -14,7 +14,9 @@
 // schedule the i loop carries the anti dependence A[i+1] -> A[i] of the next time step, so
 // both loops are sequential.
 // ORIG-LABEL: func.func @fig_3_4(%arg0: memref<?xf64>, %arg1: index, %arg2: index)
-// ORIG-SAME:  attributes {stencil.arg_names = ["A"], stencil.field_types = ["[N] x f64"], stencil.param_mins = [1, 4], stencil.param_names = ["T", "N"]}
+// ORIG-SAME:  attributes {stencil.arg_names = ["A"], stencil.field_types = ["[N] x f64"], stencil.param_mins = [1, 4], stencil.param_names = ["T", "N"],
+// The program's point updates, T · (N − 1) (docs/runtime.md): an iterate's bounds, then the box's.
+// ORIG-SAME:  stencil.point_updates = {{\[\[}}affine_map<()[s0, s1] -> (0)>, affine_map<()[s0, s1] -> (s0)>, affine_map<()[s0, s1] -> (0)>, affine_map<()[s0, s1] -> (s1 - 1)>]]}
 // ORIG-NEXT:  affine.for %[[T:.*]] = 0 to %arg1 {
 // ORIG-NEXT:    affine.for %[[I:.*]] = 0 to affine_map<()[s0] -> (s0 - 1)>()[%arg2] {
 // ORIG-NEXT:      %[[C:.*]] = affine.load %arg0[%[[I]]] : memref<?xf64>
