@@ -435,6 +435,52 @@ fn streaming_runs_full_columns_without_point_tests() {
     }
 }
 
+/// `streaming` runs Jacobi's copy-back `A = B` inside the stencil's instance in full columns
+/// when one step runs per launch (docs/passes.md): the stencil writes both fields back from the
+/// value it computed, and the copy's ring-to-ring pass goes. Compared with the same program whose
+/// copy is `A = B · 1.0` (the same values, but no pure copy): bit-exact and race-free both, the
+/// same global stores and barriers, fewer workgroup-memory accesses — and the same ones with two
+/// steps per launch, where the next step reads the copy's version from its ring.
+#[test]
+fn streaming_fuses_the_copy_back_into_the_stencil_in_full_columns() {
+    let (_, text) =
+        examples().into_iter().find(|(name, _)| name == "jacobi-3d-7pt").expect("the jacobi-3d-7pt example");
+    let copy = "%b = stencil.access %B[0, 0, 0] : f64\n      stencil.yield %b : f64";
+    assert!(text.contains(copy), "the example's copy-back changed");
+    let scaled = text.replace(
+        copy,
+        "%b = stencil.access %B[0, 0, 0] : f64\n      %one = arith.constant 1.0 : f64\n      %c = arith.mulf %b, %one : f64\n      stencil.yield %c : f64",
+    );
+    // 14³: of the 3 × 3 columns of 4 × 4 points, the middle one is full.
+    let params = [("T", 3), ("N", 14), ("M", 14), ("L", 14)];
+    for (time_tile, fused) in [(1, true), (2, false)] {
+        for prefetch in [false, true] {
+            let pipeline = format!(
+                "builtin.module(gpu-map{{strategy=streaming tile=4,4,4 time-tile={time_tile} block=4,4 prefetch={prefetch}}})"
+            );
+            let [copied, multiplied] = [&text, &scaled].map(|program| {
+                let report = check_gpu_pipeline(program, &pipeline, &params, &SimOptions::default())
+                    .unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+                assert_eq!(report.race_count, 0, "{pipeline}: races");
+                let sum =
+                    |f: fn(&stencil_runtime::gpu_sim::LaunchStats) -> u64| report.launches.iter().map(f).sum::<u64>();
+                (sum(|l| l.global_stores), report.barriers(), sum(|l| l.workgroup_loads + l.workgroup_stores))
+            });
+            assert_eq!((copied.0, copied.1), (multiplied.0, multiplied.1), "{pipeline}: global stores and barriers");
+            if fused {
+                assert!(
+                    copied.2 < multiplied.2,
+                    "{pipeline}: {} workgroup accesses, {} without the fusion",
+                    copied.2,
+                    multiplied.2
+                );
+            } else {
+                assert_eq!(copied.2, multiplied.2, "{pipeline}: workgroup accesses");
+            }
+        }
+    }
+}
+
 /// `overlapped` renames Jacobi's copy-back `A = B` instead of running it (docs/passes.md): with
 /// two steps or more per launch, `A` and `B` share one workgroup buffer of two slots and the
 /// copy's statement is gone from the kernel; with one step the copy runs. Bit-exact and

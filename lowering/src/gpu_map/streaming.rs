@@ -28,6 +28,12 @@
 //! the whole field after its instance, as in the program. The same operations run on the same
 //! values: results are bit-identical.
 //!
+//! **A copy fused with its source** (`Column::copy_fusions`). With one step per launch, Jacobi's
+//! copy-back `A = B` copies the values the stencil just computed, plane by plane, through two
+//! rings; in a column where both plane boxes are full, the stencil's instance writes `B` and
+//! `A` back from the value it computed and the copy's instance does nothing. The same value
+//! reaches the same element: still bit-identical.
+//!
 //! A field the first apply touching it writes, over one box, is not loaded (`overlapped`'s
 //! classification): where reads stay in that box every value read was computed in the launch;
 //! where they leave it (a *ring-only* field, heat-3d's `B`) the first version takes the field's
@@ -71,6 +77,18 @@ enum Producer {
     Load,
     /// Apply `apply` of step `step` of the launch.
     Instance { step: i64, apply: usize },
+}
+
+/// How an instance shares its full columns with a copy of its result (`Column::copy_fusions`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Fusion {
+    /// The instance runs on its own.
+    Alone,
+    /// In full columns this instance also writes back version `copy`, the copy of its result
+    /// that runs next: from the computed value, without its own ring.
+    Source { copy: usize },
+    /// In full columns this copy is done by version `source`'s instance.
+    Copy { source: usize },
 }
 
 /// One version of a field inside a launch.
@@ -279,6 +297,14 @@ impl TemporalTiles for Streaming {
         let schedule = Schedule::new(plan, plan.time_tile)?;
         Column::new(ir, plan, &schedule, kernel, location)?.build(ir, info)
     }
+}
+
+/// An apply instance of the launch: its version, step and apply.
+#[derive(Clone, Copy, Debug)]
+struct Instance {
+    version: usize,
+    step: i64,
+    apply: usize,
 }
 
 /// The values every part of a column's kernel shares.
@@ -491,13 +517,82 @@ impl<'a> Column<'a> {
         if load_barrier {
             ops::barrier(ir, body, self.location);
         }
+        let fusions = self.copy_fusions(ir, info);
+        let mut pair_fused = None;
         for (v, version) in self.schedule.versions.iter().enumerate() {
             if let Producer::Instance { step, apply } = version.producer {
-                self.instance(ir, info, body, v, step, apply, p)?;
+                let i = Instance { version: v, step, apply };
+                // Whether this stream step runs the pair fused: once for both instances.
+                let fused = match fusions[v] {
+                    Fusion::Alone => None,
+                    Fusion::Source { copy } => {
+                        let copy = self.instance_of(copy).ok_or("a copy fused with an instance is no instance")?;
+                        let delay = self.constant(ir, body, version.delay);
+                        let q = self.op(ir, body, "arith.subi", p, delay);
+                        let fused = self.fused_plane(ir, body, i, copy, q);
+                        pair_fused = Some(fused);
+                        Some(fused)
+                    }
+                    Fusion::Copy { .. } => pair_fused.take(),
+                };
+                self.instance(ir, info, body, i, p, fused.map(|f| (fusions[v], f)))?;
+                // Also after a copy its source ran: a barrier only where the pair runs apart
+                // would save one per plane, but it made ptxas keep 14 more registers (58 → 74
+                // for Jacobi-3D, 32-bit index).
                 ops::barrier(ir, body, self.location);
             }
         }
         Ok(())
+    }
+
+    /// Which instances fuse with the copy after them. A pure copy `A = B` at the point (Jacobi's
+    /// copy-back) whose `B` is the version the instance just before it wrote, at the same
+    /// delay and with the same halos, costs a ring-to-ring pass over the plane after a barrier
+    /// — the values it copies are the ones the instance just computed. When nothing else reads
+    /// that `B` version and nothing reads the copy's version (it is only written back: one
+    /// step per launch), the instance writes both back from the value it computed in full
+    /// columns, where every point of both plane boxes computes; edge columns keep the rings
+    /// and the copy (their points outside the boxes keep earlier versions' values). Only with
+    /// one step per launch: the last step of a longer launch qualifies too, but fused there it
+    /// made ptxas take 122 registers instead of 80 for the two-step Jacobi-3D kernel (96 KiB,
+    /// prefetch, 32-bit index), a third fewer resident blocks.
+    fn copy_fusions(&self, ir: &Ir, info: &ScopInfo) -> Vec<Fusion> {
+        let versions = &self.schedule.versions;
+        let mut fusions = vec![Fusion::Alone; versions.len()];
+        if self.plan.time_tile != 1 {
+            return fusions;
+        }
+        let read_by_other = |x: usize, except: usize| {
+            versions
+                .iter()
+                .enumerate()
+                .any(|(k, u)| k != except && (u.previous == Some(x) || u.reads.values().any(|&r| r == Some(x))))
+        };
+        for copy in 1..versions.len() {
+            let source = copy - 1;
+            let (Producer::Instance { apply, .. }, Producer::Instance { .. }) =
+                (versions[copy].producer, versions[source].producer)
+            else {
+                continue;
+            };
+            let Some(copied) = self.plan.applies[apply].copied_field(ir, info) else { continue };
+            let Some(g) = self.plan.fields.iter().position(|f| f.arg == copied) else { continue };
+            let (c, s) = (&versions[copy], &versions[source]);
+            let fits = s.field == g
+                && c.reads.get(&g) == Some(&Some(source))
+                && c.delay == s.delay
+                && c.halo_lo == s.halo_lo
+                && c.halo_hi == s.halo_hi
+                && self.plan.fields[g].element == self.plan.fields[c.field].element
+                && fusions[source] == Fusion::Alone
+                && !read_by_other(source, copy)
+                && !read_by_other(copy, copy);
+            if fits {
+                fusions[source] = Fusion::Source { copy };
+                fusions[copy] = Fusion::Copy { source };
+            }
+        }
+        fusions
     }
 
     /// Loads plane `p` of a loaded version's field into its ring (clipped to the field).
@@ -610,50 +705,153 @@ impl<'a> Column<'a> {
         (lo, hi)
     }
 
-    /// Instance `v` (apply `apply` of step `step`) on plane `p − Δ`.
-    #[allow(clippy::too_many_arguments)]
+    /// Plane `q` of version `v` at the column: the plane of the version's range (halos
+    /// included, clipped to the field) that its instance runs on.
+    fn plane_valid(&self, ir: &mut Ir, at: InsertPoint, v: usize, q: ValueId) -> ValueId {
+        let size0 = self.sizes[self.schedule.versions[v].field][0];
+        let (lo0, hi0) = self.range(ir, at, v, 0, size0);
+        self.within(ir, at, q, lo0, hi0)
+    }
+
+    /// Whether instance `i` computes on plane `q`: its step runs in this launch and the plane
+    /// lies in its apply's box (uniform over the block).
+    fn computes(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId) -> ValueId {
+        let step = self.constant(ir, at, i.step);
+        let active = compare(ir, at, SLT, step, self.steps, self.location);
+        let (box_lo, box_hi) = &self.boxes[i.apply];
+        let in_box = self.within(ir, at, q, box_lo[0], box_hi[0]);
+        self.and(ir, at, active, in_box)
+    }
+
+    /// Whether instance `i`'s plane box at this column lies in its apply's box along the plane
+    /// dimensions (all columns but those at the field's edges). The same at every plane: the
+    /// tests are all invariant, so the stream loop computes none of them.
+    fn full_column(&self, ir: &mut Ir, at: InsertPoint, i: Instance, full: &mut Option<ValueId>) {
+        let size = &self.sizes[self.schedule.versions[i.version].field];
+        let (lo, hi) = self.plane_box(ir, at, i.version, size, false);
+        let (box_lo, box_hi) = &self.boxes[i.apply];
+        for (k, (&l, &h)) in lo.iter().zip(&hi).enumerate() {
+            for inside in [
+                compare(ir, at, SGE, l, box_lo[k + 1], self.location),
+                compare(ir, at, SLE, h, box_hi[k + 1], self.location),
+            ] {
+                *full = Some(match *full {
+                    Some(f) => self.and(ir, at, f, inside),
+                    None => inside,
+                });
+            }
+        }
+    }
+
+    /// Whether instance `i`'s plane `q` is full at this column: it computes there and its plane
+    /// box lies in its apply's box, so every point computes. With `column_first` the column's
+    /// tests are joined first, one invariant the stream loop does not compute — what the
+    /// fused pairs' kernels (one step per launch) do: Jacobi-3D at 128³, 1.21 → 1.17
+    /// warp-instructions per update, 60 registers either way. Not for the others: with that
+    /// order ptxas took 122 registers instead of 80 for the two-step Jacobi-3D kernel (96 KiB,
+    /// prefetch).
+    fn full_plane(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId, column_first: bool) -> ValueId {
+        let computes = self.computes(ir, at, i, q);
+        if column_first {
+            let mut column = None;
+            self.full_column(ir, at, i, &mut column);
+            return column.map_or(computes, |c| self.and(ir, at, computes, c));
+        }
+        let mut full = Some(computes);
+        self.full_column(ir, at, i, &mut full);
+        full.unwrap_or(computes)
+    }
+
+    /// Whether an instance and the copy fused with it (`Fusion`) run fused on plane `q`: both
+    /// planes are valid and full and their plane boxes are the same (the halos are; the
+    /// clipping to their fields may differ). The same value in both instances. The column's
+    /// part (the boxes) is one chain of invariant tests, the plane's part a few comparisons.
+    fn fused_plane(&self, ir: &mut Ir, at: InsertPoint, source: Instance, copy: Instance, q: ValueId) -> ValueId {
+        let mut column = None;
+        self.full_column(ir, at, source, &mut column);
+        self.full_column(ir, at, copy, &mut column);
+        let boxes = [source.version, copy.version]
+            .map(|v| self.plane_box(ir, at, v, &self.sizes[self.schedule.versions[v].field], false));
+        let [(lo_s, hi_s), (lo_c, hi_c)] = &boxes;
+        for (a, b) in lo_s.iter().zip(lo_c).chain(hi_s.iter().zip(hi_c)) {
+            let same = compare(ir, at, super::arith::EQ, *a, *b, self.location);
+            column = Some(match column {
+                Some(c) => self.and(ir, at, c, same),
+                None => same,
+            });
+        }
+        let mut plane = self.plane_valid(ir, at, source.version, q);
+        let valid = self.plane_valid(ir, at, copy.version, q);
+        plane = self.and(ir, at, plane, valid);
+        for i in [source, copy] {
+            let computes = self.computes(ir, at, i, q);
+            plane = self.and(ir, at, plane, computes);
+        }
+        match column {
+            Some(c) => self.and(ir, at, plane, c),
+            None => plane,
+        }
+    }
+
+    /// Whether instance `i`'s version goes back to global memory at plane `q` (`None`: it is
+    /// not its field's last version): the chunk's planes, after the last step for a field the
+    /// next launch recomputes first, inside the apply's box for a ring-only field.
+    fn write_back_test(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId) -> Option<ValueId> {
+        let version = &self.schedule.versions[i.version];
+        if !version.last {
+            return None;
+        }
+        let field = &self.plan.fields[version.field];
+        let chunk_end = self.constant(ir, at, self.plan.tile[0]);
+        let chunk_end = self.op(ir, at, "arith.addi", self.origin[0], chunk_end);
+        let mut test = self.within(ir, at, q, self.origin[0], chunk_end);
+        // A field the next launch recomputes before reading it: after the last step only.
+        if field.written_back_at_end_only() {
+            test = self.and(ir, at, test, self.last_launch);
+        }
+        // A ring-only field: only its box goes back (outside, its values are the field's own,
+        // which other blocks read there). Its writers all cover this apply's box.
+        if field.ring_only {
+            let (box_lo, box_hi) = &self.boxes[i.apply];
+            let in_box = self.within(ir, at, q, box_lo[0], box_hi[0]);
+            test = self.and(ir, at, test, in_box);
+        }
+        Some(test)
+    }
+
+    /// The instance of version `v`, if it is one.
+    fn instance_of(&self, v: usize) -> Option<Instance> {
+        match self.schedule.versions[v].producer {
+            Producer::Instance { step, apply } => Some(Instance { version: v, step, apply }),
+            Producer::Load => None,
+        }
+    }
+
+    /// Instance `i` on plane `p − Δ`; with `pair`, fused with the copy after it (or into the
+    /// instance before it) where the pair's test (`Column::fused_plane`) holds.
     fn instance(
         &self,
         ir: &mut Ir,
         info: &ScopInfo,
         at: InsertPoint,
-        v: usize,
-        step: i64,
-        apply: usize,
+        i: Instance,
         p: ValueId,
+        pair: Option<(Fusion, ValueId)>,
     ) -> Result<(), String> {
+        let Instance { version: v, step, apply } = i;
         let plan = self.plan;
         let version = &self.schedule.versions[v];
         let field = &plan.fields[version.field];
         let size = &self.sizes[version.field];
         let delay = self.constant(ir, at, version.delay);
         let q = self.op(ir, at, "arith.subi", p, delay);
-        let (lo0, hi0) = self.range(ir, at, v, 0, size[0]);
-        let valid = self.within(ir, at, q, lo0, hi0);
+        let valid = self.plane_valid(ir, at, v, q);
         let at = ops::scf_if(ir, at, valid, self.location);
         // Uniform parts of the tests: the step runs in this launch, the plane is in the box.
         let step_value = self.constant(ir, at, step);
-        let active = compare(ir, at, SLT, step_value, self.steps, self.location);
         let (box_lo, box_hi) = &self.boxes[apply];
-        let in_box = self.within(ir, at, q, box_lo[0], box_hi[0]);
-        let computes = self.and(ir, at, active, in_box);
-        let write_back = if version.last {
-            let chunk_end = self.constant(ir, at, plan.tile[0]);
-            let chunk_end = self.op(ir, at, "arith.addi", self.origin[0], chunk_end);
-            let mut test = self.within(ir, at, q, self.origin[0], chunk_end);
-            // A field the next launch recomputes before reading it: after the last step only.
-            if field.written_back_at_end_only() {
-                test = self.and(ir, at, test, self.last_launch);
-            }
-            // A ring-only field: only its box goes back (outside, its values are the field's own,
-            // which other blocks read there). Its writers all cover this apply's box.
-            if field.ring_only {
-                test = self.and(ir, at, test, in_box);
-            }
-            Some(test)
-        } else {
-            None
-        };
+        let computes = self.computes(ir, at, i, q);
+        let write_back = self.write_back_test(ir, at, i, q);
         // Ring slots: this version's, the previous version's, and every read's.
         let own_ring = self.rings[v];
         let own_slot = own_ring.map(|_| self.slot(ir, at, v, q));
@@ -681,14 +879,27 @@ impl<'a> Column<'a> {
         // A column whose plane box lies in the apply's box (all but those at the field's edges)
         // in a step that computes: every point computes, so the per-point tests and the copy
         // of the previous version elsewhere go (uniform over the block); the others take the
-        // general path.
-        let mut full = computes;
-        for (k, (&l, &h)) in lo.iter().zip(&hi).enumerate() {
-            let from = compare(ir, at, SGE, l, box_lo[k + 1], self.location);
-            let to = compare(ir, at, SLE, h, box_hi[k + 1], self.location);
-            full = self.and(ir, at, full, from);
-            full = self.and(ir, at, full, to);
-        }
+        // general path. Fused with a copy, a column full for both runs both in the source's
+        // instance (the copy's instance does nothing there); the others run them apart.
+        let copy = match pair {
+            Some((Fusion::Source { copy }, _)) => {
+                Some(self.instance_of(copy).ok_or("a copy fused with an instance is no instance")?)
+            }
+            _ => None,
+        };
+        // The copy's write-back, done by its source in fused columns.
+        let copy_write_back = match copy {
+            Some(c) => self.write_back_test(ir, at, c, q).map(|test| (c, test)),
+            None => None,
+        };
+        // The copy does nothing where its source runs it; the source's full path runs it where
+        // `fused` holds (one loop for both: a third copy of the loop costs registers).
+        let at = match pair {
+            Some((Fusion::Copy { .. }, fused)) => ops::scf_if_else(ir, at, fused, self.location).1,
+            _ => at,
+        };
+        let fused = pair.map(|(_, fused)| fused).filter(|_| copy.is_some());
+        let full = self.full_plane(ir, at, i, q, pair.is_some());
         let (full_at, general_at) = ops::scf_if_else(ir, at, full, self.location);
         for (fast, at) in [(true, full_at), (false, general_at)] {
             for_each_point(ir, at, &self.ids, (&lo, &hi), &nominal, threads, self.location, &mut |ir, at, point| {
@@ -735,10 +946,33 @@ impl<'a> Column<'a> {
                     column: self,
                     inner: ArithIndexer { dims: &dims, params: &self.kernel.params },
                     rings: &rings,
-                    write: (written_arg, own_ring.zip(own_slot)),
+                    // Fused with a copy, the full path stores the value itself (below).
+                    write: (written_arg, if fast && fused.is_some() { None } else { own_ring.zip(own_slot) }),
                     point,
+                    stored: None,
                 };
                 copy_statement(ir, info, statement, &iters, &self.kernel.args, then, &mut indexer)?;
+                if let (true, Some(fused)) = (fast, fused) {
+                    // Into the ring where the copy runs apart (it reads it there); this version
+                    // back to global memory from the computed value, and the copy where fused.
+                    let value = indexer.stored.ok_or("an instance fused with a copy stores nothing")?;
+                    if let (Some(ring), Some(slot)) = (own_ring, own_slot) {
+                        let apart = ops::scf_if_else(ir, at, fused, self.location).1;
+                        let to = self.ring_index(ir, apart, slot, point);
+                        store(ir, apart, value, ring, to, self.location);
+                    }
+                    let own = write_back.map(|test| (i, test));
+                    let copied = copy_write_back.map(|(c, test)| (c, self.and(ir, at, fused, test)));
+                    for (w, test) in own.into_iter().chain(copied) {
+                        let test = self.in_plane_tile(ir, at, w.version, test, point);
+                        let then = ops::scf_if(ir, at, test, self.location);
+                        let mut index = vec![q];
+                        index.extend_from_slice(point);
+                        let target = &plan.fields[self.schedule.versions[w.version].field];
+                        store(ir, then, value, plan.destination(self.kernel, target), index, self.location);
+                    }
+                    return Ok(());
+                }
                 // The last version: its column (the plane tile) back to global memory (a
                 // ring-only field's only inside its box, `write_back`).
                 if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
@@ -914,6 +1148,8 @@ struct RingIndexer<'a, 'c> {
     write: (ValueId, Option<(ValueId, ValueId)>),
     /// The point's plane coordinates.
     point: &'a [ValueId],
+    /// The value the statement stored.
+    stored: Option<ValueId>,
 }
 
 impl RingIndexer<'_, '_> {
@@ -974,6 +1210,7 @@ impl Indexer for RingIndexer<'_, '_> {
         if memref != written {
             return Err("an apply stores to a field it does not write".into());
         }
+        self.stored = Some(value);
         let Some((ring, slot)) = ring else { return Ok(()) };
         let (offset, local) = self.local(ir, at, index, location)?;
         if offset != 0 {
