@@ -1,5 +1,5 @@
 //! Random uniform stencil programs — 1 to 3 dimensions, 1 to 3 applies in a time loop,
-//! random offsets, in place or on two fields, random parameters and tile sizes — scheduled
+//! random offsets or pure copies at the point, in place or on two fields, random parameters and tile sizes — scheduled
 //! (`poly-schedule`), tiled (`poly-tile`) and lowered (`poly-codegen`): the affine code on
 //! the reference interpreter updates exactly as many points as the program (each statement
 //! instance once) and leaves bit-identical fields. The same programs mapped to the GPU
@@ -22,6 +22,9 @@ struct Apply {
     reads: Vec<(usize, Vec<i64>)>,
     /// How much the box `[reach, N − reach)` shrinks at each end, per dimension.
     shrink: Vec<(i64, i64)>,
+    /// The body is the one read's value as is (a copy such as Jacobi's `A = B`, which
+    /// `overlapped` renames and `streaming` fuses with its source).
+    copy: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -38,8 +41,13 @@ fn apply(dims: usize, reach: i64) -> impl Strategy<Value = Apply> {
         0usize..2,
         proptest::collection::vec((0usize..2, proptest::collection::vec(-reach..=reach, dims)), 1..=3),
         proptest::collection::vec((0i64..=1, 0i64..=1), dims),
+        proptest::bool::weighted(0.3),
     )
-        .prop_map(|(write, reads, shrink)| Apply { write, reads, shrink })
+        .prop_map(move |(write, reads, shrink, copy)| {
+            // A copy reads the other field (of two) at the point.
+            let reads = if copy { vec![(1 - write, vec![0; dims])] } else { reads };
+            Apply { write, reads, shrink, copy }
+        })
 }
 
 /// Programs of 1 to 3 applies over 1 to 3 dimensions whose reads reach 1 element each way.
@@ -91,6 +99,10 @@ impl Program {
             for (r, (field, offsets)) in a.reads.iter().enumerate() {
                 let o: Vec<String> = offsets.iter().map(i64::to_string).collect();
                 let _ = writeln!(out, "  %r{r} = stencil.access %{}[{}] : f64", self.field(*field), o.join(", "));
+            }
+            if a.copy {
+                let _ = writeln!(out, "  stencil.yield %r0 : f64\n}}");
+                continue;
             }
             // A weighted sum, so that reading an element too early or too late changes bits.
             let _ = writeln!(out, "  %w = arith.constant 0.3 : f64\n  %acc0 = arith.mulf %r0, %w : f64");
@@ -197,6 +209,16 @@ fn check_tiled_on_the_simulator(
     let options = stencil_runtime::gpu_sim::SimOptions::default();
     match check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options) {
         Ok(report) => prop_assert_eq!(report.race_count, 0),
+        // Staging's documented refusal: the tiled band does not cover every loop (the schedule
+        // found no full permutable band), so a tile's footprint is unbounded. The same tiling
+        // unstaged must then map and run.
+        Err(e) if e.contains("one tile touches are unbounded") && map_options.contains("staging=true") => {
+            let unstaged = pipeline.replace("staging=true", "staging=false");
+            match check_gpu_pipeline(&text, &unstaged, &[("T", t), ("N", n)], &options) {
+                Ok(report) => prop_assert_eq!(report.race_count, 0),
+                Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
+            }
+        }
         Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
     }
     Ok(())
