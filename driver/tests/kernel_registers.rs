@@ -63,8 +63,10 @@ fn disabling_loop_strength_reduction_takes_registers_off_the_streaming_kernel() 
     flag_takes_registers_off_the_streaming_kernel(&ptxas, "--disable-lsr");
 }
 
-/// Measured with ptxas 12.9: 64 registers with 64-bit shared pointers, 62 with 32-bit ones (105
-/// and 62 before the fitted grids), whose addresses are single 32-bit registers in the PTX.
+/// The shared-memory addresses are single 32-bit registers in the PTX. What that does to the
+/// registers ptxas allocates depends on the kernel, so it is not asserted: measured with ptxas
+/// 12.9 on this one, 105 → 62 before the fitted grids, 64 → 62 after them, 64 → 64 since the
+/// copy-back is fused with the stencil (2026-11-29).
 #[test]
 fn short_pointers_address_shared_memory_with_32_bit_registers() {
     let shared_addresses = |ptx: &str| -> Vec<String> {
@@ -77,8 +79,6 @@ fn short_pointers_address_shared_memory_with_32_bit_registers() {
     let short = shared_addresses(&ptx_of("jacobi-3d-27pt", STREAMING, &["--short-pointers"]));
     assert!(!long.is_empty() && long.iter().all(|a| a.starts_with("%rd")), "64-bit addresses expected: {long:?}");
     assert!(!short.is_empty() && short.iter().all(|a| a.starts_with("%r") && !a.starts_with("%rd")), "{short:?}");
-    let Some(ptxas) = Ptxas::find_for_checks() else { return };
-    flag_takes_registers_off_the_streaming_kernel(&ptxas, "--short-pointers");
 }
 
 /// The `registers from ptxas` line of `stencil-run --target sim --cost` on a small naive
