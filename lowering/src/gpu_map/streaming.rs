@@ -839,6 +839,11 @@ impl<'a> Column<'a> {
         pair: Option<(Fusion, ValueId)>,
     ) -> Result<(), String> {
         let Instance { version: v, step, apply } = i;
+        // A copy does nothing where its source runs it (the pair's test implies this plane's).
+        let at = match pair {
+            Some((Fusion::Copy { .. }, fused)) => ops::scf_if_else(ir, at, fused, self.location).1,
+            _ => at,
+        };
         let plan = self.plan;
         let version = &self.schedule.versions[v];
         let field = &plan.fields[version.field];
@@ -892,12 +897,8 @@ impl<'a> Column<'a> {
             Some(c) => self.write_back_test(ir, at, c, q).map(|test| (c, test)),
             None => None,
         };
-        // The copy does nothing where its source runs it; the source's full path runs it where
-        // `fused` holds (one loop for both: a third copy of the loop costs registers).
-        let at = match pair {
-            Some((Fusion::Copy { .. }, fused)) => ops::scf_if_else(ir, at, fused, self.location).1,
-            _ => at,
-        };
+        // The source's full path runs the copy where `fused` holds (one loop for both: a third
+        // copy of the loop costs registers).
         let fused = pair.map(|(_, fused)| fused).filter(|_| copy.is_some());
         let full = self.full_plane(ir, at, i, q, pair.is_some());
         let (full_at, general_at) = ops::scf_if_else(ir, at, full, self.location);
