@@ -17,7 +17,8 @@ use crate::system::System;
 impl Polyhedron {
     /// All integer points (dimensions only, in lexicographic order) for the parameter values
     /// `params`. Fails with [`PolyError::Unbounded`] on an unbounded set and with
-    /// [`PolyError::LimitExceeded`] beyond [`Limits::max_enumerated_points`].
+    /// [`PolyError::LimitExceeded`] beyond [`Limits::max_enumerated_points`] points or
+    /// [`Limits::max_enumeration_candidates`] values tried.
     pub fn enumerate(&self, params: &[i64], limits: &Limits) -> Result<Vec<Vec<i64>>> {
         let p = self.fix_params(params)?;
         let n = p.space().n_dims();
@@ -39,7 +40,8 @@ impl Polyhedron {
         }
         let mut out = Vec::new();
         let mut prefix = Vec::with_capacity(n);
-        scan(&p, &proj, &mut prefix, &mut out, limits)?;
+        let mut tried = 0;
+        scan(&p, &proj, &mut prefix, &mut out, &mut tried, limits)?;
         Ok(out)
     }
 }
@@ -56,11 +58,14 @@ fn eval_prefix(f: &AffineForm, prefix: &[i64]) -> Result<i128> {
     Ok(acc)
 }
 
+/// Scans level `prefix.len()` for the fixed outer values `prefix`; `tried` counts the values
+/// tried at every level (the projections' ranges, not the points, bound the work).
 fn scan(
     p: &Polyhedron,
     proj: &[System],
     prefix: &mut Vec<i64>,
     out: &mut Vec<Vec<i64>>,
+    tried: &mut usize,
     limits: &Limits,
 ) -> Result<()> {
     let k = prefix.len();
@@ -122,8 +127,16 @@ fn scan(
     };
     let mut v = lo;
     while v <= hi {
+        *tried += 1;
+        if *tried > limits.max_enumeration_candidates {
+            return Err(PolyError::LimitExceeded {
+                limit: "max_enumeration_candidates",
+                value: limits.max_enumeration_candidates,
+                context: "enumeration",
+            });
+        }
         prefix.push(to_i64(v, "enumeration")?);
-        scan(p, proj, prefix, out, limits)?;
+        scan(p, proj, prefix, out, tried, limits)?;
         prefix.pop();
         v += 1;
     }

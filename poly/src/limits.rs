@@ -24,6 +24,11 @@ pub struct Limits {
     pub max_redundancy_checks: usize,
     /// Points [`crate::Polyhedron::enumerate`] may produce (exceeding it is an error).
     pub max_enumerated_points: usize,
+    /// Candidate values [`crate::Polyhedron::enumerate`] may try, summed over its levels
+    /// (exceeding it is an error). Its bounds come from rational projections, which can span
+    /// far more values than the set has points — a thin set in a huge box has none to produce
+    /// and 2^40 values to try.
+    pub max_enumeration_candidates: usize,
     /// Convex pieces a set difference may produce (exceeding it is an error).
     pub max_difference_pieces: usize,
     /// Columns the exact convex hull of a union (Balas' lifting, `codegen`) may project out
@@ -48,6 +53,7 @@ impl Default for Limits {
             max_constraints: 4_096,
             max_redundancy_checks: 512,
             max_enumerated_points: 1_000_000,
+            max_enumeration_candidates: 16_000_000,
             max_difference_pieces: 256,
             max_hull_lifted_columns: 24,
             max_kill_tests: 20_000,

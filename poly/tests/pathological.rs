@@ -121,6 +121,11 @@ fn limits_are_enforced_with_named_errors() {
     let q = Polyhedron::parse(Space::set(["x"]), "0 <= x <= 100").unwrap();
     let few = Limits { max_enumerated_points: 10, ..Limits::default() };
     assert!(matches!(q.enumerate(&[], &few), Err(PolyError::LimitExceeded { limit: "max_enumerated_points", .. })));
+    let short = Limits { max_enumeration_candidates: 50, ..Limits::default() };
+    assert!(matches!(
+        q.enumerate(&[], &short),
+        Err(PolyError::LimitExceeded { limit: "max_enumeration_candidates", .. })
+    ));
     // Branch-and-bound that needs branching: max y s.t. −x + y ≤ 1, 3x + 2y ≤ 12, 2x + 3y ≤ 12.
     let r =
         Polyhedron::parse(Space::set(["x", "y"]), "-x + y <= 1, 3x + 2y <= 12, 2x + 3y <= 12, x >= 0, y >= 0").unwrap();
@@ -192,6 +197,35 @@ fn extreme() -> impl Strategy<Value = i64> {
     prop_oneof![Just(i64::MIN), Just(i64::MAX), Just(i64::MIN + 1), Just(1i64 << 40), Just(-(1i64 << 40)), -3i64..=3]
 }
 
+/// A set found by `extreme_inputs_never_panic` (2026-11-29) whose enumeration tried its
+/// projections' values without end: none of them led to a point, so the limit on points never
+/// counted. The values tried are limited too now.
+#[test]
+fn enumerating_a_thin_set_in_a_huge_box_ends() {
+    const MIN: i64 = i64::MIN;
+    const MAX: i64 = i64::MAX;
+    const BIG: i64 = 1 << 40;
+    let rows = [
+        ([MIN, BIG, -BIG], BIG, false),
+        ([MIN + 1, BIG, -BIG], 0, true),
+        ([MIN, MAX.wrapping_neg(), MIN], MIN, true),
+        ([-BIG, BIG, BIG], BIG, false),
+    ];
+    let mut p = Polyhedron::universe(Space::new(["x", "y"], ["N"]));
+    for (c, k, eq) in rows {
+        let f = AffineForm::new(c.to_vec(), k);
+        let r = if eq { p.add_equality(&f) } else { p.add_inequality(&f) };
+        assert!(matches!(r, Ok(()) | Err(PolyError::Overflow { .. })), "{r:?}");
+    }
+    let l = Limits { max_enumerated_points: 1_000, max_enumeration_candidates: 100_000, ..Limits::default() };
+    let start = std::time::Instant::now();
+    match p.enumerate(&[3], &l) {
+        Ok(_) | Err(PolyError::LimitExceeded { .. } | PolyError::Overflow { .. } | PolyError::Unbounded { .. }) => {}
+        Err(e) => panic!("unexpected error {e}"),
+    }
+    assert!(start.elapsed().as_secs() < 20, "enumeration took {:?}", start.elapsed());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
@@ -212,7 +246,13 @@ proptest! {
         for (c, k) in &other {
             let _ = q.add_inequality(&AffineForm::new(c.clone(), *k));
         }
-        let l = Limits { max_branch_nodes: 200, max_simplex_pivots: 2_000, max_enumerated_points: 1_000, ..Limits::default() };
+        let l = Limits {
+            max_branch_nodes: 200,
+            max_simplex_pivots: 2_000,
+            max_enumerated_points: 1_000,
+            max_enumeration_candidates: 100_000,
+            ..Limits::default()
+        };
         let clean = |r: std::result::Result<(), PolyError>| match r {
             Ok(()) | Err(PolyError::Overflow { .. } | PolyError::LimitExceeded { .. } | PolyError::Unbounded { .. }) => true,
             Err(e) => panic!("unexpected error {e}"),
