@@ -783,7 +783,11 @@ impl<'a> Column<'a> {
         let mut plane = self.plane_valid(ir, at, source.version, q);
         let valid = self.plane_valid(ir, at, copy.version, q);
         plane = self.and(ir, at, plane, valid);
-        for i in [source, copy] {
+        // The copy's `computes` is the source's when their steps and stream bounds agree (as in
+        // Jacobi): one test, not the same twice.
+        let (a, b) = (&self.plan.applies[source.apply], &self.plan.applies[copy.apply]);
+        let same = source.step == copy.step && a.lower.first() == b.lower.first() && a.upper.first() == b.upper.first();
+        for i in if same { vec![source] } else { vec![source, copy] } {
             let computes = self.computes(ir, at, i, q);
             plane = self.and(ir, at, plane, computes);
         }

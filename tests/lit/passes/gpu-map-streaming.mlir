@@ -24,6 +24,28 @@
 // simulator: bit-identical to the program and race-free.
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=2 block=64 prefetch=true},canonicalize,cse)' | FileCheck %s --check-prefix=PREFETCH
 // RUN: stencil-run %s --param T=5 --param N=150 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=2 block=64 prefetch=true})' --target sim --check | FileCheck %s --check-prefix=PREFETCH-SIM
+// One step per launch: S1 is a pure copy of what S0 just computed (A = B at the point), which
+// nothing reads in the launch. In a column where both rows are full (one test per
+// stream step), S0 writes B and A's second buffer (%arg4) back from its value, and stores it into
+// B's ring only where the two run apart; S1 does nothing there. Edge columns run S0 and S1 apart.
+// Run on the simulator at N = 300 (three column tiles of 128: the middle one full): bit-identical
+// and race-free.
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=1 block=128},canonicalize,cse)' | FileCheck %s --check-prefix=FUSED
+// RUN: stencil-run %s --param T=5 --param N=300 --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=64,128 time-tile=1 block=128})' --target sim --check | FileCheck %s --check-prefix=FUSED-SIM
+// FUSED:      gpu.func @jacobi_k0(
+// FUSED:        %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : f64
+// FUSED-NEXT:   %[[V:.*]] = arith.addf %[[S]], %{{.*}} : f64
+// FUSED-NEXT:   scf.if %[[FUSED:.*]] {
+// FUSED-NEXT:   } else {
+// FUSED-NEXT:     memref.store %[[V]], %{{.*}} : memref<1x128xf64, #gpu.address_space<workgroup>>
+// FUSED-NEXT:   }
+// FUSED:        memref.store %[[V]], %arg1[
+// FUSED:        memref.store %[[V]], %arg4[
+// FUSED:        gpu.barrier
+// FUSED-NEXT:   scf.if %[[FUSED]] {
+// FUSED-NEXT:   } else {
+// FUSED-SIM: sim {{.*}} races 0
+// FUSED-SIM: check {{.*}}: passed
 // Registers are bounded: at most 64 prefetched elements per thread.
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=streaming tile=4,1024 block=8 prefetch=true})' 2>&1 | FileCheck %s --check-prefix=PREFETCH-MANY
 // PREFETCH-MANY: error: 'stencil.program' op gpu-map{strategy=streaming} failed: prefetching would keep 128 elements of a plane per thread (more than 64): use a larger block or a smaller plane tile, or prefetch=false
