@@ -59,6 +59,23 @@ pub(crate) fn binary(
     ir.result(op, 0)
 }
 
+/// `acc = acc op value` at `at` (`value` alone when `acc` is empty): folds a list of terms
+/// into one (`arith.andi` of tests, `arith.maxsi` of bounds, …).
+pub(crate) fn accumulate(
+    ir: &mut Ir,
+    at: InsertPoint,
+    acc: &mut Option<ValueId>,
+    op: &str,
+    value: ValueId,
+    location: &Location,
+) {
+    let ty = ir.value_type(value).clone();
+    *acc = Some(match *acc {
+        Some(a) => binary(ir, at, op, a, value, ty, location),
+        None => value,
+    });
+}
+
 /// `arith.cmpi predicate, %a, %b : index` (MLIR's predicate numbering: eq 0, sge 5, …).
 pub(crate) fn compare(
     ir: &mut Ir,

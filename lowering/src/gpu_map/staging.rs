@@ -41,7 +41,9 @@ use stencil_poly::codegen::{
 };
 use stencil_poly::{Limits, StatementId};
 
-use super::arith::{binary, compare, index_constant, load, select, store, true_constant, ArithIndexer, EQ, SGE, SLE};
+use super::arith::{
+    accumulate, binary, compare, index_constant, load, select, store, true_constant, ArithIndexer, EQ, SGE, SLE,
+};
 use super::kernel::{KernelBuilder, Level};
 use crate::codegen::statement::Indexer;
 
@@ -98,15 +100,6 @@ struct Mask {
 
 /// How the lower bounds (`max`) and the upper bounds (`min`) of an existential fold.
 const FOLDS: [&str; 2] = ["arith.maxsi", "arith.minsi"];
-
-/// `acc = acc op value` at `at` (`value` alone when `acc` is empty).
-fn accumulate(ir: &mut Ir, at: InsertPoint, acc: &mut Option<ValueId>, op: &str, value: ValueId, location: &Location) {
-    let ty = ir.value_type(value).clone();
-    *acc = Some(match *acc {
-        Some(a) => binary(ir, at, op, a, value, ty, location),
-        None => value,
-    });
-}
 
 /// One term `row + a·c` of a mask row's test (`c` the innermost coordinate), divided by
 /// `divisor` when it bounds the existential.

@@ -53,7 +53,9 @@ use stencil_ir::ir::InsertPoint;
 use stencil_ir::{Ir, Location, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 
-use super::arith::{binary, compare, index_constant, load, store, zero_constant, ArithIndexer, SGE, SLE, SLT};
+use super::arith::{
+    accumulate, binary, compare, index_constant, load, store, zero_constant, ArithIndexer, SGE, SLE, SLT,
+};
 use super::deal::for_each_point;
 use super::host::{KernelFunc, ThreadIds};
 use super::ops;
@@ -614,13 +616,19 @@ impl<'a> Column<'a> {
         let nominal = self.schedule.plane_extent(&self.plan.tile).ok_or("the ring extent overflows")?;
         let threads = self.threads();
         for_each_point(ir, then, &self.ids, (&lo, &hi), &nominal, threads, self.location, &mut |ir, at, point| {
-            let mut index = vec![p];
-            index.extend_from_slice(point);
+            let index = Self::at_plane(p, point);
             let value = load(ir, at, global, index, element.clone(), self.location);
             let local = self.ring_index(ir, at, slot, point);
             store(ir, at, value, ring, local, self.location);
             Ok(())
         })
+    }
+
+    /// The field index of point `point` (plane coordinates) of plane `q`.
+    fn at_plane(q: ValueId, point: &[ValueId]) -> Vec<ValueId> {
+        let mut index = vec![q];
+        index.extend_from_slice(point);
+        index
     }
 
     /// The block's threads.
@@ -668,10 +676,7 @@ impl<'a> Column<'a> {
         for (k, &c) in local.iter().enumerate() {
             let x = self.op(ir, at, "arith.addi", self.base[k + 1], c);
             let within = self.within(ir, at, x, lo[k], hi[k]);
-            inside = Some(match inside {
-                Some(b) => self.and(ir, at, b, within),
-                None => within,
-            });
+            accumulate(ir, at, &mut inside, "arith.andi", within, self.location);
             point.push(x);
         }
         Ok((point, local, inside.ok_or("a plane without dimensions")?))
@@ -735,10 +740,7 @@ impl<'a> Column<'a> {
                 compare(ir, at, SGE, l, box_lo[k + 1], self.location),
                 compare(ir, at, SLE, h, box_hi[k + 1], self.location),
             ] {
-                *full = Some(match *full {
-                    Some(f) => self.and(ir, at, f, inside),
-                    None => inside,
-                });
+                accumulate(ir, at, full, "arith.andi", inside, self.location);
             }
         }
     }
@@ -775,10 +777,7 @@ impl<'a> Column<'a> {
         let [(lo_s, hi_s), (lo_c, hi_c)] = &boxes;
         for (a, b) in lo_s.iter().zip(lo_c).chain(hi_s.iter().zip(hi_c)) {
             let same = compare(ir, at, super::arith::EQ, *a, *b, self.location);
-            column = Some(match column {
-                Some(c) => self.and(ir, at, c, same),
-                None => same,
-            });
+            accumulate(ir, at, &mut column, "arith.andi", same, self.location);
         }
         let mut plane = self.plane_valid(ir, at, source.version, q);
         let valid = self.plane_valid(ir, at, copy.version, q);
@@ -932,8 +931,7 @@ impl<'a> Column<'a> {
                             store(ir, otherwise, value, ring, to, self.location);
                         }
                         (None, _, Some((ring, slot))) if field.ring_only => {
-                            let mut index = vec![q];
-                            index.extend_from_slice(point);
+                            let index = Self::at_plane(q, point);
                             let value = load(ir, otherwise, written_arg, index, field.element.clone(), self.location);
                             let to = self.ring_index(ir, otherwise, slot, point);
                             store(ir, otherwise, value, ring, to, self.location);
@@ -971,8 +969,7 @@ impl<'a> Column<'a> {
                     for (w, test) in own.into_iter().chain(copied) {
                         let test = self.in_plane_tile(ir, at, w.version, test, point);
                         let then = ops::scf_if(ir, at, test, self.location);
-                        let mut index = vec![q];
-                        index.extend_from_slice(point);
+                        let index = Self::at_plane(q, point);
                         let target = &plan.fields[self.schedule.versions[w.version].field];
                         store(ir, then, value, plan.destination(self.kernel, target), index, self.location);
                     }
@@ -989,8 +986,7 @@ impl<'a> Column<'a> {
                     let then = ops::scf_if(ir, at, test, self.location);
                     let from = self.ring_index(ir, then, slot, point);
                     let value = load(ir, then, ring, from, field.element.clone(), self.location);
-                    let mut index = vec![q];
-                    index.extend_from_slice(point);
+                    let index = Self::at_plane(q, point);
                     store(ir, then, value, destination, index, self.location);
                 }
                 Ok(())
@@ -1090,8 +1086,7 @@ impl Column<'_> {
             let valid = self.and(ir, at, valid, f.inside);
             let placeholder = zero_constant(ir, at, &field.element, self.location)?;
             let global = self.kernel.args[&field.arg];
-            let mut index = vec![plane];
-            index.extend_from_slice(&f.point);
+            let index = Self::at_plane(plane, &f.point);
             let element = field.element.clone();
             values.push(ops::scf_if_value(ir, at, valid, placeholder, self.location, |ir, then| {
                 load(ir, then, global, index, element, self.location)
