@@ -93,8 +93,6 @@ def time_examples(binary, repeat, limit, say):
                 runs = [compile_case(binary, path, pipeline, limit, extra) for _ in range(repeat)]
                 wall, outcome, passes = min(runs, key=lambda run: run[0])
                 if not outcome.startswith("compiled"):
-                    if "no strategy maps it" in outcome:  # SOR-like: the wavefront pipeline's
-                        outcome = "refused: not DOALL (schedule and tile it: the next row)"
                     say(f"  {example:<20} {name:<15} {width:>5} {'':>8} {'':>8} {'':>8}  {outcome[:100]}")
                     continue
                 in_passes = sum(secs for _, secs in passes)

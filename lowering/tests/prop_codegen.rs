@@ -317,3 +317,29 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, rng_seed: RngSeed::Fixed(0xA0_70_5E), ..ProptestConfig::default() })]
+
+    /// Random programs, DOACROSS ones included, under `gpu-map{strategy=auto}` with the problem
+    /// sizes as the program's defaults: every one maps (a DOACROSS program scheduled and tiled
+    /// by the tile model, then `wavefront`), race-free and bit-identical.
+    #[test]
+    fn auto_maps_every_program_race_free_and_bit_identical(
+        p in program(),
+        t in 1i64..=4,
+        n in 4i64..=9,
+        doall in proptest::bool::weighted(0.3),
+    ) {
+        let p = if doall { p.made_doall() } else { p };
+        let n = if p.dims == 3 { n.min(6) } else { n };
+        let n = n.max(2 * p.reach + 2);
+        let text = p.text().replacen("] {\n", &format!("] defaults [T = {t}, N = {n}] {{\n"), 1);
+        let options = stencil_runtime::gpu_sim::SimOptions::default();
+        let report = check_gpu_pipeline(&text, "builtin.module(gpu-map{strategy=auto})", &[("T", t), ("N", n)], &options);
+        match report {
+            Ok(report) => prop_assert_eq!(report.race_count, 0),
+            Err(e) => prop_assert!(false, "{e}\nprogram:\n{text}"),
+        }
+    }
+}

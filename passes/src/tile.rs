@@ -563,20 +563,27 @@ impl Pass for PolyTile {
                 None => self.spec.clone(),
                 Some(auto) => choose_tiling(ir, cx.registry, program, &self.spec, auto)?,
             };
-            let previous = ir.attr(program, TILING_ATTR).cloned();
-            ir.set_attribute(program, TILING_ATTR, spec.to_attribute());
-            if let Err(e) = tile_program(ir, cx.registry, program) {
-                match previous {
-                    Some(p) => ir.set_attribute(program, TILING_ATTR, p),
-                    None => {
-                        ir.remove_attr(program, TILING_ATTR);
-                    }
-                }
-                return Err(e);
-            }
+            record_tiling(ir, cx.registry, program, &spec)?;
         }
         Ok(())
     }
+}
+
+/// Records `spec` as `program`'s [`TILING_ATTR`] after proving it legal with [`tile_program`];
+/// on failure the program keeps its previous attribute (or none) and the error is returned.
+pub fn record_tiling(ir: &mut Ir, registry: &DialectRegistry, program: OpId, spec: &TilingSpec) -> DiagResult<()> {
+    let previous = ir.attr(program, TILING_ATTR).cloned();
+    ir.set_attribute(program, TILING_ATTR, spec.to_attribute());
+    if let Err(e) = tile_program(ir, registry, program) {
+        match previous {
+            Some(p) => ir.set_attribute(program, TILING_ATTR, p),
+            None => {
+                ir.remove_attr(program, TILING_ATTR);
+            }
+        }
+        return Err(e);
+    }
+    Ok(())
 }
 
 /// What `stencil-opt --dump-tiling` draws: parameter values (program defaults where not

@@ -27,15 +27,21 @@
 //!     stopped loading and double-buffering heat-3d's second field and writing it back every
 //!     launch (`bench/results/2026-11-28-write-back-at-end.txt`: 17.6 → 9.8 DRAM bytes per
 //!     update, 1.31× naive on the cost report); the choice changes when a GPU confirms it;
-//!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs.
+//!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs, on tiles `auto`
+//!     chooses itself ([`AutoTiling`]): scheduled and tiled as
+//!     `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` would (the measured default
+//!     for SOR, `bench/results/2026-11-27-h200-6d57acf`), else, where the tile model does not
+//!     size the tiles, with fixed sizes staged and then on global memory.
 //!
 //! The host function's `stencil.gpu_mapping` records the strategy taken and `auto` with the
 //! reason, so a report says what ran and why.
 
 use stencil_ir::ir::WalkOrder;
 use stencil_ir::{Attribute, Diagnostic, DialectRegistry, Ir, OpId};
-use stencil_passes::schedule::SCHEDULE_ATTR;
-use stencil_passes::tile::TILING_ATTR;
+use stencil_passes::schedule::{schedule_program, ScheduleSettings, BANDS_ATTR, SCHEDULE_ATTR};
+use stencil_passes::tile::{record_tiling, TilingSpec, TILING_ATTR};
+use stencil_passes::tile_model::{choose_tiling, AutoOptions, Staging};
+use stencil_poly::tiling::TilingOptions;
 
 use super::nest::{ApplyBox, NestItem};
 use super::{mapping_error, GpuMapOptions, MappingStrategy, Strategy, MAPPING_ATTR};
@@ -55,16 +61,41 @@ impl MappingStrategy for Auto {
         program: OpId,
         options: &GpuMapOptions,
     ) -> Result<OpId, Diagnostic> {
-        let candidates = candidates(ir, registry, program);
+        let candidates = candidates(ir, registry, program, options);
         let mut refusals: Vec<String> = vec![];
-        for &Candidate { strategy, prefetch, latency_occupancy, why } in &candidates {
-            // block=auto is the wavefront tiles' model choice; the others take their default.
-            let block_auto = options.block_auto && strategy == Strategy::Wavefront;
+        for candidate in &candidates {
+            let &Candidate { strategy, prefetch, latency_occupancy, tiling, why } = candidate;
+            let name = candidate.name();
+            if let Some(tiling) = tiling {
+                if let Err(e) = schedule_and_tile(ir, registry, program, options, tiling) {
+                    refusals.push(format!("{name}: {}", refusal_reason(&e)));
+                    continue;
+                }
+            }
+            // block=auto is the wavefront tiles' model choice (always with the model's tiles,
+            // never with the fixed ones, which the model could not size); the others take
+            // their default.
+            let block_auto = strategy == Strategy::Wavefront
+                && match tiling {
+                    None => options.block_auto,
+                    Some(t) => t == AutoTiling::Model,
+                };
             // occupancy=model: the wavefront tiles' with block=auto, the temporal tiles'.
             let occupancy_by_model = latency_occupancy
                 || (options.occupancy_by_model
                     && (block_auto || matches!(strategy, Strategy::Overlapped | Strategy::Streaming)));
-            let chosen = GpuMapOptions { strategy, block_auto, prefetch, occupancy_by_model, ..options.clone() };
+            let staging = match tiling {
+                Some(AutoTiling::Fixed { staged }) => {
+                    if staged {
+                        Staging::Shared
+                    } else {
+                        Staging::Global
+                    }
+                }
+                _ => options.staging,
+            };
+            let chosen =
+                GpuMapOptions { strategy, block_auto, prefetch, occupancy_by_model, staging, ..options.clone() };
             match strategy.implementation().map(ir, registry, program, &chosen) {
                 Ok(func) => {
                     annotate(ir, func, why);
@@ -73,15 +104,34 @@ impl MappingStrategy for Auto {
                 // The only candidate (a scheduled program): its own error.
                 Err(e) if candidates.len() == 1 => return Err(e),
                 Err(e) => {
-                    let message = e.message.strip_prefix("'stencil.program' op ").unwrap_or(&e.message);
-                    let reason = message.split_once("failed: ").map_or(message, |(_, r)| r);
-                    refusals.push(format!("{}: {reason}", strategy.implementation().name()));
+                    if tiling.is_some() {
+                        unschedule(ir, program);
+                    }
+                    refusals.push(format!("{name}: {}", refusal_reason(&e)));
                 }
             }
         }
         Err(mapping_error(ir, program, self.name(), format!("no strategy maps it: {}", refusals.join("; "))))
     }
 }
+
+/// How `auto` schedules and tiles a program no DOALL strategy maps, before `wavefront`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AutoTiling {
+    /// As `poly-schedule,poly-tile{sizes=auto}` with `gpu-map{block=auto}`: the tile model's
+    /// sizes and block at the program's problem sizes.
+    Model,
+    /// Where the model does not size the tiles (it covers the loops around the band that run
+    /// each nest whole, and needs the problem sizes): [`FIXED_TILE`] in every row of the band
+    /// (or [`FIXED_TILE_3D`] for 3-D fields), the default block, staged or on global memory.
+    Fixed { staged: bool },
+}
+
+/// The tile size of [`AutoTiling::Fixed`] for 1-D and 2-D fields: the thesis' tiles of 16.
+const FIXED_TILE: i64 = 16;
+/// The tile size of [`AutoTiling::Fixed`] for 3-D fields: 8, whose staged footprint of a
+/// 7-point SOR tile fits CUDA's 48 KiB of static shared memory.
+const FIXED_TILE_3D: i64 = 8;
 
 /// A strategy to try, with the reason it comes at its place.
 struct Candidate {
@@ -90,53 +140,92 @@ struct Candidate {
     prefetch: bool,
     /// `occupancy=model` (streaming): the residency that hides DRAM latency.
     latency_occupancy: bool,
+    /// Wavefront: schedule and tile the program first.
+    tiling: Option<AutoTiling>,
     why: &'static str,
 }
 
 impl Candidate {
     fn new(strategy: Strategy, why: &'static str) -> Candidate {
-        Candidate { strategy, prefetch: false, latency_occupancy: false, why }
+        Candidate { strategy, prefetch: false, latency_occupancy: false, tiling: None, why }
+    }
+
+    /// The name a refusal goes by: the strategy's, with the tiling `auto` tried.
+    fn name(&self) -> String {
+        let strategy = self.strategy.implementation().name();
+        match self.tiling {
+            None => strategy.to_string(),
+            Some(AutoTiling::Model) => format!("{strategy} (the tile model's tiles)"),
+            Some(AutoTiling::Fixed { staged }) => {
+                format!("{strategy} (fixed tiles, {})", if staged { "staged" } else { "on global memory" })
+            }
+        }
     }
 }
 
 /// The strategies to try, in order.
-fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candidate> {
+fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Vec<Candidate> {
     if scheduled(ir, program) {
         return vec![Candidate::new(
             Strategy::Wavefront,
             "the program is scheduled or tiled (poly-schedule, poly-tile)",
         )];
     }
-    let wavefront = Candidate::new(Strategy::Wavefront, "no DOALL strategy maps it (e.g. SOR-like applies)");
-    if mlsor_program(ir, program) {
-        return vec![
-            Candidate::new(Strategy::Mlsor, "an MLSOR program (stencil-mlsor): the method's own kernels"),
-            wavefront,
-        ];
+    // An SOR-like program: the tile model's tiles, else fixed ones staged as `staging` allows.
+    let mut wavefront = vec![Candidate {
+        tiling: Some(AutoTiling::Model),
+        ..Candidate::new(
+            Strategy::Wavefront,
+            "no DOALL strategy maps it (e.g. SOR-like applies): scheduled and tiled as poly-schedule,poly-tile{sizes=auto} would, block=auto",
+        )
+    }];
+    if options.staging != Staging::Global {
+        wavefront.push(Candidate {
+            tiling: Some(AutoTiling::Fixed { staged: true }),
+            ..Candidate::new(
+                Strategy::Wavefront,
+                "no DOALL strategy maps it and the tile model does not size its tiles: poly-schedule, tiles of 16 (8 in 3-D) staged in shared memory",
+            )
+        });
     }
+    if options.staging != Staging::Shared {
+        wavefront.push(Candidate {
+            tiling: Some(AutoTiling::Fixed { staged: false }),
+            ..Candidate::new(
+                Strategy::Wavefront,
+                "no DOALL strategy maps it and the tile model does not size its tiles: poly-schedule, tiles of 16 (8 in 3-D) on global memory",
+            )
+        });
+    }
+    if mlsor_program(ir, program) {
+        let mut list =
+            vec![Candidate::new(Strategy::Mlsor, "an MLSOR program (stencil-mlsor): the method's own kernels")];
+        list.extend(wavefront);
+        return list;
+    }
+    let mut list = vec![];
     if rank(ir, program) >= 3 {
-        let mut list = vec![];
         if fuses_without_halos(ir, registry, program) {
             list.push(Candidate {
                 strategy: Strategy::Streaming,
                 prefetch: true,
                 latency_occupancy: true,
-                why: "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured",
+                ..Candidate::new(
+                    Strategy::Streaming,
+                    "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured",
+                )
             });
         }
         list.push(Candidate::new(Strategy::Naive, "3-D DOALL: the naive kernel is the fastest measured"));
-        list.push(wavefront);
-        list
     } else {
-        vec![
-            Candidate::new(
-                Strategy::Overlapped,
-                "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured",
-            ),
-            Candidate::new(Strategy::Naive, "DOALL, but overlapped tiles do not apply"),
-            wavefront,
-        ]
+        list.push(Candidate::new(
+            Strategy::Overlapped,
+            "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured",
+        ));
+        list.push(Candidate::new(Strategy::Naive, "DOALL, but overlapped tiles do not apply"));
     }
+    list.extend(wavefront);
+    list
 }
 
 /// Whether one time step's applies fuse in a streaming launch without a recomputed halo: every
@@ -156,6 +245,68 @@ fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bo
             .iter()
             .skip(1)
             .all(|a| a.reads.iter().all(|r| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0))))
+}
+
+/// The reason of a strategy's refusal without the op and pass prefix of its message.
+fn refusal_reason(e: &Diagnostic) -> &str {
+    let message = e.message.strip_prefix("'stencil.program' op ").unwrap_or(&e.message);
+    message.split_once("failed: ").map_or(message, |(_, r)| r)
+}
+
+/// Schedules and tiles the unscheduled `program` as `poly-schedule` (its default options) and
+/// `poly-tile` do: with [`AutoTiling::Model`] `sizes=auto` (the tile model searches for
+/// `options`' staging and shared memory, at the program's problem sizes), with
+/// [`AutoTiling::Fixed`] the fixed sizes. Leaves the program unscheduled on failure.
+fn schedule_and_tile(
+    ir: &mut Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    options: &GpuMapOptions,
+    tiling: AutoTiling,
+) -> Result<(), Diagnostic> {
+    let tiled = (|| {
+        // An over-budget program keeps its own order, as poly-schedule's default does; its
+        // warning goes to the log (a pass strategy has no diagnostic stream).
+        if let Some(warning) = schedule_program(ir, registry, program, &ScheduleSettings::default())? {
+            tracing::warn!("{}", warning.message);
+        }
+        let spec = match tiling {
+            AutoTiling::Model => {
+                let search = AutoOptions {
+                    staging: options.staging.resolve(None),
+                    staging_by_model: options.staging == Staging::Auto,
+                    shared_memory: options.shared_memory,
+                    ..AutoOptions::default()
+                };
+                let base = TilingSpec { sizes: vec![], options: TilingOptions::default(), auto: None };
+                choose_tiling(ir, registry, program, &base, &search)?
+            }
+            AutoTiling::Fixed { .. } => {
+                let size = if rank(ir, program) >= 3 { FIXED_TILE_3D } else { FIXED_TILE };
+                TilingSpec { sizes: vec![size], options: TilingOptions::default(), auto: None }
+            }
+        };
+        record_tiling(ir, registry, program, &spec)
+    })();
+    if tiled.is_err() {
+        unschedule(ir, program);
+    }
+    tiled
+}
+
+/// Removes what [`schedule_and_tile`] recorded: the tiling and the applies' schedules.
+fn unschedule(ir: &mut Ir, program: OpId) {
+    ir.remove_attr(program, TILING_ATTR);
+    let mut applies = vec![];
+    ir.walk(program, WalkOrder::PreOrder, &mut |op| {
+        if ir.attr(op, SCHEDULE_ATTR).is_some() || ir.attr(op, BANDS_ATTR).is_some() {
+            applies.push(op);
+        }
+    });
+    for op in applies {
+        ir.remove_attr(op, SCHEDULE_ATTR);
+        ir.remove_attr(op, BANDS_ATTR);
+    }
 }
 
 /// Whether `stencil-mlsor` rewrote the program.

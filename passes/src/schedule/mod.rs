@@ -35,6 +35,6 @@ pub use attr::{
     SCHEDULE_ATTR,
 };
 pub use false_deps::pass_info as remove_false_deps_pass_info;
-pub use pass::pass_info;
+pub use pass::{pass_info, schedule_program, ScheduleSettings};
 pub use report::schedule_report;
 pub use verify::{pass_info as verify_pass_info, verify_schedules};

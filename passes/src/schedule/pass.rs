@@ -3,7 +3,7 @@
 
 use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
-use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, OpId, Type};
+use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, OpId, Type};
 use stencil_poly::schedule::{
     coalesce_bands, original_order, schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions,
 };
@@ -74,11 +74,13 @@ pub fn pass_info() -> PassInfo {
                 }
             };
             Ok(Box::new(PolySchedule {
-                options,
-                verify: opts.bool("verify"),
-                max_statements,
-                fallback,
-                coalesce: opts.bool("coalesce"),
+                settings: ScheduleSettings {
+                    options,
+                    verify: opts.bool("verify"),
+                    max_statements,
+                    over_budget_fallback: fallback,
+                    coalesce: opts.bool("coalesce"),
+                },
             }))
         },
         contract: crate::contract::program_pass(
@@ -121,24 +123,39 @@ pub(crate) fn user_advice(e: &ScheduleError) -> String {
     }
 }
 
-/// Schedules every `stencil.program` at or below the anchor: SCoP extraction
-/// (`extract_scop`), direct dependences (thesis Table 3.1), Pluto's algorithm
-/// ([`schedule`]), then [`SCHEDULE_ATTR`] and [`BANDS_ATTR`] on each apply (overwriting earlier
-/// ones). A scheduling failure (no hyperplane, balance infeasible, a limit) is an error located
-/// at the program.
-///
-/// Budget: Pluto's integer programs grow with the number of statements and their cost with
-/// it, steeply (20 applies in one time loop took 161 s). A program with more than
-/// `max_statements` statements is not searched: it keeps its own execution order
-/// ([`original_order`], legal by construction; each loop a band of its own) with a warning, or
-/// with `fallback == false` is refused with an error naming the budget.
-struct PolySchedule {
-    options: SchedulerOptions,
-    verify: bool,
-    max_statements: usize,
-    fallback: bool,
+/// How [`schedule_program`] schedules: the options of `poly-schedule` (their defaults:
+/// [`ScheduleSettings::default`]).
+#[derive(Debug, Clone)]
+pub struct ScheduleSettings {
+    /// Pluto's options (balanced intra-tile wavefronts, fusion).
+    pub options: SchedulerOptions,
+    /// Check each computed schedule with the independent legality checker.
+    pub verify: bool,
+    /// The most statements the exact scheduler searches (see `over_budget_fallback`).
+    pub max_statements: usize,
+    /// A program over `max_statements` keeps its own execution order (`true`) or is refused.
+    pub over_budget_fallback: bool,
     /// Re-choose bands for coalesced thread steps (`stencil_poly::schedule::coalesce_bands`).
-    coalesce: bool,
+    pub coalesce: bool,
+}
+
+impl Default for ScheduleSettings {
+    /// `poly-schedule` without options.
+    fn default() -> Self {
+        ScheduleSettings {
+            options: SchedulerOptions::gpu(),
+            verify: cfg!(debug_assertions),
+            max_statements: super::DEFAULT_MAX_STATEMENTS.parse().unwrap_or(12),
+            over_budget_fallback: true,
+            coalesce: true,
+        }
+    }
+}
+
+/// Schedules every `stencil.program` at or below the anchor with [`schedule_program`],
+/// reporting its warnings.
+struct PolySchedule {
+    settings: ScheduleSettings,
 }
 
 impl Pass for PolySchedule {
@@ -148,71 +165,90 @@ impl Pass for PolySchedule {
 
     fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
         for program in stencil_programs(ir, root) {
-            let info = extract_scop(ir, cx.registry, program)?;
-            let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
-                .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
-            let statements = info.scop.statements().len();
-            let t = if statements > self.max_statements {
-                let why = format!(
-                    "{statements} statements exceed the budget of the exact scheduler (poly-schedule{{max-statements={}}})",
-                    self.max_statements
-                );
-                if !self.fallback {
-                    return Err(op_error(
-                        ir,
-                        program,
-                        format!(
-                            "scheduling refused: {why}; raise max-statements (compile time grows steeply), or use poly-schedule{{over-budget=fallback}} to keep the program's own order"
-                        ),
-                    ));
-                }
-                let t = original_order(&info.scop, &graph).map_err(|e| {
-                    op_error(ir, program, format!("scheduling failed: {why}, and the fallback failed: {e}"))
-                })?;
-                cx.report(Diagnostic::warning(
-                    ir.location(program).clone(),
-                    format!(
-                        "poly-schedule: {why}; kept the program's own execution order (no skewing or fusion, every loop a band of its own)"
-                    ),
-                ));
-                t
-            } else {
-                let t = schedule(&info.scop, &graph, &self.options)
-                    .map_err(|e| op_error(ir, program, format!("scheduling failed: {}", user_advice(&e))))?;
-                if self.coalesce {
-                    let (t, applied) = coalesce_bands(&info.scop, &graph, t, &Limits::default())
-                        .map_err(|e| op_error(ir, program, format!("poly-schedule{{coalesce=true}} failed: {e}")))?;
-                    for (b, band) in &applied {
-                        tracing::debug!(band = b, rows = ?band.rows, step = ?band.step, stride = band.stride, "poly-schedule: coalesced band");
-                    }
-                    t
-                } else {
-                    t
-                }
-            };
-            let bands: Vec<i64> = t
-                .rows
-                .iter()
-                .map(|r| match (r.kind, r.band) {
-                    (RowKind::Loop, Some(b)) => i64::try_from(b).unwrap_or(i64::MAX),
-                    _ => -1,
-                })
-                .collect();
-            for (s, (origin, sched)) in info.statements.iter().zip(&t.schedules).enumerate() {
-                let Some(statement) = info.scop.statements().get(s) else { continue };
-                ir.set_attribute(origin.apply, SCHEDULE_ATTR, schedule_attribute(sched, statement.space()));
-                ir.set_attribute(
-                    origin.apply,
-                    BANDS_ATTR,
-                    Attribute::DenseArray { element: Type::I64, values: bands.clone() },
-                );
-            }
-            if self.verify {
-                super::verify::verify_schedules(ir, cx.registry, program)?;
+            if let Some(warning) = schedule_program(ir, cx.registry, program, &self.settings)? {
+                cx.report(warning);
             }
         }
         Ok(())
     }
+}
+
+/// Schedules `program` as `poly-schedule` does: SCoP extraction (`extract_scop`), direct
+/// dependences (thesis Table 3.1), Pluto's algorithm ([`schedule`]), then [`SCHEDULE_ATTR`]
+/// and [`BANDS_ATTR`] on each apply (overwriting earlier ones). A scheduling failure (no
+/// hyperplane, balance infeasible, a limit) is an error located at the program, and the
+/// applies keep their attributes. Returns the warning of a program over budget.
+///
+/// Budget: Pluto's integer programs grow with the number of statements and their cost with
+/// it, steeply (20 applies in one time loop took 161 s). A program with more than
+/// `max_statements` statements is not searched: it keeps its own execution order
+/// ([`original_order`], legal by construction; each loop a band of its own) with a warning, or
+/// with `over_budget_fallback == false` is refused with an error naming the budget.
+pub fn schedule_program(
+    ir: &mut Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    settings: &ScheduleSettings,
+) -> Result<Option<Diagnostic>, Diagnostic> {
+    let info = extract_scop(ir, registry, program)?;
+    let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
+        .map_err(|e| op_error(ir, program, format!("dependence analysis failed: {e}")))?;
+    let statements = info.scop.statements().len();
+    let mut warning = None;
+    let t = if statements > settings.max_statements {
+        let why = format!(
+            "{statements} statements exceed the budget of the exact scheduler (poly-schedule{{max-statements={}}})",
+            settings.max_statements
+        );
+        if !settings.over_budget_fallback {
+            return Err(op_error(
+                ir,
+                program,
+                format!(
+                    "scheduling refused: {why}; raise max-statements (compile time grows steeply), or use poly-schedule{{over-budget=fallback}} to keep the program's own order"
+                ),
+            ));
+        }
+        let t = original_order(&info.scop, &graph)
+            .map_err(|e| op_error(ir, program, format!("scheduling failed: {why}, and the fallback failed: {e}")))?;
+        warning = Some(Diagnostic::warning(
+            ir.location(program).clone(),
+            format!(
+                "poly-schedule: {why}; kept the program's own execution order (no skewing or fusion, every loop a band of its own)"
+            ),
+        ));
+        t
+    } else {
+        let t = schedule(&info.scop, &graph, &settings.options)
+            .map_err(|e| op_error(ir, program, format!("scheduling failed: {}", user_advice(&e))))?;
+        if settings.coalesce {
+            let (t, applied) = coalesce_bands(&info.scop, &graph, t, &Limits::default())
+                .map_err(|e| op_error(ir, program, format!("poly-schedule{{coalesce=true}} failed: {e}")))?;
+            for (b, band) in &applied {
+                tracing::debug!(band = b, rows = ?band.rows, step = ?band.step, stride = band.stride, "poly-schedule: coalesced band");
+            }
+            t
+        } else {
+            t
+        }
+    };
+    let bands: Vec<i64> = t
+        .rows
+        .iter()
+        .map(|r| match (r.kind, r.band) {
+            (RowKind::Loop, Some(b)) => i64::try_from(b).unwrap_or(i64::MAX),
+            _ => -1,
+        })
+        .collect();
+    for (s, (origin, sched)) in info.statements.iter().zip(&t.schedules).enumerate() {
+        let Some(statement) = info.scop.statements().get(s) else { continue };
+        ir.set_attribute(origin.apply, SCHEDULE_ATTR, schedule_attribute(sched, statement.space()));
+        ir.set_attribute(origin.apply, BANDS_ATTR, Attribute::DenseArray { element: Type::I64, values: bands.clone() });
+    }
+    if settings.verify {
+        super::verify::verify_schedules(ir, registry, program)?;
+    }
+    Ok(warning)
 }
 
 #[cfg(test)]

@@ -3,19 +3,26 @@
 // occupancy=model (the kernel asks ptxas for the 4 blocks of 256 threads per SM that hide DRAM
 // latency) where a step's applies fuse without recomputed halos (Jacobi's stencil + copy-back), naive where they do not
 // (heat-3d's two stencils); wavefront for a scheduled or tiled program — recorded with the
-// reason in stencil.gpu_mapping; an SOR-like program that is not tiled is refused with every
-// strategy's reason.
+// reason in stencil.gpu_mapping. An SOR-like program that is not tiled is scheduled and tiled
+// as poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto} would (the tile model's tiles and
+// block, here on global memory), and runs bit-exact on the simulator; where nothing fits
+// (16 bytes of staged shared memory) the error gives every strategy's reason.
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{strategy=auto})' | FileCheck %s --check-prefix=TILED
 // RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=THREE
 // RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=HEAT
-// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' 2>&1 | FileCheck %s --check-prefix=SOR
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=SOR
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=SORSIM
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto staging=true shared-memory=16})' 2>&1 | FileCheck %s --check-prefix=SOR-NONE
 // CHECK: stencil.gpu_mapping = {auto = "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured", {{.*}}strategy = "overlapped"
 // TILED: stencil.gpu_mapping = {auto = "the program is scheduled or tiled (poly-schedule, poly-tile)", {{.*}}strategy = "wavefront"
 // THREE: stencil.gpu_mapping = {auto = "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured", {{.*}}min_blocks_per_sm = 4 : i64, prefetch = true, {{.*}}strategy = "streaming"
 // THREE: gpu.func @jacobi_3d_7pt_k0({{.*}} kernel attributes {known_block_size = array<i32: 32, 4, 2>, nvvm.minctasm = 4 : i32}
 // HEAT: stencil.gpu_mapping = {auto = "3-D DOALL: the naive kernel is the fastest measured", {{.*}}strategy = "naive"}
-// SOR: error: 'stencil.program' op gpu-map{strategy=auto} failed: no strategy maps it: overlapped: {{.*}}DOACROSS{{.*}}; naive: {{.*}}; wavefront: statement S would run inside sequential host loops{{.*}}schedule and tile the program first
+// SOR: stencil.gpu_mapping = {auto = "no DOALL strategy maps it (e.g. SOR-like applies): scheduled and tiled as poly-schedule,poly-tile{sizes=auto} would, block=auto", block = [16, 32, 1], {{.*}}model = "thesis", model_chose = "sizes and block", {{.*}}staging = false, strategy = "wavefront", tile = [48, 48, 10]}
+// SORSIM: mapping  wavefront: tile=48x48x10 block=16x32x1
+// SORSIM: check    against the untransformed program on ref (bit-exact): passed
+// SOR-NONE: error: 'stencil.program' op gpu-map{strategy=auto} failed: no strategy maps it: overlapped: {{.*}}DOACROSS{{.*}}; naive: {{.*}}; wavefront (the tile model's tiles): model-driven tile sizes: no tile layout survives the search{{.*}}; wavefront (fixed tiles, staged): shared-memory staging needs {{.*}} above the limit of 16 bytes
 stencil.program @jacobi(%A: !stencil.field<[N, N] x f64>, %B: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {
   stencil.iterate %t = 0 to T {
     stencil.apply @S0 writes %B over [1, 1] to [N - 1, N - 1] {
