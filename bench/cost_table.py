@@ -79,7 +79,7 @@ def configs(dims):
     out.append(("streaming", "builtin.module(gpu-map{strategy=streaming})"))
     out.append(("streaming 96K", "builtin.module(gpu-map{strategy=streaming shared-memory=98304})"))
     out.append(("streaming prefetch", "builtin.module(gpu-map{strategy=streaming prefetch=true})"))
-    out.append((f"tiled {STAGED[dims]} shared", "builtin.module(" + tiled.format(STAGED[dims]) + "})"))
+    out.append((f"tiled {STAGED[dims]} shared", "builtin.module(" + tiled.format(STAGED[dims]) + " staging=true})"))
     for t in GLOBAL[dims]:
         out.append((f"tiled {t} global", "builtin.module(" + tiled.format(t) + " staging=false})"))
     return [(name, cleaned(pipeline)) for name, pipeline in out]

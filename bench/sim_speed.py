@@ -93,7 +93,7 @@ def pipelines(dims):
     tiled = f"poly-schedule,poly-tile{{sizes={TILES[dims]}}},gpu-map{{block={BLOCKS[dims]}"
     return [
         ("naive", "builtin.module(gpu-map{naive})"),
-        (f"tiled {TILES[dims]} shared", f"builtin.module({tiled}}})"),
+        (f"tiled {TILES[dims]} shared", f"builtin.module({tiled} staging=true}})"),
         (f"tiled {TILES[dims]} global", f"builtin.module({tiled} staging=false}})"),
     ]
 

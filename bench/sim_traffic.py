@@ -43,7 +43,7 @@ def main():
         configs = [
             ("naive", "builtin.module(gpu-map{naive})"),
             (f"tiled {tile} global", f"builtin.module({tiled} staging=false}})"),
-            (f"tiled {tile} shared", f"builtin.module({tiled}}})"),
+            (f"tiled {tile} shared", f"builtin.module({tiled} staging=true}})"),
         ]
         for name, pipeline in configs:
             report, error = run(binary, example, params, pipeline)

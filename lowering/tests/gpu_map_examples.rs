@@ -433,6 +433,32 @@ fn auto_strategy_tiles_what_the_model_cannot_size_with_fixed_tiles() {
     assert_eq!(entry("staging"), stencil_ir::Attribute::Bool(true));
 }
 
+/// `staging=auto` (the default) with given tile sizes stages the tiles where they can be staged
+/// and maps them on global memory where they cannot, saying why in the mapping record:
+/// 3-D SOR's tiles of 32 need 3.7 MB of shared memory. `staging=true` refuses them with that
+/// reason; tiles of 4 stay staged.
+#[test]
+fn auto_staging_maps_tiles_too_large_to_stage_on_global_memory() {
+    let text = examples().into_iter().find(|(n, _)| n == "sor-3d-7pt").map(|(_, t)| t).expect("example");
+    let params = [("T", 3), ("N", 9), ("M", 8), ("L", 10)];
+    let large = "builtin.module(poly-schedule,poly-tile{sizes=32},gpu-map)";
+    let report = check_gpu_pipeline(&text, large, &params, &SimOptions::default()).expect("maps");
+    assert_eq!(report.race_count, 0);
+    let record = mapping_record(&text, large).expect("maps");
+    let entry = |record: &[(String, stencil_ir::Attribute)], name: &str| {
+        record.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    };
+    assert_eq!(entry(&record, "staging"), Some(stencil_ir::Attribute::Bool(false)));
+    let why = entry(&record, "staging_refused").expect("the reason");
+    assert!(why.as_str().is_some_and(|w| w.starts_with("shared-memory staging needs")), "{why:?}");
+    let refused = mapping_record(&text, "builtin.module(poly-schedule,poly-tile{sizes=32},gpu-map{staging=true})")
+        .expect_err("too large to stage");
+    assert!(refused.contains("shared-memory staging needs"), "{refused}");
+    let small = mapping_record(&text, "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)").expect("maps");
+    assert_eq!(entry(&small, "staging"), Some(stencil_ir::Attribute::Bool(true)));
+    assert_eq!(entry(&small, "staging_refused"), None);
+}
+
 /// When `strategy=auto` cannot tile an SOR-like program (here: no staged tile fits 16 bytes of
 /// shared memory), the error gives every strategy's reason, the model's among them, and the
 /// program is left as it was: no schedule or tiling recorded on it.

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use stencil_dialects::support::op_error;
+use stencil_ir::attributes::set_named;
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
@@ -19,7 +20,7 @@ use stencil_poly::tiling::{DimDef, DimKind};
 use stencil_tilemodel::Block;
 
 use super::kernel::{build_kernel, contains_tile_loop, KernelGrid, KernelInput, TileAxis};
-use super::{arith, GpuMapOptions, MappingStrategy, Staging, MIN_BLOCKS_ATTR};
+use super::{arith, GpuMapOptions, MappingStrategy, Staging, MAPPING_ATTR, MIN_BLOCKS_ATTR};
 use crate::affine_build::{affine_apply, MapOperands};
 use crate::codegen::emit::{Emitter, Offload};
 use crate::codegen::signature::create_lowered_func;
@@ -66,11 +67,40 @@ fn map_wavefront(
     options: &GpuMapOptions,
 ) -> Result<OpId, Diagnostic> {
     // staging=auto: as poly-tile{sizes=auto} chose (its model compared staged and global
-    // tiles), else staged; from here on the staging is explicit.
+    // tiles), else staged, and where the tiles cannot be staged (a footprint without exact
+    // membership tests, or over the shared-memory limit) on global memory; from here on the
+    // staging is explicit.
     let recorded = TilingSpec::read(ir, program).ok().flatten().and_then(|s| s.auto).map(|a| a.options.staging);
     let staged = options.staging.resolve(recorded);
-    let explicit = GpuMapOptions { staging: if staged { Staging::Shared } else { Staging::Global }, ..options.clone() };
-    let options = &explicit;
+    let explicit = |staged: bool| GpuMapOptions {
+        staging: if staged { Staging::Shared } else { Staging::Global },
+        ..options.clone()
+    };
+    match map_tiles(ir, registry, program, &explicit(staged)) {
+        Err(refused) if staged && options.staging == Staging::Auto && recorded.is_none() => {
+            // A mapping that fails leaves the IR as it was, so the global tiles start afresh;
+            // if they fail too, the staged tiles' error is the one to read.
+            let func = map_tiles(ir, registry, program, &explicit(false)).map_err(|_| refused.clone())?;
+            let reason = refused.message.split_once("gpu-map failed: ").map_or(&*refused.message, |(_, r)| r);
+            tracing::info!("gpu-map{{staging=auto}}: tiles on global memory: {reason}");
+            if let Some(Attribute::Dictionary(mut entries)) = ir.attr(func, MAPPING_ATTR).cloned() {
+                set_named(&mut entries, "staging_refused", Attribute::string(reason));
+                ir.set_attribute(func, MAPPING_ATTR, Attribute::Dictionary(entries));
+            }
+            Ok(func)
+        }
+        mapped => mapped,
+    }
+}
+
+/// [`map_wavefront`] with explicit staging (`options.staging` is `Shared` or `Global`).
+fn map_tiles(
+    ir: &mut Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    options: &GpuMapOptions,
+) -> Result<OpId, Diagnostic> {
+    let staged = options.staging == Staging::Shared;
     let model = if options.block_auto { Some(model_block(ir, registry, program, options)?) } else { None };
     let resolved;
     let options = match (&model, options.block) {

@@ -3,11 +3,14 @@
 // time, touches 24×8 elements of A and 23×8 of B, 3008 bytes, plus a byte mask per footprint
 // base for the exact membership tests: 3776 bytes; with the four words in which the first warp
 // sets the tile up for the block, each buffer counted at 16-byte alignment, 3824), naming the
-// buffers.
-// RUN: stencil-opt %s --verify-diagnostics --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=2048})'
+// buffers, under staging=true. The default, staging=auto, maps such tiles on global memory and
+// records the reason (AUTO).
+// RUN: stencil-opt %s --verify-diagnostics --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=2048 staging=true})'
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=2048})' | FileCheck %s --check-prefixes=AUTO,GLOBAL
+// AUTO: stencil.gpu_mapping = {{{.*}}staging = false, staging_refused = "shared-memory staging needs 3824 bytes per block {{.*}} above the limit of 2048 bytes; {{.*}}", strategy = "wavefront"
 // Below the first buffer's size the error still sums every buffer of the kernel (3824 bytes: each at 16-byte alignment, not
 // the 1536 found before the limit was passed), so one raise of the limit is enough.
-// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=1024})' 2>&1 | FileCheck %s --check-prefix=TOTAL
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=1024 staging=true})' 2>&1 | FileCheck %s --check-prefix=TOTAL
 // TOTAL: needs 3824 bytes per block (tile set-up: 4 × i64 = 32 bytes, A: 24×8 × f64 = 1536 bytes, A mask: 26×8 × i8 = 208 bytes, A mask: 24×8 × i8 = 192 bytes, B: 23×8 × f64 = 1472 bytes, B mask: 23×8 × i8 = 184 bytes, B mask: 23×8 × i8 = 184 bytes; each buffer at 16-byte alignment), above the limit of 1024 bytes
 // Raising the limit, or staging off, maps it.
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{shared-memory=3824})' | FileCheck %s
