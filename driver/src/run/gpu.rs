@@ -16,8 +16,9 @@ use stencil_runtime::cuda::{run_module_cuda, CudaDevice, CudaError, CudaOptions,
 use stencil_runtime::gpu_sim::{count_launches, run_module_sim_with_progress, SimOptions, SimProgress};
 use stencil_runtime::{CompiledProgram, ProgramState, RunStats};
 
-/// The example pipeline error messages suggest.
-pub const EXAMPLE_GPU_PIPELINE: &str = "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})";
+/// The example pipeline error messages suggest: the mapping the GPU measurements favour, which
+/// maps every program (an SOR-like one on the tile model's wavefront tiles).
+pub const EXAMPLE_GPU_PIPELINE: &str = "builtin.module(gpu-map{strategy=auto})";
 
 /// Refuses a module that was not mapped to the GPU: `--target sim|gpu` run what `gpu-map`
 /// produces. (Appending a mapping silently would hide what is being measured: tiled or naive,
@@ -27,7 +28,7 @@ pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError>
         return Ok(());
     }
     Err(RunError::new(format!(
-        "--target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (wavefront tiles with model-driven sizes, any program; or 'builtin.module(gpu-map{{strategy=auto}})' for a DOALL program, e.g. Jacobi-like, and 'builtin.module(gpu-map{{naive}})' for its untiled baseline)"
+        "--target {target} runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='{EXAMPLE_GPU_PIPELINE}' (the mapping the GPU measurements favour, any program; 'builtin.module(poly-schedule,poly-tile{{sizes=auto}},gpu-map{{block=auto}})' for the thesis' wavefront tiles with model-driven sizes, and 'builtin.module(gpu-map{{naive}})' for a DOALL program's untiled baseline)"
     )))
 }
 

@@ -54,4 +54,4 @@
 
 // JSON: "target":"sim","target_stats":{"sim":{"barriers":0,"blocks":{{[0-9]+}},"global_bytes_read":76032,"global_bytes_written":25344,"instructions":{{[0-9]+}},"launches":8,"races":0,"threads":{{[0-9]+}}}}
 
-// UNMAPPED: error: --target sim runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' (wavefront tiles with model-driven sizes, any program; or 'builtin.module(gpu-map{strategy=auto})' for a DOALL program
+// UNMAPPED: error: --target sim runs programs mapped to the GPU, and this one is not: end --pass-pipeline with gpu-map, e.g. --pass-pipeline='builtin.module(gpu-map{strategy=auto})' (the mapping the GPU measurements favour, any program; 'builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' for the thesis' wavefront tiles
