@@ -381,6 +381,22 @@ fn auto_strategy_takes_the_measured_best() {
     }
     assert_eq!(tiled_by_auto, 5);
     assert!(mapped >= 20, "only {mapped} programs mapped");
+    // A given block is kept with the model's tiles.
+    let sor = examples().into_iter().find(|(n, _)| n == "sor-2d-5pt").map(|(_, t)| t).expect("example");
+    let given = "builtin.module(gpu-map{strategy=auto block=16,8})";
+    let report = check_gpu_pipeline(&sor, given, &params_of("sor-2d-5pt", &sor), &SimOptions::default()).expect("maps");
+    assert_eq!(report.race_count, 0);
+    let record = mapping_record(&sor, given).expect("maps");
+    let block = record.iter().find(|(n, _)| n == "block").map(|(_, v)| v.clone());
+    assert_eq!(
+        block,
+        mapping_record(&sor, "builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=16,8})")
+            .expect("maps")
+            .into_iter()
+            .find(|(n, _)| n == "block")
+            .map(|(_, v)| v)
+    );
+    assert!(format!("{block:?}").contains("16") && format!("{block:?}").contains('8'), "{block:?}");
     let tiled = "builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{strategy=auto block=auto})";
     for name in ["sor-2d-5pt", "jacobi-2d-5pt"] {
         let text = examples().into_iter().find(|(n, _)| n == name).map(|(_, t)| t).expect("example");

@@ -72,13 +72,14 @@ impl MappingStrategy for Auto {
                     continue;
                 }
             }
-            // block=auto is the wavefront tiles' model choice (always with the model's tiles,
-            // never with the fixed ones, which the model could not size); the others take
-            // their default.
+            // block=auto is the wavefront tiles' model choice (with the model's tiles unless a
+            // block is given; never with the fixed ones, which the model could not size); the
+            // others take their default.
             let block_auto = strategy == Strategy::Wavefront
                 && match tiling {
                     None => options.block_auto,
-                    Some(t) => t == AutoTiling::Model,
+                    Some(AutoTiling::Model) => options.block_auto || options.block.is_none(),
+                    Some(AutoTiling::Fixed { .. }) => false,
                 };
             // occupancy=model: the wavefront tiles' with block=auto, the temporal tiles'.
             let occupancy_by_model = latency_occupancy
