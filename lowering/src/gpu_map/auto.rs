@@ -31,7 +31,7 @@
 //!     chooses itself ([`AutoTiling`]): scheduled and tiled as
 //!     `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` would (the measured default
 //!     for SOR, `bench/results/2026-11-27-h200-6d57acf`), else, where the tile model does not
-//!     size the tiles, with fixed sizes staged and then on global memory.
+//!     size the tiles, with fixed sizes.
 //!
 //! The host function's `stencil.gpu_mapping` records the strategy taken and `auto` with the
 //! reason, so a report says what ran and why.
@@ -61,13 +61,23 @@ impl MappingStrategy for Auto {
         program: OpId,
         options: &GpuMapOptions,
     ) -> Result<OpId, Diagnostic> {
-        let candidates = candidates(ir, registry, program, options);
+        let candidates = candidates(ir, registry, program);
         let mut refusals: Vec<String> = vec![];
+        // Whether this pass scheduled the program (for the wavefront candidates, once).
+        let mut scheduled_here = false;
         for candidate in &candidates {
             let &Candidate { strategy, prefetch, latency_occupancy, tiling, why } = candidate;
             let name = candidate.name();
             if let Some(tiling) = tiling {
-                if let Err(e) = schedule_and_tile(ir, registry, program, options, tiling) {
+                if !scheduled_here {
+                    if let Err(e) = schedule(ir, registry, program) {
+                        // No tiling can do without a schedule.
+                        refusals.push(format!("wavefront: {}", refusal_reason(&e)));
+                        break;
+                    }
+                    scheduled_here = true;
+                }
+                if let Err(e) = tile(ir, registry, program, options, tiling) {
                     refusals.push(format!("{name}: {}", refusal_reason(&e)));
                     continue;
                 }
@@ -79,24 +89,13 @@ impl MappingStrategy for Auto {
                 && match tiling {
                     None => options.block_auto,
                     Some(AutoTiling::Model) => options.block_auto || options.block.is_none(),
-                    Some(AutoTiling::Fixed { .. }) => false,
+                    Some(AutoTiling::Fixed) => false,
                 };
             // occupancy=model: the wavefront tiles' with block=auto, the temporal tiles'.
             let occupancy_by_model = latency_occupancy
                 || (options.occupancy_by_model
                     && (block_auto || matches!(strategy, Strategy::Overlapped | Strategy::Streaming)));
-            let staging = match tiling {
-                Some(AutoTiling::Fixed { staged }) => {
-                    if staged {
-                        Staging::Shared
-                    } else {
-                        Staging::Global
-                    }
-                }
-                _ => options.staging,
-            };
-            let chosen =
-                GpuMapOptions { strategy, block_auto, prefetch, occupancy_by_model, staging, ..options.clone() };
+            let chosen = GpuMapOptions { strategy, block_auto, prefetch, occupancy_by_model, ..options.clone() };
             match strategy.implementation().map(ir, registry, program, &chosen) {
                 Ok(func) => {
                     annotate(ir, func, why);
@@ -105,27 +104,29 @@ impl MappingStrategy for Auto {
                 // The only candidate (a scheduled program): its own error.
                 Err(e) if candidates.len() == 1 => return Err(e),
                 Err(e) => {
-                    if tiling.is_some() {
-                        unschedule(ir, program);
-                    }
+                    ir.remove_attr(program, TILING_ATTR);
                     refusals.push(format!("{name}: {}", refusal_reason(&e)));
                 }
             }
+        }
+        if scheduled_here {
+            unschedule(ir, program);
         }
         Err(mapping_error(ir, program, self.name(), format!("no strategy maps it: {}", refusals.join("; "))))
     }
 }
 
-/// How `auto` schedules and tiles a program no DOALL strategy maps, before `wavefront`.
+/// How `auto` tiles a program no DOALL strategy maps, once scheduled as `poly-schedule` does.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AutoTiling {
-    /// As `poly-schedule,poly-tile{sizes=auto}` with `gpu-map{block=auto}`: the tile model's
-    /// sizes and block at the program's problem sizes.
+    /// As `poly-tile{sizes=auto}` with `gpu-map{block=auto}`: the tile model's sizes and block
+    /// at the program's problem sizes.
     Model,
     /// Where the model does not size the tiles (it covers the loops around the band that run
     /// each nest whole, and needs the problem sizes): [`FIXED_TILE`] in every row of the band
-    /// (or [`FIXED_TILE_3D`] for 3-D fields), the default block, staged or on global memory.
-    Fixed { staged: bool },
+    /// (or [`FIXED_TILE_3D`] for 3-D fields) and the default block; `staging=auto` stages them
+    /// where they can be staged, else maps them on global memory.
+    Fixed,
 }
 
 /// The tile size of [`AutoTiling::Fixed`] for 1-D and 2-D fields: the thesis' tiles of 16.
@@ -157,47 +158,36 @@ impl Candidate {
         match self.tiling {
             None => strategy.to_string(),
             Some(AutoTiling::Model) => format!("{strategy} (the tile model's tiles)"),
-            Some(AutoTiling::Fixed { staged }) => {
-                format!("{strategy} (fixed tiles, {})", if staged { "staged" } else { "on global memory" })
-            }
+            Some(AutoTiling::Fixed) => format!("{strategy} (fixed tiles)"),
         }
     }
 }
 
 /// The strategies to try, in order.
-fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId, options: &GpuMapOptions) -> Vec<Candidate> {
+fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candidate> {
     if scheduled(ir, program) {
         return vec![Candidate::new(
             Strategy::Wavefront,
             "the program is scheduled or tiled (poly-schedule, poly-tile)",
         )];
     }
-    // An SOR-like program: the tile model's tiles, else fixed ones staged as `staging` allows.
-    let mut wavefront = vec![Candidate {
-        tiling: Some(AutoTiling::Model),
-        ..Candidate::new(
-            Strategy::Wavefront,
-            "no DOALL strategy maps it (e.g. SOR-like applies): scheduled and tiled as poly-schedule,poly-tile{sizes=auto} would, block=auto",
-        )
-    }];
-    if options.staging != Staging::Global {
-        wavefront.push(Candidate {
-            tiling: Some(AutoTiling::Fixed { staged: true }),
+    // An SOR-like program: the tile model's tiles, else fixed ones.
+    let wavefront = [
+        Candidate {
+            tiling: Some(AutoTiling::Model),
             ..Candidate::new(
                 Strategy::Wavefront,
-                "no DOALL strategy maps it and the tile model does not size its tiles: poly-schedule, tiles of 16 (8 in 3-D) staged in shared memory",
+                "no DOALL strategy maps it (e.g. SOR-like applies): scheduled and tiled as poly-schedule,poly-tile{sizes=auto} would, block=auto",
             )
-        });
-    }
-    if options.staging != Staging::Shared {
-        wavefront.push(Candidate {
-            tiling: Some(AutoTiling::Fixed { staged: false }),
+        },
+        Candidate {
+            tiling: Some(AutoTiling::Fixed),
             ..Candidate::new(
                 Strategy::Wavefront,
-                "no DOALL strategy maps it and the tile model does not size its tiles: poly-schedule, tiles of 16 (8 in 3-D) on global memory",
+                "no DOALL strategy maps it and the tile model does not size its tiles: poly-schedule, tiles of 16 (8 in 3-D)",
             )
-        });
-    }
+        },
+    ];
     if mlsor_program(ir, program) {
         let mut list =
             vec![Candidate::new(Strategy::Mlsor, "an MLSOR program (stencil-mlsor): the method's own kernels")];
@@ -254,48 +244,55 @@ fn refusal_reason(e: &Diagnostic) -> &str {
     message.split_once("failed: ").map_or(message, |(_, r)| r)
 }
 
-/// Schedules and tiles the unscheduled `program` as `poly-schedule` (its default options) and
-/// `poly-tile` do: with [`AutoTiling::Model`] `sizes=auto` (the tile model searches for
-/// `options`' staging and shared memory, at the program's problem sizes), with
-/// [`AutoTiling::Fixed`] the fixed sizes. Leaves the program unscheduled on failure.
-fn schedule_and_tile(
+/// Schedules the unscheduled `program` as `poly-schedule` does with its default options.
+fn schedule(ir: &mut Ir, registry: &DialectRegistry, program: OpId) -> Result<(), Diagnostic> {
+    let scheduled = schedule_program(ir, registry, program, &ScheduleSettings::default());
+    match scheduled {
+        // An over-budget program keeps its own order, as poly-schedule's default does; its
+        // warning goes to the log (a pass strategy has no diagnostic stream).
+        Ok(warning) => {
+            if let Some(warning) = warning {
+                tracing::warn!("{}", warning.message);
+            }
+            Ok(())
+        }
+        Err(e) => {
+            unschedule(ir, program);
+            Err(e)
+        }
+    }
+}
+
+/// Tiles the scheduled `program` as `poly-tile` does: with [`AutoTiling::Model`] `sizes=auto`
+/// (the tile model searches for `options`' staging and shared memory, at the program's problem
+/// sizes), with [`AutoTiling::Fixed`] the fixed sizes. Records nothing on failure.
+fn tile(
     ir: &mut Ir,
     registry: &DialectRegistry,
     program: OpId,
     options: &GpuMapOptions,
     tiling: AutoTiling,
 ) -> Result<(), Diagnostic> {
-    let tiled = (|| {
-        // An over-budget program keeps its own order, as poly-schedule's default does; its
-        // warning goes to the log (a pass strategy has no diagnostic stream).
-        if let Some(warning) = schedule_program(ir, registry, program, &ScheduleSettings::default())? {
-            tracing::warn!("{}", warning.message);
+    let spec = match tiling {
+        AutoTiling::Model => {
+            let search = AutoOptions {
+                staging: options.staging.resolve(None),
+                staging_by_model: options.staging == Staging::Auto,
+                shared_memory: options.shared_memory,
+                ..AutoOptions::default()
+            };
+            let base = TilingSpec { sizes: vec![], options: TilingOptions::default(), auto: None };
+            choose_tiling(ir, registry, program, &base, &search)?
         }
-        let spec = match tiling {
-            AutoTiling::Model => {
-                let search = AutoOptions {
-                    staging: options.staging.resolve(None),
-                    staging_by_model: options.staging == Staging::Auto,
-                    shared_memory: options.shared_memory,
-                    ..AutoOptions::default()
-                };
-                let base = TilingSpec { sizes: vec![], options: TilingOptions::default(), auto: None };
-                choose_tiling(ir, registry, program, &base, &search)?
-            }
-            AutoTiling::Fixed { .. } => {
-                let size = if rank(ir, program) >= 3 { FIXED_TILE_3D } else { FIXED_TILE };
-                TilingSpec { sizes: vec![size], options: TilingOptions::default(), auto: None }
-            }
-        };
-        record_tiling(ir, registry, program, &spec)
-    })();
-    if tiled.is_err() {
-        unschedule(ir, program);
-    }
-    tiled
+        AutoTiling::Fixed => {
+            let size = if rank(ir, program) >= 3 { FIXED_TILE_3D } else { FIXED_TILE };
+            TilingSpec { sizes: vec![size], options: TilingOptions::default(), auto: None }
+        }
+    };
+    record_tiling(ir, registry, program, &spec)
 }
 
-/// Removes what [`schedule_and_tile`] recorded: the tiling and the applies' schedules.
+/// Removes what [`schedule`] and [`tile`] recorded: the tiling and the applies' schedules.
 fn unschedule(ir: &mut Ir, program: OpId) {
     ir.remove_attr(program, TILING_ATTR);
     let mut applies = vec![];
