@@ -110,6 +110,19 @@ fn map_tiles(
         }
         (None, _) => options,
     };
+    // occupancy=model: the model's blocks per SM, checked before anything is built so that a
+    // refusal leaves the IR as it was.
+    let planned_blocks = match (options.occupancy_by_model, model.as_ref().and_then(|m| m.blocks_per_sm)) {
+        (false, _) => None,
+        (true, Some(planned)) => Some(planned),
+        (true, None) => {
+            return Err(op_error(
+                ir,
+                program,
+                "gpu-map{occupancy=model}: the tiling records no blocks per SM (poly.tiling's auto.blocks_per_sm): run poly-tile{sizes=auto} again",
+            ))
+        }
+    };
     let tiled = tile_program(ir, registry, program)?;
     let defaulted;
     let options = if options.block.is_none() {
@@ -232,14 +245,7 @@ fn map_tiles(
         entries.push(("problem", Attribute::string(&problem)));
     }
     // occupancy=model: every kernel asks ptxas for the model's blocks per SM.
-    if options.occupancy_by_model {
-        let planned = model.as_ref().and_then(|m| m.blocks_per_sm).ok_or_else(|| {
-            op_error(
-                ir,
-                func.func,
-                "gpu-map{occupancy=model}: the tiling records no blocks per SM (poly.tiling's auto.blocks_per_sm): run poly-tile{sizes=auto} again",
-            )
-        })?;
+    if let Some(planned) = planned_blocks {
         for kernel in ir.block_ops(module_block).to_vec() {
             ir.set_attribute(kernel, MIN_BLOCKS_ATTR, Attribute::Integer { value: i128::from(planned), ty: Type::I32 });
         }
