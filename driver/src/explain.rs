@@ -62,7 +62,9 @@ impl TilingPipeline {
             spec.elements.iter().position(|e| matches!(e, PipelineElement::Pass { name: n, .. } if n == name))
         };
         let tile_at = position("poly-tile").ok_or_else(|| {
-            model_error("the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes")
+            model_error(
+                "the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes (gpu-map{strategy=auto} tiles an SOR-like program as 'builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' does: explain that pipeline)",
+            )
         })?;
         let options_of = |at: usize| -> Result<PassOptions, Diagnostic> {
             let PipelineElement::Pass { name, options } = &spec.elements[at] else {

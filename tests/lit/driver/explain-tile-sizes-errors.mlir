@@ -16,3 +16,8 @@
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --param T=4 -p 'builtin.module(poly-schedule,poly-tile{sizes=1},gpu-map{staging=false})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: {{^}}{{.*}}sor-2d-5pt.mlir:{{[0-9]+}}:1: error: --explain-tile-sizes: @sor_2d_5pt: {{.*}}no tile layout survives the search
 // NONE-NEXT: stencil.program @sor_2d_5pt
+//
+// A pipeline without poly-tile has no tile sizes to explain; gpu-map{strategy=auto}, which tiles
+// SOR-like programs itself, is pointed to the pipeline that does the same.
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(gpu-map{strategy=auto})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=AUTO
+// AUTO: error: tile model: the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes (gpu-map{strategy=auto} tiles an SOR-like program as 'builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' does: explain that pipeline)
