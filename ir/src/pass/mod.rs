@@ -460,16 +460,28 @@ impl PassManager {
             let start = Instant::now();
             let span = tracing::info_span!("pass", name = scheduled.pass.argument());
             let _enter = span.enter();
+            let mut failed = None;
             for op in targets {
                 let result = scheduled.pass.run(ir, op, &cx);
                 // Remarks come before the error that stops the pipeline, as the pass made them.
                 self.reported.extend(cx.take_reported());
-                result?;
+                if let Err(e) = result {
+                    failed = Some(e);
+                    break;
+                }
             }
             let elapsed = start.elapsed();
-            tracing::debug!(pass = scheduled.pass.argument(), ?elapsed, "pass finished");
+            tracing::debug!(pass = scheduled.pass.argument(), ?elapsed, failed = failed.is_some(), "pass finished");
             if self.options.timing {
-                self.timings.push((scheduled.description.clone(), elapsed));
+                // A pass that fails is timed too: a slow failure is what one profiles.
+                let name = match failed {
+                    Some(_) => format!("{} (failed)", scheduled.description),
+                    None => scheduled.description.clone(),
+                };
+                self.timings.push((name, elapsed));
+            }
+            if let Some(e) = failed {
+                return Err(e);
             }
             if self.options.print_ir_after_all {
                 let text = print_op(
