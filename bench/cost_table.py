@@ -228,7 +228,13 @@ def main():
                 if name == "naive":
                     naive[width] = s
                 base = naive.get(width)
-                strategy = report.get("mapping", {}).get("strategy") if name in ("strategy=auto", "auto") else None
+                mapping = report.get("mapping", {})
+                strategy = mapping.get("strategy") if name in ("strategy=auto", "auto") else None
+                if strategy == "wavefront" and mapping.get("tile"):
+                    # The tiles auto chose itself (an SOR-like program): which ones.
+                    where = "global" if mapping.get("staging") is False else "shared"
+                    strategy += (" " + "x".join(map(str, mapping["tile"])) + " on "
+                                 + "x".join(map(str, mapping.get("block", []))) + " " + where)
                 shown = (f"{name} ({strategy})" if strategy else name) + mark
                 say(f"{example:<20} {shown:<{width_of_mapping}} {width:>3} {s['warp']:>10.2f} {100 * s['util']:>4.0f}% "
                     f"{s['bytes']:>8.2f} {s['dram']:>6.2f} {s['regs']:>7} {s['occupancy']:>7} {s['gcells']:>8.3f} "
