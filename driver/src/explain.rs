@@ -162,7 +162,20 @@ pub struct Explanation {
     pub thread_steps: Vec<String>,
     /// `sizes=auto`'s sizes as the model evaluated them and as `poly.tiling` records them, when
     /// they differ (`AutoChoice::model_sizes`: a size past its row's range cut to one tile).
-    pub one_tile_cut: Option<(Vec<i64>, Vec<i64>)>,
+    pub one_tile_cut: Option<OneTileCut>,
+}
+
+/// `sizes=auto`'s layout as the model evaluated it and as `poly.tiling` records it
+/// (`AutoChoice::model_sizes`, `AutoChoice::model_block`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OneTileCut {
+    /// The sizes the model evaluated.
+    pub model_sizes: Vec<i64>,
+    /// The recorded sizes: each past its row's range cut to one tile.
+    pub sizes: Vec<i64>,
+    /// When the best block for the recorded sizes differs from the model's: (the model's, the
+    /// recorded one).
+    pub blocks: Option<([i64; 3], [i64; 3])>,
 }
 
 /// What [`Explanation::extrapolations`] says for `program` at the problem sizes `params`, for
@@ -261,12 +274,13 @@ pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation
             let chosen = if layout.spec.options.intra_tile == IntraTile::Skew { "skewed" } else { "first-hyperplane" };
             (chosen, a.predicted_seconds, a.other_intra_seconds)
         });
-        let one_tile_cut = layout
-            .spec
-            .auto
-            .as_ref()
-            .and_then(|a| a.model_sizes.clone())
-            .map(|model| (model, layout.spec.sizes.clone()));
+        let one_tile_cut = layout.spec.auto.as_ref().and_then(|a| {
+            a.model_sizes.clone().map(|model_sizes| OneTileCut {
+                model_sizes,
+                sizes: layout.spec.sizes.clone(),
+                blocks: a.model_block.map(|model| (model, a.block)),
+            })
+        });
         reports.push(Explanation {
             program: layout.program,
             report,
@@ -289,13 +303,22 @@ pub fn render_comments(reports: &[Explanation]) -> String {
         if let Some(choice) = &e.staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice)));
         }
-        if let Some((model, written)) = &e.one_tile_cut {
+        if let Some(cut) = &e.one_tile_cut {
             let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
             out.push_str(&format!(
                 "// sizes: the model's {} are tiled as {}: the same tiles, each size past its row's whole range cut to the least size of one tile, so that they run whole\n",
-                x(model),
-                x(written)
+                x(&cut.model_sizes),
+                x(&cut.sizes)
             ));
+            if let Some((model, chosen)) = &cut.blocks {
+                out.push_str(&format!(
+                    "// block: {} (the best for {}; the model's {} chose {})\n",
+                    x(chosen),
+                    x(&cut.sizes),
+                    x(&cut.model_sizes),
+                    x(model)
+                ));
+            }
         }
         if let Some((chosen, seconds, other)) = &e.intra_choice {
             let other_name = if *chosen == "skewed" { "first-hyperplane" } else { "skewed" };
@@ -347,8 +370,12 @@ pub fn render_json(reports: &[Explanation]) -> String {
             if let Some((chosen, seconds, other)) = e.intra_choice {
                 entry["intra_auto"] = serde_json::json!({"chosen": chosen, "chosen_s": seconds, "other_s": other});
             }
-            if let Some((model, written)) = &e.one_tile_cut {
-                entry["one_tile_cut"] = serde_json::json!({"model_sizes": model, "sizes": written});
+            if let Some(cut) = &e.one_tile_cut {
+                entry["one_tile_cut"] = serde_json::json!({"model_sizes": cut.model_sizes, "sizes": cut.sizes});
+                if let Some((model, chosen)) = &cut.blocks {
+                    entry["one_tile_cut"]["model_block"] = serde_json::json!(model);
+                    entry["one_tile_cut"]["block"] = serde_json::json!(chosen);
+                }
             }
             if !e.extrapolations.is_empty() {
                 entry["extrapolations"] = serde_json::json!(e.extrapolations);

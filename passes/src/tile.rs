@@ -118,6 +118,12 @@ impl TilingSpec {
                     Attribute::DenseArray { element: Type::I64, values: sizes.clone() },
                 ));
             }
+            if let Some(block) = &auto.model_block {
+                a.push(NamedAttribute::new(
+                    "model_block",
+                    Attribute::DenseArray { element: Type::I64, values: block.to_vec() },
+                ));
+            }
             if auto.intra_by_model {
                 a.push(NamedAttribute::new("intra_by_model", Attribute::Bool(true)));
             }
@@ -210,6 +216,15 @@ impl TilingSpec {
                     }
                     Some(_) => return Err(bad("'auto': 'model_sizes' must be an array<i64> of sizes >= 1".into())),
                 };
+                // Informational too (the block the model chose with those sizes).
+                let model_block = match get_named(a, "model_block") {
+                    None => None,
+                    Some(Attribute::DenseArray { element: Type::I64, values }) => match values.as_slice() {
+                        &[x, y, z] if x >= 1 && y >= 1 && z >= 1 => Some([x, y, z]),
+                        _ => return Err(bad("'auto': 'model_block' must be an array<i64> of 3 extents >= 1".into())),
+                    },
+                    Some(_) => return Err(bad("'auto': 'model_block' must be an array<i64> of 3 extents >= 1".into())),
+                };
                 Some(AutoChoice {
                     options,
                     block,
@@ -220,6 +235,7 @@ impl TilingSpec {
                     intra_by_model,
                     other_intra_seconds,
                     model_sizes,
+                    model_block,
                 })
             }
             Some(_) => return Err(bad("'auto' must be a dictionary".into())),

@@ -171,6 +171,11 @@ pub struct AutoChoice {
     /// whole range cut to the least size of one tile, the same tiles run as full ones
     /// (`ProgramShape::one_tile_sizes`). `None`: the model's sizes are the recorded ones.
     pub model_sizes: Option<Vec<i64>>,
+    /// With [`AutoChoice::model_sizes`], when the block differs: the block the model chose
+    /// with its sizes. [`AutoChoice::block`] is then the best block for the recorded sizes,
+    /// the tiles that run, with their [`AutoChoice::blocks_per_sm`]; `predicted_seconds` stays
+    /// the model's for its own layout, the one it compared.
+    pub model_block: Option<[i64; 3]>,
 }
 
 /// `staging=…` of `poly-tile` and `gpu-map`: whether tiles are staged in shared memory.
@@ -368,15 +373,27 @@ fn choose_layout_beating(
     };
     // The model's sizes of the final choice as the code generator should see them: the same
     // tiles, whole. (Only there: the searches and the seed below compare the model's sizes.)
-    let whole = |(sizes, mut choice): (Vec<i64>, AutoChoice)| {
+    // The block is then the best one for the tiles that run: a row cut to its range changes
+    // the steps' shape, and the block the model chose for the longer row may no longer be the
+    // best (3-D SOR at 512³, T=20: 8x4x8x24 on 8x8x4 runs as 8x4x8x20, whose best block is
+    // 20x8x1; the H200 ran 8x4x8x20 on 20x8x1 16 % (f64) and 27 % (f32) faster than the
+    // 8x8x4 choice, bench/results/2026-11-27-h200-54152c3).
+    let whole = |(sizes, mut choice): (Vec<i64>, AutoChoice)| -> Result<(Vec<i64>, AutoChoice), Diagnostic> {
         let cut = shape.one_tile_sizes(&sizes);
         if cut != sizes {
+            if let Some((_, best)) = chosen(&choice.options, Some(cut.clone()), None)? {
+                if best.block != choice.block {
+                    choice.model_block = Some(choice.block);
+                    choice.block = best.block;
+                    choice.blocks_per_sm = best.blocks_per_sm;
+                }
+            }
             choice.model_sizes = Some(sizes);
         }
-        (cut, choice)
+        Ok((cut, choice))
     };
     if !auto.staging_by_model {
-        return Ok(chosen(auto, None, beat)?.map(whole));
+        return chosen(auto, None, beat)?.map(whole).transpose();
     }
     let staged = chosen(&AutoOptions { staging: true, ..auto.clone() }, None, beat);
     let global_options = AutoOptions { staging: false, ..auto.clone() };
@@ -402,7 +419,7 @@ fn choose_layout_beating(
     };
     winner.1.other_staging_seconds = other;
     tracing::debug!(staged = winner.1.options.staging, seconds = winner.1.predicted_seconds, ?other, "staging=auto");
-    Ok(Some(whole(winner)))
+    whole(winner).map(Some)
 }
 
 /// `poly-tile{sizes=auto}`'s whole request for `program`: [`choose_layout`]'s sizes and
@@ -532,6 +549,7 @@ pub fn choice_of(report: &SearchReport, auto: &AutoOptions) -> Option<(Vec<i64>,
             intra_by_model: false,
             other_intra_seconds: None,
             model_sizes: None,
+            model_block: None,
         },
     ))
 }

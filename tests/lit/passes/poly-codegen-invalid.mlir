@@ -68,6 +68,19 @@ stencil.program @not_permutable(%A: !stencil.field<[N] x f64>) params [T >= 1, N
 
 // -----
 
+// The block the tile model chose with those sizes (`model_block`) is three extents >= 1.
+// expected-error@+1 {{'poly.tiling' 'auto': 'model_block' must be an array<i64> of 3 extents >= 1}}
+stencil.program @bad_model_block(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {auto = {block = array<i64: 32, 1, 1>, model_block = array<i64: 64, 1>, model_sizes = array<i64: 6, 8>}, sizes = array<i64: 4>}} {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %A over [0] to [N - 1] {
+      %c = stencil.access %A[1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}
+
+// -----
+
 // The sizes the tile model evaluated (`sizes=auto`'s `model_sizes`) are a list of sizes >= 1.
 // expected-error@+1 {{'poly.tiling' 'auto': 'model_sizes' must be an array<i64> of sizes >= 1}}
 stencil.program @bad_model_sizes(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 4] attributes {poly.tiling = {auto = {block = array<i64: 32, 1, 1>, model_sizes = array<i64: 0, 8>}, sizes = array<i64: 4>}} {
