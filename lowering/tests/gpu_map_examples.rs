@@ -449,6 +449,29 @@ fn auto_strategy_tiles_what_the_model_cannot_size_with_fixed_tiles() {
     assert_eq!(entry("staging"), stencil_ir::Attribute::Bool(true));
 }
 
+/// A block with one thread along the outermost point loop of a step (3-D SOR's tiles of
+/// 8x4x8x20 on 20×8×1, the default at 512³): each thread takes turns along `i` while `j` and
+/// `k` are fixed per thread, so the partial tiles' guards bound the turns along `i` once, as a
+/// window. Race-free and bit-identical at sizes that leave partial tiles on every side, staged
+/// and on global memory, and the same for 2-D SOR on 16×1 (turns along the outer row).
+#[test]
+fn fixed_inner_points_bound_the_outer_thread_loop() {
+    let sor3 = examples().into_iter().find(|(n, _)| n == "sor-3d-7pt").map(|(_, t)| t).expect("example");
+    for staging in ["false", "true"] {
+        let pipeline = format!(
+            "builtin.module(poly-schedule,poly-tile{{sizes=3,2,3,5}},gpu-map{{block=5,3,1 staging={staging}}})"
+        );
+        let params = [("T", 4), ("N", 11), ("M", 9), ("L", 13)];
+        let report = check_gpu_pipeline(&sor3, &pipeline, &params, &SimOptions::default()).expect("maps");
+        assert_eq!(report.race_count, 0, "{pipeline}");
+    }
+    let sor2 = examples().into_iter().find(|(n, _)| n == "sor-2d-5pt").map(|(_, t)| t).expect("example");
+    let pipeline = "builtin.module(poly-schedule,poly-tile{sizes=4,8,3},gpu-map{block=3,1 staging=false})";
+    let report =
+        check_gpu_pipeline(&sor2, pipeline, &[("T", 5), ("N", 13), ("M", 17)], &SimOptions::default()).expect("maps");
+    assert_eq!(report.race_count, 0);
+}
+
 /// `staging=auto` (the default) with given tile sizes stages the tiles where they can be staged
 /// and maps them on global memory where they cannot, saying why in the mapping record:
 /// 3-D SOR's tiles of 32 need 3.7 MB of shared memory. `staging=true` refuses them with that

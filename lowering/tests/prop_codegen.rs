@@ -148,7 +148,9 @@ proptest! {
         n in 4i64..=7,
         size in 1i64..=3,
         staging in any::<bool>(),
-        block in prop_oneof![Just("4"), Just("4,2"), Just("2,2,2")],
+        // 4,4,1: one thread along the outermost point loop, which then takes turns while the
+        // inner ones give each thread a fixed point (the windows of `kernel::PointGuards`).
+        block in prop_oneof![Just("4"), Just("4,2"), Just("2,2,2"), Just("4,4,1")],
         // 0: a block per tile (no loop over tiles in the kernel); else blocks striding over them.
         grid in 0i64..=3,
     ) {

@@ -980,14 +980,57 @@ impl KernelBuilder<'_, '_> {
             other => vec![other],
         };
         let dims: Vec<usize> = chain.iter().map(|l| l.dim).collect();
+        let fixed: Vec<bool> = (0..m).map(|q| self.fixed_turn(&chain, q)).collect();
         let guards = items
             .iter()
             .map(|item| match item {
-                LoopAst::If { guards, .. } => Some(PointGuards::split(guards, &dims)),
+                LoopAst::If { guards, .. } => Some(PointGuards::split(guards, &dims, &fixed)),
                 _ => None,
             })
             .collect();
         self.thread_chain(&chain, 0, m, at, guards, &items)
+    }
+
+    /// Whether loop `q` of the thread-mapped `chain` gives each thread one fixed point: an
+    /// inner loop (not the outermost, which may also stride over the grid) of a tile with at
+    /// most as many iterations as threads along its axis, whose lower bounds involve no loop of
+    /// the chain — so a thread's point is `lower + thread id` before any loop of the chain
+    /// starts ([`KernelBuilder::bind_fixed_turns`]).
+    fn fixed_turn(&self, chain: &[&ForLoop], q: usize) -> bool {
+        let m = chain.len();
+        let Some(l) = chain.get(q) else { return false };
+        q > 0
+            && self.in_tile
+            && l.step == 1
+            && max_trips(l).is_some_and(|t| t <= self.input.block[m - 1 - q])
+            && l.lower.iter().all(|b| chain.iter().all(|c| b.expr.coeff(c.dim) == 0))
+    }
+
+    /// Binds the variables of the fixed-turn loops of `chain` after `p` (`fixed_turn`) to each
+    /// thread's point, so that the windows of loop `p` may involve them; returns what to
+    /// restore.
+    fn bind_fixed_turns(
+        &mut self,
+        chain: &[&ForLoop],
+        p: usize,
+        at: InsertPoint,
+    ) -> Result<Vec<(usize, Option<ValueId>)>, String> {
+        let m = chain.len();
+        let location = self.location.clone();
+        let mut saved = vec![];
+        for q in p + 1..m {
+            if !self.fixed_turn(chain, q) {
+                continue;
+            }
+            let l = chain[q];
+            let (lo, _) = self.bounds(l, at)?;
+            let start = binary(self.ir, at, "arith.addi", lo, self.tid[m - 1 - q], Type::Index, &location);
+            if let Some(d) = self.dims.get_mut(l.dim) {
+                saved.push((l.dim, *d));
+                *d = Some(start);
+            }
+        }
+        Ok(saved)
     }
 
     /// Loop `p` of the thread-mapped `chain` (`m` loops) at `at`, and inside it the rest; the
@@ -1029,10 +1072,17 @@ impl KernelBuilder<'_, '_> {
             size = binary(self.ir, at, "arith.muli", size, self.nblocks, Type::Index, &location);
         }
         let (mut lo, mut hi) = self.bounds(l, at)?;
-        // The windows of this loop's variable, before the loop.
-        for point in guards.iter_mut().flatten() {
-            point.window(self, p, l.dim, at)?;
+        // The windows of this loop's variable, before the loop (with the points of the fixed
+        // turns inside it bound: the windows may involve them).
+        let saved = self.bind_fixed_turns(chain, p, at)?;
+        let windows: Result<(), String> =
+            guards.iter_mut().flatten().try_for_each(|point| point.window(self, p, l.dim, at));
+        for (dim, value) in saved.into_iter().rev() {
+            if let Some(d) = self.dims.get_mut(dim) {
+                *d = value;
+            }
         }
+        windows?;
         // A loop of at most as many iterations as it has threads gives each thread one turn or
         // none: a test, not a loop (below).
         let threads = if p == 0 { self.threads_along(d) } else { self.input.block[d] };
@@ -1145,11 +1195,21 @@ struct PointGuards {
 
 impl PointGuards {
     /// `guards` split over the chain's loops, whose dimensions are `dims` (outermost first).
-    fn split(guards: &[Guard], dims: &[usize]) -> PointGuards {
+    /// A guard bounds the innermost loop it involves, or, where the loops inside it that it
+    /// involves give each thread a fixed point (`fixed`), the innermost other loop it involves:
+    /// its bound is then computed once before that loop instead of at each of its turns (3-D SOR
+    /// on a 20×8×1 block: the guards of `j` and `k` for each of the thread's rows of `i`
+    /// become one window of `i`).
+    fn split(guards: &[Guard], dims: &[usize], fixed: &[bool]) -> PointGuards {
         let mut pending = vec![Vec::new(); dims.len()];
         let mut rest = Vec::new();
         for g in guards {
-            let level = dims.iter().rposition(|&d| g.expr.coeff(d) != 0);
+            let involved = |p: &usize| g.expr.coeff(dims[*p]) != 0;
+            let level = (0..dims.len())
+                .rev()
+                .filter(involved)
+                .find(|&p| !fixed.get(p).copied().unwrap_or(false))
+                .or_else(|| (0..dims.len()).rev().find(involved));
             let bound = match (g.kind, level) {
                 (GuardKind::NonNegative, Some(p)) => Self::bound(g, dims[p]).map(|b| (p, b)),
                 _ => None,
