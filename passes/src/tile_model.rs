@@ -377,23 +377,28 @@ fn choose_layout_beating(
     // the steps' shape, and the block the model chose for the longer row may no longer be the
     // best (3-D SOR at 512³, T=20: 8x4x8x24 on 8x8x4 runs as 8x4x8x20, whose best block is
     // 20x8x1; the H200 ran 8x4x8x20 on 20x8x1 16 % (f64) and 27 % (f32) faster than the
-    // 8x8x4 choice, bench/results/2026-11-27-h200-54152c3).
-    let whole = |(sizes, mut choice): (Vec<i64>, AutoChoice)| -> Result<(Vec<i64>, AutoChoice), Diagnostic> {
+    // uncut 8x4x8x24 on 8x8x4, bench/results/2026-11-27-h200-54152c3). Where that search
+    // finds no block (it searched the model's sizes, not these), the model's block stays.
+    let whole = |(sizes, mut choice): (Vec<i64>, AutoChoice)| {
         let cut = shape.one_tile_sizes(&sizes);
         if cut != sizes {
-            if let Some((_, best)) = chosen(&choice.options, Some(cut.clone()), None)? {
-                if best.block != choice.block {
+            match chosen(&choice.options, Some(cut.clone()), None) {
+                Ok(Some((_, best))) if best.block != choice.block => {
                     choice.model_block = Some(choice.block);
                     choice.block = best.block;
                     choice.blocks_per_sm = best.blocks_per_sm;
                 }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::debug!(error = %e.message, "sizes=auto: no block for the cut sizes; the model's stays")
+                }
             }
             choice.model_sizes = Some(sizes);
         }
-        Ok((cut, choice))
+        (cut, choice)
     };
     if !auto.staging_by_model {
-        return chosen(auto, None, beat)?.map(whole).transpose();
+        return Ok(chosen(auto, None, beat)?.map(whole));
     }
     let staged = chosen(&AutoOptions { staging: true, ..auto.clone() }, None, beat);
     let global_options = AutoOptions { staging: false, ..auto.clone() };
@@ -419,7 +424,7 @@ fn choose_layout_beating(
     };
     winner.1.other_staging_seconds = other;
     tracing::debug!(staged = winner.1.options.staging, seconds = winner.1.predicted_seconds, ?other, "staging=auto");
-    whole(winner).map(Some)
+    Ok(Some(whole(winner)))
 }
 
 /// `poly-tile{sizes=auto}`'s whole request for `program`: [`choose_layout`]'s sizes and
