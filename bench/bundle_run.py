@@ -9,6 +9,7 @@ Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-che
   --skip-checks   no correctness checks (only after a run of the same bundle passed them)
   --jobs N        checks run N at a time (default: the number of CPUs, at most 8)
   --profile REGEX profile the benchmarks whose label matches REGEX (step 7)
+  --decisions     time only the rows of the open decisions (DECISIONS; with --bench, those too)
 
 Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing else. In order:
 
@@ -20,7 +21,9 @@ Needs Python 3 and, for the GPU part, an NVIDIA driver (libcuda.so.1); nothing e
      reference for the table (bytes read + written per second).
   3. the benchmark table at sizes far beyond L2, one warm-up run each, CUDA-event kernel time.
   4. RESULTS_DIR/results.json and RESULTS_DIR/results.md (device, driver, date, commit,
-     GCells/s, GB/s, % of copy bandwidth, speed-up over naive, registers), and log.txt.
+     GCells/s, GB/s, % of copy bandwidth, speed-up over naive, registers), and log.txt; both
+     also answer the open decisions (DECISIONS: one row against another, each with what the
+     answer changes) whose rows were timed.
   5. with --calibrate (or --calibrate-only: no checks, no benchmark table): the tile models'
      calibration (docs/tile-models.md): every calibration run of the manifest timed on the GPU,
      both models fitted with bin/stencil-calibrate, RESULTS_DIR/calibration.json,
@@ -623,6 +626,68 @@ def bench_label(entry):
     return f"{entry['example']} [{entry['dtype']}] {entry['mapping']}"
 
 
+# The questions only a GPU answers, each as one benchmark row against another: `row` and
+# `against` are labels (EXAMPLE [TYPE] MAPPING); `target` (optional) the ratio row ÷ against
+# that a goal asks for; `then` what the answer changes. Kept with the compiler's open choices
+# (docs/passes.md for strategy=auto, docs/tile-models.md for the tile model's): a question
+# answered for good leaves the list. A label the manifest lacks is named in the log.
+DECISIONS = [
+    {"question": "3-D SOR: the block chosen again for the cut tiles (20x8x1, the default since "
+                 "2026-11-29) against the model's block for its uncut tiles (8x8x4)",
+     "row": "sor-3d-7pt [{t}] wavefront auto i32", "against": "sor-3d-7pt [{t}] wavefront 8x4x8x20 8x8x4 global i32",
+     "then": "below 1: choose the block for the model's own sizes again (passes/src/tile_model.rs, whole)"},
+    {"question": "3-D SOR's default against naive 3-D Jacobi (issue 13: at least 0.6)",
+     "row": "sor-3d-7pt [{t}] wavefront auto i32", "against": "jacobi-3d-7pt [{t}] naive i32", "target": 0.6,
+     "then": "the SOR target met or not"},
+    {"question": "2-D SOR's strategy=auto against naive 2-D Jacobi (issue 13: at least 0.6)",
+     "row": "sor-2d-5pt [{t}] auto i32", "against": "jacobi-2d-5pt [{t}] naive i32", "target": 0.6,
+     "then": "the SOR target met or not"},
+    {"question": "3-D Jacobi's strategy=auto (streaming, copy fused) against naive (issue 13: at least 1.5)",
+     "row": "jacobi-3d-7pt [{t}] auto i32", "against": "jacobi-3d-7pt [{t}] naive i32", "target": 1.5,
+     "then": "the 3-D throughput target met or not"},
+    {"question": "3-D Jacobi: two steps per launch (96 KiB, the 3-D DRAM-bytes target's kernel) against "
+                 "strategy=auto's one",
+     "row": "jacobi-3d-7pt [{t}] streaming prefetch 96K occupancy i32", "against": "jacobi-3d-7pt [{t}] auto i32",
+     "then": "above 1: strategy=auto streams two steps per launch (lowering/src/gpu_map/auto.rs)"},
+    {"question": "PolyBench heat-3d: streaming with prefetch at occupancy=model against naive (strategy=auto's "
+                 "choice)",
+     "row": "polybench-heat-3d [{t}] streaming prefetch occupancy i32", "against": "polybench-heat-3d [{t}] naive i32",
+     "then": "above 1 in f64 and f32: strategy=auto streams ping-pong stencils too (fuses_without_halos)"},
+    {"question": "2-D Jacobi f32 at 16384²: strategy=auto against naive (issue 13's must-show: at least 1.5)",
+     "row": "jacobi-2d-5pt [{t}] auto i32", "against": "jacobi-2d-5pt [{t}] naive i32", "target": 1.5,
+     "then": "the must-show met or not", "types": ["f32"]},
+]
+
+
+def decision_rows(decision):
+    """The (row, against) label pairs of `decision`, one per element type."""
+    return [(decision["row"].format(t=t), decision["against"].format(t=t))
+            for t in decision.get("types", ["f64", "f32"])]
+
+
+def decision_labels():
+    """Every label the decisions compare."""
+    return {label for d in DECISIONS for pair in decision_rows(d) for label in pair}
+
+
+def answer_decisions(rows):
+    """Each decision with the GCells/s of its rows and their ratio where both were timed."""
+    timed = {f"{r['example']} [{r['dtype']}] {r['mapping']}": r.get("gcells_per_second")
+             for r in rows if r.get("status") == "ok"}
+    answers = []
+    for d in DECISIONS:
+        for row, against in decision_rows(d):
+            a, b = timed.get(row), timed.get(against)
+            ratio = a / b if a and b else None
+            verdict = None
+            if ratio is not None and "target" in d:
+                verdict = "met" if ratio >= d["target"] else "not met"
+            answers.append({"question": d["question"], "row": row, "against": against, "row_gcells": a,
+                            "against_gcells": b, "ratio": ratio, "target": d.get("target"), "verdict": verdict,
+                            "then": d["then"]})
+    return answers
+
+
 def markdown(summary):
     lines = [
         "# GPU bundle results",
@@ -668,6 +733,14 @@ def markdown(summary):
             vs = f"{row['kernel_seconds'] / rbsor:.2f}x" if rbsor else "-"
             lines.append(f"| {method} | {row['params']['T']} | {row['sweeps']} | "
                          f"{row['kernel_seconds'] * 1e3:.2f} | {vs} |")
+    answered = [d for d in summary.get("decisions", []) if d["ratio"] is not None]
+    if answered:
+        lines += ["", "## Decisions (DECISIONS in run.py: the row against the other, GCells/s)", "",
+                  "| question | row | against | ratio | target | then |", "|---|---|---|---:|---|---|"]
+        for d in answered:
+            target = f"{d['target']} ({d['verdict']})" if d["target"] is not None else "-"
+            lines.append(f"| {d['question']} | {d['row']}: {d['row_gcells']:.2f} | {d['against']}: "
+                         f"{d['against_gcells']:.2f} | {d['ratio']:.3f} | {target} | {d['then']} |")
     failed = [c for c in summary["checks"] if c["status"] == "FAILED"]
     if failed:
         lines += ["", "## Failed checks", ""]
@@ -695,7 +768,7 @@ def main():
     # Only the tile-model or profile parts: --calibrate-only, or --sweep / --profile asked for
     # without checks or benchmarks.
     models_only = "--calibrate-only" in args or (
-        any(a in args for a in ("--sweep", "--profile")) and not any(a in args for a in ("--calibrate", "--bench", "--check")))
+        any(a in args for a in ("--sweep", "--profile")) and not any(a in args for a in ("--calibrate", "--bench", "--check", "--decisions")))
     if "--skip-checks" in args or models_only:
         say("checks skipped (" + ("tile models or profiles only" if models_only else "--skip-checks") + ")")
         checks, failures = [], 0
@@ -705,6 +778,11 @@ def main():
         checks, failures = run_checks(manifest, target, lambda label: check_pattern is None or check_pattern.search(label),
                                       max(1, jobs))
     pattern = re.compile(args[args.index("--bench") + 1]) if "--bench" in args else None
+    known = {bench_label(b) for b in manifest["benchmarks"]}
+    stale = sorted(decision_labels() - known)
+    if stale:
+        say("decisions: rows the manifest lacks (DECISIONS is stale): " + "; ".join(stale))
+    wanted_labels = decision_labels() if "--decisions" in args else None
     summary = {
         "device": None, "driver": None, "chip": manifest["chip"], "commit": manifest["commit"],
         "bundle_created": manifest["created"],
@@ -721,8 +799,17 @@ def main():
             say(f"copy bandwidth: {summary['copy_bandwidth'] / 1e9:.0f} GB/s (cuMemcpyDtoD, read + write)")
         except (RuntimeError, AttributeError) as e:
             say(f"copy bandwidth not measured: {e}")
-        summary["benchmarks"] = run_benchmarks(manifest, budget, summary["copy_bandwidth"],
-                                               lambda label: pattern is None or pattern.search(label))
+        def selected(label):
+            if wanted_labels is not None:
+                return label in wanted_labels or (pattern is not None and bool(pattern.search(label)))
+            return pattern is None or bool(pattern.search(label))
+
+        summary["benchmarks"] = run_benchmarks(manifest, budget, summary["copy_bandwidth"], selected)
+        summary["decisions"] = answer_decisions(summary["benchmarks"])
+        for d in summary["decisions"]:
+            if d["ratio"] is not None:
+                say(f"decision: {d['row']} / {d['against']} = {d['ratio']:.3f}"
+                    + (f" (target {d['target']}: {d['verdict']})" if d["target"] is not None else ""))
         describe_device(summary, next((r["device"] for r in summary["benchmarks"] if r.get("device")), None))
     elif not cuda:
         say("GPU benchmarks skipped: no NVIDIA driver on this machine")
