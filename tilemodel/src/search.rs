@@ -90,6 +90,22 @@ pub struct SearchOptions {
     pub threads: usize,
 }
 
+/// The largest tile size per row a search of skewed intra-tile wavefronts considers. Counting a
+/// skewed tile's warps costs per step and lane, and its steps are the sum of its sizes: with
+/// sizes up to [`SearchOptions::max_size`] a long time loop made the search run for minutes
+/// (3-D Jacobi at its defaults with T=200: over 60 s; the fuzzer's long time loop never ended).
+/// Skewed tiles that large are not what the skew is for either: on the H200 every skewed layout
+/// measured ran 3–6× slower than the first hyperplane's (docs/tile-models.md).
+pub const MAX_SKEWED_SIZE: i64 = 64;
+
+/// The largest size per row `options` let a search of `shape` consider.
+fn searched_max_size(shape: &BandShape, options: &SearchOptions) -> i64 {
+    match shape.intra {
+        crate::shape::IntraWavefront::Skew => options.max_size.min(MAX_SKEWED_SIZE),
+        crate::shape::IntraWavefront::FirstHyperplane => options.max_size,
+    }
+}
+
 /// The most threads a search runs on: a larger [`SearchOptions::threads`] is taken as this
 /// many (each thread keeps a window of sizes ahead, and no machine has more cores to give).
 pub const MAX_THREADS: usize = 256;
@@ -430,14 +446,20 @@ pub fn search(
             s.iter().map(|&v| vec![v]).collect()
         }
         None => match &options.size_extents {
-            Some(extents) if extents.len() == m => extents.iter().map(|&e| row_sizes(e, options.max_size)).collect(),
+            Some(extents) if extents.len() == m => {
+                extents.iter().map(|&e| row_sizes(e, searched_max_size(shape, options))).collect()
+            }
             Some(extents) => {
                 return Err(TileModelError::InvalidInput(format!(
                     "{} size extents for a band of {m} rows",
                     extents.len()
                 )))
             }
-            None => shape.row_ranges().iter().map(|&(lo, hi)| row_sizes(hi - lo + 1, options.max_size)).collect(),
+            None => shape
+                .row_ranges()
+                .iter()
+                .map(|&(lo, hi)| row_sizes(hi - lo + 1, searched_max_size(shape, options)))
+                .collect(),
         },
     };
     // The grid's largest size has the most intra-tile steps (explicit sizes far past the
