@@ -44,7 +44,7 @@ use stencil_passes::tile_model::{choose_tiling, AutoOptions, Staging};
 use stencil_poly::tiling::TilingOptions;
 
 use super::nest::{ApplyBox, NestItem};
-use super::{mapping_error, GpuMapOptions, MappingStrategy, Strategy, MAPPING_ATTR};
+use super::{mapping_error, refusal_reason, GpuMapOptions, MappingStrategy, Strategy, MAPPING_ATTR};
 
 /// See the module documentation.
 pub(super) struct Auto;
@@ -236,12 +236,6 @@ fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bo
             .iter()
             .skip(1)
             .all(|a| a.reads.iter().all(|r| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0))))
-}
-
-/// The reason of a strategy's refusal without the op and pass prefix of its message.
-fn refusal_reason(e: &Diagnostic) -> &str {
-    let message = e.message.strip_prefix("'stencil.program' op ").unwrap_or(&e.message);
-    message.split_once("failed: ").map_or(message, |(_, r)| r)
 }
 
 /// Schedules the unscheduled `program` as `poly-schedule` does with its default options.

@@ -300,6 +300,13 @@ fn direct_program(
     Ok((info, nest))
 }
 
+/// The reason of a strategy's refusal: its message without the op and pass prefix
+/// ([`mapping_error`]'s `… failed: `).
+pub(super) fn refusal_reason(e: &Diagnostic) -> &str {
+    let message = e.message.strip_prefix("'stencil.program' op ").unwrap_or(&e.message);
+    message.split_once("failed: ").map_or(message, |(_, r)| r)
+}
+
 /// The error of a strategy that cannot map `program`, located at it.
 pub(super) fn mapping_error(ir: &Ir, program: OpId, strategy: &str, message: impl std::fmt::Display) -> Diagnostic {
     op_error(ir, program, format!("gpu-map{{strategy={strategy}}} failed: {message}"))

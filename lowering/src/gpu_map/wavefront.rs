@@ -81,7 +81,7 @@ fn map_wavefront(
             // A mapping that fails leaves the IR as it was, so the global tiles start afresh;
             // if they fail too, the staged tiles' error is the one to read.
             let func = map_tiles(ir, registry, program, &explicit(false)).map_err(|_| refused.clone())?;
-            let reason = refused.message.split_once("gpu-map failed: ").map_or(&*refused.message, |(_, r)| r);
+            let reason = super::refusal_reason(&refused);
             tracing::info!("gpu-map{{staging=auto}}: tiles on global memory: {reason}");
             if let Some(Attribute::Dictionary(mut entries)) = ir.attr(func, MAPPING_ATTR).cloned() {
                 set_named(&mut entries, "staging_refused", Attribute::string(reason));
