@@ -183,7 +183,8 @@ pub struct AutoChoice {
 pub enum Staging {
     /// `auto`: with `poly-tile{sizes=auto}` the tile model chooses (it searches both ways and
     /// keeps the faster prediction: [`choose_layout`]), and `gpu-map` follows that choice;
-    /// with explicit tile sizes, staged.
+    /// with explicit tile sizes `gpu-map` asks the model about those sizes
+    /// ([`compare_staging`]), and stages where the model cannot tell.
     Auto,
     /// `true`: staged in shared memory.
     Shared,
@@ -199,13 +200,13 @@ impl Staging {
             "true" => Ok(Staging::Shared),
             "false" => Ok(Staging::Global),
             other => Err(format!(
-                "expected auto (the tile model's choice with sizes=auto, else staged), true (stage tiles in shared memory) or false (global memory), got '{other}'"
+                "expected auto (the tile model's choice where it can make one, else staged), true (stage tiles in shared memory) or false (global memory), got '{other}'"
             )),
         }
     }
 
-    /// The staging a kernel uses: the given one, else the one `poly-tile{sizes=auto}` recorded
-    /// (`recorded`), else staged.
+    /// The staging a kernel uses: the given one, else the one the model chose (`recorded`:
+    /// `poly-tile{sizes=auto}`'s record, or [`compare_staging`]'s answer), else staged.
     pub fn resolve(self, recorded: Option<bool>) -> bool {
         match self {
             Staging::Shared => true,
@@ -427,6 +428,79 @@ fn choose_layout_beating(
     Ok(Some(whole(winner)))
 }
 
+/// The block [`compare_staging`] predicts each staging with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RankedBlock {
+    /// `gpu-map{block=…}`'s block.
+    Given([i64; 3]),
+    /// `gpu-map`'s default for tiled bands: the block that follows the tile
+    /// ([`Block::following_tile`] of the sizes, one per band row).
+    FollowingTile,
+    /// `gpu-map{block=auto}`: each staging's best block for the sizes.
+    Best,
+}
+
+/// The tile model's estimates for one set of tile sizes staged in shared memory and on global
+/// memory ([`compare_staging`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StagingEstimates {
+    /// The staged layout: its block and predicted seconds.
+    pub staged: AutoChoice,
+    /// The same sizes on global memory.
+    pub global: AutoChoice,
+}
+
+impl StagingEstimates {
+    /// Whether the staged tiles are predicted at least as fast (a tie stages, as
+    /// [`choose_layout`]'s comparison does).
+    pub fn staging_wins(&self) -> bool {
+        self.staged.predicted_seconds <= self.global.predicted_seconds
+    }
+}
+
+/// `gpu-map{staging=auto}` for tile sizes `poly-tile` was given (`base.sizes`, not chosen by
+/// the model): the model's estimate of those tiles staged and on global memory at the
+/// program's problem sizes, each with the block `block` says — the comparison
+/// [`choose_layout`] makes between its two searches' choices, for the layout that will run.
+/// An error where the model cannot estimate either one (a program shape it does not cover,
+/// staged tiles over `auto.shared_memory`, a block the sizes cannot run).
+pub fn compare_staging(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    base: &TilingSpec,
+    auto: &AutoOptions,
+    block: RankedBlock,
+) -> Result<StagingEstimates, Diagnostic> {
+    let (shape, name) = program_shape(ir, registry, program, base)?;
+    let sizes = row_sizes(&shape, base.sizes.clone());
+    let block = match block {
+        RankedBlock::Given(b) => Some(b),
+        RankedBlock::FollowingTile => {
+            let b = Block::following_tile(&sizes);
+            Some([i64::from(b.x), i64::from(b.y), i64::from(b.z)])
+        }
+        RankedBlock::Best => None,
+    };
+    let estimate = |staging: bool| -> Result<AutoChoice, Diagnostic> {
+        let options = AutoOptions { staging, staging_by_model: false, ..auto.clone() };
+        let report = search_shape(&shape, &name, &options, Some(sizes.clone()), block, CHOICE_ONLY, None)
+            .map_err(|e| op_error(ir, program, e))?;
+        choice_of(&report, &options)
+            .map(|(_, choice)| choice)
+            .ok_or_else(|| op_error(ir, program, "model-driven staging: the model estimated no layout"))
+    };
+    Ok(StagingEstimates { staged: estimate(true)?, global: estimate(false)? })
+}
+
+/// `sizes` with one size per band row of `shape` (a single size is every row's).
+fn row_sizes(shape: &ProgramShape, sizes: Vec<i64>) -> Vec<i64> {
+    match sizes.as_slice() {
+        [size] if shape.width() > 1 => vec![*size; shape.width()],
+        _ => sizes,
+    }
+}
+
 /// `poly-tile{sizes=auto}`'s whole request for `program`: [`choose_layout`]'s sizes and
 /// block, and with `intra=auto` also the intra-tile wavefront. Where the first hyperplane runs
 /// a step's statements as barrier-separated groups (time for Jacobi-like programs, thesis
@@ -514,10 +588,7 @@ pub fn search_shape(
     beat: Option<f64>,
 ) -> Result<SearchReport, String> {
     let calibration = auto.load_calibration()?;
-    let fixed_sizes = match fixed_sizes {
-        Some(s) if s.len() == 1 && shape.width() > 1 => Some(vec![s[0]; shape.width()]),
-        other => other,
-    };
+    let fixed_sizes = fixed_sizes.map(|s| row_sizes(shape, s));
     let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
     let options = SearchOptions {
         model: auto.model,

@@ -340,7 +340,7 @@ pub fn pass_info() -> PassInfo {
                 name: "staging",
                 kind: OptionKind::String,
                 default: "auto",
-                description: "wavefront and mlsor: stage each tile in workgroup (shared) memory (true: load exactly what it reads, barrier, compute, barrier, store back exactly what it wrote) or not (false: global memory); auto: as poly-tile{sizes=auto} chose (its model compares both), else staged",
+                description: "wavefront and mlsor: stage each tile in workgroup (shared) memory (true: load exactly what it reads, barrier, compute, barrier, store back exactly what it wrote) or not (false: global memory); auto: as poly-tile{sizes=auto} chose (its model compares both), for given sizes as the model compares those sizes at the problem sizes, else staged",
             },
             OptionInfo {
                 name: "shared-memory",

@@ -9,12 +9,14 @@
 use std::collections::HashMap;
 
 use stencil_dialects::support::op_error;
-use stencil_ir::attributes::set_named;
+use stencil_ir::attributes::{get_named, set_named};
 use stencil_ir::ir::{InsertPoint, OperationState};
-use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, OpId, Type, ValueId};
+use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, NamedAttribute, OpId, Type, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_passes::tile::{intra_tile_name, tile_program, TilingSpec};
-use stencil_passes::tile_model::{choice_of, search_program, AutoOptions};
+use stencil_passes::tile_model::{
+    choice_of, compare_staging, search_program, AutoOptions, RankedBlock, StagingEstimates,
+};
 use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::{DimDef, DimKind};
 use stencil_tilemodel::Block;
@@ -67,11 +69,16 @@ fn map_wavefront(
     options: &GpuMapOptions,
 ) -> Result<OpId, Diagnostic> {
     // staging=auto: as poly-tile{sizes=auto} chose (its model compared staged and global
-    // tiles), else staged, and where the tiles cannot be staged (a footprint without exact
-    // membership tests, or over the shared-memory limit) on global memory; from here on the
+    // tiles); for sizes it did not choose, as the model compares those sizes; where the model
+    // cannot tell, staged; and where the tiles cannot be staged (a footprint without exact
+    // membership tests, or over the shared-memory limit) on global memory. From here on the
     // staging is explicit.
     let recorded = TilingSpec::read(ir, program).ok().flatten().and_then(|s| s.auto).map(|a| a.options.staging);
-    let staged = options.staging.resolve(recorded);
+    let estimates = match (options.staging, recorded) {
+        (Staging::Auto, None) => staging_estimates(ir, registry, program, options),
+        _ => None,
+    };
+    let staged = options.staging.resolve(recorded.or(estimates.as_ref().map(StagingEstimates::staging_wins)));
     let explicit = |staged: bool| GpuMapOptions {
         staging: if staged { Staging::Shared } else { Staging::Global },
         ..options.clone()
@@ -83,13 +90,79 @@ fn map_wavefront(
             let func = map_tiles(ir, registry, program, &explicit(false)).map_err(|_| refused.clone())?;
             let reason = super::refusal_reason(&refused);
             tracing::info!("gpu-map{{staging=auto}}: tiles on global memory: {reason}");
-            if let Some(Attribute::Dictionary(mut entries)) = ir.attr(func, MAPPING_ATTR).cloned() {
-                set_named(&mut entries, "staging_refused", Attribute::string(reason));
-                ir.set_attribute(func, MAPPING_ATTR, Attribute::Dictionary(entries));
+            update_mapping(ir, func, |entries| set_named(entries, "staging_refused", Attribute::string(reason)));
+            Ok(func)
+        }
+        Ok(func) => {
+            if let Some(estimates) = &estimates {
+                update_mapping(ir, func, |entries| record_staging_estimates(entries, estimates, staged));
             }
             Ok(func)
         }
-        mapped => mapped,
+        refused => refused,
+    }
+}
+
+/// `staging=auto` for tile sizes `poly-tile` was given: the tile model's estimates of those
+/// tiles staged and on global memory, each with the block this pass will run (its `block`, the
+/// block that follows the tile, or with `block=auto` each staging's best); `None` where the
+/// model cannot estimate both (no problem sizes, a program shape it does not cover, staged
+/// tiles over `shared-memory`: the staged attempt and its fallback then decide, as before).
+fn staging_estimates(
+    ir: &Ir,
+    registry: &DialectRegistry,
+    program: OpId,
+    options: &GpuMapOptions,
+) -> Option<StagingEstimates> {
+    let spec = TilingSpec::read(ir, program).ok().flatten()?;
+    let block = match options.block {
+        _ if options.block_auto => RankedBlock::Best,
+        Some(block) => RankedBlock::Given(block),
+        None => RankedBlock::FollowingTile,
+    };
+    let search = AutoOptions { shared_memory: options.shared_memory, ..AutoOptions::default() };
+    match compare_staging(ir, registry, program, &spec, &search, block) {
+        Ok(estimates) => {
+            tracing::debug!(
+                staged_s = estimates.staged.predicted_seconds,
+                global_s = estimates.global.predicted_seconds,
+                "gpu-map{{staging=auto}}: the model's estimates for the given tile sizes"
+            );
+            Some(estimates)
+        }
+        Err(e) => {
+            tracing::debug!(error = %e.message, "gpu-map{{staging=auto}}: no model estimate for the given tile sizes; staged");
+            None
+        }
+    }
+}
+
+/// Records in a mapping record (`stencil.gpu_mapping`) that the model chose the staging of
+/// given tile sizes: `staging_by_model`, the loser's estimate as `other_staging_s` (as
+/// `poly.tiling` records it), and the winner's as `predicted_s` where `block=auto` did not
+/// already record the estimate of the layout that runs.
+fn record_staging_estimates(entries: &mut Vec<NamedAttribute>, estimates: &StagingEstimates, staged: bool) {
+    let (ran, other) = if staged { (&estimates.staged, &estimates.global) } else { (&estimates.global, &estimates.staged) };
+    let seconds = |value: f64| Attribute::Float { value, kind: stencil_ir::types::FloatKind::F64 };
+    set_named(entries, "staging_by_model", Attribute::Bool(true));
+    set_named(entries, "other_staging_s", seconds(other.predicted_seconds));
+    let chose = match get_named(entries, "model_chose").and_then(Attribute::as_str) {
+        Some(_) => "staging and block",
+        None => {
+            set_named(entries, "model", Attribute::string(ran.options.model.name()));
+            set_named(entries, "predicted_s", seconds(ran.predicted_seconds));
+            set_named(entries, "problem", Attribute::string(&ran.problem));
+            "staging"
+        }
+    };
+    set_named(entries, "model_chose", Attribute::string(chose));
+}
+
+/// Applies `change` to the mapping record of `func`.
+fn update_mapping(ir: &mut Ir, func: OpId, change: impl FnOnce(&mut Vec<NamedAttribute>)) {
+    if let Some(Attribute::Dictionary(mut entries)) = ir.attr(func, MAPPING_ATTR).cloned() {
+        change(&mut entries);
+        ir.set_attribute(func, MAPPING_ATTR, Attribute::Dictionary(entries));
     }
 }
 

@@ -138,9 +138,11 @@ pub enum PrecompiledError {
     /// The file's PTX was compiled from a different `gpu.module` of the same name: stale PTX.
     #[error(
         "{origin}: the PTX of gpu.module @{module} was compiled from different kernels than this run \
-         maps (fingerprint {found} in the file, {expected} here): the input, the pipeline or \
-         stencil-opt changed since it was written; recompile it with `stencil-opt INPUT \
-         --pass-pipeline=... --emit=ptx` and the same input and --pass-pipeline as this run"
+         maps (fingerprint {found} in the file, {expected} here): the input, the pipeline, the \
+         problem sizes or stencil-opt changed since it was written; recompile it with \
+         `stencil-opt INPUT --pass-pipeline=... --param ... --emit=ptx` and the same input, \
+         --pass-pipeline and --param values as this run (the tile model's choices, `sizes=auto`, \
+         `block=auto` and `staging=auto`, depend on the problem sizes)"
     )]
     FingerprintMismatch {
         /// The file.

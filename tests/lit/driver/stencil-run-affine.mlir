@@ -19,8 +19,9 @@
 // RUN: stencil-run %S/../../../examples/affine/sor-2d.mlir --param arg0=3 --param arg1=10 --param arg2=12 --scalar arg3=1.25 --check | FileCheck %s --check-prefix=SOR
 // RUN: stencil-run %S/../../../examples/affine/sor-2d.mlir --param arg0=3 --param arg1=10 --param arg2=12 --scalar arg3=1.25 --check --target sim --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' | FileCheck %s --check-prefix=PASSED
 // Precompiled PTX for the MLIR-free runner (a GPU machine with only a driver): stencil-opt
-// compiles the raised and mapped kernels; the runner raises the same way and matches them.
-// RUN: stencil-opt %S/../../../examples/affine/jacobi-2d.mlir --emit=ptx -o %t.ptx --pass-pipeline='builtin.module(raise-affine-to-stencil,poly-schedule,poly-tile{sizes=4},gpu-map)'
+// compiles the raised and mapped kernels at the run's problem sizes (gpu-map{staging=auto} asks
+// the tile model about them); the runner raises the same way and matches them.
+// RUN: stencil-opt %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --emit=ptx -o %t.ptx --pass-pipeline='builtin.module(raise-affine-to-stencil,poly-schedule,poly-tile{sizes=4},gpu-map)'
 // RUN: %stencil-run-mlir-free %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map)' --ptx %t.ptx --target sim --check | FileCheck %s --check-prefix=PTX
 //
 // This file's own function: --init, --json and the report.

@@ -3,7 +3,7 @@
 // interpreter. A tiled SOR (DOACROSS: only the tiled wavefront mapping is legal) and the naive
 // Jacobi baseline (one kernel per apply and time step).
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=24 --param M=20 --param T=4 --target sim --check \
-// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16,4})' | FileCheck %s --check-prefix=SOR
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16,4 staging=true})' | FileCheck %s --check-prefix=SOR
 // The same without shared-memory staging: every access goes to global memory.
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=24 --param M=20 --param T=4 --target sim --check \
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16,4 staging=false})' | FileCheck %s --check-prefix=UNSTAGED
@@ -23,7 +23,7 @@
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},poly-codegen)' 2>&1 | FileCheck %s --check-prefix=UNMAPPED
 
 // SOR: target   sim
-// SOR-NEXT: pipeline builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16,4})
+// SOR-NEXT: pipeline builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{block=16,4 staging=true})
 // SOR-NEXT: params   T=4 N=24 M=20
 // SOR-NEXT: scalars  omega=1.5
 // SOR-NEXT: time {{.*}} 1584 point updates

@@ -33,6 +33,6 @@
 // CAPPED:          %[[GX:.*]] = arith.minsi %{{.*}}, %c8 : index
 // CAPPED:          %[[GY:.*]] = arith.minsi %{{.*}}, %c8 : index
 // CAPPED-NEXT:     gpu.launch_func  @sor_2d_5pt_kernels::@sor_2d_5pt_k0 blocks in (%[[GX]], %[[GY]], %c1) threads in (%c16, %c16, %c1)  args(%arg0 : memref<?x?xf64>, %arg1 : f64, %arg2 : index, %arg3 : index, %arg4 : index, %{{.*}} : index)
-// CAPPED:        gpu.func @sor_2d_5pt_k0(%arg0: memref<?x?xf64>, %arg1: f64, %arg2: index, %arg3: index, %arg4: index, %arg5: index) workgroup(
+// CAPPED:        gpu.func @sor_2d_5pt_k0(%arg0: memref<?x?xf64>, %arg1: f64, %arg2: index, %arg3: index, %arg4: index, %arg5: index)
 // CAPPED:          scf.for %{{.*}} = %{{.*}} to %{{.*}} step %grid_dim_y {
 // CAPPED:            scf.for %{{.*}} = %{{.*}} to %{{.*}} step %grid_dim_x {

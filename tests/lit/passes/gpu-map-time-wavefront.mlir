@@ -5,7 +5,9 @@
 // wavefront t+c1+c2, 46 steps a tile with a quarter of the lanes busy). A full tile keeps
 // `t < T` as the bound of its time loop, so a run shorter than the time tile (T=3 here) still
 // takes the full-tile code in the tiles the run does not clip otherwise.
-// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s
+// Staged (gpu-map's model would put these tiles on global memory at the example's default
+// sizes): the steps work on workgroup memory.
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map{staging=true})' | FileCheck %s
 // RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=70 --param M=53 --param T=3 --target sim --check --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s --check-prefix=SIM
 // RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=40 --param M=37 --param T=21 --target sim --check --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s --check-prefix=SIM
 // With sizes=auto and intra=auto the first hyperplane is taken as with given sizes (no skew

@@ -94,7 +94,7 @@
 // AUTO3D-EXPLAIN:      // neighbouring threads along x (one more on the last band row; tiles on global memory load so, staged ones copy their box row by row):
 // AUTO3D-EXPLAIN-NEXT: //   S: iterators += (1, 0, 0, -2); A subscripts += (0, 0, -2): elements 2 apart in a row (partly coalesced)
 // AUTO3D-H100: auto = {{{.*}}calibration = "h100"{{.*}}staging = true, staging_by_model = true}
-// BADSTAGING: option 'staging' of pass 'poly-tile': expected auto (the tile model's choice with sizes=auto, else staged), true (stage tiles in shared memory) or false (global memory), got 'maybe'
+// BADSTAGING: option 'staging' of pass 'poly-tile': expected auto (the tile model's choice where it can make one, else staged), true (stage tiles in shared memory) or false (global memory), got 'maybe'
 // H200: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, blocks_per_sm = {{[0-9]+}} : i64, calibration = "h200", model = "thesis"
 // NONAME: error: 'stencil.program' op calibration file h300: cannot read it: {{.*}}; or name a built-in calibration: h200, h100
 
