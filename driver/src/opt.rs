@@ -269,6 +269,41 @@ fn parse_and_verify(
     Ok(module)
 }
 
+/// Whether any op of `module` carries problem sizes for the tile model.
+fn has_problem_sizes(module: &stencil_ir::Module) -> bool {
+    let mut found = false;
+    module.ir.walk(module.top, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
+        found |= module.ir.attr(op, stencil_passes::tile_model::PROBLEM_SIZE_ATTR).is_some();
+    });
+    found
+}
+
+/// With PTX out and no problem sizes given: a warning at each mapped function whose mapping the
+/// tile model chose (`model_chose` in its `stencil.gpu_mapping`: `sizes=auto`, `block=auto`,
+/// or `staging=auto` for given tile sizes) for the program's declared default sizes. The PTX
+/// holds that choice, and `stencil-run --ptx` with other `--param` values maps the program
+/// for them and refuses the file where the model chooses differently.
+fn defaults_warnings(module: &stencil_ir::Module) -> Vec<Diagnostic> {
+    let mut out = vec![];
+    module.ir.walk(module.top, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
+        let Some(stencil_ir::Attribute::Dictionary(entries)) =
+            module.ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR)
+        else {
+            return;
+        };
+        let text = |name: &str| stencil_ir::attributes::get_named(entries, name).and_then(|a| a.as_str());
+        if let (Some(chose), Some(problem)) = (text("model_chose"), text("problem")) {
+            out.push(Diagnostic::warning(
+                module.ir.location(op).clone(),
+                format!(
+                    "the tile model chose the {chose} of this GPU mapping for the program's declared default sizes ({problem}): no --param was given; give the sizes the PTX will run at with --param (stencil-run --ptx maps the program again for its own --param values and refuses this file where the model chooses otherwise), or fix the choice (poly-tile{{sizes=…}}, gpu-map{{block=… staging=true|false}})"
+                ),
+            ));
+        }
+    });
+    out
+}
+
 /// Transforms and prints one parsed chunk; the passes' remarks and warnings go to `reported`
 /// (also when a later step fails).
 fn process_module(
@@ -287,6 +322,9 @@ fn process_module(
     // them away).
     let ptx_index_bitwidth = (options.emit == Emit::Ptx)
         .then(|| options.gpu_index_bitwidth.unwrap_or_else(|| index_bitwidth_for(&module, &options.params)));
+    // Whether the tile model reads problem sizes the input or --param gave, or the programs'
+    // declared defaults (then PTX for other sizes needs --param: `defaults_warnings`).
+    let sizes_given = !options.params.is_empty() || has_problem_sizes(&module);
     if !options.params.is_empty() {
         // A value below a program's declared minimum is refused at that program.
         crate::params::check_minimums(&module.ir, module.top, &options.params)?;
@@ -351,6 +389,9 @@ fn process_module(
         files.push(SideFile { flag: "--dump-tiling", path: path.clone(), bytes });
     }
     if let Some(index_bitwidth) = ptx_index_bitwidth {
+        if !sizes_given {
+            reported.extend(defaults_warnings(&module));
+        }
         // The dependence and schedule reports are `//` lines, which PTX reads as comments.
         text.push_str(&emit_ptx(&module, registries, options.gpu_chip.as_deref(), index_bitwidth)?);
         return Ok(ChunkOutput { text, files });

@@ -12,6 +12,15 @@
 // RUN: not %stencil-run-mlir-free %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=3},gpu-map{block=4,4})' --ptx %t.ptx --target sim 2>&1 | FileCheck %s --check-prefix=STALE
 // STALE: error: {{.*}}.ptx: the PTX of gpu.module @sor_kernels was compiled from different kernels than this run maps
 //
+// gpu-map's default staging=auto asks the tile model, and without --param the model reads the
+// program's declared default sizes: a warning says the PTX holds a choice made for them. With
+// --param, or with the staging fixed, there is none.
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=4,4})' --emit=ptx -o %t.defaults.ptx 2>&1 | FileCheck %s --check-prefix=DEFAULTS
+// DEFAULTS: precompiled-ptx.mlir:{{[0-9]+}}:1: warning: the tile model chose the staging of this GPU mapping for the program's declared default sizes (T=3,N=13,M=11): no --param was given; give the sizes the PTX will run at with --param
+// RUN: stencil-opt %s --param N=13 --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=4,4})' --emit=ptx -o %t.given.ptx 2>&1 | FileCheck %s --allow-empty --check-prefix=NOWARN
+// RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=4,4 staging=true})' --emit=ptx -o %t.fixed.ptx 2>&1 | FileCheck %s --allow-empty --check-prefix=NOWARN
+// NOWARN-NOT: warning
+//
 // RUN: not %stencil-run-mlir-free %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=4,4})' --target gpu 2>&1 | FileCheck %s --check-prefix=NOMLIR
 // NOMLIR: error: this stencil-run was built without MLIR (no `mlir` cargo feature), so it cannot compile kernels: give their PTX with --ptx FILE
 //
