@@ -252,8 +252,11 @@ fn full_tile_branches_share_workgroup_memory() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/sor-2d-5pt.mlir")).unwrap();
     let attributions = |options: &str| {
         let mut module = parse(&text, &dialects).unwrap();
-        run_pipeline(&mut module, &format!("builtin.module(poly-schedule,poly-tile{{sizes=4}},gpu-map{{staging=true {options}}})"))
-            .unwrap();
+        run_pipeline(
+            &mut module,
+            &format!("builtin.module(poly-schedule,poly-tile{{sizes=4}},gpu-map{{staging=true {options}}})"),
+        )
+        .unwrap();
         let func = module
             .ir
             .collect_ops(module.top, WalkOrder::PreOrder)
@@ -525,7 +528,9 @@ fn auto_staging_of_given_sizes_follows_the_model() {
     let seconds = |record: &[(String, stencil_ir::Attribute)], name: &str| {
         value(record, name).and_then(|v| v.as_float()).unwrap_or_else(|| panic!("{name} in {record:?}"))
     };
-    let cases: [(&str, &str, &[(&str, i64)]); 4] = [
+    // (example, tile sizes, problem sizes)
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, i64)]);
+    let cases: [Case; 4] = [
         ("jacobi-2d-5pt", "16", &[("T", 8), ("N", 128), ("M", 128)]),
         ("jacobi-2d-5pt", "16", &[("T", 50), ("N", 16384), ("M", 16384)]),
         ("sor-2d-5pt", "8", &[("T", 6), ("N", 40), ("M", 36)]),

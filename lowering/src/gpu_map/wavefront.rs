@@ -142,7 +142,8 @@ fn staging_estimates(
 /// `poly.tiling` records it), and the winner's as `predicted_s` where `block=auto` did not
 /// already record the estimate of the layout that runs.
 fn record_staging_estimates(entries: &mut Vec<NamedAttribute>, estimates: &StagingEstimates, staged: bool) {
-    let (ran, other) = if staged { (&estimates.staged, &estimates.global) } else { (&estimates.global, &estimates.staged) };
+    let (ran, other) =
+        if staged { (&estimates.staged, &estimates.global) } else { (&estimates.global, &estimates.staged) };
     let seconds = |value: f64| Attribute::Float { value, kind: stencil_ir::types::FloatKind::F64 };
     set_named(entries, "staging_by_model", Attribute::Bool(true));
     set_named(entries, "other_staging_s", seconds(other.predicted_seconds));
