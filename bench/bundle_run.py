@@ -653,6 +653,16 @@ DECISIONS = [
                  "choice)",
      "row": "polybench-heat-3d [{t}] streaming prefetch occupancy i32", "against": "polybench-heat-3d [{t}] naive i32",
      "then": "above 1 in f64 and f32: strategy=auto streams ping-pong stencils too (fuses_without_halos)"},
+    {"question": "Given tiles of 16 at 16384², heat-2d: staged (gpu-map{staging=auto}'s choice by the tile "
+                 "model's estimates, 0.33 s against 0.50 s on global memory in f64) against the same tiles on "
+                 "global memory",
+     "row": "heat-2d [{t}] wavefront 16 shared i32", "against": "heat-2d [{t}] wavefront 16 global i32",
+     "then": "below 1: the model's staged estimate is too low for these tiles; refit the calibration "
+             "(run.py --calibrate) before trusting staging=auto for given sizes"},
+    {"question": "Given tiles of 16 at 16384², 2-D Jacobi: staged (staging=auto's choice, 0.29 s against 0.85 s "
+                 "in f64) against the same tiles on global memory",
+     "row": "jacobi-2d-5pt [{t}] wavefront 16 shared i32", "against": "jacobi-2d-5pt [{t}] wavefront 16 global i32",
+     "then": "below 1: as for heat-2d"},
     {"question": "2-D Jacobi f32 at 16384²: strategy=auto against naive (issue 13's must-show: at least 1.5)",
      "row": "jacobi-2d-5pt [{t}] auto i32", "against": "jacobi-2d-5pt [{t}] naive i32", "target": 1.5,
      "then": "the must-show met or not", "types": ["f32"]},
