@@ -109,8 +109,8 @@ pub struct GpuMapOptions {
     /// most blocks per axis (`0`: as many as the subdomains need).
     pub grid: i64,
     /// Stage each tile's footprint in workgroup (shared) memory (wavefront and MLSOR
-    /// strategies; thesis Fig. 3.17 ①–③); `auto`: as `poly-tile{sizes=auto}` chose, else staged
-    /// ([`Staging::resolve`]).
+    /// strategies; thesis Fig. 3.17 ①–③); `auto`: as `poly-tile{sizes=auto}` chose, for given
+    /// sizes as the tile model estimates them (wavefront), else staged ([`Staging::resolve`]).
     pub staging: Staging,
     /// Most bytes of workgroup memory one kernel may use (CUDA's static limit by default).
     pub shared_memory: i64,
