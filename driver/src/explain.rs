@@ -16,7 +16,9 @@ use stencil_ir::pass::{PassManager, PassManagerOptions, PassOptions};
 use stencil_ir::{Diagnostic, Location, Module};
 use stencil_passes::stencil_to_poly::stencil_programs;
 use stencil_passes::tile::{PolyTileOptions, TilingSpec};
-use stencil_passes::tile_model::{program_shape, search_shape, AutoChoice, AutoOptions, Staging};
+use stencil_passes::tile_model::{
+    compare_staging, program_shape, search_shape, AutoChoice, AutoOptions, RankedBlock, Staging,
+};
 use stencil_poly::tiling::IntraTile;
 use stencil_tilemodel::search::{SearchOptions, SearchReport};
 use stencil_tilemodel::ProgramShape;
@@ -37,6 +39,10 @@ pub struct ProgramLayout {
     pub search: AutoOptions,
     /// The block a later `gpu-map` names (not `auto`).
     pub block: Option<[i64; 3]>,
+    /// For given tile sizes, a later `gpu-map{staging=auto}`'s choice between staged and global
+    /// tiles (the model's estimates of both, `compare_staging`; `None` where the model cannot
+    /// make it and `gpu-map` stages), recorded as `poly-tile{sizes=auto}` records its own.
+    pub staging_choice: Option<AutoChoice>,
     /// Where the program is in the input (errors about its layouts point there).
     pub location: Location,
 }
@@ -51,6 +57,8 @@ pub struct TilingPipeline {
     tile_options: PolyTileOptions,
     mapping: Option<(Staging, i64)>,
     block: Option<[i64; 3]>,
+    /// `gpu-map{block=auto}`.
+    block_auto: bool,
 }
 
 impl TilingPipeline {
@@ -74,17 +82,17 @@ impl TilingPipeline {
             info.parse_options(options).map_err(|e| model_error(&e))
         };
         let tile_options = PolyTileOptions::parse(&options_of(tile_at)?).map_err(|e| model_error(&e))?;
-        let (mut mapping, mut block) = (None, None);
+        let (mut mapping, mut block, mut block_auto) = (None, None, false);
         if let Some(at) = position("gpu-map").filter(|&g| g > tile_at) {
             let o = options_of(at)?;
             let staging =
                 Staging::parse(o.string("staging")).map_err(|e| model_error(&format!("gpu-map staging: {e}")))?;
             mapping = Some((staging, o.int("shared-memory")));
             // gpu-map's own reading of its option.
-            block = stencil_lowering::gpu_map::block_option(&o).map_err(|e| model_error(&e))?.1;
+            (block_auto, block) = stencil_lowering::gpu_map::block_option(&o).map_err(|e| model_error(&e))?;
         }
         let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
-        Ok(TilingPipeline { prefix, tile_options, mapping, block })
+        Ok(TilingPipeline { prefix, tile_options, mapping, block, block_auto })
     }
 
     /// A copy of `module` after the pipeline up to its `poly-tile` (what the calibration tool
@@ -107,15 +115,57 @@ impl TilingPipeline {
                 Diagnostic::error(location.clone(), "tile model: poly-tile left a program untiled".to_string())
             })?;
             let mut search = spec.auto.as_ref().map_or_else(|| self.tile_options.search.clone(), |a| a.options.clone());
+            let mut staging_choice = None;
             if let Some((staging, shared)) = self.mapping {
-                // gpu-map's staging=auto follows what poly-tile chose (or staged tiles).
-                search.staging = staging.resolve(spec.auto.as_ref().map(|a| a.options.staging));
+                // gpu-map's staging=auto follows what poly-tile chose; for given sizes it compares
+                // them staged and on global memory as gpu-map does (or stages where the model
+                // cannot tell).
+                if staging == Staging::Auto && spec.auto.is_none() {
+                    staging_choice = self.staging_choice(tiled, registries, program, &spec, shared);
+                }
+                let chosen = spec.auto.as_ref().or(staging_choice.as_ref()).map(|a| a.options.staging);
+                search.staging = staging.resolve(chosen);
                 search.shared_memory = shared;
             }
             let (shape, name) = program_shape(&tiled.ir, &registries.dialects, program, &spec)?;
-            layouts.push(ProgramLayout { program: name, shape, spec, search, block: self.block, location });
+            layouts.push(ProgramLayout {
+                program: name,
+                shape,
+                spec,
+                search,
+                block: self.block,
+                staging_choice,
+                location,
+            });
         }
         Ok(layouts)
+    }
+}
+
+impl TilingPipeline {
+    /// `gpu-map{staging=auto}`'s choice for the given sizes of `spec` (`compare_staging`, with
+    /// the block `gpu-map` will run), as an [`AutoChoice`] that says what it compared.
+    fn staging_choice(
+        &self,
+        tiled: &Module,
+        registries: &Registries,
+        program: stencil_ir::OpId,
+        spec: &TilingSpec,
+        shared_memory: i64,
+    ) -> Option<AutoChoice> {
+        let block = match self.block {
+            _ if self.block_auto => RankedBlock::Best,
+            Some(block) => RankedBlock::Given(block),
+            None => RankedBlock::FollowingTile,
+        };
+        let search = AutoOptions { shared_memory, ..AutoOptions::default() };
+        let estimates = compare_staging(&tiled.ir, &registries.dialects, program, spec, &search, block).ok()?;
+        let staged = estimates.staging_wins();
+        let (mut chosen, other) =
+            if staged { (estimates.staged, estimates.global) } else { (estimates.global, estimates.staged) };
+        chosen.options.staging_by_model = true;
+        chosen.other_staging_seconds = Some(other.predicted_seconds);
+        Some(chosen)
     }
 }
 
@@ -143,8 +193,12 @@ pub struct Explanation {
     /// The search (with `staging=auto`, the one of the staging chosen).
     pub report: SearchReport,
     /// `poly-tile{sizes=auto staging=auto}`'s choice, which says what it compared
-    /// ([`AutoOptions::staging_by_model`]); `None` otherwise.
+    /// ([`AutoOptions::staging_by_model`]), or for given sizes `gpu-map{staging=auto}`'s
+    /// ([`ProgramLayout::staging_choice`]); `None` otherwise.
     pub staging_choice: Option<AutoChoice>,
+    /// Whether the tile sizes were given (not `sizes=auto`): a staging choice then compared
+    /// the same tiles both ways.
+    pub given_sizes: bool,
     /// Where the predictions extrapolate: per mapping searched whose constants the calibration
     /// fitted to this program's own runs, when none of those ran at this problem size.
     pub extrapolations: Vec<String>,
@@ -229,15 +283,22 @@ fn l2_note(calibration: &stencil_tilemodel::Calibration, program: &str, shape: &
     ))
 }
 
-/// One line on what `staging=auto` chose over what.
-fn staging_line(choice: &AutoChoice) -> String {
+/// One line on what `staging=auto` chose over what (`given`: for given tile sizes, which it
+/// compared both ways).
+fn staging_line(choice: &AutoChoice, given: bool) -> String {
     let name = |staged: bool| if staged { "staged in shared memory" } else { "on global memory" };
     let staged = choice.options.staging;
     let other = match choice.other_staging_seconds {
+        Some(s) if given => format!("{} they take {:.3} ms", name(!staged), s * 1e3),
         Some(s) => format!("the best layout {} takes {:.3} ms", name(!staged), s * 1e3),
         None => format!("no layout {} is predicted faster", name(!staged)),
     };
-    format!("staging=auto: the model chose tiles {} ({:.3} ms); {other}", name(staged), choice.predicted_seconds * 1e3)
+    let tiles = if given { "these tiles" } else { "tiles" };
+    format!(
+        "staging=auto: the model chose {tiles} {} ({:.3} ms); {other}",
+        name(staged),
+        choice.predicted_seconds * 1e3
+    )
 }
 
 /// The search report of every program of `layouts` ([`TilingPipeline::layouts`]: `stencil-opt`
@@ -257,7 +318,8 @@ pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation
         };
         let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep, None)
             .map_err(|e| failed(e.to_string()))?;
-        let staging_choice = layout.spec.auto.clone().filter(|a| a.options.staging_by_model);
+        let staging_choice =
+            layout.spec.auto.clone().filter(|a| a.options.staging_by_model).or(layout.staging_choice.clone());
         let calibration = layout.search.load_calibration().map_err(|e| failed(e.to_string()))?;
         let mappings: &[bool] = if staging_choice.is_some() { &[true, false] } else { &[layout.search.staging] };
         let extrapolations = extrapolations(&calibration, &layout.program, &layout.shape.params, mappings);
@@ -285,6 +347,7 @@ pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation
             program: layout.program,
             report,
             staging_choice,
+            given_sizes: layout.spec.auto.is_none(),
             intra_choice,
             extrapolations,
             l2_note,
@@ -301,7 +364,7 @@ pub fn render_comments(reports: &[Explanation]) -> String {
     for e in reports {
         out.push_str(&format!("// tile sizes of @{}:\n", e.program));
         if let Some(choice) = &e.staging_choice {
-            out.push_str(&format!("// {}\n", staging_line(choice)));
+            out.push_str(&format!("// {}\n", staging_line(choice, e.given_sizes)));
         }
         if let Some(cut) = &e.one_tile_cut {
             let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");

@@ -16,6 +16,12 @@
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s --check-prefix=STAGING
 // RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --param N=16384 --param M=16384 --param T=50 \
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s --check-prefix=STAGING-LARGE
+// --explain-tile-sizes says the same, and explains the layout that will run (on global memory).
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --param N=128 --param M=128 --param T=8 --explain-tile-sizes \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)' | FileCheck %s --check-prefix=STAGING-EXPLAIN
+// STAGING-EXPLAIN:      // tile sizes of @jacobi_2d_5pt:
+// STAGING-EXPLAIN-NEXT: // staging=auto: the model chose these tiles on global memory ({{[0-9.]+}} ms); staged in shared memory they take {{[0-9.]+}} ms
+// STAGING-EXPLAIN:      //   mapping: global memory,
 // STAGING: mapping  wavefront: tile=16 block=16x16x1 grid=per-tile staging=false shared_memory={{[0-9]+}} intra=first-hyperplane model=thesis model_chose=staging other_staging_s={{.*}} predicted_s={{.*}} problem=T=8,N=128,M=128 staging_by_model=true
 // STAGING: races 0
 // STAGING: passed
