@@ -6,7 +6,9 @@ Usage: bench/profile_regions.py LOWERED.mlir --source PROGRAM.mlir [stencil-run 
 Runs `stencil-run LOWERED.mlir --target sim --profile --json` (target/release/stencil-run,
 `cargo build --release -p stencil-driver --no-default-features --bin stencil-run`) and sums the
 per-op profile over every enclosing `{`-block of the lowered file (loops, branches, kernels),
-printing the regions with at least 2 % of the warp-instructions, per point update too. Write
+printing the regions with at least 2 % of the warp-instructions, per point update too, and the
+share of lanes busy in each region's warp-instructions (its thread-instructions over 32 x its
+warp-instructions: e.g. the full tiles' lane utilisation). Write
 LOWERED.mlir with `stencil-opt PROGRAM --pass-pipeline=... -o LOWERED.mlir` (docs/cost-model.md,
 "Where they go").
 
@@ -62,16 +64,20 @@ def main():
     if reference.returncode != 0:
         sys.exit(reference.stderr.strip() or reference.stdout.strip())
     updates = json.loads(reference.stdout)["point_updates"]
-    sums = {}
+    sums, lanes = {}, {}
     for p in profile:
         chain = enclosing(lines, int(p["location"].rsplit(":", 2)[1]))
         for depth in range(1, len(chain) + 1):
             key = tuple(chain[:depth])
             sums[key] = sums.get(key, 0) + p["warp_instructions"]
+            lanes[key] = lanes.get(key, 0) + p.get("thread_instructions", 0)
     print(f"total warp-instructions {total}, point updates {updates}, per update {total / updates:.2f}")
+    print("  share   per update  lanes  region")
     for key, n in sorted(sums.items(), key=lambda kv: [line for line, _ in kv[0]]):
         if n >= 0.02 * total:
-            print(f"{100 * n / total:6.1f} %  {n / updates:6.2f}/upd  " + "  " * len(key) + f"L{key[-1][0]}: {key[-1][1]}")
+            busy = 100 * lanes[key] / (32 * n)
+            print(f"{100 * n / total:6.1f} %  {n / updates:6.2f}/upd  {busy:5.1f} %  " + "  " * len(key)
+                  + f"L{key[-1][0]}: {key[-1][1]}")
 
 
 if __name__ == "__main__":

@@ -675,8 +675,10 @@ fn the_profile_accounts_for_every_warp_instruction() {
     let check = |report: &stencil_runtime::gpu_sim::SimReport, lines: std::ops::RangeInclusive<u32>| {
         assert!(!report.launches.is_empty());
         for launch in &report.launches {
-            let sum: u64 = launch.profile.iter().map(|(_, n)| n).sum();
+            let sum: u64 = launch.profile.iter().map(|(_, n)| n.warp_instructions).sum();
             assert_eq!(sum, launch.warp_instructions, "{}", launch.kernel);
+            let lanes: u64 = launch.profile.iter().map(|(_, n)| n.thread_instructions).sum();
+            assert_eq!(lanes, launch.thread_instructions, "{}", launch.kernel);
             for (location, _) in &launch.profile {
                 let (_, line, _) = location.file_position().expect("a file position");
                 assert!(lines.contains(&line), "line {line} outside the kernel {lines:?}");
@@ -684,6 +686,8 @@ fn the_profile_accounts_for_every_warp_instruction() {
         }
         let total: u64 = report.profile().iter().map(|l| l.warp_instructions).sum();
         assert_eq!(total, report.warp_instructions());
+        let lanes: u64 = report.profile().iter().map(|l| l.thread_instructions).sum();
+        assert_eq!(lanes, report.launches.iter().map(|l| l.thread_instructions).sum::<u64>());
     };
     let mut state = initial.clone();
     let report = run_module_sim(&module, None, &mut state, &profiled).unwrap().sim;

@@ -432,6 +432,7 @@ impl RunReport {
                                 "kernel": l.kernel,
                                 "location": location_text(&l.location),
                                 "warp_instructions": l.warp_instructions,
+                                "thread_instructions": l.thread_instructions,
                             })
                         })
                         .collect();
@@ -551,23 +552,25 @@ impl RunReport {
 /// Most lines `--profile` prints (the JSON report has them all).
 const PROFILE_LINES: usize = 25;
 
-/// The `--profile` lines of the text report: per kernel op location, its warp-instructions and
-/// their share of all (empty without `--profile`).
+/// The `--profile` lines of the text report: per kernel op location, its warp-instructions,
+/// their share of all, and the busy lanes of its warp-instructions (empty without `--profile`).
 fn render_profile(profile: &[stencil_runtime::gpu_sim::ProfileLine]) -> String {
     let total: u64 = profile.iter().map(|l| l.warp_instructions).sum();
     if total == 0 {
         return String::new();
     }
     let mut out = format!(
-        "profile  warp-instructions per kernel op (the {} most of {} locations; --json lists all)\n",
+        "profile  warp-instructions per kernel op and their busy lanes (the {} most of {} locations; --json lists all)\n",
         PROFILE_LINES.min(profile.len()),
         profile.len()
     );
     for l in profile.iter().take(PROFILE_LINES) {
+        let lanes = l.lane_utilisation().unwrap_or(0.0);
         out.push_str(&format!(
-            "  {:>14} {:>6.2} %  @{}  {}\n",
+            "  {:>14} {:>6.2} %  {:>5.1} % lanes  @{}  {}\n",
             l.warp_instructions,
             100.0 * l.warp_instructions as f64 / total as f64,
+            100.0 * lanes,
             l.kernel.replace("::", "::@"),
             location_text(&l.location)
         ));

@@ -7,13 +7,13 @@
 use super::kernel::{Kernel, Special};
 use super::options::{Order, RacePolicy, SimOptions};
 use super::race::{Finding, RaceDetector, Rec, UnwrittenRead};
-use super::report::{
+use super::report::{OpCount, 
     ids, place, AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress,
     SimReport,
 };
 use super::sectors::Sectors;
 use super::simt::SimtScratch;
-use super::warp::WarpCounter;
+use super::warp::{Entries, WarpCounter};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::KernelLauncher;
 use crate::loops::steps::{Site, SiteId};
@@ -335,33 +335,42 @@ impl KernelLauncher for Simulator<'_> {
     }
 }
 
-/// Where a launch's warp-instructions went (`SimOptions::profile`): each basic block's warp
-/// entries (`slot_entries` per counting slot, from the thread-by-thread run; `block_entries`
-/// per first instruction, from the warp-synchronous run) times one for each counted
-/// instruction in it, summed per location of the op the instruction was compiled from; the
-/// most first.
-fn profile_of(k: &Kernel, slot_entries: &[u64], block_entries: &[(usize, u64)]) -> Vec<(stencil_ir::Location, u64)> {
+/// Where a launch's warp- and thread-instructions went (`SimOptions::profile`): each basic
+/// block's entries (`slot_entries` per counting slot, from the thread-by-thread run;
+/// `block_entries` per first instruction, from the warp-synchronous run), warps' and lanes',
+/// times one for each counted instruction in it, summed per location of the op the
+/// instruction was compiled from; the most warp-instructions first.
+fn profile_of(
+    k: &Kernel,
+    slot_entries: &[Entries],
+    block_entries: &[(usize, Entries)],
+) -> Vec<(stencil_ir::Location, OpCount)> {
     let code: Vec<super::kernel::Insn> = k.code.iter().map(|(insn, _)| insn.clone()).collect();
     let leader = super::kernel::leaders(&code);
-    let mut starts: Vec<(usize, u64)> = k
+    let mut starts: Vec<(usize, Entries)> = k
         .code
         .iter()
         .enumerate()
         .filter_map(|(i, &(_, slot))| Some((i, *slot_entries.get(slot as usize)?)))
-        .filter(|&(_, e)| e > 0)
+        .filter(|&(_, e)| e.warps > 0)
         .collect();
     starts.extend_from_slice(block_entries);
-    let mut by_location: HashMap<&stencil_ir::Location, u64> = HashMap::new();
+    let mut by_location: HashMap<&stencil_ir::Location, OpCount> = HashMap::new();
     for (start, entries) in starts {
         let end = (start + 1..=code.len()).find(|&j| leader[j]).unwrap_or(code.len());
         for (insn, location) in code[start..end].iter().zip(&k.locations[start..end]) {
             if super::warp::is_counted(insn) {
-                *by_location.entry(location).or_default() += entries;
+                let count = by_location.entry(location).or_default();
+                count.warp_instructions += entries.warps;
+                count.thread_instructions += entries.lanes;
             }
         }
     }
-    let mut lines: Vec<(stencil_ir::Location, u64)> = by_location.into_iter().map(|(l, n)| (l.clone(), n)).collect();
-    lines.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.file_position().cmp(&b.0.file_position())));
+    let mut lines: Vec<(stencil_ir::Location, OpCount)> =
+        by_location.into_iter().map(|(l, n)| (l.clone(), n)).collect();
+    lines.sort_by(|a, b| {
+        b.1.warp_instructions.cmp(&a.1.warp_instructions).then_with(|| a.0.file_position().cmp(&b.0.file_position()))
+    });
     lines
 }
 

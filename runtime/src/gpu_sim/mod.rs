@@ -36,8 +36,8 @@ mod warp;
 
 pub use options::{DeviceLimits, Order, RacePolicy, SimOptions};
 pub use report::{
-    AccessKind, LaunchCount, LaunchStats, MemorySpace, ProfileLine, RaceAccess, RaceReport, RaceScope, SimProgress,
-    SimReport, SimRunStats,
+    AccessKind, LaunchCount, LaunchStats, MemorySpace, OpCount, ProfileLine, RaceAccess, RaceReport, RaceScope,
+    SimProgress, SimReport, SimRunStats,
 };
 pub use sectors::SECTOR_BYTES;
 pub use warp::WARP_SIZE;

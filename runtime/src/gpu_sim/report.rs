@@ -131,9 +131,10 @@ impl fmt::Display for RaceReport {
 pub struct LaunchStats {
     /// The kernel, as `module::kernel`.
     pub kernel: String,
-    /// With `SimOptions::profile`: the warp-instructions per location of the kernel op they
-    /// were compiled from, the most first (they sum to `warp_instructions`).
-    pub profile: Vec<(Location, u64)>,
+    /// With `SimOptions::profile`: the warp- and thread-instructions per location of the kernel
+    /// op they were compiled from, the most warp-instructions first (they sum to
+    /// `warp_instructions` and `thread_instructions`).
+    pub profile: Vec<(Location, OpCount)>,
     /// Blocks along x, y, z.
     pub grid: [u32; 3],
     /// Threads per block along x, y, z.
@@ -211,6 +212,24 @@ pub struct SimReport {
     pub race_count: u64,
 }
 
+/// What the instructions compiled from one kernel op cost ([`LaunchStats::profile`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCount {
+    /// Issued per warp: each time the warp ran them, once (the warp model).
+    pub warp_instructions: u64,
+    /// Run per thread: each lane that ran them, once.
+    pub thread_instructions: u64,
+}
+
+impl OpCount {
+    /// The busy lanes of the warp-instructions: thread- over 32 × warp-instructions (`None`
+    /// without any).
+    pub fn lane_utilisation(&self) -> Option<f64> {
+        (self.warp_instructions > 0)
+            .then(|| self.thread_instructions as f64 / (32.0 * self.warp_instructions as f64))
+    }
+}
+
 /// One line of [`SimReport::profile`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProfileLine {
@@ -220,24 +239,38 @@ pub struct ProfileLine {
     pub location: Location,
     /// Warp-instructions compiled from that op, over all launches of the kernel.
     pub warp_instructions: u64,
+    /// Thread-instructions compiled from that op (each lane that ran one counts it), over all
+    /// launches of the kernel: over 32 × `warp_instructions`, the op's lane utilisation.
+    pub thread_instructions: u64,
+}
+
+impl ProfileLine {
+    /// The busy lanes of the op's warp-instructions ([`OpCount::lane_utilisation`]).
+    pub fn lane_utilisation(&self) -> Option<f64> {
+        OpCount { warp_instructions: self.warp_instructions, thread_instructions: self.thread_instructions }
+            .lane_utilisation()
+    }
 }
 
 impl SimReport {
     /// With `SimOptions::profile`: the warp-instructions per kernel and op location over all
     /// launches, the most first (empty without it).
     pub fn profile(&self) -> Vec<ProfileLine> {
-        let mut sums: HashMap<(&str, &Location), u64> = HashMap::new();
+        let mut sums: HashMap<(&str, &Location), OpCount> = HashMap::new();
         for launch in &self.launches {
             for (location, n) in &launch.profile {
-                *sums.entry((launch.kernel.as_str(), location)).or_default() += n;
+                let sum = sums.entry((launch.kernel.as_str(), location)).or_default();
+                sum.warp_instructions += n.warp_instructions;
+                sum.thread_instructions += n.thread_instructions;
             }
         }
         let mut lines: Vec<ProfileLine> = sums
             .into_iter()
-            .map(|((kernel, location), warp_instructions)| ProfileLine {
+            .map(|((kernel, location), n)| ProfileLine {
                 kernel: kernel.to_string(),
                 location: location.clone(),
-                warp_instructions,
+                warp_instructions: n.warp_instructions,
+                thread_instructions: n.thread_instructions,
             })
             .collect();
         lines.sort_by(|a, b| {

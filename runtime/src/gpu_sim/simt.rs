@@ -55,7 +55,7 @@ use super::launch::{LaunchRun, MemClass, Stop};
 use super::race::{CellUndo, Tracked};
 use super::report::AccessKind;
 use super::sectors::Marked;
-use super::warp::{is_counted, WARP_SIZE};
+use super::warp::{is_counted, Entries, WARP_SIZE};
 use crate::loops::memory::Buffer;
 use crate::loops::steps::Index;
 use crate::loops::MemRef;
@@ -284,9 +284,9 @@ pub(super) struct SimtScratch {
     warps: Vec<(usize, u64)>,
 }
 
-/// `SimtScratch::entries`: per basic block the committed warp entries, and the running
-/// block's (basic block, entries) pairs.
-type BlockEntries = (Vec<u64>, Vec<(u32, u64)>);
+/// `SimtScratch::entries`: per basic block the committed warp and lane entries, and the
+/// running block's (basic block, entries) pairs.
+type BlockEntries = (Vec<Entries>, Vec<(u32, Entries)>);
 
 impl SimtScratch {
     /// Scratch space for blocks of `tpb` threads of `kernel`.
@@ -313,15 +313,15 @@ impl SimtScratch {
 
     /// Also sums the warps' entries per basic block (`SimOptions::profile`).
     pub fn with_entries(mut self) -> Self {
-        self.entries = Some((vec![0; self.full.len()], vec![]));
+        self.entries = Some((vec![Entries::default(); self.full.len()], vec![]));
         self
     }
 
     /// The summed entries per instruction index of each basic block's first instruction
     /// (empty without [`SimtScratch::with_entries`]).
-    pub fn take_entries(&mut self, tables: &SimtTables) -> Vec<(usize, u64)> {
+    pub fn take_entries(&mut self, tables: &SimtTables) -> Vec<(usize, Entries)> {
         let Some((by_block, _)) = self.entries.take() else { return vec![] };
-        by_block.iter().zip(tables.starts.iter()).filter(|(&e, _)| e > 0).map(|(&e, &i)| (i as usize, e)).collect()
+        by_block.iter().zip(tables.starts.iter()).filter(|(e, _)| e.warps > 0).map(|(&e, &i)| (i as usize, e)).collect()
     }
 }
 
@@ -696,7 +696,9 @@ impl LaunchRun<'_> {
                 st.busiest_block_barriers = st.busiest_block_barriers.max(tally.barriers);
                 if let Some((by_block, pending)) = s.entries.as_mut() {
                     for (b, e) in pending.drain(..) {
-                        by_block[b as usize] += e;
+                        let sum = &mut by_block[b as usize];
+                        sum.warps += e.warps;
+                        sum.lanes += e.lanes;
                     }
                 }
                 // Freed in allocation order, as the thread-by-thread run frees them.
@@ -1281,7 +1283,7 @@ impl LaunchRun<'_> {
             tally.thread_instructions += entries * weight;
             tally.warp_instructions += (f + most) * weight;
             if let Some((_, pending)) = entries_of_block.as_mut() {
-                pending.push((b, f + most));
+                pending.push((b, Entries { warps: f + most, lanes: entries }));
             }
         }
         touched.clear();
@@ -1405,7 +1407,9 @@ module attributes {gpu.container_module} {
 
     #[test]
     fn warps_compute_and_count_what_threads_one_by_one_do() {
-        for options in orders() {
+        // With the profile too: per op, the same warp- and thread-instructions both ways.
+        let profiled = orders().into_iter().map(|o| o.with_profile(true));
+        for options in orders().into_iter().chain(profiled) {
             let (out, report, fallbacks) = run(MIXED, &options, true);
             let (expected_out, expected, _) = run(MIXED, &options, false);
             assert_eq!(fallbacks, 0, "a race-free kernel runs warp-synchronously ({options:?})");
@@ -1413,6 +1417,11 @@ module attributes {gpu.container_module} {
             let report = report.expect("race-free");
             assert_eq!(report, expected.expect("race-free"), "every counter ({options:?})");
             assert!(report.launches[0].warp_instructions > 0);
+            if options.profile {
+                let lanes: u64 = report.launches[0].profile.iter().map(|(_, n)| n.thread_instructions).sum();
+                assert_eq!(lanes, report.launches[0].thread_instructions, "{options:?}");
+                assert!(report.launches[0].profile.iter().any(|(_, n)| n.lane_utilisation() < Some(1.0)));
+            }
         }
     }
 

@@ -123,8 +123,19 @@ pub(crate) struct WarpCounter {
     /// Counted instructions executed by the block's threads in the current phase.
     thread_instructions: u64,
     /// With `SimOptions::profile`: per slot, the warp's entries into its basic block (the
-    /// busiest lane's), summed over the warps, phases and blocks folded so far.
-    entries: Option<Vec<u64>>,
+    /// busiest lane's) and the lanes' (each lane's), summed over the warps, phases and blocks
+    /// folded so far.
+    entries: Option<Vec<Entries>>,
+}
+
+/// Entries into one basic block (`SimOptions::profile`): by warps (the busiest lane's each
+/// time) and by lanes (every lane's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Entries {
+    /// Warp entries: the warp model issues the block's instructions once for each.
+    pub warps: u64,
+    /// Lane entries: each lane runs the block's instructions once for each.
+    pub lanes: u64,
 }
 
 impl WarpCounter {
@@ -145,15 +156,15 @@ impl WarpCounter {
         }
     }
 
-    /// Also sums, per slot, the warps' entries into its basic block (`SimOptions::profile`):
-    /// [`WarpCounter::take_entries`] hands them over.
+    /// Also sums, per slot, the warps' and the lanes' entries into its basic block
+    /// (`SimOptions::profile`): [`WarpCounter::take_entries`] hands them over.
     pub fn with_entries(mut self) -> Self {
-        self.entries = Some(vec![0; self.slots]);
+        self.entries = Some(vec![Entries::default(); self.slots]);
         self
     }
 
     /// The per-slot entries summed since [`WarpCounter::with_entries`] (empty without it).
-    pub fn take_entries(&mut self) -> Vec<u64> {
+    pub fn take_entries(&mut self) -> Vec<Entries> {
         self.entries.take().unwrap_or_default()
     }
 
@@ -169,6 +180,9 @@ impl WarpCounter {
         for &slot in &self.touched {
             let c = std::mem::take(&mut self.counts[slot as usize]);
             self.thread_instructions += c * self.weights[slot as usize];
+            if let Some(entries) = self.entries.as_mut() {
+                entries[slot as usize].lanes += c;
+            }
             let m = &mut maxima[slot as usize];
             if *m == 0 {
                 self.warp_touched[warp].push(slot);
@@ -188,7 +202,7 @@ impl WarpCounter {
                 let most = std::mem::take(&mut maxima[slot as usize]);
                 out.warp_instructions += most * self.weights[slot as usize];
                 if let Some(entries) = self.entries.as_mut() {
-                    entries[slot as usize] += most;
+                    entries[slot as usize].warps += most;
                 }
             }
             touched.clear();
