@@ -7,9 +7,9 @@
 use super::kernel::{Kernel, Special};
 use super::options::{Order, RacePolicy, SimOptions};
 use super::race::{Finding, RaceDetector, Rec, UnwrittenRead};
-use super::report::{OpCount, 
-    ids, place, AccessKind, LaunchCount, LaunchStats, MemorySpace, RaceAccess, RaceReport, RaceScope, SimProgress,
-    SimReport,
+use super::report::{
+    ids, place, AccessKind, LaunchCount, LaunchStats, MemorySpace, OpCount, RaceAccess, RaceReport, RaceScope,
+    SimProgress, SimReport,
 };
 use super::sectors::Sectors;
 use super::simt::SimtScratch;

@@ -225,8 +225,7 @@ impl OpCount {
     /// The busy lanes of the warp-instructions: thread- over 32 × warp-instructions (`None`
     /// without any).
     pub fn lane_utilisation(&self) -> Option<f64> {
-        (self.warp_instructions > 0)
-            .then(|| self.thread_instructions as f64 / (32.0 * self.warp_instructions as f64))
+        (self.warp_instructions > 0).then(|| self.thread_instructions as f64 / (32.0 * self.warp_instructions as f64))
     }
 }
 
