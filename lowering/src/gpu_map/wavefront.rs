@@ -379,7 +379,12 @@ fn model_block(
         shared_memory: options.shared_memory,
         ..AutoOptions::default()
     };
-    let report = search_program(ir, registry, program, &spec, &search, Some(spec.sizes.clone()), None)?;
+    let report =
+        search_program(ir, registry, program, &spec, &search, Some(spec.sizes.clone()), None).map_err(|mut e| {
+            e.message
+                .push_str("; gpu-map{block=auto} has no block to choose for these tiles: give one (gpu-map{block=…})");
+            e
+        })?;
     let (_, choice) = choice_of(&report, &search).ok_or_else(|| fail("the search chose no block".into()))?;
     Ok(ModelBlock {
         block: choice.block,
