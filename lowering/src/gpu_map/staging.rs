@@ -140,8 +140,15 @@ struct RowTest {
 /// Element type of the masks.
 const MASK_ELEMENT: Type = Type::Integer(8);
 
-/// Consecutive mask slots of one row a thread fills in sequence (`fill_mask`).
+/// Most consecutive mask slots of one row a thread fills in sequence (`fill_mask`).
 const MASK_SEGMENT: i64 = 32;
+
+/// The length of the segments a mask row of `width ≥ 1` slots is filled in: as few as
+/// [`MASK_SEGMENT`] allows, of equal length up to the last.
+fn balanced_segment(width: i64) -> i64 {
+    let segments = (width + MASK_SEGMENT - 1) / MASK_SEGMENT;
+    (width + segments - 1) / segments
+}
 
 impl KernelBuilder<'_, '_> {
     /// Emits `body`, one tile run by the whole block, with its footprint staged in workgroup
@@ -334,7 +341,8 @@ impl KernelBuilder<'_, '_> {
 
     /// Sets every slot of `mask` to whether its element is in `base` (the exact test, once per
     /// element). The work goes over the block's threads in *segments* of up to
-    /// [`MASK_SEGMENT`] consecutive slots of one row (innermost coordinate): every term of the
+    /// [`MASK_SEGMENT`] consecutive slots of one row (innermost coordinate), of equal length
+    /// ([`balanced_segment`]): every term of the
     /// test that does not involve the innermost coordinate is computed once per segment, and
     /// each slot adds its own `a·c` to each term — for a 3-D SOR tile of 4, where the test has
     /// a dozen terms, this halves the mask's cost.
@@ -346,7 +354,11 @@ impl KernelBuilder<'_, '_> {
         };
         let width = width.max(1);
         // A 1-D mask has no row to share: one slot per work item keeps every thread busy.
-        let segment_size = if rank == 1 { 1 } else { MASK_SEGMENT };
+        // The row split into as few segments of at most MASK_SEGMENT slots as it needs, of equal
+        // length (the last one at most shorter by the remainder): a warp runs as many turns as
+        // its longest segment, so 50 slots go as 25 + 25 rather than 32 + 18 (2-D Jacobi's
+        // masks: a fifth fewer warp-instructions in their fill).
+        let segment_size = if rank == 1 { 1 } else { balanced_segment(width) };
         let segments = (width + segment_size - 1) / segment_size;
         // Work items: (row, segment), the segment fastest.
         let mut items = mask.extent[..rank - 1].to_vec();
@@ -829,5 +841,25 @@ fn collect_statements(node: &LoopAst, out: &mut Vec<StatementId>) {
             }
         }
         LoopAst::Seq(items) => items.iter().for_each(|x| collect_statements(x, out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{balanced_segment, MASK_SEGMENT};
+
+    #[test]
+    fn mask_rows_split_into_the_fewest_equal_segments() {
+        for width in 1..=300 {
+            let size = balanced_segment(width);
+            let segments = (width + size - 1) / size;
+            assert!((1..=MASK_SEGMENT).contains(&size), "{width}: {size}");
+            assert_eq!(segments, (width + MASK_SEGMENT - 1) / MASK_SEGMENT, "{width}: as few segments as before");
+            assert!(
+                size * segments - width < segments,
+                "{width}: {size} x {segments}, the last at most one per segment shorter"
+            );
+        }
+        assert_eq!((balanced_segment(50), balanced_segment(82), balanced_segment(32)), (25, 28, 32));
     }
 }
