@@ -173,6 +173,8 @@ pub(crate) const NE: i64 = 1;
 pub(crate) const SLT: i64 = 2;
 /// `arith.cmpi` predicate `sgt`.
 pub(crate) const SGT: i64 = 4;
+/// `arith.cmpi` predicate `ule`.
+pub(crate) const ULE: i64 = 7;
 
 /// Values of the loop dimensions (`d_k`, where in scope) and parameters (`s_k`) that index
 /// expressions refer to.

@@ -42,7 +42,8 @@ use stencil_poly::codegen::{
 use stencil_poly::{Limits, StatementId};
 
 use super::arith::{
-    accumulate, binary, compare, index_constant, load, select, store, true_constant, ArithIndexer, EQ, SGE, SLE,
+    accumulate, binary, compare, index_constant, load, select, store, true_constant, ArithIndexer, EQ, SGE, SLE, SLT,
+    ULE,
 };
 use super::kernel::{KernelBuilder, Level};
 use crate::codegen::statement::Indexer;
@@ -441,15 +442,37 @@ impl KernelBuilder<'_, '_> {
         let end = index_constant(self.ir, body, width, &location);
         let last = binary(self.ir, body, "arith.minsi", past, end, Type::Index, &location);
         let one = index_constant(self.ir, body, 1, &location);
+        // With both bounds, `lo ≤ slot ≤ hi` is one unsigned comparison per slot,
+        // `slot − lo ≤ hi − lo`, the row's span computed once; an empty row (`hi < lo`) becomes
+        // `lo = width`, span 0, which no slot reaches.
+        let span = match (lo, hi) {
+            (Some(l), Some(h)) => {
+                let empty = compare(self.ir, body, SLT, h, l, &location);
+                let past = index_constant(self.ir, body, width, &location);
+                let zero = index_constant(self.ir, body, 0, &location);
+                let length = binary(self.ir, body, "arith.subi", h, l, Type::Index, &location);
+                Some((self.select(body, Some(empty), past, l), self.select(body, Some(empty), zero, length)))
+            }
+            _ => None,
+        };
         let (slot, inner) = self.scf_for(body, first, last, one);
         let mut member = None;
-        if let Some(lo) = lo {
-            let above = compare(self.ir, inner, SGE, slot, lo, &location);
-            accumulate(self.ir, inner, &mut member, "arith.andi", above, &location);
-        }
-        if let Some(hi) = hi {
-            let below = compare(self.ir, inner, SLE, slot, hi, &location);
-            accumulate(self.ir, inner, &mut member, "arith.andi", below, &location);
+        match span {
+            Some((start, length)) => {
+                let offset = binary(self.ir, inner, "arith.subi", slot, start, Type::Index, &location);
+                let inside = compare(self.ir, inner, ULE, offset, length, &location);
+                accumulate(self.ir, inner, &mut member, "arith.andi", inside, &location);
+            }
+            None => {
+                if let Some(lo) = lo {
+                    let above = compare(self.ir, inner, SGE, slot, lo, &location);
+                    accumulate(self.ir, inner, &mut member, "arith.andi", above, &location);
+                }
+                if let Some(hi) = hi {
+                    let below = compare(self.ir, inner, SLE, slot, hi, &location);
+                    accumulate(self.ir, inner, &mut member, "arith.andi", below, &location);
+                }
+            }
         }
         if !test.per_slot_zero.is_empty() || !test.per_slot_pairs.is_empty() {
             let c = binary(self.ir, inner, "arith.addi", c0, slot, Type::Index, &location);
