@@ -123,14 +123,17 @@ fn the_cost_report_compiles_at_the_index_width_of_a_gpu_run() {
 }
 
 /// `occupancy=model` on the staged tiles of `polybench-fdtd-2d` (`sizes=auto` at its declared
-/// defaults): the PTX asks for the model's blocks per SM, and ptxas keeps the registers within
-/// what that many blocks of the kernel's threads leave (83 registers without it, 64 with it,
-/// ptxas 12.9), spilling nothing.
+/// defaults, the model told the kernel takes 40 registers, so that it plans 3 blocks of 512
+/// threads per SM): the PTX asks for the model's blocks per SM, and ptxas keeps the registers
+/// within what that many blocks of the kernel's threads leave (64 registers without it, 40 with
+/// it, ptxas 12.9), spilling nothing. (With the calibration's registers the model plans 2 blocks,
+/// whose 64 registers the kernel has taken unasked since the staging masks got cheaper on
+/// 2026-11-29; it took 83 before.)
 #[test]
 fn occupancy_by_model_keeps_registers_within_the_planned_blocks() {
     let Some(ptxas) = Ptxas::find_for_checks() else { return };
     let pipeline = |occupancy: &str| {
-        format!("builtin.module(poly-schedule,poly-tile{{sizes=auto}},gpu-map{{block=auto occupancy={occupancy}}},canonicalize,cse)")
+        format!("builtin.module(poly-schedule,poly-tile{{sizes=auto registers=40}},gpu-map{{block=auto occupancy={occupancy}}},canonicalize,cse)")
     };
     let by_model = ptx_of("polybench-fdtd-2d", &pipeline("model"), &[]);
     let (blocks, threads) = asked_residency(&by_model);
