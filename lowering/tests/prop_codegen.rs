@@ -352,7 +352,7 @@ proptest! {
     /// Random programs tiled with given sizes under `gpu-map`'s default `staging=auto`, with the
     /// problem sizes as the program's defaults, so that the tile model compares the tiles staged
     /// and on global memory: whichever it picks (or the fallback where staging is refused) runs
-    /// race-free and bit-identical, and the mapping record says how the staging was decided.
+    /// race-free and bit-identical.
     #[test]
     fn auto_staging_of_given_sizes_is_race_free_and_bit_identical(
         p in program(),
