@@ -153,19 +153,9 @@ impl TilingPipeline {
         spec: &TilingSpec,
         shared_memory: i64,
     ) -> Option<AutoChoice> {
-        let block = match self.block {
-            _ if self.block_auto => RankedBlock::Best,
-            Some(block) => RankedBlock::Given(block),
-            None => RankedBlock::FollowingTile,
-        };
+        let block = RankedBlock::of_gpu_map(self.block, self.block_auto);
         let search = AutoOptions { shared_memory, ..AutoOptions::default() };
-        let estimates = compare_staging(&tiled.ir, &registries.dialects, program, spec, &search, block).ok()?;
-        let staged = estimates.staging_wins();
-        let (mut chosen, other) =
-            if staged { (estimates.staged, estimates.global) } else { (estimates.global, estimates.staged) };
-        chosen.options.staging_by_model = true;
-        chosen.other_staging_seconds = Some(other.predicted_seconds);
-        Some(chosen)
+        compare_staging(&tiled.ir, &registries.dialects, program, spec, &search, block).ok().map(|e| e.choice())
     }
 }
 

@@ -456,6 +456,29 @@ impl StagingEstimates {
     pub fn staging_wins(&self) -> bool {
         self.staged.predicted_seconds <= self.global.predicted_seconds
     }
+
+    /// The winner as `poly-tile{sizes=auto staging=auto}` records its choice: with
+    /// [`AutoOptions::staging_by_model`], and the loser's estimate as
+    /// [`AutoChoice::other_staging_seconds`].
+    pub fn choice(&self) -> AutoChoice {
+        let (winner, loser) =
+            if self.staging_wins() { (&self.staged, &self.global) } else { (&self.global, &self.staged) };
+        let mut choice = winner.clone();
+        choice.options.staging_by_model = true;
+        choice.other_staging_seconds = Some(loser.predicted_seconds);
+        choice
+    }
+}
+
+impl RankedBlock {
+    /// The block of `gpu-map`'s `block` option: `auto` (`block_auto`), a given block, or none.
+    pub fn of_gpu_map(block: Option<[i64; 3]>, block_auto: bool) -> RankedBlock {
+        match block {
+            _ if block_auto => RankedBlock::Best,
+            Some(block) => RankedBlock::Given(block),
+            None => RankedBlock::FollowingTile,
+        }
+    }
 }
 
 /// `gpu-map{staging=auto}` for tile sizes `poly-tile` was given (`base.sizes`, not chosen by

@@ -15,7 +15,7 @@ use stencil_ir::{Attribute, BlockId, Diagnostic, DialectRegistry, Ir, Location, 
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_passes::tile::{intra_tile_name, tile_program, TilingSpec};
 use stencil_passes::tile_model::{
-    choice_of, compare_staging, search_program, AutoOptions, RankedBlock, StagingEstimates,
+    choice_of, compare_staging, search_program, AutoChoice, AutoOptions, RankedBlock, StagingEstimates,
 };
 use stencil_poly::codegen::{generate, Bound, LoopAst, LoopNest, ScanOptions, ScanProblem};
 use stencil_poly::tiling::{DimDef, DimKind};
@@ -95,7 +95,7 @@ fn map_wavefront(
         }
         Ok(func) => {
             if let Some(estimates) = &estimates {
-                update_mapping(ir, func, |entries| record_staging_estimates(entries, estimates, staged));
+                update_mapping(ir, func, |entries| record_staging_choice(entries, &estimates.choice()));
             }
             Ok(func)
         }
@@ -115,11 +115,7 @@ fn staging_estimates(
     options: &GpuMapOptions,
 ) -> Option<StagingEstimates> {
     let spec = TilingSpec::read(ir, program).ok().flatten()?;
-    let block = match options.block {
-        _ if options.block_auto => RankedBlock::Best,
-        Some(block) => RankedBlock::Given(block),
-        None => RankedBlock::FollowingTile,
-    };
+    let block = RankedBlock::of_gpu_map(options.block, options.block_auto);
     let search = AutoOptions { shared_memory: options.shared_memory, ..AutoOptions::default() };
     match compare_staging(ir, registry, program, &spec, &search, block) {
         Ok(estimates) => {
@@ -138,21 +134,21 @@ fn staging_estimates(
 }
 
 /// Records in a mapping record (`stencil.gpu_mapping`) that the model chose the staging of
-/// given tile sizes: `staging_by_model`, the loser's estimate as `other_staging_s` (as
-/// `poly.tiling` records it), and the winner's as `predicted_s` where `block=auto` did not
-/// already record the estimate of the layout that runs.
-fn record_staging_estimates(entries: &mut Vec<NamedAttribute>, estimates: &StagingEstimates, staged: bool) {
-    let (ran, other) =
-        if staged { (&estimates.staged, &estimates.global) } else { (&estimates.global, &estimates.staged) };
+/// given tile sizes (`choice`, [`StagingEstimates::choice`]): `staging_by_model`, the loser's
+/// estimate as `other_staging_s` (as `poly.tiling` records it), and the winner's as
+/// `predicted_s` where `block=auto` did not already record the estimate of the layout that runs.
+fn record_staging_choice(entries: &mut Vec<NamedAttribute>, choice: &AutoChoice) {
     let seconds = |value: f64| Attribute::Float { value, kind: stencil_ir::types::FloatKind::F64 };
     set_named(entries, "staging_by_model", Attribute::Bool(true));
-    set_named(entries, "other_staging_s", seconds(other.predicted_seconds));
+    if let Some(other) = choice.other_staging_seconds {
+        set_named(entries, "other_staging_s", seconds(other));
+    }
     let chose = match get_named(entries, "model_chose").and_then(Attribute::as_str) {
         Some(_) => "staging and block",
         None => {
-            set_named(entries, "model", Attribute::string(ran.options.model.name()));
-            set_named(entries, "predicted_s", seconds(ran.predicted_seconds));
-            set_named(entries, "problem", Attribute::string(&ran.problem));
+            set_named(entries, "model", Attribute::string(choice.options.model.name()));
+            set_named(entries, "predicted_s", seconds(choice.predicted_seconds));
+            set_named(entries, "problem", Attribute::string(&choice.problem));
             "staging"
         }
     };
