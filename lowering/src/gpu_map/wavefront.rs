@@ -83,11 +83,14 @@ fn map_wavefront(
         staging: if staged { Staging::Shared } else { Staging::Global },
         ..options.clone()
     };
-    match map_tiles(ir, registry, program, &explicit(staged)) {
+    // With block=auto the estimate of the staging that runs is already its block search.
+    let estimate = |staged: bool| estimates.as_ref().map(|e| if staged { &e.staged } else { &e.global });
+    match map_tiles(ir, registry, program, &explicit(staged), estimate(staged)) {
         Err(refused) if staged && options.staging == Staging::Auto && recorded.is_none() => {
             // A mapping that fails leaves the IR as it was, so the global tiles start afresh;
             // if they fail too, the staged tiles' error is the one to read.
-            let func = map_tiles(ir, registry, program, &explicit(false)).map_err(|_| refused.clone())?;
+            let func =
+                map_tiles(ir, registry, program, &explicit(false), estimate(false)).map_err(|_| refused.clone())?;
             let reason = super::refusal_reason(&refused);
             tracing::info!("gpu-map{{staging=auto}}: tiles on global memory: {reason}");
             update_mapping(ir, func, |entries| set_named(entries, "staging_refused", Attribute::string(reason)));
@@ -163,15 +166,22 @@ fn update_mapping(ir: &mut Ir, func: OpId, change: impl FnOnce(&mut Vec<NamedAtt
     }
 }
 
-/// [`map_wavefront`] with explicit staging (`options.staging` is `Shared` or `Global`).
+/// [`map_wavefront`] with explicit staging (`options.staging` is `Shared` or `Global`);
+/// `estimated`: the tile model's estimate of these tiles with this staging, when `staging=auto`
+/// made one (with `block=auto`, its block search: not run again).
 fn map_tiles(
     ir: &mut Ir,
     registry: &DialectRegistry,
     program: OpId,
     options: &GpuMapOptions,
+    estimated: Option<&AutoChoice>,
 ) -> Result<OpId, Diagnostic> {
     let staged = options.staging == Staging::Shared;
-    let model = if options.block_auto { Some(model_block(ir, registry, program, options)?) } else { None };
+    let model = match (options.block_auto, estimated) {
+        (false, _) => None,
+        (true, Some(choice)) => Some(ModelBlock::of(choice)),
+        (true, None) => Some(model_block(ir, registry, program, options)?),
+    };
     let resolved;
     let options = match (&model, options.block) {
         (Some(m), _) => {
@@ -335,6 +345,19 @@ struct ModelBlock {
     problem: String,
 }
 
+impl ModelBlock {
+    /// The block a tile-model search chose, with its estimate.
+    fn of(choice: &AutoChoice) -> ModelBlock {
+        ModelBlock {
+            block: choice.block,
+            blocks_per_sm: choice.blocks_per_sm,
+            model: choice.options.model.name(),
+            predicted_seconds: choice.predicted_seconds,
+            problem: choice.problem.clone(),
+        }
+    }
+}
+
 /// `block=auto`: the block `poly-tile{sizes=auto}` chose with the tile sizes, else the tile
 /// model's search over blocks for the program's tile sizes (thesis Alg. 5.1 lines 5–13), with
 /// the search options `poly-tile` recorded (or the defaults). The staging and shared-memory
@@ -359,13 +382,7 @@ fn model_block(
                 search.staging, search.shared_memory, staging, options.shared_memory
             )));
         }
-        return Ok(ModelBlock {
-            block: auto.block,
-            blocks_per_sm: auto.blocks_per_sm,
-            model: auto.options.model.name(),
-            predicted_seconds: auto.predicted_seconds,
-            problem: auto.problem.clone(),
-        });
+        return Ok(ModelBlock::of(auto));
     }
     // Given sizes: poly-tile searched nothing (its staging and shared-memory options only steer
     // `sizes=auto`), so the block search is for the kernels this pass builds, with its own
@@ -382,13 +399,7 @@ fn model_block(
             e
         })?;
     let (_, choice) = choice_of(&report, &search).ok_or_else(|| fail("the search chose no block".into()))?;
-    Ok(ModelBlock {
-        block: choice.block,
-        blocks_per_sm: choice.blocks_per_sm,
-        model: search.model.name(),
-        predicted_seconds: choice.predicted_seconds,
-        problem: choice.problem,
-    })
+    Ok(ModelBlock::of(&choice))
 }
 
 /// The host side: decides which subtrees become kernels and launches them.
