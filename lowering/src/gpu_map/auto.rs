@@ -302,7 +302,7 @@ fn unschedule(ir: &mut Ir, program: OpId) {
 }
 
 /// Whether `stencil-mlsor` rewrote the program.
-fn mlsor_program(ir: &Ir, program: OpId) -> bool {
+pub(super) fn mlsor_program(ir: &Ir, program: OpId) -> bool {
     let Some(Attribute::Dictionary(entries)) = ir.attr(program, stencil_passes::sor::REWRITE_ATTR) else {
         return false;
     };

@@ -227,7 +227,18 @@ pub fn map_program(
     let _span = tracing::debug_span!("gpu-map", strategy = strategy.name()).entered();
     let scope = ir.parent_op(program);
     let name = ir.attr(program, "sym_name").and_then(Attribute::as_str).unwrap_or("").to_string();
-    let host = strategy.map(ir, registry, program, options)?;
+    let host = strategy.map(ir, registry, program, options).map_err(|refused| {
+        // Only MLSOR's own kernels (and strategy=auto, which takes them) map the parallel
+        // sweeps of a stencil-mlsor rewrite; say so where another strategy refused it.
+        if matches!(options.strategy, Strategy::Mlsor | Strategy::Auto) || !auto::mlsor_program(ir, program) {
+            return refused;
+        }
+        let location = refused.location.clone();
+        refused.with_note(
+            location,
+            "the program is a stencil-mlsor rewrite: gpu-map{strategy=mlsor} maps it with MLSOR's own kernels (strategy=auto takes them too)",
+        )
+    })?;
     if let Some(scope) = scope {
         merge_common_subexpressions(ir, registry, scope, &format!("{name}_kernels"));
         // Calls of the program (raise-affine-to-stencil's wrappers) now call the host function.

@@ -86,7 +86,10 @@ fn map_wavefront(
     // With block=auto the estimate of the staging that runs is already its block search.
     let estimate = |staged: bool| estimates.as_ref().map(|e| if staged { &e.staged } else { &e.global });
     match map_tiles(ir, registry, program, &explicit(staged), estimate(staged)) {
-        Err(refused) if staged && options.staging == Staging::Auto && recorded.is_none() => {
+        // Without tiles there is nothing to stage: the refusal is not the staging's (an
+        // untiled program that cannot run in parallel), and mapping it again would repeat its
+        // dependence analysis for the same error.
+        Err(refused) if staged && options.staging == Staging::Auto && recorded.is_none() && tiled(ir, program) => {
             // A mapping that fails leaves the IR as it was, so the global tiles start afresh;
             // if they fail too, the staged tiles' error is the one to read.
             let func =
@@ -104,6 +107,11 @@ fn map_wavefront(
         }
         refused => refused,
     }
+}
+
+/// Whether `program` has tiles (`poly-tile` recorded its tiling).
+fn tiled(ir: &Ir, program: OpId) -> bool {
+    ir.attr(program, stencil_passes::tile::TILING_ATTR).is_some()
 }
 
 /// `staging=auto` for tile sizes `poly-tile` was given: the tile model's estimates of those

@@ -15,6 +15,10 @@
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=auto})' 2>/dev/null | FileCheck %s --check-prefix=KERNELS
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=14 --param M=11 --param T=2 --target sim --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4 directions=forward},gpu-map{strategy=mlsor staging=false tile-threads=1})' 2>/dev/null | FileCheck %s --check-prefix=UNSTAGED
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor tile-threads=4})' 2>/dev/null | FileCheck %s --check-prefix=KIR
+// Another strategy refuses the rewrite's sweeps, and the error says which one maps them.
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{naive})' 2>&1 | FileCheck %s --check-prefix=OTHER
+// OTHER: error: 'stencil.program' op gpu-map failed: gpu-map{naive} maps DOALL applies only
+// OTHER: {{.*}}sor-2d-5pt.mlir:{{[0-9]+}}:{{[0-9]+}}: note: the program is a stencil-mlsor rewrite: gpu-map{strategy=mlsor} maps it with MLSOR's own kernels (strategy=auto takes them too)
 // The default threads per tile, measured on an H200: one at P = 4, eight at P = 8 and 16.
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=AUTO4
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{K=4 P=8},gpu-map{strategy=mlsor})' 2>/dev/null | FileCheck %s --check-prefix=AUTO8
