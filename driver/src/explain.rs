@@ -43,6 +43,10 @@ pub struct ProgramLayout {
     /// tiles (the model's estimates of both, `compare_staging`; `None` where the model cannot
     /// make it and `gpu-map` stages), recorded as `poly-tile{sizes=auto}` records its own.
     pub staging_choice: Option<AutoChoice>,
+    /// Whether a later `gpu-map{staging=auto}` stages these given sizes without the model's
+    /// choice, and so maps them on global memory where staged tiles are refused (e.g. over the
+    /// shared memory): the explanation then does the same.
+    pub staging_fallback: bool,
     /// Where the program is in the input (errors about its layouts point there).
     pub location: Location,
 }
@@ -116,12 +120,14 @@ impl TilingPipeline {
             })?;
             let mut search = spec.auto.as_ref().map_or_else(|| self.tile_options.search.clone(), |a| a.options.clone());
             let mut staging_choice = None;
+            let mut staging_fallback = false;
             if let Some((staging, shared)) = self.mapping {
                 // gpu-map's staging=auto follows what poly-tile chose; for given sizes it compares
                 // them staged and on global memory as gpu-map does (or stages where the model
                 // cannot tell).
                 if staging == Staging::Auto && spec.auto.is_none() {
                     staging_choice = self.staging_choice(tiled, registries, program, &spec, shared);
+                    staging_fallback = staging_choice.is_none();
                 }
                 let chosen = spec.auto.as_ref().or(staging_choice.as_ref()).map(|a| a.options.staging);
                 search.staging = staging.resolve(chosen);
@@ -135,6 +141,7 @@ impl TilingPipeline {
                 search,
                 block: self.block,
                 staging_choice,
+                staging_fallback,
                 location,
             });
         }
@@ -207,6 +214,12 @@ pub struct Explanation {
     /// `sizes=auto`'s sizes as the model evaluated them and as `poly.tiling` records them, when
     /// they differ (`AutoChoice::model_sizes`: a size past its row's range cut to one tile).
     pub one_tile_cut: Option<OneTileCut>,
+    /// Given sizes and the ones the model evaluated for them, when they differ (each past its
+    /// row's whole range cut to that range: `tile_model::evaluated_sizes`).
+    pub given_cut: Option<(Vec<i64>, Vec<i64>)>,
+    /// Why staged tiles were refused where `gpu-map{staging=auto}` maps given sizes on global
+    /// memory instead ([`ProgramLayout::staging_fallback`]).
+    pub staging_refused: Option<String>,
 }
 
 /// `sizes=auto`'s layout as the model evaluated it and as `poly.tiling` records it
@@ -306,12 +319,25 @@ pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation
         let failed = |e: String| {
             Diagnostic::error(layout.location.clone(), format!("--explain-tile-sizes: @{}: {e}", layout.program))
         };
-        let report = search_shape(&layout.shape, &layout.program, &layout.search, sizes, block, keep, None)
-            .map_err(|e| failed(e.to_string()))?;
+        let mut search = layout.search.clone();
+        let mut staging_refused = None;
+        let report = match search_shape(&layout.shape, &layout.program, &search, sizes.clone(), block, keep, None) {
+            Ok(report) => report,
+            // As gpu-map{staging=auto} does: staged tiles refused, the same tiles on global
+            // memory (and if those fail too, the staged refusal is the one to read).
+            Err(refused) if layout.staging_fallback && search.staging => {
+                search.staging = false;
+                let report = search_shape(&layout.shape, &layout.program, &search, sizes.clone(), block, keep, None)
+                    .map_err(|_| failed(refused.clone()))?;
+                staging_refused = Some(refused);
+                report
+            }
+            Err(e) => return Err(failed(e)),
+        };
         let staging_choice =
             layout.spec.auto.clone().filter(|a| a.options.staging_by_model).or(layout.staging_choice.clone());
-        let calibration = layout.search.load_calibration().map_err(|e| failed(e.to_string()))?;
-        let mappings: &[bool] = if staging_choice.is_some() { &[true, false] } else { &[layout.search.staging] };
+        let calibration = search.load_calibration().map_err(|e| failed(e.to_string()))?;
+        let mappings: &[bool] = if staging_choice.is_some() { &[true, false] } else { &[search.staging] };
         let extrapolations = extrapolations(&calibration, &layout.program, &layout.shape.params, mappings);
         let l2_note = l2_note(&calibration, &layout.program, &layout.shape);
         let thread_steps = layout
@@ -333,6 +359,11 @@ pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation
                 blocks: a.model_block.map(|model| (model, a.block)),
             })
         });
+        let given_cut = sizes.as_ref().and_then(|given| {
+            let evaluated = stencil_passes::tile_model::evaluated_sizes(&layout.shape, given.clone());
+            let whole = if given.len() == 1 { vec![given[0]; evaluated.len()] } else { given.clone() };
+            (evaluated != whole).then_some((given.clone(), evaluated))
+        });
         reports.push(Explanation {
             program: layout.program,
             report,
@@ -343,6 +374,8 @@ pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation
             l2_note,
             thread_steps,
             one_tile_cut,
+            given_cut,
+            staging_refused,
         });
     }
     Ok(reports)
@@ -355,6 +388,19 @@ pub fn render_comments(reports: &[Explanation]) -> String {
         out.push_str(&format!("// tile sizes of @{}:\n", e.program));
         if let Some(choice) = &e.staging_choice {
             out.push_str(&format!("// {}\n", staging_line(choice, e.given_sizes)));
+        }
+        if let Some(reason) = &e.staging_refused {
+            out.push_str(&format!(
+                "// staging=auto: staged tiles are refused ({reason}); these tiles run on global memory\n"
+            ));
+        }
+        if let Some((given, evaluated)) = &e.given_cut {
+            let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+            out.push_str(&format!(
+                "// sizes: the given {} are evaluated as {}: the same tiles, each size past its row's whole range cut to that range\n",
+                x(given),
+                x(evaluated)
+            ));
         }
         if let Some(cut) = &e.one_tile_cut {
             let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
@@ -422,6 +468,12 @@ pub fn render_json(reports: &[Explanation]) -> String {
             }
             if let Some((chosen, seconds, other)) = e.intra_choice {
                 entry["intra_auto"] = serde_json::json!({"chosen": chosen, "chosen_s": seconds, "other_s": other});
+            }
+            if let Some(reason) = &e.staging_refused {
+                entry["staging_refused"] = serde_json::json!(reason);
+            }
+            if let Some((given, evaluated)) = &e.given_cut {
+                entry["given_cut"] = serde_json::json!({"sizes": given, "evaluated_sizes": evaluated});
             }
             if let Some(cut) = &e.one_tile_cut {
                 entry["one_tile_cut"] = serde_json::json!({"model_sizes": cut.model_sizes, "sizes": cut.sizes});

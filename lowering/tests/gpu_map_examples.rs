@@ -619,6 +619,27 @@ fn auto_staging_of_given_sizes_follows_the_model() {
     assert_eq!(chose[..2], [false, true], "2-D Jacobi's tiles of 16: global at 128², staged at 16384²");
 }
 
+/// Given tile sizes past every row's whole range are one tile, whatever the sizes: the model
+/// evaluates that tile (the sizes cut to the ranges), so tiles of 4096 and of 65536 get the
+/// same staging, block and estimates — and tiles of 65536 no longer cost seconds of counting
+/// intra-tile steps that do not exist.
+#[test]
+fn given_sizes_past_the_ranges_are_estimated_as_the_tiles_that_run() {
+    let text = examples().into_iter().find(|(n, _)| n == "sor-2d-5pt").map(|(_, t)| t).expect("example");
+    let params: &[(&str, i64)] = &[("T", 6), ("N", 40), ("M", 36)];
+    let record = |sizes: &str| {
+        let pipeline = format!("builtin.module(poly-schedule,poly-tile{{sizes={sizes}}},gpu-map{{block=auto}})");
+        let mut record = mapping_record_at(&text, &pipeline, params).unwrap_or_else(|e| panic!("{sizes}: {e}"));
+        record.retain(|(n, _)| n != "tile");
+        record
+    };
+    let start = std::time::Instant::now();
+    let huge = record("65536");
+    assert!(start.elapsed().as_secs_f64() < 2.0, "tiles of 65536 took {:?}", start.elapsed());
+    assert!(huge.iter().any(|(n, _)| n == "predicted_s"), "{huge:?}");
+    assert_eq!(huge, record("4096"));
+}
+
 /// When `strategy=auto` cannot tile an SOR-like program (here: no staged tile fits 16 bytes of
 /// shared memory), the error gives every strategy's reason, the model's among them, and the
 /// program is left as it was: no schedule or tiling recorded on it.

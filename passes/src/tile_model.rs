@@ -516,6 +516,12 @@ pub fn compare_staging(
     Ok(StagingEstimates { staged: estimate(true)?, global: estimate(false)? })
 }
 
+/// The sizes the model evaluates for given tile `sizes` ([`search_shape`]): one per band row of
+/// `shape`, each past its row's whole range cut to that range (the same tiles).
+pub fn evaluated_sizes(shape: &ProgramShape, sizes: Vec<i64>) -> Vec<i64> {
+    shape.one_tile_sizes(&row_sizes(shape, sizes))
+}
+
 /// `sizes` with one size per band row of `shape` (a single size is every row's).
 fn row_sizes(shape: &ProgramShape, sizes: Vec<i64>) -> Vec<i64> {
     match sizes.as_slice() {
@@ -611,7 +617,10 @@ pub fn search_shape(
     beat: Option<f64>,
 ) -> Result<SearchReport, String> {
     let calibration = auto.load_calibration()?;
-    let fixed_sizes = fixed_sizes.map(|s| row_sizes(shape, s));
+    // Given sizes past a row's whole range run as one tile along it, the same tiles as that
+    // row's range: the model evaluates those, whose intra-tile steps exist (tiles of 65536
+    // over a row of 9 would count 65536 steps, and take seconds).
+    let fixed_sizes = fixed_sizes.map(|s| evaluated_sizes(shape, s));
     let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
     let options = SearchOptions {
         model: auto.model,

@@ -22,6 +22,15 @@
 // STAGING-EXPLAIN:      // tile sizes of @jacobi_2d_5pt:
 // STAGING-EXPLAIN-NEXT: // staging=auto: the model chose these tiles on global memory ({{[0-9.]+}} ms); staged in shared memory they take {{[0-9.]+}} ms
 // STAGING-EXPLAIN:      //   mapping: global memory,
+// Given sizes past every row's range are one tile: the model estimates that tile. Staged, it
+// needs more than 48 KiB, so gpu-map{staging=auto} maps it on global memory, and the
+// explanation explains that.
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --param N=40 --param M=36 --param T=6 --explain-tile-sizes \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=65536},gpu-map)' | FileCheck %s --check-prefix=GIVEN-CUT
+// GIVEN-CUT:      // tile sizes of @jacobi_2d_5pt:
+// GIVEN-CUT-NEXT: // staging=auto: staged tiles are refused ({{.*}}staged tile needs more shared memory per block than the limit{{.*}}); these tiles run on global memory
+// GIVEN-CUT-NEXT: // sizes: the given 65536 are evaluated as 6x50x46: the same tiles, each size past its row's whole range cut to that range
+// GIVEN-CUT:      //   mapping: global memory,
 // STAGING: mapping  wavefront: tile=16 block=16x16x1 grid=per-tile staging=false shared_memory={{[0-9]+}} intra=first-hyperplane model=thesis model_chose=staging other_staging_s={{.*}} predicted_s={{.*}} problem=T=8,N=128,M=128 staging_by_model=true
 // STAGING: races 0
 // STAGING: passed
