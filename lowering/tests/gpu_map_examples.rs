@@ -271,56 +271,6 @@ fn full_tile_branches_share_workgroup_memory() {
     assert_eq!(attributions("block=4,4"), general, "the default: full tiles and guarded partial ones");
 }
 
-/// 2-D SOR's staging masks test, per slot, whether a skewed tile has a time step at the slot
-/// (`⌈l/2⌉ ≤ ⌊u/2⌋`, a parity). Along a row where `u − l ≥ 1` whatever the slot, that always
-/// holds: the row takes a loop without the divisions, and only the rows at the tile's edges
-/// run the exact one. The kernel has both loops under one row-wide `scf.if`, the divisions
-/// only in the second, and stays race-free and bit-identical.
-#[test]
-fn mask_rows_whose_time_bounds_are_far_apart_skip_the_parity_test() {
-    use common::{parse, registries, run_pipeline};
-    use stencil_ir::ir::WalkOrder;
-    let (dialects, _) = registries();
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/sor-2d-5pt.mlir")).unwrap();
-    let pipeline = "builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{staging=true})";
-    let mut module = parse(&text, &dialects).unwrap();
-    run_pipeline(&mut module, pipeline).unwrap();
-    let ir = &module.ir;
-    let divisions = |region| {
-        let mut n = 0;
-        for &block in ir.blocks(region) {
-            for op in ir.block_ops(block) {
-                n += ir
-                    .collect_ops(op, WalkOrder::PreOrder)
-                    .into_iter()
-                    .filter(|&o| matches!(ir.op_name(o), "arith.ceildivsi" | "arith.floordivsi"))
-                    .count();
-            }
-        }
-        n
-    };
-    let has_loop =
-        |region| ir.blocks(region).iter().any(|&b| ir.block_ops(b).into_iter().any(|o| ir.op_name(o) == "scf.for"));
-    // A row-wide branch: a slot loop in each region, divisions in the else one only.
-    let split = ir
-        .collect_ops(module.top, WalkOrder::PreOrder)
-        .into_iter()
-        .filter(|&op| ir.op_name(op) == "scf.if")
-        .filter(|&op| {
-            let regions = ir.regions(op);
-            regions.len() == 2
-                && has_loop(regions[0])
-                && has_loop(regions[1])
-                && divisions(regions[0]) == 0
-                && divisions(regions[1]) > 0
-        })
-        .count();
-    assert!(split >= 1, "no mask row loop without the parity test");
-    let params = [("T", 9), ("N", 41), ("M", 37)];
-    let report = check_gpu_pipeline(&text, pipeline, &params, &SimOptions::default()).unwrap();
-    assert_eq!(report.race_count, 0);
-}
-
 /// The kernels stay race-free and bit-identical after `loop-invariant-code-motion` moves their
 /// invariant index and scalar computations out of the point and step loops.
 #[test]

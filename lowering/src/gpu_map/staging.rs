@@ -27,11 +27,7 @@
 //! condition, and a slot costs two comparisons. Only pairs with both divisors above 1 (which
 //! can hold on every other `c`) and equality guards stay per slot, and a pair whose two bounds
 //! differ by a constant of at least `d − 1` always holds and is dropped (3-D SOR tiles of 4:
-//! 30 → 9 simulated warp-instructions per update for the mask). Where the two bounds differ by
-//! an amount that depends on the row only (bounds clamped to the tile), the threads compare it
-//! with `d − 1` once per row and fill the rows where it is enough without the pair: only the
-//! rows at a tile's edges pay for the parity (2-D SOR's default staged tiles at 1024²: the
-//! mask fill 0.14 → 0.09 warp-instructions per update).
+//! 30 → 9 simulated warp-instructions per update for the mask).
 
 use std::collections::HashMap;
 
@@ -145,23 +141,6 @@ struct RowTest {
     per_slot_zero: Vec<RowTerm>,
     /// `⌈lower⌉ ≤ ⌊upper⌋`, both divisors above 1.
     per_slot_pairs: Vec<(RowTerm, RowTerm)>,
-    /// A row-wide condition under which every per-slot pair holds (`None`: not known).
-    pairs_hold: Option<ValueId>,
-}
-
-/// The slots of one mask row segment a thread fills, and the row's interval of members.
-#[derive(Clone, Copy)]
-struct SlotRange {
-    /// The segment's first slot and the one past its last.
-    first: ValueId,
-    last: ValueId,
-    /// `(lo, hi − lo)`: the interval as one unsigned comparison (with both bounds).
-    span: Option<(ValueId, ValueId)>,
-    /// The interval's bounds in slot units (used where `span` is `None`).
-    lo: Option<ValueId>,
-    hi: Option<ValueId>,
-    /// The innermost element coordinate of slot 0.
-    c0: ValueId,
 }
 
 /// Element type of the masks.
@@ -467,6 +446,7 @@ impl KernelBuilder<'_, '_> {
         let past = binary(self.ir, body, "arith.addi", first, size, Type::Index, &location);
         let end = index_constant(self.ir, body, width, &location);
         let last = binary(self.ir, body, "arith.minsi", past, end, Type::Index, &location);
+        let one = index_constant(self.ir, body, 1, &location);
         // With both bounds, `lo ≤ slot ≤ hi` is one unsigned comparison per slot,
         // `slot − lo ≤ hi − lo`, the row's span computed once; an empty row (`hi < lo`) becomes
         // `lo = width`, span 0, which no slot reaches.
@@ -480,36 +460,7 @@ impl KernelBuilder<'_, '_> {
             }
             _ => None,
         };
-        let slots = SlotRange { first, last, span, lo, hi, c0 };
-        // A row along which every per-slot pair holds (its two bounds far enough apart, module
-        // documentation) runs a loop without them; the exact loop runs on the other rows.
-        match test.pairs_hold {
-            Some(hold) if !test.per_slot_pairs.is_empty() => {
-                let (fast, exact) = super::ops::scf_if_else(self.ir, body, hold, &location);
-                self.fill_slots(fast, &slots, &test, false, mask, &item);
-                self.fill_slots(exact, &slots, &test, true, mask, &item);
-            }
-            _ => self.fill_slots(body, &slots, &test, true, mask, &item),
-        }
-        Ok(())
-    }
-
-    /// The slots `slots.first..slots.last` of a mask row: each set to whether it passes the
-    /// row's `test` (its per-slot pairs only `with_pairs`).
-    fn fill_slots(
-        &mut self,
-        at: InsertPoint,
-        slots: &SlotRange,
-        test: &RowTest,
-        with_pairs: bool,
-        mask: &Mask,
-        item: &[ValueId],
-    ) {
-        let location = self.location.clone();
-        let rank = item.len();
-        let SlotRange { first, last, span, lo, hi, c0 } = *slots;
-        let one = index_constant(self.ir, at, 1, &location);
-        let (slot, inner) = self.scf_for(at, first, last, one);
+        let (slot, inner) = self.scf_for(body, first, last, one);
         let mut member = None;
         match span {
             Some((start, length)) => {
@@ -528,8 +479,7 @@ impl KernelBuilder<'_, '_> {
                 }
             }
         }
-        let pairs: &[(RowTerm, RowTerm)] = if with_pairs { &test.per_slot_pairs } else { &[] };
-        if !test.per_slot_zero.is_empty() || !pairs.is_empty() {
+        if !test.per_slot_zero.is_empty() || !test.per_slot_pairs.is_empty() {
             let c = binary(self.ir, inner, "arith.addi", c0, slot, Type::Index, &location);
             let at_c = |k: &mut Self, t: &RowTerm| -> ValueId {
                 let ac = if t.a == 1 {
@@ -545,7 +495,7 @@ impl KernelBuilder<'_, '_> {
                 let holds = self.guard_holds(inner, v, GuardKind::Zero);
                 accumulate(self.ir, inner, &mut member, "arith.andi", holds, &location);
             }
-            for (l, u) in pairs {
+            for (l, u) in &test.per_slot_pairs {
                 let v = at_c(self, l);
                 let lower = self.bound_term(inner, v, l.divisor, true);
                 let v = at_c(self, u);
@@ -563,9 +513,10 @@ impl KernelBuilder<'_, '_> {
         state.result_types = vec![MASK_ELEMENT];
         let op = self.ir.build(inner, state);
         let byte = self.ir.result(op, 0);
-        let mut coords: Vec<ValueId> = item[..rank - 1].to_vec();
-        coords.push(slot);
-        store(self.ir, inner, byte, mask.buffer, coords, &location);
+        let mut slots: Vec<ValueId> = item[..rank - 1].to_vec();
+        slots.push(slot);
+        store(self.ir, inner, byte, mask.buffer, slots, &location);
+        Ok(())
     }
 
     /// The test of one mask row (module documentation, "row intervals") from the base's
@@ -639,29 +590,7 @@ impl KernelBuilder<'_, '_> {
                 self.linear_condition(at, &mut test, k, m);
             }
         }
-        test.pairs_hold = self.pairs_hold(at, &test.per_slot_pairs);
         Ok(test)
-    }
-
-    /// A row-wide condition under which every pair `⌈(l.row + a·c)/d⌉ ≤ ⌊(u.row + a·c)/d⌋`
-    /// holds for every `c`: where both sides have the same `a` and `d`, the interval between
-    /// them is `u.row − l.row` long whatever `c` is, and holds a multiple of `d` when that is at
-    /// least `d − 1` (as [`always_fits`], but decided per row: 2-D SOR's bounds are clamped to
-    /// the tile, so that only rows at its edges need the per-slot test). `None` when a pair's
-    /// sides differ, or there are no pairs.
-    fn pairs_hold(&mut self, at: InsertPoint, pairs: &[(RowTerm, RowTerm)]) -> Option<ValueId> {
-        let location = self.location.clone();
-        let mut all = None;
-        for (l, u) in pairs {
-            if l.a != u.a || l.divisor != u.divisor {
-                return None;
-            }
-            let gap = binary(self.ir, at, "arith.subi", u.row, l.row, Type::Index, &location);
-            let least = index_constant(self.ir, at, least_gap(l.divisor), &location);
-            let holds = compare(self.ir, at, SGE, gap, least, &location);
-            accumulate(self.ir, at, &mut all, "arith.andi", holds, &location);
-        }
-        all
     }
 
     /// Adds `k·c + m ≥ 0` to `test`: a row-wide condition when `k = 0`, else a bound of `c`.
@@ -947,19 +876,28 @@ fn collect_statements(node: &LoopAst, out: &mut Vec<StatementId>) {
 mod tests {
     use super::{balanced_segment, least_gap, MASK_SEGMENT};
 
+    /// `⌈x/d⌉ ≤ ⌊y/d⌋`, by the definitions.
+    fn fits(x: i64, y: i64, d: i64) -> bool {
+        x.div_euclid(d) + i64::from(x.rem_euclid(d) != 0) <= y.div_euclid(d)
+    }
+
+    /// What lets `always_fits` drop a pair of bounds from the mask: a constant gap of
+    /// `least_gap(d)` always holds, and one less does not.
     #[test]
     fn a_pair_of_bounds_least_gap_apart_always_holds_and_no_less_does() {
-        let fits =
-            |x: i64, gap: i64, d: i64| x.div_euclid(d) + i64::from(x.rem_euclid(d) != 0) <= (x + gap).div_euclid(d);
         for d in 1..=7 {
             let least = least_gap(d);
             for x in -30..30 {
                 for gap in least..least + 10 {
-                    assert!(fits(x, gap, d), "d={d} x={x} gap={gap}");
+                    assert!(fits(x, x + gap, d), "d={d} x={x} gap={gap}");
                 }
             }
             if least > 0 {
-                assert!((-30..30).any(|x| !fits(x, least - 1, d)), "d={d}: a gap of {} also always holds", least - 1);
+                assert!(
+                    (-30..30).any(|x| !fits(x, x + least - 1, d)),
+                    "d={d}: a gap of {} also always holds",
+                    least - 1
+                );
             }
         }
     }
