@@ -105,3 +105,28 @@ fn a_program_that_frees_its_field_is_an_error_at_the_dealloc() {
         );
     }
 }
+
+/// An SOR rewrite's point updates are its sweeps of the interior, on every target: MLSOR with
+/// K = 4 alternating runs 8 sweeps per step and RBSOR one — not the instances of its masked
+/// applies (each runs over the whole box and changes part of it) nor the original program's
+/// one sweep per step. The rewrite's warning comes with the report, once.
+#[test]
+fn sor_rewrites_count_their_sweeps_on_every_target() {
+    let interior = 18 * 22;
+    let cases = [
+        ("stencil-mlsor{K=4 P=8}", 8, Target::Ref),
+        ("stencil-mlsor{K=4 P=8},gpu-map{strategy=mlsor}", 8, Target::Sim),
+        ("stencil-mlsor{K=2 P=4 directions=forward}", 2, Target::Ref),
+        ("stencil-rbsor", 1, Target::Ref),
+        ("stencil-rbsor,gpu-map{naive}", 1, Target::Sim),
+    ];
+    for (passes, sweeps, target) in cases {
+        let pipeline = format!("builtin.module({passes})");
+        let report =
+            run_program("p.mlir", &example("sor-2d-5pt"), &small(&pipeline, target), &Registries::all(), &mut |_| {})
+                .unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+        assert_eq!(report.stats.point_updates, 3 * sweeps * interior, "{pipeline} on {target:?}");
+        assert_eq!(report.warnings.len(), 1, "{pipeline}: {:?}", report.warnings);
+        assert!(report.warnings[0].contains("warning:") && report.warnings[0].contains("rewrote an SOR iteration"));
+    }
+}

@@ -206,47 +206,20 @@ fn lowered_interface(ir: &Ir, func: OpId, state: &ProgramState) -> RuntimeResult
 }
 
 /// The point updates `stencil.point_updates` records for the interface's parameters
-/// (`None` without the attribute): the sum over its terms of the product over each term's
-/// (lower, upper) map pairs of `max(0, upper − lower)` per result, saturating as the reference
-/// interpreter's count does.
+/// (`None` without the attribute; `stencil_dialects::stencil::updates` says how they count).
 fn recorded_point_updates(ir: &Ir, func: OpId, interface: &ProgramInterface) -> RuntimeResult<Option<u64>> {
     let Some(attr) = ir.attr(func, "stencil.point_updates") else { return Ok(None) };
-    let bad = || {
-        RuntimeError::unsupported(
+    let params: Vec<i64> = interface.params.iter().map(|(_, v)| *v).collect();
+    match stencil_dialects::stencil::updates::evaluate_point_updates(attr, &params) {
+        Some(total) => Ok(Some(total)),
+        None => Err(RuntimeError::unsupported(
             ir.location(func),
             format!(
                 "lowered program @{}: 'stencil.point_updates' must be an array of arrays of affine maps over the parameters, a lower and an upper map per pair, evaluable for these parameters (see docs/runtime.md)",
                 interface.name
             ),
-        )
-    };
-    let params: Vec<i64> = interface.params.iter().map(|(_, v)| *v).collect();
-    let Attribute::Array(terms) = attr else { return Err(bad()) };
-    let mut total = 0u64;
-    for term in terms {
-        let Attribute::Array(maps) = term else { return Err(bad()) };
-        if maps.len() % 2 != 0 {
-            return Err(bad());
-        }
-        let mut product = 1u64;
-        for pair in maps.chunks(2) {
-            let eval = |a: &Attribute| {
-                a.as_affine_map()
-                    .filter(|m| m.num_dims == 0 && m.num_symbols as usize <= params.len())?
-                    .eval(&[], &params)
-            };
-            let (lower, upper) = (eval(&pair[0]).ok_or_else(bad)?, eval(&pair[1]).ok_or_else(bad)?);
-            if lower.len() != upper.len() {
-                return Err(bad());
-            }
-            for (l, u) in lower.iter().zip(&upper) {
-                let extent = u64::try_from(u.saturating_sub(*l)).unwrap_or(0);
-                product = product.saturating_mul(extent);
-            }
-        }
-        total = total.saturating_add(product);
+        )),
     }
-    Ok(Some(total))
 }
 
 fn scalar_arg(spec: &ScalarSpec, value: ScalarValue) -> RuntimeResult<Value> {

@@ -224,10 +224,13 @@ pub(crate) fn scalar_bits(name: &str, ty: ScalarType, value: ScalarValue) -> Run
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct RunStats {
     /// Points updated: for a stencil program, the sum of the box sizes of every
-    /// `stencil.apply` executed; for a lowered function, what its `stencil.point_updates`
-    /// records for the parameters (the program's count), or without it [`Self::field_stores`].
+    /// `stencil.apply` executed — or for an SOR rewrite (`sor.rewrite`) the sweeps of its
+    /// interior it recorded, since each of its masked applies changes part of its box; for a
+    /// lowered function, what its `stencil.point_updates` records for the parameters (the
+    /// program's count), or without it [`Self::field_stores`].
     pub point_updates: u64,
-    /// Values stored into the fields: for a stencil program its point updates; for a lowered
+    /// Values stored into the fields: for a stencil program its statement instances (the box
+    /// sizes of every apply executed); for a lowered
     /// function the stores into its field arguments (`memref.store`, `affine.store`,
     /// `memref.copy` elements) — one per statement instance when the lowering stores each
     /// once, one per element and tile when a kernel stages its tile in shared memory. Tests

@@ -1396,6 +1396,15 @@ impl fmt::Display for SearchReport {
             let terms: Vec<String> =
                 best.prediction.terms.iter().map(|t| format!("{} {:.3} ms", t.name, t.seconds * 1e3)).collect();
             writeln!(f, "  best layout's terms: {}", terms.join(", "))?;
+            // A negative term is a fitted constant's share, not a time: the calibration's β
+            // (per active lane of a warp-iteration) may be negative as long as no warp-iteration
+            // costs less than nothing (α + 32·β ≥ 0, docs/tile-models.md).
+            if best.prediction.terms.iter().any(|t| t.seconds < 0.0) {
+                writeln!(
+                    f,
+                    "  (a negative term is a fitted constant's share, not a time: with a negative β a warp-iteration of k active lanes costs α + k·β, never below 0)"
+                )?;
+            }
         }
         if self.pruned.is_empty() {
             writeln!(f, "  nothing pruned")?;

@@ -13,6 +13,7 @@ mod call;
 pub mod field;
 pub mod linear;
 mod ops;
+pub mod updates;
 mod verify;
 
 pub use field::{FieldType, ParamExpr};

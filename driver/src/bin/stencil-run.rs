@@ -284,6 +284,9 @@ fn main() -> ExitCode {
         Ok(report) => report,
         Err(e) => return fail(json, &e),
     };
+    for warning in &report.warnings {
+        write_stderr(&format!("{warning}\n"));
+    }
     let text = if cli.json { format!("{}\n", report.to_json()) } else { report.render_text() };
     // A closed pipe (`| head -0`) or a full disk is an error, not a panic; the fields of
     // --out are already written.

@@ -191,7 +191,7 @@ pub fn sweeps_per_step(module: &Module) -> u64 {
     let mut recorded = None;
     let mut applies = None;
     ir.walk(module.top, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
-        if let Some(Attribute::Dictionary(d)) = ir.attr(op, "sor.rewrite") {
+        if let Some(Attribute::Dictionary(d)) = ir.attr(op, stencil_dialects::stencil::updates::SOR_REWRITE_ATTR) {
             let steps = stencil_ir::attributes::get_named(d, "sweeps_per_step").and_then(Attribute::as_i64);
             recorded = recorded.or(steps.and_then(|s| u64::try_from(s).ok()));
         }

@@ -63,7 +63,7 @@ pub fn run_sim(
 ) -> Result<(RunStats, TargetStats), RunError> {
     let SimRequest { cost, profile } = request;
     let options = SimOptions::default().with_profile(profile);
-    let point_updates = program_point_updates(original, program_name, state);
+    let point_updates = program_point_updates(original, module, program_name, state);
     let mut stats = match progress {
         Some(progress) => {
             // Without a total the display still counts; a failed count is no reason to fail the run.
@@ -106,8 +106,18 @@ fn cuda_error(e: CudaError) -> RunError {
 }
 
 /// The point updates of the original program `name` for `params` (stores on the device are
-/// not counted), or `None` when the input was not a `stencil.program`.
-fn program_point_updates(original: &Module, name: &str, state: &ProgramState) -> Option<u64> {
+/// not counted), or `None` when the input was not a `stencil.program` or the pipeline rewrote
+/// its SOR iterations into another method (`mapped` carries `sor.rewrite`'s count, which the
+/// lowered function's `stencil.point_updates` holds: MLSOR's step is several sweeps).
+fn program_point_updates(original: &Module, mapped: &Module, name: &str, state: &ProgramState) -> Option<u64> {
+    let rewritten = mapped
+        .ir
+        .collect_ops(mapped.top, WalkOrder::PreOrder)
+        .into_iter()
+        .any(|op| stencil_dialects::stencil::updates::rewrite_point_update_terms(&mapped.ir, op).is_some());
+    if rewritten {
+        return None;
+    }
     let ir = &original.ir;
     let program = ir.collect_ops(original.top, WalkOrder::PreOrder).into_iter().find(|&op| {
         ir.op_name(op) == "stencil.program" && ir.attr(op, "sym_name").and_then(Attribute::as_str) == Some(name)
@@ -248,7 +258,7 @@ pub fn run_gpu(
     };
     let ptx: Vec<PtxModuleSpec> = compiled.iter().map(ptx_spec).collect();
     let cuda_options = CudaOptions { sync_each_launch: options.sync_each_launch, warmup_runs: options.warmup };
-    let point_updates = program_point_updates(original, program_name, state);
+    let point_updates = program_point_updates(original, module, program_name, state);
     let stats = run_module_cuda(module, entry, state, &ptx, &device, &cuda_options).map_err(cuda_error)?;
     let run = RunStats { point_updates: point_updates.unwrap_or(stats.run.point_updates), ..stats.run };
     let element_bytes = state.fields.values().next().map_or(8, |f| f.element().size() as u64);

@@ -58,16 +58,18 @@ impl Target {
 }
 
 /// Runs the pass `pipeline` on `module` (verifying after each pass), its errors located in
-/// `source`.
+/// `source`; returns the warnings and remarks its passes reported, rendered with their source
+/// lines.
 fn apply_pipeline(
     module: &mut Module,
     pipeline: &str,
     registries: &Registries,
     source: &SourceFile,
-) -> Result<(), RunError> {
+) -> Result<Vec<String>, RunError> {
     let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
     let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
-    pm.run(&mut module.ir, module.top, &registries.dialects).map_err(|d| RunError::diagnostic(&d, source))
+    pm.run(&mut module.ir, module.top, &registries.dialects).map_err(|d| RunError::diagnostic(&d, source))?;
+    Ok(pm.take_reported().iter().map(|d| crate::opt::render_with_source(d, source)).collect())
 }
 
 /// Everything `stencil-run` can be asked to do.
@@ -207,9 +209,11 @@ pub fn run_program(
     // gpu-map{block=auto}); programs without a value keep their defaults.
     let params: Vec<(String, i64)> = options.params.iter().map(|(n, v)| (n.clone(), *v)).collect();
     stencil_passes::tile_model::set_problem_sizes(&mut transformed.ir, transformed.top, &params);
-    if let Some(pipeline) = &options.pipeline {
-        apply_pipeline(&mut transformed, pipeline, registries, &source)?;
-    }
+    // The run's own pipeline warns; --check-after's, often the same passes, stays quiet.
+    let warnings = match &options.pipeline {
+        Some(pipeline) => apply_pipeline(&mut transformed, pipeline, registries, &source)?,
+        None => vec![],
+    };
     // The program --check runs on the reference interpreter: the input's own program, or with
     // --check-after the program after that pipeline (a rewrite that changes results on
     // purpose, e.g. stencil-mlsor). Prepared before the run, so that a bad pipeline fails first.
@@ -483,6 +487,7 @@ pub fn run_program(
         precompiled,
         mapping: gpu::recorded_mapping(&transformed),
         convergence,
+        warnings,
     };
     if report.check.as_ref().is_some_and(|c| !c.passed) {
         let message = "the transformed program's results differ from the reference (see above)";

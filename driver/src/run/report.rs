@@ -168,11 +168,17 @@ pub struct RunReport {
     pub mapping: Vec<(String, Attribute)>,
     /// The convergence run, with `--converge`.
     pub convergence: Option<super::converge::ConvergenceReport>,
+    /// The warnings and remarks the pipeline's passes reported, rendered
+    /// (`file:line:col: warning: …` with the source line), in order. `stencil-run` prints them
+    /// to standard error; the JSON report has them as `warnings`.
+    pub warnings: Vec<String>,
 }
 
-/// `32`, `true`, `overlapped`, `32x64` (an integer array) — for the report's mapping line.
+/// `32`, `true`, `overlapped`, `32x64` (an integer array) — for the report's mapping line; a
+/// string with spaces (a reason) in quotes, so that the line still reads as `key=value` pairs.
 fn attribute_text(value: &Attribute) -> String {
     match value {
+        Attribute::String(s) if s.contains(char::is_whitespace) => format!("{s:?}"),
         Attribute::String(s) => s.to_string(),
         Attribute::Bool(b) => b.to_string(),
         Attribute::Array(items) => items.iter().map(attribute_text).collect::<Vec<_>>().join("x"),
@@ -541,9 +547,13 @@ impl RunReport {
                 })).collect::<Vec<_>>(),
             })),
         });
-        // Only convergence runs have the key (reports of other runs keep their shape).
+        // Only convergence runs have the key (reports of other runs keep their shape), and only
+        // runs whose passes warned have `warnings`.
         if let (Some(c), Some(map)) = (convergence, out.as_object_mut()) {
             map.insert("convergence".to_string(), c);
+        }
+        if let (false, Some(map)) = (self.warnings.is_empty(), out.as_object_mut()) {
+            map.insert("warnings".to_string(), json!(self.warnings));
         }
         out
     }

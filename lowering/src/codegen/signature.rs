@@ -3,7 +3,7 @@
 //! parameters as `index` values, with the attributes that let `stencil-run` treat it exactly
 //! like the program.
 
-use stencil_dialects::stencil::{program_arg_names, FieldType, ProgramParams};
+use stencil_dialects::stencil::{program_arg_names, updates, FieldType, ProgramParams};
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::types::{Dim, MemRefType};
 use stencil_ir::{Attribute, BlockId, Ir, NamedAttribute, OpId, Type, ValueId};
@@ -28,42 +28,14 @@ fn memref_of(field: &FieldType) -> Type {
     Type::memref(MemRefType::new(shape, field.element_type()))
 }
 
-/// The program's point updates as a function of its parameters, for `stencil.point_updates`:
-/// one term per apply, the bound maps of its enclosing iterates (outermost first) and then
-/// its box's, each as a lower map followed by an upper map. The count is the sum over the terms
-/// of the product over their pairs of `max(0, upper − lower)` per result (docs/runtime.md) —
-/// what the reference interpreter counts. A kernel that stages its tile in shared memory
-/// stores to the field once per element and tile, not once per update, so a run of the lowered
-/// function cannot count its stores instead. `None` when the body holds an op that is neither
-/// `stencil.iterate` nor `stencil.apply` (the verifier allows no other).
-fn point_update_terms(ir: &Ir, block: BlockId) -> Option<Attribute> {
-    fn walk(ir: &Ir, block: BlockId, enclosing: &mut Vec<Attribute>, terms: &mut Vec<Attribute>) -> Option<()> {
-        for op in ir.block_op_iter(block) {
-            let bounds = |lower: &str, upper: &str| {
-                let map = |name| ir.attr(op, name).filter(|a| a.as_affine_map().is_some()).cloned();
-                Some([map(lower)?, map(upper)?])
-            };
-            match ir.op_name(op) {
-                "stencil.iterate" => {
-                    let pair = bounds("lower_bound", "upper_bound")?;
-                    let body = ir.regions(op).first().and_then(|&r| ir.entry_block(r))?;
-                    enclosing.extend(pair);
-                    walk(ir, body, enclosing, terms)?;
-                    enclosing.truncate(enclosing.len() - 2);
-                }
-                "stencil.apply" => {
-                    let mut term = enclosing.clone();
-                    term.extend(bounds("lower_bounds", "upper_bounds")?);
-                    terms.push(Attribute::Array(term));
-                }
-                _ => return None,
-            }
-        }
-        Some(())
-    }
-    let mut terms = Vec::new();
-    walk(ir, block, &mut Vec::new(), &mut terms)?;
-    Some(Attribute::Array(terms))
+/// The program's point updates as a function of its parameters, for `stencil.point_updates`
+/// (`stencil_dialects::stencil::updates`): what an SOR rewrite recorded (`sor.rewrite`'s
+/// `point_updates`: its masked applies each update part of their box) or else one term per
+/// apply. A kernel that stages its tile in shared memory stores to the field once per element
+/// and tile, not once per update, so a run of the lowered function cannot count its stores
+/// instead.
+fn point_update_terms(ir: &Ir, program: OpId, block: BlockId) -> Option<Attribute> {
+    updates::rewrite_point_update_terms(ir, program).cloned().or_else(|| updates::point_update_terms(ir, block))
 }
 
 /// Creates, right before `program`, the `func.func` of the same name that it lowers to
@@ -105,7 +77,7 @@ pub(crate) fn create_lowered_func(ir: &mut Ir, program: OpId) -> Result<LoweredF
         Attribute::Array(params.mins.iter().map(|&m| Attribute::i64(m)).collect()),
     );
     state.add_attribute("stencil.field_types", Attribute::Array(field_types));
-    if let Some(terms) = point_update_terms(ir, block) {
+    if let Some(terms) = point_update_terms(ir, program, block) {
         state.add_attribute("stencil.point_updates", terms);
     }
     if let Some(Attribute::Dictionary(d)) = ir.attr(program, "defaults") {
@@ -114,8 +86,8 @@ pub(crate) fn create_lowered_func(ir: &mut Ir, program: OpId) -> Result<LoweredF
     }
     // What a non-dependence-preserving SOR rewrite recorded (`stencil-run --converge` counts
     // sweeps with its `sweeps_per_step`) stays with the lowered function.
-    if let Some(rewrite) = ir.attr(program, "sor.rewrite") {
-        state.add_attribute("sor.rewrite", rewrite.clone());
+    if let Some(rewrite) = ir.attr(program, updates::SOR_REWRITE_ATTR) {
+        state.add_attribute(updates::SOR_REWRITE_ATTR, rewrite.clone());
     }
     state.regions.push(region);
     let func = ir.build(InsertPoint::Before(program), state);

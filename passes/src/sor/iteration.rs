@@ -36,13 +36,18 @@ pub trait SorRewrite {
     /// The method's name in reports (`rbsor`, `mlsor`).
     fn method(&self) -> &'static str;
 
+    /// The SOR sweeps one step of `iteration` is worth after the rewrite: point updates per
+    /// point and step ([`RewriteSummary::sweeps_per_step`]).
+    fn sweeps_per_step(&self, iteration: &SorIteration) -> i64;
+
     /// Rewrites `iteration` in place.
     fn rewrite(&self, ir: &mut Ir, iteration: &SorIteration) -> Result<RewriteSummary, Diagnostic>;
 }
 
 /// Discardable dictionary attribute of a rewritten `stencil.program`: `method`,
-/// `sweeps_per_step`, `dependence_preserving = false` and the method's details.
-pub const REWRITE_ATTR: &str = "sor.rewrite";
+/// `sweeps_per_step`, `point_updates`, `dependence_preserving = false` and the method's
+/// details.
+pub const REWRITE_ATTR: &str = stencil_dialects::stencil::updates::SOR_REWRITE_ATTR;
 
 /// The SOR iterations of `program`: every `stencil.iterate` that directly holds applies must
 /// hold one recognised SOR sweep or a forward/reverse pair of the same update; anything else
@@ -106,13 +111,17 @@ fn check_symmetric_pair(ir: &Ir, iterate: OpId, sweeps: &[SorUpdate]) -> Result<
     }
 }
 
-/// The [`REWRITE_ATTR`] dictionary of a rewrite.
-pub fn summary_attribute(method: &str, summary: &RewriteSummary) -> Attribute {
+/// The [`REWRITE_ATTR`] dictionary of a rewrite, with the rewritten program's `point_updates`
+/// terms where known (`stencil_dialects::stencil::updates`).
+pub fn summary_attribute(method: &str, summary: &RewriteSummary, point_updates: Option<Attribute>) -> Attribute {
     let mut entries = vec![
         NamedAttribute::new("dependence_preserving", Attribute::Bool(false)),
         NamedAttribute::new("method", Attribute::string(method)),
         NamedAttribute::new("sweeps_per_step", Attribute::i64(summary.sweeps_per_step)),
     ];
+    if let Some(terms) = point_updates {
+        entries.push(NamedAttribute::new("point_updates", terms));
+    }
     entries.extend(summary.details.iter().cloned());
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Attribute::Dictionary(entries)

@@ -116,6 +116,15 @@ impl SorRewrite for Mlsor {
         "mlsor"
     }
 
+    /// `K` layers, each a sweep, forward and (alternating) backward.
+    fn sweeps_per_step(&self, _iteration: &SorIteration) -> i64 {
+        if self.directions == Directions::Alternate {
+            2 * self.k
+        } else {
+            self.k
+        }
+    }
+
     fn rewrite(&self, ir: &mut Ir, it: &SorIteration) -> Result<RewriteSummary, Diagnostic> {
         let Some(sweep) = it.sweeps.first().cloned() else { return Err(op_error(ir, it.iterate, "has no sweep")) };
         let n_params = u32::try_from(ProgramParams::of(ir, it.program).names.len()).unwrap_or(u32::MAX);
@@ -129,9 +138,8 @@ impl SorRewrite for Mlsor {
         for s in &it.sweeps {
             ir.erase_op(s.apply);
         }
-        let steps = if self.directions == Directions::Alternate { 2 * self.k } else { self.k };
         Ok(RewriteSummary {
-            sweeps_per_step: steps,
+            sweeps_per_step: self.sweeps_per_step(it),
             details: vec![
                 NamedAttribute::new("K", Attribute::i64(self.k)),
                 NamedAttribute::new("P", Attribute::i64(self.p)),

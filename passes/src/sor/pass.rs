@@ -1,10 +1,12 @@
 //! The passes `stencil-recognize-sor`, `stencil-rbsor` and `stencil-mlsor`.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
+use stencil_dialects::stencil::updates::point_update_terms_with_sweeps;
 use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo, PassOptions};
-use stencil_ir::{Attribute, DiagResult, Ir, NamedAttribute, OpId};
+use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, NamedAttribute, OpId};
 
 use super::iteration::{sor_iterations, summary_attribute, SorRewrite, REWRITE_ATTR};
 use super::lang::RuleSet;
@@ -106,17 +108,33 @@ impl Pass for RecognizeSor {
 
 /// Runs `rewrite` on every SOR iteration of every program at or below `root` and records
 /// [`REWRITE_ATTR`]; the result is not dependence-preserving, which a warning says.
-fn run_rewrite(ir: &mut Ir, root: OpId, rewrite: &dyn SorRewrite, options: &RecognitionOptions) -> DiagResult<()> {
+fn run_rewrite(
+    ir: &mut Ir,
+    root: OpId,
+    rewrite: &dyn SorRewrite,
+    options: &RecognitionOptions,
+    cx: &PassContext<'_>,
+) -> DiagResult<()> {
     for program in stencil_programs(ir, root) {
         let iterations = sor_iterations(ir, program, options)?;
+        // The rewritten program's point updates, counted on the program before the rewrite:
+        // each SOR iteration as its sweeps per step over the sweep's box (the masked applies
+        // that replace it each update part of that box), the other applies as they are.
+        let sweeps: HashMap<OpId, i64> =
+            iterations.iter().map(|it| (it.iterate, rewrite.sweeps_per_step(it))).collect();
+        let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r));
+        let updates = body.and_then(|b| point_update_terms_with_sweeps(ir, b, &sweeps));
         for it in &iterations {
             let summary = rewrite.rewrite(ir, it)?;
-            ir.set_attribute(program, REWRITE_ATTR, summary_attribute(rewrite.method(), &summary));
-            tracing::warn!(
-                method = rewrite.method(),
-                sweeps_per_step = summary.sweeps_per_step,
-                "rewrote an SOR iteration; the result is not dependence-preserving (it converges to the same solution, but its fields differ from the original program's)"
-            );
+            ir.set_attribute(program, REWRITE_ATTR, summary_attribute(rewrite.method(), &summary, updates.clone()));
+            cx.report(Diagnostic::warning(
+                ir.location(it.iterate).clone(),
+                format!(
+                    "{}: rewrote an SOR iteration ({} per step); the result is not dependence-preserving: it converges to the same solution, but its fields differ from the original program's",
+                    rewrite.method(),
+                    if summary.sweeps_per_step == 1 { "1 sweep".to_string() } else { format!("{} sweeps", summary.sweeps_per_step) }
+                ),
+            ));
         }
     }
     Ok(())
@@ -183,7 +201,7 @@ impl Pass for RewritePass {
         self.argument
     }
 
-    fn run(&mut self, ir: &mut Ir, root: OpId, _cx: &PassContext<'_>) -> DiagResult<()> {
-        run_rewrite(ir, root, self.rewrite.as_ref(), &self.options)
+    fn run(&mut self, ir: &mut Ir, root: OpId, cx: &PassContext<'_>) -> DiagResult<()> {
+        run_rewrite(ir, root, self.rewrite.as_ref(), &self.options, cx)
     }
 }

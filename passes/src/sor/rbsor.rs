@@ -42,6 +42,11 @@ impl SorRewrite for RedBlack {
         "rbsor"
     }
 
+    /// A red and a black half-sweep per sweep of the iteration: one sweep each.
+    fn sweeps_per_step(&self, iteration: &SorIteration) -> i64 {
+        i64::try_from(iteration.sweeps.len()).unwrap_or(i64::MAX)
+    }
+
     fn rewrite(&self, ir: &mut Ir, it: &SorIteration) -> Result<RewriteSummary, Diagnostic> {
         let Some(first) = it.sweeps.first() else { return Err(op_error(ir, it.iterate, "has no sweep")) };
         let ty = ir.value_type(first.field).clone();
@@ -73,7 +78,7 @@ impl SorRewrite for RedBlack {
             ir.erase_op(sweep.apply);
         }
         Ok(RewriteSummary {
-            sweeps_per_step: i64::try_from(it.sweeps.len()).unwrap_or(i64::MAX),
+            sweeps_per_step: self.sweeps_per_step(it),
             details: vec![stencil_ir::NamedAttribute::new("copy", Attribute::string(&copy_name))],
         })
     }

@@ -19,6 +19,7 @@ use crate::state::{scalar_bits, ProgramInterface, ProgramState, RunStats};
 use kernel::{compile_apply, ApplyKernel, KernelContext};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
+use stencil_dialects::stencil::updates;
 use stencil_ir::{Ir, OpId, ValueId};
 use sweep::{run_apply, ApplyInputs};
 
@@ -59,6 +60,9 @@ pub struct CompiledProgram {
     interface: ProgramInterface,
     nodes: Vec<SweepNode>,
     num_ivs: usize,
+    /// The point updates an SOR rewrite recorded (`sor.rewrite`'s `point_updates`: its masked
+    /// applies each update part of their box, so the instances run are not the updates).
+    recorded_updates: Option<u64>,
 }
 
 impl CompiledProgram {
@@ -84,7 +88,9 @@ impl CompiledProgram {
         };
         let num_ivs = compiler.ivs.len();
         tracing::debug!(program = %interface.name, params = ?interface.params, "compiled stencil program");
-        Ok(CompiledProgram { interface, nodes, num_ivs })
+        let recorded_updates = updates::rewrite_point_update_terms(ir, program)
+            .and_then(|terms| updates::evaluate_point_updates(terms, &values));
+        Ok(CompiledProgram { interface, nodes, num_ivs, recorded_updates })
     }
 
     /// What the program needs: parameters (bound), fields with shapes, scalars.
@@ -92,9 +98,10 @@ impl CompiledProgram {
         &self.interface
     }
 
-    /// Point updates one run performs (for progress reporting and throughput figures).
+    /// Point updates one run performs (for throughput figures): the apply instances it runs,
+    /// or for an SOR rewrite the updates it recorded (the points its masked applies change).
     pub fn total_point_updates(&self) -> u64 {
-        count_points(&self.nodes)
+        self.recorded_updates.unwrap_or_else(|| count_points(&self.nodes))
     }
 
     /// Runs the program on `state`'s fields, updating them in place. Every field must be
@@ -144,7 +151,7 @@ impl CompiledProgram {
             ivs: vec![0; self.num_ivs],
             regs: sweep::new_reg_file(),
             points: 0,
-            total: self.total_point_updates(),
+            total: count_points(&self.nodes),
             progress,
         };
         let result = run.nodes(&self.nodes, &mut values);
@@ -154,7 +161,8 @@ impl CompiledProgram {
             state.fields.insert(name.clone(), data);
         }
         result?;
-        let stats = RunStats { point_updates: run.points, field_stores: run.points, seconds };
+        let point_updates = self.recorded_updates.unwrap_or(run.points);
+        let stats = RunStats { point_updates, field_stores: run.points, seconds };
         tracing::debug!(program = %self.interface.name, points = stats.point_updates, seconds, "ran stencil program");
         Ok(stats)
     }

@@ -46,15 +46,15 @@
 // RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --param N=30 --param M=26 --param T=3 --explain-tile-sizes \
 // RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto staging=false},gpu-map{block=auto staging=false})' | FileCheck %s --check-prefix=SSOR-EXPLAIN
 
-// CHECK: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x{{[0-9]+}}x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra=first-hyperplane model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=4,N=24,M=20
+// CHECK: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x{{[0-9]+}}x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra=first-hyperplane model=thesis model_chose="sizes and block" predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=4,N=24,M=20
 // CHECK: races 0
 // CHECK: check    against the untransformed program on ref (bit-exact): passed
 // JSON: "mapping":{"block":[{{[0-9]+}},{{[0-9]+}},1],"grid":"per-tile","intra":"first-hyperplane","model":"prajapati","model_chose":"sizes and block","predicted_s":{{[0-9.e-]+}},"problem":"T=4,N=24,M=20","shared_memory":{{[0-9]+}},"staging":false,"strategy":"wavefront","tile":[{{[0-9]+}},{{[0-9]+}},{{[0-9]+}}]}
 // With staging=auto (the default) the model also compares the given sizes staged and on global
 // memory, each with its best block, and the record keeps the other staging's estimate.
-// BLOCK: mapping  wavefront: tile=8x16 block={{[0-9]+}}x1x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra=first-hyperplane model=thesis model_chose=staging and block other_staging_s={{.*}} predicted_s={{.*}} problem=T=6,N=40 staging_by_model=true
+// BLOCK: mapping  wavefront: tile=8x16 block={{[0-9]+}}x1x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra=first-hyperplane model=thesis model_chose="staging and block" other_staging_s={{.*}} predicted_s={{.*}} problem=T=6,N=40 staging_by_model=true
 // BLOCK: passed
-// SSOR: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x1x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra={{first-hyperplane|skew}} model=thesis model_chose=sizes and block predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=3,N=30,M=26
+// SSOR: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x1x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra={{first-hyperplane|skew}} model=thesis model_chose="sizes and block" predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=3,N=30,M=26
 // SSOR: races 0
 // SSOR: check    against the untransformed program on ref (bit-exact): passed
 // SSOR-EXPLAIN:      // tile sizes of @ssor_2d_5pt:

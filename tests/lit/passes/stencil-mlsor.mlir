@@ -52,7 +52,9 @@
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor{directions=sideways})' 2>&1 | FileCheck %s --check-prefix=DIR
 // RUN: not stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --pass-pipeline='builtin.module(stencil-mlsor)' 2>&1 | FileCheck %s --check-prefix=JACOBI
 
-// CHECK: attributes {sor.rewrite = {K = 2 : i64, P = 4 : i64, dependence_preserving = false, directions = "alternate", method = "mlsor", sweeps_per_step = 4 : i64}}
+// point_updates: T steps of 4 sweeps of the interior (stencil-run counts these, not the masked
+// applies' instances: each updates part of its box).
+// CHECK: attributes {sor.rewrite = {K = 2 : i64, P = 4 : i64, dependence_preserving = false, directions = "alternate", method = "mlsor", point_updates = {{\[\[}}affine_map<()[s0, s1, s2] -> (0)>, affine_map<()[s0, s1, s2] -> (s0)>, affine_map<()[s0, s1, s2] -> (1, 1)>, affine_map<()[s0, s1, s2] -> (s1 - 1, s2 - 1)>, affine_map<()[s0, s1, s2] -> (0)>, affine_map<()[s0, s1, s2] -> (4)>{{\]\]}}, sweeps_per_step = 4 : i64}}
 // CHECK:      stencil.iterate %t = 0 to T {
 // CHECK-NEXT:   stencil.iterate %t_0 = 0 to 2 {
 // Each kernel's apply records its tile of the alternate tiling (parts per dimension).
@@ -93,7 +95,7 @@
 // CHECK:              stencil.apply @S_b22 writes %A over [1, 1] to [N - 1, M - 1] order reverse attributes {{.*}} parts = [2, 2]
 
 // An SSOR iteration (a forward and a reverse sweep) becomes one MLSOR step, forward only here.
-// FWD: attributes {sor.rewrite = {K = 3 : i64, P = 7 : i64, dependence_preserving = false, directions = "forward", method = "mlsor", sweeps_per_step = 3 : i64}}
+// FWD: attributes {sor.rewrite = {K = 3 : i64, P = 7 : i64, dependence_preserving = false, directions = "forward", method = "mlsor", point_updates = {{\[\[}}affine_map<()[s0, s1, s2] -> (0)>, affine_map<()[s0, s1, s2] -> (s0)>, affine_map<()[s0, s1, s2] -> (1, 1)>, affine_map<()[s0, s1, s2] -> (s1 - 1, s2 - 1)>, affine_map<()[s0, s1, s2] -> (0)>, affine_map<()[s0, s1, s2] -> (3)>{{\]\]}}, sweeps_per_step = 3 : i64}}
 // FWD: stencil.iterate %t_0 = 0 to 3 {
 // FWD: stencil.apply @F_f11
 // FWD: stencil.apply @F_f22
@@ -105,7 +107,7 @@
 
 // Each block stages its region in shared memory: a barrier after the load, one after each
 // anti-diagonal of each layer, one before and one after the store.
-// KERNELS: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=true shared_memory=34056 auto=an MLSOR program (stencil-mlsor): the method's own kernels layers=2 subdomain=4 tile_threads=1
+// KERNELS: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=true shared_memory=34056 auto="an MLSOR program (stencil-mlsor): the method's own kernels" layers=2 subdomain=4 tile_threads=1
 // KERNELS: sim      8 launches, {{.*}} races 0
 // KERNELS: field    A [14x11] f64: checksum {{.*}} bits 3764f2d77e30d9c0
 // UNSTAGED: mapping  mlsor: block=32x8x1 grid=per-subdomain staging=false shared_memory=0 layers=2 subdomain=4 tile_threads=1

@@ -9,7 +9,7 @@
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=20 --param M=17 --param T=3 --target sim --pass-pipeline='builtin.module(stencil-rbsor,gpu-map{naive})' 2>/dev/null | FileCheck %s --check-prefix=SIM
 
 // CHECK: stencil.program @sor_2d_5pt(%A: !stencil.field<[N, M] x f64>, %omega: f64, %A_rb: !stencil.field<[N, M] x f64>)
-// CHECK-SAME: attributes {sor.rewrite = {copy = "A_rb", dependence_preserving = false, method = "rbsor", sweeps_per_step = 1 : i64}}
+// CHECK-SAME: attributes {sor.rewrite = {copy = "A_rb", dependence_preserving = false, method = "rbsor", point_updates = {{\[\[}}affine_map<()[s0, s1, s2] -> (0)>, affine_map<()[s0, s1, s2] -> (s0)>, affine_map<()[s0, s1, s2] -> (1, 1)>, affine_map<()[s0, s1, s2] -> (s1 - 1, s2 - 1)>, affine_map<()[s0, s1, s2] -> (0)>, affine_map<()[s0, s1, s2] -> (1)>{{\]\]}}, sweeps_per_step = 1 : i64}}
 // CHECK:      stencil.apply @A_rb_init writes %A_rb over [0, 0] to [N, M] {
 // CHECK-NEXT:   %[[C:.*]] = stencil.access %A[0, 0] : f64
 // CHECK-NEXT:   stencil.yield %[[C]] : f64
@@ -30,7 +30,7 @@
 // CHECK-NEXT:     stencil.access %A_rb[-1, 0] : f64
 // CHECK:          arith.cmpi eq, %{{.*}}, %c1 : index
 
-// WARN: rewrote an SOR iteration; the result is not dependence-preserving
+// WARN: sor-2d-5pt.mlir:{{[0-9]+}}:{{[0-9]+}}: warning: rbsor: rewrote an SOR iteration (1 sweep per step); the result is not dependence-preserving
 
 // The same bits on both targets:
 // REF: field    A [20x17] f64: checksum {{.*}} bits 178b0a83fbdc1bcd
