@@ -67,13 +67,55 @@ pub fn render_with_source(d: &Diagnostic, source: &SourceFile) -> String {
         if let Some((file, line, col)) = one.location.file_position() {
             if file == &**source.name() {
                 if let Some(text) = source.line_text(line) {
-                    out.push_str(text);
+                    let (shown, caret) = excerpt(text, col.saturating_sub(1) as usize);
+                    out.push_str(&shown);
                     out.push('\n');
-                    out.push_str(&" ".repeat(col.saturating_sub(1) as usize));
+                    out.push_str(&" ".repeat(caret));
                     out.push_str("^\n");
                 }
             }
         }
     }
     out
+}
+
+/// Most characters of a source line a diagnostic shows: a longer one (a lowered function's
+/// attribute dictionary runs to a thousand) is cut around the column, with `…` where it is cut.
+const EXCERPT_CHARS: usize = 160;
+
+/// The part of `line` to show for a caret at character `col`, and the caret's column in it.
+fn excerpt(line: &str, col: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= EXCERPT_CHARS {
+        return (line.to_string(), col);
+    }
+    let start = col.saturating_sub(EXCERPT_CHARS / 3).min(chars.len().saturating_sub(EXCERPT_CHARS));
+    let end = (start + EXCERPT_CHARS).min(chars.len());
+    let mut shown: String = chars[start..end].iter().collect();
+    let mut caret = col - start.min(col);
+    if start > 0 {
+        shown.insert(0, '…');
+        caret += 1;
+    }
+    if end < chars.len() {
+        shown.push('…');
+    }
+    (shown, caret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{excerpt, EXCERPT_CHARS};
+
+    #[test]
+    fn long_source_lines_are_cut_around_the_caret() {
+        assert_eq!(excerpt("short line", 6), ("short line".to_string(), 6));
+        let long: String = (0..1000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        for col in [0, 5, 300, 999] {
+            let (shown, caret) = excerpt(&long, col);
+            assert!(shown.chars().count() <= EXCERPT_CHARS + 2, "{col}: {}", shown.len());
+            // The caret still points at the same character.
+            assert_eq!(shown.chars().nth(caret), long.chars().nth(col), "column {col}");
+        }
+    }
 }
