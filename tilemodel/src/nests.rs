@@ -135,12 +135,17 @@ pub fn search_nests(
                 nests.len()
             )));
         }
-        let loops: Vec<String> = program.host_loops.iter().map(|l| format!("'{}' {}", l.name, l.trips)).collect();
+        let loops: Vec<String> =
+            program.host_loops.iter().map(|l| format!("{} ({} iterations)", l.name, l.trips)).collect();
         let composition = format!(
-            "{} {} inside {} (host iterations {}); each nest's {k} best layouts timed in every nest; {}",
+            "{} {} inside {}: {} host iterations in all; each nest's {k} best layouts timed in every nest; {}",
             nests.len(),
             if nests.len() == 1 { "nest" } else { "nests" },
-            if loops.is_empty() { "no host loop".to_string() } else { format!("host loops {}", loops.join(", ")) },
+            match loops.len() {
+                0 => "no host loop".to_string(),
+                1 => format!("host loop {}", loops[0]),
+                _ => format!("host loops {}", loops.join(", ")),
+            },
             program.repeats(),
             if proven {
                 "no other layout can beat the choice"

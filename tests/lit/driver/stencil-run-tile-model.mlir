@@ -60,6 +60,6 @@
 // SSOR-EXPLAIN:      // tile sizes of @ssor_2d_5pt:
 // SSOR-EXPLAIN:      //   mapping: global memory
 // SSOR-EXPLAIN-NEXT: //   searched {{[0-9]+}} tile sizes, evaluated {{[0-9]+}} layouts
-// SSOR-EXPLAIN-NEXT: //   2 nests inside host loops 'c1' 3 (host iterations 3); each nest's {{[0-9]+}} best layouts timed in every nest; no other layout can beat the choice
+// SSOR-EXPLAIN-NEXT: //   2 nests inside host loop c1 (3 iterations): 3 host iterations in all; each nest's {{[0-9]+}} best layouts timed in every nest; no other layout can beat the choice
 // SSOR-EXPLAIN-NEXT: //   rank  tile
 // SSOR-EXPLAIN-NEXT: //      1  {{[0-9]+}}x{{[0-9]+}}
