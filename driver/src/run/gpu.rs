@@ -110,12 +110,7 @@ fn cuda_error(e: CudaError) -> RunError {
 /// its SOR iterations into another method (`mapped` carries `sor.rewrite`'s count, which the
 /// lowered function's `stencil.point_updates` holds: MLSOR's step is several sweeps).
 fn program_point_updates(original: &Module, mapped: &Module, name: &str, state: &ProgramState) -> Option<u64> {
-    let rewritten = mapped
-        .ir
-        .collect_ops(mapped.top, WalkOrder::PreOrder)
-        .into_iter()
-        .any(|op| stencil_dialects::stencil::updates::rewrite_point_update_terms(&mapped.ir, op).is_some());
-    if rewritten {
+    if super::rewritten_sor(mapped) {
         return None;
     }
     let ir = &original.ir;

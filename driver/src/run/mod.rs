@@ -72,6 +72,16 @@ fn apply_pipeline(
     Ok(pm.take_reported().iter().map(|d| crate::opt::render_with_source(d, source)).collect())
 }
 
+/// Whether `module` holds a program (or its lowering) whose SOR iterations a rewrite replaced
+/// (`sor.rewrite` with its `point_updates`).
+fn rewritten_sor(module: &Module) -> bool {
+    module
+        .ir
+        .collect_ops(module.top, stencil_ir::ir::WalkOrder::PreOrder)
+        .into_iter()
+        .any(|op| stencil_dialects::stencil::updates::rewrite_point_update_terms(&module.ir, op).is_some())
+}
+
 /// Everything `stencil-run` can be asked to do.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -341,10 +351,13 @@ pub fn run_program(
         precompiled: matched_ptx.as_deref(),
     };
     let cost = options.cost.then_some(&cost);
+    // The interpreter's progress counts apply instances: the point updates, except for an SOR
+    // rewrite, whose masked applies each update part of their box (its report counts sweeps).
+    let progress_unit = if rewritten_sor(&transformed) { "apply instances" } else { "point updates" };
     let run_once = |state: &mut ProgramState, progress: &mut dyn FnMut(RunProgress)| match options.target {
         Target::Ref => {
             let mut points = |p: stencil_runtime::Progress| {
-                progress(RunProgress { done: p.done, total: p.total, unit: "point updates" })
+                progress(RunProgress { done: p.done, total: p.total, unit: progress_unit })
             };
             Ok((run_module_with_progress(&transformed, entry, state, &mut points)?, None))
         }
