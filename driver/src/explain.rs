@@ -394,8 +394,8 @@ pub fn render_comments(reports: &[Explanation]) -> String {
                 "// staging=auto: staged tiles are refused ({reason}); these tiles run on global memory\n"
             ));
         }
+        let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
         if let Some((given, evaluated)) = &e.given_cut {
-            let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
             out.push_str(&format!(
                 "// sizes: the given {} are evaluated as {}: the same tiles, each size past its row's whole range cut to that range\n",
                 x(given),
@@ -403,7 +403,6 @@ pub fn render_comments(reports: &[Explanation]) -> String {
             ));
         }
         if let Some(cut) = &e.one_tile_cut {
-            let x = |s: &[i64]| s.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
             out.push_str(&format!(
                 "// sizes: the model's {} are tiled as {}: the same tiles, each size past its row's whole range cut to the least size of one tile, so that they run whole\n",
                 x(&cut.model_sizes),
