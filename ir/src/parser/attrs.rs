@@ -254,7 +254,12 @@ impl Parser<'_> {
         };
         let value = self.parse_integer()?;
         if !self.consume_if(TokenKind::Colon) {
-            return Ok(Attribute::Integer { value, ty: Type::I64 });
+            // Untyped: i64, with i64's range and signed value (`0x8000000000000000` is
+            // `-9223372036854775808 : i64`, as MLIR reads it), so that it prints as it reparses.
+            if !fits_in_width(value, 64) {
+                return Err(Diagnostic::error(loc, "integer constant out of range for type 'i64'"));
+            }
+            return Ok(Attribute::Integer { value: to_signed(value, 64), ty: Type::I64 });
         }
         let ty_loc = self.location();
         let ty = self.parse_type()?;

@@ -96,6 +96,12 @@ func.func @bad_type() {
 
 // -----
 
+// An integer without a type is an i64, with i64's range.
+// expected-error@+1 {{integer constant out of range for type 'i64'}}
+"test.op"() {a = 0x10000000000000000} : () -> ()
+
+// -----
+
 // expected-note@+1 {{see existing symbol definition here}}
 func.func private @dup()
 // expected-error@+1 {{redefinition of symbol named 'dup'}}

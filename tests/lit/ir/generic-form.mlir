@@ -38,7 +38,7 @@ func.func @regions() {
 }
 
 // CHECK-LABEL: func.func @attributes
-// CHECK-NEXT: "test.attrs"() <{inherent = 7 : i32}> {array = [1, true, "s\0A\22"], bool = false, dict = {a, b = 2.500000e-01 : f32}, float = 1.000000e-01 : f64, index = -3 : index, map = affine_map<(d0, d1)[s0] -> (d0 * 2 + s0, d1 floordiv 4 - 1, (d0 + d1) mod 3)>, nan = 0x7FF8000000000000 : f64, precise = 3.1415926535897931 : f64, set = affine_set<(d0)[s0] : (d0 - s0 >= 0, d0 - 10 == 0)>, sym = @outer::@inner, type = memref<?x4xf32, 3>, unit, wide = -1 : i64} : () -> ()
+// CHECK-NEXT: "test.attrs"() <{inherent = 7 : i32}> {array = [1, true, "s\0A\22"], bool = false, dict = {a, b = 2.500000e-01 : f32}, float = 1.000000e-01 : f64, index = -3 : index, map = affine_map<(d0, d1)[s0] -> (d0 * 2 + s0, d1 floordiv 4 - 1, (d0 + d1) mod 3)>, nan = 0x7FF8000000000000 : f64, precise = 3.1415926535897931 : f64, set = affine_set<(d0)[s0] : (d0 - s0 >= 0, d0 - 10 == 0)>, sym = @outer::@inner, type = memref<?x4xf32, 3>, unit, untyped = -9223372036854775808 : i64, wide = -1 : i64} : () -> ()
 func.func @attributes() {
   "test.attrs"() <{inherent = 7 : i32}> {
     unit, bool = false, index = -3 : index, float = 0.1, nan = 0x7FF8000000000000 : f64,
@@ -46,7 +46,8 @@ func.func @attributes() {
     array = [1, true, "s\n\""], dict = {b = 0.25 : f32, a},
     map = affine_map<(i, j)[n] -> (i * 2 + n, j floordiv 4 - 1, (i + j) mod 3)>,
     set = affine_set<(i)[n] : (i - n >= 0, i == 10)>,
-    sym = @outer::@inner, type = memref<?x4xf32, 3>, wide = 18446744073709551615 : i64
+    sym = @outer::@inner, type = memref<?x4xf32, 3>, wide = 18446744073709551615 : i64,
+    untyped = 0x8000000000000000
   } : () -> ()
   return
 }
