@@ -125,10 +125,12 @@ fn run_rewrite(
         let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r));
         let updates = body.and_then(|b| point_update_terms_with_sweeps(ir, b, &sweeps));
         for it in &iterations {
+            // Where the warning points: the time loop, taken before the rewrite changes it.
+            let location = ir.location(it.iterate).clone();
             let summary = rewrite.rewrite(ir, it)?;
             ir.set_attribute(program, REWRITE_ATTR, summary_attribute(rewrite.method(), &summary, updates.clone()));
             cx.report(Diagnostic::warning(
-                ir.location(it.iterate).clone(),
+                location,
                 format!(
                     "{}: rewrote an SOR iteration ({} per step); the result is not dependence-preserving: it converges to the same solution, but its fields differ from the original program's",
                     rewrite.method(),
