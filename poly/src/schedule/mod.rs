@@ -114,6 +114,16 @@ pub fn schedule(scop: &Scop, graph: &DependenceGraph, options: &SchedulerOptions
 /// them. Statements whose original schedules differ in length or disagree on which rows are
 /// loops (different nesting depths) have no common row structure: an error.
 pub fn original_order(scop: &Scop, graph: &DependenceGraph) -> ScheduleResult<Transformation> {
+    let mut t = original_order_rows(scop)?;
+    t.satisfied_at = vec![None; graph.dependences().len()];
+    Ok(t)
+}
+
+/// [`original_order`] before the dependence analysis: the same schedules, rows and bands (and
+/// the same errors), with no dependences to mark (`satisfied_at` empty). Whether a program's
+/// own order has a common row structure needs no dependences, so a caller can refuse one that
+/// has none before paying for their analysis.
+pub fn original_order_rows(scop: &Scop) -> ScheduleResult<Transformation> {
     let schedules: Vec<crate::scop::Schedule> = scop.statements().iter().map(|s| s.schedule().clone()).collect();
     let depth = schedules.first().map_or(0, crate::scop::Schedule::len);
     let mut rows = Vec::with_capacity(depth);
@@ -142,5 +152,5 @@ pub fn original_order(scop: &Scop, graph: &DependenceGraph) -> ScheduleResult<Tr
             "the original schedules have different lengths (statements at different depths)".to_string(),
         ));
     }
-    Ok(Transformation { schedules, rows, bands, satisfied_at: vec![None; graph.dependences().len()] })
+    Ok(Transformation { schedules, rows, bands, satisfied_at: Vec::new() })
 }
