@@ -211,9 +211,11 @@ pub fn schedule_program(
                 ),
             ));
         }
-        Some(why) => Some(original_order_rows(&info.scop).map_err(|e| {
-            op_error(ir, program, format!("scheduling failed: {why}, and the fallback failed: {e}"))
-        })?),
+        Some(why) => {
+            Some(original_order_rows(&info.scop).map_err(|e| {
+                op_error(ir, program, format!("scheduling failed: {why}, and the fallback failed: {e}"))
+            })?)
+        }
         None => None,
     };
     let graph = DependenceGraph::compute(&info.scop, &DependenceOptions::default())
