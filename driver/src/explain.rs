@@ -361,8 +361,8 @@ pub fn explain_tile_sizes(layouts: Vec<ProgramLayout>) -> Result<Vec<Explanation
         });
         let given_cut = sizes.as_ref().and_then(|given| {
             let evaluated = stencil_passes::tile_model::evaluated_sizes(&layout.shape, given.clone());
-            let whole = if given.len() == 1 { vec![given[0]; evaluated.len()] } else { given.clone() };
-            (evaluated != whole).then_some((given.clone(), evaluated))
+            let per_row = stencil_passes::tile_model::row_sizes(&layout.shape, given.clone());
+            (evaluated != per_row).then_some((given.clone(), evaluated))
         });
         reports.push(Explanation {
             program: layout.program,

@@ -523,7 +523,7 @@ pub fn evaluated_sizes(shape: &ProgramShape, sizes: Vec<i64>) -> Vec<i64> {
 }
 
 /// `sizes` with one size per band row of `shape` (a single size is every row's).
-fn row_sizes(shape: &ProgramShape, sizes: Vec<i64>) -> Vec<i64> {
+pub fn row_sizes(shape: &ProgramShape, sizes: Vec<i64>) -> Vec<i64> {
     match sizes.as_slice() {
         [size] if shape.width() > 1 => vec![*size; shape.width()],
         _ => sizes,

@@ -73,7 +73,9 @@ fn map_wavefront(
     // cannot tell, staged; and where the tiles cannot be staged (a footprint without exact
     // membership tests, or over the shared-memory limit) on global memory. From here on the
     // staging is explicit.
-    let recorded = TilingSpec::read(ir, program).ok().flatten().and_then(|s| s.auto).map(|a| a.options.staging);
+    let spec = TilingSpec::read(ir, program).ok().flatten();
+    let tiled = spec.is_some();
+    let recorded = spec.and_then(|s| s.auto).map(|a| a.options.staging);
     let estimates = match (options.staging, recorded) {
         (Staging::Auto, None) => staging_estimates(ir, registry, program, options),
         _ => None,
@@ -89,7 +91,7 @@ fn map_wavefront(
         // Without tiles there is nothing to stage: the refusal is not the staging's (an
         // untiled program that cannot run in parallel), and mapping it again would repeat its
         // dependence analysis for the same error.
-        Err(refused) if staged && options.staging == Staging::Auto && recorded.is_none() && tiled(ir, program) => {
+        Err(refused) if staged && options.staging == Staging::Auto && recorded.is_none() && tiled => {
             // A mapping that fails leaves the IR as it was, so the global tiles start afresh;
             // if they fail too, the staged tiles' error is the one to read.
             let func =
@@ -107,11 +109,6 @@ fn map_wavefront(
         }
         refused => refused,
     }
-}
-
-/// Whether `program` has tiles (`poly-tile` recorded its tiling).
-fn tiled(ir: &Ir, program: OpId) -> bool {
-    ir.attr(program, stencil_passes::tile::TILING_ATTR).is_some()
 }
 
 /// `staging=auto` for tile sizes `poly-tile` was given: the tile model's estimates of those

@@ -5,7 +5,7 @@ use stencil_dialects::support::op_error;
 use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, OpId, Type};
 use stencil_poly::schedule::{
-    coalesce_bands, original_order_rows, schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions,
+    coalesce_bands, original_order, schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions,
 };
 use stencil_poly::{DependenceGraph, DependenceOptions, Limits};
 
@@ -182,7 +182,7 @@ impl Pass for PolySchedule {
 /// Budget: Pluto's integer programs grow with the number of statements and their cost with
 /// it, steeply (20 applies in one time loop took 161 s). A program with more than
 /// `max_statements` statements is not searched: it keeps its own execution order
-/// (`original_order`, legal by construction; each loop a band of its own) with a warning, or
+/// ([`original_order`], legal by construction; each loop a band of its own) with a warning, or
 /// with `over_budget_fallback == false` is refused with an error naming the budget.
 pub fn schedule_program(
     ir: &mut Ir,
@@ -212,7 +212,7 @@ pub fn schedule_program(
             ));
         }
         Some(why) => {
-            Some(original_order_rows(&info.scop).map_err(|e| {
+            Some(original_order(&info.scop).map_err(|e| {
                 op_error(ir, program, format!("scheduling failed: {why}, and the fallback failed: {e}"))
             })?)
         }

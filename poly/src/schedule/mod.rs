@@ -110,20 +110,12 @@ pub fn schedule(scop: &Scop, graph: &DependenceGraph, options: &SchedulerOptions
 /// This is the fallback when the exact search is over budget (`poly-schedule{max-statements}`):
 /// it is legal by construction — the dependences are those of this very order — and costs
 /// nothing to compute. It records no satisfying rows (`Row::satisfies` is empty and
-/// `satisfied_at` is `None` for every dependence): nothing downstream of the scheduler reads
-/// them. Statements whose original schedules differ in length or disagree on which rows are
-/// loops (different nesting depths) have no common row structure: an error.
-pub fn original_order(scop: &Scop, graph: &DependenceGraph) -> ScheduleResult<Transformation> {
-    let mut t = original_order_rows(scop)?;
-    t.satisfied_at = vec![None; graph.dependences().len()];
-    Ok(t)
-}
-
-/// [`original_order`] before the dependence analysis: the same schedules, rows and bands (and
-/// the same errors), with no dependences to mark (`satisfied_at` empty). Whether a program's
-/// own order has a common row structure needs no dependences, so a caller can refuse one that
-/// has none before paying for their analysis.
-pub fn original_order_rows(scop: &Scop) -> ScheduleResult<Transformation> {
+/// `satisfied_at` too, for the caller to size with its dependences, each `None`): nothing
+/// downstream of the scheduler reads them. Statements whose original schedules differ in length
+/// or disagree on which rows are loops (different nesting depths) have no common row
+/// structure: an error. It needs no dependences, so a caller can refuse such a program before
+/// paying for their analysis.
+pub fn original_order(scop: &Scop) -> ScheduleResult<Transformation> {
     let schedules: Vec<crate::scop::Schedule> = scop.statements().iter().map(|s| s.schedule().clone()).collect();
     let depth = schedules.first().map_or(0, crate::scop::Schedule::len);
     let mut rows = Vec::with_capacity(depth);
