@@ -57,6 +57,12 @@
 // SSOR: mapping  wavefront: tile={{[0-9]+}}x{{[0-9]+}} block={{[0-9]+}}x1x1 grid=per-tile staging={{true|false}} shared_memory={{[0-9]+}} intra={{first-hyperplane|skew}} model=thesis model_chose="sizes and block" predicted_s={{[0-9.]+}}e-{{[0-9]+}} problem=T=3,N=30,M=26
 // SSOR: races 0
 // SSOR: check    against the untransformed program on ref (bit-exact): passed
+// With the built-in calibration's negative β for SSOR (fitted: a warp-iteration of k lanes costs
+// α + k·β ≥ 0), a term of the best layout is negative, and the explanation says what that is.
+// RUN: stencil-opt %S/../../../examples/ssor-2d-5pt.mlir --param N=1024 --param M=1024 --explain-tile-sizes \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE:      //   best layout's terms: {{.*}}points (β) -{{[0-9.]+}} ms
+// NEGATIVE-NEXT: //   (a negative term is a fitted constant's share, not a time: with a negative β a warp-iteration of k active lanes costs α + k·β, never below 0)
 // SSOR-EXPLAIN:      // tile sizes of @ssor_2d_5pt:
 // SSOR-EXPLAIN:      //   mapping: global memory
 // SSOR-EXPLAIN-NEXT: //   searched {{[0-9]+}} tile sizes, evaluated {{[0-9]+}} layouts
