@@ -636,6 +636,11 @@ DECISIONS = [
                  "2026-11-29) against the model's block for its uncut tiles (8x8x4)",
      "row": "sor-3d-7pt [{t}] wavefront auto i32", "against": "sor-3d-7pt [{t}] wavefront 8x4x8x20 8x8x4 global i32",
      "then": "below 1: choose the block for the model's own sizes again (passes/src/tile_model.rs, whole)"},
+    {"question": "3-D SOR: the default's tiles with the 2t+k row twice as long (8x8x8x20, each point updated 4 "
+                 "times per tile instead of 2; 0.77x the DRAM bytes on the simulator) on the same 20x8x1 block",
+     "row": "sor-3d-7pt [{t}] wavefront 8x8x8x20 20x8x1 global i32", "against": "sor-3d-7pt [{t}] wavefront auto i32",
+     "then": "above 1: the tile model's global-memory term should charge a tile's distinct elements, not every "
+             "access (tilemodel/src/thesis.rs; refit the calibration with it)"},
     {"question": "3-D SOR's default against naive 3-D Jacobi (issue 13: at least 0.6)",
      "row": "sor-3d-7pt [{t}] wavefront auto i32", "against": "jacobi-3d-7pt [{t}] naive i32", "target": 0.6,
      "then": "the SOR target met or not"},
