@@ -103,7 +103,7 @@ impl TilingPipeline {
     /// reads; `stencil-opt` keeps it from its own run instead, `PassManager::keep_ir_after`).
     pub fn run_prefix(&self, module: &Module, registries: &Registries) -> Result<Module, Diagnostic> {
         let mut pm = PassManager::parse(&self.prefix.to_string(), &registries.passes, PassManagerOptions::default())
-            .map_err(|e| model_error(&e))?;
+            .map_err(|e| model_error(&e.to_string()))?;
         let mut tiled = module.clone();
         pm.run(&mut tiled.ir, tiled.top, &registries.dialects)?;
         Ok(tiled)

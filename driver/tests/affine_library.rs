@@ -4,54 +4,48 @@
 //! function still computes what the affine one did (the un-raised function on the reference
 //! interpreter, the raised one on the GPU simulator).
 
-use stencil_ir::parser::{parse_source, ParserConfig};
-use stencil_ir::pass::{PassManager, PassManagerOptions, PassRegistry};
-use stencil_ir::printer::{print_op, PrintOptions};
-use stencil_ir::verifier::verify;
-use stencil_ir::SourceFile;
-use stencil_runtime::gpu_sim::{simulate_module, SimOptions};
-use stencil_runtime::loops::{CompiledModule, Memory, Value};
-use stencil_runtime::{compare_fields, ElementType, FieldData};
+use stencil::runtime::gpu_sim::{simulate_module, SimOptions};
+use stencil::runtime::loops::{CompiledModule, Memory, Value};
+use stencil::runtime::{compare_fields, ElementType, FieldData};
+use stencil::Compiler;
 
 /// What a front end hands over: PolyBench jacobi-1d as Polygeist emits it.
 const AFFINE: &str = include_str!("../../examples/affine/jacobi-1d.mlir");
 
 #[test]
 fn affine_text_in_gpu_code_out() -> Result<(), Box<dyn std::error::Error>> {
-    // The registries: every dialect, every pass.
-    let dialects = stencil_dialects::registry();
-    let mut passes = PassRegistry::with_generic_passes();
-    stencil_passes::register_passes(&mut passes);
-    stencil_lowering::register_passes(&mut passes);
-
-    // Text in.
-    let source = SourceFile::new("jacobi-1d.mlir", AFFINE);
-    let mut module = parse_source(&source, ParserConfig { registry: &dialects, allow_unregistered: false })?;
-    verify(&module.ir, &dialects, module.top, false)?;
-    let original = module.clone();
+    // Every dialect, every pass; text in (parsed and verified).
+    let compiler = Compiler::new();
+    let original = compiler.parse("jacobi-1d.mlir", AFFINE)?;
+    let mut module = original.clone();
 
     // Raise (strict: a nest that does not fit is an error, not a remark), tile, map.
     let pipeline = "builtin.module(raise-affine-to-stencil{strict=true},poly-schedule,poly-tile{sizes=8},gpu-map,canonicalize,cse)";
-    let mut pm = PassManager::parse(pipeline, &passes, PassManagerOptions { verify_each: true, ..Default::default() })?;
-    pm.run(&mut module.ir, module.top, &dialects)?;
-    assert!(pm.take_reported().is_empty(), "no remarks: everything was raised");
+    let remarks = compiler.run_pipeline(&mut module, pipeline)?;
+    assert!(remarks.is_empty(), "no remarks: everything was raised: {remarks:?}");
 
     // Text out: the original function (same signature) now calls the host code that
     // launches the kernels.
-    let text = print_op(&module.ir, &dialects, module.top, PrintOptions::default());
+    let text = compiler.print(&module);
     assert!(text.contains("func.func @kernel_jacobi_1d(%arg0: i32, %arg1: i32, %arg2: memref<?xf64> {llvm.noalias}, %arg3: memref<?xf64> {llvm.noalias})"));
     assert!(text.contains("func.call @kernel_jacobi_1d_stencil("));
     assert!(text.contains("gpu.launch_func"));
 
     // PTX, where this build links MLIR.
-    if stencil_lowering::ptx::MLIR_AVAILABLE {
-        let options = stencil_lowering::ptx::PtxOptions::with_found_libdevice();
-        let ptx = stencil_lowering::ptx::compile_gpu_modules(&module.ir, &dialects, module.top, &options)?;
-        assert!(stencil_lowering::ptx::render_ptx_file(&ptx).contains(".entry"));
+    #[cfg(feature = "mlir")]
+    {
+        let ptx = compiler.ptx(&module, &stencil::lowering::ptx::PtxOptions::with_found_libdevice())?;
+        assert!(stencil::lowering::ptx::render_ptx_file(&ptx).contains(".entry"));
     }
 
+    // Without strict, a nest that cannot be raised is left as it was and a remark says why.
+    let aliased = AFFINE.replace(" {llvm.noalias}", "");
+    let mut left = compiler.parse("jacobi-1d.mlir", &aliased)?;
+    let remarks = compiler.run_pipeline(&mut left, "builtin.module(raise-affine-to-stencil)")?;
+    assert!(remarks.iter().any(|d| d.message.contains("may be the same buffer")), "{remarks:?}");
+
     // The caller's view: call the function with its own arguments, before and after.
-    let run = |m: &stencil_ir::Module, sim: bool| -> Result<Vec<FieldData>, Box<dyn std::error::Error>> {
+    let run = |m: &stencil::Module, sim: bool| -> Result<Vec<FieldData>, Box<dyn std::error::Error>> {
         let mut memory = Memory::new();
         let a = memory.insert_field(FieldData::pseudo_random(vec![40], ElementType::F64, 1)?);
         let b = memory.insert_field(FieldData::pseudo_random(vec![40], ElementType::F64, 2)?);

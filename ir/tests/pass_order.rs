@@ -1,10 +1,12 @@
 //! Pipeline order checks of the pass manager (`PassContract`): a pass nested on an op it cannot
 //! run on, a pass after one that lowered away what it works on, a repeated unique pass, a run
-//! that finds nothing to work on, and the hint for options separated by commas.
+//! that finds nothing to work on, the hint for options separated by commas, and the variants
+//! of `PipelineError` a library matches on.
 
 use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::pass::{
     OptionInfo, OptionKind, Pass, PassContext, PassContract, PassInfo, PassManager, PassManagerOptions, PassRegistry,
+    PipelineError,
 };
 use stencil_ir::registry::{DialectDef, DialectRegistry, OpDef, OpTraits};
 use stencil_ir::{DiagResult, Ir, OpId, SourceFile};
@@ -44,6 +46,8 @@ fn passes() -> PassRegistry {
         lowers: None,
         unique: false,
         produces: None,
+        records: &[],
+        discards: &[],
         usage,
     };
     r.register(info("analyse", |_| Ok(Box::new(Noop("analyse"))), works.clone()));
@@ -62,7 +66,7 @@ fn passes() -> PassRegistry {
 }
 
 fn parse_pipeline(text: &str) -> Result<PassManager, String> {
-    PassManager::parse(text, &passes(), PassManagerOptions::default())
+    PassManager::parse(text, &passes(), PassManagerOptions::default()).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -89,6 +93,47 @@ fn a_pass_nested_on_an_op_it_cannot_run_on_is_refused() {
     assert!(e.contains("pass 'analyse' cannot run nested on 'func.func': it runs on 'builtin.module' or 'test.thing' ops, e.g. builtin.module(analyse)"), "{e}");
     assert!(parse_pipeline("builtin.module(test.thing(analyse))").is_ok());
     assert!(parse_pipeline("builtin.module(test.thing(lower))").is_err());
+}
+
+#[test]
+fn a_pass_that_drops_what_an_earlier_pass_recorded_is_refused() {
+    let mut r = passes();
+    let base = PassContract { anchors: &["builtin.module"], usage: "anywhere", ..PassContract::default() };
+    r.register(info("record", |_| Ok(Box::new(Noop("record"))), PassContract { records: &["x.plan"], ..base.clone() }));
+    r.register(info("drop", |_| Ok(Box::new(Noop("drop"))), PassContract { discards: &["x.plan"], ..base }));
+    let parse = |text: &str| PassManager::parse(text, &r, PassManagerOptions::default()).map_err(|e| e.to_string());
+    let e = parse("builtin.module(record,cse,drop)").err().expect("refused");
+    assert!(
+        e.contains("pass 'drop' cannot come after 'record': 'drop' drops the 'x.plan' that 'record' records"),
+        "{e}"
+    );
+    assert!(e.contains("run 'drop' before 'record': builtin.module(drop,record,cse)"), "{e}");
+    assert!(parse("builtin.module(drop,record,drop)").is_err(), "a recorder between does not help the later drop");
+    assert!(parse("builtin.module(drop,cse,record)").is_ok());
+}
+
+#[test]
+fn each_kind_of_refusal_is_its_own_variant() {
+    let parse = |text: &str| PassManager::parse(text, &passes(), PassManagerOptions::default()).err();
+    match parse("builtin.module(analyse,tile{sizes=4}") {
+        Some(PipelineError::Syntax(e)) => assert_eq!(e.position, 36, "the end of the text: {e}"),
+        other => panic!("{other:?}"),
+    }
+    match parse("builtin.module(analyse,nope)") {
+        Some(PipelineError::UnknownPass { name, known }) => {
+            assert_eq!(name, "nope");
+            assert!(known.iter().any(|k| k == "tile"), "{known:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    match parse("builtin.module(tile{nope=1})") {
+        Some(PipelineError::Options { pass, message }) => {
+            assert_eq!(pass, "tile");
+            assert!(message.contains("no such option 'nope'"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(parse("builtin.module(lower,tile)"), Some(PipelineError::Order { .. })));
 }
 
 #[test]
@@ -153,6 +198,8 @@ fn a_run_keeps_the_ir_after_the_first_top_level_pass_asked_for() {
         lowers: None,
         unique: false,
         produces: None,
+        records: &[],
+        discards: &[],
         usage: "anywhere",
     };
     r.register(info("first", |_| Ok(Box::new(Mark("first"))), any.clone()));

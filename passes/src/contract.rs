@@ -17,6 +17,8 @@ pub const fn program_pass(usage: &'static str) -> PassContract {
         lowers: None,
         unique: false,
         produces: None,
+        records: &[],
+        discards: &[],
         usage,
     }
 }
@@ -30,6 +32,8 @@ pub const fn lowering_pass(usage: &'static str) -> PassContract {
         lowers: Some(PROGRAM_OP),
         unique: false,
         produces: None,
+        records: &[],
+        discards: &[],
         usage,
     }
 }

@@ -40,7 +40,7 @@ pub(crate) fn ids(v: &[u32; 3]) -> String {
 pub enum RuntimeError {
     /// A parameter has no value: neither given nor defaulted by the program.
     #[error(
-        "missing value for parameter '{name}': pass it (e.g. --param {name}=…) or declare a default in the program"
+        "missing value for parameter '{name}': give it one (stencil-run --param {name}=…, ProgramState::with_param in the library) or declare a default in the program"
     )]
     MissingParam {
         /// Parameter name.

@@ -69,8 +69,8 @@ fn stencil_radius() -> PassInfo {
             works_on: Some("stencil.program"),
             lowers: None,
             unique: false,
-            produces: None,
             usage: "stencil-radius works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-radius)",
+            ..PassContract::default()
         },
     }
 }
@@ -108,7 +108,7 @@ fn run() -> Result<(), Error> {
     // In an order that cannot work, the pipeline is refused with the reason:
     match compiler.run_pipeline(&mut module.clone(), "builtin.module(poly-codegen,stencil-radius)") {
         Err(e) => println!("refused as expected: {e}"),
-        Ok(()) => println!("error: a pipeline in the wrong order ran"),
+        Ok(_) => println!("error: a pipeline in the wrong order ran"),
     }
     Ok(())
 }

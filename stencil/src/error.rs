@@ -4,8 +4,9 @@
 
 use stencil_ir::{Diagnostic, SourceFile};
 
-/// Why a [`crate::Compiler`] call failed.
+/// Why a [`crate::Compiler`] call failed. More variants may come (match with a `_` arm).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// Parsing, verification or a pass failed: `file:line:col: error: …`, with the source line
     /// and a caret when the text is at hand (parsing), and notes.
@@ -16,10 +17,19 @@ pub enum Error {
         /// How the tools print it.
         rendered: String,
     },
-    /// The pass pipeline is not valid: syntax, an unknown pass or option, an order that cannot
-    /// work.
-    #[error("invalid pass pipeline: {0}")]
-    Pipeline(String),
+    /// The pass pipeline is not valid: syntax (with the position), an unknown pass, options a
+    /// pass does not take, an order that cannot work — one variant of
+    /// [`PipelineError`](stencil_ir::pass::PipelineError) each. Refused before the IR is touched.
+    #[error("{}", pipeline_message(.0))]
+    Pipeline(stencil_ir::pass::PipelineError),
+    /// [`crate::Target::Simulator`] or [`crate::Target::Gpu`] on a program without GPU kernels:
+    /// `gpu-map` did not run (an unmapped program would run on the CPU, and nothing of a GPU
+    /// mapping would be tested).
+    #[error("Target::{target:?} runs programs mapped to the GPU, and this one is not: run a pipeline that ends with gpu-map first, e.g. builtin.module(gpu-map{{strategy=auto}}); Target::Reference runs it as it is")]
+    NotGpuMapped {
+        /// The target asked for.
+        target: crate::Target,
+    },
     /// The program failed to run (bad parameters or fields, an error at an op, a data race).
     #[error(transparent)]
     Run(#[from] stencil_runtime::RuntimeError),
@@ -35,6 +45,15 @@ pub enum Error {
     /// A builder refused a program ([`crate::builder`]).
     #[error(transparent)]
     Build(#[from] stencil_dialects::stencil::builder::BuildError),
+}
+
+/// A pipeline error as the tools print it: a syntax error names its position itself, the
+/// others get the prefix.
+fn pipeline_message(e: &stencil_ir::pass::PipelineError) -> String {
+    match e {
+        stencil_ir::pass::PipelineError::Syntax(syntax) => syntax.to_string(),
+        other => format!("invalid pass pipeline: {other}"),
+    }
 }
 
 impl Error {

@@ -26,12 +26,11 @@
 //! compiler.run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map)")?;
 //! assert!(compiler.print(&module).contains("gpu.launch_func"));
 //!
-//! // The mapped program on the GPU simulator gives the original's fields, bit for bit.
-//! let mut reference = compiler.initial_state(&original, None, ProgramState::new(), 7)?;
-//! let mut mapped = reference.clone();
-//! compiler.run(&original, None, Target::Reference, &mut reference)?;
-//! compiler.run(&module, None, Target::Simulator, &mut mapped)?;
-//! assert_eq!(reference.fields, mapped.fields);
+//! // The mapped program on the GPU simulator gives the original's fields, bit for bit: both
+//! // start from the same pseudo-random fields (seed 7), the original on the reference
+//! // interpreter.
+//! let check = compiler.check(&original, &module, None, Target::Simulator, ProgramState::new(), 7)?;
+//! assert!(check.bit_exact());
 //! # Ok::<(), stencil::Error>(())
 //! ```
 //!
@@ -52,10 +51,11 @@ pub use stencil_passes as passes;
 pub use stencil_poly as poly;
 pub use stencil_runtime as runtime;
 
-pub use stencil_ir::pass::{PassContract, PassInfo, PassRegistry};
-pub use stencil_ir::{DialectRegistry, Module};
-pub use stencil_runtime::{FieldData, ProgramInterface, ProgramState, RunStats, ScalarValue};
+pub use stencil_ir::pass::{PassContract, PassInfo, PassRegistry, PipelineError};
+pub use stencil_ir::{Diagnostic, DialectRegistry, Module};
+pub use stencil_runtime::{FieldComparison, FieldData, ProgramInterface, ProgramState, RunStats, ScalarValue};
 
+use std::collections::BTreeMap;
 use stencil_ir::parser::{parse_source, ParserConfig};
 use stencil_ir::pass::{PassManager, PassManagerOptions};
 use stencil_ir::printer::{print_op, PrintOptions};
@@ -74,9 +74,12 @@ pub fn dialect_registry() -> DialectRegistry {
     stencil_dialects::registry()
 }
 
-/// Every pass stencil-opt ships: `canonicalize`, `cse`, the polyhedral passes
-/// (`stencil-to-poly`, `poly-schedule`, `poly-verify-schedule`, `poly-remove-false-deps`,
-/// `poly-tile`) and the lowerings (`poly-codegen`, `gpu-map`).
+/// Every pass stencil-opt ships: `canonicalize`, `cse`, `loop-invariant-code-motion`; the
+/// polyhedral passes (`stencil-to-poly`, `poly-schedule`, `poly-verify-schedule`,
+/// `poly-remove-false-deps`, `poly-tile`); the SOR rewrites (`stencil-recognize-sor`,
+/// `stencil-rbsor`, `stencil-mlsor`); `raise-affine-to-stencil` (affine loops from another
+/// compiler in); and the lowerings (`poly-codegen`, `gpu-map`). [`Compiler::passes`] lists them
+/// with their options.
 pub fn pass_registry() -> PassRegistry {
     let mut passes = PassRegistry::with_generic_passes();
     stencil_passes::register_passes(&mut passes);
@@ -174,11 +177,20 @@ impl Compiler {
     }
 
     /// Runs the pass pipeline `pipeline` (MLIR's syntax, `builtin.module(poly-schedule,…)`) on
-    /// `module`. A pipeline in an order that cannot work is refused before it runs.
-    pub fn run_pipeline(&self, module: &mut Module, pipeline: &str) -> Result<(), Error> {
+    /// `module`, and returns the warnings and remarks the passes reported, in order: a pass
+    /// that leaves part of the program as it was says why there (`raise-affine-to-stencil` on
+    /// a loop nest it cannot raise, a rewrite that is not dependence-preserving).
+    ///
+    /// All or nothing: a pipeline that cannot work — its syntax, a pass or option, an order
+    /// ([`Error::Pipeline`]) — is refused before it runs, and one that fails while running
+    /// leaves `module` as it was before the call.
+    pub fn run_pipeline(&self, module: &mut Module, pipeline: &str) -> Result<Vec<Diagnostic>, Error> {
         let options = PassManagerOptions { verify_each: self.verify_each, ..PassManagerOptions::default() };
         let mut pm = PassManager::parse(pipeline, &self.passes, options).map_err(Error::Pipeline)?;
-        pm.run(&mut module.ir, module.top, &self.dialects).map_err(|d| Error::diagnostic(d, None))
+        let mut transformed = module.clone();
+        pm.run(&mut transformed.ir, transformed.top, &self.dialects).map_err(|d| Error::diagnostic(d, None))?;
+        *module = transformed;
+        Ok(pm.take_reported())
     }
 
     /// `module` in MLIR's textual form, custom syntax.
@@ -231,8 +243,8 @@ impl Compiler {
 
     /// Runs entry point `entry` (or the module's only program) of `module` on `target`,
     /// updating the fields of `state` in place. [`Target::Simulator`] and [`Target::Gpu`] need a
-    /// program mapped by `gpu-map`; [`Target::Gpu`] needs the `mlir` feature (or use
-    /// [`Compiler::run_gpu_with_ptx`]) and an NVIDIA driver.
+    /// program mapped by `gpu-map` ([`Error::NotGpuMapped`] otherwise); [`Target::Gpu`] needs
+    /// the `mlir` feature (or use [`Compiler::run_gpu_with_ptx`]) and an NVIDIA driver.
     pub fn run(
         &self,
         module: &Module,
@@ -240,6 +252,9 @@ impl Compiler {
         target: Target,
         state: &mut ProgramState,
     ) -> Result<RunResult, Error> {
+        if target != Target::Reference {
+            require_gpu_mapped(module, target)?;
+        }
         match target {
             Target::Reference => {
                 let stats = stencil_runtime::run_module(module, entry, state)?;
@@ -269,6 +284,41 @@ impl Compiler {
         Err(Error::MlirUnavailable)
     }
 
+    /// Checks `transformed` (`original` after a pass pipeline) against `original`: both start
+    /// from the same fields — those `state` gives, the others pseudo-random from `seed`
+    /// ([`Compiler::initial_state`]) — `original` runs on the reference interpreter and
+    /// `transformed` on `target`, and each field of `original` is compared
+    /// ([`Check::bit_exact`], [`Check::within`]).
+    ///
+    /// Fields a pass added (the copies `poly-remove-false-deps` makes) start with values of
+    /// their own, are not arguments of `original` and are not compared; this is why sharing one
+    /// state between both runs does not work for every pipeline.
+    pub fn check(
+        &self,
+        original: &Module,
+        transformed: &Module,
+        entry: Option<&str>,
+        target: Target,
+        state: ProgramState,
+        seed: u64,
+    ) -> Result<Check, Error> {
+        let mut transformed_state = self.initial_state(transformed, entry, state, seed)?;
+        let original_fields = self.interface(original, entry, &transformed_state)?.fields;
+        let mut reference_state = transformed_state.clone();
+        reference_state.fields.retain(|name, _| original_fields.iter().any(|f| &f.name == name));
+        let reference = self.run(original, entry, Target::Reference, &mut reference_state)?;
+        let run = self.run(transformed, entry, target, &mut transformed_state)?;
+        let fields = original_fields
+            .iter()
+            .filter_map(|f| {
+                let expected = reference_state.fields.get(&f.name)?;
+                let actual = transformed_state.fields.get(&f.name)?;
+                Some((f.name.clone(), stencil_runtime::compare_fields(expected, actual)))
+            })
+            .collect();
+        Ok(Check { fields, reference, transformed: run, reference_state, transformed_state })
+    }
+
     /// Runs `module` on GPU 0 with kernels from precompiled `ptx` (`stencil-opt --emit=ptx`,
     /// read with `stencil_lowering::ptx::PrecompiledPtx` and matched with
     /// `stencil_lowering::ptx::attach_precompiled`): what a build without `mlir` does.
@@ -280,6 +330,7 @@ impl Compiler {
         state: &mut ProgramState,
         options: &CudaOptions,
     ) -> Result<RunResult, Error> {
+        require_gpu_mapped(module, Target::Gpu)?;
         let device = stencil_runtime::cuda::CudaDevice::open(0)?;
         self.run_on_device(module, entry, ptx, state, &device, options)
     }
@@ -296,6 +347,44 @@ impl Compiler {
         let specs: Vec<PtxModuleSpec> = ptx.iter().map(ptx_spec).collect();
         let stats = stencil_runtime::cuda::run_module_cuda(module, entry, state, &specs, device, options)?;
         Ok(RunResult { stats: stats.run, sim: None, gpu: Some(stats.gpu) })
+    }
+}
+
+/// [`Error::NotGpuMapped`] unless `module` holds GPU kernels.
+fn require_gpu_mapped(module: &Module, target: Target) -> Result<(), Error> {
+    if stencil_lowering::gpu_map::is_gpu_mapped(&module.ir, module.top) {
+        Ok(())
+    } else {
+        Err(Error::NotGpuMapped { target })
+    }
+}
+
+/// What [`Compiler::check`] found.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// Each field of the original program: the transformed run's against the reference run's.
+    pub fields: BTreeMap<String, FieldComparison>,
+    /// The original program's run on the reference interpreter.
+    pub reference: RunResult,
+    /// The transformed program's run on the target.
+    pub transformed: RunResult,
+    /// The fields after the reference run (the original program's only).
+    pub reference_state: ProgramState,
+    /// The fields after the transformed run (with any the pipeline added).
+    pub transformed_state: ProgramState,
+}
+
+impl Check {
+    /// Whether every compared field is identical bit for bit (what a dependence-preserving
+    /// pipeline must give).
+    pub fn bit_exact(&self) -> bool {
+        self.fields.values().all(FieldComparison::bit_exact)
+    }
+
+    /// Whether every compared field is within `tolerance` of the reference (NaNs must meet
+    /// NaNs): for a rewrite that is not dependence-preserving, compared after convergence.
+    pub fn within(&self, tolerance: f64) -> bool {
+        self.fields.values().all(|c| c.within(tolerance))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The front door end to end: parse (and its located errors), pipelines (and refused ones),
-//! printing, running on the reference interpreter and the simulator, builders, registered
-//! passes, and what a build without MLIR says about GPU runs.
+//! printing, running on the reference interpreter and the simulator, checks of a transformed
+//! program against the original, builders, registered passes, and what a build without MLIR
+//! says about GPU runs.
 
 use stencil::builder::{Element, ProgramBuilder};
 use stencil::{Compiler, Error, ProgramState, Target};
@@ -36,7 +37,12 @@ fn pipelines_run_and_wrong_orders_are_refused() -> Result<(), Error> {
     let compiler = Compiler::new();
     let mut module = compiler.parse("j.mlir", JACOBI)?;
     let e = compiler.run_pipeline(&mut module, "builtin.module(poly-codegen,gpu-map)").expect_err("refused");
-    assert!(matches!(e, Error::Pipeline(ref m) if m.contains("both lower every 'stencil.program'")), "{e}");
+    assert!(matches!(e, Error::Pipeline(stencil::PipelineError::Order { .. })), "{e:?}");
+    assert!(e.to_string().starts_with("invalid pass pipeline: pass 'gpu-map' cannot come after"), "{e}");
+    assert!(e.to_string().contains("both lower every 'stencil.program'"), "{e}");
+    let e = compiler.run_pipeline(&mut module, "builtin.module(cse").expect_err("refused");
+    assert!(matches!(e, Error::Pipeline(stencil::PipelineError::Syntax(ref s)) if s.position == 18), "{e:?}");
+    assert_eq!(e.to_string().matches("invalid pass pipeline").count(), 1, "said once: {e}");
     compiler.run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=4},poly-codegen)")?;
     assert!(compiler.print(&module).contains("affine.for"));
     assert!(compiler.print_generic(&module).contains("\"affine.for\""));
@@ -56,6 +62,71 @@ fn runs_on_the_reference_interpreter_and_the_simulator_alike() -> Result<(), Err
     assert_eq!(r.stats.point_updates, 2 * 3 * 38);
     assert_eq!(s.sim.map(|sim| sim.launches.len()), Some(6));
     assert_eq!(reference.fields, simulated.fields);
+    Ok(())
+}
+
+#[test]
+fn a_failed_pipeline_leaves_the_module_as_it_was() -> Result<(), Error> {
+    let compiler = Compiler::new();
+    let mut module = compiler.parse("j.mlir", JACOBI)?;
+    let before = compiler.print(&module);
+    // poly-schedule runs and records its schedules; poly-tile then fails at run time (a band
+    // of one row is tiled by 4 and 2: two sizes for one row).
+    let e = compiler
+        .run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=4,2,2,2,2})")
+        .expect_err("fails while running");
+    assert!(matches!(e, Error::Diagnostic { .. }), "{e:?}");
+    assert_eq!(compiler.print(&module), before, "nothing of poly-schedule's work is left");
+    Ok(())
+}
+
+#[test]
+fn the_passes_warnings_come_back() -> Result<(), Error> {
+    let compiler = Compiler::new();
+    let mut module = compiler.parse("sor-2d-5pt.mlir", include_str!("../../examples/sor-2d-5pt.mlir"))?;
+    let reported = compiler.run_pipeline(&mut module, "builtin.module(stencil-mlsor{K=2 P=4})")?;
+    assert!(
+        reported.iter().any(|d| d.message.contains("not dependence-preserving")),
+        "the rewrite says its fields differ from the original's: {reported:?}"
+    );
+    Ok(())
+}
+
+#[test]
+fn a_check_compares_the_original_fields_also_when_a_pass_adds_fields() -> Result<(), Error> {
+    let compiler = Compiler::new();
+    let original = compiler.parse("j.mlir", JACOBI)?;
+    let mut transformed = original.clone();
+    compiler.run_pipeline(
+        &mut transformed,
+        "builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=8},gpu-map)",
+    )?;
+    let fields = |m: &stencil::Module| -> Result<Vec<String>, Error> {
+        Ok(compiler.interface(m, None, &ProgramState::new())?.fields.into_iter().map(|f| f.name).collect())
+    };
+    let (before, after) = (fields(&original)?, fields(&transformed)?);
+    assert!(after.len() > before.len(), "the pass added a field: {before:?} -> {after:?}");
+    let check = compiler.check(&original, &transformed, None, Target::Simulator, ProgramState::new(), 5)?;
+    assert_eq!(check.fields.keys().cloned().collect::<Vec<_>>(), before, "the original's fields are compared");
+    assert!(check.bit_exact(), "{:?}", check.fields);
+    assert!(check.transformed.sim.as_ref().is_some_and(|s| !s.launches.is_empty()));
+    // A check that can fail: the same comparison against a program that computes another thing.
+    let other = compiler.parse("j.mlir", &JACOBI.replace("arith.addf", "arith.subf"))?;
+    let check = compiler.check(&other, &transformed, None, Target::Simulator, ProgramState::new(), 5)?;
+    assert!(!check.bit_exact() && !check.within(1e-9));
+    Ok(())
+}
+
+#[test]
+fn gpu_targets_refuse_a_program_gpu_map_did_not_map() -> Result<(), Error> {
+    let compiler = Compiler::new();
+    let module = compiler.parse("j.mlir", JACOBI)?;
+    let mut state = compiler.initial_state(&module, None, ProgramState::new(), 1)?;
+    for target in [Target::Simulator, Target::Gpu] {
+        let e = compiler.run(&module, None, target, &mut state).expect_err("not mapped");
+        assert!(matches!(e, Error::NotGpuMapped { target: t } if t == target), "{e:?}");
+        assert!(e.to_string().contains("gpu-map"), "{e}");
+    }
     Ok(())
 }
 

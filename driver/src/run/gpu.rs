@@ -34,8 +34,7 @@ pub fn require_gpu_mapped(module: &Module, target: &str) -> Result<(), RunError>
 
 /// Whether `module` holds GPU kernels (a `gpu.module`: `gpu-map` ran).
 pub fn is_gpu_mapped(module: &Module) -> bool {
-    let ir = &module.ir;
-    ir.collect_ops(module.top, WalkOrder::PreOrder).into_iter().any(|op| ir.op_name(op) == "gpu.module")
+    stencil_lowering::gpu_map::is_gpu_mapped(&module.ir, module.top)
 }
 
 /// What a simulator run reports besides its counters.

@@ -67,7 +67,8 @@ fn apply_pipeline(
     source: &SourceFile,
 ) -> Result<Vec<String>, RunError> {
     let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
-    let mut pm = PassManager::parse(pipeline, &registries.passes, pm_options).map_err(RunError::pipeline)?;
+    let mut pm =
+        PassManager::parse(pipeline, &registries.passes, pm_options).map_err(|e| RunError::pipeline(e.to_string()))?;
     pm.run(&mut module.ir, module.top, &registries.dialects).map_err(|d| RunError::diagnostic(&d, source))?;
     Ok(pm.take_reported().iter().map(|d| crate::opt::render_with_source(d, source)).collect())
 }

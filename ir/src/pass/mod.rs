@@ -205,6 +205,13 @@ pub struct PassContract {
     /// The op the pass may create (a raising pass creates what a lowering removed): passes
     /// after it may work on that op again.
     pub produces: Option<&'static str>,
+    /// The attributes the pass records on the IR for later passes (`poly-schedule`:
+    /// `poly.schedule`).
+    pub records: &'static [&'static str],
+    /// The attributes the pass drops where it changes the IR (`poly-remove-false-deps` drops
+    /// the schedules of the programs it rewrites): after a pass that records one of them it
+    /// would throw that pass's work away, so that order is an error.
+    pub discards: &'static [&'static str],
     /// Where the pass belongs in a pipeline, with an example; ends the errors above.
     pub usage: &'static str,
 }
@@ -358,13 +365,49 @@ pub struct PassManager {
     keep_after: Option<(String, Option<Ir>)>,
 }
 
+/// Why [`PassManager::parse`] refused a pipeline, before any IR was touched. Each variant
+/// prints as the tools print it (`stencil-opt`: `<pass-pipeline>: error: …`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PipelineError {
+    /// The text is not a pipeline in MLIR's syntax (with the position of the error).
+    #[error(transparent)]
+    Syntax(#[from] pipeline::PipelineSyntaxError),
+    /// A pass name no registered pass has.
+    #[error("'{name}' does not refer to a registered pass (known passes: {})", known.join(", "))]
+    UnknownPass {
+        /// The name in the pipeline.
+        name: String,
+        /// The registered passes' names.
+        known: Vec<String>,
+    },
+    /// The options of a pass: an option it does not have, or a value it does not take.
+    #[error("{message}")]
+    Options {
+        /// The pass whose options were refused.
+        pass: String,
+        /// What is wrong, naming the option.
+        message: String,
+    },
+    /// Passes in an order that cannot work (their contracts, [`PassContract`]).
+    #[error("{message}")]
+    Order {
+        /// What cannot work and how to reorder the passes.
+        message: String,
+    },
+}
+
 impl PassManager {
-    /// Builds a pass manager from MLIR pipeline text, checking pass names and options.
-    pub fn parse(text: &str, registry: &PassRegistry, options: PassManagerOptions) -> Result<PassManager, String> {
-        let spec = parse_pipeline(text).map_err(|e| e.to_string())?;
+    /// Builds a pass manager from MLIR pipeline text, checking pass names, options and order.
+    pub fn parse(
+        text: &str,
+        registry: &PassRegistry,
+        options: PassManagerOptions,
+    ) -> Result<PassManager, PipelineError> {
+        let spec = parse_pipeline(text)?;
         let mut passes = vec![];
         Self::schedule(&spec.elements, &mut vec![], registry, &mut passes)?;
-        check_order(&spec.anchor, &passes)?;
+        check_order(&spec.anchor, &passes).map_err(|message| PipelineError::Order { message })?;
         Ok(PassManager { anchor: spec.anchor, passes, options, timings: vec![], reported: vec![], keep_after: None })
     }
 
@@ -373,19 +416,17 @@ impl PassManager {
         nesting: &mut Vec<String>,
         registry: &PassRegistry,
         out: &mut Vec<ScheduledPass>,
-    ) -> Result<(), String> {
+    ) -> Result<(), PipelineError> {
         for e in elements {
             match e {
                 PipelineElement::Pass { name, options } => {
                     let Some(info) = registry.get(name) else {
-                        let known: Vec<&str> = registry.iter().map(|p| p.argument).collect();
-                        return Err(format!(
-                            "'{name}' does not refer to a registered pass (known passes: {})",
-                            known.join(", ")
-                        ));
+                        let known = registry.iter().map(|p| p.argument.to_string()).collect();
+                        return Err(PipelineError::UnknownPass { name: name.clone(), known });
                     };
-                    let opts = info.parse_options(options)?;
-                    let pass = (info.factory)(&opts)?;
+                    let refused = |message: String| PipelineError::Options { pass: name.clone(), message };
+                    let opts = info.parse_options(options).map_err(refused)?;
+                    let pass = (info.factory)(&opts).map_err(refused)?;
                     out.push(ScheduledPass {
                         nesting: nesting.clone(),
                         pass,
@@ -581,6 +622,17 @@ fn check_order(anchor: &str, passes: &[ScheduledPass]) -> Result<(), String> {
                     "pass '{name}' cannot come after '{lowerer}': '{lowerer}' lowers every '{works_on}', so '{name}' would find none; run '{name}' before '{lowerer}'{fix}"
                 ));
             }
+        }
+        if let Some((i, attribute)) = passes[..j]
+            .iter()
+            .enumerate()
+            .find_map(|(i, q)| q.contract.records.iter().find(|a| contract.discards.contains(a)).map(|&a| (i, a)))
+        {
+            let recorder = passes[i].pass.argument();
+            let fix = reordered(anchor, passes, i, j).map(|p| format!(": {p}")).unwrap_or_default();
+            return Err(format!(
+                "pass '{name}' cannot come after '{recorder}': '{name}' drops the '{attribute}' that '{recorder}' records, wherever it changes a program; run '{name}' before '{recorder}'{fix}"
+            ));
         }
         if let Some(op) = contract.lowers {
             lowered.push((op, j));

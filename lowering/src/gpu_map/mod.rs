@@ -278,6 +278,12 @@ fn merge_common_subexpressions(ir: &mut Ir, registry: &DialectRegistry, scope: O
 /// strategy. `stencil-run` reports it.
 pub const MAPPING_ATTR: &str = "stencil.gpu_mapping";
 
+/// Whether the IR at or below `root` holds GPU kernels (a `gpu.module`: `gpu-map` ran), which
+/// the simulator and GPU targets run; an unmapped program would run on the CPU there.
+pub fn is_gpu_mapped(ir: &Ir, root: OpId) -> bool {
+    ir.collect_ops(root, stencil_ir::ir::WalkOrder::PreOrder).into_iter().any(|op| ir.op_name(op) == "gpu.module")
+}
+
 /// The kernel attribute MLIR's NVVM lowering turns into PTX's `.minnctapersm` (the least
 /// blocks per SM ptxas must leave room for: its register budget follows).
 pub(super) const MIN_BLOCKS_ATTR: &str = "nvvm.minctasm";
@@ -492,7 +498,7 @@ pub fn pass_info() -> PassInfo {
             }))
         },
         contract: stencil_passes::contract::lowering_pass(
-            "gpu-map lowers stencil.program ops to GPU kernels, after poly-schedule and poly-tile (in place of poly-codegen; gpu-map{naive} needs neither), e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
+            "gpu-map lowers stencil.program ops to GPU kernels (in place of poly-codegen): on its own, e.g. builtin.module(gpu-map{strategy=auto}), or after poly-schedule and poly-tile for wavefront tiles, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
         ),
     }
 }

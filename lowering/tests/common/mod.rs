@@ -32,7 +32,7 @@ pub fn parse(text: &str, dialects: &DialectRegistry) -> Result<Module, String> {
 pub fn run_pipeline(module: &mut Module, pipeline: &str) -> Result<(), String> {
     let (dialects, passes) = registries();
     let options = PassManagerOptions { verify_each: true, ..Default::default() };
-    let mut pm = PassManager::parse(pipeline, &passes, options)?;
+    let mut pm = PassManager::parse(pipeline, &passes, options).map_err(|e| e.to_string())?;
     pm.run(&mut module.ir, module.top, &dialects).map_err(|d| d.render())
 }
 

@@ -400,6 +400,8 @@ pub fn pass_info() -> PassInfo {
             unique: false,
             // It creates stencil.programs: the stencil passes may follow even after a lowering.
             produces: Some(crate::contract::PROGRAM_OP),
+            records: &[],
+            discards: &[],
             usage: "raise-affine-to-stencil runs on modules of func.func with affine loop nests, before the stencil passes, e.g. builtin.module(raise-affine-to-stencil,poly-schedule,poly-tile{sizes=16},gpu-map)",
         },
     }

@@ -52,9 +52,14 @@ pub fn pass_info() -> PassInfo {
                 .map_err(|_| "option 'max-statements' of pass 'poly-remove-false-deps' must be non-negative".to_string())?;
             Ok(Box::new(RemoveFalseDeps { options, max_statements }))
         },
-        contract: crate::contract::program_pass(
-            "poly-remove-false-deps rewrites stencil.program ops, before poly-schedule and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=16},gpu-map)",
-        ),
+        // The programs it rewrites lose their schedules (computed for the program before the
+        // copies): after poly-schedule it would throw the schedule away.
+        contract: stencil_ir::pass::PassContract {
+            discards: &[super::SCHEDULE_ATTR],
+            ..crate::contract::program_pass(
+                "poly-remove-false-deps rewrites stencil.program ops, before poly-schedule and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=16},gpu-map)",
+            )
+        },
     }
 }
 

@@ -83,9 +83,12 @@ pub fn pass_info() -> PassInfo {
                 },
             }))
         },
-        contract: crate::contract::program_pass(
-            "poly-schedule works on stencil.program ops, before poly-tile and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
-        ),
+        contract: stencil_ir::pass::PassContract {
+            records: &[super::SCHEDULE_ATTR],
+            ..crate::contract::program_pass(
+                "poly-schedule works on stencil.program ops, before poly-tile and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
+            )
+        },
     }
 }
 

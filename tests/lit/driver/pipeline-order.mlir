@@ -6,6 +6,9 @@
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-codegen,poly-tile{sizes=4})' 2>&1 | FileCheck %s --check-prefix=TILE-AFTER
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-codegen,poly-schedule)' 2>&1 | FileCheck %s --check-prefix=SCHEDULE-AFTER
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive},stencil-to-poly)' 2>&1 | FileCheck %s --check-prefix=SCOP-AFTER
+// poly-remove-false-deps drops the schedules of the programs it rewrites (computed before its
+// copies), so after poly-schedule it would throw them away:
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-remove-false-deps,poly-tile{sizes=8},gpu-map)' 2>&1 | FileCheck %s --check-prefix=DROPS
 // A second poly-tile replaces the first tiling; it does not tile the tiles:
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},poly-tile{sizes=2})' 2>&1 | FileCheck %s --check-prefix=TWICE
 // Stencil passes run on modules or programs, not nested on functions:
@@ -23,6 +26,7 @@
 // TILE-AFTER: <pass-pipeline>: error: pass 'poly-tile' cannot come after 'poly-codegen': 'poly-codegen' lowers every 'stencil.program', so 'poly-tile' would find none; run 'poly-tile' before 'poly-codegen': builtin.module(poly-schedule,poly-tile{sizes=4},poly-codegen)
 // SCHEDULE-AFTER: error: pass 'poly-schedule' cannot come after 'poly-codegen'{{.*}}: builtin.module(poly-schedule,poly-codegen)
 // SCOP-AFTER: error: pass 'stencil-to-poly' cannot come after 'gpu-map': 'gpu-map' lowers every 'stencil.program'
+// DROPS: <pass-pipeline>: error: pass 'poly-remove-false-deps' cannot come after 'poly-schedule': 'poly-remove-false-deps' drops the 'poly.schedule' that 'poly-schedule' records, wherever it changes a program; run 'poly-remove-false-deps' before 'poly-schedule': builtin.module(poly-remove-false-deps,poly-schedule,poly-tile{sizes=8},gpu-map)
 // TWICE: <pass-pipeline>: error: pass 'poly-tile' appears twice (poly-tile{sizes=4}, then poly-tile{sizes=2}): a second poly-tile replaces what the first recorded instead of composing with it; keep one
 // NESTED: <pass-pipeline>: error: pass 'poly-schedule' cannot run nested on 'func.func': it runs on 'builtin.module' or 'stencil.program' ops, e.g. builtin.module(poly-schedule)
 // NESTED-LOWERING: error: pass 'gpu-map' cannot run nested on 'stencil.program': it runs on 'builtin.module' ops, e.g. builtin.module(gpu-map)
