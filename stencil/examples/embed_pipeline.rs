@@ -28,21 +28,20 @@ fn run() -> Result<bool, Error> {
     println!("{PIPELINE}: {kernels} kernel(s), {launches} launch site(s), {} lines of IR", text.lines().count());
 
     // Small parameters: the simulator checks every access for races.
+    // Both from the same pseudo-random fields (seed 42): the original on the reference
+    // interpreter, the mapped program on the simulator.
     let params = ProgramState::new().with_param("T", 4).with_param("N", 40).with_param("M", 40);
-    let mut reference = compiler.initial_state(&original, None, params, 42)?;
-    let mut on_gpu = reference.clone();
-    let r = compiler.run(&original, None, Target::Reference, &mut reference)?;
-    let s = compiler.run(&mapped, None, Target::Simulator, &mut on_gpu)?;
-    let sim = s.sim.unwrap_or_default();
+    let check = compiler.check(&original, &mapped, None, Target::Simulator, params, 42)?;
+    let sim = check.transformed.sim.clone().unwrap_or_default();
     println!(
         "reference: {} point updates; simulator: {} launches, {} blocks, {} races",
-        r.stats.point_updates,
+        check.reference.stats.point_updates,
         sim.launches.len(),
         sim.blocks(),
         sim.race_count
     );
-    if reference.fields != on_gpu.fields {
-        eprintln!("error: the mapped program's fields differ from the reference");
+    if !check.bit_exact() {
+        eprintln!("error: the mapped program's fields differ from the reference: {:?}", check.fields);
         return Ok(false);
     }
     println!("fields: bit-identical");
