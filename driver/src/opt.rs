@@ -348,7 +348,7 @@ fn process_module(
         }
         let result = pm.run(&mut module.ir, module.top, &registries.dialects);
         reported.extend(pm.take_reported());
-        tiled = pm.take_kept_ir().map(|ir| stencil_ir::Module { ir, top: module.top });
+        tiled = pm.take_kept_ir().map(|ir| stencil_ir::Module { ir, top: module.top, source: module.source.clone() });
         result?;
     }
     if let Some(tiling) = &explaining {

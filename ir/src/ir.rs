@@ -713,4 +713,7 @@ pub struct Module {
     pub ir: Ir,
     /// The top-level op (normally `builtin.module`).
     pub top: OpId,
+    /// The text it was parsed from (`None` for IR built in code): diagnostics located in it
+    /// are rendered with their source line, also after passes changed the IR.
+    pub source: Option<std::sync::Arc<crate::SourceFile>>,
 }

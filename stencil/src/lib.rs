@@ -173,7 +173,7 @@ impl Compiler {
     /// Verifies `module` (a program made with [`builder`] or changed by hand).
     pub fn verify(&self, module: &Module) -> Result<(), Error> {
         stencil_ir::verifier::verify(&module.ir, &self.dialects, module.top, false)
-            .map_err(|d| Error::diagnostic(d, None))
+            .map_err(|d| Error::diagnostic(d, module.source.as_deref()))
     }
 
     /// Runs the pass pipeline `pipeline` (MLIR's syntax, `builtin.module(poly-schedule,…)`) on
@@ -188,7 +188,8 @@ impl Compiler {
         let options = PassManagerOptions { verify_each: self.verify_each, ..PassManagerOptions::default() };
         let mut pm = PassManager::parse(pipeline, &self.passes, options).map_err(Error::Pipeline)?;
         let mut transformed = module.clone();
-        pm.run(&mut transformed.ir, transformed.top, &self.dialects).map_err(|d| Error::diagnostic(d, None))?;
+        pm.run(&mut transformed.ir, transformed.top, &self.dialects)
+            .map_err(|d| Error::diagnostic(d, module.source.as_deref()))?;
         *module = transformed;
         Ok(pm.take_reported())
     }

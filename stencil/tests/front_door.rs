@@ -76,6 +76,7 @@ fn a_failed_pipeline_leaves_the_module_as_it_was() -> Result<(), Error> {
         .run_pipeline(&mut module, "builtin.module(poly-schedule,poly-tile{sizes=4,2,2,2,2})")
         .expect_err("fails while running");
     assert!(matches!(e, Error::Diagnostic { .. }), "{e:?}");
+    assert!(e.to_string().contains("\nstencil.program @j("), "rendered with its source line: {e}");
     assert_eq!(compiler.print(&module), before, "nothing of poly-schedule's work is left");
     Ok(())
 }

@@ -254,7 +254,7 @@ impl ProgramBuilder {
             location: self.location.clone(),
         };
         body(&mut builder)?;
-        Ok(Module { ir, top })
+        Ok(Module { ir, top, source: None })
     }
 }
 

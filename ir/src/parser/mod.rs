@@ -40,7 +40,7 @@ pub struct ParserConfig<'r> {
 pub fn parse_source(source: &SourceFile, config: ParserConfig<'_>) -> ParseResult<Module> {
     let mut parser = Parser::new(source, config);
     let top = parser.parse_top_level()?;
-    Ok(Module { ir: parser.ir, top })
+    Ok(Module { ir: parser.ir, top, source: Some(std::sync::Arc::new(source.clone())) })
 }
 
 /// A named SSA value group defined in a scope (`%x` or `%x:2`).

@@ -83,7 +83,7 @@ gpu.module @m {
         let registry = stencil_dialects::registry();
         let source = stencil_ir::SourceFile::new("k.mlir", KERNEL);
         let config = stencil_ir::parser::ParserConfig { registry: &registry, allow_unregistered: true };
-        let stencil_ir::Module { mut ir, top: module } =
+        let stencil_ir::Module { mut ir, top: module, .. } =
             stencil_ir::parser::parse_source(&source, config).expect("the test kernel parses");
         let gm = ir
             .collect_ops(module, WalkOrder::PreOrder)
