@@ -1,12 +1,37 @@
 //! `--verify-diagnostics`: compares produced diagnostics with `// expected-error@+1 {{…}}`
 //! comments in the input, as mlir-opt does.
 //!
-//! Supported forms: `expected-{error,warning,note,remark}` followed by an optional
-//! location (`@+N`, `@-N`, `@N` (absolute line), `@above`, `@below`) and `{{text}}`; the
-//! text must be a substring of the produced message. `@above`/`@below` refer to the nearest
-//! line above/below that has no expectation of its own, as in MLIR.
+//! Supported forms, as in MLIR 22: `expected-{error,warning,note,remark}`, optionally `-re`,
+//! then an optional location (`@+N`, `@-N`, `@N` (absolute line), `@above`, `@below`; spaces
+//! before the `@` and the `{{` are allowed) and `{{text}}`. The text must be a substring of the
+//! produced message; with `-re`, the parts of the text in inner `{{ }}` are regular
+//! expressions and the rest is literal, and the whole must match somewhere in the message.
+//! `@above`/`@below` refer to the nearest line above/below that has no expectation of its
+//! own, as in MLIR. A mention of `expected-error` not followed by a location or `{{` is prose
+//! (a CHECK line quoting one), not an expectation.
 
 use stencil_ir::{Diagnostic, Severity};
+
+/// How an expectation's text is matched against a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Matcher {
+    /// A substring of the message.
+    Substring(String),
+    /// `expected-*-re`: a regular expression (the literal parts escaped), searched in the
+    /// message; checked to compile when parsed.
+    Regex(String),
+}
+
+impl Matcher {
+    /// Whether `message` satisfies it.
+    fn matches(&self, message: &str) -> bool {
+        match self {
+            Matcher::Substring(text) => message.contains(text.as_str()),
+            // Compiled when the expectation was parsed: this cannot fail.
+            Matcher::Regex(pattern) => regex::Regex::new(pattern).is_ok_and(|r| r.is_match(message)),
+        }
+    }
+}
 
 /// One expectation parsed from a comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,8 +40,10 @@ pub struct Expectation {
     pub severity: Severity,
     /// Line (1-based, in the file's numbering) the diagnostic must be reported on.
     pub line: u32,
-    /// Substring of the message.
+    /// The expectation's text as written between the outer `{{ }}`.
     pub text: String,
+    /// How the text is matched.
+    pub matcher: Matcher,
     /// Line of the comment itself, for error messages.
     pub comment_line: u32,
     /// 1-based column of the `expected-…` keyword on that line, for error messages.
@@ -66,13 +93,13 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
                 message,
             };
             let after = &rest[kind_pos + kind.len()..];
-            if after.starts_with("-re") {
-                return Err(
-                    err("'expected-*-re' (regex) expectations are not supported; use a plain substring".into()),
-                );
-            }
-            let (target, after) = match after.strip_prefix('@') {
-                None => (comment_line, after),
+            let (is_regex, after) = match after.strip_prefix("-re") {
+                Some(a) => (true, a),
+                None => (false, after),
+            };
+            let spaced = after.trim_start_matches(' ');
+            let (target, after) = match spaced.strip_prefix('@') {
+                None => (comment_line, spaced),
                 Some(loc) => {
                     let end = loc.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(loc.len());
                     let spec = &loc[..end];
@@ -97,28 +124,59 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
                     (target, &loc[end..])
                 }
             };
-            let after = after.trim_start();
-            let Some(body) = after.strip_prefix("{{") else {
+            let Some(body) = after.trim_start_matches(' ').strip_prefix("{{") else {
                 // Mentions of `expected-error` in prose (or in CHECK lines) are not
-                // expectations; mlir-opt only treats `expected-error[@loc] {{` as one.
+                // expectations; mlir-opt only treats `expected-error[-re][@loc] {{` as one.
                 rest = after;
                 continue;
             };
-            let Some(close) = body.find("}}") else {
-                return Err(err("expected '}}' to end the expected message".into()));
+            let (text, matcher, end) = if is_regex {
+                let (pattern, end) = regex_body(body).map_err(err)?;
+                let text = body[..end].to_string();
+                (text, Matcher::Regex(pattern), end)
+            } else {
+                let end = body.find("}}").ok_or_else(|| err("expected '}}' to end the expected message".into()))?;
+                let text = body[..end].to_string();
+                (text.clone(), Matcher::Substring(text), end)
             };
             out.push(Expectation {
                 severity,
                 line: target,
-                text: body[..close].to_string(),
+                text,
+                matcher,
                 comment_line,
                 comment_column,
                 matched: false,
             });
-            rest = &body[close + 2..];
+            rest = &body[end + 2..];
         }
     }
     Ok(out)
+}
+
+/// The pattern of an `expected-*-re` text starting at `body` (after its `{{`): literal parts
+/// escaped, inner `{{…}}` parts as written; and where the text ends (its closing `}}`).
+fn regex_body(body: &str) -> Result<(String, usize), String> {
+    let mut pattern = String::new();
+    let mut at = 0;
+    loop {
+        let close = body[at..].find("}}").map(|p| at + p);
+        let open = body[at..].find("{{").map(|p| at + p);
+        match (open, close) {
+            (Some(o), Some(c)) if o < c => {
+                pattern.push_str(&regex::escape(&body[at..o]));
+                let inner = body[o + 2..].find("}}").map(|p| o + 2 + p).ok_or("expected '}}' to end a regex part")?;
+                pattern.push_str(&format!("(?:{})", &body[o + 2..inner]));
+                at = inner + 2;
+            }
+            (_, Some(c)) => {
+                pattern.push_str(&regex::escape(&body[at..c]));
+                regex::Regex::new(&pattern).map_err(|e| format!("invalid regular expression in the expected message: {e}"))?;
+                return Ok((pattern, c));
+            }
+            (_, None) => return Err("expected '}}' to end the expected message".into()),
+        }
+    }
 }
 
 /// Matches produced diagnostics (and their notes) against expectations. Returns the
@@ -141,7 +199,7 @@ pub fn check(file: &str, produced: &[Diagnostic], expectations: &mut [Expectatio
         };
         let found = expectations
             .iter_mut()
-            .find(|e| !e.matched && e.severity == d.severity && e.line == line && d.message.contains(&e.text));
+            .find(|e| !e.matched && e.severity == d.severity && e.line == line && e.matcher.matches(&d.message));
         match found {
             Some(e) => e.matched = true,
             None => problems.push(format!("{}: error: unexpected {}: {}", render_position(d), d.severity, d.message)),
@@ -176,6 +234,24 @@ mod tests {
         assert_eq!(e[1].line, 12);
         assert_eq!((e[2].severity, e[2].line), (Severity::Warning, 13));
         assert_eq!((e[0].comment_column, e[1].comment_column, e[2].comment_column), (4, 4, 30));
+    }
+
+    #[test]
+    fn spaces_before_the_location_and_the_text_are_allowed() {
+        let e = parse_expectations("f", "// expected-error @+1 {{boom}}\nx\n// expected-warning  {{w}}", 1).unwrap();
+        assert_eq!(e.iter().map(|e| (e.line, e.text.as_str())).collect::<Vec<_>>(), vec![(2, "boom"), (3, "w")]);
+    }
+
+    #[test]
+    fn regex_expectations_match_their_inner_parts_as_regular_expressions() {
+        let e = parse_expectations("f", "// expected-error-re @+1 {{tile of {{[0-9]+}} x (a){{.*}}}} x", 1).unwrap();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].text, "tile of {{[0-9]+}} x (a){{.*}}");
+        assert!(e[0].matcher.matches("a tile of 16 x (a) here"));
+        assert!(!e[0].matcher.matches("a tile of N x (a) here"), "the number is a regex part");
+        assert!(!e[0].matcher.matches("a tile of 16 x a here"), "the parentheses are literal");
+        let bad = parse_expectations("f", "// expected-error-re {{x {{(}} y}}", 1).err().map(|e| e.to_string());
+        assert!(bad.is_some_and(|m| m.contains("invalid regular expression")));
     }
 
     #[test]

@@ -96,7 +96,30 @@ pub(super) fn verify_program(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResu
             return Err(op_error(ir, op, format!("argument #{i} has type '{ty}': program arguments are !stencil.field<…> or scalars (f32, f64, iN, index)")));
         }
     }
+    check_statement_names(ir, op)?;
     check_sweep_body(ir, op)
+}
+
+/// The applies of one program have distinct names: they are its statements, which
+/// dependences, schedules and reports name (`S0.write0 -> S0.read1`).
+fn check_statement_names(ir: &Ir, program: OpId) -> DiagResult<()> {
+    let mut seen: Vec<(&str, OpId)> = vec![];
+    for apply in ir.collect_ops(program, stencil_ir::ir::WalkOrder::PreOrder) {
+        if ir.op_name(apply) != "stencil.apply" {
+            continue;
+        }
+        let Some(name) = ir.attr(apply, "name").and_then(Attribute::as_str) else { continue };
+        if let Some(&(_, first)) = seen.iter().find(|(n, _)| *n == name) {
+            return Err(op_error(
+                ir,
+                apply,
+                format!("reuses the statement name @{name}: the applies of one program need distinct names (rename this apply)"),
+            )
+            .with_note(ir.location(first).clone(), "the first apply named so"));
+        }
+        seen.push((name, apply));
+    }
+    Ok(())
 }
 
 fn check_params(ir: &Ir, op: OpId) -> DiagResult<ProgramParams> {

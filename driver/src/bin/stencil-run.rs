@@ -216,6 +216,17 @@ fn fail(json: bool, error: &RunError) -> ExitCode {
             write_stderr(&format!("{error}\nstencil-run: error: cannot write to standard output: {e}\n"));
         }
     } else {
+        // A run that finished but is wrong (a failed --check): its warnings and report where a
+        // passing run puts them — the warnings often say why (a rewrite that is not
+        // dependence-preserving) — then the error.
+        if let Some(report) = &error.report {
+            for warning in &report.warnings {
+                write_stderr(&format!("{warning}\n"));
+            }
+            if let Err(e) = write_stdout(&report.render_text()) {
+                write_stderr(&format!("stencil-run: error: cannot write the report to standard output: {e}\n"));
+            }
+        }
         let text = error.to_string();
         write_stderr(&if text.ends_with('\n') { text } else { text + "\n" });
     }

@@ -504,9 +504,10 @@ pub fn run_program(
         warnings,
     };
     if report.check.as_ref().is_some_and(|c| !c.passed) {
-        let message = "the transformed program's results differ from the reference (see above)";
+        // The report goes with the error (`RunError::report`): stencil-run prints it as it
+        // prints a passing one, then this.
+        let message = "the transformed program's results differ from the reference (the report's check says where)";
         let mut error = RunError::new(message);
-        error.text = format!("{}{}", report.render_text(), error.text);
         error.report = Some(Box::new(report));
         return Err(error);
     }

@@ -168,7 +168,7 @@ impl<'a> Builder<'a> {
             return Err(op_error(
                 ir,
                 apply,
-                format!("reuses the statement name @{name}: statements of one program need distinct names (rename this apply)"),
+                format!("reuses the statement name @{name}: the applies of one program need distinct names (rename this apply)"),
             )
             .with_note(ir.location(first.apply).clone(), "the first apply named so"));
         }

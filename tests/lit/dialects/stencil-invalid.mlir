@@ -862,3 +862,21 @@ func.func @f(%A: memref<8xf64>, %n: index) {
   stencil.call @lowered(%A, %n) : (memref<8xf64>, index) -> ()
   return
 }
+
+// -----
+
+// The applies of a program are its statements: dependences, schedules and reports name them.
+stencil.program @twice(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] {
+  stencil.iterate %t = 0 to T {
+    // expected-note@+1 {{the first apply named so}}
+    stencil.apply @S writes %A over [1] to [N - 1] {
+      %c = stencil.access %A[-1] : f64
+      stencil.yield %c : f64
+    }
+    // expected-error@+1 {{reuses the statement name @S: the applies of one program need distinct names}}
+    stencil.apply @S writes %A over [1] to [N - 1] {
+      %c = stencil.access %A[1] : f64
+      stencil.yield %c : f64
+    }
+  }
+}

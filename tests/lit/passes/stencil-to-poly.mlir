@@ -146,21 +146,3 @@ stencil.program @unknown(%A: !stencil.field<[N] x f64>) params [N >= 3] {
     stencil.yield %x : f64
   }
 }
-
-// -----
-
-// Statements are named by their applies, so names must be distinct within a program.
-stencil.program @names(%A: !stencil.field<[N] x f64>, %B: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] {
-  stencil.iterate %t = 0 to T {
-    // expected-note@+1 {{the first apply named so}}
-    stencil.apply @S writes %B over [1] to [N - 1] {
-      %a = stencil.access %A[0] : f64
-      stencil.yield %a : f64
-    }
-    // expected-error@+1 {{'stencil.apply' op reuses the statement name @S: statements of one program need distinct names (rename this apply)}}
-    stencil.apply @S writes %A over [1] to [N - 1] {
-      %b = stencil.access %B[0] : f64
-      stencil.yield %b : f64
-    }
-  }
-}
