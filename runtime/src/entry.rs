@@ -39,6 +39,15 @@ fn sym_name(ir: &Ir, op: OpId) -> &str {
     ir.attr(op, "sym_name").and_then(Attribute::as_str).unwrap_or("")
 }
 
+/// The op of entry point `entry` (or the module's only one): its `stencil.program`, or the
+/// `func.func` a lowering made of it — what a report about that entry reads its attributes
+/// from, in a module that holds several programs.
+pub fn entry_op(module: &Module, entry: Option<&str>) -> RuntimeResult<OpId> {
+    Ok(match find_entry(module, entry)? {
+        Entry::Program(op) | Entry::Lowered(op) => op,
+    })
+}
+
 pub(crate) fn find_entry(module: &Module, entry: Option<&str>) -> RuntimeResult<Entry> {
     let ir = &module.ir;
     let ops = top_ops(ir, module.top);

@@ -34,7 +34,7 @@ mod state;
 mod stencil;
 
 pub use compare::{compare_fields, FieldComparison};
-pub use entry::{module_interface, run_module, run_module_with_progress};
+pub use entry::{entry_op, module_interface, run_module, run_module_with_progress};
 pub use error::{Loc, RuntimeError, RuntimeResult};
 pub use field::{element_count, ElementType, FieldData, FieldValues};
 pub use state::{ArgSpec, FieldSpec, ProgramInterface, ProgramState, RunStats, ScalarSpec, ScalarType, ScalarValue};

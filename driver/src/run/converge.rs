@@ -183,14 +183,14 @@ fn change(a: &[f64], b: &[f64]) -> (f64, f64) {
     (sum.sqrt(), max)
 }
 
-/// SOR sweeps one step of `module`'s program is worth: `sor.rewrite`'s `sweeps_per_step` on
-/// the program (or the function lowered from it), else the applies directly in its first
-/// `stencil.iterate` (one for SOR, two for SSOR), else 1.
-pub fn sweeps_per_step(module: &Module) -> u64 {
+/// SOR sweeps one step of the program `entry` of `module` (its `stencil.program` or the
+/// function lowered from it) is worth: `sor.rewrite`'s `sweeps_per_step` on it, else the
+/// applies directly in its first `stencil.iterate` (one for SOR, two for SSOR), else 1.
+pub fn sweeps_per_step(module: &Module, entry: stencil_ir::OpId) -> u64 {
     let ir = &module.ir;
     let mut recorded = None;
     let mut applies = None;
-    ir.walk(module.top, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
+    ir.walk(entry, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
         if let Some(Attribute::Dictionary(d)) = ir.attr(op, stencil_dialects::stencil::updates::SOR_REWRITE_ATTR) {
             let steps = stencil_ir::attributes::get_named(d, "sweeps_per_step").and_then(Attribute::as_i64);
             recorded = recorded.or(steps.and_then(|s| u64::try_from(s).ok()));

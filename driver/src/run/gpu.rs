@@ -109,7 +109,7 @@ fn cuda_error(e: CudaError) -> RunError {
 /// its SOR iterations into another method (`mapped` carries `sor.rewrite`'s count, which the
 /// lowered function's `stencil.point_updates` holds: MLSOR's step is several sweeps).
 fn program_point_updates(original: &Module, mapped: &Module, name: &str, state: &ProgramState) -> Option<u64> {
-    if super::rewritten_sor(mapped) {
+    if stencil_runtime::entry_op(mapped, Some(name)).map_or(true, |entry| super::rewritten_sor(mapped, entry)) {
         return None;
     }
     let ir = &original.ir;
@@ -168,22 +168,16 @@ pub fn default_index_bitwidth(state: &ProgramState) -> u32 {
     }
 }
 
-/// What `gpu-map` recorded on the host function of `module` about its mapping (empty when the
+/// What `gpu-map` recorded on the host function `entry` of `module` about its mapping (empty when the
 /// program was not mapped), in a fixed reading order: `strategy` first (the report leads with
 /// it), then the tiling, the launch shape and the rest, whatever order the dictionary holds
 /// them in (a dictionary is sorted by name, built or parsed).
-pub fn recorded_mapping(module: &Module) -> Vec<(String, Attribute)> {
+pub fn recorded_mapping(module: &Module, entry: stencil_ir::OpId) -> Vec<(String, Attribute)> {
     let ir = &module.ir;
-    let mut entries: Vec<(String, Attribute)> = ir
-        .collect_ops(module.top, WalkOrder::PreOrder)
-        .into_iter()
-        .find_map(|op| match ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR) {
-            Some(Attribute::Dictionary(entries)) => {
-                Some(entries.iter().map(|e| (e.name.to_string(), e.value.clone())).collect())
-            }
-            _ => None,
-        })
-        .unwrap_or_default();
+    let mut entries: Vec<(String, Attribute)> = match ir.attr(entry, stencil_lowering::gpu_map::MAPPING_ATTR) {
+        Some(Attribute::Dictionary(entries)) => entries.iter().map(|e| (e.name.to_string(), e.value.clone())).collect(),
+        _ => vec![],
+    };
     // Known entries in the order gpu-map's documentation lists them; unknown ones after them,
     // by name (a stable sort keeps the dictionary's order among equals).
     const ORDER: &[&str] = &[

@@ -73,12 +73,12 @@ fn apply_pipeline(
     Ok(pm.take_reported().iter().map(|d| crate::opt::render_with_source(d, source)).collect())
 }
 
-/// Whether `module` holds a program (or its lowering) whose SOR iterations a rewrite replaced
+/// Whether the program `entry` of `module` (or its lowering) had its SOR iterations replaced by a rewrite
 /// (`sor.rewrite` with its `point_updates`).
-fn rewritten_sor(module: &Module) -> bool {
+fn rewritten_sor(module: &Module, entry: stencil_ir::OpId) -> bool {
     module
         .ir
-        .collect_ops(module.top, stencil_ir::ir::WalkOrder::PreOrder)
+        .collect_ops(entry, stencil_ir::ir::WalkOrder::PreOrder)
         .into_iter()
         .any(|op| stencil_dialects::stencil::updates::rewrite_point_update_terms(&module.ir, op).is_some())
 }
@@ -256,6 +256,9 @@ pub fn run_program(
     if options.target != Target::Ref {
         gpu::require_gpu_mapped(&transformed, options.target.name())?;
     }
+    // What the report says of the program (its mapping, an SOR rewrite's sweeps) is read from
+    // the entry's own op: a module may hold several programs.
+    let entry_op = stencil_runtime::entry_op(&transformed, entry)?;
     if options.cost && options.target != Target::Sim {
         return Err(RunError::new(format!(
             "--cost estimates the GPU cost from the simulator's counters: use it with --target sim, not --target {}",
@@ -354,7 +357,7 @@ pub fn run_program(
     let cost = options.cost.then_some(&cost);
     // The interpreter's progress counts apply instances: the point updates, except for an SOR
     // rewrite, whose masked applies each update part of their box (its report counts sweeps).
-    let progress_unit = if rewritten_sor(&transformed) { "apply instances" } else { "point updates" };
+    let progress_unit = if rewritten_sor(&transformed, entry_op) { "apply instances" } else { "point updates" };
     let run_once = |state: &mut ProgramState, progress: &mut dyn FnMut(RunProgress)| match options.target {
         Target::Ref => {
             let mut points = |p: stencil_runtime::Progress| {
@@ -406,7 +409,7 @@ pub fn run_program(
                     c.steps_param
                 )));
             }
-            let sweeps = c.sweeps_per_step.unwrap_or_else(|| converge::sweeps_per_step(&transformed));
+            let sweeps = c.sweeps_per_step.unwrap_or_else(|| converge::sweeps_per_step(&transformed, entry_op));
             let mut last_target = None;
             let state_cell = std::cell::RefCell::new(&mut state);
             let (report, stats) = converge::converge(
@@ -499,7 +502,7 @@ pub fn run_program(
         check,
         target_stats,
         precompiled,
-        mapping: gpu::recorded_mapping(&transformed),
+        mapping: gpu::recorded_mapping(&transformed, entry_op),
         convergence,
         warnings,
     };
