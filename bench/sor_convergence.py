@@ -78,6 +78,14 @@ def run(binary, pipeline, args, init):
         cmd.append("--relative")
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
+        # A run that did not converge within --max-steps fails with its report beside the
+        # error: its row says "NOT converged".
+        try:
+            report = json.loads(done.stdout).get("report")
+        except ValueError:
+            report = None
+        if report and report.get("convergence"):
+            return report, None, cmd
         errors = [line for line in done.stderr.splitlines() if "error" in line]
         return None, (errors[0] if errors else "failed"), cmd
     return json.loads(done.stdout), None, cmd

@@ -171,7 +171,8 @@ fn regex_body(body: &str) -> Result<(String, usize), String> {
             }
             (_, Some(c)) => {
                 pattern.push_str(&regex::escape(&body[at..c]));
-                regex::Regex::new(&pattern).map_err(|e| format!("invalid regular expression in the expected message: {e}"))?;
+                regex::Regex::new(&pattern)
+                    .map_err(|e| format!("invalid regular expression in the expected message: {e}"))?;
                 return Ok((pattern, c));
             }
             (_, None) => return Err("expected '}}' to end the expected message".into()),

@@ -203,6 +203,21 @@ impl ProgramInterface {
 }
 
 /// Converts a scalar value to the register encoding of its argument type.
+impl ScalarType {
+    /// `value` as a program with a scalar of this type computes with it: an `f32` rounded to
+    /// `f32` (`1e40` is `inf`), an integer given for a float converted, an `iN` read as the
+    /// signed `N`-bit number its bits are — what a report shows, rather than the text given.
+    pub fn value_as_used(self, value: ScalarValue) -> ScalarValue {
+        match (self, value) {
+            (ScalarType::F32, ScalarValue::Float(v)) => ScalarValue::Float(f64::from(v as f32)),
+            (ScalarType::F32, ScalarValue::Int(v)) => ScalarValue::Float(f64::from(v as f32)),
+            (ScalarType::F64, ScalarValue::Int(v)) => ScalarValue::Float(v as f64),
+            (ScalarType::Int(w), ScalarValue::Int(v)) => ScalarValue::Int(crate::scalar::sext(v, w)),
+            (_, v) => v,
+        }
+    }
+}
+
 pub(crate) fn scalar_bits(name: &str, ty: ScalarType, value: ScalarValue) -> RuntimeResult<u64> {
     use crate::scalar::Elem;
     match (ty, value) {
@@ -249,5 +264,20 @@ impl RunStats {
         } else {
             0.0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ScalarType, ScalarValue};
+
+    #[test]
+    fn reported_scalars_are_the_values_the_program_computes_with() {
+        assert_eq!(ScalarType::F32.value_as_used(ScalarValue::Float(1e40)), ScalarValue::Float(f64::INFINITY));
+        assert_eq!(ScalarType::F32.value_as_used(ScalarValue::Float(1.4)), ScalarValue::Float(f64::from(1.4f32)));
+        assert_eq!(ScalarType::F64.value_as_used(ScalarValue::Float(1.4)), ScalarValue::Float(1.4));
+        assert_eq!(ScalarType::F64.value_as_used(ScalarValue::Int(3)), ScalarValue::Float(3.0));
+        assert_eq!(ScalarType::Int(8).value_as_used(ScalarValue::Int(255)), ScalarValue::Int(-1));
+        assert_eq!(ScalarType::Int(32).value_as_used(ScalarValue::Int(7)), ScalarValue::Int(7));
     }
 }

@@ -487,7 +487,10 @@ pub fn run_program(
     let scalars = interface
         .scalars
         .iter()
-        .filter_map(|s| state.scalars.get(&s.name).copied().or(s.default).map(|v| (s.name.clone(), v)))
+        .filter_map(|s| {
+            let given = state.scalars.get(&s.name).copied().or(s.default)?;
+            Some((s.name.clone(), s.ty.value_as_used(given)))
+        })
         .collect();
     let report = RunReport {
         program: interface.name.clone(),
@@ -506,6 +509,20 @@ pub fn run_program(
         convergence,
         warnings,
     };
+    if let Some(c) = report.convergence.as_ref().filter(|c| !c.converged) {
+        // A solver that did not converge has failed its caller (a script, a test): the report
+        // goes with the error, as for a failed check.
+        let mut error = RunError::new(format!(
+            "--converge: the {} of {} did not fall below {:e} in {} steps (--max-steps); the last was {:e}",
+            c.norm.name(),
+            c.field,
+            c.tolerance,
+            c.steps,
+            c.last
+        ));
+        error.report = Some(Box::new(report));
+        return Err(error);
+    }
     if report.check.as_ref().is_some_and(|c| !c.passed) {
         // The report goes with the error (`RunError::report`): stencil-run prints it as it
         // prints a passing one, then this.

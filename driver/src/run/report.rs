@@ -306,8 +306,10 @@ impl RunReport {
             None => {}
         }
         if let Some(c) = &self.convergence {
+            // A change norm has no value before the first step: no "initial" then.
+            let initial = if c.initial.is_nan() { String::new() } else { format!(" (initial {:e})", c.initial) };
             out.push_str(&format!(
-                "converge {} of {} < {:e}: {} after {} steps = {} sweeps ({} per step), final {:e} (initial {:e}), {:.6} s running + {:.6} s norms\n",
+                "converge {} of {} < {:e}: {} after {} steps = {} sweeps ({} per step), final {:e}{initial}, {:.6} s running + {:.6} s norms\n",
                 c.norm.name(),
                 c.field,
                 c.tolerance,
@@ -316,7 +318,6 @@ impl RunReport {
                 c.sweeps(),
                 c.sweeps_per_step,
                 c.last,
-                c.initial,
                 c.run_seconds,
                 c.norm_seconds
             ));

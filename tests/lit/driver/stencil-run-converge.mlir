@@ -6,11 +6,14 @@
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-6 --norm residual-max --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4})' 2>/dev/null | FileCheck %s --check-prefix=MLSOR
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-3 --relative --norm change-l2 --json \
 // RUN:   --target sim --pass-pipeline='builtin.module(stencil-rbsor,gpu-map{naive})' 2>/dev/null | FileCheck %s --check-prefix=JSON
-// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-30 --max-steps 3 | FileCheck %s --check-prefix=CAP
+// A run that does not converge within --max-steps fails (exit 1) after its report:
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-30 --max-steps 3 > %t.cap.out 2> %t.cap.err
+// RUN: FileCheck %s --check-prefix=CAP < %t.cap.out
+// RUN: FileCheck %s --check-prefix=CAP-ERR < %t.cap.err
 // --max-steps is exact even when --check-every is larger or does not divide it: the last run
 // takes the steps left, and its state is measured (1e-3 is reached at step 30, not at 28).
-// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-30 --check-every 10000000 --max-steps 10 | FileCheck %s --check-prefix=CAP-EVERY
-// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-30 --check-every 9223372036854775807 --max-steps 7 | FileCheck %s --check-prefix=CAP-HUGE
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-30 --check-every 10000000 --max-steps 10 | FileCheck %s --check-prefix=CAP-EVERY
+// RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-30 --check-every 9223372036854775807 --max-steps 7 | FileCheck %s --check-prefix=CAP-HUGE
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-3 --check-every 7 --max-steps 30 | FileCheck %s --check-prefix=CAP-LAST
 // Sweeps past 2^64 - 1 are an error, never a wrapped count; from the flag or the program's record.
 // RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --converge 1e-3 --sweeps-per-step 18446744073709551615 2>&1 | FileCheck %s --check-prefix=SWEEPS
@@ -30,6 +33,7 @@
 // JSON-SAME: "norm":"change-l2",{{.*}}"sweeps_per_step":1,
 // JSON-SAME: "races":0
 // CAP: converge residual-l2 of A < 1e-30: NOT converged after 3 steps = 3 sweeps (1 per step)
+// CAP-ERR: error: --converge: the residual-l2 of A did not fall below 1e-30 in 3 steps (--max-steps); the last was
 // CAP-EVERY: NOT converged after 10 steps = 10 sweeps (1 per step)
 // CAP-HUGE: NOT converged after 7 steps = 7 sweeps (1 per step)
 // CAP-LAST: converged after 30 steps = 30 sweeps (1 per step)
