@@ -2,7 +2,9 @@
 //! by what the program is.
 //!
 //! * A program `poly-schedule` scheduled or `poly-tile` tiled asked for the thesis' tiles:
-//!   `wavefront`.
+//!   `wavefront`. One scheduled but not tiled whose schedule has no parallel loop to map
+//!   (Pluto's skewed Jacobi) is then tiled on that schedule, as `poly-tile{sizes=auto}` would
+//!   (`block=auto`), else with fixed sizes.
 //! * A program `stencil-mlsor` rewrote (its `sor.rewrite` says `method = "mlsor"`): `mlsor`,
 //!   the method's own kernels (one thread per tile), then `wavefront`.
 //! * Otherwise the temporal and one-thread-per-point strategies are tried in the order the
@@ -63,13 +65,15 @@ impl MappingStrategy for Auto {
     ) -> Result<OpId, Diagnostic> {
         let candidates = candidates(ir, registry, program);
         let mut refusals: Vec<String> = vec![];
-        // Whether this pass scheduled the program (for the wavefront candidates, once).
+        // A schedule the program came with is kept (and tiled where it must be); otherwise the
+        // wavefront candidates schedule it here, once.
+        let came_scheduled = scheduled(ir, program);
         let mut scheduled_here = false;
         for candidate in &candidates {
             let &Candidate { strategy, prefetch, latency_occupancy, tiling, why } = candidate;
             let name = candidate.name();
             if let Some(tiling) = tiling {
-                if !scheduled_here {
+                if !scheduled_here && !came_scheduled {
                     if let Err(e) = schedule(ir, registry, program) {
                         // No tiling can do without a schedule.
                         refusals.push(format!("wavefront: {}", refusal_reason(&e)));
@@ -166,10 +170,27 @@ impl Candidate {
 /// The strategies to try, in order.
 fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candidate> {
     if scheduled(ir, program) {
-        return vec![Candidate::new(
-            Strategy::Wavefront,
-            "the program is scheduled or tiled (poly-schedule, poly-tile)",
-        )];
+        let mut list =
+            vec![Candidate::new(Strategy::Wavefront, "the program is scheduled or tiled (poly-schedule, poly-tile)")];
+        if ir.attr(program, TILING_ATTR).is_none() {
+            // Untiled, its schedule may have no parallel loop (Pluto skews Jacobi's space by
+            // time): tiles on that schedule give the wavefront of tiles.
+            list.push(Candidate {
+                tiling: Some(AutoTiling::Model),
+                ..Candidate::new(
+                    Strategy::Wavefront,
+                    "scheduled, and its schedule untiled has no parallel loop: tiled on it as poly-tile{sizes=auto} would, block=auto",
+                )
+            });
+            list.push(Candidate {
+                tiling: Some(AutoTiling::Fixed),
+                ..Candidate::new(
+                    Strategy::Wavefront,
+                    "scheduled, its schedule untiled has no parallel loop and the tile model does not size its tiles: tiles of 16 (8 in 3-D)",
+                )
+            });
+        }
+        return list;
     }
     // An SOR-like program: the tile model's tiles, else fixed ones.
     let wavefront = [

@@ -9,12 +9,17 @@
 // (16 bytes of staged shared memory) the error gives every strategy's reason.
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s
 // RUN: stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{strategy=auto})' | FileCheck %s --check-prefix=TILED
+// Scheduled but untiled, Jacobi's schedule (space skewed by time) has no parallel loop: auto
+// tiles it on that schedule, as poly-tile{sizes=auto} would, and it runs bit-exact.
+// RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=24 --param M=24 --param T=4 --pass-pipeline='builtin.module(poly-schedule,gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=SCHEDULED
 // RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=THREE
 // RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=HEAT
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=SOR
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=SORSIM
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto staging=true shared-memory=16})' 2>&1 | FileCheck %s --check-prefix=SOR-NONE
 // CHECK: stencil.gpu_mapping = {auto = "1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured", {{.*}}strategy = "overlapped"
+// SCHEDULED: mapping  wavefront: tile={{[0-9x]+}} {{.*}}auto="scheduled, and its schedule untiled has no parallel loop: tiled on it as poly-tile{sizes=auto} would, block=auto"
+// SCHEDULED: check    against the untransformed program on ref (bit-exact): passed
 // TILED: stencil.gpu_mapping = {auto = "the program is scheduled or tiled (poly-schedule, poly-tile)", {{.*}}strategy = "wavefront"
 // THREE: stencil.gpu_mapping = {auto = "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured", {{.*}}min_blocks_per_sm = 4 : i64, prefetch = true, {{.*}}strategy = "streaming"
 // THREE: gpu.func @jacobi_3d_7pt_k0({{.*}} kernel attributes {known_block_size = array<i32: 32, 4, 2>, nvvm.minctasm = 4 : i32}
