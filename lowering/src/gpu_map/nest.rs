@@ -86,19 +86,36 @@ impl ApplyBox {
     }
 
     /// Whether every point is independent of the others: the written field is read at the
-    /// current point only (or not at all). Any other read of it is a dependence carried along
-    /// the box (a Gauss-Seidel/SOR sweep): DOACROSS.
+    /// current point only, or at an offset that leaves the box for every parameter value (a
+    /// boundary condition copying row 1 into row 0), or not at all. Any other read of it may
+    /// see a value the same sweep wrote (a Gauss-Seidel/SOR sweep): DOACROSS.
     pub fn is_doall(&self) -> bool {
         self.reads
             .iter()
             .filter(|r| r.field == self.written)
-            .all(|r| r.offset.as_ref().is_some_and(|o| o.iter().all(|&x| x == 0)))
+            .all(|r| r.offset.as_ref().is_some_and(|o| o.iter().all(|&x| x == 0) || self.reads_outside_the_box(o)))
+    }
+
+    /// Whether a read at `offset` from any point of the box lands outside it, whatever the
+    /// parameters: along some dimension the offset is at least the box's extent there (a
+    /// constant; a parametric extent can always be larger).
+    fn reads_outside_the_box(&self, offset: &[i64]) -> bool {
+        offset.iter().enumerate().any(|(d, &o)| {
+            // `N - (N - 1)` is the constant 1: compared as a linear form.
+            let extent = self.extent(d).ok().and_then(|e| {
+                let (dims, symbols) = e.counts();
+                let linear = stencil_dialects::stencil::linear::linearize(&e, dims as usize, symbols as usize)?;
+                let constant = linear.dims.iter().chain(&linear.symbols).all(|&c| c == 0);
+                constant.then_some(linear.constant)
+            });
+            extent.is_some_and(|e| e >= 0 && o.unsigned_abs() >= e.unsigned_abs())
+        })
     }
 
     /// The error for a strategy that needs DOALL applies.
     pub fn doacross_error(&self, strategy: &str) -> String {
         format!(
-            "gpu-map{{{strategy}}} maps DOALL applies only, and {} carries a dependence along its own sweep (DOACROSS, e.g. SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
+            "gpu-map{{{strategy}}} maps DOALL applies only, and {} reads the field it writes at an offset that can land in its own box (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
             self.name
         )
     }

@@ -2,7 +2,7 @@
 // RUN: stencil-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu-map{naive})'
 
 // SOR updates in place along its sweep (DOACROSS): the naive mapping does not exist.
-// expected-error@+1 {{gpu-map{naive} maps DOALL applies only, and S carries a dependence along its own sweep (DOACROSS, e.g. SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map}}
+// expected-error@+1 {{gpu-map{naive} maps DOALL applies only, and S reads the field it writes at an offset that can land in its own box (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map}}
 stencil.program @sor(%A: !stencil.field<[N] x f64>) params [T >= 1, N >= 3] {
   stencil.iterate %t = 0 to T {
     stencil.apply @S writes %A over [1] to [N - 1] {
