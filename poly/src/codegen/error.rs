@@ -71,8 +71,10 @@ pub enum CodegenError {
 
     /// The elements one tile touches are not bounded along an array coordinate by the tile.
     #[error(
-        "the elements of array {array} one tile touches are unbounded along coordinate {coordinate}; \
-         tile every dimension (poly-tile) to stage tiles in shared memory"
+        "the elements of array {array} one tile touches do not fit a box of bounded size along coordinate \
+         {coordinate}: a dimension the tiles do not cut, or accesses far apart (a fixed index, as `at [0, %j]`, \
+         beside the tile's own points), so they cannot be staged; tile every dimension, or do not stage \
+         these tiles"
     )]
     FootprintUnbounded {
         /// The array's name.
