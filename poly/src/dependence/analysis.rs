@@ -49,7 +49,7 @@ pub(crate) fn compute(scop: &Scop, options: &DependenceOptions) -> Result<Vec<De
         tracing::warn!(
             budget = limits.max_kill_tests,
             over_approximated = deps.iter().filter(|d| d.over_approximated).count(),
-            "the direct-dependence analysis spent its budget of kill tests (Limits::max_kill_tests); the remaining dependences are memory-based (over-approximated, still safe for legality)"
+            "dependence analysis: the exact search for direct dependences ran out of its budget of kill tests; the remaining dependences are kept memory-based (a superset: still safe, but they may rule out schedules and parallel loops the program allows)"
         );
     } else {
         tracing::debug!(kill_tests = tests, "direct-dependence analysis");
