@@ -214,7 +214,10 @@ fn check_tiled_on_the_simulator(
         // Staging's documented refusal: the tiled band does not cover every loop (the schedule
         // found no full permutable band), so a tile's footprint is unbounded. The same tiling
         // unstaged must then map and run.
-        Err(e) if e.contains("one tile touches do not fit a box of bounded size") && map_options.contains("staging=true") => {
+        Err(e)
+            if e.contains("one tile touches do not fit a box of bounded size")
+                && map_options.contains("staging=true") =>
+        {
             let unstaged = pipeline.replace("staging=true", "staging=false");
             match check_gpu_pipeline(&text, &unstaged, &[("T", t), ("N", n)], &options) {
                 Ok(report) => prop_assert_eq!(report.race_count, 0),

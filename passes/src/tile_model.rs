@@ -635,8 +635,17 @@ pub fn search_shape(
         threads: auto.threads,
         ..SearchOptions::default()
     };
-    let report =
-        search_nests(shape, name, &calibration, &options).map_err(|e| format!("model-driven tile sizes: {e}"))?;
+    let report = match search_nests(shape, name, &calibration, &options) {
+        // A problem so small that every block of a warp or more leaves a loop of the tile with
+        // idle threads (the blockDim constraint prunes them all, e.g. 3x3 at T=1): one warp
+        // then, most of it idle, rather than no tiles. Another reason to prune stays an error.
+        Err(stencil_tilemodel::TileModelError::NoLayout(why)) if options.fixed_block.is_none() => {
+            let warp = SearchOptions { fixed_block: Some(Block::new(stencil_tilemodel::intra::WARP, 1, 1)), ..options };
+            search_nests(shape, name, &calibration, &warp)
+                .map_err(|_| format!("model-driven tile sizes: no tile layout survives the search: {why}"))?
+        }
+        other => other.map_err(|e| format!("model-driven tile sizes: {e}"))?,
+    };
     tracing::debug!(program = %name, elapsed_ms = report.elapsed.as_secs_f64() * 1e3, "tile-size search");
     Ok(report)
 }
