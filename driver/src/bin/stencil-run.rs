@@ -221,7 +221,7 @@ fn fail(json: bool, error: &RunError) -> ExitCode {
         // dependence-preserving) — then the error.
         if let Some(report) = &error.report {
             for warning in &report.warnings {
-                write_stderr(&format!("{warning}\n"));
+                write_stderr(&format!("{}\n", warning.trim_end()));
             }
             if let Err(e) = write_stdout(&report.render_text()) {
                 write_stderr(&format!("stencil-run: error: cannot write the report to standard output: {e}\n"));
@@ -296,7 +296,7 @@ fn main() -> ExitCode {
         Err(e) => return fail(json, &e),
     };
     for warning in &report.warnings {
-        write_stderr(&format!("{warning}\n"));
+        write_stderr(&format!("{}\n", warning.trim_end()));
     }
     let text = if cli.json { format!("{}\n", report.to_json()) } else { report.render_text() };
     // A closed pipe (`| head -0`) or a full disk is an error, not a panic; the fields of
