@@ -198,7 +198,7 @@ fn footprints_of_untiled_dimensions_are_unbounded_errors() {
     let outer: Vec<bool> = (0..problem.dims.len()).map(|d| d == 0).collect();
     let error = tile_footprints(&problem, &scop, &statements, &outer, &Limits::default()).unwrap_err();
     assert!(matches!(error, CodegenError::FootprintUnbounded { coordinate: 0, .. }), "{error}");
-    assert!(error.to_string().contains("unbounded along coordinate 0"), "{error}");
+    assert!(error.to_string().contains("do not fit a box of bounded size along coordinate 0"), "{error}");
 }
 
 /// `dimension_range` (sizing a GPU grid over the tiles of one inter-tile wavefront): for 2-D

@@ -10,8 +10,9 @@
 //! vanish on a direction `d` and whose last row is ±1 on it makes the threads step by `d`
 //! exactly. Choosing `d` to move only the write's last subscript, by the fewest elements
 //! (`φ₁·d = 0` forces a time component: SOR's `2t + i + j + k` allows `(1, 0, 0, −2)`, 2
-//! elements), and the rows among small non-negative legal hyperplanes with the least total
-//! dependence distance (Pluto's cost), gives e.g. `(2t+i+j+k, 2t+k, 2t+j+k, t)` for 3-D SOR. This is a preference on top of Pluto's band, tried only where it is simple to
+//! elements), and the rows among small legal hyperplanes with the first row's signs (non-negative
+//! for a forward sweep; a reversed one's iterators negated) with the least total dependence
+//! distance (Pluto's cost), gives e.g. `(2t+i+j+k, 2t+k, 2t+j+k, t)` for 3-D SOR. This is a preference on top of Pluto's band, tried only where it is simple to
 //! prove: one statement, a band over all its iterators, uniform dependences, a first row
 //! positive on every dependence. [`coalesce_bands`] applies what [`coalesced_band`] proposes
 //! where the independent legality checker accepts it.
@@ -90,17 +91,27 @@ pub fn coalesced_band(scop: &Scop, graph: &DependenceGraph, t: &Transformation, 
     if current.is_some_and(|c| c <= stride) {
         return None;
     }
-    // Legal rows (non-negative on every dependence), small and non-negative as Pluto's.
-    let legal: Vec<Vec<i64>> = vectors(n, 0, ROW_BOUND).filter(|r| distances.iter().all(|d| dot(r, d) >= 0)).collect();
-    // (total dependence distance, coefficient sum): a band's cost is its rows' sum.
+    // Legal rows (non-negative on every dependence), small, with the signs of the first row
+    // along each iterator: non-negative as Pluto's rows for a forward sweep, negative along the
+    // dimensions a reversed sweep (`order reverse`) walks backwards, whose first row is
+    // `2t − i − j − k`.
+    let signs: Vec<i64> = first.iter().map(|&c| if c < 0 { -1 } else { 1 }).collect();
+    let legal: Vec<Vec<i64>> = vectors(n, 0, ROW_BOUND)
+        .map(|r| r.iter().zip(&signs).map(|(&x, &s)| x * s).collect::<Vec<i64>>())
+        .filter(|r| distances.iter().all(|d| dot(r, d) >= 0))
+        .collect();
+    // (total dependence distance, coefficient magnitudes): a band's cost is its rows' sum.
     type Cost = (i128, i64);
     let cost = |r: &[i64]| -> Cost {
-        (distances.iter().fold(0i128, |acc, d| acc.saturating_add(dot(r, d))), r.iter().sum::<i64>())
+        (distances.iter().fold(0i128, |acc, d| acc.saturating_add(dot(r, d))), r.iter().map(|x| x.abs()).sum::<i64>())
     };
     let add = |a: Cost, c: Cost| (a.0.saturating_add(c.0), a.1 + c.1);
     let scored = |keep: &dyn Fn(&Vec<i64>) -> bool| -> Vec<(Cost, &Vec<i64>)> {
         let mut rows: Vec<(Cost, &Vec<i64>)> = legal.iter().filter(|r| keep(r)).map(|r| (cost(r), r)).collect();
-        rows.sort();
+        // Ties in the order of the magnitudes (the rows with the signs taken off), so that a
+        // reversed sweep gets the mirror image of the forward sweep's band.
+        let magnitudes = |r: &Vec<i64>| -> Vec<i64> { r.iter().zip(&signs).map(|(&x, &s)| x * s).collect() };
+        rows.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| magnitudes(a.1).cmp(&magnitudes(b.1))));
         rows
     };
     let along = scored(&|r| dot(r, &step) == 0);

@@ -10,9 +10,16 @@
 // RUN:   --pass-pipeline='builtin.module(poly-schedule{coalesce=true},poly-tile{sizes=3,6,6,6 staging=false},gpu-map{block=8,2,2 staging=false})' | FileCheck %s --check-prefix=THREADS
 // RUN: stencil-run %S/../../../examples/sor-3d-7pt.mlir --param N=13 --param M=11 --param L=15 --param T=7 --target sim --check \
 // RUN:   --pass-pipeline='builtin.module(poly-schedule{coalesce=true},poly-tile{sizes=3,6,6,6},gpu-map{block=8,2,2 staging=false})' | FileCheck %s --check-prefix=SIM
+// A backward sweep (order reverse) gets the mirror image: rows with the first row's signs.
+// RUN: sed 's/to \[N - 1, M - 1, L - 1\] {/to [N - 1, M - 1, L - 1] order reverse {/' %S/../../../examples/sor-3d-7pt.mlir > %t.reverse.mlir
+// RUN: stencil-opt %t.reverse.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=true},poly-verify-schedule)' | FileCheck %s --check-prefix=REVERSE
+// RUN: stencil-run %t.reverse.mlir --param N=13 --param M=11 --param L=15 --param T=7 --target sim --check \
+// RUN:   --pass-pipeline='builtin.module(poly-schedule{coalesce=true},poly-tile{sizes=3,6,6,6},gpu-map{block=8,2,2 staging=false})' | FileCheck %s --check-prefix=SIM
 // RUN: not stencil-opt %S/../../../examples/sor-3d-7pt.mlir --pass-pipeline='builtin.module(poly-schedule{coalesce=maybe})' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // SOR3D: poly.schedule = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3] -> (d0 * 2 + d1 + d2 + d3, d0 * 2 + d3, d0 * 2 + d2 + d3, d0)>
+// REVERSE: order reverse
+// REVERSE-SAME: poly.schedule = affine_map<(d0, d1, d2, d3)[s0, s1, s2, s3] -> (d0 * 2 - d1 - d2 - d3, d0 * 2 - d3, d0 * 2 - d2 - d3, d0)>
 // SOR2D: poly.schedule = affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 * 2 + d1 + d2, d0 * 2 + d2, d0)>
 // Seidel's first row 4t + 2i + j: threads 4 elements apart.
 // SEIDEL: poly.schedule = affine_map<(d0, d1, d2)[s0, s1] -> (d0 * 4 + d1 * 2 + d2, d0 * 4 + d1 + d2, d0)>
