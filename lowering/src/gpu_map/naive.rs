@@ -42,7 +42,8 @@ impl MappingStrategy for Naive {
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
         check_applies(&nest).map_err(|e| {
             // Keep the historical wording users and scripts look for ("gpu-map failed: …").
-            stencil_dialects::support::op_error(ir, program, format!("gpu-map failed: {e}"))
+            let error = stencil_dialects::support::op_error(ir, program, format!("gpu-map failed: {e}"));
+            super::nest::with_doacross_note(error, &nest)
         })?;
         let name = info.program_name(ir).to_string();
         let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;

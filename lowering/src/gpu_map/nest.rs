@@ -6,7 +6,7 @@
 //! program's own order (a DOALL apply's points are independent, so any order is the order).
 
 use stencil_ir::affine::AffineExpr;
-use stencil_ir::{Attribute, Ir, Location, OpId, ValueId};
+use stencil_ir::{Attribute, Diagnostic, Ir, Location, OpId, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
 use stencil_poly::StatementId;
 
@@ -112,10 +112,16 @@ impl ApplyBox {
         })
     }
 
+    /// A note at this apply for a strategy's refusal of it (the refusal is located at the
+    /// program; the note points at the apply it is about).
+    pub fn note_at(&self, what: &str) -> (Location, String) {
+        (self.location.clone(), format!("{} {what}", self.name))
+    }
+
     /// The error for a strategy that needs DOALL applies.
     pub fn doacross_error(&self, strategy: &str) -> String {
         format!(
-            "gpu-map{{{strategy}}} maps DOALL applies only, and {} reads the field it writes at an offset that can land in its own box (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
+            "gpu-map{{{strategy}}} maps DOALL applies only, and {} {DOACROSS} (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
             self.name
         )
     }
@@ -128,6 +134,29 @@ pub(super) fn difference(upper: &AffineExpr, lower: &AffineExpr) -> Result<Affin
         .clone()
         .checked_sub(lower.clone())
         .map_err(|e| format!("the extent {upper} - ({lower}) overflows: {}", e.what))
+}
+
+/// The first apply of `items` (in program order) that is not DOALL ([`ApplyBox::is_doall`]).
+pub(super) fn first_doacross(items: &[NestItem]) -> Option<&ApplyBox> {
+    items.iter().find_map(|item| match item {
+        NestItem::Loop(l) => first_doacross(&l.body),
+        NestItem::Apply(a) => (!a.is_doall()).then_some(a),
+    })
+}
+
+/// What [`ApplyBox::doacross_error`] says of the apply, after its name.
+const DOACROSS: &str = "reads the field it writes at an offset that can land in its own box";
+
+/// `error` with a note at the apply it refuses as DOACROSS ([`ApplyBox::doacross_error`]), so
+/// the user sees which sweep and where; other errors as they are.
+pub(super) fn with_doacross_note(error: Diagnostic, nest: &[NestItem]) -> Diagnostic {
+    match first_doacross(nest).filter(|a| error.message.contains(&format!("{} {DOACROSS}", a.name))) {
+        Some(a) => {
+            let (location, message) = a.note_at("reads the field it writes here");
+            error.with_note(location, message)
+        }
+        None => error,
+    }
 }
 
 /// The items of `program`'s body. Fails on ops the direct strategies do not know.

@@ -106,7 +106,8 @@ impl<T: TemporalTiles> MappingStrategy for T {
         let name = TemporalTiles::name(self);
         let (info, nest) = super::direct_program(ir, registry, program, name)?;
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, name, e);
-        let plan = Plan::new(ir, program, &nest, options, self).map_err(|e| fail(ir, e))?;
+        let plan = Plan::new(ir, program, &nest, options, self)
+            .map_err(|e| super::nest::with_doacross_note(fail(ir, e), &nest))?;
         let program_name = info.program_name(ir).to_string();
         let mut host = HostSide::create(ir, program, &program_name).map_err(|e| fail(ir, e))?;
         if let Err(e) = emit(ir, &info, &plan, &mut host, self) {
