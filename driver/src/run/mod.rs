@@ -150,10 +150,11 @@ fn parse_and_verify(source: &SourceFile, registries: &Registries) -> Result<Modu
     Ok(module)
 }
 
-/// A runtime error about the shape of the entry point's fields (an extent that is not
-/// positive, a field too large to allocate) at the program's sizes, which may come from its
-/// `defaults` as well as from `--param`: located at the program (or lowered function), where
-/// the fields and defaults are declared. Other errors are converted as they are.
+/// A runtime error about the entry point's parameters (a value missing or below its declared
+/// minimum) or the shape of its fields (an extent that is not positive, a field too large to
+/// allocate) at the program's sizes, which may come from its `params` and `defaults` as well as
+/// from `--param`: located at the program (or lowered function), where they are declared.
+/// Other errors are converted as they are.
 fn locate_at_entry(
     e: stencil_runtime::RuntimeError,
     module: &Module,
@@ -161,26 +162,13 @@ fn locate_at_entry(
     source: &SourceFile,
 ) -> RunError {
     use stencil_runtime::RuntimeError as E;
-    if !matches!(e, E::InvalidData { .. } | E::NonPositiveExtent { .. }) {
-        return RunError::from(e);
-    }
+    let about_the_declaration = matches!(
+        e,
+        E::InvalidData { .. } | E::NonPositiveExtent { .. } | E::MissingParam { .. } | E::ParamBelowMinimum { .. }
+    );
     let ir = &module.ir;
-    let top: Vec<_> = ir
-        .regions(module.top)
-        .iter()
-        .flat_map(|&r| ir.blocks(r).iter().copied())
-        .flat_map(|b| ir.block_op_iter(b))
-        .filter(|&op| {
-            ir.op_name(op) == "stencil.program"
-                || (ir.op_name(op) == "func.func" && ir.attr(op, "stencil.arg_names").is_some())
-        })
-        .collect();
-    let op = match entry {
-        Some(name) => top.iter().copied().find(|&op| stencil_ir::symbols::symbol_name(ir, op) == Some(name)),
-        None => top.first().copied().filter(|_| top.len() == 1),
-    };
-    match op {
-        Some(op) if ir.location(op).file_position().is_some() => {
+    match stencil_runtime::entry_op(module, entry) {
+        Ok(op) if about_the_declaration && ir.location(op).file_position().is_some() => {
             RunError::diagnostic(&stencil_ir::Diagnostic::error(ir.location(op).clone(), e.to_string()), source)
         }
         _ => RunError::from(e),

@@ -23,8 +23,9 @@
 // RUN: stencil-opt %S/Inputs/no-defaults.mlir --param N=4 --pass-pipeline='builtin.module(gpu-map{naive})' | sed -e 's/stencil.point_updates = .*\]\]/stencil.point_updates = [[affine_map<()[s0] -> (0)>]]/' > %t.bad-updates.mlir
 // RUN: not stencil-run %t.bad-updates.mlir --param N=4 --target sim 2>&1 | FileCheck %s --check-prefix=UPDATES
 
-// MISSING: error: missing value for parameter 'N': give it one (stencil-run --param N=…, ProgramState::with_param in the library) or declare a default in the program
-// BELOW: error: {{.*}}N{{.*}}1{{.*}}minimum{{.*}}2
+// Located at the program, whose params clause declares the parameter:
+// MISSING: no-defaults.mlir:2:1: error: missing value for parameter 'N': give it one (stencil-run --param N=…, ProgramState::with_param in the library) or declare a default in the program
+// BELOW: no-defaults.mlir:2:1: error: {{.*}}N{{.*}}1{{.*}}minimum{{.*}}2
 // BELOW-NEG: error: {{.*}}N{{.*}}-4{{.*}}minimum{{.*}}2
 // UNKNOWN: error: unknown parameter 'M': the program declares N
 // NOTINT: stencil-run: error: --param N: 'x' is not an integer
