@@ -109,6 +109,11 @@ struct Cli {
     /// Which program to run when the file has several (for an affine input: which function).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
+    /// Affine input: take the function's memref arguments to be distinct buffers, as C's
+    /// `restrict` (`{llvm.noalias}`) says, when the front end did not mark them
+    /// (raise-affine-to-stencil{assume-no-alias=true}).
+    #[arg(long = "assume-no-alias")]
+    assume_no_alias: bool,
     /// Run the program a few steps at a time until the norm (--norm) of a field is below TOL;
     /// report steps, SOR sweeps, the final norm and the time.
     #[arg(long, value_name = "TOL")]
@@ -194,6 +199,7 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
         check_after: cli.check_after.clone(),
         tolerance: cli.tolerance,
         entry: cli.entry.clone(),
+        assume_no_alias: cli.assume_no_alias,
         gpu: GpuRunOptions {
             chip: cli.gpu_chip.clone(),
             warmup: cli.warmup,

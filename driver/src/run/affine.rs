@@ -48,6 +48,7 @@ fn sym_name(module: &Module, op: OpId) -> &str {
 pub fn affine_input(
     module: &Module,
     entry: Option<&str>,
+    assume_no_alias: bool,
     registries: &Registries,
     source: &SourceFile,
 ) -> Result<Option<AffineInput>, RunError> {
@@ -81,17 +82,29 @@ pub fn affine_input(
     };
     let function = sym_name(module, func).to_string();
     let mut raised = module.clone();
-    let options = RaiseOptions { strict: true, assume_no_alias: false };
+    let options = RaiseOptions { strict: true, assume_no_alias };
     let report = raise_function(&mut raised.ir, &registries.dialects, func, &options).map_err(|d| {
         let mut error = RunError::diagnostic(&d, source);
+        // The raise runs before --pass-pipeline, with stencil-run's own options.
+        let alias = if d.message.contains("assume-no-alias") { "; stencil-run --assume-no-alias gives it the pass's assume-no-alias=true" } else { "" };
         let why = format!(
-            "stencil-run runs an affine function by raising it to a stencil program, and @{function} does not raise (above)"
+            "stencil-run runs an affine function by raising it to a stencil program, and @{function} does not raise (above){alias}"
         );
         error.text.push_str(&format!("error: {why}"));
         error.notes.push(crate::run::error::ErrorNote { message: why, location: None });
         error
     })?;
     let [nest] = report.raised.as_slice() else {
+        if report.raised.is_empty() {
+            // No affine.for nest at all (scf.for loops, or none): nothing was refused either.
+            return Err(RunError::diagnostic(
+                &stencil_ir::Diagnostic::error(
+                    ir.location(func).clone(),
+                    format!("stencil-run runs an affine function by raising its affine.for loop nests, and @{function} has none (scf.for loops are not raised: a front end emits them as affine.for where the bounds are affine)"),
+                ),
+                source,
+            ));
+        }
         return Err(RunError::new(format!("stencil-run runs an affine function whose loops raise to one stencil program; @{function} has {} loop nests (raise it with stencil-opt --pass-pipeline='builtin.module(raise-affine-to-stencil)' and run the programs one by one with --entry)",
             report.raised.len()
         )));

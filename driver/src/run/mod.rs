@@ -106,6 +106,8 @@ pub struct RunOptions {
     pub tolerance: f64,
     /// `--entry`: which program of the module to run.
     pub entry: Option<String>,
+    /// `--assume-no-alias`: an affine input's memref arguments are distinct buffers.
+    pub assume_no_alias: bool,
     /// `--gpu-chip`, `--warmup`, `--sync-each-launch` (`--target gpu`).
     pub gpu: gpu::GpuRunOptions,
     /// `--cost`: the GPU cost report (`--target sim`).
@@ -132,6 +134,7 @@ impl Default for RunOptions {
             check_after: None,
             tolerance: 0.0,
             entry: None,
+            assume_no_alias: false,
             gpu: gpu::GpuRunOptions::default(),
             cost: false,
             profile: false,
@@ -201,7 +204,8 @@ pub fn run_program(
     let original = parse_and_verify(&source, registries)?;
     // An affine input runs as the program it raises to; the original function stays the
     // reference of --check.
-    let affine = affine::affine_input(&original, options.entry.as_deref(), registries, &source)?;
+    let affine =
+        affine::affine_input(&original, options.entry.as_deref(), options.assume_no_alias, registries, &source)?;
     let base = affine.as_ref().map_or_else(|| original.clone(), |a| a.raised.clone());
     let mut transformed = base.clone();
     // The problem sizes of the run are the tile model's (poly-tile{sizes=auto},

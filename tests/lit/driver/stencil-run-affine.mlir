@@ -3,6 +3,15 @@
 // parameters the integer arguments the loops are bounded by. --check compares with the
 // original function, un-raised, on the reference interpreter of the upstream subset.
 //
+// Arguments that may alias are refused, with the flag that says they do not (C's restrict);
+// with it the function raises and runs bit-exact. A function of scf.for loops has nothing to
+// raise: a located error that says so.
+// RUN: not stencil-run %S/Inputs/affine-may-alias.mlir --param arg0=20 --check 2>&1 | FileCheck %s --check-prefix=ALIAS
+// RUN: stencil-run %S/Inputs/affine-may-alias.mlir --param arg0=20 --check --assume-no-alias --target sim --pass-pipeline='builtin.module(gpu-map{naive})' | FileCheck %s --check-prefix=PASSED
+// RUN: not stencil-run %S/Inputs/affine-scf-loops.mlir --param arg0=20 2>&1 | FileCheck %s --check-prefix=SCF
+// ALIAS: error: stencil-run runs an affine function by raising it to a stencil program, and @mayalias does not raise (above); stencil-run --assume-no-alias gives it the pass's assume-no-alias=true
+// SCF: affine-scf-loops.mlir:2:1: error: stencil-run runs an affine function by raising its affine.for loop nests, and @scf has none (scf.for loops are not raised
+//
 // The six PolyBench-style inputs of examples/affine: raised and checked on the reference
 // interpreter, then raised, tiled, mapped to the GPU and checked on the simulator.
 // RUN: stencil-run %S/../../../examples/affine/jacobi-1d.mlir --param arg0=5 --param arg1=30 --check | FileCheck %s --check-prefix=J1
