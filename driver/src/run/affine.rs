@@ -33,6 +33,43 @@ pub struct AffineInput {
     pub tied: Vec<(String, String)>,
 }
 
+impl AffineInput {
+    /// An error for a `--param` value that does not fit the integer argument it stands for
+    /// (`%argK: i32`): the function would compute with the truncated value, the program with
+    /// the whole one.
+    pub fn check_param_widths(
+        &self,
+        module: &Module,
+        params: &std::collections::BTreeMap<String, i64>,
+    ) -> Result<(), RunError> {
+        let ir = &module.ir;
+        let Some(func) =
+            top_ops(module).into_iter().find(|&o| ir.op_name(o) == "func.func" && sym_name(module, o) == self.function)
+        else {
+            return Ok(());
+        };
+        let inputs = ir
+            .attr(func, "function_type")
+            .and_then(Attribute::as_type)
+            .and_then(Type::as_function)
+            .map(|f| f.inputs.clone())
+            .unwrap_or_default();
+        for (k, role) in self.roles.iter().enumerate() {
+            let ArgumentRole::Param(name) = role else { continue };
+            let (Some(&value), Some(width)) = (params.get(name), inputs.get(k).and_then(Type::bit_width)) else {
+                continue;
+            };
+            if width < 64 && !(-(1i64 << (width - 1))..(1i64 << (width - 1))).contains(&value) {
+                return Err(RunError::new(format!(
+                    "--param {name}={value} does not fit %arg{k} of @{}, an i{width}: the function would run with a truncated value",
+                    self.function
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 fn top_ops(module: &Module) -> Vec<OpId> {
     let ir = &module.ir;
     ir.regions(module.top).iter().flat_map(|&r| ir.blocks(r).to_vec()).flat_map(|b| ir.block_ops(b)).collect()

@@ -206,6 +206,9 @@ pub fn run_program(
     // reference of --check.
     let affine =
         affine::affine_input(&original, options.entry.as_deref(), options.assume_no_alias, registries, &source)?;
+    if let Some(a) = &affine {
+        a.check_param_widths(&original, &options.params)?;
+    }
     let base = affine.as_ref().map_or_else(|| original.clone(), |a| a.raised.clone());
     let mut transformed = base.clone();
     // The problem sizes of the run are the tile model's (poly-tile{sizes=auto},

@@ -9,6 +9,9 @@
 // RUN: not stencil-run %S/Inputs/affine-may-alias.mlir --param arg0=20 --check 2>&1 | FileCheck %s --check-prefix=ALIAS
 // RUN: stencil-run %S/Inputs/affine-may-alias.mlir --param arg0=20 --check --assume-no-alias --target sim --pass-pipeline='builtin.module(gpu-map{naive})' | FileCheck %s --check-prefix=PASSED
 // RUN: not stencil-run %S/Inputs/affine-scf-loops.mlir --param arg0=20 2>&1 | FileCheck %s --check-prefix=SCF
+// A parameter value that does not fit its i32 argument is refused (the function would truncate it):
+// RUN: not stencil-run %S/../../../examples/affine/jacobi-1d.mlir --param arg0=4294967297 --param arg1=30 2>&1 | FileCheck %s --check-prefix=WIDTH
+// WIDTH: error: --param arg0=4294967297 does not fit %arg0 of @kernel_jacobi_1d, an i32
 // ALIAS: error: stencil-run runs an affine function by raising it to a stencil program, and @mayalias does not raise (above); stencil-run --assume-no-alias gives it the pass's assume-no-alias=true
 // SCF: affine-scf-loops.mlir:2:1: error: stencil-run runs an affine function by raising its affine.for loop nests, and @scf has none (scf.for loops are not raised
 //
