@@ -624,7 +624,19 @@ impl<'a> Analyzer<'a> {
             ops.iter().copied().filter(|&o| matches!(ir.op_name(o), "affine.store" | "memref.store")).collect();
         let store = match stores.as_slice() {
             [] => {
-                return self.refuse(innermost, "the innermost loop body stores nothing: there is no statement to raise")
+                // A store under a guard in the body (`affine.if … { B[i] = … } else { … }`):
+                // that region op is what the raise does not take, and where it is.
+                let guard = ops.iter().copied().find(|&o| {
+                    ir.collect_ops(o, stencil_ir::ir::WalkOrder::PreOrder)
+                        .into_iter()
+                        .any(|s| s != o && matches!(ir.op_name(s), "affine.store" | "memref.store"))
+                });
+                if let Some(guard) = guard {
+                    let name = ir.op_name(guard).to_string();
+                    return self.refuse(guard, format!("the loop body stores only inside '{name}': a guarded store is not a stencil statement (compute the value with arith.select and store it unguarded, or split the loop at the guard)"));
+                }
+                return self
+                    .refuse(innermost, "the innermost loop body stores nothing: there is no statement to raise");
             }
             [s] => *s,
             [_, second, ..] => {

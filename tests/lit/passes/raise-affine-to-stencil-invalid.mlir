@@ -276,3 +276,21 @@ func.func @nested(%n: index, %p: i1, %A: memref<?xf64>) {
   }
   return
 }
+
+// -----
+
+// A store under a guard in the loop body (a boundary value in the else branch): the guard is
+// what is refused, and where it is.
+func.func @guarded(%n: index, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
+  %z = arith.constant 0.0 : f64
+  affine.for %i = 0 to %n {
+    // expected-error@below {{the loop body stores only inside 'affine.if': a guarded store is not a stencil statement}}
+    affine.if affine_set<(d0) : (d0 - 1 >= 0)>(%i) {
+      %0 = affine.load %A[%i - 1] : memref<?xf64>
+      affine.store %0, %B[%i] : memref<?xf64>
+    } else {
+      affine.store %z, %B[%i] : memref<?xf64>
+    }
+  }
+  return
+}
