@@ -366,8 +366,17 @@ fn plan(nest: &Nest, facts: &FunctionFacts<'_>, bounds: &[Option<Vec<Option<i64>
                     dims.push(Lin::var(Var::Param(params.len() - 1)));
                 }
                 (None, None) => {
+                    // In the function's terms: an argument (`%arg1`), a memref's size, else a
+                    // name of the raise's own.
                     let names = |v: Var| match v {
-                        Var::Param(p) => format!("p{p}"),
+                        Var::Param(p) => match params.get(p).map(|s| param_origin(ir, facts.entry, s)) {
+                            Some((Some(k), _)) => format!("%arg{k}"),
+                            Some((None, Some((memref, dim)))) => match function_argument(ir, facts.entry, memref) {
+                                Some(k) => format!("dim {dim} of %arg{k}"),
+                                None => format!("p{p}"),
+                            },
+                            _ => format!("p{p}"),
+                        },
                         Var::Loop(k) => format!("i{k}"),
                     };
                     let listed: Vec<String> = candidates.iter().map(|c| c.display(&names).to_string()).collect();
