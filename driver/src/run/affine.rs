@@ -31,35 +31,19 @@ pub struct AffineInput {
     /// bounds the loops and enters the arithmetic): `(scalar, parameter)`. A run sets them
     /// from the parameter, as the function does.
     pub tied: Vec<(String, String)>,
+    /// The parameters that stand for an integer argument narrower than `index`: (argument
+    /// position, parameter, bits).
+    pub param_widths: Vec<(usize, String, u32)>,
 }
 
 impl AffineInput {
     /// An error for a `--param` value that does not fit the integer argument it stands for
     /// (`%argK: i32`): the function would compute with the truncated value, the program with
     /// the whole one.
-    pub fn check_param_widths(
-        &self,
-        module: &Module,
-        params: &std::collections::BTreeMap<String, i64>,
-    ) -> Result<(), RunError> {
-        let ir = &module.ir;
-        let Some(func) =
-            top_ops(module).into_iter().find(|&o| ir.op_name(o) == "func.func" && sym_name(module, o) == self.function)
-        else {
-            return Ok(());
-        };
-        let inputs = ir
-            .attr(func, "function_type")
-            .and_then(Attribute::as_type)
-            .and_then(Type::as_function)
-            .map(|f| f.inputs.clone())
-            .unwrap_or_default();
-        for (k, role) in self.roles.iter().enumerate() {
-            let ArgumentRole::Param(name) = role else { continue };
-            let (Some(&value), Some(width)) = (params.get(name), inputs.get(k).and_then(Type::bit_width)) else {
-                continue;
-            };
-            if width < 64 && !(-(1i64 << (width - 1))..(1i64 << (width - 1))).contains(&value) {
+    pub fn check_param_widths(&self, params: &std::collections::BTreeMap<String, i64>) -> Result<(), RunError> {
+        for (k, name, width) in &self.param_widths {
+            let Some(&value) = params.get(name) else { continue };
+            if *width < 64 && !(-(1i64 << (width - 1))..(1i64 << (width - 1))).contains(&value) {
                 return Err(RunError::new(format!(
                     "--param {name}={value} does not fit %arg{k} of @{}, an i{width}: the function would run with a truncated value",
                     self.function
@@ -232,7 +216,16 @@ pub fn affine_input(
             }
         }
     }
-    Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles, tied }))
+    let param_widths = roles
+        .iter()
+        .enumerate()
+        .filter_map(|(k, role)| {
+            let ArgumentRole::Param(name) = role else { return None };
+            let width = fn_type.as_ref().and_then(|f| f.inputs.get(k)).and_then(Type::bit_width)?;
+            Some((k, name.clone(), width))
+        })
+        .collect();
+    Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles, tied, param_widths }))
 }
 
 /// Runs the original (un-raised) affine function of `input` in `module` on the reference
