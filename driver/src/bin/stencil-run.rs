@@ -114,6 +114,10 @@ struct Cli {
     /// (raise-affine-to-stencil{assume-no-alias=true}).
     #[arg(long = "assume-no-alias")]
     assume_no_alias: bool,
+    /// Accept ops, types and attributes of unregistered dialects (a front end's `dlti` data
+    /// layout on the module), as stencil-opt does.
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered: bool,
     /// Run the program a few steps at a time until the norm (--norm) of a field is below TOL;
     /// report steps, SOR sweeps, the final norm and the time.
     #[arg(long, value_name = "TOL")]
@@ -200,6 +204,7 @@ fn options(cli: &Cli) -> Result<RunOptions, String> {
         tolerance: cli.tolerance,
         entry: cli.entry.clone(),
         assume_no_alias: cli.assume_no_alias,
+        allow_unregistered: cli.allow_unregistered,
         gpu: GpuRunOptions {
             chip: cli.gpu_chip.clone(),
             warmup: cli.warmup,

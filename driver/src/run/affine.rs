@@ -69,7 +69,7 @@ fn sym_name(module: &Module, op: OpId) -> &str {
 pub fn affine_input(
     module: &Module,
     entry: Option<&str>,
-    assume_no_alias: bool,
+    options: &super::RunOptions,
     registries: &Registries,
     source: &SourceFile,
 ) -> Result<Option<AffineInput>, RunError> {
@@ -103,8 +103,8 @@ pub fn affine_input(
     };
     let function = sym_name(module, func).to_string();
     let mut raised = module.clone();
-    let options = RaiseOptions { strict: true, assume_no_alias };
-    let report = raise_function(&mut raised.ir, &registries.dialects, func, &options).map_err(|d| {
+    let raise = RaiseOptions { strict: true, assume_no_alias: options.assume_no_alias };
+    let report = raise_function(&mut raised.ir, &registries.dialects, func, &raise).map_err(|d| {
         let mut error = RunError::diagnostic(&d, source);
         // The raise runs before --pass-pipeline, with stencil-run's own options.
         let alias = if d.message.contains("assume-no-alias") { "; stencil-run --assume-no-alias gives it the pass's assume-no-alias=true" } else { "" };
@@ -193,7 +193,7 @@ pub fn affine_input(
             }
         }
     }
-    stencil_ir::verifier::verify(rir, &registries.dialects, raised.top, false)
+    stencil_ir::verifier::verify(rir, &registries.dialects, raised.top, options.allow_unregistered)
         .map_err(|d| RunError::diagnostic(&d, source))?;
     // Scalar operands that are (casts of) an argument the program also takes as a parameter.
     let mut tied = vec![];

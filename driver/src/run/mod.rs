@@ -65,8 +65,9 @@ fn apply_pipeline(
     pipeline: &str,
     registries: &Registries,
     source: &SourceFile,
+    allow_unregistered: bool,
 ) -> Result<Vec<String>, RunError> {
-    let pm_options = PassManagerOptions { verify_each: true, ..PassManagerOptions::default() };
+    let pm_options = PassManagerOptions { verify_each: true, allow_unregistered, ..PassManagerOptions::default() };
     let mut pm =
         PassManager::parse(pipeline, &registries.passes, pm_options).map_err(|e| RunError::pipeline(e.to_string()))?;
     pm.run(&mut module.ir, module.top, &registries.dialects).map_err(|d| RunError::diagnostic(&d, source))?;
@@ -108,6 +109,9 @@ pub struct RunOptions {
     pub entry: Option<String>,
     /// `--assume-no-alias`: an affine input's memref arguments are distinct buffers.
     pub assume_no_alias: bool,
+    /// `--allow-unregistered-dialect`: accept ops, types and attributes of dialects we do not
+    /// know (a front end's `dlti` data layout), as `stencil-opt` does.
+    pub allow_unregistered: bool,
     /// `--gpu-chip`, `--warmup`, `--sync-each-launch` (`--target gpu`).
     pub gpu: gpu::GpuRunOptions,
     /// `--cost`: the GPU cost report (`--target sim`).
@@ -135,6 +139,7 @@ impl Default for RunOptions {
             tolerance: 0.0,
             entry: None,
             assume_no_alias: false,
+            allow_unregistered: false,
             gpu: gpu::GpuRunOptions::default(),
             cost: false,
             profile: false,
@@ -146,10 +151,15 @@ impl Default for RunOptions {
 
 pub use error::RunError;
 
-fn parse_and_verify(source: &SourceFile, registries: &Registries) -> Result<Module, RunError> {
-    let config = ParserConfig { registry: &registries.dialects, allow_unregistered: false };
+fn parse_and_verify(
+    source: &SourceFile,
+    registries: &Registries,
+    allow_unregistered: bool,
+) -> Result<Module, RunError> {
+    let config = ParserConfig { registry: &registries.dialects, allow_unregistered };
     let module = parse_source(source, config).map_err(|d| RunError::diagnostic(&d, source))?;
-    verify(&module.ir, &registries.dialects, module.top, false).map_err(|d| RunError::diagnostic(&d, source))?;
+    verify(&module.ir, &registries.dialects, module.top, allow_unregistered)
+        .map_err(|d| RunError::diagnostic(&d, source))?;
     Ok(module)
 }
 
@@ -201,11 +211,10 @@ pub fn run_program(
     progress: &mut dyn FnMut(RunProgress),
 ) -> Result<RunReport, RunError> {
     let source = SourceFile::new(file, text);
-    let original = parse_and_verify(&source, registries)?;
+    let original = parse_and_verify(&source, registries, options.allow_unregistered)?;
     // An affine input runs as the program it raises to; the original function stays the
     // reference of --check.
-    let affine =
-        affine::affine_input(&original, options.entry.as_deref(), options.assume_no_alias, registries, &source)?;
+    let affine = affine::affine_input(&original, options.entry.as_deref(), options, registries, &source)?;
     if let Some(a) = &affine {
         a.check_param_widths(&options.params)?;
     }
@@ -217,7 +226,7 @@ pub fn run_program(
     stencil_passes::tile_model::set_problem_sizes(&mut transformed.ir, transformed.top, &params);
     // The run's own pipeline warns; --check-after's, often the same passes, stays quiet.
     let warnings = match &options.pipeline {
-        Some(pipeline) => apply_pipeline(&mut transformed, pipeline, registries, &source)?,
+        Some(pipeline) => apply_pipeline(&mut transformed, pipeline, registries, &source, options.allow_unregistered)?,
         None => vec![],
     };
     // The program --check runs on the reference interpreter: the input's own program, or with
@@ -232,7 +241,7 @@ pub fn run_program(
         }
         (Some(pipeline), None) => {
             let mut module = base.clone();
-            apply_pipeline(&mut module, pipeline, registries, &source)?;
+            apply_pipeline(&mut module, pipeline, registries, &source, options.allow_unregistered)?;
             Some(module)
         }
         (None, _) => Some(base.clone()),

@@ -9,6 +9,11 @@
 // RUN: not stencil-run %S/Inputs/affine-may-alias.mlir --param arg0=20 --check 2>&1 | FileCheck %s --check-prefix=ALIAS
 // RUN: stencil-run %S/Inputs/affine-may-alias.mlir --param arg0=20 --check --assume-no-alias --target sim --pass-pipeline='builtin.module(gpu-map{naive})' | FileCheck %s --check-prefix=PASSED
 // RUN: not stencil-run %S/Inputs/affine-scf-loops.mlir --param arg0=20 2>&1 | FileCheck %s --check-prefix=SCF
+// A file as Polygeist prints it (a dlti data layout, arrays without llvm.noalias) runs with the
+// two flags that say what the front end knows; without them each refusal names its flag.
+// RUN: stencil-run %S/Inputs/affine-polygeist.mlir --param arg0=4 --param arg1=20 --check --allow-unregistered-dialect --assume-no-alias --target sim --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=PASSED
+// RUN: not stencil-run %S/Inputs/affine-polygeist.mlir --param arg0=4 --param arg1=20 2>&1 | FileCheck %s --check-prefix=DLTI
+// DLTI: error: dialect 'dlti' is not registered; use --allow-unregistered-dialect to accept its attributes
 // A parameter value that does not fit its i32 argument is refused (the function would truncate it):
 // RUN: not stencil-run %S/../../../examples/affine/jacobi-1d.mlir --param arg0=4294967297 --param arg1=30 2>&1 | FileCheck %s --check-prefix=WIDTH
 // WIDTH: error: --param arg0=4294967297 does not fit %arg0 of @kernel_jacobi_1d, an i32
