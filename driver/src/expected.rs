@@ -13,13 +13,13 @@
 use stencil_ir::{Diagnostic, Severity};
 
 /// How an expectation's text is matched against a message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Matcher {
     /// A substring of the message.
     Substring(String),
     /// `expected-*-re`: a regular expression (the literal parts escaped), searched in the
-    /// message; checked to compile when parsed.
-    Regex(String),
+    /// message; compiled once, when the expectation is parsed.
+    Regex(regex::Regex),
 }
 
 impl Matcher {
@@ -27,11 +27,23 @@ impl Matcher {
     fn matches(&self, message: &str) -> bool {
         match self {
             Matcher::Substring(text) => message.contains(text.as_str()),
-            // Compiled when the expectation was parsed: this cannot fail.
-            Matcher::Regex(pattern) => regex::Regex::new(pattern).is_ok_and(|r| r.is_match(message)),
+            Matcher::Regex(regex) => regex.is_match(message),
         }
     }
 }
+
+/// Two matchers are equal when they match by the same text (a regex by its pattern).
+impl PartialEq for Matcher {
+    fn eq(&self, other: &Matcher) -> bool {
+        match (self, other) {
+            (Matcher::Substring(a), Matcher::Substring(b)) => a == b,
+            (Matcher::Regex(a), Matcher::Regex(b)) => a.as_str() == b.as_str(),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Matcher {}
 
 /// One expectation parsed from a comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,9 +143,9 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
                 continue;
             };
             let (text, matcher, end) = if is_regex {
-                let (pattern, end) = regex_body(body).map_err(err)?;
+                let (regex, end) = regex_body(body).map_err(err)?;
                 let text = body[..end].to_string();
-                (text, Matcher::Regex(pattern), end)
+                (text, Matcher::Regex(regex), end)
             } else {
                 let end = body.find("}}").ok_or_else(|| err("expected '}}' to end the expected message".into()))?;
                 let text = body[..end].to_string();
@@ -154,9 +166,9 @@ pub fn parse_expectations(file: &str, text: &str, first_line: u32) -> Result<Vec
     Ok(out)
 }
 
-/// The pattern of an `expected-*-re` text starting at `body` (after its `{{`): literal parts
+/// The regex of an `expected-*-re` text starting at `body` (after its `{{`): literal parts
 /// escaped, inner `{{…}}` parts as written; and where the text ends (its closing `}}`).
-fn regex_body(body: &str) -> Result<(String, usize), String> {
+fn regex_body(body: &str) -> Result<(regex::Regex, usize), String> {
     let mut pattern = String::new();
     let mut at = 0;
     loop {
@@ -171,9 +183,9 @@ fn regex_body(body: &str) -> Result<(String, usize), String> {
             }
             (_, Some(c)) => {
                 pattern.push_str(&regex::escape(&body[at..c]));
-                regex::Regex::new(&pattern)
+                let regex = regex::Regex::new(&pattern)
                     .map_err(|e| format!("invalid regular expression in the expected message: {e}"))?;
-                return Ok((pattern, c));
+                return Ok((regex, c));
             }
             (_, None) => return Err("expected '}}' to end the expected message".into()),
         }

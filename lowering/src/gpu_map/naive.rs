@@ -40,11 +40,10 @@ impl MappingStrategy for Naive {
     ) -> Result<OpId, Diagnostic> {
         let (info, nest) = super::direct_program(ir, registry, program, self.name())?;
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, self.name(), e);
-        check_applies(&nest).map_err(|e| {
-            // Keep the historical wording users and scripts look for ("gpu-map failed: …").
-            let error = stencil_dialects::support::op_error(ir, program, format!("gpu-map failed: {e}"));
-            super::nest::with_doacross_note(error, &nest)
-        })?;
+        // Keep the historical wording users and scripts look for ("gpu-map failed: …").
+        let located = |e: String| stencil_dialects::support::op_error(ir, program, format!("gpu-map failed: {e}"));
+        super::nest::require_doall(&nest, "naive", located)?;
+        check_applies(&nest).map_err(located)?;
         let name = info.program_name(ir).to_string();
         let mut host = HostSide::create(ir, program, &name).map_err(|e| fail(ir, e))?;
         let mut emitter = NaiveEmitter { info: &info, host: &mut host, block: options.block };
@@ -77,12 +76,11 @@ fn max_rank(items: &[NestItem]) -> usize {
         .unwrap_or(1)
 }
 
-/// Every apply must be DOALL and have at most three dimensions.
+/// Every apply must have at most three dimensions (DOALL: [`super::nest::require_doall`]).
 fn check_applies(items: &[NestItem]) -> Result<(), String> {
     for item in items {
         match item {
             NestItem::Loop(l) => check_applies(&l.body)?,
-            NestItem::Apply(a) if !a.is_doall() => return Err(a.doacross_error("naive")),
             NestItem::Apply(a) if a.rank() > 3 => {
                 return Err(format!("{} has {} dimensions; the naive mapping handles up to 3", a.name, a.rank()))
             }

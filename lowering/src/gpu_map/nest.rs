@@ -112,16 +112,10 @@ impl ApplyBox {
         })
     }
 
-    /// A note at this apply for a strategy's refusal of it (the refusal is located at the
-    /// program; the note points at the apply it is about).
-    pub fn note_at(&self, what: &str) -> (Location, String) {
-        (self.location.clone(), format!("{} {what}", self.name))
-    }
-
     /// The error for a strategy that needs DOALL applies.
     pub fn doacross_error(&self, strategy: &str) -> String {
         format!(
-            "gpu-map{{{strategy}}} maps DOALL applies only, and {} {DOACROSS} (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
+            "gpu-map{{{strategy}}} maps DOALL applies only, and {} reads the field it writes at an offset that can land in its own box (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
             self.name
         )
     }
@@ -144,18 +138,18 @@ pub(super) fn first_doacross(items: &[NestItem]) -> Option<&ApplyBox> {
     })
 }
 
-/// What [`ApplyBox::doacross_error`] says of the apply, after its name.
-const DOACROSS: &str = "reads the field it writes at an offset that can land in its own box";
-
-/// `error` with a note at the apply it refuses as DOACROSS ([`ApplyBox::doacross_error`]), so
-/// the user sees which sweep and where; other errors as they are.
-pub(super) fn with_doacross_note(error: Diagnostic, nest: &[NestItem]) -> Diagnostic {
-    match first_doacross(nest).filter(|a| error.message.contains(&format!("{} {DOACROSS}", a.name))) {
-        Some(a) => {
-            let (location, message) = a.note_at("reads the field it writes here");
-            error.with_note(location, message)
-        }
-        None => error,
+/// Refuses `nest` for a strategy that maps DOALL applies only (`strategy`, as its option
+/// reads) where an apply is not ([`ApplyBox::is_doall`]): the error `fail` makes of the
+/// message, with a note at that apply, so the user sees which sweep and where.
+pub(super) fn require_doall(
+    nest: &[NestItem],
+    strategy: &str,
+    fail: impl FnOnce(String) -> Diagnostic,
+) -> Result<(), Diagnostic> {
+    match first_doacross(nest) {
+        None => Ok(()),
+        Some(a) => Err(fail(a.doacross_error(strategy))
+            .with_note(a.location.clone(), format!("{} reads the field it writes here", a.name))),
     }
 }
 

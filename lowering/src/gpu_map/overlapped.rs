@@ -106,8 +106,8 @@ impl<T: TemporalTiles> MappingStrategy for T {
         let name = TemporalTiles::name(self);
         let (info, nest) = super::direct_program(ir, registry, program, name)?;
         let fail = |ir: &Ir, e: String| mapping_error(ir, program, name, e);
-        let plan = Plan::new(ir, program, &nest, options, self)
-            .map_err(|e| super::nest::with_doacross_note(fail(ir, e), &nest))?;
+        super::nest::require_doall(&nest, &format!("strategy={name}"), |e| fail(ir, e))?;
+        let plan = Plan::new(ir, program, &nest, options, self).map_err(|e| fail(ir, e))?;
         let program_name = info.program_name(ir).to_string();
         let mut host = HostSide::create(ir, program, &program_name).map_err(|e| fail(ir, e))?;
         if let Err(e) = emit(ir, &info, &plan, &mut host, self) {
@@ -300,9 +300,6 @@ impl Plan {
             time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a.clone()) } else { None }).collect();
         let rank = applies[0].rank();
         for a in &applies {
-            if !a.is_doall() {
-                return Err(a.doacross_error(&format!("strategy={strategy}")));
-            }
             if a.rank() != rank {
                 return Err(format!(
                     "{} has {} dimensions and {} has {rank}: {strategy} tiles need applies of one rank",
