@@ -6,6 +6,9 @@
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-6 --norm residual-max --pass-pipeline='builtin.module(stencil-mlsor{K=2 P=4})' 2>/dev/null | FileCheck %s --check-prefix=MLSOR
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-3 --relative --norm change-l2 --json \
 // RUN:   --target sim --pass-pipeline='builtin.module(stencil-rbsor,gpu-map{naive})' 2>/dev/null | FileCheck %s --check-prefix=JSON
+// A change norm has no value before the first step: its line gives no "initial".
+// RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-3 --relative --norm change-l2 | FileCheck %s --check-prefix=CHANGE
+// CHANGE: converge change-l2 of A < {{[^:]+}}: converged after {{[0-9]+}} steps = {{[0-9]+}} sweeps (1 per step), final {{[^ ]+}}, {{.*}} s running
 // A run that does not converge within --max-steps fails (exit 1) after its report:
 // RUN: not stencil-run %S/../../../examples/sor-2d-5pt.mlir --param N=18 --param M=18 --converge 1e-30 --max-steps 3 > %t.cap.out 2> %t.cap.err
 // RUN: FileCheck %s --check-prefix=CAP < %t.cap.out
