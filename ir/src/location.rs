@@ -27,6 +27,14 @@ pub enum Location {
     },
     /// Several locations fused into one (`loc(fused[...])`).
     Fused(Vec<Location>),
+    /// Code inlined from `callee` at `caller` (`loc(callsite(callee at caller))`); diagnostics
+    /// point at the callee, as MLIR's do.
+    CallSite {
+        /// Where the code was written.
+        callee: Box<Location>,
+        /// Where it was called from.
+        caller: Box<Location>,
+    },
 }
 
 impl Location {
@@ -42,6 +50,7 @@ impl Location {
             Location::FileLineCol { file, line, col } => Some((file, *line, *col)),
             Location::Name { child, .. } => child.file_position(),
             Location::Fused(locs) => locs.iter().find_map(Location::file_position),
+            Location::CallSite { callee, caller } => callee.file_position().or_else(|| caller.file_position()),
         }
     }
 }
@@ -72,6 +81,9 @@ impl fmt::Display for LocationBody<'_> {
                     write!(f, "{}", LocationBody(l))?;
                 }
                 write!(f, "]")
+            }
+            Location::CallSite { callee, caller } => {
+                write!(f, "callsite({} at {})", LocationBody(callee), LocationBody(caller))
             }
         }
     }

@@ -57,6 +57,20 @@ struct ForwardRef {
     location: Location,
 }
 
+/// The location aliases of a source buffer (see [`Parser::resolve_location_alias`]).
+#[derive(Default, Debug)]
+struct LocationAliases {
+    /// Byte offset of each definition's `loc` keyword, found by one scan of the buffer's top
+    /// level when an alias is first used (`None` before).
+    definitions: Option<HashMap<String, usize>>,
+    /// Aliases already resolved.
+    resolved: HashMap<String, Location>,
+    /// Aliases being resolved, innermost last, to refuse a cycle instead of recursing forever.
+    resolving: Vec<String>,
+    /// Aliases whose definition the top level has parsed, to refuse a second definition.
+    defined: std::collections::HashSet<String>,
+}
+
 /// Names visible in one region.
 #[derive(Default, Debug)]
 struct NameScope {
@@ -75,6 +89,9 @@ pub struct Parser<'a> {
     pub(crate) ir: Ir,
     attr_aliases: HashMap<String, Attribute>,
     type_aliases: HashMap<String, Type>,
+    /// Location aliases (`#loc3 = loc(...)`), resolved on first use: a file printed with
+    /// `--mlir-print-debuginfo` uses them before their definitions at the end of the file.
+    loc_aliases: LocationAliases,
     scopes: Vec<NameScope>,
     default_dialects: Vec<Option<&'static str>>,
     /// Symbolic names an enclosing custom op made visible to the custom syntax of the ops in
@@ -96,6 +113,7 @@ impl<'a> Parser<'a> {
             ir: Ir::new(),
             attr_aliases: HashMap::new(),
             type_aliases: HashMap::new(),
+            loc_aliases: LocationAliases::default(),
             scopes: vec![NameScope { isolated: true, ..Default::default() }],
             default_dialects: vec![],
             symbolic_names: vec![],
@@ -293,11 +311,56 @@ impl<'a> Parser<'a> {
         let loc = self.location();
         self.advance();
         self.expect(TokenKind::Equal, "'='")?;
+        if self.is_keyword("loc") {
+            return self.parse_location_alias_def(name, loc);
+        }
         let value = self.parse_attribute()?;
         if self.attr_aliases.insert(name.clone(), value).is_some() {
             return Err(Diagnostic::error(loc, format!("redefinition of attribute alias '#{name}'")));
         }
         Ok(())
+    }
+
+    /// `#name = loc(...)` at the top level, after the `=`.
+    fn parse_location_alias_def(&mut self, name: String, at: Location) -> ParseResult<()> {
+        if !self.loc_aliases.defined.insert(name.clone()) {
+            return Err(Diagnostic::error(at, format!("redefinition of location alias '#{name}'")));
+        }
+        let value = match self.parse_optional_trailing_location()? {
+            Some(value) => value,
+            None => unreachable!("the caller saw 'loc'"),
+        };
+        self.loc_aliases.resolved.entry(name).or_insert(value);
+        Ok(())
+    }
+
+    /// The location alias `#name` used at `at`, parsed from its definition wherever that is in
+    /// the buffer (MLIR prints them after the module).
+    fn resolve_location_alias(&mut self, name: &str, at: Location) -> ParseResult<Location> {
+        if let Some(known) = self.loc_aliases.resolved.get(name) {
+            return Ok(known.clone());
+        }
+        if self.loc_aliases.resolving.iter().any(|n| n == name) {
+            return Err(Diagnostic::error(at, format!("location alias '#{name}' is defined through itself (a cycle of aliases)")));
+        }
+        let definitions = self.loc_aliases.definitions.get_or_insert_with(|| scan_location_aliases(self.lexer.source()));
+        let Some(&offset) = definitions.get(name) else {
+            return Err(Diagnostic::error(at, format!("undefined location alias '#{name}'")));
+        };
+        let (saved_lexer, saved_tok) = (self.lexer.clone(), self.tok);
+        self.lexer.reset_to(offset);
+        self.tok = self.lexer.next_token();
+        self.loc_aliases.resolving.push(name.to_string());
+        let parsed = self.parse_optional_trailing_location();
+        self.loc_aliases.resolving.pop();
+        self.lexer = saved_lexer;
+        self.tok = saved_tok;
+        let value = match parsed? {
+            Some(value) => value,
+            None => unreachable!("the scan found 'loc' at the offset"),
+        };
+        self.loc_aliases.resolved.insert(name.to_string(), value.clone());
+        Ok(value)
     }
 
     fn parse_type_alias_def(&mut self) -> ParseResult<()> {
@@ -555,10 +618,21 @@ impl<'a> Parser<'a> {
                 Ok(Location::Fused(locs))
             }
             TokenKind::HashIdent => {
-                // Location aliases (`#loc1`) are resolved only when defined as attributes; we
-                // keep the position of the use instead of failing on unknown ones.
+                let name = self.spelling()[1..].to_string();
+                let at = self.location();
                 self.advance();
-                Ok(Location::Unknown)
+                self.resolve_location_alias(&name, at)
+            }
+            TokenKind::BareIdent if self.spelling() == "callsite" => {
+                self.advance();
+                self.expect(TokenKind::LParen, "'(' after 'callsite'")?;
+                let callee = self.parse_location_body()?;
+                if !self.consume_keyword("at") {
+                    return Err(self.error_here(format!("expected 'at' in a call-site location, found {}", self.describe_token())));
+                }
+                let caller = self.parse_location_body()?;
+                self.expect(TokenKind::RParen, "')' to close the call-site location")?;
+                Ok(Location::CallSite { callee: Box::new(callee), caller: Box::new(caller) })
             }
             TokenKind::String => {
                 let s = self.parse_string_literal()?;
@@ -863,6 +937,34 @@ impl<'a> Parser<'a> {
         let location = self.parse_optional_trailing_location()?;
         Ok(Argument { name, ty, attrs, location })
     }
+}
+
+/// The top-level location alias definitions of `source` (`#name = loc(...)` outside every
+/// brace), each at the byte offset of its `loc`; the first of two definitions of one name.
+fn scan_location_aliases(source: &str) -> HashMap<String, usize> {
+    let mut lexer = Lexer::new(source);
+    let mut definitions = HashMap::new();
+    let mut depth = 0usize;
+    // The two tokens before the current one, to see `#name = loc` once `loc` is read.
+    let mut previous: [Option<Token>; 2] = [None, None];
+    loop {
+        let tok = lexer.next_token();
+        match tok.kind {
+            TokenKind::Eof | TokenKind::Error => break,
+            TokenKind::LBrace => depth += 1,
+            TokenKind::RBrace => depth = depth.saturating_sub(1),
+            TokenKind::BareIdent if depth == 0 && &source[tok.start..tok.end] == "loc" => {
+                if let [Some(hash), Some(equal)] = previous {
+                    if hash.kind == TokenKind::HashIdent && equal.kind == TokenKind::Equal {
+                        definitions.entry(source[hash.start + 1..hash.end].to_string()).or_insert(tok.start);
+                    }
+                }
+            }
+            _ => {}
+        }
+        previous = [previous[1], Some(tok)];
+    }
+    definitions
 }
 
 /// Splits a named attribute list into those named in `inherent` and the rest.

@@ -227,7 +227,10 @@ fn convert_location(location: &MlirLocation<'_>) -> Location {
     } else if location.is_name() {
         convert_location(&location.name_child_location())
     } else if location.is_call_site() {
-        convert_location(&location.call_site_callee())
+        Location::CallSite {
+            callee: Box::new(convert_location(&location.call_site_callee())),
+            caller: Box::new(convert_location(&location.call_site_caller())),
+        }
     } else if location.is_fused() {
         Location::Fused(
             (0..location.fused_num_locations()).map(|i| convert_location(&location.fused_location(i))).collect(),

@@ -28,6 +28,19 @@
 // RUN:   stencil-opt %t.ag.mlir | diff - %t.ag.back.mlir || exit 1; \
 // RUN:   stencil-opt $f --pass-pipeline='builtin.module(raise-affine-to-stencil{strict=true})' --mlir-print-op-generic | mlir-opt --allow-unregistered-dialect --mlir-print-op-generic | stencil-opt > /dev/null || exit 1; \
 // RUN:   echo "affine input: $(basename $f)"; done | FileCheck %s --check-prefix=AFFINE
+//
+// The same inputs as mlir-opt prints them with --mlir-print-debuginfo (location aliases
+// defined after the module) raise to the same programs, run bit-exact, and a refusal points
+// into the file the locations name.
+// RUN: for f in %S/../../../examples/affine/*.mlir; do \
+// RUN:   mlir-opt --mlir-print-debuginfo $f > %t.dbg.mlir || exit 1; \
+// RUN:   stencil-opt %t.dbg.mlir --pass-pipeline='builtin.module(raise-affine-to-stencil{strict=true})' > %t.dbg.raised.mlir || exit 1; \
+// RUN:   stencil-opt $f --pass-pipeline='builtin.module(raise-affine-to-stencil{strict=true})' | diff - %t.dbg.raised.mlir || exit 1; \
+// RUN:   echo "debuginfo: $(basename $f)"; done | FileCheck %s --check-prefix=DEBUGINFO
+// RUN: mlir-opt --mlir-print-debuginfo %S/../../../examples/affine/jacobi-2d.mlir > %t.j2d.mlir
+// RUN: stencil-run %t.j2d.mlir --param arg0=3 --param arg1=20 --check | FileCheck %s --check-prefix=DEBUGINFO-EXEC
+// RUN: sed 's/ {llvm.noalias}//g' %t.j2d.mlir > %t.j2d-alias.mlir
+// RUN: not stencil-run %t.j2d-alias.mlir --param arg0=3 --param arg1=20 2>&1 | FileCheck %s --check-prefix=DEBUGINFO-ERR
 
 // EXAMPLES-COUNT-23: round trip: {{.*}}.mlir
 // MAPPED: mapped: jacobi-2d-5pt.mlir
@@ -39,3 +52,6 @@
 // AFFINE: affine input: jacobi-2d.mlir
 // AFFINE: affine input: seidel-2d.mlir
 // AFFINE: affine input: sor-2d.mlir
+// DEBUGINFO-COUNT-6: debuginfo: {{.*}}.mlir
+// DEBUGINFO-EXEC: check against the untransformed program on ref (bit-exact): passed
+// DEBUGINFO-ERR: examples/affine/jacobi-2d.mlir:16:3: error: affine loop nest not raised to a stencil program: the memref arguments %arg2 and %arg3 may be the same buffer
