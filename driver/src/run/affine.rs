@@ -15,7 +15,7 @@ use stencil_ir::ir::OpId;
 use stencil_ir::{Attribute, Module, SourceFile, Type};
 use stencil_passes::raise::{argument_roles, raise_function, ArgumentRole, RaiseOptions};
 use stencil_runtime::loops::{CompiledModule, Memory, Value};
-use stencil_runtime::{ProgramState, RunStats, ScalarValue};
+use stencil_runtime::{FieldData, FieldValues, ProgramState, RunStats, ScalarValue};
 
 /// An affine input, raised.
 pub struct AffineInput {
@@ -34,6 +34,11 @@ pub struct AffineInput {
     /// The parameters that stand for an integer argument narrower than `index`: (argument
     /// position, parameter, bits).
     pub param_widths: Vec<(usize, String, u32)>,
+    /// Per field whose memref argument has static sizes, those sizes (`None` for a dynamic
+    /// dimension). The raise sizes a field by what the loops reach (`memref<?x40xf64>` read up
+    /// to `%n`: extent `n`) and guards the call with `n <= 40`; the original function then
+    /// runs on a memref of the static size with the field in its leading corner.
+    pub static_sizes: Vec<(String, Vec<Option<usize>>)>,
 }
 
 impl AffineInput {
@@ -160,7 +165,8 @@ pub fn affine_input(
         }
     }
     // A field sized by what the loops reach where the memref has a static size (the call is
-    // guarded by the size holding it) cannot stand for that memref in a run.
+    // guarded by the size holding it) is the leading corner of that memref in a run.
+    let mut static_sizes = vec![];
     let program = top_ops(&raised)
         .into_iter()
         .find(|&o| rir.op_name(o) == "stencil.program" && sym_name(&raised, o) == nest.program);
@@ -183,14 +189,45 @@ pub fn affine_input(
                 continue;
             };
             let Some(shape) = f.inputs.get(k).and_then(Type::as_memref).and_then(|m| m.shape.clone()) else { continue };
-            for (d, (size, extent)) in shape.iter().zip(&field.shape).enumerate() {
-                if let stencil_ir::types::Dim::Static(size) = size {
-                    if !(extent.terms.is_empty() && extent.constant == *size) {
-                        return Err(RunError::new(format!("field {name} of the raised program has extent {extent} in dimension {d}, but %arg{k} of @{function} has the static size {size} there (the raise sized the field by what the loops reach and guards the call with it): stencil-run cannot bind one to the other; give the memref a dynamic size, or bounds within the static size"
-                        )));
-                    }
-                }
+            let sizes: Vec<Option<usize>> = shape
+                .iter()
+                .map(|size| match size {
+                    stencil_ir::types::Dim::Static(size) => usize::try_from(*size).ok(),
+                    _ => None,
+                })
+                .collect();
+            if sizes.len() == field.shape.len() && sizes.iter().any(Option::is_some) {
+                static_sizes.push((name.clone(), sizes));
             }
+        }
+    }
+    // Every parameter must be an argument the run can pass: one the function computes from
+    // its arguments (`index_cast(%n - 1)` in i32, a product) has no argument to bind.
+    if let Some(program) = program {
+        let bound: std::collections::HashSet<&str> =
+            roles.iter().filter_map(|r| if let ArgumentRole::Param(p) = r { Some(p.as_str()) } else { None }).collect();
+        let params = stencil_dialects::stencil::ProgramParams::of(rir, program);
+        let n_fields = stencil_dialects::stencil::program_arg_names(rir, program).len();
+        for (k, name) in params.names.iter().enumerate() {
+            let defining = rir.operands(nest.call).get(n_fields + k).and_then(|&v| rir.defining_op(v));
+            // A memref's size is bound with the field's shape.
+            let a_size = defining.is_some_and(|op| rir.op_name(op) == "memref.dim");
+            if bound.contains(name.as_str()) || a_size {
+                continue;
+            }
+            // Past a cast, the op that computes it (`arith.subi` of C's `n - 1` in i32).
+            let computing = defining.map(|op| match rir.op_name(op) {
+                "arith.index_cast" | "arith.index_castui" => rir.defining_op(rir.operand(op, 0)).unwrap_or(op),
+                _ => op,
+            });
+            let computed = computing.map_or_else(|| "a value".to_string(), |op| format!("'{}'", rir.op_name(op)));
+            return Err(RunError::diagnostic(
+                &stencil_ir::Diagnostic::error(
+                    rir.location(nest.call).clone(),
+                    format!("parameter '{name}' of the program raised from @{function} is computed by {computed} in the function, not one of its arguments: stencil-run binds parameters to arguments, so it cannot run @{function} (raise it with stencil-opt --pass-pipeline='builtin.module(raise-affine-to-stencil)' and run the program, giving '{name}' with --param)"),
+                ),
+                source,
+            ));
         }
     }
     stencil_ir::verifier::verify(rir, &registries.dialects, raised.top, options.allow_unregistered)
@@ -225,7 +262,7 @@ pub fn affine_input(
             Some((k, name.clone(), width))
         })
         .collect();
-    Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles, tied, param_widths }))
+    Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles, tied, param_widths, static_sizes }))
 }
 
 /// Runs the original (un-raised) affine function of `input` in `module` on the reference
@@ -245,7 +282,8 @@ pub fn run_original(module: &Module, input: &AffineInput, state: &mut ProgramSta
         .unwrap_or_default();
     let compiled = CompiledModule::new(ir, module.top)?;
     let mut memory = Memory::new();
-    let mut handles: Vec<(String, stencil_runtime::loops::MemRef)> = vec![];
+    // Per field: its buffer, and its own shape where the buffer is larger (a static size).
+    let mut handles: Vec<(String, stencil_runtime::loops::MemRef, Option<Vec<usize>>)> = vec![];
     let mut args = vec![];
     let scalar = |name: &str, ty: &Type, value: Option<ScalarValue>| -> Result<Value, RunError> {
         let value = value.ok_or_else(|| RunError::new(format!("no value for '{name}' (give --param or --scalar)")))?;
@@ -269,8 +307,18 @@ pub fn run_original(module: &Module, input: &AffineInput, state: &mut ProgramSta
         let value = match role {
             ArgumentRole::Field(name) => match state.fields.remove(name) {
                 Some(data) => {
+                    let sizes = input.static_sizes.iter().find(|(f, _)| f == name).map(|(_, s)| s.as_slice());
+                    let (data, corner) = match sizes.map(|sizes| embed(&data, sizes, name, k)) {
+                        None => (data, None),
+                        Some(Ok(padded)) => (padded, Some(data.shape.clone())),
+                        Some(Err(e)) => {
+                            state.fields.insert(name.clone(), data);
+                            result = Err(e);
+                            break;
+                        }
+                    };
                     let h = memory.insert_field(data);
-                    handles.push((name.clone(), h));
+                    handles.push((name.clone(), h, corner));
                     Value::MemRef(h)
                 }
                 None => {
@@ -310,12 +358,92 @@ pub fn run_original(module: &Module, input: &AffineInput, state: &mut ProgramSta
         result = compiled.call(&input.function, &args, &mut memory).map(drop).map_err(RunError::from);
     }
     let seconds = start.elapsed().as_secs_f64();
-    let point_updates = handles.iter().map(|(_, h)| memory.stores(*h)).sum();
-    for (name, h) in handles {
+    let point_updates = handles.iter().map(|(_, h, _)| memory.stores(*h)).sum();
+    for (name, h, corner) in handles {
         if let Some(data) = memory.take_field(h) {
+            let data = match corner {
+                Some(shape) => leading_corner(&data, &shape),
+                None => data,
+            };
             state.fields.insert(name, data);
         }
     }
     result?;
     Ok(RunStats { point_updates, field_stores: point_updates, seconds })
+}
+
+/// `field` in the leading corner of a buffer whose static dimensions have `sizes` (dynamic ones
+/// keep the field's extent), the rest zero: the memref the original function takes. An error
+/// where the field is larger than a static size (the function would run past its memref).
+fn embed(field: &FieldData, sizes: &[Option<usize>], name: &str, arg: usize) -> Result<FieldData, RunError> {
+    let mut shape = field.shape.clone();
+    for (d, (extent, size)) in shape.iter_mut().zip(sizes).enumerate() {
+        let Some(size) = *size else { continue };
+        if *extent > size {
+            return Err(RunError::new(format!(
+                "field {name} has extent {extent} in dimension {d}, more than the static size {size} of %arg{arg} there: the parameters make the function's loops reach past its memref"
+            )));
+        }
+        *extent = size;
+    }
+    let count = stencil_runtime::element_count(&shape)
+        .ok_or_else(|| RunError::new(format!("the memref of field {name} has too many elements")))?;
+    let values = match &field.values {
+        FieldValues::F32(v) => FieldValues::F32(copy_corner(v, &field.shape, &shape, vec![0.0; count])),
+        FieldValues::F64(v) => FieldValues::F64(copy_corner(v, &field.shape, &shape, vec![0.0; count])),
+    };
+    Ok(FieldData { shape, values })
+}
+
+/// The leading corner of shape `shape` of `padded` (what [`embed`] put there).
+fn leading_corner(padded: &FieldData, shape: &[usize]) -> FieldData {
+    let count = shape.iter().product();
+    let values = match &padded.values {
+        FieldValues::F32(v) => FieldValues::F32(copy_corner(v, &padded.shape, shape, vec![0.0; count])),
+        FieldValues::F64(v) => FieldValues::F64(copy_corner(v, &padded.shape, shape, vec![0.0; count])),
+    };
+    FieldData { shape: shape.to_vec(), values }
+}
+
+/// Copies the common leading corner of `from` (row-major, shape `from_shape`) into `into`
+/// (row-major, shape `into_shape`), row by row.
+fn copy_corner<T: Copy>(from: &[T], from_shape: &[usize], into_shape: &[usize], mut into: Vec<T>) -> Vec<T> {
+    let common: Vec<usize> = from_shape.iter().zip(into_shape).map(|(a, b)| *a.min(b)).collect();
+    let Some((&row, outer)) = common.split_last() else {
+        // Rank 0: the one element.
+        if let (Some(x), Some(y)) = (from.first(), into.first_mut()) {
+            *y = *x;
+        }
+        return into;
+    };
+    if row == 0 || outer.contains(&0) {
+        return into;
+    }
+    let strides = |shape: &[usize]| -> Vec<usize> {
+        let mut s = vec![1usize; shape.len()];
+        for d in (0..shape.len().saturating_sub(1)).rev() {
+            s[d] = s[d + 1] * shape[d + 1];
+        }
+        s
+    };
+    let (from_strides, into_strides) = (strides(from_shape), strides(into_shape));
+    let mut index = vec![0usize; outer.len()];
+    loop {
+        let start = |strides: &[usize]| index.iter().zip(strides).map(|(i, s)| i * s).sum::<usize>();
+        let (a, b) = (start(&from_strides), start(&into_strides));
+        into[b..b + row].copy_from_slice(&from[a..a + row]);
+        // The next row: the odometer over the outer dimensions.
+        let mut d = outer.len();
+        loop {
+            if d == 0 {
+                return into;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < outer[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
 }

@@ -341,9 +341,13 @@ impl<'a> Parser<'a> {
             return Ok(known.clone());
         }
         if self.loc_aliases.resolving.iter().any(|n| n == name) {
-            return Err(Diagnostic::error(at, format!("location alias '#{name}' is defined through itself (a cycle of aliases)")));
+            return Err(Diagnostic::error(
+                at,
+                format!("location alias '#{name}' is defined through itself (a cycle of aliases)"),
+            ));
         }
-        let definitions = self.loc_aliases.definitions.get_or_insert_with(|| scan_location_aliases(self.lexer.source()));
+        let definitions =
+            self.loc_aliases.definitions.get_or_insert_with(|| scan_location_aliases(self.lexer.source()));
         let Some(&offset) = definitions.get(name) else {
             return Err(Diagnostic::error(at, format!("undefined location alias '#{name}'")));
         };
@@ -628,7 +632,10 @@ impl<'a> Parser<'a> {
                 self.expect(TokenKind::LParen, "'(' after 'callsite'")?;
                 let callee = self.parse_location_body()?;
                 if !self.consume_keyword("at") {
-                    return Err(self.error_here(format!("expected 'at' in a call-site location, found {}", self.describe_token())));
+                    return Err(self.error_here(format!(
+                        "expected 'at' in a call-site location, found {}",
+                        self.describe_token()
+                    )));
                 }
                 let caller = self.parse_location_body()?;
                 self.expect(TokenKind::RParen, "')' to close the call-site location")?;

@@ -8,6 +8,7 @@
 use stencil_ir::affine::AffineExpr;
 use stencil_ir::{Attribute, Diagnostic, Ir, Location, OpId, ValueId};
 use stencil_passes::stencil_to_poly::ScopInfo;
+use stencil_poly::dependence::{DependenceGraph, DependenceLevel, DependenceMode, DependenceOptions};
 use stencil_poly::StatementId;
 
 /// A `stencil.iterate` or a `stencil.apply`, in program order.
@@ -56,6 +57,10 @@ pub(super) struct ApplyBox {
     pub reads: Vec<Read>,
     /// Its location.
     pub location: Location,
+    /// `None` where its points are independent of each other ([`ApplyBox::is_doall`]);
+    /// otherwise where it reads what another point of its sweep writes (the read, or the apply
+    /// itself where the analysis could not say).
+    doacross_at: Option<Location>,
 }
 
 impl ApplyBox {
@@ -85,11 +90,19 @@ impl ApplyBox {
         (at_point && yields_it).then(|| ir.operands(access).first().copied()).flatten()
     }
 
-    /// Whether every point is independent of the others: the written field is read at the
-    /// current point only, or at an offset that leaves the box for every parameter value (a
-    /// boundary condition copying row 1 into row 0), or not at all. Any other read of it may
-    /// see a value the same sweep wrote (a Gauss-Seidel/SOR sweep): DOACROSS.
+    /// Whether every point is independent of the others: no point reads what another point of
+    /// the same sweep writes (a Gauss-Seidel/SOR sweep does: DOACROSS). Decided when the nest
+    /// is built ([`program_nest`]): by the offsets where they settle it, otherwise by the
+    /// polyhedral dependence analysis.
     pub fn is_doall(&self) -> bool {
+        self.doacross_at.is_none()
+    }
+
+    /// Whether the offsets alone show the points independent: the written field is read at
+    /// the current point only, or at an offset that leaves the box for every parameter value
+    /// (a boundary condition copying row 1 into row 0), or not at all. `false` says nothing
+    /// either way (a general access such as `at [0, %j]`, a parametric extent).
+    fn doall_by_offsets(&self) -> bool {
         self.reads
             .iter()
             .filter(|r| r.field == self.written)
@@ -115,7 +128,7 @@ impl ApplyBox {
     /// The error for a strategy that needs DOALL applies.
     pub fn doacross_error(&self, strategy: &str) -> String {
         format!(
-            "gpu-map{{{strategy}}} maps DOALL applies only, and {} reads the field it writes at an offset that can land in its own box (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
+            "gpu-map{{{strategy}}} maps DOALL applies only, and {} reads elements of the field it writes that other points of the same sweep write (a dependence along its own sweep: DOACROSS, as in SOR): schedule and tile the program (poly-schedule, poly-tile) and use gpu-map",
             self.name
         )
     }
@@ -148,15 +161,83 @@ pub(super) fn require_doall(
 ) -> Result<(), Diagnostic> {
     match first_doacross(nest) {
         None => Ok(()),
-        Some(a) => Err(fail(a.doacross_error(strategy))
-            .with_note(a.location.clone(), format!("{} reads the field it writes here", a.name))),
+        Some(a) => {
+            let at = a.doacross_at.clone().unwrap_or_else(|| a.location.clone());
+            Err(fail(a.doacross_error(strategy)).with_note(at, format!("{} reads the field it writes here", a.name)))
+        }
     }
 }
 
 /// The items of `program`'s body. Fails on ops the direct strategies do not know.
 pub(super) fn program_nest(ir: &Ir, program: OpId, info: &ScopInfo) -> Result<Vec<NestItem>, String> {
     let body = ir.regions(program).first().and_then(|&r| ir.entry_block(r)).ok_or("the program has no body")?;
-    items(ir, body, info)
+    let mut nest = items(ir, body, info)?;
+    settle_doall(&mut nest, &mut SweepDependences::new(ir, info));
+    Ok(nest)
+}
+
+/// Decides [`ApplyBox::is_doall`] for every apply of `nest`.
+fn settle_doall(nest: &mut [NestItem], exact: &mut SweepDependences<'_>) {
+    for item in nest {
+        match item {
+            NestItem::Loop(l) => settle_doall(&mut l.body, exact),
+            NestItem::Apply(a) => {
+                a.doacross_at = if a.doall_by_offsets() {
+                    None
+                } else {
+                    match exact.dependent_read(a.statement) {
+                        Ok(None) => None,
+                        Ok(Some(read)) => Some(read),
+                        Err(()) => Some(a.location.clone()),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The exact answer to "does a sweep depend on itself", from the memory-based dependences of
+/// the whole SCoP, computed once and only for a program whose offsets leave the question open.
+struct SweepDependences<'a> {
+    ir: &'a Ir,
+    info: &'a ScopInfo,
+    graph: Option<Option<DependenceGraph>>,
+}
+
+impl<'a> SweepDependences<'a> {
+    fn new(ir: &'a Ir, info: &'a ScopInfo) -> Self {
+        SweepDependences { ir, info, graph: None }
+    }
+
+    /// Where an instance of `statement` reads what another instance of it writes in the same
+    /// execution of its box: the read of a self-dependence (flow or anti, memory-based: every
+    /// pair that touches one element) carried by a point loop rather than by the enclosing
+    /// time loops; `None` where there is none. An error where the analysis fails (a limit):
+    /// the caller takes DOACROSS, the safe answer.
+    fn dependent_read(&mut self, statement: StatementId) -> Result<Option<Location>, ()> {
+        let (ir, info) = (self.ir, self.info);
+        let graph = self.graph.get_or_insert_with(|| {
+            let options = DependenceOptions { mode: DependenceMode::MemoryBased, ..DependenceOptions::default() };
+            DependenceGraph::compute(&info.scop, &options)
+                .map_err(|e| tracing::debug!("dependence analysis for the DOALL test failed: {e}"))
+                .ok()
+        });
+        let Some(graph) = graph else { return Err(()) };
+        let origin = info.statements.get(statement.0).ok_or(())?;
+        let time_loops = origin.iterates.len();
+        let dependence = graph.dependences().iter().find(|d| {
+            let within_sweep = matches!(d.level, DependenceLevel::Carried { depth } if depth > time_loops);
+            d.source.statement == statement && d.is_self() && within_sweep
+        });
+        Ok(dependence.map(|d| {
+            // The end that is a `stencil.access` (the other is the apply's write).
+            [d.target, d.source]
+                .into_iter()
+                .filter_map(|end| info.access_op(end))
+                .find(|&op| op != origin.apply)
+                .map_or_else(|| ir.location(origin.apply).clone(), |op| ir.location(op).clone())
+        }))
+    }
 }
 
 fn items(ir: &Ir, block: stencil_ir::BlockId, info: &ScopInfo) -> Result<Vec<NestItem>, String> {
@@ -224,5 +305,6 @@ fn apply_box(ir: &Ir, op: OpId, info: &ScopInfo) -> Result<ApplyBox, String> {
         upper: bound(ir, op, "upper_bounds")?,
         reads,
         location: ir.location(op).clone(),
+        doacross_at: None,
     })
 }

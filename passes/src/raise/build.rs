@@ -451,6 +451,13 @@ pub(crate) fn replace_nest(ir: &mut Ir, nest: &Nest, plan: &Plan, program: &str)
     for &p in &plan.param_order {
         let v = match &plan.params[p] {
             ParamSource::Value(v) => *v,
+            ParamSource::Cast { argument, .. } => {
+                let mut c = OperationState::new("arith.index_cast", location.clone());
+                c.operands = vec![*argument];
+                c.result_types = vec![Type::Index];
+                let c = ir.build(InsertPoint::Before(root), c);
+                ir.result(c, 0)
+            }
             ParamSource::Dim { memref, dim } => {
                 let mut c = OperationState::new("arith.constant", location.clone());
                 c.add_property("value", Attribute::index(*dim as i64));

@@ -54,6 +54,16 @@ pub(crate) enum ParamSource {
         /// Its dimension.
         dim: usize,
     },
+    /// An integer function argument (`%n: i32`), cast to `index` with an `arith.index_cast`
+    /// the raise creates before the call: the parameter of a bound the function computes from
+    /// it in its own width (C's `n - 1` in `i32`, then cast), which the raise rewrites over
+    /// the argument ([`Nest::conditions`] keep the computation from wrapping).
+    Cast {
+        /// The argument.
+        argument: ValueId,
+        /// Its width in bits.
+        bits: u32,
+    },
 }
 
 /// Coordinate `d` of a statement's point as a function of its loops.
@@ -177,6 +187,9 @@ pub(crate) struct Nest {
     pub fields: Vec<Field>,
     /// Function arguments used as values in statement bodies (the program's scalars).
     pub scalars: Vec<ValueId>,
+    /// Forms over the parameters that must be non-negative for the raised bounds to equal the
+    /// function's: an integer computation of a bound (`n - 1` in `i32`) does not wrap.
+    pub conditions: Vec<Lin>,
 }
 
 impl Nest {
@@ -284,7 +297,7 @@ impl<'a> Analyzer<'a> {
         let fields = fields.into_iter().map(|value| Field { value, written: false }).collect();
         Analyzer {
             cx,
-            nest: Nest { root, loops: vec![], params, items: vec![], fields, scalars },
+            nest: Nest { root, loops: vec![], params, items: vec![], fields, scalars, conditions: vec![] },
             checked: HashSet::new(),
             hoisted: vec![],
         }
@@ -332,7 +345,22 @@ impl<'a> Analyzer<'a> {
     // ----- parameters and index expressions ------------------------------------------------
 
     fn param(&mut self, source: ParamSource) -> usize {
-        if let Some(k) = self.nest.params.iter().position(|p| *p == source) {
+        let ir = self.ir();
+        // `index_cast %n` written by the function and the one the raise would create are one
+        // parameter.
+        let cast_of = |p: &ParamSource| match p {
+            ParamSource::Cast { argument, .. } => Some(*argument),
+            ParamSource::Value(v) => ir
+                .defining_op(*v)
+                .filter(|&op| ir.op_name(op) == "arith.index_cast")
+                .map(|op| ir.operand(op, 0))
+                .filter(
+                    |&a| matches!(ir.value_def(a), ValueDef::BlockArgument { block, .. } if block == self.cx.entry),
+                ),
+            ParamSource::Dim { .. } => None,
+        };
+        let same = |p: &ParamSource| *p == source || cast_of(p).is_some_and(|a| cast_of(&source) == Some(a));
+        if let Some(k) = self.nest.params.iter().position(same) {
             return k;
         }
         self.nest.params.push(source);
@@ -385,6 +413,20 @@ impl<'a> Analyzer<'a> {
                             None => self.refuse(op, "a product of two variable indices is not affine"),
                         }
                     }
+                    "arith.index_cast" | "arith.index_castui" if !self.inside_nest(op) => {
+                        let unsigned = ir.op_name(op) == "arith.index_castui";
+                        let x = ir.operand(op, 0);
+                        let an_argument =
+                            matches!(ir.value_def(x), ValueDef::BlockArgument { block, .. } if block == self.cx.entry);
+                        if an_argument && !unsigned {
+                            // The function's own cast of an argument: the parameter is that value.
+                            return Ok(Lin::var(Var::Param(self.param(ParamSource::Value(v)))));
+                        }
+                        match self.integer_lin(x, unsigned) {
+                            Some(l) => Ok(l),
+                            None => Ok(Lin::var(Var::Param(self.param(ParamSource::Value(v))))),
+                        }
+                    }
                     _ if !self.inside_nest(op) && ir.value_type(v).is_index() => {
                         Ok(Lin::var(Var::Param(self.param(ParamSource::Value(v)))))
                     }
@@ -405,6 +447,94 @@ impl<'a> Analyzer<'a> {
                 ),
             ),
         }
+    }
+
+    /// The value of the integer `x` (defined before the nest, not `index`) cast to `index` —
+    /// sign-extended, or zero-extended where `unsigned` — as a form over the function's integer
+    /// arguments: constants, arguments, `addi`/`subi`, `muli` by a constant and `extsi`/`extui`
+    /// of those. Each result of the computation must stay in its type's range for the form to
+    /// be its value (two's complement arithmetic wraps): those ranges become
+    /// [`Nest::conditions`], except where an argument's own range implies them. `None` for
+    /// any other computation (it stays an opaque parameter).
+    fn integer_lin(&mut self, x: ValueId, unsigned: bool) -> Option<Lin> {
+        let mut conditions = vec![];
+        let form = self.integer_form(x, &mut conditions, 0)?;
+        if unsigned {
+            // A negative value would cast to a huge index: the form is its value where it is
+            // not negative.
+            conditions.push(form.clone());
+        }
+        for c in conditions {
+            if !self.implied_by_argument_ranges(&c) && !self.nest.conditions.contains(&c) {
+                self.nest.conditions.push(c);
+            }
+        }
+        Some(form)
+    }
+
+    /// [`Analyzer::integer_lin`]'s recursion; `depth` bounds it on long chains.
+    fn integer_form(&mut self, x: ValueId, conditions: &mut Vec<Lin>, depth: u32) -> Option<Lin> {
+        let ir = self.ir();
+        let ty = ir.value_type(x);
+        let bits = ty.bit_width().filter(|&b| (2..=64).contains(&b) && ty.is_integer())?;
+        if depth > 32 {
+            return None;
+        }
+        let in_range = |form: &Lin, conditions: &mut Vec<Lin>| -> Option<()> {
+            let (low, high) = signed_range(bits);
+            conditions.push(form.plus(-low).ok()?);
+            conditions.push(Lin::constant(high).sub(form).ok()?);
+            Some(())
+        };
+        match ir.value_def(x) {
+            ValueDef::BlockArgument { block, .. } if block == self.cx.entry => {
+                Some(Lin::var(Var::Param(self.param(ParamSource::Cast { argument: x, bits }))))
+            }
+            ValueDef::Result { op, .. } if !self.inside_nest(op) => match ir.op_name(op) {
+                "arith.constant" => {
+                    let c = ir.attr(op, "value").and_then(Attribute::as_i64)?;
+                    Some(Lin::constant(c))
+                }
+                "arith.addi" | "arith.subi" | "arith.muli" => {
+                    let a = self.integer_form(ir.operand(op, 0), conditions, depth + 1)?;
+                    let b = self.integer_form(ir.operand(op, 1), conditions, depth + 1)?;
+                    let form = match ir.op_name(op) {
+                        "arith.addi" => a.add(&b).ok()?,
+                        "arith.subi" => a.sub(&b).ok()?,
+                        _ => match (a.as_constant(), b.as_constant()) {
+                            (_, Some(k)) => a.scale(k).ok()?,
+                            (Some(k), None) => b.scale(k).ok()?,
+                            _ => return None,
+                        },
+                    };
+                    in_range(&form, conditions)?;
+                    Some(form)
+                }
+                "arith.extsi" => self.integer_form(ir.operand(op, 0), conditions, depth + 1),
+                "arith.extui" => {
+                    let form = self.integer_form(ir.operand(op, 0), conditions, depth + 1)?;
+                    conditions.push(form.clone());
+                    Some(form)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether `form >= 0` holds for every value of the arguments it is over (the types'
+    /// ranges of [`ParamSource::Cast`] parameters); `false` where it has another parameter.
+    fn implied_by_argument_ranges(&self, form: &Lin) -> bool {
+        if form.has_loops() {
+            return false;
+        }
+        let mut least = i128::from(form.constant);
+        for (p, c) in form.params() {
+            let Some(ParamSource::Cast { bits, .. }) = self.nest.params.get(p) else { return false };
+            let (low, high) = signed_range(*bits);
+            least += i128::from(c) * i128::from(if c > 0 { low } else { high });
+        }
+        least >= 0
     }
 
     /// The results of `map` applied to `operands`, as forms.
@@ -932,4 +1062,10 @@ pub(crate) fn static_size(ir: &Ir, memref: ValueId, d: usize) -> Option<i64> {
         Dim::Static(s) => Some(*s),
         Dim::Dynamic => None,
     }
+}
+
+/// The range of a signed integer of `bits` bits (2 to 64).
+pub(crate) fn signed_range(bits: u32) -> (i64, i64) {
+    let high = if bits >= 64 { i64::MAX } else { (1i64 << (bits - 1)) - 1 };
+    (-high - 1, high)
 }

@@ -213,6 +213,7 @@ fn param_origin(
 ) -> (Option<usize>, Option<(ValueId, usize)>) {
     match source {
         ParamSource::Dim { memref, dim } => (None, Some((*memref, *dim))),
+        ParamSource::Cast { argument, .. } => (function_argument(ir, entry, *argument), None),
         ParamSource::Value(v) => {
             if let Some(k) = function_argument(ir, entry, *v) {
                 return (Some(k), None);
@@ -390,6 +391,13 @@ fn plan(nest: &Nest, facts: &FunctionFacts<'_>, bounds: &[Option<Vec<Option<i64>
         extents.push(dims);
     }
 
+    // The integer computations of bounds the nest rewrote over their arguments must not wrap
+    // (those the minimums imply need no test).
+    for c in &nest.conditions {
+        if !nonnegative_above(c, &mins) {
+            guard.push(c.clone());
+        }
+    }
     // Exactness: every statement that can run needs every parameter at or above its minimum.
     let n = params.len();
     let exact = guard.is_empty()

@@ -48,8 +48,16 @@
 // An argument that is a bound and a value: the program's scalar takes the parameter's value.
 // RUN: stencil-run %S/Inputs/affine-tied.mlir --param arg0=7 --check | FileCheck %s --check-prefix=TIED
 // RUN: not stencil-run %S/Inputs/affine-tied.mlir --param arg0=7 --scalar arg0_1=3 2>&1 | FileCheck %s --check-prefix=TIED-ERR
-// A field sized by what the loops reach cannot stand for a memref of static size.
-// RUN: not stencil-run %S/Inputs/affine-static-reach.mlir --param arg0=2 --param arg1=10 2>&1 | FileCheck %s --check-prefix=STATIC
+// A field sized by what the loops reach (arg1) where the memref has a static size (20): the
+// original function runs on the static memref with the field in its leading corner, bit-exact;
+// parameters that reach past the static size are refused.
+// RUN: stencil-run %S/Inputs/affine-static-reach.mlir --param arg0=2 --param arg1=10 --check | FileCheck %s --check-prefix=STATIC
+// RUN: stencil-run %S/Inputs/affine-static-reach.mlir --param arg0=3 --param arg1=20 --check | FileCheck %s --check-prefix=STATIC
+// RUN: not stencil-run %S/Inputs/affine-static-reach.mlir --param arg0=2 --param arg1=21 --check 2>&1 | FileCheck %s --check-prefix=STATIC-ERR
+// A bound computed in i32 from an argument (C's n - 1) is raised over that argument; one
+// computed from two (a product) cannot be bound from the arguments and is refused, naming it.
+// RUN: stencil-run %S/Inputs/affine-computed-bound.mlir --entry k --param arg0=3 --param arg1=12 --check | FileCheck %s --check-prefix=COMPUTED
+// RUN: not stencil-run %S/Inputs/affine-computed-bound.mlir --entry product --param arg0=3 --param arg1=4 2>&1 | FileCheck %s --check-prefix=PRODUCT
 // A parameter below the program's minimum is refused (the program needs arg1 >= 3).
 // RUN: not stencil-run %s --param arg0=3 --param arg1=2 2>&1 | FileCheck %s --check-prefix=BELOW
 
@@ -80,7 +88,13 @@
 // TIED: check    against the untransformed program on ref (bit-exact): passed
 // TIED-ERR: error: scalar arg0_1 is the value of parameter arg0 (the same argument of the function): give --param arg0=… only
 
-// STATIC: error: field arg2 of the raised program has extent arg1 in dimension 1, but %arg2 of @k has the static size 20 there
+// STATIC: field    arg2 [{{[0-9]+}}x{{[0-9]+}}] f64
+// STATIC: check    against the untransformed program on ref (bit-exact): passed
+// STATIC-ERR: error: field arg2 has extent 21 in dimension 1, more than the static size 20 of %arg2 there
+// COMPUTED: params   arg0=3 arg1=12
+// COMPUTED: field    arg3 [11] f64
+// COMPUTED: check    against the untransformed program on ref (bit-exact): passed
+// PRODUCT: affine-computed-bound.mlir:28:3: error: parameter 'sym' of the program raised from @product is computed by 'arith.muli' in the function, not one of its arguments
 
 // BELOW: error: {{.*}}arg1{{.*}}2{{.*}}minimum{{.*}}3
 

@@ -17,7 +17,7 @@
 // STREAMING: check    {{.*}}(bit-exact): passed
 // AUTO: mapping  overlapped:
 // AUTO: check    {{.*}}(bit-exact): passed
-// INSIDE: error: {{.*}}gpu-map{naive} maps DOALL applies only, and BCtop reads the field it writes at an offset that can land in its own box
+// INSIDE: error: {{.*}}gpu-map{naive} maps DOALL applies only, and BCtop reads elements of the field it writes that other points of the same sweep write
 
 stencil.program @neumann(%A: !stencil.field<[N, M] x f64>, %B: !stencil.field<[N, M] x f64>)
     params [T >= 1, N >= 4, M >= 4] defaults [T = 4, N = 22, M = 26] {

@@ -24,11 +24,11 @@ stencil.program @jacobi1d(%A: !stencil.field<[N] x f64>, %B: !stencil.field<[N] 
 // -----
 
 // An in-place sweep (Gauss-Seidel, DOACROSS): the stream would reorder its dependences.
-// expected-error@+1 {{gpu-map{strategy=streaming} failed: gpu-map{strategy=streaming} maps DOALL applies only, and S reads the field it writes at an offset that can land in its own box}}
+// expected-error@+1 {{gpu-map{strategy=streaming} failed: gpu-map{strategy=streaming} maps DOALL applies only, and S reads elements of the field it writes that other points of the same sweep write}}
 stencil.program @seidel(%A: !stencil.field<[N, N] x f64>) params [T >= 1, N >= 3] {
   stencil.iterate %t = 0 to T {
-    // expected-note@+1 {{S reads the field it writes here}}
     stencil.apply @S writes %A over [1, 1] to [N - 1, N - 1] {
+      // expected-note@+1 {{S reads the field it writes here}}
       %n = stencil.access %A[-1, 0] : f64
       %s = stencil.access %A[1, 0] : f64
       %a = arith.addf %n, %s : f64
