@@ -279,6 +279,21 @@ impl TemporalTiles for Streaming {
         1..rank
     }
 
+    /// The chunk, down to 8 planes: a column's prologue loads the rings' depth again per
+    /// chunk, so shorter chunks cost reads, and the plane tile keeps its coalesced rows.
+    fn dim_to_split(&self, _plan: &Plan, tile: &[i64]) -> Option<usize> {
+        (tile[0] >= 16).then_some(0)
+    }
+
+    /// The blocks that hide DRAM latency (the cost model's `W_mem` warps per SM, as
+    /// `occupancy=model` plans): a column streams its planes one after the other, so an SM
+    /// needs several columns in flight.
+    fn blocks_per_sm_wanted(&self, plan: &Plan, tile: &[i64]) -> i64 {
+        let shared = self.shared_bytes(plan, tile, 1).unwrap_or(0);
+        super::overlapped::latency_hiding_blocks(&stencil_tilemodel::DeviceLimits::h100(), &plan.block, shared)
+            .map_or(1, i64::from)
+    }
+
     /// Every kept version's ring: `depth` planes of the plane tile grown by the loads' halos.
     fn shared_bytes(&self, plan: &Plan, tile: &[i64], time_tile: i64) -> Option<i64> {
         let schedule = Schedule::new(plan, time_tile).ok()?;
