@@ -13,8 +13,9 @@
 //!   - 1-D and 2-D: `overlapped` (2.4–2.9× the naive kernel for 2-D Jacobi-like programs on an
 //!     H200, `bench/results/2026-11-26-h200-98353b3`), then `naive`;
 //!   - 3-D: `streaming` with `prefetch` and `occupancy=model` where a time step's applies fuse
-//!     without recomputed halos ([`fuses_without_halos`]: the applies after the first read only
-//!     at their own point across the planes, as Jacobi's copy-back does), then `naive`. The
+//!     without recomputed halos ([`fuses_without_halos`]: no apply reads around its point,
+//!     across the planes, a field an earlier apply of the step wrote, as Jacobi's copy-back
+//!     and two independent stencils with their copies do), then `naive`. The
 //!     H200 measured the streaming kernels latency-bound; `occupancy=model` keeps 32 warps per
 //!     SM resident (Jacobi-3D-27pt: 125 → 64 registers, no spill, 0.93× → 1.75× naive in the
 //!     cost report's large-problem limit, `bench/results/2026-11-28-streaming-occupancy.txt`;
@@ -45,7 +46,7 @@ use stencil_passes::tile::{record_tiling, TilingSpec, TILING_ATTR};
 use stencil_passes::tile_model::{choose_tiling, AutoOptions, Staging};
 use stencil_poly::tiling::TilingOptions;
 
-use super::nest::{ApplyBox, NestItem};
+use super::nest::{ApplyBox, NestItem, Read};
 use super::{mapping_error, refusal_reason, GpuMapOptions, MappingStrategy, Strategy, MAPPING_ATTR};
 
 /// See the module documentation.
@@ -240,23 +241,26 @@ fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candida
     list
 }
 
-/// Whether one time step's applies fuse in a streaming launch without a recomputed halo: every
-/// apply after the first of the time loop reads each field at its own point along the plane
-/// dimensions (any offset along the stream, the outermost, costs only a delay). The streaming
-/// schedule grows an apply's plane tile by what the applies after it read around their point
-/// (`streaming` module docs); here nothing is grown within a step. `false` for any program
-/// that is not one time loop of DOALL applies with constant offsets (streaming refuses those).
+/// Whether one time step's applies fuse in a streaming launch without a recomputed halo: no
+/// apply reads a field an earlier apply of the step writes at an offset along the plane
+/// dimensions (any offset along the stream, the outermost, costs only a delay; fields the step
+/// has not written yet, such as a second independent stencil's input, any offset). The
+/// streaming schedule grows an apply's plane tile by what the applies after it read of its
+/// results around their point (`streaming` module docs); here nothing is grown within a step.
+/// `false` for any program that is not one time loop of DOALL applies with constant offsets
+/// (streaming refuses those).
 fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bool {
     let Ok((_, nest)) = super::direct_program(ir, registry, program, "auto") else { return false };
     let [NestItem::Loop(time)] = nest.as_slice() else { return false };
     let applies: Vec<&ApplyBox> =
         time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
+    let at_own_plane_point = |r: &Read| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0));
     applies.len() == time.body.len()
         && applies.iter().all(|a| a.is_doall())
-        && applies
-            .iter()
-            .skip(1)
-            .all(|a| a.reads.iter().all(|r| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0))))
+        && applies.iter().all(|a| a.reads.iter().all(|r| r.offset.is_some()))
+        && applies.iter().enumerate().all(|(k, a)| {
+            a.reads.iter().all(|r| at_own_plane_point(r) || applies[..k].iter().all(|b| b.written != r.field))
+        })
 }
 
 /// Schedules the unscheduled `program` as `poly-schedule` does with its default options.
