@@ -145,13 +145,12 @@ pub fn affine_input(
             || name == "memref.dim"
             || registries.dialects.traits_of(rir, op).pure && rir.regions(op).is_empty();
         if !harmless {
-            return Err(RunError::diagnostic(
-                &stencil_ir::Diagnostic::error(
-                    rir.location(op).clone(),
-                    format!("stencil-run runs the stencil program raised from @{function}, and '{name}' is outside its loops: the program would not do what it does"),
-                ),
-                source,
-            ));
+            let why = if matches!(name, "memref.alloc" | "memref.alloca" | "memref.dealloc") {
+                format!("stencil-run runs the stencil program raised from @{function} with the function's memref arguments as its fields, and @{function} has a buffer of its own ('{name}'): raise the file with stencil-opt --pass-pipeline='builtin.module(raise-affine-to-stencil)' and run the program, where the buffer is a field of its own")
+            } else {
+                format!("stencil-run runs the stencil program raised from @{function}, and '{name}' is outside its loops: the program does not do what '{name}' does, so the run would not be the function's")
+            };
+            return Err(RunError::diagnostic(&stencil_ir::Diagnostic::error(rir.location(op).clone(), why), source));
         }
     }
     let roles = argument_roles(rir, &registries.dialects, func, nest.call).map_err(|e| RunError::new(e.to_string()))?;
@@ -280,7 +279,7 @@ pub fn run_original(module: &Module, input: &AffineInput, state: &mut ProgramSta
         .and_then(Type::as_function)
         .map(|f| f.inputs.clone())
         .unwrap_or_default();
-    let compiled = CompiledModule::new(ir, module.top)?;
+    let compiled = CompiledModule::for_entry(ir, module.top, &input.function)?;
     let mut memory = Memory::new();
     // Per field: its buffer, and its own shape where the buffer is larger (a static size).
     let mut handles: Vec<(String, stencil_runtime::loops::MemRef, Option<Vec<usize>>)> = vec![];

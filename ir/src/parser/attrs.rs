@@ -121,9 +121,17 @@ impl Parser<'_> {
         self.expect(TokenKind::Less, "'<' after 'dense'")?;
         let mut values = vec![];
         let mut splat = false;
+        // Float elements (`dense<1.5>`, `dense<[0.5, 2.0]>`) are not supported: say so rather
+        // than "expected integer literal".
+        let refuse_float = |p: &Self| {
+            Diagnostic::error(p.location(), "dense float elements are not supported (only integer tensors are)")
+        };
         if self.consume_if(TokenKind::LSquare) {
             if !self.consume_if(TokenKind::RSquare) {
                 loop {
+                    if self.at_float_literal() {
+                        return Err(refuse_float(self));
+                    }
                     values.push(self.parse_i64()?);
                     if !self.consume_if(TokenKind::Comma) {
                         break;
@@ -132,6 +140,9 @@ impl Parser<'_> {
                 self.expect(TokenKind::RSquare, "',' or ']' in dense elements")?;
             }
         } else if self.kind() != TokenKind::Greater {
+            if self.at_float_literal() {
+                return Err(refuse_float(self));
+            }
             values.push(self.parse_i64()?);
             splat = true;
         }

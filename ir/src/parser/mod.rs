@@ -152,6 +152,11 @@ impl<'a> Parser<'a> {
         self.tok = self.lexer.next_token();
     }
 
+    /// Whether a float literal starts here (`1.5`, `-1.5`).
+    pub(crate) fn at_float_literal(&mut self) -> bool {
+        self.tok.kind == TokenKind::Float || (self.tok.kind == TokenKind::Minus && self.peek_kind() == TokenKind::Float)
+    }
+
     /// The kind of the token after the current one, without consuming anything.
     pub(crate) fn peek_kind(&mut self) -> TokenKind {
         let resume = self.lexer.position();
@@ -789,7 +794,14 @@ impl<'a> Parser<'a> {
                 Some(Some(d)) if !spelled.contains('.') => format!(" (tried '{d}.{spelled}' as well)"),
                 _ => String::new(),
             };
-            return Err(Diagnostic::error(loc, format!("custom op '{spelled}' is unknown{tried}")));
+            // Another dialect's custom syntax cannot be parsed without knowing the op; its
+            // generic form can, with --allow-unregistered-dialect.
+            let generic = if self.config.registry.op(spelled).is_none() && spelled.contains('.') {
+                " (an op stencil-opt does not know parses only in its generic form, \"op.name\"(...), with --allow-unregistered-dialect: print the file with mlir-opt --mlir-print-op-generic)"
+            } else {
+                ""
+            };
+            return Err(Diagnostic::error(loc, format!("custom op '{spelled}' is unknown{tried}{generic}")));
         };
         let def = self.config.registry.op(name).expect("resolved op is registered");
         let Some(parse) = def.parse else {

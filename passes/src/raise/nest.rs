@@ -770,7 +770,29 @@ impl<'a> Analyzer<'a> {
             }
             [s] => *s,
             [_, second, ..] => {
-                return self.refuse(*second, format!("{} stores in one loop body: a stencil statement stores one element per point (split the loop first)", stores.len()));
+                // A C local that a front end keeps in memory (Polygeist's `memref.alloca` of one
+                // element) is the usual second store: upstream MLIR forwards it to registers.
+                let scalar_temporary = stores.iter().any(|&s| {
+                    let memref = ir.operands(s).get(1).copied();
+                    memref.and_then(|m| ir.defining_op(m)).is_some_and(|a| {
+                        matches!(ir.op_name(a), "memref.alloca" | "memref.alloc")
+                            && ir.value_type(ir.result(a, 0)).as_memref().and_then(|m| m.shape.clone()).is_some_and(
+                                |shape| shape.iter().all(|d| matches!(d, stencil_ir::types::Dim::Static(1))),
+                            )
+                    })
+                });
+                let advice = if scalar_temporary {
+                    "one of them is to a one-element local memref, a scalar temporary: run mlir-opt --affine-scalrep first, which keeps it in a register"
+                } else {
+                    "split the loop first"
+                };
+                return self.refuse(
+                    *second,
+                    format!(
+                        "{} stores in one loop body: a stencil statement stores one element per point ({advice})",
+                        stores.len()
+                    ),
+                );
             }
         };
         if ir.op_name(store) == "memref.store" {

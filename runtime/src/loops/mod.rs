@@ -34,6 +34,18 @@ pub enum Value {
     MemRef(MemRef),
 }
 
+/// The `func.func` ops with a body directly inside `module`.
+fn functions_with_bodies(ir: &Ir, module: OpId) -> Vec<OpId> {
+    ir.regions(module)
+        .iter()
+        .flat_map(|&r| ir.blocks(r).iter().copied())
+        .flat_map(|b| ir.block_op_iter(b))
+        .filter(|&op| {
+            ir.op_name(op) == "func.func" && ir.regions(op).first().is_some_and(|&r| ir.entry_block(r).is_some())
+        })
+        .collect()
+}
+
 /// Every function of a module, compiled.
 #[derive(Clone, Debug)]
 pub struct CompiledModule {
@@ -47,6 +59,31 @@ impl CompiledModule {
         Self::with_kernels(ir, module, &HashMap::new())
     }
 
+    /// Compiles the function `entry` of `module` and the functions it calls, directly or not:
+    /// what running `entry` needs, so that another function of the file the interpreter does
+    /// not support (a front end's `main` with unranked memrefs) does not stop it.
+    pub fn for_entry(ir: &Ir, module: OpId, entry: &str) -> RuntimeResult<Self> {
+        let funcs = functions_with_bodies(ir, module);
+        let name_of = |op: OpId| ir.attr(op, "sym_name").and_then(Attribute::as_str);
+        let mut wanted: Vec<OpId> = funcs.iter().copied().filter(|&f| name_of(f) == Some(entry)).collect();
+        let mut next = 0;
+        while let Some(&f) = wanted.get(next) {
+            next += 1;
+            let mut callees = vec![];
+            ir.walk(f, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
+                if ir.op_name(op) == "func.call" {
+                    callees.extend(ir.attr(op, "callee").and_then(Attribute::as_flat_symbol).map(str::to_string));
+                }
+            });
+            for &g in &funcs {
+                if name_of(g).is_some_and(|n| callees.iter().any(|c| c == n)) && !wanted.contains(&g) {
+                    wanted.push(g);
+                }
+            }
+        }
+        Self::compile(ir, &wanted, &HashMap::new())
+    }
+
     /// [`CompiledModule::new`] for host code whose `gpu.launch_func` ops launch `kernels`
     /// (by `module::kernel` name), run through [`CompiledModule::call_with_launcher`].
     pub(crate) fn with_kernels(
@@ -54,15 +91,10 @@ impl CompiledModule {
         module: OpId,
         kernels: &HashMap<String, compile::KernelSignature>,
     ) -> RuntimeResult<Self> {
-        let ops: Vec<OpId> = ir
-            .regions(module)
-            .iter()
-            .flat_map(|&r| ir.blocks(r).iter().copied())
-            .flat_map(|b| ir.block_op_iter(b))
-            .filter(|&op| {
-                ir.op_name(op) == "func.func" && ir.regions(op).first().is_some_and(|&r| ir.entry_block(r).is_some())
-            })
-            .collect();
+        Self::compile(ir, &functions_with_bodies(ir, module), kernels)
+    }
+
+    fn compile(ir: &Ir, ops: &[OpId], kernels: &HashMap<String, compile::KernelSignature>) -> RuntimeResult<Self> {
         let by_name: HashMap<String, usize> = ops
             .iter()
             .enumerate()

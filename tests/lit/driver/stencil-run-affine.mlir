@@ -58,6 +58,9 @@
 // computed from two (a product) cannot be bound from the arguments and is refused, naming it.
 // RUN: stencil-run %S/Inputs/affine-computed-bound.mlir --entry k --param arg0=3 --param arg1=12 --check | FileCheck %s --check-prefix=COMPUTED
 // RUN: not stencil-run %S/Inputs/affine-computed-bound.mlir --entry product --param arg0=3 --param arg1=4 2>&1 | FileCheck %s --check-prefix=PRODUCT
+// A whole file with a main the interpreter cannot run: --entry runs the kernel, --check its
+// original alone.
+// RUN: stencil-run %S/Inputs/affine-with-main.mlir --entry kernel --param arg0=3 --param arg1=16 --check | FileCheck %s --check-prefix=PASSED
 // A parameter below the program's minimum is refused (the program needs arg1 >= 3).
 // RUN: not stencil-run %s --param arg0=3 --param arg1=2 2>&1 | FileCheck %s --check-prefix=BELOW
 

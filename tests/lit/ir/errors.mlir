@@ -111,3 +111,19 @@ func.func private @dup()
 
 // expected-error@+1 {{region is not closed: expected '}' before end of input}}
 func.func @unclosed() {
+
+// -----
+
+func.func @dense_float() {
+  // expected-error@+1 {{dense float elements are not supported (only integer tensors are)}}
+  %a = arith.constant dense<[0.5, -2.0]> : tensor<2xf64>
+  return
+}
+
+// -----
+
+func.func @other_dialect() {
+  // expected-error@+1 {{custom op 'llvm.mlir.constant' is unknown (an op stencil-opt does not know parses only in its generic form, "op.name"(...), with --allow-unregistered-dialect: print the file with mlir-opt --mlir-print-op-generic)}}
+  %z = llvm.mlir.constant(0 : i32) : i32
+  return
+}

@@ -149,6 +149,21 @@ func.func @two_stores(%n: index, %A: memref<?xf64> {llvm.noalias}, %B: memref<?x
 
 // -----
 
+// A C local kept in memory (Polygeist's one-element alloca): the advice is --affine-scalrep.
+func.func @scalar_temporary(%n: index, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
+  %tmp = memref.alloca() : memref<1xf64>
+  affine.for %i = 1 to %n {
+    %a = affine.load %A[%i - 1] : memref<?xf64>
+    affine.store %a, %tmp[0] : memref<1xf64>
+    %t = affine.load %tmp[0] : memref<1xf64>
+    // expected-error@below {{2 stores in one loop body: a stencil statement stores one element per point (one of them is to a one-element local memref, a scalar temporary: run mlir-opt --affine-scalrep first, which keeps it in a register)}}
+    affine.store %t, %B[%i] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
 // A read before the start of the memref: A[i - 1] at i = 0.
 func.func @reads_before_start(%n: index, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
   affine.for %i = 0 to %n {
