@@ -143,6 +143,9 @@ pub fn affine_input(
             || name == "affine.if"
             || name == "stencil.call"
             || name == "memref.dim"
+            // A read changes nothing (a coefficient load hoisted above the nest).
+            || name == "affine.load"
+            || name == "memref.load"
             || registries.dialects.traits_of(rir, op).pure && rir.regions(op).is_empty();
         if !harmless {
             let why = if matches!(name, "memref.alloc" | "memref.alloca" | "memref.dealloc") {

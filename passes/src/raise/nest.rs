@@ -332,6 +332,26 @@ impl<'a> Analyzer<'a> {
         self.ir().is_ancestor(self.nest.root, op)
     }
 
+    /// Whether `load` is a load loop-invariant code motion hoisted above the whole nest
+    /// (`mlir-opt --affine-loop-invariant-code-motion` moves a coefficient `c[0]` before the
+    /// time loop): in the nest's block, before it, with nothing between them that may write
+    /// memory, so moving it back into the statements reads the same value there — provided the
+    /// nest does not write its memref either ([`Analyzer::run`] refuses that).
+    fn hoisted_above_nest(&self, load: OpId) -> bool {
+        let ir = self.ir();
+        let root = self.nest.root;
+        let Some(block) = ir.parent_block(root).filter(|&b| ir.parent_block(load) == Some(b)) else { return false };
+        let ops: Vec<OpId> = ir.block_op_iter(block).collect();
+        let (Some(at), Some(end)) = (ops.iter().position(|&o| o == load), ops.iter().position(|&o| o == root)) else {
+            return false;
+        };
+        at < end
+            && ops[at + 1..end].iter().all(|&o| {
+                matches!(ir.op_name(o), "affine.load" | "memref.load" | "memref.dim")
+                    || (self.cx.registry.traits_of(ir, o).pure && ir.regions(o).is_empty())
+            })
+    }
+
     /// The location-free name of a value for messages: `%argK` for function arguments, else
     /// the defining op.
     fn describe(&self, v: ValueId) -> String {
@@ -1008,7 +1028,9 @@ impl<'a> Analyzer<'a> {
                 }
                 index_form(statement, &l).map_err(|e| Refusal { op, reason: e })?;
             }
-            ValueDef::Result { op, .. } if ir.op_name(op) == "affine.load" && self.inside_nest(op) => {
+            ValueDef::Result { op, .. }
+                if ir.op_name(op) == "affine.load" && (self.inside_nest(op) || self.hoisted_above_nest(op)) =>
+            {
                 let field = self.field(ir.operand(op, 0), op)?;
                 let subscripts = self.subscripts(op, 0)?;
                 let kind = self.access_kind(statement, &subscripts, op)?;

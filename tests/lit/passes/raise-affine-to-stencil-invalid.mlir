@@ -268,11 +268,13 @@ func.func @integer_field(%n: index, %A: memref<?xi32>) {
 
 // -----
 
-// A value read from memory before the nest: the statement would read it at each point.
-func.func @outside_load(%n: index, %W: memref<1xf64>, %A: memref<?xf64>) {
-  %w = affine.load %W[0] : memref<1xf64>
-  affine.for %i = 0 to %n {
-    // expected-error@below {{uses a value computed by 'affine.load' outside the statement}}
+// A value read before the nest from a memref the nest writes: moved into the statement, it
+// would read what the sweep wrote (a load of a memref nothing writes moves back: the hoisted
+// coefficient of raise-affine-to-stencil.mlir).
+func.func @outside_load(%n: index, %A: memref<?xf64>) {
+  // expected-error@below {{a load outside the innermost loop body of a memref the nest writes}}
+  %w = affine.load %A[0] : memref<?xf64>
+  affine.for %i = 1 to %n {
     affine.store %w, %A[%i] : memref<?xf64>
   }
   return
@@ -306,6 +308,23 @@ func.func @guarded(%n: index, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64
     } else {
       affine.store %z, %B[%i] : memref<?xf64>
     }
+  }
+  return
+}
+
+// -----
+
+// A load hoisted above the nest with a store to its memref between them: moved back into the
+// statement it would read the stored value, not the loaded one.
+func.func @hoisted_then_written(%n: index, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}, %C: memref<4xf64> {llvm.noalias}) {
+  %k = affine.load %C[0] : memref<4xf64>
+  %z = arith.constant 0.0 : f64
+  affine.store %z, %C[0] : memref<4xf64>
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xf64>
+    // expected-error@below {{uses a value computed by 'affine.load' outside the statement}}
+    %m = arith.mulf %a, %k : f64
+    affine.store %m, %B[%i] : memref<?xf64>
   }
   return
 }

@@ -238,3 +238,31 @@ func.func @two_nests(%S: index, %T: index, %N: index, %A: memref<?xf64> {llvm.no
 // CHECK-NEXT:    affine.store %[[ONE]], %arg5[0] : memref<1xf64>
 // CHECK-NEXT:    affine.if affine_set<()[s0] : (s0 - 1 >= 0)>()[%arg2] {
 // CHECK-NEXT:      stencil.call @two_nests_stencil_1(%arg3, %arg4, %arg2)
+
+// -----
+
+// A coefficient load hoisted above the whole nest (mlir-opt --affine-loop-invariant-code-motion),
+// and a bound C computes in i32 (n - 1, then cast): the load moves back into the statement, the
+// bound is over the argument, the call guarded as the minimums need.
+func.func @hoisted_coefficient(%arg0: i32, %arg1: i32, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}, %C: memref<4xf64> {llvm.noalias}) {
+  %c1 = arith.constant 1 : i32
+  %nm1 = arith.subi %arg1, %c1 : i32
+  %ub = arith.index_cast %nm1 : i32 to index
+  %T = arith.index_cast %arg0 : i32 to index
+  %k = affine.load %C[2] : memref<4xf64>
+  affine.for %t = 0 to %T {
+    affine.for %i = 1 to %ub {
+      %a = affine.load %A[%i - 1] : memref<?xf64>
+      %m = arith.mulf %a, %k : f64
+      affine.store %m, %B[%i] : memref<?xf64>
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: stencil.program @hoisted_coefficient_stencil(%arg2: !stencil.field<[arg1 - 2] x f64>, %arg3: !stencil.field<[arg1 - 1] x f64>, %arg4: !stencil.field<[4] x f64>) params [arg0 >= 1, arg1 >= 3] {
+// CHECK:        stencil.apply @S0 writes %arg3 over [1] to [arg1 - 1] {
+// CHECK:          stencil.access %arg4 at [2] : f64
+// CHECK:       func.func @hoisted_coefficient(
+// CHECK:         %[[N:.*]] = arith.index_cast %arg1 : i32 to index
+// CHECK:         stencil.call @hoisted_coefficient_stencil(%arg2, %arg3, %arg4, %{{.*}}, %[[N]])
