@@ -76,6 +76,15 @@ pub enum Attribute {
     },
     /// `#dialect.name<…>`.
     Dialect(Box<DialectAttribute>),
+    /// A memref's `strided<[s0, …], offset: o>` layout (`None`: `?`, dynamic). What linalg and
+    /// `memref.subview` produce; parsed and printed so such files can be read, while the
+    /// passes and runners that need a dense layout refuse it.
+    StridedLayout {
+        /// Stride per dimension, in elements.
+        strides: Vec<Option<i64>>,
+        /// Offset of the first element, in elements (0 when not written).
+        offset: Option<i64>,
+    },
 }
 
 impl PartialEq for Attribute {
@@ -100,6 +109,7 @@ impl PartialEq for Attribute {
                 DenseIntElements { element: f, shape: t, values: w },
             ) => e == f && s == t && v == w,
             (Dialect(a), Dialect(b)) => a == b,
+            (StridedLayout { strides: a, offset: o }, StridedLayout { strides: b, offset: p }) => a == b && o == p,
             _ => false,
         }
     }
@@ -125,6 +135,7 @@ impl std::hash::Hash for Attribute {
             Attribute::DenseArray { element, values } => (element, values).hash(state),
             Attribute::DenseIntElements { element, shape, values } => (element, shape, values).hash(state),
             Attribute::Dialect(d) => d.hash(state),
+            Attribute::StridedLayout { strides, offset } => (strides, offset).hash(state),
         }
     }
 }
@@ -419,6 +430,15 @@ impl fmt::Display for Attribute {
                     write!(f, "<{body}>")?;
                 }
                 Ok(())
+            }
+            Attribute::StridedLayout { strides, offset } => {
+                let one = |v: &Option<i64>| v.map_or_else(|| "?".to_string(), |x| x.to_string());
+                write!(f, "strided<[{}]", strides.iter().map(one).collect::<Vec<_>>().join(", "))?;
+                // MLIR leaves a zero offset out.
+                if *offset != Some(0) {
+                    write!(f, ", offset: {}", one(offset))?;
+                }
+                f.write_str(">")
             }
         }
     }

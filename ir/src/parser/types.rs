@@ -115,8 +115,17 @@ impl Parser<'_> {
         }
         let mut m = MemRefType { shape, element, layout: None, memory_space: None };
         if self.consume_if(TokenKind::Comma) {
+            let at = self.location();
             let attr = self.parse_memref_trailing_attribute()?;
-            let is_layout = matches!(attr, Attribute::AffineMap(_));
+            if let (Attribute::StridedLayout { strides, .. }, Some(shape)) = (&attr, &m.shape) {
+                if strides.len() != shape.len() {
+                    return Err(crate::Diagnostic::error(
+                        at,
+                        format!("a strided layout of {} strides for a memref of rank {}", strides.len(), shape.len()),
+                    ));
+                }
+            }
+            let is_layout = matches!(attr, Attribute::AffineMap(_) | Attribute::StridedLayout { .. });
             if is_layout && m.shape.is_some() {
                 m.layout = Some(attr);
                 if self.consume_if(TokenKind::Comma) {
@@ -137,11 +146,46 @@ impl Parser<'_> {
             return Ok(Attribute::Integer { value: v, ty: Type::I64 });
         }
         if self.is_keyword("strided") {
-            return Err(self.error_here(
-                "strided memref layouts are not supported; use an affine_map layout or the identity layout",
-            ));
+            return self.parse_strided_layout();
         }
         self.parse_attribute()
+    }
+
+    /// `strided<[s0, …]>` or `strided<[s0, …], offset: o>`, each an integer or `?`.
+    fn parse_strided_layout(&mut self) -> ParseResult<Attribute> {
+        self.advance();
+        self.expect(TokenKind::Less, "'<' after 'strided'")?;
+        self.expect(TokenKind::LSquare, "'[' to start the strides")?;
+        let mut strides = vec![];
+        if !self.consume_if(TokenKind::RSquare) {
+            loop {
+                strides.push(self.parse_static_or_dynamic()?);
+                if !self.consume_if(TokenKind::Comma) {
+                    break;
+                }
+            }
+            self.expect(TokenKind::RSquare, "',' or ']' in the strides")?;
+        }
+        let mut offset = Some(0);
+        if self.consume_if(TokenKind::Comma) {
+            if !self.consume_keyword("offset") {
+                return Err(
+                    self.error_here(format!("expected 'offset' in a strided layout, found {}", self.describe_token()))
+                );
+            }
+            self.expect(TokenKind::Colon, "':' after 'offset'")?;
+            offset = self.parse_static_or_dynamic()?;
+        }
+        self.expect(TokenKind::Greater, "'>' to close the strided layout")?;
+        Ok(Attribute::StridedLayout { strides, offset })
+    }
+
+    /// An integer, or `?` (`None`).
+    fn parse_static_or_dynamic(&mut self) -> ParseResult<Option<i64>> {
+        if self.consume_if(TokenKind::Question) {
+            return Ok(None);
+        }
+        Ok(Some(self.parse_i64()?))
     }
 
     /// `4x?x8x` — static sizes or `?`, each followed by `x`, before the element type.

@@ -738,9 +738,16 @@ impl<'a> Analyzer<'a> {
             return self.refuse(user, format!("accesses '{ty}': stencil fields hold f32 or f64"));
         }
         if m.layout.is_some() || m.memory_space.is_some() {
+            // A strided layout is a view (linalg's subviews): folded into the accesses it is a
+            // plain array again.
+            let advice = if matches!(m.layout, Some(Attribute::StridedLayout { .. })) {
+                " (a strided view: fold it into the accesses with mlir-opt --affine-fold-memref-alias-ops, or pass the whole array)"
+            } else {
+                ""
+            };
             return self.refuse(
                 user,
-                format!("accesses '{ty}': only memrefs with the identity layout in the default memory space"),
+                format!("accesses '{ty}': only memrefs with the identity layout in the default memory space{advice}"),
             );
         }
         match ir.value_def(memref) {

@@ -12,6 +12,20 @@ func.func @f(%i: index) {
 
 // -----
 
+// expected-error@+1 {{a strided layout of 1 strides for a memref of rank 2}}
+func.func @f(%m: memref<4x4xf32, strided<[1]>>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{expected 'offset' in a strided layout, found 'size'}}
+func.func @f(%m: memref<4xf32, strided<[1], size: 3>>) {
+  return
+}
+
+// -----
+
 func.func @f(%m: memref<*xf32>, %i: index) {
   // expected-error@+1 {{invalid kind of type specified: expected builtin.memref, but found 'memref<*xf32>'}}
   %a = memref.load %m[%i] : memref<*xf32>

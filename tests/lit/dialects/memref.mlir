@@ -128,3 +128,13 @@ func.func @shapes(%mem: memref<?x8xf32>, %i: index) {
   memref.dealloc %u : memref<*xf32>
   return
 }
+
+// Strided layouts (what linalg and memref.subview produce) parse and print as MLIR 22 does: a
+// zero offset left out, `?` for dynamic strides and offsets.
+// CHECK-LABEL: func.func @strided(
+// CHECK-SAME: %arg0: memref<4x8xf32, strided<[8, 1]>>, %arg1: memref<?x?xf64, strided<[?, 1], offset: ?>>, %arg2: memref<2xf32, strided<[3], offset: 5>>
+// CHECK: memref.load %arg1[%arg3, %arg3] : memref<?x?xf64, strided<[?, 1], offset: ?>>
+func.func @strided(%a: memref<4x8xf32, strided<[8, 1], offset: 0>>, %b: memref<?x?xf64, strided<[?, 1], offset: ?>>, %c: memref<2xf32, strided<[3], offset: 5>>, %i: index) -> f64 {
+  %x = memref.load %b[%i, %i] : memref<?x?xf64, strided<[?, 1], offset: ?>>
+  return %x : f64
+}

@@ -56,3 +56,12 @@ func.func @memref_ops(%n: index, %m: index, %s: index, %i: index, %v: f32) -> f3
 // LLVM:         llvm.call @free
 // LLVM:         llvm.return
 // LLVM-NOT:     memref.
+
+// Strided layouts (linalg's views) go through MLIR and back unchanged.
+// CHECK-LABEL: func.func @strided(
+// CHECK-SAME: memref<?x?xf64, strided<[?, 1], offset: ?>>, %{{.*}}: memref<2xf32, strided<[3], offset: 5>>
+// CHECK: memref.load %{{.*}} : memref<?x?xf64, strided<[?, 1], offset: ?>>
+func.func @strided(%b: memref<?x?xf64, strided<[?, 1], offset: ?>>, %c: memref<2xf32, strided<[3], offset: 5>>, %i: index) -> f64 {
+  %x = memref.load %b[%i, %i] : memref<?x?xf64, strided<[?, 1], offset: ?>>
+  return %x : f64
+}

@@ -328,3 +328,15 @@ func.func @hoisted_then_written(%n: index, %A: memref<?xf64> {llvm.noalias}, %B:
   }
   return
 }
+
+// -----
+
+// A strided view as linalg passes it: parsed, and refused with the way out.
+func.func @strided_view(%n: index, %A: memref<?xf64, strided<[?], offset: ?>> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
+  affine.for %i = 0 to %n {
+    // expected-error@below {{accesses 'memref<?xf64, strided<[?], offset: ?>>': only memrefs with the identity layout in the default memory space (a strided view: fold it into the accesses with mlir-opt --affine-fold-memref-alias-ops, or pass the whole array)}}
+    %a = affine.load %A[%i] : memref<?xf64, strided<[?], offset: ?>>
+    affine.store %a, %B[%i] : memref<?xf64>
+  }
+  return
+}
