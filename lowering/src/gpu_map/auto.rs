@@ -254,10 +254,10 @@ fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bo
     let [NestItem::Loop(time)] = nest.as_slice() else { return false };
     let applies: Vec<&ApplyBox> =
         time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
-    let at_own_plane_point = |r: &Read| r.offset.as_ref().is_some_and(|o| o.iter().skip(1).all(|&x| x == 0));
+    // A general read (of a field no apply writes: streaming refuses others) needs no halo.
+    let at_own_plane_point = |r: &Read| r.offset.as_ref().is_none_or(|o| o.iter().skip(1).all(|&x| x == 0));
     applies.len() == time.body.len()
         && applies.iter().all(|a| a.is_doall())
-        && applies.iter().all(|a| a.reads.iter().all(|r| r.offset.is_some()))
         && applies.iter().enumerate().all(|(k, a)| {
             a.reads.iter().all(|r| at_own_plane_point(r) || applies[..k].iter().all(|b| b.written != r.field))
         })

@@ -337,8 +337,13 @@ impl Plan {
                     applies[0].name
                 ));
             }
-            if a.reads.iter().any(|r| r.offset.is_none()) {
-                return Err(format!("{} reads a field at an affine index, not a constant offset from the point: {strategy} tiles need constant offsets", a.name));
+            // A general read (`_fict_[t]`, a coefficient `c[0]`) of a field no apply writes
+            // reads global memory as it is: that field stays out of the tiles. Any other needs
+            // the tile's own copy, which only constant offsets address.
+            for r in a.reads.iter().filter(|r| r.offset.is_none()) {
+                if !global_only(&applies, r.field) {
+                    return Err(format!("{} reads a field at an affine index, not a constant offset from the point, and the program writes that field or reads it at offsets too: {strategy} tiles need constant offsets for such a field", a.name));
+                }
             }
         }
         if !(1..=3).contains(&rank) {
@@ -577,7 +582,9 @@ fn field_plans(
     let mut accessed: Vec<ValueId> = vec![];
     for a in applies {
         for f in a.reads.iter().map(|r| r.field).chain(std::iter::once(a.written)) {
-            if !accessed.contains(&f) {
+            // Fields read only through general indices and never written are read from
+            // global memory where they are used, not tiled.
+            if !accessed.contains(&f) && !global_only(applies, f) {
                 accessed.push(f);
             }
         }
@@ -635,6 +642,15 @@ fn field_plans(
         });
     }
     Ok(plans)
+}
+
+/// Whether `field` is read only through general accesses and written by no apply: the tiles
+/// leave it in global memory, read where a statement reads it (`Plan::new`).
+fn global_only(applies: &[ApplyBox], field: ValueId) -> bool {
+    let reads = applies.iter().flat_map(|a| a.reads.iter()).filter(|r| r.field == field);
+    applies.iter().all(|a| a.written != field)
+        && reads.clone().next().is_some()
+        && reads.into_iter().all(|r| r.offset.is_none())
 }
 
 /// `a − b` when it is the same constant for all parameter values.

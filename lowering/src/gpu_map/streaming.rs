@@ -154,7 +154,9 @@ impl Schedule {
             for (a, apply) in plan.applies.iter().enumerate() {
                 let mut reads = HashMap::new();
                 for r in &apply.reads {
-                    let g = field_index(r.field).ok_or("a read of a field without plan")?;
+                    // A field without plan is read in global memory (a general read of a field
+                    // no apply writes), not through a ring.
+                    let Some(g) = field_index(r.field) else { continue };
                     let version = if plan.fields[g].written {
                         Some(*latest.get(&g).ok_or_else(|| {
                             format!("{} reads {} before anything writes it", apply.name, plan.fields[g].name)
@@ -207,7 +209,7 @@ impl Schedule {
             let Producer::Instance { apply, .. } = versions[m].producer else { continue };
             let mut needs: Vec<(usize, i64)> = vec![];
             for r in &plan.applies[apply].reads {
-                let g = field_index(r.field).ok_or("a read of a field without plan")?;
+                let Some(g) = field_index(r.field) else { continue };
                 if let Some(Some(v)) = versions[m].reads.get(&g) {
                     let below = -r.offset.as_ref().and_then(|o| o.first().copied()).unwrap_or(0).min(0);
                     needs.push((*v, below));
@@ -882,7 +884,8 @@ impl<'a> Column<'a> {
         let previous_slot = previous.map(|(w, _)| self.slot(ir, at, w, q));
         let mut rings: HashMap<ValueId, RingRead> = HashMap::new();
         for r in &plan.applies[apply].reads {
-            let g = plan.fields.iter().position(|f| f.arg == r.field).ok_or("a read of a field without plan")?;
+            // A field without plan is read in global memory (see `Schedule::new`).
+            let Some(g) = plan.fields.iter().position(|f| f.arg == r.field) else { continue };
             let Some(Some(w)) = version.reads.get(&g) else { continue };
             let ring = self.rings[*w].ok_or("a version that is read has no ring")?;
             let offset = r.offset.as_ref().and_then(|o| o.first().copied()).unwrap_or(0);

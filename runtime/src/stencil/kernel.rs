@@ -412,9 +412,12 @@ impl Builder<'_, '_> {
         Ok(())
     }
 
-    /// The read slot of a field other than the written one (added on first use) and its
-    /// stride group.
-    fn read_slot(&mut self, field: usize) -> (FieldRef, u8) {
+    /// The read slot of a field other than the written one (added on first use) and, for a
+    /// read at an offset (`grouped`), its stride group. A general read addresses its field
+    /// with its own strides ([`AtAccess`]), so a field of another rank than the box (fdtd's
+    /// 1-D source in a 2-D or 3-D apply) joins no group: the sweep's per-row bases are over
+    /// the box's dimensions.
+    fn read_slot(&mut self, field: usize, grouped: bool) -> (FieldRef, u8) {
         if field == self.kernel.written {
             return (FieldRef::Written, 0);
         }
@@ -422,6 +425,7 @@ impl Builder<'_, '_> {
         let strides = strides_of(&spec.shape);
         let group = match self.kernel.group_strides.iter().position(|s| *s == strides) {
             Some(g) => g,
+            None if !grouped => 0,
             None => {
                 self.kernel.group_strides.push(strides);
                 self.kernel.group_strides.len() - 1
@@ -450,9 +454,10 @@ impl Builder<'_, '_> {
         let field =
             field_index(self.cx, field_value).ok_or_else(|| bad("it reads a value that is not a field argument"))?;
         let spec = self.cx.interface.fields[field].clone();
-        let (fref, group) = self.read_slot(field);
+        let offsets = ir.attr(op, "offset").and_then(Attribute::as_dense_array);
+        let (fref, group) = self.read_slot(field, offsets.is_some());
         let result = ir.result(op, 0);
-        if let Some(offsets) = ir.attr(op, "offset").and_then(Attribute::as_dense_array) {
+        if let Some(offsets) = offsets {
             if offsets.len() != spec.shape.len() || spec.shape.len() != self.kernel.lower.len() {
                 return Err(bad("the offsets must have the rank of the field and of the box"));
             }
