@@ -94,7 +94,7 @@ fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
-fn resource_row(k: &KernelCost, device_warps: u32) -> Vec<String> {
+fn resource_row(k: &KernelCost, device_warps: u32, device_sms: u32) -> Vec<String> {
     let o = &k.occupancy;
     let (registers, spills) = match &k.resources {
         Some(r) => (r.registers.to_string(), (r.spill_store_bytes + r.spill_load_bytes).to_string()),
@@ -126,6 +126,7 @@ fn resource_row(k: &KernelCost, device_warps: u32) -> Vec<String> {
         per_sm,
         occupancy,
         o.limiter.to_string(),
+        k.busy_sms.map_or_else(|| "-".to_string(), |b| format!("{b:.0} of {device_sms}")),
         time,
         bound,
     ]
@@ -195,12 +196,13 @@ pub fn render_text(summary: &CostSummary) -> String {
         "blocks/SM",
         "occupancy",
         "limited by",
+        "busy SMs",
         "est. time",
         "bound",
     ]
     .map(String::from)
     .to_vec()];
-    rows.extend(r.kernels.iter().map(|k| resource_row(k, d.max_warps_per_sm())));
+    rows.extend(r.kernels.iter().map(|k| resource_row(k, d.max_warps_per_sm(), d.limits.multiprocessors)));
     out.push_str(&table(&rows));
     out.push_str(&estimate_line(r));
     out
@@ -297,6 +299,7 @@ pub fn to_json(summary: &CostSummary) -> Value {
                 },
                 "estimate": estimate_json(k.estimate),
                 "filled": estimate_json(k.filled),
+                "busy_sms": k.busy_sms,
             })
         })
         .collect();

@@ -2,7 +2,7 @@
 //! kernel's resources and occupancy, and the bound model's estimate.
 
 use super::device::DeviceModel;
-use super::estimate::{estimate_filled, estimate_launch, Estimate};
+use super::estimate::{estimate_filled, estimate_launch, parallelism, Estimate};
 use super::occupancy::{occupancy, Occupancy};
 use crate::gpu_sim::{LaunchStats, SimReport, WARP_SIZE};
 use std::collections::HashMap;
@@ -121,6 +121,10 @@ pub struct KernelCost {
     /// Its large-problem limit: the same work on a GPU filled with its blocks, without
     /// launch overhead.
     pub filled: Option<Estimate>,
+    /// SMs its launches keep busy, averaged over them weighted by their estimated time (the
+    /// launch's busy blocks, at most the device's SMs: a launch of fewer blocks than SMs
+    /// leaves the rest idle; `None` without an estimate).
+    pub busy_sms: Option<f64>,
 }
 
 /// The cost report of a simulated run.
@@ -169,6 +173,7 @@ impl CostReport {
                         shared_bytes,
                         estimate: Some(Estimate::default()),
                         filled: None,
+                        busy_sms: None,
                     });
                     kernels.len() - 1
                 }
@@ -181,6 +186,13 @@ impl CostReport {
                 occupancy(device, l.threads_per_block(), registers, k.shared_bytes)
             };
             let e = estimate_launch(device, l, &occ);
+            if let Some(e) = e.filter(|e| e.seconds > 0.0) {
+                // A running time-weighted mean: sum of SMs × seconds over the kernel's seconds so far.
+                let before = k.estimate.map_or(0.0, |s| s.seconds);
+                let sms = parallelism(device, l, &occ).sms;
+                let mean = k.busy_sms.unwrap_or(0.0);
+                k.busy_sms = Some((mean * before + sms * e.seconds) / (before + e.seconds));
+            }
             k.work.add_launch(l);
             total.add_launch(l);
             for sum in [&mut k.estimate, &mut estimate] {

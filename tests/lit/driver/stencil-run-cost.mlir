@@ -26,9 +26,10 @@
 // reads all 24 rows of A (120 sectors, 3840 bytes) and writes 22 rows of B (3520 bytes), the copy
 // reads and writes 22 rows; the interior rows' partial sectors count whole.
 // CHECK-NEXT: per point update {{.*}} - 3.00 1.00 24.00 8.00 9.29 8.89 0 0
-// CHECK-NEXT: kernel block regs spill B smem B blocks/SM occupancy limited by est. time bound
-// Without registers, 256-thread blocks are limited by warps: 8 per SM, an upper bound.
-// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 32x8x1 ? ? 0 8 100.0 % (max) warps {{.*}} launches
+// CHECK-NEXT: kernel block regs spill B smem B blocks/SM occupancy limited by busy SMs est. time bound
+// Without registers, 256-thread blocks are limited by warps: 8 per SM, an upper bound. The
+// 22 x 18 box is 3 blocks of 32 x 8: 3 of the 132 SMs have work.
+// CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k0 32x8x1 ? ? 0 8 100.0 % (max) warps 3 of 132 {{.*}} launches
 // CHECK-NEXT: @jacobi_2d_5pt_kernels::@jacobi_2d_5pt_k1 32x8x1 ? ? 0 8 100.0 % (max) warps
 // CHECK-NEXT: estimate {{.*}} ({{.*}} GCells/s for 3168 point updates): launch overhead 16.00 µs, DRAM {{.*}}, issue {{.*}}, barriers 0.00 µs; each launch takes overhead + max(DRAM, issue + barriers)
 // CHECK-NEXT: estimate {{.*}} GCells/s in the large-problem limit (the same work per update on a GPU full of blocks, no launch overhead): DRAM {{.*}}, issue {{.*}}, barriers 0.00 µs
