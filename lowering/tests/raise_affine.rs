@@ -256,3 +256,66 @@ func.func @reverse(%T: index, %N: index, %A: memref<?xf64>) {
         .collect();
     check(text, "reverse", CODEGEN, false, &reverse_cases);
 }
+
+/// Bounds a C front end computes in the arguments' integer types before the cast to `index`
+/// are raised over the arguments, with the call guarded where the computation could wrap: for
+/// values on both sides of the wrap (the function then runs its own loops), 64-bit arithmetic
+/// (whose range does not fit a form's constant) and a zero-extended negative constant.
+#[test]
+fn integer_bound_computations_keep_their_meaning() {
+    let text = r#"
+func.func @narrow(%arg0: i32, %arg1: i8, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
+  %c100 = arith.constant 100 : i8
+  %n = arith.addi %arg1, %c100 : i8
+  %ub = arith.index_cast %n : i8 to index
+  %T = arith.index_cast %arg0 : i32 to index
+  affine.for %t = 0 to %T {
+    affine.for %i = 1 to %ub {
+      %a = affine.load %A[%i - 1] : memref<?xf64>
+      affine.store %a, %B[%i] : memref<?xf64>
+    }
+  }
+  return
+}
+func.func @wide(%arg0: i64, %arg1: i64, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
+  %c1 = arith.constant 1 : i64
+  %n = arith.subi %arg1, %c1 : i64
+  %ub = arith.index_cast %n : i64 to index
+  %T = arith.index_cast %arg0 : i64 to index
+  affine.for %t = 0 to %T {
+    affine.for %i = 1 to %ub {
+      %a = affine.load %A[%i + 1] : memref<?xf64>
+      affine.store %a, %B[%i] : memref<?xf64>
+    }
+  }
+  return
+}
+func.func @unsigned(%arg0: i32, %arg1: i32, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
+  %c = arith.constant -56 : i8
+  %w = arith.extui %c : i8 to i32
+  %n = arith.subi %arg1, %w : i32
+  %ub = arith.index_castui %n : i32 to index
+  %T = arith.index_cast %arg0 : i32 to index
+  affine.for %t = 0 to %T {
+    affine.for %i = 1 to %ub {
+      %a = affine.load %A[%i - 1] : memref<?xf64>
+      affine.store %a, %B[%i] : memref<?xf64>
+    }
+  }
+  return
+}
+"#;
+    let (dialects, _) = registries();
+    let mut raised = parse(text, &dialects).expect("parses");
+    run_pipeline(&mut raised, "builtin.module(raise-affine-to-stencil{strict=true})").expect("every function raises");
+    let printed = stencil_ir::printer::print_op(&raised.ir, &dialects, raised.top, Default::default());
+    // Over the arguments, not an opaque parameter of their computation.
+    assert!(!printed.contains("sym"), "{printed}");
+    let buffers = |n: usize| vec![Arg::Buffer(vec![n]), Arg::Buffer(vec![n])];
+    let with = |t: i64, n: i64, size: usize| [vec![Arg::Int(t), Arg::Int(n)], buffers(size)].concat();
+    // i8: n + 100 fits up to n = 27; past it the bound wraps negative and nothing runs.
+    check(text, "narrow", CODEGEN, false, &[with(2, 20, 130), with(2, 27, 130), with(2, 28, 130), with(2, 100, 4)]);
+    check(text, "wide", CODEGEN, false, &[with(2, 12, 13), with(1, 3, 4), with(2, 2, 4)]);
+    // extui(-56 : i8) is 200: the bound is n - 200.
+    check(text, "unsigned", CODEGEN, false, &[with(2, 210, 12), with(2, 202, 4), with(2, 200, 4)]);
+}

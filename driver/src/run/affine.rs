@@ -39,9 +39,37 @@ pub struct AffineInput {
     /// to `%n`: extent `n`) and guards the call with `n <= 40`; the original function then
     /// runs on a memref of the static size with the field in its leading corner.
     pub static_sizes: Vec<(String, Vec<Option<usize>>)>,
+    /// The condition under which the function runs the raised program (the `affine.if` the
+    /// raise put around the call: minimums, static sizes, no wrapping of a bound the function
+    /// computes), with the program parameter of each of its operands. Elsewhere the function
+    /// runs its own loops, so a run of the program there would not be the function's.
+    pub guard: Option<(stencil_ir::affine::IntegerSet, Vec<String>)>,
+    /// The program's parameters with their declared minimums (a value below one is reported
+    /// as such where parameters are bound, not as a failed guard).
+    pub minimums: Vec<(String, i64)>,
 }
 
 impl AffineInput {
+    /// An error where the parameters fail the call's guard ([`AffineInput::guard`]).
+    pub fn check_guard(&self, params: &std::collections::BTreeMap<String, i64>) -> Result<(), RunError> {
+        let Some((set, names)) = &self.guard else { return Ok(()) };
+        if self.minimums.iter().any(|(n, min)| params.get(n).is_some_and(|v| v < min)) {
+            return Ok(());
+        }
+        let values: Option<Vec<i64>> = names.iter().map(|n| params.get(n).copied()).collect();
+        // A missing value is reported where parameters are bound.
+        let Some(values) = values else { return Ok(()) };
+        if set.contains(&[], &values) == Some(true) {
+            return Ok(());
+        }
+        let given: Vec<String> = names.iter().zip(&values).map(|(n, v)| format!("{n}={v}")).collect();
+        Err(RunError::new(format!(
+            "at {} @{} does not run the raised program: the guard the raise put around the call fails (a parameter below its minimum, a memref's static size exceeded, or a bound the function computes in a narrower integer type wrapping), so the function runs its own loops there and a run of the program would not be the function's",
+            given.join(", "),
+            self.function
+        )))
+    }
+
     /// An error for a `--param` value that does not fit the integer argument it stands for
     /// (`%argK: i32`): the function would compute with the truncated value, the program with
     /// the whole one.
@@ -264,7 +292,22 @@ pub fn affine_input(
             Some((k, name.clone(), width))
         })
         .collect();
-    Ok(Some(AffineInput { function, program: nest.program.clone(), raised, roles, tied, param_widths, static_sizes }))
+    let guard = call_guard(rir, nest.call, program);
+    let minimums = program.map_or_else(Vec::new, |p| {
+        let declared = stencil_dialects::stencil::ProgramParams::of(rir, p);
+        declared.names.into_iter().zip(declared.mins).collect()
+    });
+    Ok(Some(AffineInput {
+        function,
+        program: nest.program.clone(),
+        raised,
+        roles,
+        tied,
+        param_widths,
+        static_sizes,
+        guard,
+        minimums,
+    }))
 }
 
 /// Runs the original (un-raised) affine function of `input` in `module` on the reference
@@ -448,4 +491,26 @@ fn copy_corner<T: Copy>(from: &[T], from_shape: &[usize], into_shape: &[usize], 
             index[d] = 0;
         }
     }
+}
+
+/// The guard around the raised `call` (its `affine.if`) with, per operand of the condition, the
+/// program parameter the call passes the same value as; `None` without a guard or where an
+/// operand is not a parameter of the call.
+fn call_guard(
+    ir: &stencil_ir::Ir,
+    call: OpId,
+    program: Option<OpId>,
+) -> Option<(stencil_ir::affine::IntegerSet, Vec<String>)> {
+    let guard = ir.parent_op(call).filter(|&op| ir.op_name(op) == "affine.if")?;
+    let set = ir.attr(guard, "condition").and_then(Attribute::as_integer_set)?.clone();
+    let program = program?;
+    let names = stencil_dialects::stencil::ProgramParams::of(ir, program).names;
+    let n_fields = stencil_dialects::stencil::program_arg_names(ir, program).len();
+    let passed = ir.operands(call).get(n_fields..)?.to_vec();
+    let operands: Option<Vec<String>> = ir
+        .operands(guard)
+        .iter()
+        .map(|v| passed.iter().position(|p| p == v).and_then(|k| names.get(k).cloned()))
+        .collect();
+    Some((set, operands?))
 }

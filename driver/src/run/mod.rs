@@ -217,6 +217,7 @@ pub fn run_program(
     let affine = affine::affine_input(&original, options.entry.as_deref(), options, registries, &source)?;
     if let Some(a) = &affine {
         a.check_param_widths(&options.params)?;
+        a.check_guard(&options.params)?;
     }
     let base = affine.as_ref().map_or_else(|| original.clone(), |a| a.raised.clone());
     let mut transformed = base.clone();

@@ -104,7 +104,8 @@ impl Parser<'_> {
             }
             "array" => self.parse_dense_array(),
             "dense" => self.parse_dense_int_elements(),
-            "dense_resource" | "sparse" | "strided" | "distinct" => {
+            "strided" => self.parse_strided_layout(),
+            "dense_resource" | "sparse" | "distinct" => {
                 Err(self.error_here(format!("'{text}' attributes are not supported by stencil-opt")))
             }
             t if TYPE_KEYWORDS.contains(&t) || is_integer_type_keyword(t) => Ok(Attribute::Type(self.parse_type()?)),
@@ -131,6 +132,11 @@ impl Parser<'_> {
                 loop {
                     if self.at_float_literal() {
                         return Err(refuse_float(self));
+                    }
+                    if self.kind() == TokenKind::LSquare {
+                        return Err(self.error_here(
+                            "nested dense element lists are not supported (only 1-D lists, or a splat for higher ranks)",
+                        ));
                     }
                     values.push(self.parse_i64()?);
                     if !self.consume_if(TokenKind::Comma) {

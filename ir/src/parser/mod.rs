@@ -796,7 +796,9 @@ impl<'a> Parser<'a> {
             };
             // Another dialect's custom syntax cannot be parsed without knowing the op; its
             // generic form can, with --allow-unregistered-dialect.
-            let generic = if self.config.registry.op(spelled).is_none() && spelled.contains('.') {
+            let generic = if spelled.starts_with("tensor.") {
+                " (tensors are not supported: stencil-opt reads memrefs)"
+            } else if self.config.registry.op(spelled).is_none() && spelled.contains('.') {
                 " (an op stencil-opt does not know parses only in its generic form, \"op.name\"(...), with --allow-unregistered-dialect: print the file with mlir-opt --mlir-print-op-generic)"
             } else {
                 ""

@@ -117,7 +117,10 @@ impl Parser<'_> {
         if self.consume_if(TokenKind::Comma) {
             let at = self.location();
             let attr = self.parse_memref_trailing_attribute()?;
-            if let (Attribute::StridedLayout { strides, .. }, Some(shape)) = (&attr, &m.shape) {
+            if let Attribute::StridedLayout { strides, .. } = &attr {
+                let Some(shape) = &m.shape else {
+                    return Err(crate::Diagnostic::error(at, "an unranked memref cannot have a layout"));
+                };
                 if strides.len() != shape.len() {
                     return Err(crate::Diagnostic::error(
                         at,
@@ -152,7 +155,7 @@ impl Parser<'_> {
     }
 
     /// `strided<[s0, …]>` or `strided<[s0, …], offset: o>`, each an integer or `?`.
-    fn parse_strided_layout(&mut self) -> ParseResult<Attribute> {
+    pub(crate) fn parse_strided_layout(&mut self) -> ParseResult<Attribute> {
         self.advance();
         self.expect(TokenKind::Less, "'<' after 'strided'")?;
         self.expect(TokenKind::LSquare, "'[' to start the strides")?;

@@ -344,14 +344,17 @@ fn scheduled(ir: &Ir, program: OpId) -> bool {
     found
 }
 
-/// The largest rank among the program's fields (0 when it has none).
+/// The largest rank among the program's applies (their boxes: a 2-D program reading a 3-D
+/// table of coefficients through a general index is 2-D), 0 when it has none.
 fn rank(ir: &Ir, program: OpId) -> usize {
-    let Some(body) = ir.regions(program).first().and_then(|&r| ir.entry_block(r)) else { return 0 };
-    ir.block_args(body)
-        .iter()
-        .filter_map(|&a| stencil_dialects::stencil::FieldType::from_type(ir.value_type(a)).map(|f| f.rank()))
-        .max()
-        .unwrap_or(0)
+    let mut rank = 0;
+    ir.walk(program, WalkOrder::PreOrder, &mut |op| {
+        if ir.op_name(op) == "stencil.apply" {
+            let boxed = ir.attr(op, "lower_bounds").and_then(Attribute::as_affine_map).map_or(0, |m| m.results.len());
+            rank = rank.max(boxed);
+        }
+    });
+    rank
 }
 
 /// Adds `auto = "<reason>"` to the mapping record of `func`.

@@ -416,11 +416,14 @@ impl Plan {
         if let (true, Some(sizes)) = (options.tile.is_empty(), &sizes) {
             let fitted = fit_to_problem(&plan, tile.clone(), sizes, layout);
             if fitted.tile != tile {
+                let blocks = |n: i64| if n == 1 { "1 block".to_string() } else { format!("{n} blocks") };
                 tile_reason = Some(format!(
-                    "the default {} gives {} blocks at the problem sizes, {} for {} SMs x {} wanted",
+                    "the default {} gives {} at the problem sizes; {} gives {} (wanted: {}, {} SMs x {})",
                     sizes_text(&tile),
-                    fitted.default_blocks,
-                    fitted.blocks,
+                    blocks(fitted.default_blocks),
+                    sizes_text(&fitted.tile),
+                    blocks(fitted.blocks),
+                    fitted.sms.saturating_mul(fitted.per_sm),
                     fitted.sms,
                     fitted.per_sm
                 ));
@@ -500,24 +503,24 @@ pub(super) fn latency_hiding_blocks(device: &DeviceLimits, block: &[i64; 3], sha
     Ok(room.min(wanted as u32))
 }
 
-/// The values of the program's parameters the user gave (`--param`: [`PROBLEM_SIZE_ATTR`] on
-/// the program or an enclosing op), in declaration order; `None` where one is missing. Declared
-/// defaults do not count: code compiled without `--param` keeps the tiles of large problems.
+/// The values of the program's parameters, in declaration order, where the user gave some
+/// (`--param`: [`PROBLEM_SIZE_ATTR`] on the program or an enclosing op): those given, the
+/// declared defaults for the others; `None` where none was given (code compiled without
+/// `--param` keeps the tiles of large problems) or one has no value.
 ///
 /// [`PROBLEM_SIZE_ATTR`]: stencil_passes::tile_model::PROBLEM_SIZE_ATTR
 fn explicit_problem_sizes(ir: &Ir, program: OpId) -> Option<Vec<i64>> {
+    let attr = stencil_passes::tile_model::PROBLEM_SIZE_ATTR;
     let mut holder = Some(program);
-    while let Some(op) = holder.filter(|&op| ir.attr(op, stencil_passes::tile_model::PROBLEM_SIZE_ATTR).is_none()) {
+    while let Some(op) = holder.filter(|&op| ir.attr(op, attr).is_none()) {
         holder = ir.parent_op(op);
     }
-    let Some(Attribute::Dictionary(given)) = ir.attr(holder?, stencil_passes::tile_model::PROBLEM_SIZE_ATTR) else {
+    let Some(Attribute::Dictionary(given)) = ir.attr(holder?, attr) else { return None };
+    let declared = ProgramParams::of(ir, program);
+    if !declared.names.iter().any(|name| given.iter().any(|a| &*a.name == name.as_str())) {
         return None;
-    };
-    ProgramParams::of(ir, program)
-        .names
-        .iter()
-        .map(|name| given.iter().find(|a| &*a.name == name.as_str()).and_then(|a| a.value.as_i64()))
-        .collect()
+    }
+    stencil_passes::tile_model::problem_sizes(ir, program, &declared.names).ok()
 }
 
 /// The default `tile` halved ([`TemporalTiles::dim_to_split`]) until a launch over the
@@ -546,7 +549,13 @@ fn fit_to_problem(plan: &Plan, mut tile: Vec<i64>, sizes: &[i64], layout: &dyn T
     let mut per_sm = layout.blocks_per_sm_wanted(plan, &tile);
     while blocks(&tile) < sms.saturating_mul(per_sm) {
         let Some(d) = layout.dim_to_split(plan, &tile) else { break };
+        let before = blocks(&tile);
         tile[d] /= 2;
+        if blocks(&tile) == before {
+            // The problem is smaller than the tile there: halving gives no more blocks.
+            tile[d] *= 2;
+            break;
+        }
         per_sm = layout.blocks_per_sm_wanted(plan, &tile);
     }
     FittedTile { blocks: blocks(&tile), tile, default_blocks, sms, per_sm }

@@ -478,11 +478,20 @@ impl<'a> Analyzer<'a> {
     /// any other computation (it stays an opaque parameter).
     fn integer_lin(&mut self, x: ValueId, unsigned: bool) -> Option<Lin> {
         let mut conditions = vec![];
-        let form = self.integer_form(x, &mut conditions, 0)?;
+        let known = self.nest.params.len();
+        let Some(mut form) = self.integer_form(x, &mut conditions, 0) else {
+            // The arguments it met are no parameters of the program after all.
+            self.nest.params.truncate(known);
+            return None;
+        };
         if unsigned {
-            // A negative value would cast to a huge index: the form is its value where it is
-            // not negative.
-            conditions.push(form.clone());
+            match (form.as_constant(), self.ir().value_type(x).bit_width()) {
+                // A constant casts to its unsigned value (`-56 : i8` is 200).
+                (Some(c), Some(w)) if w < 64 => form = Lin::constant(c.rem_euclid(1i64 << w)),
+                // A negative value would cast to a huge index: the form is its value where it
+                // is not negative.
+                _ => conditions.push(form.clone()),
+            }
         }
         for c in conditions {
             if !self.implied_by_argument_ranges(&c) && !self.nest.conditions.contains(&c) {
@@ -500,12 +509,8 @@ impl<'a> Analyzer<'a> {
         if depth > 32 {
             return None;
         }
-        let in_range = |form: &Lin, conditions: &mut Vec<Lin>| -> Option<()> {
-            let (low, high) = signed_range(bits);
-            conditions.push(form.plus(-low).ok()?);
-            conditions.push(Lin::constant(high).sub(form).ok()?);
-            Some(())
-        };
+        let in_range =
+            |this: &Self, form: &Lin, conditions: &mut Vec<Lin>| this.range_conditions(form, bits, conditions);
         match ir.value_def(x) {
             ValueDef::BlockArgument { block, .. } if block == self.cx.entry => {
                 Some(Lin::var(Var::Param(self.param(ParamSource::Cast { argument: x, bits }))))
@@ -527,12 +532,18 @@ impl<'a> Analyzer<'a> {
                             _ => return None,
                         },
                     };
-                    in_range(&form, conditions)?;
+                    in_range(self, &form, conditions)?;
                     Some(form)
                 }
                 "arith.extsi" => self.integer_form(ir.operand(op, 0), conditions, depth + 1),
                 "arith.extui" => {
-                    let form = self.integer_form(ir.operand(op, 0), conditions, depth + 1)?;
+                    let inner = ir.operand(op, 0);
+                    let form = self.integer_form(inner, conditions, depth + 1)?;
+                    // A constant zero-extends to its unsigned value (`-56 : i8` is 200).
+                    if let (Some(c), Some(w)) = (form.as_constant(), ir.value_type(inner).bit_width()) {
+                        let unsigned = if w >= 64 { c } else { c.rem_euclid(1i64 << w) };
+                        return (unsigned >= 0).then(|| Lin::constant(unsigned));
+                    }
                     conditions.push(form.clone());
                     Some(form)
                 }
@@ -542,19 +553,50 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// Adds `low <= form <= high` (the range of a `bits`-bit result) as forms `>= 0`, except
+    /// where the arguments' own ranges imply them. The sides are computed wide: `-low` of a
+    /// 64-bit range does not fit a form's constant. `None` where a needed side does not fit
+    /// either (the computation then stays an opaque parameter).
+    fn range_conditions(&self, form: &Lin, bits: u32, conditions: &mut Vec<Lin>) -> Option<()> {
+        let (low, high) = signed_range(bits);
+        let terms: Vec<(usize, i64)> = form.params().collect();
+        let constant = i128::from(form.constant);
+        for (sign, bound) in [(1i128, i128::from(low)), (-1i128, i128::from(high))] {
+            // sign·(form − bound) >= 0.
+            let side_constant = sign * (constant - bound);
+            let side_terms: Vec<(usize, i128)> = terms.iter().map(|&(p, c)| (p, sign * i128::from(c))).collect();
+            if self.least_over_argument_ranges(side_constant, &side_terms).is_some_and(|least| least >= 0) {
+                continue;
+            }
+            let mut side = Lin::constant(i64::try_from(side_constant).ok()?);
+            for (p, c) in side_terms {
+                side = side.add_scaled(&Lin::var(Var::Param(p)), i64::try_from(c).ok()?).ok()?;
+            }
+            conditions.push(side);
+        }
+        Some(())
+    }
+
+    /// The least value of `constant + Σ c·p` over the ranges of the arguments the parameters
+    /// are ([`ParamSource::Cast`]); `None` where one is another parameter.
+    fn least_over_argument_ranges(&self, constant: i128, terms: &[(usize, i128)]) -> Option<i128> {
+        let mut least = constant;
+        for &(p, c) in terms {
+            let Some(ParamSource::Cast { bits, .. }) = self.nest.params.get(p) else { return None };
+            let (low, high) = signed_range(*bits);
+            least = least.checked_add(c.checked_mul(i128::from(if c > 0 { low } else { high }))?)?;
+        }
+        Some(least)
+    }
+
     /// Whether `form >= 0` holds for every value of the arguments it is over (the types'
     /// ranges of [`ParamSource::Cast`] parameters); `false` where it has another parameter.
     fn implied_by_argument_ranges(&self, form: &Lin) -> bool {
         if form.has_loops() {
             return false;
         }
-        let mut least = i128::from(form.constant);
-        for (p, c) in form.params() {
-            let Some(ParamSource::Cast { bits, .. }) = self.nest.params.get(p) else { return false };
-            let (low, high) = signed_range(*bits);
-            least += i128::from(c) * i128::from(if c > 0 { low } else { high });
-        }
-        least >= 0
+        let terms: Vec<(usize, i128)> = form.params().map(|(p, c)| (p, i128::from(c))).collect();
+        self.least_over_argument_ranges(i128::from(form.constant), &terms).is_some_and(|least| least >= 0)
     }
 
     /// The results of `map` applied to `operands`, as forms.

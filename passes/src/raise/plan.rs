@@ -394,6 +394,11 @@ fn plan(nest: &Nest, facts: &FunctionFacts<'_>, bounds: &[Option<Vec<Option<i64>
     // The integer computations of bounds the nest rewrote over their arguments must not wrap
     // (those the minimums imply need no test).
     for c in &nest.conditions {
+        if c.as_constant().is_some_and(|v| v < 0) {
+            // The function's integer computation of a bound wraps whatever its arguments: the
+            // program would never run.
+            return Err(fail("a loop bound computed in the function's integer type wraps for every argument value: the raised program would never run".into()));
+        }
         if !nonnegative_above(c, &mins) {
             guard.push(c.clone());
         }

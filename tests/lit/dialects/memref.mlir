@@ -138,3 +138,11 @@ func.func @strided(%a: memref<4x8xf32, strided<[8, 1], offset: 0>>, %b: memref<?
   %x = memref.load %b[%i, %i] : memref<?x?xf64, strided<[?, 1], offset: ?>>
   return %x : f64
 }
+
+// A strided layout through an attribute alias.
+#strided2d = strided<[?, 1], offset: ?>
+// CHECK-LABEL: func.func @strided_alias(
+// CHECK-SAME: memref<?x?xf64, strided<[?, 1], offset: ?>>
+func.func @strided_alias(%b: memref<?x?xf64, #strided2d>) {
+  return
+}

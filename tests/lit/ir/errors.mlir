@@ -127,3 +127,18 @@ func.func @other_dialect() {
   %z = llvm.mlir.constant(0 : i32) : i32
   return
 }
+
+// -----
+
+// expected-error@+1 {{an unranked memref cannot have a layout}}
+func.func @unranked_layout(%m: memref<*xf64, strided<[1]>>) {
+  return
+}
+
+// -----
+
+func.func @nested_dense() {
+  // expected-error@+1 {{nested dense element lists are not supported (only 1-D lists, or a splat for higher ranks)}}
+  %a = arith.constant dense<[[1, 2]]> : tensor<1x2xi32>
+  return
+}

@@ -15,6 +15,7 @@
 // RUN: stencil-run %S/Inputs/general-read-only.mlir --entry source_3d --target sim --check --pass-pipeline='builtin.module(gpu-map{strategy=overlapped})' | FileCheck %s --check-prefix=SRC-OVER
 // RUN: stencil-run %S/Inputs/general-read-only.mlir --entry coefficient_2d --target sim --check --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=COEF-AUTO
 // RUN: stencil-run %S/Inputs/general-read-only.mlir --entry coefficient_2d --target sim --check --pass-pipeline='builtin.module(gpu-map{strategy=streaming})' | FileCheck %s --check-prefix=COEF-STREAM
+// RUN: stencil-run %S/Inputs/general-read-only.mlir --entry table_2d --target sim --check --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=TABLE
 // RUN: stencil-run %S/../../../examples/polybench-fdtd-2d.mlir --target sim --check --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=FDTD
 // RUN: sed 's/over \[1, 0\] to \[N, M\]/over [0, 0] to [N, M]/' %s > %t.inside.mlir
 // RUN: not stencil-opt %t.inside.mlir --pass-pipeline='builtin.module(gpu-map{naive})' 2>&1 | FileCheck %s --check-prefix=INSIDE
@@ -28,6 +29,8 @@
 // COEF-AUTO: check    {{.*}}(bit-exact): passed
 // COEF-STREAM: mapping  streaming:
 // COEF-STREAM: check    {{.*}}(bit-exact): passed
+// TABLE: mapping  overlapped: {{.*}}auto="1-D/2-D DOALL
+// TABLE: check    {{.*}}(bit-exact): passed
 // FDTD: mapping  overlapped:
 // FDTD: check    {{.*}}(bit-exact): passed
 // NAIVE: mapping  naive:

@@ -31,3 +31,18 @@ func.func @product(%arg0: i32, %arg1: i32, %A: memref<?xf64> {llvm.noalias}, %B:
   }
   return
 }
+
+// `n + 100` in i8: the raise guards the call with n <= 27.
+func.func @narrow(%arg0: i32, %arg1: i8, %A: memref<?xf64> {llvm.noalias}, %B: memref<?xf64> {llvm.noalias}) {
+  %c100 = arith.constant 100 : i8
+  %n = arith.addi %arg1, %c100 : i8
+  %ub = arith.index_cast %n : i8 to index
+  %T = arith.index_cast %arg0 : i32 to index
+  affine.for %t = 0 to %T {
+    affine.for %i = 1 to %ub {
+      %a = affine.load %A[%i - 1] : memref<?xf64>
+      affine.store %a, %B[%i] : memref<?xf64>
+    }
+  }
+  return
+}

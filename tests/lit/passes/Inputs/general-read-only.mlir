@@ -38,3 +38,21 @@ stencil.program @coefficient_2d(%A: !stencil.field<[N, M] x f64>, %B: !stencil.f
     }
   }
 }
+
+// A 2-D program reading a 3-D table through a general index: 2-D for strategy=auto (the rank of
+// its applies, not of its largest field).
+stencil.program @table_2d(%A: !stencil.field<[N, M] x f64>, %B: !stencil.field<[N, M] x f64>, %Q: !stencil.field<[2, 3, 4] x f64>)
+    params [T >= 1, N >= 3, M >= 3] defaults [T = 3, N = 9, M = 12] {
+  stencil.iterate %t = 0 to T {
+    stencil.apply @S0 writes %B over [1, 1] to [N - 1, M - 1] {
+      %a = stencil.access %A[0, -1] : f64
+      %q = stencil.access %Q at [1, 2, 3] : f64
+      %x = arith.mulf %a, %q : f64
+      stencil.yield %x : f64
+    }
+    stencil.apply @S1 writes %A over [1, 1] to [N - 1, M - 1] {
+      %b = stencil.access %B[0, 0] : f64
+      stencil.yield %b : f64
+    }
+  }
+}
