@@ -25,6 +25,9 @@ struct Apply {
     /// The body is the one read's value as is (a copy such as Jacobi's `A = B`, which
     /// `overlapped` renames and `streaming` fuses with its source).
     copy: bool,
+    /// Adds the program's read-only source `S[t]`, a general read of a 1-D field no apply
+    /// writes (PolyBench fdtd-2d's `_fict_[t]`), where the program has one.
+    source: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -33,6 +36,9 @@ struct Program {
     /// How far reads reach: the boxes keep that far from the fields' edges.
     reach: i64,
     two_fields: bool,
+    /// A read-only 1-D field `S[T]`, read through the general index `[%t]` by the applies that
+    /// ask for it.
+    source: bool,
     applies: Vec<Apply>,
 }
 
@@ -46,7 +52,7 @@ fn apply(dims: usize, reach: i64) -> impl Strategy<Value = Apply> {
         .prop_map(move |(write, reads, shrink, copy)| {
             // A copy reads the other field (of two) at the point.
             let reads = if copy { vec![(1 - write, vec![0; dims])] } else { reads };
-            Apply { write, reads, shrink, copy }
+            Apply { write, reads, shrink, copy, source: false }
         })
 }
 
@@ -63,8 +69,22 @@ fn program_reaching(dims: std::ops::RangeInclusive<usize>, reach: i64) -> impl S
             dims,
             reach,
             two_fields,
+            source: false,
             applies,
         })
+    })
+}
+
+/// [`program`]s with the read-only source `S[t]`, read by the applies that draw `true` (the
+/// first of them always): a general read of a field no apply writes, which the temporal
+/// strategies keep in global memory.
+fn program_with_source() -> impl Strategy<Value = Program> {
+    (program(), proptest::collection::vec(any::<bool>(), 3)).prop_map(|(mut p, reads)| {
+        p.source = true;
+        for (k, (a, &r)) in p.applies.iter_mut().zip(&reads).enumerate() {
+            a.source = r || k == 0;
+        }
+        p
     })
 }
 
@@ -79,10 +99,13 @@ impl Program {
 
     fn text(&self) -> String {
         let shape = vec!["N"; self.dims].join(", ");
-        let fields: Vec<String> = if self.two_fields { vec!["A", "B"] } else { vec!["A"] }
+        let mut fields: Vec<String> = if self.two_fields { vec!["A", "B"] } else { vec!["A"] }
             .into_iter()
             .map(|f| format!("%{f}: !stencil.field<[{shape}] x f64>"))
             .collect();
+        if self.source {
+            fields.push("%S: !stencil.field<[T] x f64>".into());
+        }
         let mut out =
             format!("stencil.program @p({}) params [T >= 1, N >= {}] {{\n", fields.join(", "), 2 * self.reach + 2);
         out.push_str("stencil.iterate %t = 0 to T {\n");
@@ -109,7 +132,13 @@ impl Program {
             for r in 1..a.reads.len() {
                 let _ = writeln!(out, "  %acc{r} = arith.addf %acc{}, %r{r} : f64", r - 1);
             }
-            let _ = writeln!(out, "  stencil.yield %acc{} : f64\n}}", a.reads.len() - 1);
+            let mut last = format!("%acc{}", a.reads.len() - 1);
+            if self.source && a.source {
+                let _ =
+                    writeln!(out, "  %s = stencil.access %S at [%t] : f64\n  %with_s = arith.addf {last}, %s : f64");
+                last = "%with_s".into();
+            }
+            let _ = writeln!(out, "  stencil.yield {last} : f64\n}}");
         }
         out.push_str("}\n}\n");
         out
@@ -376,6 +405,47 @@ proptest! {
             // alone then stages.
             Err(e) if block == "block=auto" && e.contains("model-driven tile sizes:") => {}
             Err(e) => prop_assert!(false, "{e}\npipeline: {pipeline}\nprogram:\n{text}"),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, rng_seed: RngSeed::Fixed(0x5_0C0DE), ..ProptestConfig::default() })]
+
+    /// Random DOALL programs that also read a 1-D source `S[t]` through a general index (a
+    /// field no apply writes, as PolyBench fdtd-2d's `_fict_[t]`): `overlapped`, `streaming`
+    /// (2-D and 3-D), `naive` and `auto` keep it in global memory and run race-free and
+    /// bit-identical, whatever the rank of the applies; DOACROSS ones are refused.
+    #[test]
+    fn general_reads_of_a_read_only_field_are_race_free_and_bit_identical(
+        p in program_with_source(),
+        t in 1i64..=4,
+        n in 4i64..=8,
+        tile in 1i64..=4,
+        time_tile in 1i64..=3,
+        strategy in prop_oneof![Just("overlapped"), Just("streaming"), Just("naive"), Just("auto")],
+        doall in proptest::bool::weighted(0.8),
+    ) {
+        let p = if doall { p.made_doall() } else { p };
+        let n = if p.dims == 3 { n.min(6) } else { n };
+        let text = p.text();
+        let tiles = vec![tile.to_string(); p.dims].join(",");
+        let options_of = match strategy {
+            "overlapped" | "streaming" => format!(" tile={tiles} time-tile={time_tile} shared-memory=232448"),
+            _ => String::new(),
+        };
+        let pipeline = format!("builtin.module(gpu-map{{strategy={strategy}{options_of}}})");
+        let options = stencil_runtime::gpu_sim::SimOptions::default();
+        let outcome = check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options);
+        match (p.doall() || strategy == "auto", outcome) {
+            (_, Err(e)) if strategy == "streaming" && p.dims == 1 => prop_assert!(
+                e.contains("streaming needs 2 or 3") || (!p.doall() && e.contains("maps DOALL applies only")),
+                "{e}"
+            ),
+            (true, Ok(report)) => prop_assert_eq!(report.race_count, 0),
+            (true, Err(e)) => prop_assert!(false, "{e}\nprogram:\n{text}"),
+            (false, Err(e)) => prop_assert!(e.contains("maps DOALL applies only"), "{e}"),
+            (false, Ok(_)) => prop_assert!(false, "a DOACROSS program was mapped\nprogram:\n{text}"),
         }
     }
 }
