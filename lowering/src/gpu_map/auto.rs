@@ -34,7 +34,9 @@
 //!     chooses itself ([`AutoTiling`]): scheduled and tiled as
 //!     `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` would (the measured default
 //!     for SOR, `bench/results/2026-11-27-h200-6d57acf`), else, where the tile model does not
-//!     size the tiles, with fixed sizes.
+//!     size the tiles, with fixed sizes; and where neither maps it on `poly-schedule`'s default
+//!     schedule (no balanced hyperplane, or a band that leaves a statement's loops to
+//!     sequential host loops), the same two on a schedule made with `intra-balance=false`.
 //!
 //! The host function's `stencil.gpu_mapping` records the strategy taken and `auto` with the
 //! reason, so a report says what ran and why.
@@ -69,18 +71,29 @@ impl MappingStrategy for Auto {
         // A schedule the program came with is kept (and tiled where it must be); otherwise the
         // wavefront candidates schedule it here, once.
         let came_scheduled = scheduled(ir, program);
-        let mut scheduled_here = false;
+        // The schedule made here, by whether its intra-tile wavefronts are balanced.
+        let mut scheduled_here: Option<bool> = None;
+        // The kinds of schedule that could not be made (each is tried once).
+        let mut unschedulable: Vec<bool> = vec![];
         for candidate in &candidates {
-            let &Candidate { strategy, prefetch, latency_occupancy, tiling, why } = candidate;
+            let &Candidate { strategy, prefetch, latency_occupancy, tiling, balanced, why } = candidate;
             let name = candidate.name();
             if let Some(tiling) = tiling {
-                if !scheduled_here && !came_scheduled {
-                    if let Err(e) = schedule(ir, registry, program) {
-                        // No tiling can do without a schedule.
-                        refusals.push(format!("wavefront: {}", refusal_reason(&e)));
-                        break;
+                if !came_scheduled && scheduled_here != Some(balanced) {
+                    if unschedulable.contains(&balanced) {
+                        continue;
                     }
-                    scheduled_here = true;
+                    if scheduled_here.is_some() {
+                        unschedule(ir, program);
+                        scheduled_here = None;
+                    }
+                    if let Err(e) = schedule(ir, registry, program, balanced) {
+                        // No tiling can do without a schedule; the next kind of schedule may.
+                        refusals.push(format!("{name}: {}", refusal_reason(&e)));
+                        unschedulable.push(balanced);
+                        continue;
+                    }
+                    scheduled_here = Some(balanced);
                 }
                 if let Err(e) = tile(ir, registry, program, options, tiling) {
                     refusals.push(format!("{name}: {}", refusal_reason(&e)));
@@ -114,7 +127,7 @@ impl MappingStrategy for Auto {
                 }
             }
         }
-        if scheduled_here {
+        if scheduled_here.is_some() {
             unschedule(ir, program);
         }
         Err(mapping_error(ir, program, self.name(), format!("no strategy maps it: {}", refusals.join("; "))))
@@ -149,21 +162,26 @@ struct Candidate {
     latency_occupancy: bool,
     /// Wavefront: schedule and tile the program first.
     tiling: Option<AutoTiling>,
+    /// Wavefront, scheduled here: with `poly-schedule`'s balanced intra-tile wavefronts (its
+    /// default), or without (`intra-balance=false`: where no balanced hyperplane exists, or its
+    /// band leaves a statement's loops untiled).
+    balanced: bool,
     why: &'static str,
 }
 
 impl Candidate {
     fn new(strategy: Strategy, why: &'static str) -> Candidate {
-        Candidate { strategy, prefetch: false, latency_occupancy: false, tiling: None, why }
+        Candidate { strategy, prefetch: false, latency_occupancy: false, tiling: None, balanced: true, why }
     }
 
     /// The name a refusal goes by: the strategy's, with the tiling `auto` tried.
     fn name(&self) -> String {
         let strategy = self.strategy.implementation().name();
+        let unbalanced = if self.balanced { "" } else { ", intra-balance=false" };
         match self.tiling {
             None => strategy.to_string(),
-            Some(AutoTiling::Model) => format!("{strategy} (the tile model's tiles)"),
-            Some(AutoTiling::Fixed) => format!("{strategy} (fixed tiles)"),
+            Some(AutoTiling::Model) => format!("{strategy} (the tile model's tiles{unbalanced})"),
+            Some(AutoTiling::Fixed) => format!("{strategy} (fixed tiles{unbalanced})"),
         }
     }
 }
@@ -207,6 +225,22 @@ fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candida
             ..Candidate::new(
                 Strategy::Wavefront,
                 "no DOALL strategy maps it and the tile model does not size its tiles: poly-schedule, tiles of 16 (8 in 3-D)",
+            )
+        },
+        Candidate {
+            tiling: Some(AutoTiling::Model),
+            balanced: false,
+            ..Candidate::new(
+                Strategy::Wavefront,
+                "no DOALL strategy maps it and no balanced schedule tiles it: scheduled and tiled as poly-schedule{intra-balance=false},poly-tile{sizes=auto} would, block=auto",
+            )
+        },
+        Candidate {
+            tiling: Some(AutoTiling::Fixed),
+            balanced: false,
+            ..Candidate::new(
+                Strategy::Wavefront,
+                "no DOALL strategy maps it, no balanced schedule tiles it and the tile model does not size its tiles: poly-schedule{intra-balance=false}, tiles of 16 (8 in 3-D)",
             )
         },
     ];
@@ -263,9 +297,12 @@ fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bo
         })
 }
 
-/// Schedules the unscheduled `program` as `poly-schedule` does with its default options.
-fn schedule(ir: &mut Ir, registry: &DialectRegistry, program: OpId) -> Result<(), Diagnostic> {
-    let scheduled = schedule_program(ir, registry, program, &ScheduleSettings::default());
+/// Schedules the unscheduled `program` as `poly-schedule` does with its default options, or
+/// with `intra-balance=false` where not `balanced`.
+fn schedule(ir: &mut Ir, registry: &DialectRegistry, program: OpId, balanced: bool) -> Result<(), Diagnostic> {
+    let mut settings = ScheduleSettings::default();
+    settings.options.intra_balance = balanced;
+    let scheduled = schedule_program(ir, registry, program, &settings);
     match scheduled {
         // An over-budget program keeps its own order, as poly-schedule's default does; its
         // warning goes to the log (a pass strategy has no diagnostic stream).

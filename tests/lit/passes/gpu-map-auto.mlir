@@ -14,6 +14,7 @@
 // RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=24 --param M=24 --param T=4 --pass-pipeline='builtin.module(poly-schedule,gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=SCHEDULED
 // RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=THREE
 // RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=HEAT
+// RUN: stencil-run %S/Inputs/auto-unbalanced.mlir --param T=2 --param N=7 --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=UNBALANCED
 // RUN: stencil-run %S/Inputs/two-stencils-3d.mlir --param T=5 --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=TWO
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=SOR
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=SORSIM
@@ -25,6 +26,8 @@
 // THREE: stencil.gpu_mapping = {auto = "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured", {{.*}}min_blocks_per_sm = 4 : i64, prefetch = true, {{.*}}strategy = "streaming"
 // THREE: gpu.func @jacobi_3d_7pt_k0({{.*}} kernel attributes {known_block_size = array<i32: 32, 4, 2>, nvvm.minctasm = 4 : i32}
 // HEAT: stencil.gpu_mapping = {auto = "3-D DOALL: the naive kernel is the fastest measured", {{.*}}strategy = "naive"}
+// UNBALANCED: mapping  wavefront: {{.*}}auto="no DOALL strategy maps it and no balanced schedule tiles it: scheduled and tiled as poly-schedule{intra-balance=false},poly-tile{sizes=auto} would, block=auto"
+// UNBALANCED: check    {{.*}}(bit-exact): passed
 // TWO: mapping  streaming: {{.*}}auto="3-D DOALL whose applies fuse without recomputed halos
 // TWO: check    {{.*}}(bit-exact): passed
 // SOR: stencil.gpu_mapping = {auto = "no DOALL strategy maps it (e.g. SOR-like applies): scheduled and tiled as poly-schedule,poly-tile{sizes=auto} would, block=auto", block = [10, 24, 1], {{.*}}model = "thesis", model_chose = "sizes and block", {{.*}}staging = false, strategy = "wavefront", tile = [48, 48, 10]}
