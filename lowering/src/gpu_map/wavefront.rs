@@ -545,7 +545,7 @@ impl Offload for GpuOffload<'_> {
         let inside_loops = dims.iter().any(Option::is_some);
         if let (LoopAst::Stmt { statement, .. }, true) = (node, inside_loops) {
             let name = self.info.scop.statement(*statement).map_or("?", |s| s.name());
-            return Err(format!("statement {name} would run inside sequential host loops (no parallel loop or tile around it): schedule and tile the program first (poly-schedule, poly-tile) so that its instances run in parallel tiles, or map a DOALL program with gpu-map{{strategy=naive}} or {{strategy=overlapped}}"));
+            return Err(format!("statement {name} would run inside sequential host loops (no parallel loop or tile around it): schedule and tile the program first (poly-schedule, poly-tile) so that its instances run in parallel tiles; where it is, its tiled band has fewer rows than its loops (try poly-schedule{{intra-balance=false}}, or gpu-map{{strategy=auto}}, which does); a DOALL program also maps with gpu-map{{strategy=naive}} or {{strategy=overlapped}}"));
         }
         let name = format!("{}_k{}", self.kernel_prefix, self.launches);
         self.launches += 1;

@@ -15,6 +15,8 @@
 // RUN: stencil-opt %S/../../../examples/jacobi-3d-7pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=THREE
 // RUN: stencil-opt %S/../../../examples/polybench-heat-3d.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=HEAT
 // RUN: stencil-run %S/Inputs/auto-unbalanced.mlir --param T=2 --param N=7 --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=UNBALANCED
+// RUN: not stencil-opt %S/Inputs/auto-unbalanced.mlir --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=2},gpu-map)' 2>&1 | FileCheck %s --check-prefix=SEQUENTIAL
+// RUN: stencil-run %S/Inputs/auto-unbalanced.mlir --param T=2 --param N=7 --pass-pipeline='builtin.module(poly-schedule{intra-balance=false},poly-tile{sizes=2},gpu-map)' --target sim --check | FileCheck %s --check-prefix=UNBALANCED-BY-HAND
 // RUN: stencil-run %S/Inputs/two-stencils-3d.mlir --param T=5 --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=TWO
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=SOR
 // RUN: stencil-run %S/../../../examples/sor-2d-5pt.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=SORSIM
@@ -28,6 +30,8 @@
 // HEAT: stencil.gpu_mapping = {auto = "3-D DOALL: the naive kernel is the fastest measured", {{.*}}strategy = "naive"}
 // UNBALANCED: mapping  wavefront: {{.*}}auto="no DOALL strategy maps it and no balanced schedule tiles it: scheduled and tiled as poly-schedule{intra-balance=false},poly-tile{sizes=auto} would, block=auto"
 // UNBALANCED: check    {{.*}}(bit-exact): passed
+// SEQUENTIAL: error: {{.*}}statement S0 would run inside sequential host loops (no parallel loop or tile around it): {{.*}}try poly-schedule{intra-balance=false}, or gpu-map{strategy=auto}, which does
+// UNBALANCED-BY-HAND: check    {{.*}}(bit-exact): passed
 // TWO: mapping  streaming: {{.*}}auto="3-D DOALL whose applies fuse without recomputed halos
 // TWO: check    {{.*}}(bit-exact): passed
 // SOR: stencil.gpu_mapping = {auto = "no DOALL strategy maps it (e.g. SOR-like applies): scheduled and tiled as poly-schedule,poly-tile{sizes=auto} would, block=auto", block = [10, 24, 1], {{.*}}model = "thesis", model_chose = "sizes and block", {{.*}}staging = false, strategy = "wavefront", tile = [48, 48, 10]}
