@@ -47,6 +47,11 @@ pub struct AffineInput {
     /// The program's parameters with their declared minimums (a value below one is reported
     /// as such where parameters are bound, not as a failed guard).
     pub minimums: Vec<(String, i64)>,
+    /// Fields that are the function's own buffers (`memref.alloc`/`alloca`, the raise's
+    /// `bufferK`), not arguments: a run starts them at zero, as the function's allocation
+    /// does in the interpreter, and `--check` does not compare them (the function's caller
+    /// never sees them).
+    pub local_fields: Vec<String>,
 }
 
 impl AffineInput {
@@ -165,8 +170,22 @@ pub fn affine_input(
     };
     // What the function does besides the raised loops, the program would not do.
     let rir = &raised.ir;
+    // The function's own buffers the program takes as fields, and what frees them.
+    let call_operands = rir.operands(nest.call).to_vec();
+    let own_buffer = |v: stencil_ir::ValueId| {
+        call_operands.contains(&v)
+            && rir.defining_op(v).is_some_and(|d| matches!(rir.op_name(d), "memref.alloc" | "memref.alloca"))
+    };
     for op in rir.regions(func).iter().flat_map(|&r| rir.blocks(r).to_vec()).flat_map(|b| rir.block_ops(b)) {
         let name = rir.op_name(op);
+        let buffer_op = match name {
+            "memref.alloc" | "memref.alloca" => own_buffer(rir.result(op, 0)),
+            "memref.dealloc" => own_buffer(rir.operand(op, 0)),
+            _ => false,
+        };
+        if buffer_op {
+            continue;
+        }
         let harmless = name == "func.return"
             || name == "affine.if"
             || name == "stencil.call"
@@ -293,6 +312,10 @@ pub fn affine_input(
         })
         .collect();
     let guard = call_guard(rir, nest.call, program);
+    let local_fields = program.map_or_else(Vec::new, |p| {
+        let names = stencil_dialects::stencil::program_arg_names(rir, p);
+        call_operands.iter().zip(names).filter(|(&v, _)| own_buffer(v)).filter_map(|(_, name)| name).collect()
+    });
     let minimums = program.map_or_else(Vec::new, |p| {
         let declared = stencil_dialects::stencil::ProgramParams::of(rir, p);
         declared.names.into_iter().zip(declared.mins).collect()
@@ -307,6 +330,7 @@ pub fn affine_input(
         static_sizes,
         guard,
         minimums,
+        local_fields,
     }))
 }
 
@@ -315,6 +339,10 @@ pub fn affine_input(
 /// and back, parameters and scalars by name).
 pub fn run_original(module: &Module, input: &AffineInput, state: &mut ProgramState) -> Result<RunStats, RunError> {
     let ir = &module.ir;
+    // The function makes its own buffers: the reference has none to compare.
+    for name in &input.local_fields {
+        state.fields.remove(name);
+    }
     let func = top_ops(module)
         .into_iter()
         .find(|&o| ir.op_name(o) == "func.func" && sym_name(module, o) == input.function)

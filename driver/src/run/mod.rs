@@ -331,8 +331,13 @@ pub fn run_program(
             declared.join(", ")
         )));
     }
+    // The function's own buffers start as its allocation does in the interpreter: at zero.
+    let local = |name: &str| affine.as_ref().is_some_and(|a| a.local_fields.iter().any(|f| f == name));
+    let zeros = init::InitPlan { default: init::FieldInit::Const(0.0), fields: BTreeMap::new() };
     for spec in &interface.fields {
-        let data = options.init.make(spec).map_err(|e| match &e {
+        let plan =
+            if local(&spec.name) && !options.init.fields.contains_key(&spec.name) { &zeros } else { &options.init };
+        let data = plan.make(spec).map_err(|e| match &e {
             // A file of another shape: say which --param values would fit it.
             stencil_runtime::RuntimeError::FieldShapeMismatch { found, .. } => {
                 let hint = init::field_extents(&transformed, &interface.name, &spec.name)
