@@ -281,16 +281,27 @@ impl TemporalTiles for Streaming {
         1..rank
     }
 
-    /// The chunk, down to 8 planes: a column's prologue loads the rings' depth again per
-    /// chunk, so shorter chunks cost reads, and the plane tile keeps its coalesced rows.
-    fn dim_to_split(&self, _plan: &Plan, tile: &[i64]) -> Option<usize> {
-        (tile[0] >= 16).then_some(0)
+    /// The chunk first, down to 8 planes: a column's prologue loads the rings' depth again per
+    /// chunk, so shorter chunks cost reads. Then, in 3-D, the plane tile's outer size, down to
+    /// 8 rows (the inner one keeps its coalesced rows).
+    fn dim_to_split(&self, plan: &Plan, tile: &[i64]) -> Option<usize> {
+        if tile[0] >= 16 {
+            return Some(0);
+        }
+        // Not below 8 (nor the block's threads along it): at 64³ plane tiles of 4 rows read
+        // half again as much halo as they compute.
+        let threads = plan.block.get(1).copied().unwrap_or(1).max(8);
+        (plan.rank == 3 && tile[1] / 2 >= threads).then_some(1)
     }
 
-    /// The blocks that hide DRAM latency (the cost model's `W_mem` warps per SM, as
-    /// `occupancy=model` plans): a column streams its planes one after the other, so an SM
-    /// needs several columns in flight.
+    /// While the chunk shrinks, the blocks that hide DRAM latency (the cost model's `W_mem`
+    /// warps per SM, as `occupancy=model` plans): a column streams its planes one after the
+    /// other, so an SM needs several columns in flight. Once the chunk is as short as it gets,
+    /// a narrower plane tile costs halo reads, so only a block per SM.
     fn blocks_per_sm_wanted(&self, plan: &Plan, tile: &[i64]) -> i64 {
+        if tile[0] < 16 {
+            return 1;
+        }
         let shared = self.shared_bytes(plan, tile, 1).unwrap_or(0);
         super::overlapped::latency_hiding_blocks(&stencil_tilemodel::DeviceLimits::h100(), &plan.block, shared)
             .map_or(1, i64::from)
