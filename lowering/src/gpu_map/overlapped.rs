@@ -547,6 +547,8 @@ fn fit_to_problem(plan: &Plan, mut tile: Vec<i64>, sizes: &[i64], layout: &dyn T
     };
     let default_blocks = blocks(&tile);
     let mut per_sm = layout.blocks_per_sm_wanted(plan, &tile);
+    // What the default tile wanted, for the record (a later, smaller tile may want fewer).
+    let wanted_per_sm = per_sm;
     while blocks(&tile) < sms.saturating_mul(per_sm) {
         let Some(d) = layout.dim_to_split(plan, &tile) else { break };
         let before = blocks(&tile);
@@ -558,7 +560,7 @@ fn fit_to_problem(plan: &Plan, mut tile: Vec<i64>, sizes: &[i64], layout: &dyn T
         }
         per_sm = layout.blocks_per_sm_wanted(plan, &tile);
     }
-    FittedTile { blocks: blocks(&tile), tile, default_blocks, sms, per_sm }
+    FittedTile { blocks: blocks(&tile), tile, default_blocks, sms, per_sm: wanted_per_sm }
 }
 
 /// What [`fit_to_problem`] chose, and the figures behind it.
