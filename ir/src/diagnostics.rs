@@ -88,6 +88,14 @@ impl Diagnostic {
             None => out.push_str("<unknown>: "),
         }
         let _ = write!(out, "{}: {}", self.severity, self.message);
+        // Inlined code: where it was called from, as MLIR notes it.
+        let mut caller = &self.location;
+        while let Location::CallSite { caller: next, .. } = caller {
+            if let Some((file, line, col)) = next.file_position() {
+                let _ = write!(out, "\n{file}:{line}:{col}: note: called from");
+            }
+            caller = next;
+        }
         for note in &self.notes {
             note.render_into(out);
         }

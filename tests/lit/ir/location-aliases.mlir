@@ -47,3 +47,16 @@ func.func @f() { return loc(#twice) }
 
 // ERR: location-aliases.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: expected 'at' in a call-site location, found 'from'
 func.func @f() { return loc(callsite("a.c":1:2 from "b.c":3:4)) }
+
+// -----
+
+// A diagnostic in inlined code points at the callee and notes each caller, as MLIR's do.
+// ERR: helper.c:3:7: error: 'arith.addi' op operand #0 must be signless-integer-like, but got 'f32'
+// ERR-NEXT: kernel.c:10:5: note: called from
+// ERR-NEXT: main.c:2:1: note: called from
+func.func @inlined(%a: f32) -> f32 {
+  %b = "arith.addi"(%a, %a) : (f32, f32) -> f32 loc(#inner)
+  return %b : f32
+}
+#inner = loc(callsite("helper.c":3:7 at #outer))
+#outer = loc(callsite("kernel.c":10:5 at "main.c":2:1))
