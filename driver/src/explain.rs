@@ -63,6 +63,10 @@ pub struct TilingPipeline {
     block: Option<[i64; 3]>,
     /// `gpu-map{block=auto}`.
     block_auto: bool,
+    /// The pipeline has no `poly-tile` but a top-level `gpu-map{strategy=auto}`: the prefix is
+    /// the one `auto` runs on an SOR-like program (`poly-schedule,poly-tile{sizes=auto}`), and
+    /// only the programs `auto` maps that way are explained ([`TilingPipeline::explained`]).
+    pub for_auto: bool,
 }
 
 impl TilingPipeline {
@@ -73,11 +77,9 @@ impl TilingPipeline {
         let position = |name: &str| {
             spec.elements.iter().position(|e| matches!(e, PipelineElement::Pass { name: n, .. } if n == name))
         };
-        let tile_at = position("poly-tile").ok_or_else(|| {
-            model_error(
-                "the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes (gpu-map{strategy=auto} tiles an SOR-like program as 'builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' does: explain that pipeline)",
-            )
-        })?;
+        let Some(tile_at) = position("poly-tile") else {
+            return Self::for_auto(&spec, registries);
+        };
         let options_of = |at: usize| -> Result<PassOptions, Diagnostic> {
             let PipelineElement::Pass { name, options } = &spec.elements[at] else {
                 return Err(model_error("internal: not a pass"));
@@ -96,7 +98,85 @@ impl TilingPipeline {
             (block_auto, block) = stencil_lowering::gpu_map::block_option(&o).map_err(|e| model_error(&e))?;
         }
         let prefix = PipelineSpec { anchor: spec.anchor.clone(), elements: spec.elements[..=tile_at].to_vec() };
-        Ok(TilingPipeline { prefix, tile_options, mapping, block, block_auto })
+        Ok(TilingPipeline { prefix, tile_options, mapping, block, block_auto, for_auto: false })
+    }
+
+    /// A pipeline without `poly-tile`: explained where its top-level `gpu-map` is
+    /// `strategy=auto`, as the `poly-schedule,poly-tile{sizes=auto}` that `auto` runs on an
+    /// SOR-like program, with that `gpu-map`'s staging, shared memory and block.
+    fn for_auto(spec: &PipelineSpec, registries: &Registries) -> Result<TilingPipeline, Diagnostic> {
+        let no_tiling = || {
+            model_error(
+                "the pipeline has no top-level poly-tile and no gpu-map{strategy=auto}: the tile model explains poly-tile's sizes, or the tiles strategy=auto chooses for an SOR-like program",
+            )
+        };
+        let at = spec
+            .elements
+            .iter()
+            .position(|e| matches!(e, PipelineElement::Pass { name, .. } if name == "gpu-map"))
+            .ok_or_else(no_tiling)?;
+        let PipelineElement::Pass { options, .. } = &spec.elements[at] else { return Err(no_tiling()) };
+        let info = registries.passes.get("gpu-map").ok_or_else(|| model_error("unknown pass 'gpu-map'"))?;
+        let o = info.parse_options(options).map_err(|e| model_error(&e))?;
+        if o.string("strategy") != "auto" {
+            return Err(no_tiling());
+        }
+        let staging = Staging::parse(o.string("staging")).map_err(|e| model_error(&format!("gpu-map staging: {e}")))?;
+        let (block_auto, block) = stencil_lowering::gpu_map::block_option(&o).map_err(|e| model_error(&e))?;
+        let tile = vec![("sizes".to_string(), "auto".to_string())];
+        let tile_info = registries.passes.get("poly-tile").ok_or_else(|| model_error("unknown pass 'poly-tile'"))?;
+        let tile_options = PolyTileOptions::parse(&tile_info.parse_options(&tile).map_err(|e| model_error(&e))?)
+            .map_err(|e| model_error(&e))?;
+        let mut elements = spec.elements[..at].to_vec();
+        elements.push(PipelineElement::Pass { name: "poly-schedule".into(), options: vec![] });
+        elements.push(PipelineElement::Pass { name: "poly-tile".into(), options: tile });
+        Ok(TilingPipeline {
+            prefix: PipelineSpec { anchor: spec.anchor.clone(), elements },
+            tile_options,
+            mapping: Some((staging, o.int("shared-memory"))),
+            block,
+            // auto's wavefront takes the model's block unless one is given.
+            block_auto: block_auto || block.is_none(),
+            for_auto: true,
+        })
+    }
+
+    /// For a [`TilingPipeline::for_auto`] explanation: of the programs in `layouts`, those
+    /// `auto` mapped with the tile model's wavefront tiles in `mapped` (the module after the
+    /// whole pipeline), and a line for each of the others saying what it took instead.
+    pub fn explained(&self, layouts: Vec<ProgramLayout>, mapped: &Module) -> (Vec<ProgramLayout>, Vec<String>) {
+        if !self.for_auto {
+            return (layouts, vec![]);
+        }
+        let ir = &mapped.ir;
+        let mut reasons = std::collections::HashMap::new();
+        ir.walk(mapped.top, stencil_ir::ir::WalkOrder::PreOrder, &mut |op| {
+            let name = ir.attr(op, "sym_name").and_then(stencil_ir::Attribute::as_str);
+            if let (Some(name), Some(stencil_ir::Attribute::Dictionary(entries))) =
+                (name, ir.attr(op, stencil_lowering::gpu_map::MAPPING_ATTR))
+            {
+                let get = |key: &str| {
+                    stencil_ir::attributes::get_named(entries, key)
+                        .and_then(stencil_ir::Attribute::as_str)
+                        .map(str::to_string)
+                };
+                reasons
+                    .insert(name.to_string(), (get("strategy").unwrap_or_default(), get("auto").unwrap_or_default()));
+            }
+        });
+        let mut kept = vec![];
+        let mut others = vec![];
+        for layout in layouts {
+            match reasons.get(&layout.program) {
+                Some((strategy, why)) if strategy == "wavefront" && why.contains(",poly-tile{sizes=auto} would") && !why.contains("intra-balance=false") => kept.push(layout),
+                Some((strategy, why)) => others.push(format!(
+                    "@{}: gpu-map{{strategy=auto}} mapped it with {strategy} ({why}), not with the tiles poly-tile{{sizes=auto}} chooses: nothing for the tile model to explain",
+                    layout.program
+                )),
+                None => others.push(format!("@{}: gpu-map{{strategy=auto}} left no mapping record", layout.program)),
+            }
+        }
+        (kept, others)
     }
 
     /// A copy of `module` after the pipeline up to its `poly-tile` (what the calibration tool

@@ -342,8 +342,11 @@ fn process_module(
         .then(|| crate::explain::TilingPipeline::parse(options.pipeline.as_deref(), registries))
         .transpose()?;
     let mut tiled = None;
+    // For gpu-map{strategy=auto} (no poly-tile to keep the IR after), the explanation runs the
+    // tiling auto would on a copy of the input.
+    let before = explaining.as_ref().filter(|t| t.for_auto).map(|_| module.clone());
     if let Some(pm) = pass_manager {
-        if explaining.is_some() {
+        if explaining.as_ref().is_some_and(|t| !t.for_auto) {
             pm.keep_ir_after("poly-tile");
         }
         let result = pm.run(&mut module.ir, module.top, &registries.dialects);
@@ -352,13 +355,19 @@ fn process_module(
         result?;
     }
     if let Some(tiling) = &explaining {
-        // (parsed: the pipeline ran and has a top-level poly-tile, so its IR was kept)
-        let tiled = tiled.ok_or_else(|| {
-            Diagnostic::error(Location::Unknown, "tile model: internal: the pipeline kept no IR after poly-tile")
-        })?;
-        let reports = crate::explain::explain_tile_sizes(tiling.layouts(&tiled, registries)?)?;
+        // (parsed: the pipeline ran and has a top-level poly-tile, so its IR was kept; or it is
+        // gpu-map{strategy=auto}'s, run here on the input)
+        let tiled = match &before {
+            Some(input) => tiling.run_prefix(input, registries)?,
+            None => tiled.ok_or_else(|| {
+                Diagnostic::error(Location::Unknown, "tile model: internal: the pipeline kept no IR after poly-tile")
+            })?,
+        };
+        let (layouts, not_tiled) = tiling.explained(tiling.layouts(&tiled, registries)?, &module);
+        let reports = crate::explain::explain_tile_sizes(layouts)?;
         if options.explain_tile_sizes {
-            explanation = crate::explain::render_comments(&reports);
+            explanation = not_tiled.iter().map(|line| format!("// tile model: {line}\n")).collect();
+            explanation.push_str(&crate::explain::render_comments(&reports));
         }
         if let Some(path) = &options.explain_tile_sizes_json {
             // Written by the caller, and only if the whole run succeeds.

@@ -16,7 +16,21 @@
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=16 --param M=16 --param T=4 -p 'builtin.module(poly-schedule,poly-tile{sizes=1},gpu-map{staging=false})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: {{^}}//      1  1x1x1          32x1x1
 //
-// A pipeline without poly-tile has no tile sizes to explain; gpu-map{strategy=auto}, which tiles
-// SOR-like programs itself, is pointed to the pipeline that does the same.
-// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(gpu-map{strategy=auto})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=AUTO
-// AUTO: error: tile model: the pipeline has no top-level poly-tile: the tile model explains poly-tile's sizes (gpu-map{strategy=auto} tiles an SOR-like program as 'builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' does: explain that pipeline)
+// gpu-map{strategy=auto} tiles SOR-like programs itself, as
+// poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto} does: the explanation is that
+// pipeline's, with the same tiles and block. A program auto maps otherwise (overlapped) has no
+// tiles of the model's, and the explanation says what it took. A pipeline with neither
+// poly-tile nor strategy=auto has no tile sizes to explain.
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=1024 --param M=1024 --param T=20 -p 'builtin.module(gpu-map{strategy=auto})' --explain-tile-sizes | grep '^//' > %t.auto
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=1024 --param M=1024 --param T=20 -p 'builtin.module(poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto})' --explain-tile-sizes | grep '^//' > %t.same
+// RUN: diff %t.auto %t.same
+// RUN: FileCheck %s --check-prefix=AUTO < %t.auto
+// RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=1024 --param M=1024 --param T=20 -p 'builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=AUTO-RAN
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir -p 'builtin.module(gpu-map{strategy=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=AUTO-OTHER
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(gpu-map{naive})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=NO-TILING
+// AUTO: // tile sizes of @sor_2d_5pt:
+// AUTO: {{^}}//      1  48x64x8        8x64x1
+// AUTO-RAN: block = [8, 64, 1]
+// AUTO-RAN-SAME: tile = [48, 64, 8]
+// AUTO-OTHER: // tile model: @jacobi_2d_5pt: gpu-map{strategy=auto} mapped it with overlapped (1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured), not with the tiles poly-tile{sizes=auto} chooses: nothing for the tile model to explain
+// NO-TILING: error: tile model: the pipeline has no top-level poly-tile and no gpu-map{strategy=auto}
