@@ -128,7 +128,10 @@ impl TilingPipeline {
         let tile_options = PolyTileOptions::parse(&tile_info.parse_options(&tile).map_err(|e| model_error(&e))?)
             .map_err(|e| model_error(&e))?;
         let mut elements = spec.elements[..at].to_vec();
-        elements.push(PipelineElement::Pass { name: "poly-schedule".into(), options: vec![] });
+        // A program the pipeline scheduled already keeps its schedule (auto tiles on it).
+        if !elements.iter().any(|e| matches!(e, PipelineElement::Pass { name, .. } if name == "poly-schedule")) {
+            elements.push(PipelineElement::Pass { name: "poly-schedule".into(), options: vec![] });
+        }
         elements.push(PipelineElement::Pass { name: "poly-tile".into(), options: tile });
         Ok(TilingPipeline {
             prefix: PipelineSpec { anchor: spec.anchor.clone(), elements },
@@ -168,7 +171,13 @@ impl TilingPipeline {
         let mut others = vec![];
         for layout in layouts {
             match reasons.get(&layout.program) {
-                Some((strategy, why)) if strategy == "wavefront" && why.contains(",poly-tile{sizes=auto} would") && !why.contains("intra-balance=false") => kept.push(layout),
+                Some((strategy, why))
+                    if strategy == "wavefront"
+                        && why.contains("poly-tile{sizes=auto} would")
+                        && !why.contains("intra-balance=false") =>
+                {
+                    kept.push(layout)
+                }
                 Some((strategy, why)) => others.push(format!(
                     "@{}: gpu-map{{strategy=auto}} mapped it with {strategy} ({why}), not with the tiles poly-tile{{sizes=auto}} chooses: nothing for the tile model to explain",
                     layout.program
