@@ -27,7 +27,12 @@
 // RUN: FileCheck %s --check-prefix=AUTO < %t.auto
 // RUN: stencil-opt %S/../../../examples/sor-2d-5pt.mlir --param N=1024 --param M=1024 --param T=20 -p 'builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=AUTO-RAN
 // RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir -p 'builtin.module(gpu-map{strategy=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=AUTO-OTHER
+// A program the pipeline schedules first keeps that schedule; auto tiles on it as the model says.
+// RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --param N=256 --param M=256 --param T=8 -p 'builtin.module(poly-schedule,gpu-map{strategy=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=AUTO-SCHED
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(gpu-map{naive})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=NO-TILING
+// AUTO-SCHED: // tile sizes of @jacobi_2d_5pt:
+// AUTO-SCHED: {{^}}//      1  2x96x96        16x64x1
+// AUTO-SCHED: tile = [2, 96, 96]
 // AUTO: // tile sizes of @sor_2d_5pt:
 // AUTO: {{^}}//      1  48x64x8        8x64x1
 // AUTO-RAN: block = [8, 64, 1]
