@@ -216,16 +216,22 @@ impl Staging {
     }
 }
 
+/// The [`PROBLEM_SIZE_ATTR`] that applies to `program`: its own, else the nearest enclosing
+/// op's (the values given with `--param`); `None` where none was given.
+pub fn given_problem_sizes(ir: &Ir, program: OpId) -> Option<&Attribute> {
+    let mut holder = Some(program);
+    while let Some(op) = holder.filter(|&op| ir.attr(op, PROBLEM_SIZE_ATTR).is_none()) {
+        holder = ir.parent_op(op);
+    }
+    ir.attr(holder?, PROBLEM_SIZE_ATTR)
+}
+
 /// The problem sizes of `program`: [`PROBLEM_SIZE_ATTR`] (its own, else the nearest enclosing
 /// op's: a program raised from `affine` loops during the pipeline has none of its own, and
 /// `stencil-opt --param` puts the values on the module for it), else its declared defaults; in
 /// the order of `params`.
 pub fn problem_sizes(ir: &Ir, program: OpId, params: &[String]) -> Result<Vec<i64>, Diagnostic> {
-    let mut holder = Some(program);
-    while let Some(op) = holder.filter(|&op| ir.attr(op, PROBLEM_SIZE_ATTR).is_none()) {
-        holder = ir.parent_op(op);
-    }
-    let given = match holder.and_then(|op| ir.attr(op, PROBLEM_SIZE_ATTR)) {
+    let given = match given_problem_sizes(ir, program) {
         None => None,
         Some(Attribute::Dictionary(entries)) => Some(entries),
         Some(_) => {

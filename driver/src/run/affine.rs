@@ -219,8 +219,14 @@ pub fn affine_input(
     let program = top_ops(&raised)
         .into_iter()
         .find(|&o| rir.op_name(o) == "stencil.program" && sym_name(&raised, o) == nest.program);
+    // What the program declares: its argument names (fields, then scalars) and parameters.
+    let (names, params) = match program {
+        Some(p) => {
+            (stencil_dialects::stencil::program_arg_names(rir, p), stencil_dialects::stencil::ProgramParams::of(rir, p))
+        }
+        None => (vec![], stencil_dialects::stencil::ProgramParams::default()),
+    };
     if let (Some(program), Some(f)) = (program, fn_type.as_ref()) {
-        let names = stencil_dialects::stencil::program_arg_names(rir, program);
         let types = rir
             .attr(program, "function_type")
             .and_then(Attribute::as_type)
@@ -252,13 +258,11 @@ pub fn affine_input(
     }
     // Every parameter must be an argument the run can pass: one the function computes from
     // its arguments (`index_cast(%n - 1)` in i32, a product) has no argument to bind.
-    if let Some(program) = program {
+    {
         let bound: std::collections::HashSet<&str> =
             roles.iter().filter_map(|r| if let ArgumentRole::Param(p) = r { Some(p.as_str()) } else { None }).collect();
-        let params = stencil_dialects::stencil::ProgramParams::of(rir, program);
-        let n_fields = stencil_dialects::stencil::program_arg_names(rir, program).len();
         for (k, name) in params.names.iter().enumerate() {
-            let defining = rir.operands(nest.call).get(n_fields + k).and_then(|&v| rir.defining_op(v));
+            let defining = rir.operands(nest.call).get(names.len() + k).and_then(|&v| rir.defining_op(v));
             // A memref's size is bound with the field's shape.
             let a_size = defining.is_some_and(|op| rir.op_name(op) == "memref.dim");
             if bound.contains(name.as_str()) || a_size {
@@ -283,8 +287,7 @@ pub fn affine_input(
         .map_err(|d| RunError::diagnostic(&d, source))?;
     // Scalar operands that are (casts of) an argument the program also takes as a parameter.
     let mut tied = vec![];
-    if let Some(program) = program {
-        let names = stencil_dialects::stencil::program_arg_names(rir, program);
+    {
         let entry = rir.regions(func).first().and_then(|&r| rir.entry_block(r));
         let args = entry.map(|b| rir.block_args(b).to_vec()).unwrap_or_default();
         for (k, &operand) in rir.operands(nest.call).iter().enumerate().take(names.len()) {
@@ -311,15 +314,10 @@ pub fn affine_input(
             Some((k, name.clone(), width))
         })
         .collect();
-    let guard = call_guard(rir, nest.call, program);
-    let local_fields = program.map_or_else(Vec::new, |p| {
-        let names = stencil_dialects::stencil::program_arg_names(rir, p);
-        call_operands.iter().zip(names).filter(|(&v, _)| own_buffer(v)).filter_map(|(_, name)| name).collect()
-    });
-    let minimums = program.map_or_else(Vec::new, |p| {
-        let declared = stencil_dialects::stencil::ProgramParams::of(rir, p);
-        declared.names.into_iter().zip(declared.mins).collect()
-    });
+    let guard = call_guard(rir, nest.call, names.len(), &params.names);
+    let local_fields =
+        call_operands.iter().zip(&names).filter(|(&v, _)| own_buffer(v)).filter_map(|(_, name)| name.clone()).collect();
+    let minimums = params.names.iter().cloned().zip(params.mins.iter().copied()).collect();
     Ok(Some(AffineInput {
         function,
         program: nest.program.clone(),
@@ -522,19 +520,18 @@ fn copy_corner<T: Copy>(from: &[T], from_shape: &[usize], into_shape: &[usize], 
 }
 
 /// The guard around the raised `call` (its `affine.if`) with, per operand of the condition, the
-/// program parameter the call passes the same value as; `None` without a guard or where an
-/// operand is not a parameter of the call.
+/// program parameter the call passes the same value as (the call passes `n_args` fields and
+/// scalars, then the parameters `names`); `None` without a guard or where an operand is not a
+/// parameter of the call.
 fn call_guard(
     ir: &stencil_ir::Ir,
     call: OpId,
-    program: Option<OpId>,
+    n_args: usize,
+    names: &[String],
 ) -> Option<(stencil_ir::affine::IntegerSet, Vec<String>)> {
     let guard = ir.parent_op(call).filter(|&op| ir.op_name(op) == "affine.if")?;
     let set = ir.attr(guard, "condition").and_then(Attribute::as_integer_set)?.clone();
-    let program = program?;
-    let names = stencil_dialects::stencil::ProgramParams::of(ir, program).names;
-    let n_fields = stencil_dialects::stencil::program_arg_names(ir, program).len();
-    let passed = ir.operands(call).get(n_fields..)?.to_vec();
+    let passed = ir.operands(call).get(n_args..)?.to_vec();
     let operands: Option<Vec<String>> = ir
         .operands(guard)
         .iter()

@@ -510,12 +510,9 @@ pub(super) fn latency_hiding_blocks(device: &DeviceLimits, block: &[i64; 3], sha
 ///
 /// [`PROBLEM_SIZE_ATTR`]: stencil_passes::tile_model::PROBLEM_SIZE_ATTR
 fn explicit_problem_sizes(ir: &Ir, program: OpId) -> Option<Vec<i64>> {
-    let attr = stencil_passes::tile_model::PROBLEM_SIZE_ATTR;
-    let mut holder = Some(program);
-    while let Some(op) = holder.filter(|&op| ir.attr(op, attr).is_none()) {
-        holder = ir.parent_op(op);
-    }
-    let Some(Attribute::Dictionary(given)) = ir.attr(holder?, attr) else { return None };
+    let Some(Attribute::Dictionary(given)) = stencil_passes::tile_model::given_problem_sizes(ir, program) else {
+        return None;
+    };
     let declared = ProgramParams::of(ir, program);
     if !declared.names.iter().any(|name| given.iter().any(|a| &*a.name == name.as_str())) {
         return None;

@@ -487,7 +487,7 @@ impl<'a> Analyzer<'a> {
         if unsigned {
             match (form.as_constant(), self.ir().value_type(x).bit_width()) {
                 // A constant casts to its unsigned value (`-56 : i8` is 200).
-                (Some(c), Some(w)) if w < 64 => form = Lin::constant(c.rem_euclid(1i64 << w)),
+                (Some(c), Some(w)) if w < 64 => form = Lin::constant(zero_extended(c, w)),
                 // A negative value would cast to a huge index: the form is its value where it
                 // is not negative.
                 _ => conditions.push(form.clone()),
@@ -541,7 +541,7 @@ impl<'a> Analyzer<'a> {
                     let form = self.integer_form(inner, conditions, depth + 1)?;
                     // A constant zero-extends to its unsigned value (`-56 : i8` is 200).
                     if let (Some(c), Some(w)) = (form.as_constant(), ir.value_type(inner).bit_width()) {
-                        let unsigned = if w >= 64 { c } else { c.rem_euclid(1i64 << w) };
+                        let unsigned = zero_extended(c, w);
                         return (unsigned >= 0).then(|| Lin::constant(unsigned));
                     }
                     conditions.push(form.clone());
@@ -1154,6 +1154,16 @@ pub(crate) fn static_size(ir: &Ir, memref: ValueId, d: usize) -> Option<i64> {
     match ir.value_type(memref).as_memref()?.shape.as_ref()?.get(d)? {
         Dim::Static(s) => Some(*s),
         Dim::Dynamic => None,
+    }
+}
+
+/// The unsigned value of the `bits`-bit integer `c` (`-56 : i8` is 200); a 64-bit one as it
+/// is (negative where it does not fit `i64`).
+fn zero_extended(c: i64, bits: u32) -> i64 {
+    if bits >= 64 {
+        c
+    } else {
+        c.rem_euclid(1i64 << bits)
     }
 }
 
