@@ -69,6 +69,7 @@
 // the program, started at zero; --check compares the function's arguments.
 // RUN: stencil-run %S/Inputs/affine-scratch.mlir --param arg0=4 --param arg1_dim0=20 --check | FileCheck %s --check-prefix=SCRATCH
 // RUN: stencil-run %S/Inputs/affine-scratch.mlir --param arg0=3 --param arg1_dim0=33 --check --target sim --pass-pipeline='builtin.module(gpu-map{strategy=auto})' | FileCheck %s --check-prefix=PASSED
+// RUN: not stencil-run %S/Inputs/affine-scratch.mlir --param arg0=4 --param arg1_dim0=20 --check --init buffer0=const:1 | FileCheck %s --check-prefix=SCRATCH-ONES
 // A parameter below the program's minimum is refused (the program needs arg1 >= 3).
 // RUN: not stencil-run %s --param arg0=3 --param arg1=2 2>&1 | FileCheck %s --check-prefix=BELOW
 
@@ -109,6 +110,7 @@
 // SCRATCH: check    against the untransformed program on ref (bit-exact): passed
 // SCRATCH-NEXT: arg1: identical
 // SCRATCH-NOT: buffer0: identical
+// SCRATCH-ONES: check    against the untransformed program on ref (bit-exact): FAILED
 // WRAPS: error: at arg0=2, arg1=28 @narrow does not run the raised program
 // PRODUCT: affine-computed-bound.mlir:28:3: error: parameter 'sym' of the program raised from @product is computed by 'arith.muli' in the function, not one of its arguments
 
