@@ -144,7 +144,7 @@ impl TilingPipeline {
         })
     }
 
-    /// For a [`TilingPipeline::for_auto`] explanation: of the programs in `layouts`, those
+    /// For a pipeline of `gpu-map{strategy=auto}` (`for_auto`): of the programs in `layouts`, those
     /// `auto` mapped with the tile model's wavefront tiles in `mapped` (the module after the
     /// whole pipeline), and a line for each of the others saying what it took instead.
     pub fn explained(&self, layouts: Vec<ProgramLayout>, mapped: &Module) -> (Vec<ProgramLayout>, Vec<String>) {
