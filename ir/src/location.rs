@@ -25,8 +25,15 @@ pub enum Location {
         /// The wrapped location.
         child: Box<Location>,
     },
-    /// Several locations fused into one (`loc(fused[...])`).
-    Fused(Vec<Location>),
+    /// Several locations fused into one (`loc(fused[...])`, or `loc(fused<#meta>[...])` with
+    /// metadata).
+    Fused {
+        /// The metadata attribute as written (printed form), e.g. `"loop fusion"`: opaque to
+        /// us, kept so that a fused location prints back as it was read.
+        metadata: Option<Arc<str>>,
+        /// The fused locations.
+        locations: Vec<Location>,
+    },
     /// Code inlined from `callee` at `caller` (`loc(callsite(callee at caller))`); diagnostics
     /// point at the callee, as MLIR's do.
     CallSite {
@@ -49,7 +56,7 @@ impl Location {
             Location::Unknown => None,
             Location::FileLineCol { file, line, col } => Some((file, *line, *col)),
             Location::Name { child, .. } => child.file_position(),
-            Location::Fused(locs) => locs.iter().find_map(Location::file_position),
+            Location::Fused { locations, .. } => locations.iter().find_map(Location::file_position),
             Location::CallSite { callee, caller } => callee.file_position().or_else(|| caller.file_position()),
         }
     }
@@ -72,9 +79,13 @@ impl fmt::Display for LocationBody<'_> {
                 }
                 Ok(())
             }
-            Location::Fused(locs) => {
-                write!(f, "fused[")?;
-                for (i, l) in locs.iter().enumerate() {
+            Location::Fused { metadata, locations } => {
+                write!(f, "fused")?;
+                if let Some(metadata) = metadata {
+                    write!(f, "<{metadata}>")?;
+                }
+                write!(f, "[")?;
+                for (i, l) in locations.iter().enumerate() {
                     if i > 0 {
                         write!(f, ", ")?;
                     }

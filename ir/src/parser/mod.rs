@@ -609,8 +609,9 @@ impl<'a> Parser<'a> {
             }
             TokenKind::BareIdent if self.spelling() == "fused" => {
                 self.advance();
+                let mut metadata = None;
                 if self.consume_if(TokenKind::Less) {
-                    self.parse_attribute()?;
+                    metadata = Some(self.parse_attribute()?.to_string().into());
                     self.expect(TokenKind::Greater, "'>'")?;
                 }
                 self.expect(TokenKind::LSquare, "'['")?;
@@ -624,7 +625,7 @@ impl<'a> Parser<'a> {
                     }
                     self.expect(TokenKind::RSquare, "']'")?;
                 }
-                Ok(Location::Fused(locs))
+                Ok(Location::Fused { metadata, locations: locs })
             }
             TokenKind::HashIdent => {
                 let name = self.spelling()[1..].to_string();

@@ -232,9 +232,13 @@ fn convert_location(location: &MlirLocation<'_>) -> Location {
             caller: Box::new(convert_location(&location.call_site_caller())),
         }
     } else if location.is_fused() {
-        Location::Fused(
-            (0..location.fused_num_locations()).map(|i| convert_location(&location.fused_location(i))).collect(),
-        )
+        // (melior does not expose the metadata: diagnostics need only the positions)
+        Location::Fused {
+            metadata: None,
+            locations: (0..location.fused_num_locations())
+                .map(|i| convert_location(&location.fused_location(i)))
+                .collect(),
+        }
     } else {
         Location::Unknown
     }

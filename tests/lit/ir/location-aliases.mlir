@@ -26,6 +26,20 @@ func.func @uses(%a: f64) -> f64 {
 
 // -----
 
+// A fused location keeps its metadata (as `--affine-loop-fusion` and other passes write it).
+// CHECK-LABEL: func.func @tagged
+// CHECK: arith.addf {{.*}} loc(fused<"loop fusion">["kernel.c":7:1, "kernel.c":8:1])
+// CHECK-NEXT: arith.mulf {{.*}} loc(fused<{pass = "inline"}>["kernel.c":9:1])
+// CHECK-NEXT: return {{.*}} loc(fused<"outer">[fused<"inner">["kernel.c":1:1]])
+func.func @tagged(%a: f64) -> f64 {
+  %s = arith.addf %a, %a : f64 loc(fused<"loop fusion">["kernel.c":7:1, "kernel.c":8:1])
+  %p = arith.mulf %s, %s : f64 loc(#tag)
+  return %p : f64 loc(fused<"outer">[fused<"inner">["kernel.c":1:1]])
+}
+#tag = loc(fused<{pass = "inline"}>["kernel.c":9:1])
+
+// -----
+
 // ERR: location-aliases.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: undefined location alias '#nowhere'
 func.func @f() { return loc(#nowhere) }
 
