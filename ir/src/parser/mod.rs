@@ -799,6 +799,10 @@ impl<'a> Parser<'a> {
             // generic form can, with --allow-unregistered-dialect.
             let generic = if spelled.starts_with("tensor.") {
                 " (tensors are not supported: stencil-opt reads memrefs)"
+            } else if matches!(spelled, "memref.subview" | "memref.expand_shape" | "memref.collapse_shape") {
+                // Views are what linalg's lowering leaves around affine accesses; folded into
+                // the accesses, the nests read the whole arrays, which the raise takes.
+                " (views of memrefs are not supported: fold them into the accesses first with mlir-opt --affine-fold-memref-alias-ops, which rewrites affine.load/store of a view into accesses of the whole array)"
             } else if self.config.registry.op(spelled).is_none() && spelled.contains('.') {
                 " (an op stencil-opt does not know parses only in its generic form, \"op.name\"(...), with --allow-unregistered-dialect: print the file with mlir-opt --mlir-print-op-generic)"
             } else {

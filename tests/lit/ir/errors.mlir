@@ -142,3 +142,12 @@ func.func @nested_dense() {
   %a = arith.constant dense<[[1, 2]]> : tensor<1x2xi32>
   return
 }
+
+// -----
+
+// A view's custom form (what linalg's lowering leaves) says how to fold it away.
+func.func @subview(%a: memref<64x64xf64>) {
+  // expected-error@+1 {{custom op 'memref.subview' is unknown (views of memrefs are not supported: fold them into the accesses first with mlir-opt --affine-fold-memref-alias-ops}}
+  %v = memref.subview %a[1, 1] [62, 62] [1, 1] : memref<64x64xf64> to memref<62x62xf64, strided<[64, 1], offset: 65>>
+  return
+}
