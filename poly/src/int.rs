@@ -113,13 +113,28 @@ pub(crate) fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        let r = a % b;
-        a = b;
-        b = r;
+/// Binary (Stein's) gcd: shifts and subtractions only. The simplex normalises every row after
+/// every pivot, and a 64-bit division per Euclid step made that its largest cost.
+fn gcd_u64(a: u64, b: u64) -> u64 {
+    if a == 0 {
+        return b;
     }
-    a
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    let mut a = a >> a.trailing_zeros();
+    let mut b = b;
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// Greatest common divisor of `|a|` and `|b|`, as an unsigned value (`gcd(i64::MIN, 0)` is 2^63).
@@ -146,7 +161,13 @@ pub(crate) fn mul_add(a: i128, b: i128, c: i128, d: i128, operation: &'static st
 }
 
 /// `a * b` in `i128`, checked.
+#[inline]
 pub(crate) fn mul(a: i128, b: i128, operation: &'static str) -> Result<i128> {
+    // Two values of 64 bits cannot overflow 128: the common case skips the checked 128-bit
+    // multiplication (a library call).
+    if let (Ok(x), Ok(y)) = (i64::try_from(a), i64::try_from(b)) {
+        return Ok(i128::from(x) * i128::from(y));
+    }
     a.checked_mul(b).ok_or_else(|| overflow(operation))
 }
 

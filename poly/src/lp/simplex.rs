@@ -57,13 +57,18 @@ impl Row {
             g = gcd_u128(g, c.unsigned_abs());
         }
         if g > 1 {
-            // g divides den > 0, so it fits i128.
+            // g divides den > 0, so it fits i128. Exact divisions, in 64 bits where the value
+            // fits (a 128-bit division is a library call).
             let g = g as i128;
-            self.konst /= g;
-            self.den /= g;
-            for c in &mut self.coef {
-                *c /= g;
-            }
+            let divide = |x: &mut i128| {
+                *x = match (i64::try_from(*x), i64::try_from(g)) {
+                    (Ok(a), Ok(b)) => i128::from(a / b),
+                    _ => *x / g,
+                }
+            };
+            divide(&mut self.konst);
+            divide(&mut self.den);
+            self.coef.iter_mut().for_each(divide);
         }
         Ok(())
     }
