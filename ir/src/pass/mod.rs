@@ -129,13 +129,12 @@ impl PassOptions {
         if text == "auto" {
             return Ok(None);
         }
-        // (empty items skipped: `32,8,` as well)
-        list_items(text)
-            .filter(|p| !p.is_empty())
-            .map(|p| p.parse::<i64>().ok())
-            .collect::<Option<Vec<_>>>()
-            .map(Some)
-            .ok_or_else(|| text.to_string())
+        if text.is_empty() {
+            return Ok(Some(vec![]));
+        }
+        // Every item an integer: `32,,8`, `32x` or `x` is a mistake to report, not a list to
+        // shorten (which silently ran the default block for `block=x`).
+        parse_int_list(text).map(Some).ok_or_else(|| text.to_string())
     }
 
     /// An integer-list option.
@@ -241,9 +240,16 @@ impl PassInfo {
                 .map_err(|e| format!("bad default for option '{}': {e}", o.name))?;
             values.insert(o.name, v);
         }
-        for (key, text) in given {
+        for (i, (key, text)) in given.iter().enumerate() {
             if let Some(hint) = self.comma_separated_options_hint(key, text, given) {
                 return Err(hint);
+            }
+            // A repeated option is a mistake (which value was meant?), as a repeated --param is.
+            if given[..i].iter().any(|(k, _)| k == key) {
+                return Err(format!(
+                    "option '{key}' of pass '{}' is given more than once; give it once",
+                    self.argument
+                ));
             }
             let Some(info) = self.options.iter().find(|o| o.name == key) else {
                 let valid: Vec<&str> = self.options.iter().map(|o| o.name).collect();
@@ -685,13 +691,15 @@ mod tests {
     #[test]
     fn auto_or_int_list_tells_auto_a_list_and_neither_apart() {
         assert_eq!(with_string(" auto ").auto_or_int_list("sizes"), Ok(None));
-        assert_eq!(with_string("32, 8,").auto_or_int_list("sizes"), Ok(Some(vec![32, 8])));
+        assert_eq!(with_string("32, 8").auto_or_int_list("sizes"), Ok(Some(vec![32, 8])));
+        // An empty item is a mistake, never a shorter list (`block=x` was the default block).
+        for bad in ["32, 8,", "32,,8", ",4", "x", ",", "16x", "16xx4"] {
+            assert_eq!(with_string(bad).auto_or_int_list("sizes"), Err(bad.to_string()), "{bad}");
+        }
         assert_eq!(with_string("").auto_or_int_list("sizes"), Ok(Some(vec![])));
         assert_eq!(with_string("32,y").auto_or_int_list("sizes"), Err("32,y".to_string()));
         // The form reports print tile and block sizes in.
         assert_eq!(with_string("16x4x16x8").auto_or_int_list("sizes"), Ok(Some(vec![16, 4, 16, 8])));
-        assert_eq!(with_string("16x").auto_or_int_list("sizes"), Ok(Some(vec![16])));
-        assert_eq!(with_string("16xx4").auto_or_int_list("sizes"), Ok(Some(vec![16, 4])));
         assert_eq!(with_string("0x10").auto_or_int_list("sizes"), Ok(Some(vec![0, 10])));
         assert_eq!(with_string("automatic").auto_or_int_list("sizes"), Err("automatic".to_string()));
     }

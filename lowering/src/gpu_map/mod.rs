@@ -523,7 +523,7 @@ impl Pass for GpuMap {
 
 /// `gpu-map`'s `block` option: whether it is `auto`, and the block it gives (`None`: auto or
 /// not given; missing sizes are 1). An error, in the pass manager's words, for a list that is
-/// not 1 to 3 sizes ≥ 1 of at most 1024 threads. `stencil-opt --explain-tile-sizes` reads the
+/// not 1 to 3 sizes ≥ 1 of at most 1024 threads, at most 64 along z. `stencil-opt --explain-tile-sizes` reads the
 /// option of a pipeline's `gpu-map` with it too.
 pub fn block_option(opts: &stencil_ir::pass::PassOptions) -> Result<(bool, Option<[i64; 3]>), String> {
     let pass = |message: String| format!("option '{message}");
@@ -542,8 +542,15 @@ pub fn block_option(opts: &stencil_ir::pass::PassOptions) -> Result<(bool, Optio
             list.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
         )));
     }
-    if list.iter().product::<i64>() > 1024 {
+    let threads = list.iter().try_fold(1i64, |acc, &b| acc.checked_mul(b));
+    if threads.is_none_or(|t| t > 1024) {
         return Err(pass("block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)".into()));
+    }
+    if list.get(2).is_some_and(|&z| z > 64) {
+        return Err(pass(format!(
+            "block' of pass 'gpu-map': at most 64 threads along z (CUDA's limit), got {}",
+            list[2]
+        )));
     }
     let mut block = [1i64; 3];
     block[..list.len()].copy_from_slice(&list);
