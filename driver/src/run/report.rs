@@ -347,8 +347,13 @@ impl RunReport {
             for (name, cmp) in &c.fields {
                 let detail = if !cmp.same_layout {
                     "shape or element type differs".to_string()
-                } else if cmp.differing == 0 {
+                } else if cmp.differing == 0 && cmp.nan_bits_differing == 0 {
                     "identical".to_string()
+                } else if cmp.differing == 0 {
+                    format!(
+                        "identical ({} NaNs with other sign or payload bits, which IEEE 754 leaves open)",
+                        cmp.nan_bits_differing
+                    )
                 } else {
                     let first = cmp
                         .first_difference
@@ -406,6 +411,7 @@ impl RunReport {
                         json!({
                             "bit_exact": cmp.bit_exact(),
                             "differing": cmp.differing,
+                            "nan_bits_differing": cmp.nan_bits_differing,
                             "max_abs_error": number(cmp.max_abs_diff),
                         }),
                     )
