@@ -86,7 +86,7 @@ impl<'a> Problem<'a> {
             });
             polys.push(poly);
         }
-        let bounds = unknowns.bounds(options.coefficient_bound)?;
+        let bounds = unknowns.bounds(coefficient_bound(scop, options.coefficient_bound))?;
         let objectives = unknowns.objectives()?;
         Ok(Problem {
             scop,
@@ -159,6 +159,27 @@ impl<'a> Problem<'a> {
         state.run()?;
         state.finish()
     }
+}
+
+/// The bound of every coefficient and shift: `configured`, or more where the program's accesses
+/// reach farther. A shift as large as a chain of dependences' distances must fit under it: 1-D
+/// Jacobi reading 17 points away and copied back needs `(t, i + 17)` for the copy, and with the
+/// bound at 16 the only legal row left was `(t, 2·i)`, a scaling no code generator takes. So
+/// the bound grows to the largest constant offset of an access times the statements a chain can
+/// pass through (capped: shifts beyond that are never needed).
+fn coefficient_bound(scop: &Scop, configured: i64) -> i64 {
+    const CAP: i64 = 1 << 20;
+    let farthest = scop
+        .statements()
+        .iter()
+        .flat_map(|s| s.accesses())
+        .flat_map(|a| a.index())
+        .map(|f| f.constant().unsigned_abs())
+        .max()
+        .unwrap_or(0);
+    let statements = scop.statements().len() as u64;
+    let needed = farthest.saturating_mul(statements.max(1)).min(CAP as u64) as i64;
+    configured.max(needed)
 }
 
 /// The partial transformation while the algorithm runs.
