@@ -156,6 +156,18 @@ pub fn run_opt(file_name: &str, text: &str, options: &OptOptions, registries: &R
         },
         None => None,
     };
+    // --explain-tile-sizes' own demands on the pipeline are the command line's errors, reported
+    // once as such before any input is read (not per program, without a location).
+    if options.explain_tile_sizes || options.explain_tile_sizes_json.is_some() {
+        if let Err(e) = crate::explain::TilingPipeline::parse(options.pipeline.as_deref(), registries) {
+            return OptOutcome {
+                output: String::new(),
+                messages: format!("stencil-opt: error: --explain-tile-sizes: {}\n", e.message),
+                success: false,
+                files: vec![],
+            };
+        }
+    }
     let chunks =
         if options.split_input_file { split_input(text) } else { vec![crate::split::Chunk { text, first_line: 1 }] };
     // Every chunk is parsed and verified first, so that a --param no program declares is

@@ -142,9 +142,8 @@ impl Function {
     }
 
     fn memref(&self) -> String {
-        let dims: Vec<String> = (0..self.rank)
-            .map(|d| if self.static_shape { self.extent[d].to_string() } else { "?".into() })
-            .collect();
+        let dims: Vec<String> =
+            (0..self.rank).map(|d| if self.static_shape { self.extent[d].to_string() } else { "?".into() }).collect();
         format!("memref<{}x{}>", dims.join("x"), self.element())
     }
 
@@ -273,7 +272,8 @@ impl Function {
         let element = if self.f32 { ElementType::F32 } else { ElementType::F64 };
         let mut handles = vec![];
         for k in 0..self.fields {
-            let field = FieldData::pseudo_random(self.extent.clone(), element, 11 + k as u64).map_err(|e| e.to_string())?;
+            let field =
+                FieldData::pseudo_random(self.extent.clone(), element, 11 + k as u64).map_err(|e| e.to_string())?;
             handles.push(memory.insert_field(field));
         }
         let mut args = vec![Value::Int(self.steps)];

@@ -238,7 +238,12 @@ fn fail(json: bool, error: &RunError) -> ExitCode {
                 write_stderr(&format!("stencil-run: error: cannot write the report to standard output: {e}\n"));
             }
         }
-        let text = error.to_string();
+        let mut text = error.to_string();
+        // An error without a place in the input (a --param, --scalar, --init or --entry that
+        // does not fit the program) is the tool's, as usage errors are.
+        if text.starts_with("error: ") {
+            text.insert_str(0, "stencil-run: ");
+        }
         write_stderr(&if text.ends_with('\n') { text } else { text + "\n" });
     }
     ExitCode::FAILURE

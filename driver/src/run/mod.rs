@@ -345,7 +345,15 @@ pub fn run_program(
                 match hint {
                     Some(params) => {
                         let flags: Vec<String> = params.iter().map(|(n, v)| format!("--param {n}={v}")).collect();
-                        RunError::new(format!("{e}; {} gives the program that shape", flags.join(" ")))
+                        // Only a value the program allows is advice worth giving.
+                        match crate::params::check_minimums(&transformed.ir, transformed.top, &params) {
+                            Ok(()) => RunError::new(format!("{e}; {} gives the program that shape", flags.join(" "))),
+                            Err(below) => RunError::new(format!(
+                                "{e}; no allowed parameter values give the program that shape ({} would, but {})",
+                                flags.join(" "),
+                                below.message
+                            )),
+                        }
                     }
                     None => RunError::from(e),
                 }

@@ -442,7 +442,10 @@ impl<'a> FuncCompiler<'a> {
             _ => {
                 return Err(self.error(
                     op,
-                    "is not supported by the reference interpreter (func, arith, math, memref, scf and affine ops are)",
+                    format!(
+                        "is not supported by the reference interpreter (func, memref, scf and affine ops are, {})",
+                        crate::scalar::SUPPORTED_OPS
+                    ),
                 ))
             }
         };

@@ -17,6 +17,11 @@ pub(crate) use lower::{constant_bits, is_scalar_op, lower_scalar_op, value_kind,
 /// A register number.
 pub(crate) type Reg = u32;
 
+/// The scalar ops the interpreters run, for the message that refuses another: every `arith`
+/// op, every `math` op but `math.erf` (Rust's standard library has no error function, and one
+/// of our own would round differently from the GPU's).
+pub(crate) const SUPPORTED_OPS: &str = "every arith op and every math op but math.erf";
+
 /// The precision of a float instruction.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Prec {

@@ -372,11 +372,16 @@ impl Builder<'_, '_> {
         let location = ir.location(op);
         match name {
             "arith.constant" => {
-                let &[result] = ir.results(op) else { return Err(RuntimeError::unsupported(location, "arith.constant needs one result")) };
-                let bits = ir
-                    .attr(op, "value")
-                    .and_then(|a| constant_bits(a, ir.value_type(result)))
-                    .ok_or_else(|| RuntimeError::unsupported(location, "unsupported constant (f32, f64 and integers up to 64 bits)"))?;
+                let &[result] = ir.results(op) else {
+                    return Err(RuntimeError::unsupported(location, "arith.constant needs one result"));
+                };
+                let bits =
+                    ir.attr(op, "value").and_then(|a| constant_bits(a, ir.value_type(result))).ok_or_else(|| {
+                        RuntimeError::unsupported(
+                            location,
+                            "unsupported constant (f32, f64 and integers up to 64 bits)",
+                        )
+                    })?;
                 let reg = self.new_reg(result, true);
                 self.kernel.preload.push(Preload::Const { reg, bits });
             }
@@ -405,7 +410,10 @@ impl Builder<'_, '_> {
             _ => {
                 return Err(RuntimeError::unsupported(
                     location,
-                    format!("'{name}' is not supported in a stencil.apply body (stencil.access/index/yield, arith and math ops)"),
+                    format!(
+                        "'{name}' is not supported in a stencil.apply body (stencil.access/index/yield, {})",
+                        crate::scalar::SUPPORTED_OPS
+                    ),
                 ))
             }
         }

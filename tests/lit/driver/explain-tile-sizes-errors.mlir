@@ -30,6 +30,7 @@
 // A program the pipeline schedules first keeps that schedule; auto tiles on it as the model says.
 // RUN: stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --param N=256 --param M=256 --param T=8 -p 'builtin.module(poly-schedule,gpu-map{strategy=auto})' --explain-tile-sizes | FileCheck %s --check-prefix=AUTO-SCHED
 // RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir -p 'builtin.module(gpu-map{naive})' --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=NO-TILING
+// RUN: not stencil-opt %S/../../../examples/sor-2d-5pt.mlir --explain-tile-sizes 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
 // AUTO-SCHED: // tile sizes of @jacobi_2d_5pt:
 // AUTO-SCHED: {{^}}//      1  2x96x96        16x64x1
 // AUTO-SCHED: tile = [2, 96, 96]
@@ -38,4 +39,5 @@
 // AUTO-RAN: block = [8, 64, 1]
 // AUTO-RAN-SAME: tile = [48, 64, 8]
 // AUTO-OTHER: // tile model: @jacobi_2d_5pt: gpu-map{strategy=auto} mapped it with overlapped (1-D/2-D DOALL: temporal blocking with overlapped tiles is the fastest measured), not with the tiles poly-tile{sizes=auto} chooses: nothing for the tile model to explain
-// NO-TILING: error: tile model: the pipeline has no top-level poly-tile and no gpu-map{strategy=auto}
+// NO-TILING: {{^}}stencil-opt: error: --explain-tile-sizes: tile model: the pipeline has no top-level poly-tile and no gpu-map{strategy=auto}
+// NO-PIPELINE: {{^}}stencil-opt: error: --explain-tile-sizes: tile model: give a --pass-pipeline with poly-schedule and poly-tile
