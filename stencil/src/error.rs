@@ -42,6 +42,10 @@ pub enum Error {
     /// A GPU run that would compile kernels, in a build without the `mlir` feature.
     #[error("this build of `stencil` has no MLIR (cargo feature `mlir`), so it cannot compile kernels: enable the feature (docs/library.md) or run precompiled PTX with Compiler::run_gpu_with_ptx")]
     MlirUnavailable,
+    /// Problem sizes a module cannot take ([`crate::Compiler::run_pipeline_with_sizes`]): a
+    /// name none of its programs declares, or a name given twice.
+    #[error("problem sizes: {0}")]
+    ProblemSizes(String),
     /// A builder refused a program ([`crate::builder`]).
     #[error(transparent)]
     Build(#[from] stencil_dialects::stencil::builder::BuildError),

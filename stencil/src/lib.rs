@@ -41,6 +41,7 @@
 #![warn(missing_docs)]
 
 mod error;
+pub mod params;
 
 pub use error::{render_with_source, Error};
 pub use stencil_dialects as dialects;
@@ -116,6 +117,8 @@ pub struct Compiler {
     dialects: DialectRegistry,
     passes: PassRegistry,
     verify_each: bool,
+    allow_unregistered: bool,
+    sim_options: SimOptions,
 }
 
 impl Default for Compiler {
@@ -128,7 +131,30 @@ impl Compiler {
     /// A compiler with every dialect ([`dialect_registry`]) and pass ([`pass_registry`]);
     /// pipelines verify the IR after every pass.
     pub fn new() -> Self {
-        Compiler { dialects: dialect_registry(), passes: pass_registry(), verify_each: true }
+        Compiler {
+            dialects: dialect_registry(),
+            passes: pass_registry(),
+            verify_each: true,
+            allow_unregistered: false,
+            sim_options: SimOptions::default(),
+        }
+    }
+
+    /// Whether [`Compiler::parse`] and [`Compiler::verify`] accept ops and attributes of
+    /// dialects the registry does not know, kept as they are (off by default; what
+    /// `stencil-opt --allow-unregistered-dialect` does): a C front end's module attributes
+    /// (Polygeist's `dlti.dl_spec`), or another compiler's ops around the loops it hands over.
+    pub fn allow_unregistered(mut self, on: bool) -> Self {
+        self.allow_unregistered = on;
+        self
+    }
+
+    /// The simulator's settings for [`Target::Simulator`] runs (block and thread orders, the
+    /// race policy, the instruction limit per thread, the device limits, profiling); the
+    /// defaults otherwise.
+    pub fn sim_options(mut self, options: SimOptions) -> Self {
+        self.sim_options = options;
+        self
     }
 
     /// Whether pipelines verify the IR after every pass (on by default; off saves the time of
@@ -163,16 +189,16 @@ impl Compiler {
     /// Parses `text` (named `file` in diagnostics) and verifies it.
     pub fn parse(&self, file: &str, text: &str) -> Result<Module, Error> {
         let source = SourceFile::new(file, text);
-        let config = ParserConfig { registry: &self.dialects, allow_unregistered: false };
+        let config = ParserConfig { registry: &self.dialects, allow_unregistered: self.allow_unregistered };
         let module = parse_source(&source, config).map_err(|d| Error::diagnostic(d, Some(&source)))?;
-        stencil_ir::verifier::verify(&module.ir, &self.dialects, module.top, false)
+        stencil_ir::verifier::verify(&module.ir, &self.dialects, module.top, self.allow_unregistered)
             .map_err(|d| Error::diagnostic(d, Some(&source)))?;
         Ok(module)
     }
 
     /// Verifies `module` (a program made with [`builder`] or changed by hand).
     pub fn verify(&self, module: &Module) -> Result<(), Error> {
-        stencil_ir::verifier::verify(&module.ir, &self.dialects, module.top, false)
+        stencil_ir::verifier::verify(&module.ir, &self.dialects, module.top, self.allow_unregistered)
             .map_err(|d| Error::diagnostic(d, module.source.as_deref()))
     }
 
@@ -192,6 +218,44 @@ impl Compiler {
             .map_err(|d| Error::diagnostic(d, module.source.as_deref()))?;
         *module = transformed;
         Ok(pm.take_reported())
+    }
+
+    /// [`Compiler::run_pipeline`] for a problem of the given sizes (`("N", 4096)`, the programs'
+    /// own parameter names), as `stencil-opt --param N=4096` runs it: the choices made for a
+    /// problem size — `poly-tile{sizes=auto}`, `gpu-map{block=auto}`, `staging=auto`, the
+    /// temporal strategies' default tiles — are made for these sizes instead of the programs'
+    /// declared defaults (with [`Compiler::run_pipeline`], a mapping is tuned for those, and
+    /// its PTX differs from `stencil-opt --param`'s). Parameters not given keep their declared
+    /// defaults. A name no program declares, or a value below a program's declared minimum, is
+    /// an error before anything runs. A module of `affine` loops (no program yet: the pipeline
+    /// raises them) takes the sizes by the names its raised programs will have (`arg1`, …).
+    pub fn run_pipeline_with_sizes(
+        &self,
+        module: &mut Module,
+        pipeline: &str,
+        sizes: &[(&str, i64)],
+    ) -> Result<Vec<Diagnostic>, Error> {
+        let sizes: Vec<(String, i64)> = sizes.iter().map(|&(n, v)| (n.to_string(), v)).collect();
+        if let Some((name, _)) = sizes.iter().enumerate().find_map(|(i, s)| sizes[..i].iter().find(|t| t.0 == s.0)) {
+            return Err(Error::ProblemSizes(format!("parameter '{name}' is given more than once")));
+        }
+        let mut sized = module.clone();
+        let mut declared = vec![];
+        let programs = params::declared_params(&sized.ir, sized.top, &mut declared);
+        if programs == 0 {
+            // Affine input: the raise reads the sizes from the module.
+            if let Some(attribute) = stencil_passes::tile_model::problem_size_attribute(sizes.iter()) {
+                sized.ir.set_attribute(sized.top, stencil_passes::tile_model::PROBLEM_SIZE_ATTR, attribute);
+            }
+        } else {
+            params::check_known(&sizes, &declared, programs).map_err(Error::ProblemSizes)?;
+            params::check_minimums(&sized.ir, sized.top, &sizes)
+                .map_err(|d| Error::diagnostic(d, module.source.as_deref()))?;
+            stencil_passes::tile_model::set_problem_sizes(&mut sized.ir, sized.top, &sizes);
+        }
+        let reported = self.run_pipeline(&mut sized, pipeline)?;
+        *module = sized;
+        Ok(reported)
     }
 
     /// `module` in MLIR's textual form, custom syntax.
@@ -262,7 +326,7 @@ impl Compiler {
                 Ok(RunResult { stats, sim: None, gpu: None })
             }
             Target::Simulator => {
-                let stats = run_module_sim(module, entry, state, &SimOptions::default())?;
+                let stats = run_module_sim(module, entry, state, &self.sim_options)?;
                 Ok(RunResult { stats: stats.run, sim: Some(stats.sim), gpu: None })
             }
             Target::Gpu => self.run_gpu(module, entry, state),
@@ -274,6 +338,7 @@ impl Compiler {
         let device = stencil_runtime::cuda::CudaDevice::open(0)?;
         let options = stencil_lowering::ptx::PtxOptions {
             chip: device.properties().chip(),
+            index_bitwidth: default_index_bitwidth(state),
             ..stencil_lowering::ptx::PtxOptions::with_found_libdevice()
         };
         let ptx = self.ptx(module, &options)?;
@@ -348,6 +413,18 @@ impl Compiler {
         let specs: Vec<PtxModuleSpec> = ptx.iter().map(ptx_spec).collect();
         let stats = stencil_runtime::cuda::run_module_cuda(module, entry, state, &specs, device, options)?;
         Ok(RunResult { stats: stats.run, sim: None, gpu: Some(stats.gpu) })
+    }
+}
+
+/// The width of `index` in the kernels a GPU run of `state` compiles (what `stencil-run
+/// --target gpu` takes without `--gpu-index-bitwidth`): 32 when every field has fewer than 2³¹
+/// elements — then every index and linearised offset fits, and index arithmetic takes half the
+/// registers and instructions — else 64.
+pub fn default_index_bitwidth(state: &ProgramState) -> u32 {
+    if state.fields.values().all(|f| i32::try_from(f.len()).is_ok()) {
+        32
+    } else {
+        64
     }
 }
 

@@ -156,17 +156,9 @@ pub fn load_precompiled(
         .map_err(|e| RunError::new(format!("{e}")))
 }
 
-/// The index width kernels are compiled with when `--gpu-index-bitwidth` is not given: 32 when
-/// every field has fewer than 2³¹ elements (then every index and linearised offset fits, and
-/// index arithmetic takes half the registers and instructions), else 64.
-pub fn default_index_bitwidth(state: &ProgramState) -> u32 {
-    let fits = state.fields.values().all(|f| i32::try_from(f.len()).is_ok());
-    if fits {
-        32
-    } else {
-        64
-    }
-}
+/// The index width kernels are compiled with when `--gpu-index-bitwidth` is not given (the
+/// library's rule, shared).
+pub use stencil::default_index_bitwidth;
 
 /// What `gpu-map` recorded on the host function `entry` of `module` about its mapping (empty when the
 /// program was not mapped), in a fixed reading order: `strategy` first (the report leads with
