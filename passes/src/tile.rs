@@ -555,6 +555,12 @@ impl PolyTileOptions {
             compare_intra: opts.string("intra") == INTRA_BY_MODEL,
             threads,
         };
+        // Read where it is named: with given sizes the file is used later, if at all
+        // (`gpu-map{block=auto}`, `staging=auto` search with what `poly-tile` recorded), and a
+        // file that cannot be read must not pass unnoticed until then.
+        if search.calibration.is_some() {
+            search.load_calibration().map_err(|e| bad("calibration", e))?;
+        }
         Ok(PolyTileOptions { spec: TilingSpec { sizes, options, auto: None }, search, auto })
     }
 }

@@ -16,6 +16,9 @@
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4,,4})' 2>&1 | FileCheck %s --check-prefix=EMPTYSIZE
 // A repeated option is refused (which one was meant?), as a repeated --param is:
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive naive=false})' 2>&1 | FileCheck %s --check-prefix=TWICE
+// A calibration file that cannot be read is refused where it is named, with given sizes too
+// (gpu-map{block=auto} and staging=auto search with it later):
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4 calibration=%t.missing.json})' 2>&1 | FileCheck %s --check-prefix=CALIBRATION
 // Blocks CUDA cannot launch are refused where they are written (at most 64 threads along z):
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=1,1,128})' 2>&1 | FileCheck %s --check-prefix=BLOCKZ
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=4294967296,4294967296})' 2>&1 | FileCheck %s --check-prefix=BLOCKBIG
@@ -28,6 +31,7 @@
 // EMPTYITEM: <pass-pipeline>: error: option 'block' of pass 'gpu-map': expected 'auto' or 1 to 3 block sizes such as 32,8 or 32x8, got 'x'
 // EMPTYSIZE: error: option 'sizes' of pass 'poly-tile': expected 'auto' or a list of integers such as 32,32 or 32x32, got '4,,4'
 // TWICE: <pass-pipeline>: error: option 'naive' of pass 'gpu-map' is given more than once; give it once
+// CALIBRATION: <pass-pipeline>: error: option 'calibration' of pass 'poly-tile': calibration file {{.*}}missing.json: cannot read it
 // BLOCKZ: <pass-pipeline>: error: option 'block' of pass 'gpu-map': at most 64 threads along z (CUDA's limit), got 128
 // BLOCKBIG: <pass-pipeline>: error: option 'block' of pass 'gpu-map': at most 1024 threads per block (CUDA's limit)
 // BADLIST: error: option 'sizes' of pass 'poly-tile': expected 'auto' or a list of integers such as 32,32 or 32x32, got '4y2'
