@@ -103,7 +103,7 @@
 // AUTO3D-H100: auto = {{{.*}}calibration = "h100"{{.*}}staging = true, staging_by_model = true}
 // BADSTAGING: option 'staging' of pass 'poly-tile': expected auto (the tile model's choice where it can make one, else staged), true (stage tiles in shared memory) or false (global memory), got 'maybe'
 // H200: poly.tiling = {auto = {block = array<i64: {{[0-9]+}}, 1, 1>, blocks_per_sm = {{[0-9]+}} : i64, calibration = "h200", model = "thesis"
-// NONAME: error: 'stencil.program' op calibration file h300: cannot read it: {{.*}}; or name a built-in calibration: h200, h100
+// NONAME: <pass-pipeline>: error: option 'calibration' of pass 'poly-tile': calibration file h300: cannot read it: {{.*}}; or name a built-in calibration: h200, h100
 
 // CHECK-LABEL: stencil.program @sor_1d
 // At the declared defaults (T=10, N=64) the model's tiles span both rows' whole ranges
