@@ -80,8 +80,11 @@ struct Function {
     steps: i64,
 }
 
+/// Offsets up to 2 away (1 in 3-D, where two in-place statements reaching 2 away make the
+/// wavefront tiles' code generation take seconds: kept for the long runs of the fuzzer).
 fn load(rank: usize, fields: usize) -> impl Strategy<Value = Load> {
-    (0..fields, proptest::collection::vec(-2i64..=2, rank)).prop_map(|(field, offset)| Load { field, offset })
+    let reach: i64 = if rank == 3 { 1 } else { 2 };
+    (0..fields, proptest::collection::vec(-reach..=reach, rank)).prop_map(|(field, offset)| Load { field, offset })
 }
 
 fn combine() -> impl Strategy<Value = Combine> {
@@ -312,8 +315,6 @@ proptest! {
     #[test]
     fn raised_functions_compute_what_the_affine_ones_do(f in function()) {
         let text = f.text();
-        let t0 = std::time::Instant::now();
-        std::fs::write(format!("/tmp/praise/{}.mlir", std::process::id() as u128 * 1000 + (t0.elapsed().as_nanos() % 1000) + text.len() as u128), &text).ok();
         let compiler = Compiler::new();
         let original = compiler.parse("random.mlir", &text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let expected = f.run(&original, false).map_err(|e| TestCaseError::fail(format!("the original: {e}\n{text}")))?;
@@ -324,9 +325,11 @@ proptest! {
                 .map_err(|e| TestCaseError::fail(format!("{pipeline}: {e}\n{text}")))?;
             prop_assert!(remarks.iter().all(|r| !r.message.contains("not raised")), "{pipeline}: {remarks:?}\n{text}");
             let printed = compiler.print(&module);
-            prop_assert!(printed.contains("func.call @kernel_stencil"), "{pipeline}: @kernel does not call the raised program\n{printed}");
+            prop_assert!(
+                printed.contains("func.call @kernel_stencil"),
+                "{pipeline}: @kernel does not call the raised program\n{printed}"
+            );
             let actual = f.run(&module, on_simulator).map_err(|e| TestCaseError::fail(format!("{pipeline}: {e}\n{text}")))?;
-            eprintln!("{:?} {pipeline} {} {:?}", t0.elapsed(), text.len(), f.extent);
             for (k, (x, y)) in expected.iter().zip(&actual).enumerate() {
                 let c = compare_fields(x, y);
                 prop_assert!(c.bit_exact(), "{pipeline}: field %F{k} differs ({} elements, first at {:?})\n{text}", c.differing, c.first_difference);
