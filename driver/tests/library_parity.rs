@@ -104,3 +104,44 @@ fn gpu_runs_take_the_index_width_stencil_run_takes() {
     assert_eq!(stencil::default_index_bitwidth(&state), 32);
     assert_eq!(stencil_driver::run::gpu::default_index_bitwidth(&state), 32);
 }
+
+#[test]
+fn the_cost_report_is_stencil_run_cost() -> Result<(), Box<dyn std::error::Error>> {
+    use stencil_driver::run::report::TargetStats;
+    use stencil_driver::run::{run_program, RunOptions, Target};
+    let text = example("jacobi-2d-5pt");
+    let pipeline = "builtin.module(gpu-map{naive})";
+    let params = [("N", 64), ("M", 48), ("T", 3)];
+    // stencil-run --target sim --cost, in-process.
+    let options = RunOptions {
+        params: params.iter().map(|&(n, v)| (n.to_string(), v)).collect(),
+        target: Target::Sim,
+        pipeline: Some(pipeline.to_string()),
+        cost: true,
+        ..RunOptions::default()
+    };
+    let report = run_program("jacobi-2d-5pt.mlir", &text, &options, &Registries::all(), &mut |_| {})?;
+    let Some(TargetStats::Sim(sim)) = &report.target_stats else { panic!("no simulator statistics") };
+    let tool = sim.cost.as_ref().expect("--cost gives a cost report");
+    // The library: map, run on the simulator, ask for the report with the same request.
+    let compiler = Compiler::new();
+    let mut module = compiler.parse("jacobi-2d-5pt.mlir", &text)?;
+    compiler.run_pipeline_with_sizes(&mut module, pipeline, &params)?;
+    let mut state = stencil::ProgramState::new();
+    for (n, v) in params {
+        state = state.with_param(n, v);
+    }
+    let mut state = compiler.initial_state(&module, None, state, 1)?;
+    let run = compiler.run(&module, None, stencil::Target::Simulator, &mut state)?;
+    let request = stencil::cost::CostRequest {
+        dialects: compiler.dialects(),
+        chip: None,
+        index_bitwidth: Some(stencil::default_index_bitwidth(&state)),
+        precompiled: None,
+    };
+    let library = compiler.cost(&module, run.sim.as_ref().expect("a simulator run"), run.stats.point_updates, &request);
+    assert_eq!(library.to_json(), tool.to_json());
+    assert_eq!(library.to_string(), tool.render_text());
+    assert!(library.to_string().contains("warp-instr"), "{library}");
+    Ok(())
+}

@@ -40,6 +40,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cost;
 mod error;
 pub mod params;
 
@@ -256,6 +257,22 @@ impl Compiler {
         let reported = self.run_pipeline(&mut sized, pipeline)?;
         *module = sized;
         Ok(reported)
+    }
+
+    /// The GPU cost report of a [`Target::Simulator`] run of `module` (`result.sim`) with
+    /// `point_updates` point updates (`result.stats.point_updates`): the simulator's counts,
+    /// each kernel's registers from ptxas (on PTX compiled by MLIR, or `request.precompiled`),
+    /// occupancy and an estimated time on an H100 model — what `stencil-run --target sim
+    /// --cost` prints ([`cost::CostSummary::render_text`], `to_json`; docs/cost-model.md).
+    /// Without ptxas or PTX the registers are unknown and the summary says why.
+    pub fn cost(
+        &self,
+        module: &Module,
+        sim: &SimReport,
+        point_updates: u64,
+        request: &cost::CostRequest<'_>,
+    ) -> cost::CostSummary {
+        cost::cost_summary(module, sim, point_updates, request)
     }
 
     /// `module` in MLIR's textual form, custom syntax.

@@ -4,8 +4,8 @@
 
 pub mod affine;
 pub mod converge;
-pub mod cost;
-mod cost_report;
+/// The cost report (`--cost`): the library's ([`stencil::cost`]).
+pub use stencil::cost;
 pub mod error;
 pub mod gpu;
 pub mod init;
@@ -367,7 +367,7 @@ pub fn run_program(
     let initial = if options.check { state.fields.clone() } else { BTreeMap::new() };
     // The registers of the kernels `--target gpu` would run: the same index width rule.
     let cost = cost::CostRequest {
-        registries,
+        dialects: &registries.dialects,
         chip: options.gpu.chip.as_deref(),
         index_bitwidth: Some(options.gpu.index_bitwidth.unwrap_or_else(|| gpu::default_index_bitwidth(&state))),
         precompiled: matched_ptx.as_deref(),

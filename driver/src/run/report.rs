@@ -259,7 +259,7 @@ impl RunReport {
                     sim.races
                 ));
                 if let Some(cost) = &sim.cost {
-                    out.push_str(&super::cost_report::render_text(cost));
+                    out.push_str(&cost.render_text());
                 }
                 out.push_str(&render_profile(&sim.profile));
             }
@@ -434,7 +434,7 @@ impl RunReport {
                 });
                 // Only with --cost: a run without it reports what it always did.
                 if let (Some(cost), Some(map)) = (&sim.cost, stats.as_object_mut()) {
-                    map.insert("cost".to_string(), super::cost_report::to_json(cost));
+                    map.insert("cost".to_string(), cost.to_json());
                 }
                 if let (false, Some(map)) = (sim.profile.is_empty(), stats.as_object_mut()) {
                     let lines: Vec<Value> = sim

@@ -2,7 +2,7 @@
 //! per point update; resources, occupancy and estimated time per kernel; the estimate) and
 //! the `target_stats.sim.cost` JSON object.
 
-use super::cost::{CostSummary, RegisterSource};
+use super::{CostSummary, RegisterSource};
 use serde_json::{json, Value};
 use stencil_runtime::cost::{CostReport, Estimate, KernelCost, Work};
 
@@ -133,7 +133,7 @@ fn resource_row(k: &KernelCost, device_warps: u32, device_sms: u32) -> Vec<Strin
 }
 
 /// The text report of `--cost`, after the `sim` line.
-pub fn render_text(summary: &CostSummary) -> String {
+pub(super) fn render_text(summary: &CostSummary) -> String {
     let r = &summary.report;
     let d = &r.device;
     let mut out = format!(
@@ -271,7 +271,7 @@ fn estimate_json(e: Option<Estimate>) -> Value {
 }
 
 /// `target_stats.sim.cost`.
-pub fn to_json(summary: &CostSummary) -> Value {
+pub(super) fn to_json(summary: &CostSummary) -> Value {
     let r = &summary.report;
     let d = &r.device;
     let kernels: Vec<Value> = r

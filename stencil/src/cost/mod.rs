@@ -1,28 +1,33 @@
-//! `stencil-run --target sim --cost`: the GPU cost report without a GPU (docs/cost-model.md).
-//! The simulator counts the work; this module adds what only the compiler side knows — each
-//! kernel's registers, spills and shared memory, from ptxas on the kernels' PTX — and hands
-//! both to `stencil_runtime::cost`. ptxas is optional: without it (or without PTX) registers
-//! are unknown, and the report says so and why.
+//! The GPU cost report without a GPU (docs/cost-model.md), what `stencil-run --target sim
+//! --cost` prints and [`crate::Compiler::cost`] returns. The simulator counts the work; this
+//! module adds what only the compiler side knows — each kernel's registers, spills and shared
+//! memory, from ptxas on the kernels' PTX — and hands both to `stencil_runtime::cost`. ptxas is
+//! optional: without it (or without PTX) registers are unknown, and the report says so and why.
+//! [`CostSummary::render_text`] and [`CostSummary::to_json`] print it as `stencil-run` does.
 
-use crate::opt::Registries;
+mod render;
+
 use std::collections::HashMap;
+use stencil_ir::DialectRegistry;
 use stencil_ir::Module;
 use stencil_lowering::ptx::{compile_gpu_modules, PtxError, PtxModule, PtxOptions, DEFAULT_CHIP};
 use stencil_lowering::ptxas::Ptxas;
 use stencil_runtime::cost::{CostReport, DeviceModel, KernelResources};
 use stencil_runtime::gpu_sim::SimReport;
 
-/// What `--cost` needs besides the simulation.
+/// What the cost report needs besides the simulation.
 #[derive(Clone, Copy)]
 pub struct CostRequest<'a> {
     /// Dialects, to compile the kernels to PTX.
-    pub registries: &'a Registries,
-    /// `--gpu-chip` (default `sm_90`, the H100 the device model describes).
+    pub dialects: &'a DialectRegistry,
+    /// The chip (`--gpu-chip`; default `sm_90`, the H100 the device model describes).
     pub chip: Option<&'a str>,
-    /// `--gpu-index-bitwidth`; `None`: the PTX compiler's default (64). `stencil-run` passes
-    /// the width `--target gpu` would compile at (`run::gpu::default_index_bitwidth`).
+    /// The width of `index` (`--gpu-index-bitwidth`); `None`: the PTX compiler's default (64).
+    /// `stencil-run` passes the width `--target gpu` would compile at
+    /// ([`crate::default_index_bitwidth`]).
     pub index_bitwidth: Option<u32>,
-    /// The kernels' PTX from `--ptx FILE`, already matched against the module.
+    /// Precompiled PTX of the kernels (`stencil-run --ptx FILE`), already matched against the
+    /// module (`stencil_lowering::ptx::attach_precompiled`): what a build without MLIR needs.
     pub precompiled: Option<&'a [PtxModule]>,
 }
 
@@ -54,6 +59,25 @@ pub struct CostSummary {
     pub registers: RegisterSource,
 }
 
+impl CostSummary {
+    /// The report as `stencil-run --cost` prints it: work per kernel, in total and per point
+    /// update; resources, occupancy and estimated time per kernel; the estimate.
+    pub fn render_text(&self) -> String {
+        render::render_text(self)
+    }
+
+    /// The report as `stencil-run --cost --json` writes it (`target_stats.sim.cost`).
+    pub fn to_json(&self) -> serde_json::Value {
+        render::to_json(self)
+    }
+}
+
+impl std::fmt::Display for CostSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render_text())
+    }
+}
+
 /// The PTX of the kernels: the `--ptx` file's, or compiled by MLIR; `Err` says why there is
 /// none.
 fn kernel_ptx(module: &Module, request: &CostRequest<'_>) -> Result<(Vec<PtxModule>, String), String> {
@@ -66,7 +90,7 @@ fn kernel_ptx(module: &Module, request: &CostRequest<'_>) -> Result<(Vec<PtxModu
         index_bitwidth: request.index_bitwidth.unwrap_or(defaults.index_bitwidth),
         ..defaults
     };
-    match compile_gpu_modules(&module.ir, &request.registries.dialects, module.top, &options) {
+    match compile_gpu_modules(&module.ir, request.dialects, module.top, &options) {
         Ok(modules) => {
             let flags = stencil_lowering::ptx::llvm_options::current().describe();
             Ok((modules, format!("compiled by MLIR{flags}")))
