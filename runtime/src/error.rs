@@ -35,8 +35,10 @@ pub(crate) fn ids(v: &[u32; 3]) -> String {
     format!("({}, {}, {})", v[0], v[1], v[2])
 }
 
-/// Everything that can go wrong while preparing or running a program.
+/// Everything that can go wrong while preparing or running a program. More variants may come
+/// (match with a `_` arm).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RuntimeError {
     /// A parameter has no value: neither given nor defaulted by the program.
     #[error(

@@ -84,22 +84,26 @@ pub(super) fn for_each_point(
         let in_grid = compare(ir, at, SLT, linear, bound, location);
         inner = ops::scf_if(ir, at, in_grid, location);
     }
-    let mut point = vec![];
-    for d in 0..rank {
+    // A dimension one pass covers is a test, not a loop (whose induction variables LLVM's
+    // strength reduction would multiply for a loop that never repeats). The test depends on the
+    // thread alone, so it goes outside every loop: inside, it was a compare and a branch per
+    // point (the overlapped and streaming kernels' rows, where the column is the test), which
+    // neither LLVM nor ptxas took out of the loop.
+    let mut point: Vec<Option<ValueId>> = vec![None; rank];
+    for d in (0..rank).filter(|&d| grid[d] >= nominal[d]) {
         let start = binary(ir, inner, "arith.addi", lo[d], coordinate[d], Type::Index, location);
-        if grid[d] >= nominal[d] {
-            // One pass covers the dimension: a test, not a loop (whose induction variables
-            // LLVM's strength reduction would multiply for a loop that never repeats).
-            let inside = compare(ir, inner, SLT, start, hi[d], location);
-            inner = ops::scf_if(ir, inner, inside, location);
-            point.push(start);
-        } else {
-            let step = index_constant(ir, inner, grid[d], location);
-            let (p, next) = ops::scf_for(ir, inner, start, hi[d], step, location);
-            point.push(p);
-            inner = next;
-        }
+        let inside = compare(ir, inner, SLT, start, hi[d], location);
+        inner = ops::scf_if(ir, inner, inside, location);
+        point[d] = Some(start);
     }
+    for d in (0..rank).filter(|&d| grid[d] < nominal[d]) {
+        let start = binary(ir, inner, "arith.addi", lo[d], coordinate[d], Type::Index, location);
+        let step = index_constant(ir, inner, grid[d], location);
+        let (p, next) = ops::scf_for(ir, inner, start, hi[d], step, location);
+        point[d] = Some(p);
+        inner = next;
+    }
+    let point: Vec<ValueId> = point.into_iter().collect::<Option<_>>().ok_or("a dimension without a coordinate")?;
     body(ir, inner, &point)
 }
 
