@@ -59,6 +59,24 @@ fn a_pipeline_for_given_sizes_maps_as_stencil_opt_param_does() -> Result<(), Err
 }
 
 #[test]
+fn affine_input_takes_the_sizes_of_the_programs_it_is_raised_to() -> Result<(), Error> {
+    let compiler = Compiler::new();
+    let text = include_str!("../../examples/affine/jacobi-2d.mlir");
+    let pipeline = "builtin.module(raise-affine-to-stencil{strict=true},gpu-map{strategy=auto})";
+    let sizes = [("arg0", 20), ("arg1", 1024)];
+    let mut module = compiler.parse("jacobi-2d.mlir", text)?;
+    compiler.run_pipeline_with_sizes(&mut module, pipeline, &sizes)?;
+    assert_eq!(compiler.print(&module), stencil_opt("jacobi-2d.mlir", text, pipeline, &sizes).trim_end());
+    // A name the raised programs do not have: refused, the module unchanged.
+    let mut again = compiler.parse("jacobi-2d.mlir", text)?;
+    let before = compiler.print(&again);
+    let e = compiler.run_pipeline_with_sizes(&mut again, pipeline, &[("N", 1024)]).unwrap_err();
+    assert!(matches!(e, Error::ProblemSizes(_)), "{e}");
+    assert_eq!(compiler.print(&again), before);
+    Ok(())
+}
+
+#[test]
 fn sizes_the_tools_refuse_are_refused_before_the_pipeline_runs() -> Result<(), Error> {
     let compiler = Compiler::new();
     let original = compiler.parse("jacobi-2d-5pt.mlir", &example("jacobi-2d-5pt"))?;

@@ -255,6 +255,14 @@ impl Compiler {
             stencil_passes::tile_model::set_problem_sizes(&mut sized.ir, sized.top, &sizes);
         }
         let reported = self.run_pipeline(&mut sized, pipeline)?;
+        if programs == 0 && !sizes.is_empty() {
+            // For the pipeline only (as stencil-opt does): the names must be those of what it
+            // raised.
+            sized.ir.remove_attr(sized.top, stencil_passes::tile_model::PROBLEM_SIZE_ATTR);
+            let mut declared = vec![];
+            let (made, _) = params::declared_after_pipeline(&sized.ir, sized.top, &mut declared);
+            params::check_known(&sizes, &declared, made).map_err(Error::ProblemSizes)?;
+        }
         *module = sized;
         Ok(reported)
     }
