@@ -39,6 +39,13 @@ pub struct ScanProblem {
 pub struct ScanOptions {
     /// Limits of the exact searches (projections, redundancy removal, hulls).
     pub limits: Limits,
+    /// Scan only the dimensions before this one: below the last scanned dimension come the
+    /// statements' nodes without their iterators (`iter_values` empty), so the nest is for
+    /// reading, not for code (`None`: every dimension, the statements with their iterators).
+    /// For a question about the outer loops alone ([`crate::codegen::dimension_range`]), which
+    /// the scan of the inner levels — a hull and a gist per level and statement group — would
+    /// only slow down.
+    pub depth: Option<usize>,
 }
 
 impl ScanProblem {

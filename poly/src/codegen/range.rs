@@ -77,7 +77,8 @@ pub fn dimension_range(
     options: &ScanOptions,
 ) -> CodegenResult<Option<DimensionRange>> {
     let moved = if dim == position { problem.clone() } else { problem.with_dimension_at(dim, position)? };
-    let nest = generate(&moved, options)?;
+    // Only the loops down to `position` are read: the inner levels are not scanned.
+    let nest = generate(&moved, &ScanOptions { depth: Some(position + 1), ..*options })?;
     let mut range = DimensionRange { lower: vec![], upper: vec![] };
     let mut plain = true;
     collect(&nest.root, position, &mut range, &mut plain);

@@ -88,7 +88,7 @@ pub fn generate(problem: &ScanProblem, options: &ScanOptions) -> CodegenResult<L
             full,
         });
     }
-    let scanner = Scanner { problem, stmts: &stmts, limits, nd };
+    let scanner = Scanner { problem, stmts: &stmts, limits, nd, depth: options.depth };
     let all: Vec<usize> = (0..stmts.len()).collect();
     let mut fixed: Vec<Option<AffineForm>> = vec![None; nd];
     let root = LoopAst::seq(scanner.level(0, &all, &context, &mut fixed)?);
@@ -105,6 +105,8 @@ struct Scanner<'a> {
     stmts: &'a [Prepared],
     limits: &'a Limits,
     nd: usize,
+    /// [`ScanOptions::depth`].
+    depth: Option<usize>,
 }
 
 impl Scanner<'_> {
@@ -121,6 +123,14 @@ impl Scanner<'_> {
     ) -> CodegenResult<Vec<LoopAst>> {
         if k == self.nd {
             return self.statements(group, ctx, fixed);
+        }
+        if self.depth == Some(k) {
+            // The statements below, unscanned: what a path that reaches them has (not an empty
+            // body, which drops the loop around it).
+            return Ok(group
+                .iter()
+                .map(|&s| LoopAst::Stmt { statement: self.stmts[s].statement, iter_values: Vec::new() })
+                .collect());
         }
         // The statements with instances under ctx, with their projections. Rational emptiness
         // only: tile constraints make integer emptiness hard for branch-and-bound on unbounded
