@@ -3,11 +3,18 @@
 innermost loop of its SASS (sm_90, as ptxas assembles the PTX `stencil-opt --emit=ptx` writes,
 disassembled by nvdisasm) with its instruction count and what the instructions do.
 
-Where a thread updates one point per iteration of its innermost loop (the point loops of the
-overlapped, streaming and naive kernels; the wavefront kernels' intra-tile step loops), the
-count is SASS instructions per point update on that path — closer to what the GPU issues than
-the cost report's IR operations (docs/cost-model.md: the model counts IR ops, not SASS), and
-static: a loop's branches may skip part of it, and nothing here says how often each loop runs.
+The count is SASS instructions per iteration of the loop. Where a thread updates one point per
+iteration of its innermost loop (the point loops of the overlapped, streaming and naive
+kernels; the wavefront kernels' intra-tile step loops) and ptxas did not unroll it, that is per
+point update on that path; an unrolled loop holds several points (its `fp` count is a multiple of
+one point's: divide by it). Closer to what the GPU issues than the cost report's IR operations
+(docs/cost-model.md: the model counts IR ops, not SASS), and static: a loop's branches may skip
+part of it, and nothing here says how often each loop runs.
+
+With `--before`, each new loop is paired with an old loop of the same kernel doing the same
+floating-point and memory work (the closest in size); the pairing is a guess where unrolling
+changed (then the classes differ), so the old loop's classes are printed beside it, and old
+loops left unpaired are listed as `gone`.
 
 A loop is the code between a backward branch and its target; innermost: no other backward
 branch inside it. Classes: `mem` loads and stores (shared LDS/STS, global LDG/STG, constant
@@ -204,7 +211,9 @@ def main():
             new, error = loops_of(opt, ptxas, nvdisasm, tmp, example, pipeline, params, flags)
             old = None
             if before:
-                old, _ = loops_of(before, ptxas, nvdisasm, tmp, example, pipeline, params, flags)
+                old, old_error = loops_of(before, ptxas, nvdisasm, tmp, example, pipeline, params, flags)
+                if old is None:
+                    lines.append(f"{example:20} {name:30} before: {old_error}")
             if new is None:
                 lines.append(f"{example:20} {name:30} {error}")
                 continue
@@ -223,8 +232,15 @@ def main():
                     change = f"{match[1]:>4} -> " if match else ("   - -> " if before else "")
                     old_regs = f"{match[3]} -> " if match else ""
                     classes = " ".join(f"{k} {v}" for k, v in c.items())
+                    was_classes = ""
+                    if match and match[2] != c:
+                        was_classes = "  (before: " + " ".join(f"{k} {v}" for k, v in match[2].items()) + ")"
                     lines.append(f"{example:20} {name:30} {kernel:4} {where}  {change}{count:>4}  {classes:42}"
-                                 f" regs {old_regs}{regs}")
+                                 f" regs {old_regs}{regs}{was_classes}")
+                for where, count, c, regs in unmatched:
+                    classes = " ".join(f"{k} {v}" for k, v in c.items())
+                    lines.append(f"{example:20} {name:30} {kernel:4} {where}  {count:>4} -> gone  {classes:42}"
+                                 f" regs {regs}")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if record:

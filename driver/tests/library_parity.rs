@@ -113,14 +113,13 @@ fn unregistered_dialects_parse_when_allowed() -> Result<(), Error> {
 }
 
 #[test]
-fn gpu_runs_take_the_index_width_stencil_run_takes() {
+fn small_fields_take_32_bit_indices() {
     let mut state = stencil::ProgramState::new();
     state.fields.insert(
         "A".into(),
         stencil::FieldData::pseudo_random(vec![64, 64], stencil::runtime::ElementType::F64, 1).expect("a small field"),
     );
     assert_eq!(stencil::default_index_bitwidth(&state), 32);
-    assert_eq!(stencil_driver::run::gpu::default_index_bitwidth(&state), 32);
 }
 
 #[test]

@@ -120,7 +120,9 @@ fn function() -> impl Strategy<Value = Function> {
                 proptest::bool::weighted(0.85),
                 proptest::collection::vec(statement(rank, fields), 1..4),
                 extent,
-                0i64..=3,
+                // At least one step: a time loop that runs no step compares untouched fields
+                // (`T = 0` is the examples' and the fuzzer's).
+                1i64..=3,
             )
         })
         .prop_map(|(rank, fields, f32, static_shape, sizes, time_loop, statements, extent, steps)| Function {

@@ -229,7 +229,9 @@ impl Compiler {
     /// its PTX differs from `stencil-opt --param`'s). Parameters not given keep their declared
     /// defaults. A name no program declares, or a value below a program's declared minimum, is
     /// an error before anything runs. A module of `affine` loops (no program yet: the pipeline
-    /// raises them) takes the sizes by the names its raised programs will have (`arg1`, …).
+    /// raises them) takes the sizes by the names its raised programs will have (`arg1`, …),
+    /// checked after the pipeline (as `stencil-opt --param` does; their minimums are the raised
+    /// call's guard, which falls back to the original loops below them).
     pub fn run_pipeline_with_sizes(
         &self,
         module: &mut Module,

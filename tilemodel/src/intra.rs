@@ -69,8 +69,10 @@ impl Block {
         let mut left = most;
         for (k, slot) in block.iter_mut().enumerate().take(loops) {
             let size = sizes[sizes.len() - 1 - k].clamp(1, most);
-            // `left ≥ 1`, and `⌈size / turns⌉ ≤ left`: what is left stays at least 1.
-            let turns = (size + left - 1) / left;
+            // Along z at most CUDA's 64 threads: a tile 128 deep there takes two turns.
+            let room = if k == 2 { left.min(MAX_BLOCK_Z) } else { left };
+            // `room ≥ 1`, and `⌈size / turns⌉ ≤ room ≤ left`: what is left stays at least 1.
+            let turns = (size + room - 1) / room;
             *slot = (size + turns - 1) / turns;
             left /= *slot;
         }
@@ -84,6 +86,9 @@ impl Block {
 
 /// The most threads of a [`Block::following_tile`] block.
 pub const FOLLOWING_THREADS: u32 = 256;
+
+/// The most threads along a block's z that CUDA launches.
+pub const MAX_BLOCK_Z: i64 = 64;
 
 impl std::fmt::Display for Block {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -733,6 +738,9 @@ mod tests {
         );
         assert_eq!(Block::following_tile(&[8, 12, 48]), b(48, 4, 1), "x whole, y in three turns of 4");
         assert_eq!(Block::following_tile(&[8, 600, 600]), b(256, 1, 1), "no thread left for y");
+        // CUDA launches at most 64 threads along z: a tile 128 deep there takes two turns.
+        assert_eq!(Block::following_tile(&[2, 128, 1, 1]), b(1, 1, 64), "z at most 64");
+        assert_eq!(Block::following_tile(&[2, 100, 2, 1]), b(1, 2, 50), "z in two even turns");
     }
 
     /// The plain convolution of the rows' ranges, row by row in the given order.

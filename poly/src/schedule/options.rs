@@ -62,7 +62,11 @@ pub struct SchedulerOptions {
     /// Distribution strategy when no hyperplane exists.
     pub fuse: FuseStrategy,
     /// Upper bound of every iterator coefficient and shift (all are ≥ 0, as in Pluto); keeps
-    /// shifts from growing with loop bounds and the integer programs bounded.
+    /// shifts from growing with loop bounds and the integer programs bounded. A floor, not a
+    /// ceiling: where the accesses reach farther, the scheduler raises it to the farthest
+    /// constant offset times the statements (capped at 2²⁰), since a shift as large as a chain
+    /// of dependence distances must fit under it (1-D Jacobi reading 17 points away needs the
+    /// shift 17; with 16 the only legal row left was a scaling no code generator takes).
     pub coefficient_bound: i64,
     /// Orientation of the orthogonal sub-space basis (see [`OrthoOrientation`]).
     pub ortho_orientation: OrthoOrientation,

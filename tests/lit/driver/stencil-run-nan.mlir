@@ -5,9 +5,10 @@
 // RUN: stencil-run %s -p 'builtin.module(canonicalize)' --check | FileCheck %s
 // RUN: stencil-run %s -p 'builtin.module(canonicalize)' --check --json | FileCheck %s --check-prefix=JSON
 
+// (On a host whose ∞ − ∞ is the folder's NaN, aarch64's, the bits agree and nothing is counted.)
 // CHECK: check    against the untransformed program on ref (bit-exact): passed
-// CHECK-NEXT: A: identical (2 NaNs with other sign or payload bits, which IEEE 754 leaves open)
-// JSON: "nan_bits_differing":2
+// CHECK-NEXT: A: identical{{( \(2 NaNs with other sign or payload bits, which IEEE 754 leaves open\))?$}}
+// JSON: "nan_bits_differing":{{[02]}}
 stencil.program @p(%A: !stencil.field<[N] x f64>)
     params [T >= 1, N >= 1] defaults [T = 1, N = 2] {
   stencil.iterate %t = 0 to T {
