@@ -30,6 +30,10 @@ pub enum Error {
         /// The target asked for.
         target: crate::Target,
     },
+    /// [`crate::Compiler::ptx`] on a module without GPU kernels (`gpu-map` did not run), as
+    /// `stencil-opt --emit=ptx` refuses it.
+    #[error("the module has no GPU kernels to compile to PTX: run a pipeline that ends with gpu-map first, e.g. builtin.module(gpu-map{{strategy=auto}})")]
+    NoKernels,
     /// The program failed to run (bad parameters or fields, an error at an op, a data race).
     #[error(transparent)]
     Run(#[from] stencil_runtime::RuntimeError),

@@ -297,11 +297,13 @@ impl Compiler {
     }
 
     /// The PTX of every `gpu.module` of `module`, compiled by MLIR 22 (docs/gpu.md): each with
-    /// its kernels' parameter ABI. A module without GPU kernels is [`Error::NotGpuMapped`], as
+    /// its kernels' parameter ABI. A module without GPU kernels is [`Error::NoKernels`], as
     /// `stencil-opt --emit=ptx` refuses it (an empty list would pass for compiled kernels).
     #[cfg(feature = "mlir")]
     pub fn ptx(&self, module: &Module, options: &stencil_lowering::ptx::PtxOptions) -> Result<Vec<PtxModule>, Error> {
-        require_gpu_mapped(module, Target::Gpu)?;
+        if !stencil_lowering::gpu_map::is_gpu_mapped(&module.ir, module.top) {
+            return Err(Error::NoKernels);
+        }
         Ok(stencil_lowering::ptx::compile_gpu_modules(&module.ir, &self.dialects, module.top, options)?)
     }
 

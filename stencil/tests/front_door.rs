@@ -212,7 +212,7 @@ fn with_mlir_kernels_compile_to_ptx() -> Result<(), Error> {
     let mut module = compiler.parse("j.mlir", JACOBI)?;
     // No kernels yet: refused, as stencil-opt --emit=ptx refuses it.
     let unmapped = compiler.ptx(&module, &stencil::lowering::ptx::PtxOptions::with_found_libdevice());
-    assert!(matches!(unmapped, Err(Error::NotGpuMapped { .. })), "{unmapped:?}");
+    assert!(matches!(unmapped, Err(Error::NoKernels)), "{unmapped:?}");
     compiler.run_pipeline(&mut module, "builtin.module(gpu-map{naive})")?;
     let ptx = compiler.ptx(&module, &stencil::lowering::ptx::PtxOptions::with_found_libdevice())?;
     assert_eq!(ptx.len(), 1);
