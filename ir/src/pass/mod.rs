@@ -244,6 +244,14 @@ impl PassInfo {
             if let Some(hint) = self.comma_separated_options_hint(key, text, given) {
                 return Err(hint);
             }
+            // `block=` with nothing after it says nothing: leave the option out for its default
+            // (it ran the default silently). A bare `{flag}` arrives as `flag=true`.
+            if text.trim().is_empty() {
+                return Err(format!(
+                    "option '{key}' of pass '{}' is given without a value; leave it out for its default",
+                    self.argument
+                ));
+            }
             // A repeated option is a mistake (which value was meant?), as a repeated --param is.
             if given[..i].iter().any(|(k, _)| k == key) {
                 return Err(format!(

@@ -14,6 +14,8 @@
 // An empty item is refused, not dropped (`block=x` used to run the default block):
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=x})' 2>&1 | FileCheck %s --check-prefix=EMPTYITEM
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4,,4})' 2>&1 | FileCheck %s --check-prefix=EMPTYSIZE
+// An option given without a value is refused, not the default:
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive block=})' 2>&1 | FileCheck %s --check-prefix=NOVALUE
 // A repeated option is refused (which one was meant?), as a repeated --param is:
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive naive=false})' 2>&1 | FileCheck %s --check-prefix=TWICE
 // A calibration file that cannot be read is refused where it is named, with given sizes too
@@ -30,6 +32,7 @@
 // TIMES: stencil.gpu_mapping = {block = [32, 4, 1]{{.*}}tile = [4, 2]}
 // EMPTYITEM: <pass-pipeline>: error: option 'block' of pass 'gpu-map': expected 'auto' or 1 to 3 block sizes such as 32,8 or 32x8, got 'x'
 // EMPTYSIZE: error: option 'sizes' of pass 'poly-tile': expected 'auto' or a list of integers such as 32,32 or 32x32, got '4,,4'
+// NOVALUE: <pass-pipeline>: error: option 'block' of pass 'gpu-map' is given without a value; leave it out for its default
 // TWICE: <pass-pipeline>: error: option 'naive' of pass 'gpu-map' is given more than once; give it once
 // CALIBRATION: <pass-pipeline>: error: option 'calibration' of pass 'poly-tile': calibration file {{.*}}missing.json: cannot read it
 // BLOCKZ: <pass-pipeline>: error: option 'block' of pass 'gpu-map': at most 64 threads along z (CUDA's limit), got 128
