@@ -190,15 +190,11 @@ impl Function {
                 }
             }
         }
-        for &(d, hi) in &bounds {
-            match self.sizes {
-                Sizes::Index => {}
-                Sizes::I32 => {
-                    out.push_str(&format!("  %c{d}_{hi} = arith.constant {hi} : i32\n"));
-                    out.push_str(&format!("  %m{d}_{hi} = arith.subi %n{d}, %c{d}_{hi} : i32\n"));
-                    out.push_str(&format!("  %b{d}_{hi} = arith.index_cast %m{d}_{hi} : i32 to index\n"));
-                }
-            }
+        // (`index` sizes: the bounds are affine maps of the arguments, written at the loops)
+        for &(d, hi) in bounds.iter().filter(|_| self.sizes == Sizes::I32) {
+            out.push_str(&format!("  %c{d}_{hi} = arith.constant {hi} : i32\n"));
+            out.push_str(&format!("  %m{d}_{hi} = arith.subi %n{d}, %c{d}_{hi} : i32\n"));
+            out.push_str(&format!("  %b{d}_{hi} = arith.index_cast %m{d}_{hi} : i32 to index\n"));
         }
         let mut indent = String::from("  ");
         if self.time_loop {

@@ -60,9 +60,10 @@ impl Row {
             // g divides den > 0, so it fits i128. Exact divisions, in 64 bits where the value
             // fits (a 128-bit division is a library call).
             let g = g as i128;
+            let g64 = i64::try_from(g).ok();
             let divide = |x: &mut i128| {
-                *x = match (i64::try_from(*x), i64::try_from(g)) {
-                    (Ok(a), Ok(b)) => i128::from(a / b),
+                *x = match (i64::try_from(*x), g64) {
+                    (Ok(a), Some(b)) => i128::from(a / b),
                     _ => *x / g,
                 }
             };
