@@ -382,3 +382,55 @@ fn fused_shifted_statements_take_time_as_the_intra_tile_wavefront() {
     let (innermost, _) = tile_and_generate(&scop, &input, &options);
     assert_eq!(innermost.intra_tile, [IntraTile::Skew], "{}", innermost.display(&scop));
 }
+
+/// `ScanOptions::depth` (what `dimension_range` scans with): the loops down to the cut are
+/// exactly the full scan's, and below them every statement a path reaches is there, without
+/// its iterators — for 2-D SOR's tiled schedule at every depth.
+#[test]
+fn a_scan_cut_at_a_depth_keeps_the_full_scans_outer_loops() {
+    use stencil_poly::codegen::LoopAst;
+    // The full scan's nest as the cut one has it: below the loops of dimension `depth − 1`,
+    // the statements a path reaches, in order, without iterators.
+    fn cut(node: &LoopAst, depth: usize) -> LoopAst {
+        fn statements(node: &LoopAst, out: &mut Vec<LoopAst>) {
+            match node {
+                LoopAst::Stmt { statement, .. } => {
+                    out.push(LoopAst::Stmt { statement: *statement, iter_values: vec![] });
+                }
+                LoopAst::For(l) => statements(&l.body, out),
+                LoopAst::If { then, .. } => statements(then, out),
+                LoopAst::Seq(items) => items.iter().for_each(|x| statements(x, out)),
+            }
+        }
+        match node {
+            LoopAst::For(l) if l.dim + 1 == depth => {
+                let mut below = vec![];
+                statements(&l.body, &mut below);
+                below.dedup();
+                let mut l = l.clone();
+                l.body = Box::new(if below.len() == 1 { below.remove(0) } else { LoopAst::Seq(below) });
+                LoopAst::For(l)
+            }
+            LoopAst::For(l) => {
+                let mut l = l.clone();
+                l.body = Box::new(cut(&l.body, depth));
+                LoopAst::For(l)
+            }
+            LoopAst::If { guards, then } => LoopAst::If { guards: guards.clone(), then: Box::new(cut(then, depth)) },
+            LoopAst::Seq(items) => LoopAst::Seq(items.iter().map(|x| cut(x, depth)).collect()),
+            stmt @ LoopAst::Stmt { .. } => stmt.clone(),
+        }
+    }
+    let scop = common::stencils::sor_2d_5pt();
+    let space = scop.statements()[0].space().clone();
+    let input = TilingInput::new(
+        vec![rows(&space, &["2*t + i + j", "t + i + j", "t + j"])],
+        vec![TileBand::new(0..3, vec![3; 3])],
+    );
+    let (tiled, full) = tile_and_generate(&scop, &input, &TilingOptions::default());
+    let problem = ScanProblem::from_tiled(&tiled, &scop).unwrap();
+    for depth in 1..problem.dims.len() {
+        let limited = generate(&problem, &ScanOptions { depth: Some(depth), ..ScanOptions::default() }).unwrap();
+        assert_eq!(limited.root, cut(&full.root, depth), "depth {depth}\n{full}");
+    }
+}
