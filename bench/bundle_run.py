@@ -632,16 +632,8 @@ def bench_label(entry):
 # (docs/passes.md for strategy=auto, docs/tile-models.md for the tile model's): a question
 # answered for good leaves the list. A label the manifest lacks is named in the log.
 DECISIONS = [
-    {"question": "3-D SOR: the block chosen again for the cut tiles (20x8x1, the default since "
-                 "2026-11-29) against the model's block for its uncut tiles (8x8x4)",
-     "row": "sor-3d-7pt [{t}] wavefront auto i32", "against": "sor-3d-7pt [{t}] wavefront 8x4x8x20 8x8x4 global i32",
-     "then": "below 1: choose the block for the model's own sizes again (passes/src/tile_model.rs, whole)"},
-    {"question": "3-D SOR: the default's tiles with the 2t+k row twice as long (8x8x8x20, each point updated 4 "
-                 "times per tile instead of 2; 0.77x the DRAM bytes on the simulator) on the same 20x8x1 block",
-     "row": "sor-3d-7pt [{t}] wavefront 8x8x8x20 20x8x1 global i32", "against": "sor-3d-7pt [{t}] wavefront auto i32",
-     "then": "above 1: the tile model's global-memory term should charge a tile's distinct elements, not every "
-             "access (tilemodel/src/thesis.rs; refit the calibration with it)"},
-    {"question": "3-D SOR's default against naive 3-D Jacobi (issue 13: at least 0.6)",
+    {"question": "3-D SOR's default against naive 3-D Jacobi (issue 13: at least 0.6; H200 2026-11-30: 0.56 in "
+                 "f64, 0.73 in f32)",
      "row": "sor-3d-7pt [{t}] wavefront auto i32", "against": "jacobi-3d-7pt [{t}] naive i32", "target": 0.6,
      "then": "the SOR target met or not"},
     {"question": "2-D SOR's strategy=auto against naive 2-D Jacobi (issue 13: at least 0.6)",
@@ -650,22 +642,25 @@ DECISIONS = [
     {"question": "3-D Jacobi's strategy=auto (streaming, copy fused) against naive (issue 13: at least 1.5)",
      "row": "jacobi-3d-7pt [{t}] auto i32", "against": "jacobi-3d-7pt [{t}] naive i32", "target": 1.5,
      "then": "the 3-D throughput target met or not"},
-    {"question": "3-D Jacobi: two steps per launch (96 KiB, the 3-D DRAM-bytes target's kernel) against "
-                 "strategy=auto's one",
-     "row": "jacobi-3d-7pt [{t}] streaming prefetch 96K occupancy i32", "against": "jacobi-3d-7pt [{t}] auto i32",
-     "then": "above 1: strategy=auto streams two steps per launch (lowering/src/gpu_map/auto.rs)"},
-    {"question": "PolyBench heat-3d: streaming with prefetch at occupancy=model against naive (strategy=auto's "
-                 "choice)",
-     "row": "polybench-heat-3d [{t}] streaming prefetch occupancy i32", "against": "polybench-heat-3d [{t}] naive i32",
-     "then": "above 1 in f64 and f32: strategy=auto streams ping-pong stencils too (fuses_without_halos)"},
+    {"question": "PolyBench heat-3d's strategy=auto (streaming, the first stencil recomputed on a halo; the "
+                 "default since 2026-11-30) against naive (issue 13: at least 1.5)",
+     "row": "polybench-heat-3d [{t}] auto i32", "against": "polybench-heat-3d [{t}] naive i32", "target": 1.5,
+     "then": "below 1: strategy=auto goes back to naive for stencils that read an earlier stencil's results "
+             "around their point (lowering/src/gpu_map/auto.rs)"},
+    {"question": "The code-generator flags (32-bit shared pointers, loop strength reduction off; the default "
+                 "since 2026-11-30) against LLVM's defaults, on 3-D Jacobi's streaming kernel (the smallest "
+                 "margin measured: 0.98-1.05 in f64)",
+     "row": "jacobi-3d-7pt [{t}] auto i32", "against": "jacobi-3d-7pt [{t}] auto i32 llvm-defaults",
+     "then": "below 1 in both types: CodegenFlags::RECOMMENDED needs a per-strategy choice "
+             "(lowering/src/ptx/llvm_options.rs)"},
     {"question": "Given tiles of 16 at 16384², heat-2d: staged (gpu-map{staging=auto}'s choice by the tile "
                  "model's estimates, 0.33 s against 0.50 s on global memory in f64) against the same tiles on "
-                 "global memory",
+                 "global memory (H200 2026-11-30: 0.88 in f64, 0.78 in f32)",
      "row": "heat-2d [{t}] wavefront 16 shared i32", "against": "heat-2d [{t}] wavefront 16 global i32",
      "then": "below 1: the model's staged estimate is too low for these tiles; refit the calibration "
              "(run.py --calibrate) before trusting staging=auto for given sizes"},
     {"question": "Given tiles of 16 at 16384², 2-D Jacobi: staged (staging=auto's choice, 0.29 s against 0.85 s "
-                 "in f64) against the same tiles on global memory",
+                 "in f64) against the same tiles on global memory (H200 2026-11-30: 0.85 in f64, 0.79 in f32)",
      "row": "jacobi-2d-5pt [{t}] wavefront 16 shared i32", "against": "jacobi-2d-5pt [{t}] wavefront 16 global i32",
      "then": "below 1: as for heat-2d"},
     {"question": "2-D Jacobi f32 at 16384²: strategy=auto against naive (issue 13's must-show: at least 1.5)",

@@ -10,8 +10,8 @@ says which is faster.
 
 Usage: bench/ptx_flags.py [--width 32|64] [--base FLAG,...] --flag FLAG[,FLAG...] [--record NAME]
   --width   `--gpu-index-bitwidth` (default 32, the GPU bundle's)
-  --base    flags both compilations get (e.g. --disable-lsr)
-  --flag    the flags compared (e.g. --short-pointers)
+  --base    flags both compilations get (e.g. --loop-strength-reduction)
+  --flag    the flags compared (e.g. --short-pointers=false)
   --record  also write bench/results/DATE-NAME.txt (several runs append to one file of the day)
 """
 import datetime

@@ -27,7 +27,7 @@ nvdisasm comes from $NVDISASM, PATH, or the PyPI wheel nvidia-cuda-nvdisasm (ins
 
 Usage: bench/sass_loops.py [--before OLD_STENCIL_OPT] [--only EXAMPLE,...] [--flags FLAG,...] [--record NAME]
   --before  also compile with this stencil-opt and show both counts (old -> new)
-  --flags   extra stencil-opt flags for both (e.g. --short-pointers)
+  --flags   extra stencil-opt flags for both (e.g. --short-pointers=false)
   --record  also write bench/results/DATE-NAME.txt
 """
 import datetime

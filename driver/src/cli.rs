@@ -6,6 +6,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use stencil_lowering::ptx::llvm_options::CodegenFlags;
 
 /// Rewrites mlir-opt's single-dash long options (`-pass-pipeline=…`, `-split-input-file`) to
 /// the double dash clap expects. Only names of `command`'s long options (and their aliases)
@@ -273,21 +274,69 @@ fn fresh_beside<T>(
     }
 }
 
-/// Applies the LLVM code-generator flags of both tools' command lines, once, before anything is
-/// compiled (`stencil_lowering::ptx::llvm_options`): `--short-pointers`, `--disable-lsr`. Without
-/// either, LLVM keeps its defaults and nothing is set. In a build without MLIR (PTX from files)
-/// there is nothing to configure: giving either flag there is an error naming it.
-pub fn configure_llvm(short_pointers: bool, disable_lsr: bool) -> Result<(), String> {
-    use stencil_lowering::ptx::llvm_options::{configure, CodegenFlags};
-    let flags = CodegenFlags { short_pointers, loop_strength_reduction: !disable_lsr };
-    if flags == CodegenFlags::LLVM_DEFAULTS {
-        return Ok(());
+/// The LLVM code-generator flags of both tools' command lines (`stencil_lowering::ptx::
+/// llvm_options`), applied once per process by [`configure_llvm`] before anything is compiled.
+/// Unset, each takes [`CodegenFlags::RECOMMENDED`]'s value.
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct CodegenArgs {
+    /// 32-bit pointers to shared, local and constant memory, as nvcc compiles (LLVM's
+    /// `-nvptx-short-ptr`): on by default (on an H200 1.47× on Jacobi-2D f32's tiles);
+    /// `--short-pointers=false` for LLVM's 64-bit ones. Process-wide, as LLVM's options are
+    /// (docs/gpu.md, "ptxas").
+    #[arg(long = "short-pointers", value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true")]
+    pub short_pointers: Option<bool>,
+    /// LLVM's loop strength reduction for the kernels compiled to PTX: off by default (fewer
+    /// registers; measured no slower on an H200 with short pointers); `--loop-strength-reduction`
+    /// turns it on. Process-wide, as LLVM's options are.
+    #[arg(long = "loop-strength-reduction", value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", conflicts_with = "disable_lsr")]
+    pub loop_strength_reduction: Option<bool>,
+    /// The same as `--loop-strength-reduction=false`, the default (kept for scripts written
+    /// when loop strength reduction was on by default).
+    #[arg(long = "disable-lsr")]
+    pub disable_lsr: bool,
+}
+
+impl CodegenArgs {
+    /// The flags to compile with: [`CodegenFlags::RECOMMENDED`] with what the command line set.
+    pub fn flags(&self) -> CodegenFlags {
+        let recommended = CodegenFlags::RECOMMENDED;
+        CodegenFlags {
+            short_pointers: self.short_pointers.unwrap_or(recommended.short_pointers),
+            loop_strength_reduction: if self.disable_lsr {
+                false
+            } else {
+                self.loop_strength_reduction.unwrap_or(recommended.loop_strength_reduction)
+            },
+        }
     }
+
+    /// The first flag the command line gave, for the error of a build that has no LLVM.
+    fn first_given(&self) -> Option<&'static str> {
+        if self.short_pointers.is_some() {
+            Some("--short-pointers")
+        } else if self.loop_strength_reduction.is_some() {
+            Some("--loop-strength-reduction")
+        } else if self.disable_lsr {
+            Some("--disable-lsr")
+        } else {
+            None
+        }
+    }
+}
+
+/// Applies `args`' LLVM code-generator flags, once, before anything is compiled. In a build
+/// without MLIR (PTX from files) there is nothing to configure: the defaults are fine, and a
+/// flag given there is an error naming it.
+pub fn configure_llvm(args: &CodegenArgs) -> Result<(), String> {
     if !stencil_lowering::ptx::MLIR_AVAILABLE {
-        let flag = if short_pointers { "--short-pointers" } else { "--disable-lsr" };
-        return Err(format!("{flag}: this build has no MLIR (no LLVM to configure)"));
+        return match args.first_given() {
+            Some(flag) => Err(format!("{flag}: this build has no MLIR (no LLVM to configure)")),
+            None => Ok(()),
+        };
     }
-    configure(flags).map_err(|e| e.to_string())
+    stencil_lowering::ptx::llvm_options::configure(args.flags()).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -299,6 +299,11 @@ impl Compiler {
     /// The PTX of every `gpu.module` of `module`, compiled by MLIR 22 (docs/gpu.md): each with
     /// its kernels' parameter ABI. A module without GPU kernels is [`Error::NoKernels`], as
     /// `stencil-opt --emit=ptx` refuses it (an empty list would pass for compiled kernels).
+    ///
+    /// LLVM compiles with the code-generator flags of the process: its own defaults, unless the
+    /// program called [`lowering::ptx::llvm_options::configure`] once — with
+    /// `CodegenFlags::RECOMMENDED` for the PTX `stencil-opt` writes (32-bit shared pointers, no
+    /// loop strength reduction: up to 1.47× faster kernels on an H200).
     #[cfg(feature = "mlir")]
     pub fn ptx(&self, module: &Module, options: &stencil_lowering::ptx::PtxOptions) -> Result<Vec<PtxModule>, Error> {
         if !stencil_lowering::gpu_map::is_gpu_mapped(&module.ir, module.top) {

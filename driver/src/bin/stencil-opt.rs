@@ -116,17 +116,9 @@ struct Cli {
     /// (as stencil-run chooses for the fields it runs), else 64 (docs/gpu.md).
     #[arg(long = "gpu-index-bitwidth", value_name = "BITS")]
     gpu_index_bitwidth: Option<u32>,
-    /// Turn LLVM's loop strength reduction off for the kernels this process compiles to PTX
-    /// (fewer registers, more address arithmetic: an experiment until a GPU has timed it;
-    /// docs/gpu.md, "ptxas"). Process-wide, as LLVM's options are.
-    #[arg(long = "disable-lsr")]
-    disable_lsr: bool,
-    /// Compile the kernels with 32-bit pointers to shared, local and constant memory, as nvcc
-    /// does (LLVM's `-nvptx-short-ptr`; far fewer registers for some kernels, more SASS for
-    /// others: an experiment until a GPU has timed it; docs/gpu.md, "ptxas"). Process-wide, as
-    /// LLVM's options are.
-    #[arg(long = "short-pointers")]
-    short_pointers: bool,
+    /// LLVM's code-generator flags for the kernels compiled to PTX.
+    #[command(flatten)]
+    codegen: stencil_driver::cli::CodegenArgs,
 }
 
 /// `--emit` values.
@@ -186,7 +178,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    if let Err(e) = stencil_driver::cli::configure_llvm(cli.short_pointers, cli.disable_lsr) {
+    if let Err(e) = stencil_driver::cli::configure_llvm(&cli.codegen) {
         write_stderr(&format!("stencil-opt: error: {e}\n"));
         return ExitCode::FAILURE;
     }

@@ -46,17 +46,9 @@ struct Cli {
     /// every field has fewer than 2^31 elements, else 64 (docs/gpu.md).
     #[arg(long = "gpu-index-bitwidth", value_name = "BITS", value_parser = parse_index_bitwidth)]
     gpu_index_bitwidth: Option<u32>,
-    /// Turn LLVM's loop strength reduction off for the kernels compiled to PTX (--target gpu, --cost's registers)
-    /// (fewer registers, more address arithmetic: an experiment until a GPU has timed it;
-    /// docs/gpu.md, "ptxas"). Process-wide, as LLVM's options are.
-    #[arg(long = "disable-lsr")]
-    disable_lsr: bool,
-    /// Compile the kernels with 32-bit pointers to shared, local and constant memory, as nvcc
-    /// does (LLVM's `-nvptx-short-ptr`; far fewer registers for some kernels, more SASS for
-    /// others: an experiment until a GPU has timed it; docs/gpu.md, "ptxas"). Process-wide, as
-    /// LLVM's options are.
-    #[arg(long = "short-pointers")]
-    short_pointers: bool,
+    /// LLVM's code-generator flags for the kernels compiled to PTX.
+    #[command(flatten)]
+    codegen: stencil_driver::cli::CodegenArgs,
     /// With --target gpu: run the kernels' PTX from FILE (written by `stencil-opt --emit=ptx`
     /// for the same input and --pass-pipeline) instead of compiling it; needed by builds
     /// without MLIR. The file must match the mapped kernels (fingerprints), or the run is
@@ -275,7 +267,7 @@ fn main() -> ExitCode {
         Ok(o) => o,
         Err(e) => return fail(json, &usage_error(e)),
     };
-    if let Err(e) = stencil_driver::cli::configure_llvm(cli.short_pointers, cli.disable_lsr) {
+    if let Err(e) = stencil_driver::cli::configure_llvm(&cli.codegen) {
         return fail(json, &usage_error(e));
     }
     let text = match read_input(&cli.input) {

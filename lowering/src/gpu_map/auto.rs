@@ -12,24 +12,20 @@
 //!   program is taken (every strategy leaves the IR untouched when it refuses):
 //!   - 1-D and 2-D: `overlapped` (2.4–2.9× the naive kernel for 2-D Jacobi-like programs on an
 //!     H200, `bench/results/2026-11-26-h200-98353b3`), then `naive`;
-//!   - 3-D: `streaming` with `prefetch` and `occupancy=model` where a time step's applies fuse
-//!     without recomputed halos ([`fuses_without_halos`]: no apply reads around its point,
-//!     across the planes, a field an earlier apply of the step wrote, as Jacobi's copy-back
-//!     and two independent stencils with their copies do), then `naive`. The
-//!     H200 measured the streaming kernels latency-bound; `occupancy=model` keeps 32 warps per
-//!     SM resident (Jacobi-3D-27pt: 125 → 64 registers, no spill, 0.93× → 1.75× naive in the
-//!     cost report's large-problem limit, `bench/results/2026-11-28-streaming-occupancy.txt`;
-//!     Jacobi-3D-7pt already ran at that residency — not yet timed on a GPU). On an H200
-//!     (`bench/results/2026-11-26-h200-950e505`) streaming with prefetch runs Jacobi-3D (a
-//!     7-point update and a copy) at 1.46× (f64) and 1.21× (f32) the naive kernel: the copy
-//!     moves through shared memory instead of a second pass over global memory. Where the
-//!     second apply is a stencil too (PolyBench heat-3d's ping-pong), the first must be
-//!     recomputed on a halo around every plane tile and the rings are read 14 times per point
-//!     and step instead of 8: 0.70–0.91× the naive kernel, which stays the choice there
-//!     (overlapped tiles: 0.38–0.91× on both). That measurement predates the change that
-//!     stopped loading and double-buffering heat-3d's second field and writing it back every
-//!     launch (`bench/results/2026-11-28-write-back-at-end.txt`: 17.6 → 9.8 DRAM bytes per
-//!     update, 1.31× naive on the cost report); the choice changes when a GPU confirms it;
+//!   - 3-D: `streaming` with `prefetch` and `occupancy=model`, then `naive`. The H200 measured
+//!     the streaming kernels latency-bound; `occupancy=model` keeps 32 warps per SM resident
+//!     (Jacobi-3D-27pt: 125 → 64 registers, no spill, `bench/results/2026-11-28-streaming-occupancy.txt`).
+//!     Where a time step's applies fuse without recomputed halos ([`fuses_without_halos`]: no
+//!     apply reads around its point, across the planes, a field an earlier apply of the step
+//!     wrote, as Jacobi's copy-back and two independent stencils with their copies do), the
+//!     copy moves through shared memory instead of a second pass over global memory: on an
+//!     H200 Jacobi-3D-7pt runs at 1.99× (f64) and 2.11× (f32) the naive kernel, the 27-point
+//!     one at 1.76× and 1.82× (`bench/results/2026-11-30-h200-82b2037`). Where the second
+//!     apply is a stencil too (PolyBench heat-3d's ping-pong), the first is recomputed on a
+//!     halo around every plane tile; since heat-3d's second field is no longer loaded and
+//!     written back every launch (`bench/results/2026-11-28-write-back-at-end.txt`) that runs
+//!     at 1.53× (f64) and 1.41× (f32) the naive kernel on the same H200, which was the choice
+//!     there before;
 //!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs, on tiles `auto`
 //!     chooses itself ([`AutoTiling`]): scheduled and tiled as
 //!     `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` would (the measured default
@@ -252,18 +248,22 @@ fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candida
     }
     let mut list = vec![];
     if rank(ir, program) >= 3 {
-        if fuses_without_halos(ir, registry, program) {
-            list.push(Candidate {
-                strategy: Strategy::Streaming,
-                prefetch: true,
-                latency_occupancy: true,
-                ..Candidate::new(
-                    Strategy::Streaming,
-                    "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured",
-                )
-            });
-        }
-        list.push(Candidate::new(Strategy::Naive, "3-D DOALL: the naive kernel is the fastest measured"));
+        // Streaming first for every 3-D DOALL program: where a step's second stencil reads the
+        // first's results around its point (heat-3d's ping-pong) the first is recomputed on a
+        // halo, and that still ran 1.53× (f64) and 1.41× (f32) the naive kernel on an H200
+        // (`bench/results/2026-11-30-h200-82b2037`).
+        let why = if fuses_without_halos(ir, registry, program) {
+            "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured"
+        } else {
+            "3-D DOALL whose applies fuse with a recomputed halo: streaming with prefetch is the fastest measured"
+        };
+        list.push(Candidate {
+            strategy: Strategy::Streaming,
+            prefetch: true,
+            latency_occupancy: true,
+            ..Candidate::new(Strategy::Streaming, why)
+        });
+        list.push(Candidate::new(Strategy::Naive, "3-D DOALL, but streaming does not apply"));
     } else {
         list.push(Candidate::new(
             Strategy::Overlapped,

@@ -6,25 +6,30 @@
 //! **Short pointers** (`-nvptx-short-ptr`): pointers to shared, local and constant memory
 //! 32 bits wide, as `nvcc` and Triton compile them (those windows are at most a few hundred
 //! KiB). Without it every shared-memory address is a 64-bit pair of registers built by a
-//! widening multiply and a 64-bit add; with it, one 32-bit register. On sm_90 (ptxas 12.9,
-//! 32-bit index) the streaming kernel of `jacobi-3d-27pt` takes 62 registers instead of 105,
-//! PolyBench heat-3d's tiles 32 instead of 49 — but Jacobi-2D's tiles 45 instead of 41, and
-//! ptxas emits up to a fifth more SASS for some kernels (docs/gpu.md, "ptxas"). What that does
-//! to their speed, and that the PTX runs right, only a GPU can say: off by default
-//! (`--short-pointers` turns it on) until one has.
+//! widening multiply and a 64-bit add; with it, one 32-bit register, and each neighbour's
+//! address becomes the load's immediate offset (the innermost loops' SASS: Jacobi-2D's
+//! overlapped tiles 50 → 35 instructions per point, Jacobi-3D's streaming kernel 77 → 65,
+//! `bench/results/2026-11-29-sass-loops-short-pointers.txt`).
 //!
 //! **Loop strength reduction** (LLVM's `LoopStrengthReduce`, an `llc` pass): it turns each
 //! address expression affine in a loop's variable into an induction variable of its own, live
 //! across the loop. Our kernels have many such expressions (guards, staged buffers, rings of
-//! planes), and ptxas then needs more registers (2-D SOR's tiles 39 against 31). Whether the
-//! fewer registers (more blocks per SM) outweigh the address arithmetic LSR saves is for a GPU
-//! to say, so it stays on by default (`--disable-lsr` turns it off).
+//! planes), and ptxas then needs more registers (2-D SOR's tiles 39 against 31) while the
+//! addresses it saves are cheap once shared pointers are short.
+//!
+//! [`CodegenFlags::RECOMMENDED`], both, is what our binaries compile with by default: on an H200
+//! (`bench/results/2026-11-30-h200-82b2037`, every kernel bit-exact) Jacobi-2D f32's overlapped
+//! kernel runs 1.47× faster with short pointers (f64 1.12×), Jacobi-3D f32's streaming one
+//! 1.12–1.19× with both, and with loop strength reduction off as well no measured kernel is
+//! slower than with LLVM's defaults (short pointers alone took 2-D SOR f32's tiles to 0.85×).
 //!
 //! LLVM exits the process when an option is given twice, so the flags are applied once per
 //! process ([`configure`]), by a program that owns LLVM — our binaries, at start-up. The
 //! library never applies them on its own: a program that embeds it compiles with LLVM's
-//! defaults (the PTX our binaries compile without these flags) unless it calls [`configure`]
-//! itself, once, and only if it does not set these LLVM options on its own.
+//! defaults ([`CodegenFlags::LLVM_DEFAULTS`], what our binaries compile with
+//! `--short-pointers=false --loop-strength-reduction`) unless it calls
+//! `configure(CodegenFlags::RECOMMENDED)` itself, once, and only if it does not set these LLVM
+//! options on its own.
 
 #[cfg(feature = "mlir")]
 use std::ffi::{c_char, c_int, CString};
@@ -49,6 +54,10 @@ impl CodegenFlags {
     /// LLVM's own defaults: what a process compiles when nobody called [`configure`].
     pub const LLVM_DEFAULTS: CodegenFlags = CodegenFlags { short_pointers: false, loop_strength_reduction: true };
 
+    /// The fastest measured (module docs): short pointers, loop strength reduction off. What
+    /// `stencil-opt` and `stencil-run` compile with unless told otherwise.
+    pub const RECOMMENDED: CodegenFlags = CodegenFlags { short_pointers: true, loop_strength_reduction: false };
+
     /// The LLVM options that differ from [`Self::LLVM_DEFAULTS`].
     fn llvm_arguments(self) -> Vec<&'static str> {
         let mut out = vec![];
@@ -61,15 +70,20 @@ impl CodegenFlags {
         out
     }
 
-    /// How the kernels were compiled, for reports: `""` for LLVM's defaults, else
-    /// `", 32-bit shared pointers, LLVM loop strength reduction off"` and the like.
+    /// How the kernels were compiled, for reports, where it differs from [`Self::RECOMMENDED`]
+    /// (our binaries' default): `""` for it, else `", 64-bit shared pointers, LLVM loop strength
+    /// reduction on"` and the like.
     pub fn describe(self) -> String {
         let mut out = String::new();
-        if self.short_pointers {
-            out.push_str(", 32-bit shared pointers");
+        if self.short_pointers != Self::RECOMMENDED.short_pointers {
+            out.push_str(if self.short_pointers { ", 32-bit shared pointers" } else { ", 64-bit shared pointers" });
         }
-        if !self.loop_strength_reduction {
-            out.push_str(", LLVM loop strength reduction off");
+        if self.loop_strength_reduction != Self::RECOMMENDED.loop_strength_reduction {
+            out.push_str(if self.loop_strength_reduction {
+                ", LLVM loop strength reduction on"
+            } else {
+                ", LLVM loop strength reduction off"
+            });
         }
         out
     }
@@ -141,7 +155,8 @@ mod tests {
         assert_eq!(short.llvm_arguments(), ["-nvptx-short-ptr"]);
         let both = CodegenFlags { short_pointers: true, loop_strength_reduction: false };
         assert_eq!(both.llvm_arguments(), ["-nvptx-short-ptr", "-disable-lsr"]);
-        assert_eq!(both.describe(), ", 32-bit shared pointers, LLVM loop strength reduction off");
-        assert_eq!(CodegenFlags::LLVM_DEFAULTS.describe(), "");
+        assert_eq!(both, CodegenFlags::RECOMMENDED);
+        assert_eq!(CodegenFlags::RECOMMENDED.describe(), "");
+        assert_eq!(CodegenFlags::LLVM_DEFAULTS.describe(), ", 64-bit shared pointers, LLVM loop strength reduction on");
     }
 }

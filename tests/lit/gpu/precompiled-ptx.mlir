@@ -24,11 +24,13 @@
 // RUN: not %stencil-run-mlir-free %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=4},gpu-map{block=4,4})' --target gpu 2>&1 | FileCheck %s --check-prefix=NOMLIR
 // NOMLIR: error: this stencil-run was built without MLIR (no `mlir` cargo feature), so it cannot compile kernels: give their PTX with --ptx FILE
 //
-// --disable-lsr and --short-pointers configure the LLVM that compiles kernels: there is none to
-// configure.
+// --short-pointers, --loop-strength-reduction and --disable-lsr configure the LLVM that compiles
+// kernels: there is none to configure (their defaults are fine, as the runs above show).
+// RUN: not %stencil-run-mlir-free %s --loop-strength-reduction 2>&1 | FileCheck %s --check-prefix=LSR
+// LSR: stencil-run: error: --loop-strength-reduction: this build has no MLIR (no LLVM to configure)
 // RUN: not %stencil-run-mlir-free %s --disable-lsr 2>&1 | FileCheck %s --check-prefix=NOLSR
 // NOLSR: stencil-run: error: --disable-lsr: this build has no MLIR (no LLVM to configure)
-// RUN: not %stencil-run-mlir-free %s --short-pointers 2>&1 | FileCheck %s --check-prefix=NOSHORT
+// RUN: not %stencil-run-mlir-free %s --short-pointers=false 2>&1 | FileCheck %s --check-prefix=NOSHORT
 // NOSHORT: stencil-run: error: --short-pointers: this build has no MLIR (no LLVM to configure)
 //
 // The MLIR-free binary links no LLVM or MLIR library.
