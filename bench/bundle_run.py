@@ -647,6 +647,14 @@ DECISIONS = [
      "row": "polybench-heat-3d [{t}] auto i32", "against": "polybench-heat-3d [{t}] naive i32", "target": 1.5,
      "then": "below 1: strategy=auto goes back to naive for stencils that read an earlier stencil's results "
              "around their point (lowering/src/gpu_map/auto.rs)"},
+    {"question": "The HHC 3-D ping-pong stencils under strategy=auto (streamed since 2026-11-30 on heat-3d's "
+                 "measurement alone) against naive",
+     "row": "hhc-jacobi-3d [{t}] auto i32", "against": "hhc-jacobi-3d [{t}] naive i32",
+     "then": "below 1: strategy=auto streams 3-D ping-pong stencils only where a measured rule says so "
+             "(lowering/src/gpu_map/auto.rs)"},
+    {"question": "hhc-gradient-3d (a square root per point) under strategy=auto (streamed) against naive",
+     "row": "hhc-gradient-3d [{t}] auto i32", "against": "hhc-gradient-3d [{t}] naive i32",
+     "then": "below 1: as for hhc-jacobi-3d"},
     {"question": "The code-generator flags (32-bit shared pointers, loop strength reduction off; the default "
                  "since 2026-11-30) against LLVM's defaults, on 3-D Jacobi's streaming kernel (the smallest "
                  "margin measured: 0.98-1.05 in f64)",

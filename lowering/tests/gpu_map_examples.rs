@@ -351,8 +351,8 @@ fn mapped_strategy(text: &str, pipeline: &str) -> String {
 }
 
 /// `strategy=auto` takes the strategy the H200 measurements favour: `overlapped` for 1-D/2-D
-/// DOALL programs, in 3-D `streaming` for a stencil followed by a copy back and `naive` for the
-/// others, `naive` where overlapped tiles do not apply (FDTD's affine-index reads), `wavefront`
+/// DOALL programs, `streaming` for 3-D ones (a stencil followed by a copy back, and ping-pong
+/// stencils, whose first stencil is recomputed on a halo), `naive` where overlapped tiles do not apply (FDTD's affine-index reads), `wavefront`
 /// for scheduled or tiled programs, and for SOR-like (DOACROSS) programs `wavefront` after
 /// scheduling and tiling them itself: the same mapping as
 /// `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}`. Every mapped program is race-free
@@ -371,14 +371,12 @@ fn auto_strategy_takes_the_measured_best() {
         assert_eq!(report.race_count, 0, "{name}: races");
         let rank =
             text.split("!stencil.field<[").nth(1).map_or(1, |s| s.split(']').next().unwrap_or("").split(',').count());
-        // In 3-D the stencil + copy-back programs stream (their steps fuse without a halo), the
-        // ping-pong stencils stay naive (bench/results/2026-11-26-h200-3d-survey).
+        // In 3-D every DOALL example streams: the stencil + copy-back programs fuse without a
+        // halo, the ping-pong stencils with one (bench/results/2026-11-30-h200-82b2037).
         let expected = if doacross {
             "wavefront"
-        } else if rank >= 3 && ["jacobi-3d-7pt", "jacobi-3d-27pt"].contains(&name.as_str()) {
-            "streaming"
         } else if rank >= 3 {
-            "naive"
+            "streaming"
         } else {
             "overlapped"
         };

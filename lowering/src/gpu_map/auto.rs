@@ -25,7 +25,9 @@
 //!     halo around every plane tile; since heat-3d's second field is no longer loaded and
 //!     written back every launch (`bench/results/2026-11-28-write-back-at-end.txt`) that runs
 //!     at 1.53× (f64) and 1.41× (f32) the naive kernel on the same H200, which was the choice
-//!     there before;
+//!     there before. The HHC 3-D ping-pong stencils have the same kernel shape and DRAM bytes
+//!     in the cost report and are streamed on that measurement, not yet timed themselves (the
+//!     GPU bundle's `DECISIONS` ask);
 //!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs, on tiles `auto`
 //!     chooses itself ([`AutoTiling`]): scheduled and tiled as
 //!     `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` would (the measured default
