@@ -23,7 +23,11 @@ impl Pass for Noop {
     }
 }
 
-fn info(argument: &'static str, factory: stencil_ir::pass::PassFactory, contract: PassContract) -> PassInfo {
+fn info(
+    argument: &'static str,
+    factory: fn(&stencil_ir::pass::PassOptions) -> Result<Box<dyn Pass>, String>,
+    contract: PassContract,
+) -> PassInfo {
     PassInfo {
         argument,
         summary: "test pass",
@@ -31,7 +35,7 @@ fn info(argument: &'static str, factory: stencil_ir::pass::PassFactory, contract
             OptionInfo { name: "sizes", kind: OptionKind::IntList, default: "", description: "a list" },
             OptionInfo { name: "flag", kind: OptionKind::Bool, default: "false", description: "a flag" },
         ],
-        factory,
+        factory: stencil_ir::pass::PassFactory::new(factory),
         contract,
     }
 }

@@ -30,7 +30,7 @@ use std::ops::Range;
 
 use stencil_dialects::support::op_error;
 use stencil_ir::attributes::get_named;
-use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId, Type};
 use stencil_poly::tiling::{
     tile, InterTile, IntraTile, StatementOrder, TileBand, TiledSchedule, TilingInput, TilingOptions,
@@ -454,10 +454,10 @@ pub fn pass_info() -> PassInfo {
                 description: "sizes=auto: threads the search visits tile sizes on, at most 256; 0: as many as the machine runs at once for searches of 8192 sizes or more (3-D at GPU sizes), else one. The choice and --explain-tile-sizes do not depend on it",
             },
         ],
-        factory: |opts| {
+        factory: PassFactory::new(|opts| {
             let o = PolyTileOptions::parse(opts)?;
             Ok(Box::new(PolyTile { spec: o.spec, search: o.auto.then_some(o.search) }))
-        },
+        }),
         // A second poly-tile would replace the first one's poly.tiling, not tile the tiles.
         contract: stencil_ir::pass::PassContract {
             unique: true,

@@ -8,7 +8,7 @@
 //! ```
 
 use std::process::ExitCode;
-use stencil::ir::pass::{OptionInfo, OptionKind, Pass, PassContext};
+use stencil::ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory};
 use stencil::ir::{Attribute, DiagResult, DialectDef, Ir, OpDef, OpId};
 use stencil::{Compiler, Error, PassContract, PassInfo};
 
@@ -57,13 +57,13 @@ fn stencil_radius() -> PassInfo {
             default: "example.radius",
             description: "Name of the discardable attribute to write",
         }],
-        factory: |options| {
+        factory: PassFactory::new(|options| {
             let attribute = options.string("attribute");
             if !attribute.contains('.') {
                 return Err(format!("option 'attribute' of pass 'stencil-radius': '{attribute}' needs a dialect prefix"));
             }
             Ok(Box::new(StencilRadius { attribute: attribute.to_string() }))
-        },
+        }),
         contract: PassContract {
             anchors: &["builtin.module", "stencil.program"],
             works_on: Some("stencil.program"),

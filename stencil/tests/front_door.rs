@@ -182,12 +182,64 @@ fn registered_passes_take_part_in_pipelines() -> Result<(), Error> {
         argument: "mark",
         summary: "marks the anchor",
         options: vec![],
-        factory: |_| Ok(Box::new(Mark)),
+        factory: stencil::ir::pass::PassFactory::new(|_| Ok(Box::new(Mark))),
         contract: stencil::PassContract::default(),
     });
     let mut module = compiler.parse("j.mlir", JACOBI)?;
     compiler.run_pipeline(&mut module, "builtin.module(mark,poly-schedule)")?;
     assert!(compiler.print(&module).contains("test.marked"));
+    Ok(())
+}
+
+/// A pass factory is a closure: it captures the embedding compiler's state (here a shared list
+/// of the programs the pass saw, read back after the pipeline) and each instance gets its own
+/// copy of what it needs, built from the pipeline's options.
+#[test]
+fn pass_factories_capture_the_embedding_compilers_state() -> Result<(), Error> {
+    use std::sync::{Arc, Mutex};
+    use stencil::ir::pass::{Pass, PassContext};
+    struct Collect {
+        seen: Arc<Mutex<Vec<String>>>,
+        tag: String,
+    }
+    impl Pass for Collect {
+        fn argument(&self) -> &'static str {
+            "collect"
+        }
+        fn run(
+            &mut self,
+            ir: &mut stencil::ir::Ir,
+            op: stencil::ir::OpId,
+            _: &PassContext<'_>,
+        ) -> stencil::ir::DiagResult<()> {
+            let programs = ir.collect_ops(op, stencil::ir::ir::WalkOrder::PreOrder);
+            let mut seen = self.seen.lock().expect("not poisoned");
+            for p in programs.into_iter().filter(|&p| ir.op_name(p) == "stencil.program") {
+                seen.push(format!("{}:{}", self.tag, stencil::ir::symbols::symbol_name(ir, p).unwrap_or_default()));
+            }
+            Ok(())
+        }
+    }
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut compiler = Compiler::new();
+    let shared = Arc::clone(&seen);
+    compiler.register_pass(stencil::PassInfo {
+        argument: "collect",
+        summary: "records the programs it sees in the embedding compiler's list",
+        options: vec![stencil::ir::pass::OptionInfo {
+            name: "tag",
+            kind: stencil::ir::pass::OptionKind::String,
+            default: "first",
+            description: "prefix of each record",
+        }],
+        factory: stencil::ir::pass::PassFactory::new(move |options| {
+            Ok(Box::new(Collect { seen: Arc::clone(&shared), tag: options.string("tag").to_string() }))
+        }),
+        contract: stencil::PassContract::default(),
+    });
+    let mut module = compiler.parse("j.mlir", JACOBI)?;
+    compiler.run_pipeline(&mut module, "builtin.module(collect,poly-schedule,collect{tag=second})")?;
+    assert_eq!(*seen.lock().expect("not poisoned"), ["first:j", "second:j"]);
     Ok(())
 }
 

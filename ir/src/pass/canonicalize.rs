@@ -3,7 +3,7 @@
 //! constants with the dialect's hook), runs each op's canonicalization patterns, and hoists
 //! and uniques constants at the top of the enclosing isolated region, until a fixed point.
 
-use super::{OptionInfo, OptionKind, Pass, PassContext, PassContract, PassInfo};
+use super::{OptionInfo, OptionKind, Pass, PassContext, PassContract, PassFactory, PassInfo};
 use crate::attributes::Attribute;
 use crate::diagnostics::DiagResult;
 use crate::ir::{InsertPoint, Ir, OpId, ValueId, WalkOrder};
@@ -21,13 +21,13 @@ pub fn info() -> PassInfo {
             default: "10",
             description: "Maximum number of sweeps over the IR before giving up on reaching a fixed point",
         }],
-        factory: |opts| {
+        factory: PassFactory::new(|opts| {
             let max_iterations = opts.int("max-iterations");
             if max_iterations < 1 {
                 return Err("option 'max-iterations' of pass 'canonicalize' must be at least 1".into());
             }
             Ok(Box::new(Canonicalize { max_iterations: max_iterations as usize }))
-        },
+        }),
         contract: PassContract::default(),
     }
 }

@@ -3,7 +3,7 @@
 //! that dominates it: one earlier in the same block or in an enclosing block, never across
 //! an isolated-from-above boundary.
 
-use super::{Pass, PassContext, PassContract, PassInfo};
+use super::{Pass, PassContext, PassContract, PassFactory, PassInfo};
 use crate::attributes::NamedAttribute;
 use crate::diagnostics::DiagResult;
 use crate::ir::{Ir, OpId, RegionId, ValueId};
@@ -18,7 +18,7 @@ pub fn info() -> PassInfo {
         argument: "cse",
         summary: "Eliminate common subexpressions of pure operations",
         options: vec![],
-        factory: |_| Ok(Box::new(Cse)),
+        factory: PassFactory::new(|_| Ok(Box::new(Cse))),
         contract: PassContract::default(),
     }
 }

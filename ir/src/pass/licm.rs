@@ -15,7 +15,7 @@
 //! GPU cost report's clean-up uses it, so that the simulator does not charge a kernel for
 //! invariant arithmetic under a per-thread guard that the way to PTX hoists.
 
-use super::{OptionInfo, OptionKind, Pass, PassContext, PassContract, PassInfo};
+use super::{OptionInfo, OptionKind, Pass, PassContext, PassContract, PassFactory, PassInfo};
 use crate::diagnostics::DiagResult;
 use crate::ir::{InsertPoint, Ir, OpId, ValueDef, ValueId, WalkOrder};
 use crate::registry::DialectRegistry;
@@ -31,7 +31,7 @@ pub fn info() -> PassInfo {
             default: "false",
             description: "Also move invariant ops out of the ifs in a loop's body (not in MLIR's pass): only ops that cannot trap or touch memory, which may then run where the condition was false, as LLVM hoists safe-to-speculate instructions",
         }],
-        factory: |opts| Ok(Box::new(LoopInvariantCodeMotion { speculate: opts.bool("speculate") })),
+        factory: PassFactory::new(|opts| Ok(Box::new(LoopInvariantCodeMotion { speculate: opts.bool("speculate") }))),
         contract: PassContract::default(),
     }
 }

@@ -14,6 +14,7 @@ use crate::registry::DialectRegistry;
 use pipeline::{parse_pipeline, PipelineElement};
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Context given to a running pass.
@@ -178,8 +179,32 @@ fn list_items(text: &str) -> impl Iterator<Item = &str> {
     text.split([',', 'x']).map(str::trim)
 }
 
-/// How to construct a pass from its options.
-pub type PassFactory = fn(&PassOptions) -> Result<Box<dyn Pass>, String>;
+/// How to construct a pass from its options: a function or a closure, which may capture state
+/// of the program that registers it (a compiler that embeds this one hands its passes an `Arc`
+/// of its own tables). An `Err` refuses the options with a message, before anything runs.
+#[derive(Clone)]
+pub struct PassFactory(Arc<PassConstructor>);
+
+/// The function a [`PassFactory`] holds.
+type PassConstructor = dyn Fn(&PassOptions) -> Result<Box<dyn Pass>, String> + Send + Sync;
+
+impl PassFactory {
+    /// A factory calling `construct` for each pass instance a pipeline names.
+    pub fn new(construct: impl Fn(&PassOptions) -> Result<Box<dyn Pass>, String> + Send + Sync + 'static) -> Self {
+        PassFactory(Arc::new(construct))
+    }
+
+    /// The pass for `options` (already parsed against the pass's declared options).
+    pub fn build(&self, options: &PassOptions) -> Result<Box<dyn Pass>, String> {
+        (self.0)(options)
+    }
+}
+
+impl std::fmt::Debug for PassFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PassFactory(..)")
+    }
+}
 
 /// What a pass works on and what it leaves behind. With it the pass manager refuses a pipeline
 /// whose order cannot work before any input is read (`poly-codegen,gpu-map`: the first lowers
@@ -440,7 +465,7 @@ impl PassManager {
                     };
                     let refused = |message: String| PipelineError::Options { pass: name.clone(), message };
                     let opts = info.parse_options(options).map_err(refused)?;
-                    let pass = (info.factory)(&opts).map_err(refused)?;
+                    let pass = info.factory.build(&opts).map_err(refused)?;
                     out.push(ScheduledPass {
                         nesting: nesting.clone(),
                         pass,

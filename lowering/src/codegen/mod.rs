@@ -13,7 +13,7 @@ pub(crate) mod signature;
 pub(crate) mod statement;
 
 use stencil_dialects::support::op_error;
-use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::{DiagResult, Diagnostic, DialectRegistry, Ir, OpId};
 use stencil_passes::tile::tile_program;
 use stencil_poly::codegen::{generate, LoopNest, ScanOptions, ScanProblem};
@@ -83,7 +83,7 @@ pub fn pass_info() -> PassInfo {
             default: "true",
             description: "Emit loops that carry no dependence (DOALL) as affine.parallel",
         }],
-        factory: |opts| Ok(Box::new(PolyCodegen { options: CodegenOptions { parallel: opts.bool("parallel") } })),
+        factory: PassFactory::new(|opts| Ok(Box::new(PolyCodegen { options: CodegenOptions { parallel: opts.bool("parallel") } }))),
         contract: stencil_passes::contract::lowering_pass(
             "poly-codegen lowers stencil.program ops to affine loops, after poly-schedule and poly-tile (in place of gpu-map), e.g. builtin.module(poly-schedule,poly-tile{sizes=16},poly-codegen)",
         ),

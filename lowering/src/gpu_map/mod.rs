@@ -41,7 +41,7 @@ mod streaming;
 mod wavefront;
 
 use stencil_dialects::support::op_error;
-use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, NamedAttribute, OpId};
 use stencil_passes::stencil_to_poly::stencil_programs;
 pub use stencil_passes::tile_model::Staging;
@@ -414,7 +414,7 @@ pub fn pass_info() -> PassInfo {
                 description: "streaming: load each plane one stream step ahead into registers (software pipelining: the loads overlap the step's barriers and computation)",
             },
         ],
-        factory: |opts| {
+        factory: PassFactory::new(|opts| {
             let pass = |message: String| format!("option '{message}");
             let (block_auto, block) = block_option(opts)?;
             let grid = opts.int("grid");
@@ -496,7 +496,7 @@ pub fn pass_info() -> PassInfo {
                     occupancy_by_model,
                 },
             }))
-        },
+        }),
         contract: stencil_passes::contract::lowering_pass(
             "gpu-map lowers stencil.program ops to GPU kernels (in place of poly-codegen): on its own, e.g. builtin.module(gpu-map{strategy=auto}), or after poly-schedule and poly-tile for wavefront tiles, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
         ),

@@ -27,7 +27,7 @@ mod plan;
 use stencil_dialects::stencil::field::parse_field_body;
 use stencil_dialects::stencil::{program_arg_names, ProgramParams};
 use stencil_ir::ir::{ValueDef, WalkOrder};
-use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::registry::DialectRegistry;
 use stencil_ir::symbols::lookup_in;
 use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, NamedAttribute, OpId, ValueId};
@@ -386,11 +386,11 @@ pub fn pass_info() -> PassInfo {
                 description: "Distinct memref arguments never overlap (default: only llvm.noalias arguments, allocations and lowered programs' fields are known distinct)",
             },
         ],
-        factory: |opts| {
+        factory: PassFactory::new(|opts| {
             Ok(Box::new(RaiseAffine {
                 options: RaiseOptions { strict: opts.bool("strict"), assume_no_alias: opts.bool("assume-no-alias") },
             }))
-        },
+        }),
         // It reads func.func bodies and adds stencil.programs; a module without a raisable
         // nest is reported, not an error, so it names no op it must find.
         contract: stencil_ir::pass::PassContract {

@@ -7,7 +7,7 @@ use stencil_dialects::stencil::{add_field_argument, FieldType};
 use stencil_dialects::support::op_error;
 use stencil_ir::affine::AffineMap;
 use stencil_ir::ir::{InsertPoint, OperationState};
-use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, OpId, Type, ValueId};
 use stencil_poly::schedule::{
     hindering_false_dependences, plan_array_copies, ArrayCopy, FuseStrategy, SchedulerOptions,
@@ -42,7 +42,7 @@ pub fn pass_info() -> PassInfo {
                 description: "Budget of the hindrance analysis, which runs the exact scheduler: a program with more statements (applies) is left as it is, with a warning (as poly-schedule keeps its own order)",
             },
         ],
-        factory: |opts| {
+        factory: PassFactory::new(|opts| {
             let fuse: FuseStrategy = opts
                 .string("fuse")
                 .parse()
@@ -51,7 +51,7 @@ pub fn pass_info() -> PassInfo {
             let max_statements = usize::try_from(opts.int("max-statements"))
                 .map_err(|_| "option 'max-statements' of pass 'poly-remove-false-deps' must be non-negative".to_string())?;
             Ok(Box::new(RemoveFalseDeps { options, max_statements }))
-        },
+        }),
         // The programs it rewrites lose their schedules (computed for the program before the
         // copies): after poly-schedule it would throw the schedule away.
         contract: stencil_ir::pass::PassContract {

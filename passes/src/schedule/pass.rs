@@ -2,7 +2,7 @@
 //! Alg. 4.1) for every `stencil.program`, stored on its applies.
 
 use stencil_dialects::support::op_error;
-use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, DialectRegistry, Ir, OpId, Type};
 use stencil_poly::schedule::{
     coalesce_bands, original_order, schedule, FuseStrategy, RowKind, ScheduleError, SchedulerOptions,
@@ -58,7 +58,7 @@ pub fn pass_info() -> PassInfo {
                 description: "Check the computed schedules with the independent legality checker (as poly-verify-schedule does)",
             },
         ],
-        factory: |opts| {
+        factory: PassFactory::new(|opts| {
             let fuse: FuseStrategy =
                 opts.string("fuse").parse().map_err(|e| format!("option 'fuse' of pass 'poly-schedule': {e}"))?;
             let options = SchedulerOptions { intra_balance: opts.bool("intra-balance"), fuse, ..SchedulerOptions::gpu() };
@@ -82,7 +82,7 @@ pub fn pass_info() -> PassInfo {
                     coalesce: opts.bool("coalesce"),
                 },
             }))
-        },
+        }),
         contract: stencil_ir::pass::PassContract {
             records: &[super::SCHEDULE_ATTR],
             ..crate::contract::program_pass(

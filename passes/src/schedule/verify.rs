@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 use stencil_dialects::support::op_error;
-use stencil_ir::pass::{Pass, PassContext, PassInfo};
+use stencil_ir::pass::{Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::{DiagResult, Diagnostic, DialectRegistry, Ir, OpId};
 
 use stencil_poly::schedule::{check_legality, check_permutable, Legality, Violation};
@@ -18,7 +18,7 @@ pub fn pass_info() -> PassInfo {
         argument: "poly-verify-schedule",
         summary: "Prove the poly.schedule of every stencil.program legal against its dependences, or report a violated dependence instance",
         options: vec![],
-        factory: |_| Ok(Box::new(PolyVerifySchedule)),
+        factory: PassFactory::new(|_| Ok(Box::new(PolyVerifySchedule))),
         contract: crate::contract::program_pass(
             "poly-verify-schedule checks the schedules of stencil.program ops, after poly-schedule and before poly-codegen or gpu-map lower them, e.g. builtin.module(poly-schedule,poly-verify-schedule)",
         ),

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use stencil_dialects::stencil::updates::point_update_terms_with_sweeps;
 use stencil_dialects::support::op_error;
-use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassInfo, PassOptions};
+use stencil_ir::pass::{OptionInfo, OptionKind, Pass, PassContext, PassFactory, PassInfo, PassOptions};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, NamedAttribute, OpId};
 
 use super::iteration::{sor_iterations, summary_attribute, SorRewrite, REWRITE_ATTR};
@@ -56,7 +56,7 @@ pub fn recognize_pass_info() -> PassInfo {
         argument: "stencil-recognize-sor",
         summary: "Recognise the relaxed Gauss-Seidel (SOR) update of every stencil.apply with an e-graph and record ω and the stencil as sor.update (an apply that is not one is an error saying why)",
         options: recognition_option_infos(),
-        factory: |opts| Ok(Box::new(RecognizeSor { options: recognition_options("stencil-recognize-sor", opts)? })),
+        factory: PassFactory::new(|opts| Ok(Box::new(RecognizeSor { options: recognition_options("stencil-recognize-sor", opts)? }))),
         contract: crate::contract::program_pass(
             "stencil-recognize-sor works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-recognize-sor)",
         ),
@@ -148,7 +148,7 @@ pub fn rbsor_pass_info() -> PassInfo {
         argument: "stencil-rbsor",
         summary: "Rewrite each recognised SOR iteration into red-black SOR (thesis §6.5.1.2), two DOALL ping-pong applies per sweep; not dependence-preserving",
         options: recognition_option_infos(),
-        factory: |opts| Ok(Box::new(RewritePass { argument: "stencil-rbsor", rewrite: Box::new(RedBlack), options: recognition_options("stencil-rbsor", opts)? })),
+        factory: PassFactory::new(|opts| Ok(Box::new(RewritePass { argument: "stencil-rbsor", rewrite: Box::new(RedBlack), options: recognition_options("stencil-rbsor", opts)? }))),
         contract: crate::contract::program_pass(
             "stencil-rbsor works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-rbsor,gpu-map{naive})",
         ),
@@ -179,13 +179,13 @@ pub fn mlsor_pass_info() -> PassInfo {
         argument: "stencil-mlsor",
         summary: "Rewrite each recognised SOR iteration into parallel multi-layer SOR (thesis §6.4: K-layer sweeps, slanted subdomains, alternate tiling, four kernels per sweep); not dependence-preserving",
         options,
-        factory: |opts| {
+        factory: PassFactory::new(|opts| {
             let directions = Directions::parse(opts.string("directions"))
                 .map_err(|e| format!("option 'directions' of pass 'stencil-mlsor': {e}"))?;
             let mlsor = Mlsor::new(opts.int("K"), opts.int("P"), directions)
                 .map_err(|e| format!("pass 'stencil-mlsor': {e}"))?;
             Ok(Box::new(RewritePass { argument: "stencil-mlsor", rewrite: Box::new(mlsor), options: recognition_options("stencil-mlsor", opts)? }))
-        },
+        }),
         contract: crate::contract::program_pass(
             "stencil-mlsor works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-mlsor{K=2 P=4},poly-schedule,poly-tile{sizes=8},gpu-map)",
         ),

@@ -1,7 +1,7 @@
 //! The `stencil-to-poly` pass: extracts the SCoP of every `stencil.program` and records it on
 //! the IR (thesis §3.2).
 
-use stencil_ir::pass::{Pass, PassContext, PassInfo};
+use stencil_ir::pass::{Pass, PassContext, PassFactory, PassInfo};
 use stencil_ir::{Attribute, DiagResult, Ir, OpId, Type};
 
 use super::extract_scop;
@@ -21,7 +21,7 @@ pub fn pass_info() -> PassInfo {
         argument: "stencil-to-poly",
         summary: "Extract the polyhedral model (SCoP) of each stencil.program and record statement ids and β vectors",
         options: vec![],
-        factory: |_| Ok(Box::new(StencilToPoly)),
+        factory: PassFactory::new(|_| Ok(Box::new(StencilToPoly))),
         contract: crate::contract::program_pass(
             "stencil-to-poly works on stencil.program ops, before poly-codegen or gpu-map lower them, e.g. builtin.module(stencil-to-poly)",
         ),
