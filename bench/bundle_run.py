@@ -3,6 +3,11 @@
 
 Usage: python3 run.py RESULTS_DIR [--budget SECONDS] [--checks-only] [--skip-checks] [--bench REGEX] [--check REGEX]
                                   [--jobs N] [--calibrate | --calibrate-only] [--sweep] [--profile REGEX]
+                                  [--decisions]
+       python3 run.py --help
+
+Every option takes `--name value` or `--name=value`; an unknown or repeated option, a bad number
+or regular expression is an error before anything runs.
 
   --bench REGEX   time only the benchmarks whose label `EXAMPLE [TYPE] MAPPING` matches REGEX
   --check REGEX   check only the configurations whose label matches REGEX
@@ -766,12 +771,66 @@ def markdown(summary):
     return "\n".join(lines) + "\n"
 
 
+# The options run.py takes: those with a value, with how to read it, and the plain flags.
+VALUED_OPTIONS = {"--budget": "seconds", "--bench": "regex", "--check": "regex", "--jobs": "count",
+                  "--profile": "regex"}
+FLAG_OPTIONS = {"--checks-only", "--skip-checks", "--calibrate", "--calibrate-only", "--sweep", "--decisions"}
+
+
+def parse_arguments(args):
+    """RESULTS_DIR and the options of `args` (`--name value` or `--name=value`), each value read
+    and checked: a misspelt option, a bad number or regex is an error before anything runs (on
+    a lent GPU a typo would otherwise cost a whole run). -h/--help prints the usage."""
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__.strip())
+        sys.exit(0)
+    given, positional, index = {}, [], 0
+    while index < len(args):
+        arg = args[index]
+        name, has_value, value = arg.partition("=")
+        if name in VALUED_OPTIONS:
+            if not has_value:
+                index += 1
+                if index >= len(args):
+                    sys.exit(f"run.py: {name} needs a value ({VALUED_OPTIONS[name]})")
+                value = args[index]
+            kind, text = VALUED_OPTIONS[name], value
+            try:
+                if kind == "regex":
+                    value = re.compile(value)
+                elif kind == "seconds":
+                    value = float(value)
+                    if not value > 0:
+                        raise ValueError("not positive")
+                else:
+                    value = int(value)
+                    if value < 1:
+                        raise ValueError("below 1")
+            except (re.error, ValueError) as e:
+                sys.exit(f"run.py: {name} {text!r}: not a valid {kind} ({e})")
+        elif arg in FLAG_OPTIONS:
+            value = True
+        elif arg.startswith("-"):
+            sys.exit(f"run.py: unknown option {arg!r} (python3 run.py --help lists them)")
+        else:
+            positional.append(arg)
+            index += 1
+            continue
+        if name in given:
+            sys.exit(f"run.py: {name} is given more than once")
+        given[name] = value
+        index += 1
+    if len(positional) != 1:
+        sys.exit("run.py: give one RESULTS_DIR (python3 run.py --help)" if not positional else
+                 f"run.py: one RESULTS_DIR, not {len(positional)}: {' '.join(positional)}")
+    if "--checks-only" in given and "--skip-checks" in given:
+        sys.exit("run.py: --checks-only and --skip-checks exclude each other")
+    return positional[0], given
+
+
 def main():
-    args = sys.argv[1:]
-    if not args or args[0].startswith("-"):
-        sys.exit(__doc__)
-    results_dir = args[0]
-    budget = float(args[args.index("--budget") + 1]) if "--budget" in args else 450.0
+    results_dir, args = parse_arguments(sys.argv[1:])
+    budget = args.get("--budget", 450.0)
     os.makedirs(results_dir, exist_ok=True)
     with open(os.path.join(HERE, "manifest.json")) as f:
         manifest = json.load(f)
@@ -791,11 +850,11 @@ def main():
         say("checks skipped (" + ("tile models or profiles only" if models_only else "--skip-checks") + ")")
         checks, failures = [], 0
     else:
-        check_pattern = re.compile(args[args.index("--check") + 1]) if "--check" in args else None
-        jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else min(8, os.cpu_count() or 1)
+        check_pattern = args.get("--check")
+        jobs = args.get("--jobs", min(8, os.cpu_count() or 1))
         checks, failures = run_checks(manifest, target, lambda label: check_pattern is None or check_pattern.search(label),
                                       max(1, jobs))
-    pattern = re.compile(args[args.index("--bench") + 1]) if "--bench" in args else None
+    pattern = args.get("--bench")
     known = {bench_label(b) for b in manifest["benchmarks"]}
     stale = sorted(decision_labels() - known)
     if stale:
@@ -850,7 +909,7 @@ def main():
         if summary["device"] is None:
             describe_device(summary, device)
     if "--profile" in args:
-        profile_pattern = re.compile(args[args.index("--profile") + 1])
+        profile_pattern = args["--profile"]
         if cuda:
             summary["profiles"] = run_profiles(manifest, results_dir, budget, lambda label: profile_pattern.search(label),
                                                tools)
