@@ -666,6 +666,13 @@ DECISIONS = [
      "row": "jacobi-3d-7pt [{t}] auto i32", "against": "jacobi-3d-7pt [{t}] auto i32 llvm-defaults",
      "then": "below 1 in both types: CodegenFlags::RECOMMENDED needs a per-strategy choice "
              "(lowering/src/ptx/llvm_options.rs)"},
+    {"question": "Divisions by constants through the rounded reciprocal (the default since 2026-11-30, never "
+                 "timed) against PTX's div.rn, on 2-D and 3-D Jacobi's default kernels (÷ 5, ÷ 7)",
+     "row": "jacobi-2d-5pt [{t}] auto i32", "against": "jacobi-2d-5pt [{t}] auto i32 div-rn",
+     "then": "below 1: CodegenFlags::RECOMMENDED.reciprocal_division = false (lowering/src/ptx/llvm_options.rs)"},
+    {"question": "The same on 3-D Jacobi's streaming kernel",
+     "row": "jacobi-3d-7pt [{t}] auto i32", "against": "jacobi-3d-7pt [{t}] auto i32 div-rn",
+     "then": "below 1 here and above on 2-D: a per-kernel choice"},
     {"question": "Given tiles of 16 at 16384², heat-2d: staged (gpu-map{staging=auto}'s choice by the tile "
                  "model's estimates, 0.33 s against 0.50 s on global memory in f64) against the same tiles on "
                  "global memory (H200 2026-11-30: 0.88 in f64, 0.78 in f32)",

@@ -296,6 +296,12 @@ pub struct CodegenArgs {
     /// when loop strength reduction was on by default).
     #[arg(long = "disable-lsr")]
     pub disable_lsr: bool,
+    /// Divisions by constants in the kernels as a multiplication by the rounded reciprocal and
+    /// one fused correction (the same, correctly rounded quotients; fewer instructions): on by
+    /// default; `--reciprocal-division=false` keeps PTX's `div.rn`. Process-wide.
+    #[arg(long = "reciprocal-division", value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true")]
+    pub reciprocal_division: Option<bool>,
 }
 
 impl CodegenArgs {
@@ -309,6 +315,7 @@ impl CodegenArgs {
             } else {
                 self.loop_strength_reduction.unwrap_or(recommended.loop_strength_reduction)
             },
+            reciprocal_division: self.reciprocal_division.unwrap_or(recommended.reciprocal_division),
         }
     }
 
@@ -320,6 +327,8 @@ impl CodegenArgs {
             Some("--loop-strength-reduction")
         } else if self.disable_lsr {
             Some("--disable-lsr")
+        } else if self.reciprocal_division.is_some() {
+            Some("--reciprocal-division")
         } else {
             None
         }

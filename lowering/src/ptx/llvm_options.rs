@@ -23,6 +23,11 @@
 //! 1.12–1.19× with both, and with loop strength reduction off as well no measured kernel is
 //! slower than with LLVM's defaults (short pointers alone took 2-D SOR f32's tiles to 0.85×).
 //!
+//! **Divisions by constants** (ours, `super::constant_division`): `x / c` as `x · RN(1/c)` and
+//! one fused correction, the same quotient as `div.rn` (on Jacobi-2D's overlapped f64 kernel
+//! about 28 instructions per point on the fast path instead of 36). On by default too
+//! (`RECOMMENDED`), though not yet timed on a GPU; the GPU bundle's `div-rn` rows compare.
+//!
 //! LLVM exits the process when an option is given twice, so the flags are applied once per
 //! process ([`configure`]), by a program that owns LLVM — our binaries, at start-up. The
 //! library never applies them on its own: a program that embeds it compiles with LLVM's
@@ -48,15 +53,23 @@ pub struct CodegenFlags {
     pub short_pointers: bool,
     /// LLVM's loop strength reduction (`false`: `-disable-lsr`).
     pub loop_strength_reduction: bool,
+    /// Divisions by constants as a multiplication by the rounded reciprocal and one correction
+    /// (the same quotients; `super::constant_division`). Ours, not LLVM's: kept with LLVM's
+    /// options so that the binaries, their reports and the library set all of how PTX is
+    /// generated in one place.
+    pub reciprocal_division: bool,
 }
 
 impl CodegenFlags {
     /// LLVM's own defaults: what a process compiles when nobody called [`configure`].
-    pub const LLVM_DEFAULTS: CodegenFlags = CodegenFlags { short_pointers: false, loop_strength_reduction: true };
+    pub const LLVM_DEFAULTS: CodegenFlags =
+        CodegenFlags { short_pointers: false, loop_strength_reduction: true, reciprocal_division: false };
 
-    /// The fastest measured (module docs): short pointers, loop strength reduction off. What
-    /// `stencil-opt` and `stencil-run` compile with unless told otherwise.
-    pub const RECOMMENDED: CodegenFlags = CodegenFlags { short_pointers: true, loop_strength_reduction: false };
+    /// The fastest measured (module docs): short pointers, loop strength reduction off, and
+    /// divisions by constants through the reciprocal (fewer instructions per point; not yet
+    /// timed on a GPU). What `stencil-opt` and `stencil-run` compile with unless told otherwise.
+    pub const RECOMMENDED: CodegenFlags =
+        CodegenFlags { short_pointers: true, loop_strength_reduction: false, reciprocal_division: true };
 
     /// The LLVM options that differ from [`Self::LLVM_DEFAULTS`].
     fn llvm_arguments(self) -> Vec<&'static str> {
@@ -83,6 +96,13 @@ impl CodegenFlags {
                 ", LLVM loop strength reduction on"
             } else {
                 ", LLVM loop strength reduction off"
+            });
+        }
+        if self.reciprocal_division != Self::RECOMMENDED.reciprocal_division {
+            out.push_str(if self.reciprocal_division {
+                ", divisions by constants through the reciprocal"
+            } else {
+                ", divisions by constants as div.rn"
             });
         }
         out
@@ -153,10 +173,13 @@ mod tests {
         assert!(CodegenFlags::LLVM_DEFAULTS.llvm_arguments().is_empty());
         let short = CodegenFlags { short_pointers: true, ..CodegenFlags::LLVM_DEFAULTS };
         assert_eq!(short.llvm_arguments(), ["-nvptx-short-ptr"]);
-        let both = CodegenFlags { short_pointers: true, loop_strength_reduction: false };
+        let both = CodegenFlags { short_pointers: true, loop_strength_reduction: false, reciprocal_division: true };
         assert_eq!(both.llvm_arguments(), ["-nvptx-short-ptr", "-disable-lsr"]);
         assert_eq!(both, CodegenFlags::RECOMMENDED);
         assert_eq!(CodegenFlags::RECOMMENDED.describe(), "");
-        assert_eq!(CodegenFlags::LLVM_DEFAULTS.describe(), ", 64-bit shared pointers, LLVM loop strength reduction on");
+        assert_eq!(
+            CodegenFlags::LLVM_DEFAULTS.describe(),
+            ", 64-bit shared pointers, LLVM loop strength reduction on, divisions by constants as div.rn"
+        );
     }
 }

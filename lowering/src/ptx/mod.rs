@@ -22,6 +22,7 @@
 //! launch parameters from it.
 
 mod abi;
+mod constant_division;
 mod dynamic_shared;
 mod ieee_math;
 pub mod llvm_options;
@@ -348,12 +349,13 @@ pub fn compile_gpu_modules(
     if gpu_modules.is_empty() {
         return Ok(vec![]);
     }
-    // What MLIR gets differs from the caller's IR in four ways, made on a copy: the old targets
+    // What MLIR gets differs from the caller's IR in five ways, made on a copy: the old targets
     // are dropped (the chip is the caller's), kernels with more than 48 KiB of workgroup
     // buffers take them from dynamic shared memory (`dynamic_shared`), the other workgroup
-    // buffers get an explicit alignment (`shared_alignment`), and square roots are built so
-    // that they round correctly (`ieee_math`). Fingerprints are of the caller's IR, which is
-    // what a runner maps.
+    // buffers get an explicit alignment (`shared_alignment`), square roots are built so that
+    // they round correctly (`ieee_math`), and divisions by constants multiply by the rounded
+    // reciprocal with one correction (`constant_division`, the same quotients). Fingerprints
+    // are of the caller's IR, which is what a runner maps.
     let original = ir;
     let has_workgroup_buffers = gpu_modules
         .iter()
@@ -363,9 +365,13 @@ pub fn compile_gpu_modules(
             .into_iter()
             .any(|op| matches!(ir.op_name(op), "math.sqrt" | "math.rsqrt"))
     });
+    let reciprocal_division = llvm_options::current().reciprocal_division;
+    let has_constant_divisions =
+        reciprocal_division && gpu_modules.iter().any(|&gm| constant_division::has_divisions_by_constants(ir, gm));
     let rewritten;
     let ir = if has_workgroup_buffers
         || has_square_roots
+        || has_constant_divisions
         || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some())
     {
         let mut copy = ir.clone();
@@ -381,6 +387,9 @@ pub fn compile_gpu_modules(
             dynamic_shared::use_dynamic_shared_memory(&mut copy, gm).map_err(no_ptx)?;
             shared_alignment::align_workgroup_buffers(&mut copy, gm).map_err(no_ptx)?;
             ieee_math::correctly_rounded_square_roots(&mut copy, gm).map_err(no_ptx)?;
+            if reciprocal_division {
+                constant_division::rewrite_divisions_by_constants(&mut copy, gm);
+            }
         }
         rewritten = copy;
         &rewritten
