@@ -27,6 +27,7 @@
 //! reciprocal), as are divisions with fast-math flags (LLVM's to treat). Our IR, the simulator
 //! and the fingerprints keep the `arith.divf`; the PTX computes the same value.
 
+use super::op_with_result;
 use stencil_ir::ir::{InsertPoint, OperationState, WalkOrder};
 use stencil_ir::types::FloatKind;
 use stencil_ir::{Attribute, Ir, Location, OpId, Type, ValueId};
@@ -183,7 +184,7 @@ fn fma(ir: &mut Ir, at: InsertPoint, a: ValueId, b: ValueId, c: ValueId, ty: &Ty
     operation(ir, at, "math.fma", &[a, b, c], ty, location)
 }
 
-/// An op `name` of `operands` with one result of type `ty`, built at `at`.
+/// An op `name` of `operands` with one result of type `ty`, built at `at`: its result.
 fn operation(
     ir: &mut Ir,
     at: InsertPoint,
@@ -192,10 +193,7 @@ fn operation(
     ty: &Type,
     location: &Location,
 ) -> ValueId {
-    let mut state = OperationState::new(name, location.clone());
-    state.operands = operands.to_vec();
-    state.result_types = vec![ty.clone()];
-    let op = ir.build(at, state);
+    let op = op_with_result(ir, at, name, operands, ty, location);
     ir.result(op, 0)
 }
 

@@ -23,6 +23,7 @@
 //! Transcendental functions (`math.exp`, `math.sin`, …) stay libdevice's: neither side rounds
 //! them correctly, and docs/runtime.md says results may differ from another implementation.
 
+use super::op_with_result;
 use stencil_ir::ir::{InsertPoint, OperationState, WalkOrder};
 use stencil_ir::types::FloatKind;
 use stencil_ir::{Attribute, Ir, Location, OpId, Type, ValueId};
@@ -76,21 +77,6 @@ fn precise_sqrt(ir: &mut Ir, at: InsertPoint, x: ValueId, kind: FloatKind, locat
     let narrow =
         op_with_result(ir, InsertPoint::After(root), "arith.truncf", &[ir.result(root, 0)], &Type::F32, location);
     (ir.result(narrow, 0), narrow)
-}
-
-/// An op `name` of `operands` with one result of type `ty`, built at `at`.
-fn op_with_result(
-    ir: &mut Ir,
-    at: InsertPoint,
-    name: &str,
-    operands: &[ValueId],
-    ty: &Type,
-    location: &Location,
-) -> OpId {
-    let mut state = OperationState::new(name, location.clone());
-    state.operands = operands.to_vec();
-    state.result_types = vec![ty.clone()];
-    ir.build(at, state)
 }
 
 #[cfg(test)]

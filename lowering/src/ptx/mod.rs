@@ -492,6 +492,21 @@ fn wrap_in_container_module(gpu_module: &str) -> String {
     format!("module attributes {{gpu.container_module}} {{\n{gpu_module}\n}}\n")
 }
 
+/// An op `name` of `operands` with one result of type `ty`, built at `at`.
+fn op_with_result(
+    ir: &mut Ir,
+    at: stencil_ir::ir::InsertPoint,
+    name: &str,
+    operands: &[stencil_ir::ValueId],
+    ty: &Type,
+    location: &Location,
+) -> OpId {
+    let mut state = stencil_ir::ir::OperationState::new(name, location.clone());
+    state.operands = operands.to_vec();
+    state.result_types = vec![ty.clone()];
+    ir.build(at, state)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
