@@ -650,8 +650,8 @@ DECISIONS = [
     {"question": "PolyBench heat-3d's strategy=auto (streaming, the first stencil recomputed on a halo; the "
                  "default since 2026-11-30) against naive (issue 13: at least 1.5)",
      "row": "polybench-heat-3d [{t}] auto i32", "against": "polybench-heat-3d [{t}] naive i32", "target": 1.5,
-     "then": "below 1: strategy=auto goes back to naive for stencils that read an earlier stencil's results "
-             "around their point (lowering/src/gpu_map/auto.rs)"},
+     "then": "the heat-3d target met or not; below 1: strategy=auto goes back to naive for stencils that read "
+             "an earlier stencil's results around their point (lowering/src/gpu_map/auto.rs)"},
     {"question": "The HHC 3-D ping-pong stencils under strategy=auto (streamed since 2026-11-30 on heat-3d's "
                  "measurement alone) against naive",
      "row": "hhc-jacobi-3d [{t}] auto i32", "against": "hhc-jacobi-3d [{t}] naive i32",

@@ -10,8 +10,9 @@
 //! * Otherwise the temporal and one-thread-per-point strategies are tried in the order the
 //!   measured benchmark table ranks them for the applies' rank, and the first that maps the
 //!   program is taken (every strategy leaves the IR untouched when it refuses):
-//!   - 1-D and 2-D: `overlapped` (2.4–2.9× the naive kernel for 2-D Jacobi-like programs on an
-//!     H200, `bench/results/2026-11-26-h200-98353b3`), then `naive`;
+//!   - 1-D and 2-D: `overlapped` (2.6–3.3× the naive kernel for 2-D Jacobi and heat-2d on an
+//!     H200, 1.5–1.8× for PolyBench's Jacobi-2D, `bench/results/2026-11-30-h200-82b2037`), then
+//!     `naive`;
 //!   - 3-D: `streaming` with `prefetch` and `occupancy=model`, then `naive`. The H200 measured
 //!     the streaming kernels latency-bound; `occupancy=model` keeps 32 warps per SM resident
 //!     (Jacobi-3D-27pt: 125 → 64 registers, no spill, `bench/results/2026-11-28-streaming-occupancy.txt`).
@@ -27,7 +28,9 @@
 //!     at 1.53× (f64) and 1.41× (f32) the naive kernel on the same H200, which was the choice
 //!     there before. The HHC 3-D ping-pong stencils have the same kernel shape and DRAM bytes
 //!     in the cost report and are streamed on that measurement, not yet timed themselves (the
-//!     GPU bundle's `DECISIONS` ask);
+//!     GPU bundle's `DECISIONS` ask). Only that halo shape is streamed
+//!     ([`fuses_with_a_measured_halo`]: two applies a step, every read at most one point
+//!     away); longer chains and wider halos recompute more and keep the naive kernel;
 //!   - then `wavefront`, the only strategy for SOR-like (DOACROSS) programs, on tiles `auto`
 //!     chooses itself ([`AutoTiling`]): scheduled and tiled as
 //!     `poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto}` would (the measured default
@@ -250,22 +253,34 @@ fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candida
     }
     let mut list = vec![];
     if rank(ir, program) >= 3 {
-        // Streaming first for every 3-D DOALL program: where a step's second stencil reads the
-        // first's results around its point (heat-3d's ping-pong) the first is recomputed on a
-        // halo, and that still ran 1.53× (f64) and 1.41× (f32) the naive kernel on an H200
-        // (`bench/results/2026-11-30-h200-82b2037`).
+        // Streaming first where a step's applies fuse without a halo, and where they fuse with
+        // the halo of the shape measured: a second stencil reading the first's results one
+        // point around its own (heat-3d's ping-pong: 1.53× (f64) and 1.41× (f32) the naive
+        // kernel on an H200, `bench/results/2026-11-30-h200-82b2037`). Deeper chains and wider
+        // halos recompute more and are not measured: the naive kernel.
         let why = if fuses_without_halos(ir, registry, program) {
-            "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured"
+            Some("3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured")
+        } else if fuses_with_a_measured_halo(ir, registry, program) {
+            Some("3-D DOALL of two applies, the second reading the first one point around: streaming with prefetch (the first recomputed on a halo) is the fastest measured")
         } else {
-            "3-D DOALL whose applies fuse with a recomputed halo: streaming with prefetch is the fastest measured"
+            None
         };
-        list.push(Candidate {
-            strategy: Strategy::Streaming,
-            prefetch: true,
-            latency_occupancy: true,
-            ..Candidate::new(Strategy::Streaming, why)
-        });
-        list.push(Candidate::new(Strategy::Naive, "3-D DOALL, but streaming does not apply"));
+        if let Some(why) = why {
+            list.push(Candidate {
+                strategy: Strategy::Streaming,
+                prefetch: true,
+                latency_occupancy: true,
+                ..Candidate::new(Strategy::Streaming, why)
+            });
+        }
+        list.push(Candidate::new(
+            Strategy::Naive,
+            if why.is_some() {
+                "3-D DOALL, but streaming does not apply"
+            } else {
+                "3-D DOALL whose applies would recompute a halo of a shape not measured: the naive kernel"
+            },
+        ));
     } else {
         list.push(Candidate::new(
             Strategy::Overlapped,
@@ -297,6 +312,19 @@ fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bo
         && applies.iter().enumerate().all(|(k, a)| {
             a.reads.iter().all(|r| at_own_plane_point(r) || applies[..k].iter().all(|b| b.written != r.field))
         })
+}
+
+/// Whether one time step is two applies, the second reading what the first wrote at most one
+/// point away along every dimension (and anything else at constant offsets of at most one):
+/// the halo shape of PolyBench heat-3d, whose streaming mapping the H200 measured faster than
+/// the naive kernel. `false` for any program that is not one time loop of DOALL applies.
+fn fuses_with_a_measured_halo(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bool {
+    let Ok((_, nest)) = super::direct_program(ir, registry, program, "auto") else { return false };
+    let [NestItem::Loop(time)] = nest.as_slice() else { return false };
+    let applies: Vec<&ApplyBox> =
+        time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
+    let within_one = |r: &Read| r.offset.as_ref().is_some_and(|o| o.iter().all(|x| x.abs() <= 1));
+    applies.len() == 2 && time.body.len() == 2 && applies.iter().all(|a| a.is_doall() && a.reads.iter().all(within_one))
 }
 
 /// Schedules the unscheduled `program` as `poly-schedule` does with its default options, or

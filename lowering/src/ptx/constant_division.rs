@@ -3,9 +3,9 @@
 //!
 //! `arith.divf %x, %c` becomes PTX's `div.rn`, the correctly rounded quotient. For a constant
 //! divisor ptxas still runs its general sequence at every point: a reciprocal approximation of
-//! `c` (`MUFU.RCP64H` and four `DFMA`s of Newton steps in f64, not hoisted out of loops), the
+//! `c` (`MUFU.RCP64H` and five `DFMA`s of Newton steps in f64, not hoisted out of loops), the
 //! quotient from it with one correction, a range check and a call to a slow path. Jacobi-2D's
-//! `÷ 5` was about 12 of the 40 SASS instructions per point of its overlapped f64 kernel.
+//! `÷ 5` was 16 of the 40 SASS instructions per point of its overlapped f64 kernel, 8 now.
 //!
 //! Here the reciprocal is the constant `r = RN(1/c)`, computed once at compile time, and the
 //! quotient takes the last step of that sequence only (Markstein's correction):
@@ -14,12 +14,15 @@
 //! q₀ = RN(x · r);   e = fma(−q₀, c, x)  (exact: x − q₀·c);   q = fma(e, r, q₀)
 //! ```
 //!
-//! which is the correctly rounded `x / c` when nothing underflows or overflows. So it is taken
+//! which is the correctly rounded `x / c` when nothing underflows or overflows (Markstein's
+//! theorem with a correctly rounded reciprocal; Brisebarre, Muller and Raina, "Accelerating
+//! correctly rounded floating-point division when the divisor is known in advance", IEEE
+//! Trans. Computers 53(8), 2004). So it is taken
 //! only where `|x|` lies in a range that keeps every step normal and finite (`2^-900 ≤ |x| ≤
 //! 2^900` in f64, `2^-90 ≤ |x| ≤ 2^90` in f32, divisors between `2^-20` and `2^20`): zeros
 //! (whose sign `fma` would lose), subnormals, infinities and NaNs take `arith.divf` as before,
 //! in the `else` of an `scf.if`. Checked bit for bit against IEEE division: every f32 in the
-//! range for twelve divisors (3, 5, 7, …, 1 ± ulp, 0.3, 10⁶), 300 random divisors of each type
+//! range for fifteen divisors (3, 5, 7, …, 1 ± ulp, 0.3, 10⁶), 300 random divisors of each type
 //! with millions of random dividends, and the hard divisors of f64 (`bench/results/
 //! 2026-11-30-constant-division.txt`); the unit tests below run the same sequence.
 //!

@@ -26,13 +26,15 @@
 //! **Divisions by constants** (ours, `super::constant_division`): `x / c` as `x · RN(1/c)` and
 //! one fused correction, the same quotient as `div.rn` (on Jacobi-2D's overlapped f64 kernel
 //! about 28 instructions per point on the fast path instead of 36). On by default too
-//! (`RECOMMENDED`), though not yet timed on a GPU; the GPU bundle's `div-rn` rows compare.
+//! (`RECOMMENDED`) before any GPU has run it: it is bit-exact by construction and checked
+//! against IEEE division on the CPU; the GPU bundle's checks run every kernel with it first,
+//! and its `div-rn` rows time it.
 //!
 //! LLVM exits the process when an option is given twice, so the flags are applied once per
 //! process ([`configure`]), by a program that owns LLVM — our binaries, at start-up. The
 //! library never applies them on its own: a program that embeds it compiles with LLVM's
 //! defaults ([`CodegenFlags::LLVM_DEFAULTS`], what our binaries compile with
-//! `--short-pointers=false --loop-strength-reduction`) unless it calls
+//! `--short-pointers=false --loop-strength-reduction --reciprocal-division=false`) unless it calls
 //! `configure(CodegenFlags::RECOMMENDED)` itself, once, and only if it does not set these LLVM
 //! options on its own.
 
@@ -65,9 +67,10 @@ impl CodegenFlags {
     pub const LLVM_DEFAULTS: CodegenFlags =
         CodegenFlags { short_pointers: false, loop_strength_reduction: true, reciprocal_division: false };
 
-    /// The fastest measured (module docs): short pointers, loop strength reduction off, and
-    /// divisions by constants through the reciprocal (fewer instructions per point; not yet
-    /// timed on a GPU). What `stencil-opt` and `stencil-run` compile with unless told otherwise.
+    /// What `stencil-opt` and `stencil-run` compile with unless told otherwise (module docs):
+    /// short pointers and loop strength reduction off, the fastest measured on an H200, and
+    /// divisions by constants through the reciprocal — fewer instructions per point, on by
+    /// default before its first GPU run (the bundle's checks run it bit-exact first).
     pub const RECOMMENDED: CodegenFlags =
         CodegenFlags { short_pointers: true, loop_strength_reduction: false, reciprocal_division: true };
 

@@ -2,7 +2,8 @@
 // temporal blocking for a 1-D/2-D DOALL program; in 3-D streaming with prefetch and
 // occupancy=model (the kernel asks ptxas for the 4 blocks of 256 threads per SM that hide DRAM
 // latency), whether a step's applies fuse without recomputed halos (Jacobi's stencil + copy-back)
-// or with one (heat-3d's two stencils, run bit-exact here); wavefront for a scheduled or tiled program — recorded with the
+// or with the one measured (heat-3d's two stencils one point apart, run bit-exact here; a wider
+// halo stays naive); wavefront for a scheduled or tiled program — recorded with the
 // reason in stencil.gpu_mapping. An SOR-like program that is not tiled is scheduled and tiled
 // as poly-schedule,poly-tile{sizes=auto},gpu-map{block=auto} would (the tile model's tiles and
 // block, here on global memory), and runs bit-exact on the simulator; where nothing fits
@@ -27,7 +28,11 @@
 // TILED: stencil.gpu_mapping = {auto = "the program is scheduled or tiled (poly-schedule, poly-tile)", {{.*}}strategy = "wavefront"
 // THREE: stencil.gpu_mapping = {auto = "3-D DOALL whose applies fuse without recomputed halos: streaming with prefetch is the fastest measured", {{.*}}min_blocks_per_sm = 4 : i64, prefetch = true, {{.*}}strategy = "streaming"
 // THREE: gpu.func @jacobi_3d_7pt_k0({{.*}} kernel attributes {known_block_size = array<i32: 32, 4, 2>, nvvm.minctasm = 4 : i32}
-// HEAT: mapping  streaming: {{.*}}auto="3-D DOALL whose applies fuse with a recomputed halo: streaming with prefetch is the fastest measured"
+// HEAT: mapping  streaming: {{.*}}auto="3-D DOALL of two applies, the second reading the first one point around: streaming with prefetch (the first recomputed on a halo) is the fastest measured"
+// A wider halo than the one measured keeps the naive kernel:
+// RUN: stencil-run %S/Inputs/auto-wide-halo-3d.mlir --pass-pipeline='builtin.module(gpu-map{strategy=auto})' --target sim --check | FileCheck %s --check-prefix=WIDE
+// WIDE: mapping  naive: {{.*}}auto="3-D DOALL whose applies would recompute a halo of a shape not measured: the naive kernel"
+// WIDE: check    {{.*}}(bit-exact): passed
 // HEAT: check    {{.*}}(bit-exact): passed
 // UNBALANCED: mapping  wavefront: {{.*}}auto="no DOALL strategy maps it and no balanced schedule tiles it: scheduled and tiled as poly-schedule{intra-balance=false},poly-tile{sizes=auto} would, block=auto"
 // UNBALANCED: check    {{.*}}(bit-exact): passed
