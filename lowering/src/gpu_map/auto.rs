@@ -301,14 +301,10 @@ fn candidates(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Vec<Candida
 /// `false` for any program that is not one time loop of DOALL applies with constant offsets
 /// (streaming refuses those).
 fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bool {
-    let Ok((_, nest)) = super::direct_program(ir, registry, program, "auto") else { return false };
-    let [NestItem::Loop(time)] = nest.as_slice() else { return false };
-    let applies: Vec<&ApplyBox> =
-        time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
+    let Some(applies) = step_applies(ir, registry, program) else { return false };
     // A general read (of a field no apply writes: streaming refuses others) needs no halo.
     let at_own_plane_point = |r: &Read| r.offset.as_ref().is_none_or(|o| o.iter().skip(1).all(|&x| x == 0));
-    applies.len() == time.body.len()
-        && applies.iter().all(|a| a.is_doall())
+    applies.iter().all(|a| a.is_doall())
         && applies.iter().enumerate().all(|(k, a)| {
             a.reads.iter().all(|r| at_own_plane_point(r) || applies[..k].iter().all(|b| b.written != r.field))
         })
@@ -319,12 +315,17 @@ fn fuses_without_halos(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bo
 /// the halo shape of PolyBench heat-3d, whose streaming mapping the H200 measured faster than
 /// the naive kernel. `false` for any program that is not one time loop of DOALL applies.
 fn fuses_with_a_measured_halo(ir: &Ir, registry: &DialectRegistry, program: OpId) -> bool {
-    let Ok((_, nest)) = super::direct_program(ir, registry, program, "auto") else { return false };
-    let [NestItem::Loop(time)] = nest.as_slice() else { return false };
-    let applies: Vec<&ApplyBox> =
-        time.body.iter().filter_map(|i| if let NestItem::Apply(a) = i { Some(a) } else { None }).collect();
+    let Some(applies) = step_applies(ir, registry, program) else { return false };
     let within_one = |r: &Read| r.offset.as_ref().is_some_and(|o| o.iter().all(|x| x.abs() <= 1));
-    applies.len() == 2 && time.body.len() == 2 && applies.iter().all(|a| a.is_doall() && a.reads.iter().all(within_one))
+    applies.len() == 2 && applies.iter().all(|a| a.is_doall() && a.reads.iter().all(within_one))
+}
+
+/// The applies of the program's time step, in order, where the program is one time loop of
+/// applies and nothing else; `None` otherwise.
+fn step_applies(ir: &Ir, registry: &DialectRegistry, program: OpId) -> Option<Vec<ApplyBox>> {
+    let Ok((_, nest)) = super::direct_program(ir, registry, program, "auto") else { return None };
+    let [NestItem::Loop(time)] = nest.as_slice() else { return None };
+    time.body.iter().map(|i| if let NestItem::Apply(a) = i { Some(a.clone()) } else { None }).collect()
 }
 
 /// Schedules the unscheduled `program` as `poly-schedule` does with its default options, or
