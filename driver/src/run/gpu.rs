@@ -243,5 +243,9 @@ pub fn run_gpu(
     let run = RunStats { point_updates: point_updates.unwrap_or(stats.run.point_updates), ..stats.run };
     let element_bytes = state.fields.values().next().map_or(8, |f| f.element().size() as u64);
     let index_bitwidth = compiled.first().map_or(64, |m| m.index_bitwidth);
-    Ok((run, TargetStats::Gpu(Box::new(GpuSummary { report: stats.gpu, chip, element_bytes, index_bitwidth }))))
+    let codegen = options.ptx_file.is_none().then(stencil_lowering::ptx::llvm_options::current);
+    Ok((
+        run,
+        TargetStats::Gpu(Box::new(GpuSummary { report: stats.gpu, chip, element_bytes, index_bitwidth, codegen })),
+    ))
 }

@@ -44,6 +44,9 @@ pub struct GpuSummary {
     pub element_bytes: u64,
     /// The width of `index` in the kernels (32 or 64).
     pub index_bitwidth: u32,
+    /// The code-generator flags the kernels were compiled with by this process; `None` where
+    /// the PTX came from a `--ptx` file (whose flags its compiler chose).
+    pub codegen: Option<stencil_lowering::ptx::llvm_options::CodegenFlags>,
 }
 
 impl GpuSummary {
@@ -265,8 +268,12 @@ impl RunReport {
             }
             Some(TargetStats::Gpu(gpu)) => {
                 let r = &gpu.report;
+                let source = match gpu.codegen {
+                    Some(flags) => format!("compiled by MLIR{}", flags.describe()),
+                    None => "from the --ptx file".to_string(),
+                };
                 out.push_str(&format!(
-                    "device   {} (PTX for {}, {}-bit index)\n",
+                    "device   {} (PTX for {}, {}-bit index, {source})\n",
                     r.device, gpu.chip, gpu.index_bitwidth
                 ));
                 out.push_str(&format!(
@@ -490,6 +497,11 @@ impl RunReport {
                         },
                         "ptx_chip": gpu.chip,
                         "index_bitwidth": gpu.index_bitwidth,
+                        "ptx_codegen": gpu.codegen.map(|f| json!({
+                            "short_pointers": f.short_pointers,
+                            "loop_strength_reduction": f.loop_strength_reduction,
+                            "reciprocal_division": f.reciprocal_division,
+                        })),
                         "launches": r.launches(),
                         "blocks": r.blocks(),
                         "threads": r.threads(),

@@ -8,7 +8,7 @@
 
 // SOR: target   gpu
 // SOR: time {{.*}} 51744 point updates
-// SOR-NEXT: device   {{.*}} SMs{{.*}}(PTX for sm_{{[0-9]+[a-z]?}})
+// SOR-NEXT: device   {{.*}} SMs{{.*}}(PTX for sm_{{[0-9]+[a-z]?}}, {{32|64}}-bit index, compiled by MLIR)
 // SOR-NEXT: gpu      {{[1-9][0-9]*}} launches
 // SOR: kernel   @sor_2d_5pt_kernels::@
 // SOR: check    against the untransformed program on ref (bit-exact): passed
@@ -16,3 +16,4 @@
 
 // JSON: "check":{"fields":{"A":{"bit_exact":true,{{.*}}"B":{"bit_exact":true,{{.*}}"passed":true
 // JSON-SAME: "target":"gpu","target_stats":{"gpu":{"blocks":
+// JSON-SAME: "ptx_codegen":{"loop_strength_reduction":false,"reciprocal_division":true,"short_pointers":true}
