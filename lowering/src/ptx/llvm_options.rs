@@ -17,7 +17,8 @@
 //! planes), and ptxas then needs more registers (2-D SOR's tiles 39 against 31) while the
 //! addresses it saves are cheap once shared pointers are short.
 //!
-//! [`CodegenFlags::RECOMMENDED`], both, is what our binaries compile with by default: on an H200
+//! Both choices (short pointers on, loop strength reduction off) are in
+//! [`CodegenFlags::RECOMMENDED`], what our binaries compile with by default: on an H200
 //! (`bench/results/2026-11-30-h200-82b2037`, every kernel bit-exact) Jacobi-2D f32's overlapped
 //! kernel runs 1.47× faster with short pointers (f64 1.12×), Jacobi-3D f32's streaming one
 //! 1.12–1.19× with both, and with loop strength reduction off as well no measured kernel is
