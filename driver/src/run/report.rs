@@ -614,3 +614,92 @@ fn location_text(location: &stencil_ir::Location) -> String {
         None => location.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{GpuSummary, RunReport, TargetStats};
+    use stencil_lowering::ptx::llvm_options::CodegenFlags;
+    use stencil_runtime::cuda::{DeviceProperties, GpuReport};
+
+    /// A `--target gpu` report of nothing, by an H200-like device, with `codegen` as the PTX's
+    /// origin (the GPU run itself needs a GPU; its lit test runs where one is).
+    fn gpu_report(codegen: Option<CodegenFlags>) -> RunReport {
+        let device = DeviceProperties {
+            ordinal: 0,
+            name: "NVIDIA H200".to_string(),
+            compute_capability: (9, 0),
+            multiprocessors: 132,
+            max_threads_per_block: 1024,
+            max_block_dims: [1024, 1024, 64],
+            max_grid_dims: [2147483647, 65535, 65535],
+            shared_memory_per_block: 49152,
+            shared_memory_per_block_optin: 232448,
+            shared_memory_per_multiprocessor: 233472,
+            registers_per_block: 65536,
+            registers_per_multiprocessor: 65536,
+            l2_cache_bytes: 62914560,
+            total_memory: 150_000_000_000,
+            memory_clock_khz: 2_619_000,
+            memory_bus_width_bits: 6144,
+            driver_version: 13000,
+        };
+        let report = GpuReport {
+            device,
+            kernels: vec![],
+            kernel_seconds: 0.5,
+            host_seconds: 0.6,
+            upload_seconds: 0.1,
+            download_seconds: 0.1,
+            bytes_uploaded: 0,
+            bytes_downloaded: 0,
+            warmup_runs: 0,
+        };
+        RunReport {
+            program: "p".to_string(),
+            raised_from: None,
+            file: "p.mlir".to_string(),
+            target: "gpu",
+            pipeline: None,
+            params: vec![],
+            scalars: vec![],
+            stats: Default::default(),
+            fields: vec![],
+            check: None,
+            target_stats: Some(TargetStats::Gpu(Box::new(GpuSummary {
+                report,
+                chip: "sm_90".to_string(),
+                element_bytes: 8,
+                index_bitwidth: 32,
+                codegen,
+            }))),
+            precompiled: None,
+            mapping: vec![],
+            convergence: None,
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn the_gpu_report_says_how_the_ptx_was_made() {
+        let default = gpu_report(Some(CodegenFlags::RECOMMENDED));
+        assert!(
+            default.render_text().contains("(PTX for sm_90, 32-bit index, compiled by MLIR)\n"),
+            "{}",
+            default.render_text()
+        );
+        let json = default.to_json();
+        let codegen = &json["target_stats"]["gpu"]["ptx_codegen"];
+        assert_eq!(codegen["short_pointers"], true);
+        assert_eq!(codegen["loop_strength_reduction"], false);
+        assert_eq!(codegen["reciprocal_division"], true);
+
+        let llvm = gpu_report(Some(CodegenFlags::LLVM_DEFAULTS)).render_text();
+        assert!(
+            llvm.contains("compiled by MLIR, 64-bit shared pointers, LLVM loop strength reduction on, divisions by constants as div.rn)"),
+            "{llvm}"
+        );
+        let file = gpu_report(None);
+        assert!(file.render_text().contains("(PTX for sm_90, 32-bit index, from the --ptx file)"));
+        assert!(file.to_json()["target_stats"]["gpu"]["ptx_codegen"].is_null());
+    }
+}
