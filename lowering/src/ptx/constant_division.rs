@@ -31,6 +31,7 @@
 //! and the fingerprints keep the `arith.divf`; the PTX computes the same value.
 
 use super::op_with_result;
+use stencil_dialects::arith::flags::FlagKind;
 use stencil_ir::ir::{InsertPoint, OperationState, WalkOrder};
 use stencil_ir::types::FloatKind;
 use stencil_ir::{Attribute, Ir, Location, OpId, Type, ValueId};
@@ -80,10 +81,7 @@ fn candidates(ir: &Ir, gpu_module: OpId) -> Vec<(OpId, ConstantDivisor)> {
     ir.collect_ops(gpu_module, WalkOrder::PreOrder)
         .into_iter()
         .filter(|&op| ir.op_name(op) == "arith.divf" && ir.operands(op).len() == 2)
-        .filter(|&op| match ir.attr(op, "fastmath") {
-            None => true,
-            Some(flags) => flags.to_string().contains("none"),
-        })
+        .filter(|&op| FlagKind::FastMath.of_op(ir, op) == 0)
         .filter_map(|op| {
             let constant = ir.defining_op(ir.operands(op)[1])?;
             if ir.op_name(constant) != "arith.constant" {
@@ -119,12 +117,12 @@ fn rewrite(ir: &mut Ir, op: OpId, divisor: ConstantDivisor) {
     let at = InsertPoint::Before(op);
     let float = |ir: &mut Ir, at: InsertPoint, value: f64| constant(ir, at, value, divisor.kind, &location);
 
-    let magnitude = unary(ir, at, "math.absf", x, &ty, &location);
+    let magnitude = operation(ir, at, "math.absf", &[x], &ty, &location);
     let smallest = float(ir, at, divisor.smallest_dividend);
     let largest = float(ir, at, divisor.largest_dividend);
     let above = compare(ir, at, CMPF_OGE, magnitude, smallest, &location);
     let below = compare(ir, at, CMPF_OLE, magnitude, largest, &location);
-    let in_range = binary(ir, at, "arith.andi", above, below, &Type::I1, &location);
+    let in_range = operation(ir, at, "arith.andi", &[above, below], &Type::I1, &location);
 
     let then_region = ir.create_region();
     let then_block = ir.append_block(then_region, &[]);
@@ -139,14 +137,14 @@ fn rewrite(ir: &mut Ir, op: OpId, divisor: ConstantDivisor) {
     // q₀ = x·r, e = fma(−q₀, c, x), q = fma(e, r, q₀).
     let then = InsertPoint::End(then_block);
     let reciprocal = float(ir, then, divisor.reciprocal);
-    let first = binary(ir, then, "arith.mulf", x, reciprocal, &ty, &location);
-    let negated = unary(ir, then, "arith.negf", first, &ty, &location);
-    let remainder = fma(ir, then, negated, c, x, &ty, &location);
-    let quotient = fma(ir, then, remainder, reciprocal, first, &ty, &location);
+    let first = operation(ir, then, "arith.mulf", &[x, reciprocal], &ty, &location);
+    let negated = operation(ir, then, "arith.negf", &[first], &ty, &location);
+    let remainder = operation(ir, then, "math.fma", &[negated, c, x], &ty, &location);
+    let quotient = operation(ir, then, "math.fma", &[remainder, reciprocal, first], &ty, &location);
     yield_value(ir, then, quotient, &location);
 
     let otherwise = InsertPoint::End(else_block);
-    let divided = binary(ir, otherwise, "arith.divf", x, c, &ty, &location);
+    let divided = operation(ir, otherwise, "arith.divf", &[x, c], &ty, &location);
     yield_value(ir, otherwise, divided, &location);
 
     ir.replace_all_uses(ir.result(op, 0), ir.result(branch, 0));
@@ -170,21 +168,6 @@ fn compare(ir: &mut Ir, at: InsertPoint, predicate: i64, a: ValueId, b: ValueId,
     state.result_types = vec![Type::I1];
     let op = ir.build(at, state);
     ir.result(op, 0)
-}
-
-/// `name %a` with result type `ty`.
-fn unary(ir: &mut Ir, at: InsertPoint, name: &str, a: ValueId, ty: &Type, location: &Location) -> ValueId {
-    operation(ir, at, name, &[a], ty, location)
-}
-
-/// `name %a, %b` with result type `ty`.
-fn binary(ir: &mut Ir, at: InsertPoint, name: &str, a: ValueId, b: ValueId, ty: &Type, location: &Location) -> ValueId {
-    operation(ir, at, name, &[a, b], ty, location)
-}
-
-/// `math.fma %a, %b, %c` (a·b + c, rounded once).
-fn fma(ir: &mut Ir, at: InsertPoint, a: ValueId, b: ValueId, c: ValueId, ty: &Type, location: &Location) -> ValueId {
-    operation(ir, at, "math.fma", &[a, b, c], ty, location)
 }
 
 /// An op `name` of `operands` with one result of type `ty`, built at `at`: its result.
