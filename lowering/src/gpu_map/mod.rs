@@ -34,7 +34,7 @@ mod kernel;
 mod mlsor;
 mod naive;
 mod nest;
-mod ops;
+pub(crate) mod ops;
 mod overlapped;
 mod staging;
 mod streaming;

@@ -146,7 +146,7 @@ pub(super) fn scf_if_value(
 }
 
 /// `scf.if %cond -> (results) {} else {}` without terminators: the op and its two blocks.
-fn if_with_else(
+pub(crate) fn if_with_else(
     ir: &mut Ir,
     at: InsertPoint,
     cond: ValueId,

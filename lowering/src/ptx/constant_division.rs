@@ -31,6 +31,7 @@
 //! and the fingerprints keep the `arith.divf`; the PTX computes the same value.
 
 use super::op_with_result;
+use crate::gpu_map::ops::if_with_else;
 use stencil_dialects::arith::flags::FlagKind;
 use stencil_ir::ir::{InsertPoint, OperationState, WalkOrder};
 use stencil_ir::types::FloatKind;
@@ -124,15 +125,7 @@ fn rewrite(ir: &mut Ir, op: OpId, divisor: ConstantDivisor) {
     let below = compare(ir, at, CMPF_OLE, magnitude, largest, &location);
     let in_range = operation(ir, at, "arith.andi", &[above, below], &Type::I1, &location);
 
-    let then_region = ir.create_region();
-    let then_block = ir.append_block(then_region, &[]);
-    let else_region = ir.create_region();
-    let else_block = ir.append_block(else_region, &[]);
-    let mut branch = OperationState::new("scf.if", location.clone());
-    branch.operands = vec![in_range];
-    branch.regions = vec![then_region, else_region];
-    branch.result_types = vec![ty.clone()];
-    let branch = ir.build(at, branch);
+    let (branch, then_block, else_block) = if_with_else(ir, at, in_range, vec![ty.clone()], &location);
 
     // q₀ = x·r, e = fma(−q₀, c, x), q = fma(e, r, q₀).
     let then = InsertPoint::End(then_block);
