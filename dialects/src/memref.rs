@@ -1,6 +1,7 @@
 //! The `memref` dialect: buffer allocation (`alloc`, `alloca`, `dealloc`), element access
-//! (`load`, `store`), shape queries (`dim`), whole-buffer copies (`copy`) and type casts
-//! (`cast`), with MLIR 22's custom syntax, properties and verifier messages.
+//! (`load`, `store`), shape queries (`dim`), whole-buffer copies (`copy`), type casts
+//! (`cast`) and views with new offsets, sizes and strides (`reinterpret_cast`), with MLIR 22's
+//! custom syntax, properties and verifier messages.
 
 use std::fmt::{self, Write};
 use stencil_ir::parser::lexer::TokenKind;
@@ -11,6 +12,9 @@ use stencil_ir::types::{Dim, MemRefType};
 use stencil_ir::{Attribute, DiagResult, Diagnostic, Ir, Location, OpId, OperationState, Type, ValueId};
 
 use crate::support::{default_segments, expect_operand_count, expect_result_count, op_error, operand_segments};
+
+mod reinterpret_cast;
+pub use reinterpret_cast::DYNAMIC;
 
 /// Registers the dialect.
 pub fn register(r: &mut DialectRegistry) {
@@ -74,6 +78,7 @@ pub fn register(r: &mut DialectRegistry) {
         name_hint: Some(|_, _| Some("cast".into())),
         ..OpDef::new("memref.cast", "Converts a buffer to a type with more or less static shape information")
     });
+    reinterpret_cast::register(r);
 }
 
 /// `%alloc`, `%alloc_0`, … as mlir-opt names them.

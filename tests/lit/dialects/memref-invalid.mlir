@@ -300,3 +300,59 @@ func.func @f(%m: memref<*xf32>) {
   %a = memref.cast %m : memref<*xf32> to memref<*xf32>
   return
 }
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op different element types specified for source type 'memref<?x?xf32>' and result memref type 'memref<?xf64>'}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [%n], strides: [1] : memref<?x?xf32> to memref<?xf64>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op different memory spaces specified for source type 'memref<?x?xf32>' and result memref type 'memref<?xf32, 3>'}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [%n], strides: [1] : memref<?x?xf32> to memref<?xf32, 3>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected mixed sizes rank to match mixed strides rank (2 vs 1)}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [1] : memref<?x?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with size = 4 instead of 5 in dim = 0}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [4], strides: [1] : memref<?x?xf32> to memref<5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with offset = 1 instead of 0}}
+  %a = memref.reinterpret_cast %m to offset: [1], sizes: [%n], strides: [1] : memref<?x?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with stride = 2 instead of 1 in dim = 0}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [%n], strides: [2] : memref<?x?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected 1 offset value, got 2}}
+  %a = memref.reinterpret_cast %m to offset: [0, 1], sizes: [%n], strides: [1] : memref<?x?xf32> to memref<?xf32>
+  return
+}

@@ -65,3 +65,20 @@ func.func @strided(%b: memref<?x?xf64, strided<[?, 1], offset: ?>>, %c: memref<2
   %x = memref.load %b[%i, %i] : memref<?x?xf64, strided<[?, 1], offset: ?>>
   return %x : f64
 }
+
+// memref.reinterpret_cast: dynamic index lists mixing values and integers, attributes, an
+// identity and a strided result; MLIR lowers it to the LLVM dialect (a new descriptor).
+// CHECK-LABEL: func.func @views(
+// CHECK-SAME:      %[[M:.*]]: memref<?x?xf64>, %[[N:.*]]: index, %[[O:.*]]: index)
+// CHECK-NEXT:    %[[F:.*]] = memref.reinterpret_cast %[[M]] to offset: [0], sizes: [%[[N]]], strides: [1] {note} : memref<?x?xf64> to memref<?xf64>
+// CHECK-NEXT:    %{{.*}} = memref.reinterpret_cast %[[M]] to offset: [%[[O]]], sizes: [4, %[[N]]], strides: [%[[N]], 1] : memref<?x?xf64> to memref<4x?xf64, strided<[?, 1], offset: ?>>
+// CHECK-NEXT:    %{{.*}} = memref.load %[[F]][%[[O]]] : memref<?xf64>
+func.func @views(%m: memref<?x?xf64>, %n: index, %o: index) -> f64 {
+  %flat = memref.reinterpret_cast %m to offset: [0], sizes: [%n], strides: [1] {note} : memref<?x?xf64> to memref<?xf64>
+  %tile = memref.reinterpret_cast %m to offset: [%o], sizes: [4, %n], strides: [%n, 1] : memref<?x?xf64> to memref<4x?xf64, strided<[?, 1], offset: ?>>
+  %x = memref.load %flat[%o] : memref<?xf64>
+  return %x : f64
+}
+// LLVM-LABEL: llvm.func @views(
+// LLVM-NOT:     memref.
+// LLVM:         llvm.return
