@@ -302,6 +302,13 @@ pub struct CodegenArgs {
     #[arg(long = "reciprocal-division", value_name = "BOOL", num_args = 0..=1, require_equals = true,
           default_missing_value = "true")]
     pub reciprocal_division: Option<bool>,
+    /// A kernel's accesses to one argument at constant offsets from each other (a stencil's
+    /// neighbours) through one flat index, so that each neighbour's offset is the load's
+    /// immediate (the same addresses; fewer integer instructions and registers): on by default;
+    /// `--flat-addresses=false` indexes every access per dimension. Process-wide.
+    #[arg(long = "flat-addresses", value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true")]
+    pub flat_addresses: Option<bool>,
 }
 
 impl CodegenArgs {
@@ -316,6 +323,7 @@ impl CodegenArgs {
                 self.loop_strength_reduction.unwrap_or(recommended.loop_strength_reduction)
             },
             reciprocal_division: self.reciprocal_division.unwrap_or(recommended.reciprocal_division),
+            flat_addresses: self.flat_addresses.unwrap_or(recommended.flat_addresses),
         }
     }
 
@@ -329,6 +337,8 @@ impl CodegenArgs {
             Some("--disable-lsr")
         } else if self.reciprocal_division.is_some() {
             Some("--reciprocal-division")
+        } else if self.flat_addresses.is_some() {
+            Some("--flat-addresses")
         } else {
             None
         }

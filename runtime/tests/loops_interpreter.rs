@@ -273,6 +273,52 @@ func.func @main(%m: memref<3xf32>) -> (f32, f64, i32) {
     assert_eq!(back.get(&[0]), Some(f64::from(p.sqrt())));
 }
 
+/// `memref.reinterpret_cast` to a flat view of a whole buffer reads and writes the buffer's
+/// elements in row-major order, and `memref.dim` sees one dimension; views the simulators do
+/// not model, a size that is not the buffer's and freeing a view are errors, not wrong reads.
+#[test]
+fn flat_views_address_the_buffer_row_major() {
+    let text = r#"
+func.func @main(%m: memref<?x?xf64>, %n: index) -> (f64, f64, index) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %flat = memref.reinterpret_cast %m to offset: [0], sizes: [%n], strides: [1] : memref<?x?xf64> to memref<?xf64>
+  %i = arith.constant 4 : index
+  %x = memref.load %flat[%i] : memref<?xf64>
+  %y = memref.load %m[%c1, %c1] : memref<?x?xf64>
+  memref.store %x, %flat[%c0] : memref<?xf64>
+  %d = memref.dim %flat, %c0 : memref<?xf64>
+  return %x, %y, %d : f64, f64, index
+}
+"#;
+    let field = |values: Vec<f64>| FieldData::new(vec![2, 3], stencil_runtime::FieldValues::F64(values)).unwrap();
+    let mut memory = Memory::new();
+    let m = memory.insert_field(field(vec![0.5, 1.5, 2.5, 3.5, 4.5, 5.5]));
+    let out = call(text, "main", &[Value::MemRef(m), Value::Int(6)], &mut memory);
+    assert_eq!(out, vec![Value::F64(4.5), Value::F64(4.5), Value::Int(6)]);
+    assert_eq!(memory.take_field(m).unwrap().get(&[0, 0]), Some(4.5));
+
+    let fails = |text: &str, n: i64| {
+        let module = parse(text);
+        let mut memory = Memory::new();
+        let m = memory.insert_field(field(vec![0.0; 6]));
+        match CompiledModule::new(&module.ir, module.top) {
+            Err(e) => e.to_string(),
+            Ok(compiled) => {
+                compiled.call("main", &[Value::MemRef(m), Value::Int(n)], &mut memory).unwrap_err().to_string()
+            }
+        }
+    };
+    let wrong_size = fails(text, 5);
+    assert!(wrong_size.contains("views a buffer of 6 elements as 5"), "{wrong_size}");
+    let strided = text.replace("strides: [1]", "strides: [2]").replace("memref<?xf64>", "memref<?xf64, strided<[2]>>");
+    let refused = fails(&strided, 3);
+    assert!(refused.contains("'memref.reinterpret_cast'"), "{refused}");
+    let freed =
+        fails(&text.replace("  %d = memref.dim", "  memref.dealloc %flat : memref<?xf64>\n  %d = memref.dim"), 6);
+    assert!(freed.contains("frees a view"), "{freed}");
+}
+
 #[test]
 fn lowered_sor_runs_in_place_like_the_stencil_program() {
     let stencil = r#"

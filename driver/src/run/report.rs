@@ -501,6 +501,7 @@ impl RunReport {
                             "short_pointers": f.short_pointers,
                             "loop_strength_reduction": f.loop_strength_reduction,
                             "reciprocal_division": f.reciprocal_division,
+                            "flat_addresses": f.flat_addresses,
                         })),
                         "launches": r.launches(),
                         "blocks": r.blocks(),

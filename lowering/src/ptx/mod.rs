@@ -24,6 +24,7 @@
 mod abi;
 mod constant_division;
 mod dynamic_shared;
+mod flat_addresses;
 mod ieee_math;
 pub mod llvm_options;
 #[cfg(feature = "mlir")]
@@ -349,13 +350,14 @@ pub fn compile_gpu_modules(
     if gpu_modules.is_empty() {
         return Ok(vec![]);
     }
-    // What MLIR gets differs from the caller's IR in five ways, made on a copy: the old targets
+    // What MLIR gets differs from the caller's IR in six ways, made on a copy: the old targets
     // are dropped (the chip is the caller's), kernels with more than 48 KiB of workgroup
     // buffers take them from dynamic shared memory (`dynamic_shared`), the other workgroup
     // buffers get an explicit alignment (`shared_alignment`), square roots are built so that
-    // they round correctly (`ieee_math`), and divisions by constants multiply by the rounded
-    // reciprocal with one correction (`constant_division`, the same quotients). Fingerprints
-    // are of the caller's IR, which is what a runner maps.
+    // they round correctly (`ieee_math`), divisions by constants multiply by the rounded
+    // reciprocal with one correction (`constant_division`, the same quotients), and
+    // neighbouring accesses to an argument share one flat index (`flat_addresses`, the same
+    // addresses). Fingerprints are of the caller's IR, which is what a runner maps.
     let original = ir;
     let has_workgroup_buffers = gpu_modules
         .iter()
@@ -365,13 +367,17 @@ pub fn compile_gpu_modules(
             .into_iter()
             .any(|op| matches!(ir.op_name(op), "math.sqrt" | "math.rsqrt"))
     });
-    let reciprocal_division = llvm_options::current().reciprocal_division;
+    let flags = llvm_options::current();
+    let reciprocal_division = flags.reciprocal_division;
     let has_constant_divisions =
         reciprocal_division && gpu_modules.iter().any(|&gm| constant_division::has_divisions_by_constants(ir, gm));
+    let has_neighbour_accesses =
+        flags.flat_addresses && gpu_modules.iter().any(|&gm| flat_addresses::has_neighbour_accesses(ir, gm));
     let rewritten;
     let ir = if has_workgroup_buffers
         || has_square_roots
         || has_constant_divisions
+        || has_neighbour_accesses
         || gpu_modules.iter().any(|&gm| ir.attr(gm, "targets").is_some())
     {
         let mut copy = ir.clone();
@@ -389,6 +395,10 @@ pub fn compile_gpu_modules(
             ieee_math::correctly_rounded_square_roots(&mut copy, gm).map_err(no_ptx)?;
             if reciprocal_division {
                 constant_division::rewrite_divisions_by_constants(&mut copy, gm);
+            }
+            if flags.flat_addresses {
+                let accesses = flat_addresses::flatten_neighbour_accesses(&mut copy, gm);
+                tracing::debug!(module = symbol_name(ir, gm), accesses, "neighbouring accesses through flat indices");
             }
         }
         rewritten = copy;

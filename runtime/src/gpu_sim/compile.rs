@@ -307,6 +307,7 @@ impl KernelCompiler<'_> {
             }
             Step::Dim { dst, mem, dim, site } => Insn::Dim { dst, mem, dim, site },
             Step::Cast { dst, src, shape, site } => Insn::Cast { dst, src, shape, site },
+            Step::FlatView { dst, src, size, site } => Insn::FlatView { dst, src, size, site },
             _ => return Err(self.fc.error(op, "is not supported inside kernels by the GPU simulator")),
         };
         self.emit(insn);

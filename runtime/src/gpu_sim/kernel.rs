@@ -4,7 +4,7 @@
 //! its position inside nested loops lives on the Rust call stack.
 
 use crate::loops::affine_eval::{CompiledMap, CompiledSet};
-use crate::loops::steps::{AffineBound, Index, Site, SiteId};
+use crate::loops::steps::{AffineBound, Index, Site, SiteId, ViewSize};
 use crate::scalar::{Reg, ScalarInsn, ValueKind};
 use stencil_ir::{Location, Type};
 
@@ -55,6 +55,8 @@ pub(crate) enum Insn {
     Dim { dst: Reg, mem: Reg, dim: Reg, site: SiteId },
     /// `memref.cast`: the handle, with its static sizes checked.
     Cast { dst: Reg, src: Reg, shape: Box<[Option<usize>]>, site: SiteId },
+    /// `memref.reinterpret_cast` to a flat view of a whole buffer (`Step::FlatView`).
+    FlatView { dst: Reg, src: Reg, size: ViewSize, site: SiteId },
     /// Register copy (iter_args, yields, results).
     Move { dst: Reg, src: Reg },
     /// Fails unless the `scf.for` / `scf.parallel` step in `step` is positive.
@@ -127,6 +129,13 @@ impl Insn {
             }
             Insn::Cast { dst, src, .. } | Insn::Move { dst, src } => {
                 uses(src);
+                f(dst, RegRole::Def);
+            }
+            Insn::FlatView { dst, src, size, .. } => {
+                uses(src);
+                if let ViewSize::Dynamic(size) = size {
+                    uses(size);
+                }
                 f(dst, RegRole::Def);
             }
             Insn::CheckStep { step, .. } => uses(step),

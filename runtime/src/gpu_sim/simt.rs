@@ -56,8 +56,9 @@ use super::race::{CellUndo, Tracked};
 use super::report::AccessKind;
 use super::sectors::Marked;
 use super::warp::{is_counted, Entries, WARP_SIZE};
-use crate::loops::memory::Buffer;
-use crate::loops::steps::Index;
+use crate::loops::exec::shape_fits;
+use crate::loops::memory::{is_flat_view, Buffer, FLAT_VIEW};
+use crate::loops::steps::{Index, ViewSize};
 use crate::loops::MemRef;
 use crate::scalar::semantics::{cmpi, ibin, int_cast, IBinOp};
 use crate::scalar::CastKind;
@@ -641,33 +642,15 @@ fn uniform_scalar(insn: &ScalarInsn, regs: &mut [u64]) -> Simt {
     Ok(())
 }
 
-/// The position of the element `index` selects in `buffer`, for `lane` (`None`: out of
-/// bounds or not computable, which the thread-by-thread run reports).
+/// The position of the element `index` selects in `buffer`, seen through a memref register
+/// that is `flat` or not, for `lane` (`None`: out of bounds or not computable, which the
+/// thread-by-thread run reports).
 #[inline(always)]
-fn position(buffer: &Buffer, index: &Index, lane: &Lane<'_>) -> Option<usize> {
-    let rank = buffer.shape.len();
-    let mut pos = 0usize;
+fn position(buffer: &Buffer, flat: bool, index: &Index, lane: &Lane<'_>) -> Option<usize> {
     match index {
-        Index::Regs(regs) => {
-            if regs.len() != rank {
-                return None;
-            }
-            for (d, &r) in regs.iter().enumerate() {
-                let i = usize::try_from(lane.get(r) as i64).ok().filter(|&i| i < buffer.shape[d])?;
-                pos += i * buffer.strides[d];
-            }
-        }
-        Index::Map(map) => {
-            if map.results.len() != rank {
-                return None;
-            }
-            for d in 0..rank {
-                let i = usize::try_from(map.eval(d, lane)?).ok().filter(|&i| i < buffer.shape[d])?;
-                pos += i * buffer.strides[d];
-            }
-        }
+        Index::Regs(regs) => buffer.position(flat, regs.len(), |d| Some(lane.get(regs[d]) as i64)),
+        Index::Map(map) => buffer.position(flat, map.results.len(), |d| map.eval(d, lane)),
     }
-    Some(pos)
 }
 
 impl LaunchRun<'_> {
@@ -990,6 +973,7 @@ impl LaunchRun<'_> {
                     if uni[*mem as usize] {
                         // One buffer for every lane (the common case): looked up once.
                         let handle = regs[*mem as usize * W] as u32;
+                        let flat = is_flat_view(regs[*mem as usize * W]);
                         let buffer = self.memory.get(MemRef(handle)).ok_or(Fallback)?;
                         let len = buffer.len();
                         let class = self.classes.get(handle as usize).copied().unwrap_or(MemClass::Global);
@@ -997,7 +981,8 @@ impl LaunchRun<'_> {
                         let races = &mut *self.races;
                         let sectors = &mut *self.sectors;
                         try_lanes(mask, |lane| {
-                            let pos = position(buffer, index, &Lane { regs: &mut *regs, lane }).ok_or(Fallback)?;
+                            let pos =
+                                position(buffer, flat, index, &Lane { regs: &mut *regs, lane }).ok_or(Fallback)?;
                             regs[*dst as usize * W + lane] = buffer.read(pos).ok_or(Fallback)?;
                             let Some(tracked) = tracked else { return Ok(()) };
                             if class == MemClass::Global {
@@ -1021,7 +1006,7 @@ impl LaunchRun<'_> {
                             let view = Lane { regs: &mut *regs, lane };
                             let handle = view.get(*mem) as u32;
                             let buffer = self.memory.get(MemRef(handle)).ok_or(Fallback)?;
-                            let pos = position(buffer, index, &view).ok_or(Fallback)?;
+                            let pos = position(buffer, is_flat_view(view.get(*mem)), index, &view).ok_or(Fallback)?;
                             let value = buffer.read(pos).ok_or(Fallback)?;
                             let len = buffer.len();
                             regs[*dst as usize * W + lane] = value;
@@ -1052,7 +1037,7 @@ impl LaunchRun<'_> {
                         let handle = view.get(*mem) as u32;
                         let bits = view.get(*value);
                         let buffer = self.memory.get_mut(MemRef(handle)).ok_or(Fallback)?;
-                        let pos = position(buffer, index, &view).ok_or(Fallback)?;
+                        let pos = position(buffer, is_flat_view(view.get(*mem)), index, &view).ok_or(Fallback)?;
                         let old = buffer.read(pos).ok_or(Fallback)?;
                         let len = buffer.len();
                         if !buffer.write(pos, bits) {
@@ -1102,10 +1087,14 @@ impl LaunchRun<'_> {
                 Insn::Dim { dst, mem, dim, .. } => {
                     uni[*dst as usize] = false;
                     try_lanes(mask, |lane| {
-                        let buffer = self.memory.get(MemRef(regs[*mem as usize * W + lane] as u32)).ok_or(Fallback)?;
+                        let bits = regs[*mem as usize * W + lane];
+                        let buffer = self.memory.get(MemRef(bits as u32)).ok_or(Fallback)?;
                         let d = regs[*dim as usize * W + lane] as i64;
-                        let n = usize::try_from(d).ok().and_then(|d| buffer.shape.get(d)).ok_or(Fallback)?;
-                        regs[*dst as usize * W + lane] = *n as u64;
+                        let n = usize::try_from(d)
+                            .ok()
+                            .and_then(|d| buffer.seen_dim(is_flat_view(bits), d))
+                            .ok_or(Fallback)?;
+                        regs[*dst as usize * W + lane] = n as u64;
                         Ok(())
                     })?;
                 }
@@ -1114,12 +1103,26 @@ impl LaunchRun<'_> {
                     try_lanes(mask, |lane| {
                         let bits = regs[*src as usize * W + lane];
                         let buffer = self.memory.get(MemRef(bits as u32)).ok_or(Fallback)?;
-                        let fits = buffer.shape.len() == shape.len()
-                            && buffer.shape.iter().zip(shape.iter()).all(|(n, s)| s.is_none_or(|s| s == *n));
-                        if !fits {
+                        if !shape_fits(&buffer.seen_shape(is_flat_view(bits)), shape) {
                             return Err(Fallback);
                         }
                         regs[*dst as usize * W + lane] = bits;
+                        Ok(())
+                    })?;
+                }
+                Insn::FlatView { dst, src, size, .. } => {
+                    uni[*dst as usize] = false;
+                    try_lanes(mask, |lane| {
+                        let bits = regs[*src as usize * W + lane];
+                        let buffer = self.memory.get(MemRef(bits as u32)).ok_or(Fallback)?;
+                        let size = match size {
+                            ViewSize::Static(n) => *n,
+                            ViewSize::Dynamic(r) => regs[*r as usize * W + lane] as i64,
+                        };
+                        if usize::try_from(size).ok() != Some(buffer.len()) {
+                            return Err(Fallback);
+                        }
+                        regs[*dst as usize * W + lane] = bits | FLAT_VIEW;
                         Ok(())
                     })?;
                 }

@@ -9,7 +9,8 @@ use super::race::{ShadowTooLarge, Tracked};
 use super::report::AccessKind;
 use super::warp::{Lane, NOT_COUNTED};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
-use crate::loops::exec::{checked_position, index_values};
+use crate::loops::exec::{checked_position, flat_view_mismatch, index_values, shape_fits};
+use crate::loops::memory::{is_flat_view, FLAT_VIEW};
 use crate::loops::steps::{Index, SiteId};
 use crate::loops::MemRef;
 use crate::scalar::{exec, sext, zext};
@@ -20,13 +21,13 @@ impl LaunchRun<'_> {
         RuntimeError::undefined(&s.location, &s.op, message)
     }
 
-    fn out_of_bounds(&self, handle: u32, index: &Index, regs: &[u64], site: SiteId) -> RuntimeError {
+    fn out_of_bounds(&self, handle: u32, flat: bool, index: &Index, regs: &[u64], site: SiteId) -> RuntimeError {
         let s = &self.kernel.sites[site as usize];
         RuntimeError::OutOfBounds {
             location: Loc::new(&s.location),
             op: s.op.clone(),
             index: index_values(index, regs),
-            shape: self.memory.get(MemRef(handle)).map(|b| b.shape.clone()).unwrap_or_default(),
+            shape: self.memory.get(MemRef(handle)).map(|b| b.seen_shape(flat)).unwrap_or_default(),
             what: self.memory_name(handle),
         }
     }
@@ -35,13 +36,13 @@ impl LaunchRun<'_> {
     /// the buffer's length, and the element's current value.
     #[inline]
     fn element(&self, mem: u32, index: &Index, regs: &[u64], site: SiteId) -> RuntimeResult<(u32, usize, usize, u64)> {
-        let handle = regs[mem as usize] as u32;
+        let (handle, flat) = (regs[mem as usize] as u32, is_flat_view(regs[mem as usize]));
         let Some(buffer) = self.memory.get(MemRef(handle)) else {
             return Err(self.undefined(site, "uses a buffer that was deallocated"));
         };
-        match checked_position(buffer, index, regs).and_then(|pos| Some((pos, buffer.read(pos)?))) {
+        match checked_position(buffer, flat, index, regs).and_then(|pos| Some((pos, buffer.read(pos)?))) {
             Some((pos, value)) => Ok((handle, pos, buffer.len(), value)),
-            None => Err(self.out_of_bounds(handle, index, regs, site)),
+            None => Err(self.out_of_bounds(handle, flat, index, regs, site)),
         }
     }
 
@@ -189,27 +190,38 @@ impl LaunchRun<'_> {
                         .memory
                         .get(MemRef(regs[*mem as usize] as u32))
                         .ok_or_else(|| self.undefined(*site, "uses a buffer that was deallocated"))?;
+                    let flat = is_flat_view(regs[*mem as usize]);
                     let d = regs[*dim as usize] as i64;
-                    let n = usize::try_from(d).ok().and_then(|d| buffer.shape.get(d)).ok_or_else(|| {
-                        self.undefined(*site, format!("asks for dimension {d} of a rank-{} buffer", buffer.shape.len()))
+                    let n = usize::try_from(d).ok().and_then(|d| buffer.seen_dim(flat, d)).ok_or_else(|| {
+                        let rank = buffer.seen_shape(flat).len();
+                        self.undefined(*site, format!("asks for dimension {d} of a rank-{rank} buffer"))
                     })?;
-                    regs[*dst as usize] = *n as u64;
+                    regs[*dst as usize] = n as u64;
                 }
                 Insn::Cast { dst, src, shape, site } => {
                     let buffer = self
                         .memory
                         .get(MemRef(regs[*src as usize] as u32))
                         .ok_or_else(|| self.undefined(*site, "uses a buffer that was deallocated"))?;
-                    let fits = buffer.shape.len() == shape.len()
-                        && buffer.shape.iter().zip(shape.iter()).all(|(n, s)| s.is_none_or(|s| s == *n));
-                    if !fits {
-                        let found = buffer.shape.clone();
+                    let seen = buffer.seen_shape(is_flat_view(regs[*src as usize]));
+                    if !shape_fits(&seen, shape) {
                         return Err(self.undefined(
                             *site,
-                            format!("casts a buffer of shape {found:?} to an incompatible static shape"),
+                            format!("casts a buffer of shape {seen:?} to an incompatible static shape"),
                         ));
                     }
                     regs[*dst as usize] = regs[*src as usize];
+                }
+                Insn::FlatView { dst, src, size, site } => {
+                    let buffer = self
+                        .memory
+                        .get(MemRef(regs[*src as usize] as u32))
+                        .ok_or_else(|| self.undefined(*site, "uses a buffer that was deallocated"))?;
+                    let size = size.value(regs);
+                    if usize::try_from(size).ok() != Some(buffer.len()) {
+                        return Err(self.undefined(*site, flat_view_mismatch(size, buffer.len())));
+                    }
+                    regs[*dst as usize] = regs[*src as usize] | FLAT_VIEW;
                 }
                 Insn::Move { dst, src } => regs[*dst as usize] = regs[*src as usize],
                 Insn::CheckStep { step, site } => {

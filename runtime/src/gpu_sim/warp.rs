@@ -50,9 +50,13 @@ pub(crate) fn is_counted(insn: &Insn) -> bool {
         | Insn::BranchUnlessSet { .. }
         | Insn::Barrier { .. }
         | Insn::Return { .. } => true,
-        Insn::Move { .. } | Insn::Jump { .. } | Insn::Cast { .. } | Insn::Alloca { .. } | Insn::CheckStep { .. } => {
-            false
-        }
+        // A view is a descriptor the PTX computes once per kernel, like a cast.
+        Insn::Move { .. }
+        | Insn::Jump { .. }
+        | Insn::Cast { .. }
+        | Insn::FlatView { .. }
+        | Insn::Alloca { .. }
+        | Insn::CheckStep { .. } => false,
     }
 }
 

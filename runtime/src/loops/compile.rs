@@ -3,7 +3,9 @@
 //! callees resolved to function numbers.
 
 use super::affine_eval::{CompiledMap, CompiledSet};
-use super::steps::{AffineBound, Body, Cond, Function, Index, Loop, Reducer, ReductionKind, Site, SiteId, Step};
+use super::steps::{
+    AffineBound, Body, Cond, Function, Index, Loop, Reducer, ReductionKind, Site, SiteId, Step, ViewSize,
+};
 use crate::error::{RuntimeError, RuntimeResult};
 use crate::scalar::{constant_bits, is_scalar_op, lower_scalar_op, value_kind, Reg, ValueKind};
 use std::collections::HashMap;
@@ -146,6 +148,35 @@ impl<'a> FuncCompiler<'a> {
     /// An unsupported-construct error at `op`: `'op.name' message`.
     pub fn error(&self, op: OpId, message: impl Into<String>) -> RuntimeError {
         RuntimeError::unsupported(self.ir.location(op), format!("'{}' {}", self.ir.op_name(op), message.into()))
+    }
+
+    /// `memref.reinterpret_cast` as the simulators run it: a flat view of a whole buffer
+    /// (offset 0, one size, stride 1: [`Step::FlatView`]); other views are refused here.
+    fn flat_view(&mut self, op: OpId, operands: &[ValueId], results: &[ValueId]) -> RuntimeResult<Step> {
+        let (&[src, ..], &[r]) = (operands, results) else {
+            return Err(self.error(op, "needs a source operand and one result"));
+        };
+        self.memref_element(op, self.ir.value_type(src))?;
+        let list = |name| match self.ir.attr(op, name) {
+            Some(Attribute::DenseArray { values, .. }) => values.clone(),
+            _ => vec![],
+        };
+        let (offsets, sizes, strides) = (list("static_offsets"), list("static_sizes"), list("static_strides"));
+        let dynamic = stencil_dialects::memref::DYNAMIC;
+        if offsets != [0] || strides != [1] || sizes.len() != 1 {
+            return Err(self.error(
+                op,
+                "is supported only as a flat view of a whole buffer (offset: [0], one size, strides: [1])",
+            ));
+        }
+        let size = match sizes[0] {
+            n if n == dynamic => {
+                let &[_, size] = operands else { return Err(self.error(op, "lacks its size operand")) };
+                ViewSize::Dynamic(self.reg(size))
+            }
+            n => ViewSize::Static(n),
+        };
+        Ok(Step::FlatView { dst: self.reg(r), src: self.reg(src), size, site: self.site(op) })
     }
 
     /// Steps of a block and its terminator (if any).
@@ -357,6 +388,7 @@ impl<'a> FuncCompiler<'a> {
                 let (_, shape) = self.memref_element(op, ir.value_type(r))?;
                 Step::Cast { dst: self.reg(r), src: self.reg(src), shape: shape.into(), site: self.site(op) }
             }
+            "memref.reinterpret_cast" => self.flat_view(op, &operands, &results)?,
             "scf.for" => {
                 let [lower, upper, step, inits @ ..] = operands.as_slice() else {
                     return Err(self.error(op, "needs lower bound, upper bound and step operands"));

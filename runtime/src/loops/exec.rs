@@ -2,7 +2,7 @@
 //! structured control flow by recursion over the step tree, every memory access
 //! bounds-checked (an out-of-bounds index is an error naming the op, never a panic).
 
-use super::memory::{Buffer, MemRef, Memory};
+use super::memory::{is_flat_view, Buffer, MemRef, Memory, FLAT_VIEW};
 use super::steps::{AffineBound, Body, Cond, Function, Index, Loop, ReductionKind, Site, SiteId, Step};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::scalar::{exec, sext, zext, Elem, Reg, ValueKind};
@@ -119,14 +119,14 @@ impl<'m> Machine<'m> {
             }
             Step::Load { dst, mem, index, site } => {
                 let buffer = self.buffer(f, frame, *mem, *site)?;
-                let pos = position(f, buffer, index, frame, *site)?;
+                let pos = position(f, buffer, is_flat_view(frame[*mem as usize]), index, frame, *site)?;
                 frame[*dst as usize] =
                     buffer.read(pos).ok_or_else(|| Self::undefined(f, *site, "reads past the buffer"))?;
             }
             Step::Store { value, mem, index, site } => {
                 let bits = frame[*value as usize];
                 let buffer = self.buffer(f, frame, *mem, *site)?;
-                let pos = position(f, buffer, index, frame, *site)?;
+                let pos = position(f, buffer, is_flat_view(frame[*mem as usize]), index, frame, *site)?;
                 let handle = MemRef(frame[*mem as usize] as u32);
                 let ok = self.memory.get_mut(handle).is_some_and(|b| b.write(pos, bits));
                 if !ok {
@@ -164,6 +164,13 @@ impl<'m> Machine<'m> {
                 frame[*dst as usize] = u64::from(m.0);
             }
             Step::Dealloc { mem, site } => {
+                if is_flat_view(frame[*mem as usize]) {
+                    return Err(Self::undefined(
+                        f,
+                        *site,
+                        "frees a view made by memref.reinterpret_cast, not a buffer",
+                    ));
+                }
                 let m = MemRef(frame[*mem as usize] as u32);
                 if self.memory.is_caller_owned(m) {
                     return Err(Self::undefined(
@@ -178,13 +185,22 @@ impl<'m> Machine<'m> {
             }
             Step::Dim { dst, mem, dim, site } => {
                 let buffer = self.buffer(f, frame, *mem, *site)?;
+                let flat = is_flat_view(frame[*mem as usize]);
                 let d = frame[*dim as usize] as i64;
-                let n = usize::try_from(d).ok().and_then(|d| buffer.shape.get(d)).ok_or_else(|| {
-                    Self::undefined(f, *site, format!("asks for dimension {d} of a rank-{} buffer", buffer.shape.len()))
+                let n = usize::try_from(d).ok().and_then(|d| buffer.seen_dim(flat, d)).ok_or_else(|| {
+                    let rank = buffer.seen_shape(flat).len();
+                    Self::undefined(f, *site, format!("asks for dimension {d} of a rank-{rank} buffer"))
                 })?;
-                frame[*dst as usize] = *n as u64;
+                frame[*dst as usize] = n as u64;
             }
             Step::Copy { src, dst, site } => {
+                if is_flat_view(frame[*src as usize]) || is_flat_view(frame[*dst as usize]) {
+                    return Err(Self::undefined(
+                        f,
+                        *site,
+                        "copies through a view made by memref.reinterpret_cast, which the simulator does not run",
+                    ));
+                }
                 let (s, d) = (MemRef(frame[*src as usize] as u32), MemRef(frame[*dst as usize] as u32));
                 if s == d {
                     self.buffer(f, frame, *src, *site)?;
@@ -207,16 +223,23 @@ impl<'m> Machine<'m> {
             }
             Step::Cast { dst, src, shape, site } => {
                 let buffer = self.buffer(f, frame, *src, *site)?;
-                let fits = buffer.shape.len() == shape.len()
-                    && buffer.shape.iter().zip(shape.iter()).all(|(n, s)| s.is_none_or(|s| s == *n));
-                if !fits {
+                let seen = buffer.seen_shape(is_flat_view(frame[*src as usize]));
+                if !shape_fits(&seen, shape) {
                     return Err(Self::undefined(
                         f,
                         *site,
-                        format!("casts a buffer of shape {:?} to an incompatible static shape", buffer.shape),
+                        format!("casts a buffer of shape {seen:?} to an incompatible static shape"),
                     ));
                 }
                 frame[*dst as usize] = frame[*src as usize];
+            }
+            Step::FlatView { dst, src, size, site } => {
+                let buffer = self.buffer(f, frame, *src, *site)?;
+                let size = size.value(frame);
+                if usize::try_from(size).ok() != Some(buffer.len()) {
+                    return Err(Self::undefined(f, *site, flat_view_mismatch(size, buffer.len())));
+                }
+                frame[*dst as usize] = frame[*src as usize] | FLAT_VIEW;
             }
             Step::For { lower, upper, step, unsigned, lp, site } => {
                 let (lb, ub, st) =
@@ -386,43 +409,49 @@ fn bound(f: &Function, b: &AffineBound, frame: &[u64], lower: bool, site: SiteId
 
 /// The row-major position of an access, with every index checked against the shape.
 #[inline]
-fn position(f: &Function, buffer: &Buffer, index: &Index, frame: &[u64], site: SiteId) -> RuntimeResult<usize> {
-    checked_position(buffer, index, frame).ok_or_else(|| {
+fn position(
+    f: &Function,
+    buffer: &Buffer,
+    flat: bool,
+    index: &Index,
+    frame: &[u64],
+    site: SiteId,
+) -> RuntimeResult<usize> {
+    checked_position(buffer, flat, index, frame).ok_or_else(|| {
         let s = &f.sites[site as usize];
         RuntimeError::OutOfBounds {
             location: Loc::new(&s.location),
             op: s.op.clone(),
             index: index_values(index, frame),
-            shape: buffer.shape.clone(),
+            shape: buffer.seen_shape(flat),
             what: "a memref".into(),
         }
     })
 }
 
-/// The row-major position of an access; `None` when an index is outside the shape (or the
-/// index has the wrong rank, or its map cannot be evaluated).
+/// The row-major position of an access through a memref register that is `flat` or not
+/// ([`super::memory::FLAT_VIEW`]); `None` when an index is outside the shape seen (or the index
+/// has the wrong rank, or its map cannot be evaluated).
 #[inline]
-pub(crate) fn checked_position(buffer: &Buffer, index: &Index, frame: &[u64]) -> Option<usize> {
-    let rank = buffer.shape.len();
-    let component = |d: usize| -> Option<i64> {
-        match index {
-            Index::Regs(regs) => regs.get(d).map(|&r| frame[r as usize] as i64),
-            Index::Map(map) => map.eval(d, frame),
-        }
-    };
-    let count = match index {
-        Index::Regs(regs) => regs.len(),
-        Index::Map(map) => map.results.len(),
-    };
-    if count != rank {
-        return None;
+pub(crate) fn checked_position(buffer: &Buffer, flat: bool, index: &Index, frame: &[u64]) -> Option<usize> {
+    match index {
+        Index::Regs(regs) => buffer.position(flat, regs.len(), |d| regs.get(d).map(|&r| frame[r as usize] as i64)),
+        Index::Map(map) => buffer.position(flat, map.results.len(), |d| map.eval(d, frame)),
     }
-    let mut pos = 0usize;
-    for d in 0..rank {
-        let i = component(d).and_then(|i| usize::try_from(i).ok()).filter(|&i| i < buffer.shape[d])?;
-        pos += i * buffer.strides[d];
-    }
-    Some(pos)
+}
+
+/// Whether a buffer seen with `seen` sizes fits a cast to `shape` (`None`: any size).
+pub(crate) fn shape_fits(seen: &[usize], shape: &[Option<usize>]) -> bool {
+    seen.len() == shape.len() && seen.iter().zip(shape).all(|(n, s)| s.is_none_or(|s| s == *n))
+}
+
+/// Why a `memref.reinterpret_cast` to `size` elements of a buffer of `len` elements does not
+/// run: the simulators run flat views of whole buffers only.
+pub(crate) fn flat_view_mismatch(size: i64, len: usize) -> String {
+    format!(
+        "views a buffer of {len} elements as {size}: the simulator runs memref.reinterpret_cast only as a flat \
+         view of a whole buffer (offset 0, one size equal to its element count, stride 1)"
+    )
 }
 
 /// The index an access asks for, for error messages (`i64::MIN` where a map cannot be

@@ -9,6 +9,18 @@ use crate::scalar::{Elem, ValueKind};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MemRef(pub(crate) u32);
 
+/// The bit of a memref register that makes it a flat view of its buffer: one dimension of all
+/// its elements in row-major order, what `memref.reinterpret_cast` to offset 0, one size and
+/// stride 1 gives. The low 32 bits stay the buffer's handle, so whatever needs only the buffer
+/// reads the register as before; accesses and `memref.dim` see the one dimension.
+pub(crate) const FLAT_VIEW: u64 = 1 << 32;
+
+/// Whether the memref register value `bits` is a flat view ([`FLAT_VIEW`]).
+#[inline(always)]
+pub(crate) fn is_flat_view(bits: u64) -> bool {
+    bits & FLAT_VIEW != 0
+}
+
 /// Element storage of a buffer. Integers of every width are kept sign-extended in `i64`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum BufferData {
@@ -64,6 +76,48 @@ impl Buffer {
         if self.write(pos, bits) {
             self.stores = self.stores.saturating_sub(2);
         }
+    }
+
+    /// The shape an access sees: the buffer's own, or its element count for a flat view.
+    pub fn seen_shape(&self, flat: bool) -> Vec<usize> {
+        if flat {
+            vec![self.len()]
+        } else {
+            self.shape.clone()
+        }
+    }
+
+    /// Size of dimension `d` as an access sees it (`None` past the rank).
+    #[inline]
+    pub fn seen_dim(&self, flat: bool, d: usize) -> Option<usize> {
+        if flat {
+            (d == 0).then(|| self.len())
+        } else {
+            self.shape.get(d).copied()
+        }
+    }
+
+    /// The row-major position of the element an access selects with `count` indices, the
+    /// `d`-th given by `component(d)`: `None` when the count is not the rank seen (one for a
+    /// flat view) or an index is outside its dimension (or cannot be computed).
+    #[inline(always)]
+    pub fn position(&self, flat: bool, count: usize, mut component: impl FnMut(usize) -> Option<i64>) -> Option<usize> {
+        if flat {
+            return (count == 1)
+                .then(|| component(0))
+                .flatten()
+                .and_then(|i| usize::try_from(i).ok())
+                .filter(|&i| i < self.len());
+        }
+        if count != self.shape.len() {
+            return None;
+        }
+        let mut pos = 0usize;
+        for d in 0..count {
+            let i = component(d).and_then(|i| usize::try_from(i).ok()).filter(|&i| i < self.shape[d])?;
+            pos += i * self.strides[d];
+        }
+        Some(pos)
     }
 
     /// Number of elements.

@@ -83,6 +83,9 @@ pub(crate) enum Step {
     Copy { src: Reg, dst: Reg, site: SiteId },
     /// `memref.cast`: the handle with its static sizes checked.
     Cast { dst: Reg, src: Reg, shape: Box<[Option<usize>]>, site: SiteId },
+    /// `memref.reinterpret_cast` to offset 0, one size and stride 1: the handle marked as a flat
+    /// view ([`super::memory::FLAT_VIEW`]), once `size` is checked to be the buffer's length.
+    FlatView { dst: Reg, src: Reg, size: ViewSize, site: SiteId },
     /// `scf.for`.
     For { lower: Reg, upper: Reg, step: Reg, unsigned: bool, lp: Loop, site: SiteId },
     /// `affine.for`.
@@ -171,4 +174,24 @@ pub(crate) struct Function {
     pub args: Box<[Reg]>,
     pub body: Body,
     pub sites: Vec<Site>,
+}
+
+/// The size of a flat view: known when compiling, or in a register.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum ViewSize {
+    /// A static size.
+    Static(i64),
+    /// A size operand.
+    Dynamic(Reg),
+}
+
+impl ViewSize {
+    /// The size, reading a dynamic one from `regs`.
+    #[inline]
+    pub(crate) fn value(self, regs: &[u64]) -> i64 {
+        match self {
+            ViewSize::Static(n) => n,
+            ViewSize::Dynamic(r) => regs[r as usize] as i64,
+        }
+    }
 }
