@@ -673,6 +673,17 @@ DECISIONS = [
     {"question": "The same on 3-D Jacobi's streaming kernel",
      "row": "jacobi-3d-7pt [{t}] auto i32", "against": "jacobi-3d-7pt [{t}] auto i32 div-rn",
      "then": "below 1 here and above on 2-D: a per-kernel choice"},
+    {"question": "Neighbouring global accesses through one flat index (the default since 2026-11-30, never "
+                 "timed) against every access indexed per dimension, on 3-D SOR's global-memory tiles (43 -> 37 "
+                 "SASS per point outside the unrolled loop, 40 -> 32 registers)",
+     "row": "sor-3d-7pt [{t}] wavefront auto i32", "against": "sor-3d-7pt [{t}] wavefront auto i32 flat-off",
+     "then": "below 1: CodegenFlags::RECOMMENDED.flat_addresses = false (lowering/src/ptx/llvm_options.rs)"},
+    {"question": "The same on the naive 3-D and 2-D Jacobi kernels (67 -> 64 and 57 -> 52 SASS per point)",
+     "row": "jacobi-3d-7pt [{t}] naive i32", "against": "jacobi-3d-7pt [{t}] naive i32 flat-off",
+     "then": "below 1 here and above for 3-D SOR: a per-strategy choice"},
+    {"question": "The same on the naive 2-D Jacobi kernel",
+     "row": "jacobi-2d-5pt [{t}] naive i32", "against": "jacobi-2d-5pt [{t}] naive i32 flat-off",
+     "then": "as for 3-D"},
     {"question": "Given tiles of 16 at 16384², heat-2d: staged (gpu-map{staging=auto}'s choice by the tile "
                  "model's estimates, 0.33 s against 0.50 s on global memory in f64) against the same tiles on "
                  "global memory (H200 2026-11-30: 0.88 in f64, 0.78 in f32)",

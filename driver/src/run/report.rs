@@ -693,10 +693,14 @@ mod tests {
         assert_eq!(codegen["short_pointers"], true);
         assert_eq!(codegen["loop_strength_reduction"], false);
         assert_eq!(codegen["reciprocal_division"], true);
+        assert_eq!(codegen["flat_addresses"], true);
 
         let llvm = gpu_report(Some(CodegenFlags::LLVM_DEFAULTS)).render_text();
         assert!(
-            llvm.contains("compiled by MLIR, 64-bit shared pointers, LLVM loop strength reduction on, divisions by constants as div.rn)"),
+            llvm.contains(
+                "compiled by MLIR, 64-bit shared pointers, LLVM loop strength reduction on, divisions by constants as \
+                 div.rn, accesses indexed per dimension)"
+            ),
             "{llvm}"
         );
         let file = gpu_report(None);

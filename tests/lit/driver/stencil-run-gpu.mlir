@@ -16,4 +16,4 @@
 
 // JSON: "check":{"fields":{"A":{"bit_exact":true,{{.*}}"B":{"bit_exact":true,{{.*}}"passed":true
 // JSON-SAME: "target":"gpu","target_stats":{"gpu":{"blocks":
-// JSON-SAME: "ptx_codegen":{"loop_strength_reduction":false,"reciprocal_division":true,"short_pointers":true}
+// JSON-SAME: "ptx_codegen":{"flat_addresses":true,"loop_strength_reduction":false,"reciprocal_division":true,"short_pointers":true}

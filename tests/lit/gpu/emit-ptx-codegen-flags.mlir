@@ -19,3 +19,8 @@
 // BAD: error: invalid value 'yes' for '--short-pointers[=<BOOL>]'
 // RUN: not stencil-opt %S/../../../examples/jacobi-2d-5pt.mlir --loop-strength-reduction --disable-lsr 2>&1 | FileCheck %s --check-prefix=BOTH
 // BOTH: error: the argument '--loop-strength-reduction[=<BOOL>]' cannot be used with '--disable-lsr'
+//
+// Neighbouring global accesses through flat indices (gpu/emit-ptx-flat-addresses.mlir) are a
+// default too; turned off, the cost report names it:
+// RUN: stencil-run %S/../../../examples/jacobi-2d-5pt.mlir --param N=24 --param M=20 --param T=2 --target sim --cost --pass-pipeline='builtin.module(gpu-map{naive})' --flat-addresses=false | FileCheck %s --check-prefix=FLAT
+// FLAT: registers from ptxas for sm_90, 32-bit index, PTX compiled by MLIR, accesses indexed per dimension
