@@ -35,6 +35,32 @@ pub struct Projection<T> {
 /// Eliminates the columns `cols` from `sys` (their coefficients become zero everywhere; the
 /// caller removes the columns). Returns whether every step was integer-exact.
 pub(crate) fn eliminate(sys: &mut System, cols: &[usize], limits: &Limits) -> Result<bool> {
+    eliminate_within(sys, cols, limits, None)
+}
+
+/// A bound on the rows the Fourier–Motzkin steps of one elimination may produce in all: the
+/// projection's cost, which grows with them (each produced row is combined again by later
+/// steps and checked for redundancy by a linear program). The limit and context name what a
+/// refusal reports.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct RowBudget {
+    /// Rows the steps may produce together (`l·u` summed over the steps).
+    pub rows: usize,
+    /// The [`Limits`] field that set it, for the error.
+    pub limit: &'static str,
+    /// What was being projected, for the error.
+    pub context: &'static str,
+}
+
+/// [`eliminate`] refused with [`PolyError::LimitExceeded`] once its steps would produce more
+/// rows than `budget` allows (none: only the per-step [`Limits::max_constraints`]).
+pub(crate) fn eliminate_within(
+    sys: &mut System,
+    cols: &[usize],
+    limits: &Limits,
+    budget: Option<RowBudget>,
+) -> Result<bool> {
+    let mut produced_so_far = 0usize;
     let mut remaining: Vec<usize> = cols.to_vec();
     let mut exact = true;
     sys.dedupe()?;
@@ -65,6 +91,18 @@ pub(crate) fn eliminate(sys: &mut System, cols: &[usize], limits: &Limits) -> Re
                 .min_by_key(|&(_, cost)| cost)
                 .ok_or(PolyError::Internal("empty elimination list"))?;
             let col = remaining.swap_remove(ri);
+            if let Some(budget) = budget {
+                let l = sys.ineqs.iter().filter(|f| f.coeff(col) > 0).count();
+                let u = sys.ineqs.iter().filter(|f| f.coeff(col) < 0).count();
+                produced_so_far = produced_so_far.saturating_add(l.saturating_mul(u));
+                if produced_so_far > budget.rows {
+                    return Err(PolyError::LimitExceeded {
+                        limit: budget.limit,
+                        value: budget.rows,
+                        context: budget.context,
+                    });
+                }
+            }
             let before = sys.ineqs.len();
             exact &= fm_step(sys, col, limits)?;
             sys.dedupe()?;

@@ -31,11 +31,13 @@ pub struct Limits {
     pub max_enumeration_candidates: usize,
     /// Convex pieces a set difference may produce (exceeding it is an error).
     pub max_difference_pieces: usize,
-    /// Columns the exact convex hull of a union (Balas' lifting, `codegen`) may project out
-    /// with Fourier–Motzkin: `(pieces − 1)·(columns + 1)`. Exceeding it is an error: the
-    /// projection is exponential in the worst case (five fused 3-D statements, 32 columns,
-    /// took minutes), so the loop bounds of such a fusion are refused instead.
-    pub max_hull_lifted_columns: usize,
+    /// Rows the Fourier–Motzkin steps of the exact convex hull of a union (Balas' lifting,
+    /// `codegen`) may produce in all (`l·u` summed over the steps): the projection's cost.
+    /// Exceeding it is an error: the projection is exponential in the worst case (five fused
+    /// 3-D statements once took minutes), so the loop bounds of such a fusion are refused
+    /// instead. Six pieces in four dimensions (60 lifted columns) produce a few hundred rows in
+    /// milliseconds; three fused 3-D statements (28 columns) about 40.
+    pub max_hull_projection_rows: usize,
     /// Kill tests one direct-dependence analysis may run: a test asks whether a write of a third
     /// statement can lie between the source and the target of a memory-based dependence (thesis
     /// Table 3.1's direct dependences), and their number grows with the cube of the statements.
@@ -55,7 +57,7 @@ impl Default for Limits {
             max_enumerated_points: 1_000_000,
             max_enumeration_candidates: 16_000_000,
             max_difference_pieces: 256,
-            max_hull_lifted_columns: 24,
+            max_hull_projection_rows: 5_000,
             max_kill_tests: 20_000,
         }
     }

@@ -16,7 +16,7 @@ pub use optimize::{LexMin, Optimum};
 use crate::affine::AffineForm;
 use crate::constraint::Semantics;
 use crate::error::{PolyError, Result};
-use crate::fourier_motzkin::{drop_columns, eliminate, Projection};
+use crate::fourier_motzkin::{drop_columns, eliminate_within, Projection, RowBudget};
 use crate::limits::Limits;
 use crate::space::Space;
 use crate::system::System;
@@ -248,6 +248,18 @@ impl Polyhedron {
     /// Projects out `count` dimensions starting at dimension `first` by Fourier–Motzkin
     /// elimination ([`crate::fourier_motzkin`]): `{y : ∃x, (y, x) ∈ self}`.
     pub fn project_out(&self, first: usize, count: usize, limits: &Limits) -> Result<Projection<Polyhedron>> {
+        self.project_out_within(first, count, limits, None)
+    }
+
+    /// [`Self::project_out`] refused once its Fourier–Motzkin steps would produce more rows in
+    /// all than `budget` allows.
+    pub(crate) fn project_out_within(
+        &self,
+        first: usize,
+        count: usize,
+        limits: &Limits,
+        budget: Option<RowBudget>,
+    ) -> Result<Projection<Polyhedron>> {
         let nd = self.space.n_dims();
         if first.checked_add(count).is_none_or(|end| end > nd) {
             return Err(PolyError::SpaceMismatch {
@@ -258,7 +270,7 @@ impl Polyhedron {
         }
         let cols: Vec<usize> = (first..first + count).collect();
         let mut sys = self.sys.clone();
-        let exact = eliminate(&mut sys, &cols, limits)?;
+        let exact = eliminate_within(&mut sys, &cols, limits, budget)?;
         drop_columns(&mut sys, &cols)?;
         let dims: Vec<String> =
             self.space.dims().iter().enumerate().filter(|(i, _)| !cols.contains(i)).map(|(_, d)| d.clone()).collect();
