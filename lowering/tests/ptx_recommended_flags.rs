@@ -52,8 +52,10 @@ fn every_example_compiles_and_assembles_with_the_binaries_flags() {
             };
             for ptx_module in &compiled {
                 compiled_modules += 1;
-                // A flat index shows as an immediate offset from one address (`[%rd…+8]`).
-                flattened += usize::from(ptx_module.ptx.contains("ld.global") && ptx_module.ptx.contains("+8]"));
+                // A flat index shows as a global load at an immediate offset (`[%rd…+8]`).
+                flattened += usize::from(
+                    ptx_module.ptx.lines().any(|l| l.contains("ld.global") && (l.contains("+8]") || l.contains("+4]"))),
+                );
                 let Some(ptxas) = &ptxas else { continue };
                 if let Err(e) = ptxas.assemble(&ptx_module.ptx, "sm_90") {
                     failures.push(format!("{name} ({pipeline}): ptxas: {e}"));

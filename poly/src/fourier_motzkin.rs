@@ -80,21 +80,19 @@ pub(crate) fn eliminate_within(
             exact &= eliminate_with_equality(sys, col, ei)?;
         } else {
             // Fourier–Motzkin on the column that produces the fewest rows.
-            let (ri, _) = remaining
+            let (ri, produced, _) = remaining
                 .iter()
                 .enumerate()
                 .map(|(ri, &c)| {
                     let l = sys.ineqs.iter().filter(|f| f.coeff(c) > 0).count();
                     let u = sys.ineqs.iter().filter(|f| f.coeff(c) < 0).count();
-                    (ri, (l as i128) * (u as i128) - (l + u) as i128)
+                    (ri, l.saturating_mul(u), (l as i128) * (u as i128) - (l + u) as i128)
                 })
-                .min_by_key(|&(_, cost)| cost)
+                .min_by_key(|&(_, _, cost)| cost)
                 .ok_or(PolyError::Internal("empty elimination list"))?;
             let col = remaining.swap_remove(ri);
             if let Some(budget) = budget {
-                let l = sys.ineqs.iter().filter(|f| f.coeff(col) > 0).count();
-                let u = sys.ineqs.iter().filter(|f| f.coeff(col) < 0).count();
-                produced_so_far = produced_so_far.saturating_add(l.saturating_mul(u));
+                produced_so_far = produced_so_far.saturating_add(produced);
                 if produced_so_far > budget.rows {
                     return Err(PolyError::LimitExceeded {
                         limit: budget.limit,

@@ -11,7 +11,7 @@
 //! that order after the source (`operandSegmentSizes`).
 //!
 //! The PTX lowering views kernel arguments flat with it (lowering's `ptx::flat_addresses`); the
-//! simulators run the views that are flat copies of a whole buffer (offset 0, one size equal to
+//! simulators run the views that are flat views of a whole buffer (offset 0, one size equal to
 //! the buffer's element count, stride 1) and refuse the others with an error.
 
 use std::fmt::{self, Write};
@@ -147,8 +147,8 @@ fn print(pr: &mut OpPrinter<'_>, op: OpId) -> fmt::Result {
     print_type_of(pr, ir.results(op).first().copied())
 }
 
-/// The strides and offset of an identity-layout memref of `shape` as far as they are static
-/// (row-major: the last stride is 1, each other the product of the sizes after it).
+/// The strides of an identity-layout memref of `shape` as far as they are static (row-major:
+/// the last stride is 1, each other the product of the sizes after it).
 fn identity_strides(shape: &[Dim]) -> Vec<Option<i64>> {
     let mut strides = vec![None; shape.len()];
     let mut running = Some(1i64);
@@ -162,6 +162,29 @@ fn identity_strides(shape: &[Dim]) -> Vec<Option<i64>> {
     strides
 }
 
+/// The static offset and strides of a result layout (`None` where dynamic), or `None` for a
+/// layout we do not model (an affine map), which is then not checked against the lists.
+fn layout_offset_and_strides(shape: &[Dim], layout: Option<&Attribute>) -> Option<(Option<i64>, Vec<Option<i64>>)> {
+    match layout {
+        None => Some((Some(0), identity_strides(shape))),
+        Some(Attribute::StridedLayout { strides, offset }) => Some((*offset, strides.clone())),
+        Some(_) => None,
+    }
+}
+
+/// A list entry as MLIR's messages print it.
+fn entry_text(value: i64) -> String {
+    if value == DYNAMIC {
+        "dynamic".to_string()
+    } else {
+        value.to_string()
+    }
+}
+
+/// MLIR's `verifyOffsetSizeAndStrideOp` and `ReinterpretCastOp::verify`, in their order and
+/// words: list ranks, the counts of dynamic entries, non-negative sizes, element type and memory
+/// space, and each entry against the result type (a dynamic entry where the type is static is
+/// an error too).
 fn verify(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
     expect_result_count(ir, op, 1)?;
     expect_memref_operand(ir, op, 0, MemRefKind::RankedOrUnranked)?;
@@ -186,26 +209,37 @@ fn verify(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
         lists.push(values.as_slice());
     }
     let (offsets, sizes, strides) = (lists[0], lists[1], lists[2]);
-    if offsets.len() != 1 {
-        return Err(op_error(ir, op, format!("expected 1 offset value, got {}", offsets.len())));
-    }
-    if sizes.len() != strides.len() {
+    let well_formed = "so the rank of the result type is well-formed.";
+    if offsets.len() != sizes.len() && offsets.len() != 1 {
+        let (o, s) = (offsets.len(), sizes.len());
         return Err(op_error(
             ir,
             op,
-            format!(
-                "expected mixed sizes rank to match mixed strides rank ({} vs {}) so the rank of the result type \
-                 is well-formed.",
-                sizes.len(),
-                strides.len()
-            ),
+            format!("expected mixed offsets rank to match mixed sizes rank ({o} vs {s}) {well_formed}"),
         ));
+    }
+    if sizes.len() != strides.len() {
+        let (s, t) = (sizes.len(), strides.len());
+        return Err(op_error(
+            ir,
+            op,
+            format!("expected mixed sizes rank to match mixed strides rank ({s} vs {t}) {well_formed}"),
+        ));
+    }
+    if offsets.len() != 1 {
+        return Err(op_error(ir, op, format!("expected 1 offset values, got {}", offsets.len())));
     }
     let (source_ty, result_ty) = (ir.value_type(ir.operand(op, 0)), ir.value_type(ir.result(op, 0)));
     let (Some(source), Some(result)) = (source_ty.as_memref(), result_ty.as_memref()) else { return Ok(()) };
     let Some(shape) = &result.shape else {
         return Err(op_error(ir, op, format!("result #0 must be ranked memref, but got '{result_ty}'")));
     };
+    if shape.len() != sizes.len() {
+        return Err(op_error(ir, op, format!("expected {} size values, got {}", shape.len(), sizes.len())));
+    }
+    if let Some(&negative) = sizes.iter().find(|&&s| s != DYNAMIC && s < 0) {
+        return Err(op_error(ir, op, format!("expected sizes to be non-negative, but got {negative}")));
+    }
     if source.element != result.element {
         return Err(op_error(
             ir,
@@ -224,38 +258,33 @@ fn verify(ir: &Ir, op: OpId, _: &DialectRegistry) -> DiagResult<()> {
             ),
         ));
     }
-    if shape.len() != sizes.len() {
-        return Err(op_error(
-            ir,
-            op,
-            format!("expected result rank {} to match the number of sizes ({})", shape.len(), sizes.len()),
-        ));
-    }
     for (d, (dim, &size)) in shape.iter().zip(sizes).enumerate() {
-        if let (Dim::Static(n), s) = (dim, size) {
-            if s != DYNAMIC && s != *n {
+        if let Dim::Static(n) = dim {
+            if size != *n {
+                let got = entry_text(size);
                 return Err(op_error(
                     ir,
                     op,
-                    format!("expected result type with size = {s} instead of {n} in dim = {d}"),
+                    format!("expected result type with size = {got} instead of {n} in dim = {d}"),
                 ));
             }
         }
     }
-    // With an identity layout the result's offset is 0 and its strides row-major; a layout
-    // attribute (`strided<…>`, an affine map) is not checked against the lists here.
-    if result.layout.is_none() {
-        if offsets[0] != DYNAMIC && offsets[0] != 0 {
-            return Err(op_error(ir, op, format!("expected result type with offset = {} instead of 0", offsets[0])));
-        }
-        for (d, (expected, &stride)) in identity_strides(shape).into_iter().zip(strides).enumerate() {
-            if let Some(e) = expected.filter(|&e| stride != DYNAMIC && stride != e) {
-                return Err(op_error(
-                    ir,
-                    op,
-                    format!("expected result type with stride = {stride} instead of {e} in dim = {d}"),
-                ));
-            }
+    let Some((offset, layout_strides)) = layout_offset_and_strides(shape, result.layout.as_ref()) else {
+        return Ok(());
+    };
+    if let Some(o) = offset.filter(|&o| offsets[0] != o) {
+        let got = entry_text(offsets[0]);
+        return Err(op_error(ir, op, format!("expected result type with offset = {got} instead of {o}")));
+    }
+    for (d, (expected, &stride)) in layout_strides.into_iter().zip(strides).enumerate() {
+        if let Some(e) = expected.filter(|&e| stride != e) {
+            let got = entry_text(stride);
+            return Err(op_error(
+                ir,
+                op,
+                format!("expected result type with stride = {got} instead of {e} in dim = {d}"),
+            ));
         }
     }
     Ok(())

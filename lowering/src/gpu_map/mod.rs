@@ -26,7 +26,7 @@
 //!   rewrote — one launch per kernel and sweep, one thread per tile running all its layers
 //!   (`mlsor`).
 
-mod arith;
+pub(crate) mod arith;
 mod auto;
 mod deal;
 mod host;

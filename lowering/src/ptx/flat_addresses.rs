@@ -41,6 +41,7 @@ use stencil_ir::types::{Dim, MemRefType};
 use stencil_ir::{Attribute, BlockId, Ir, Location, OpId, Type, ValueId};
 
 use super::op_with_result;
+use crate::gpu_map::arith::{accumulate, binary, index_constant};
 
 /// One access of a group: the op, where its memref and first index are among its operands,
 /// and the constant part of each index.
@@ -172,6 +173,12 @@ pub(super) fn flatten_neighbour_accesses(ir: &mut Ir, gpu_module: OpId) -> usize
 fn flat_view(ir: &mut Ir, kernel: OpId, memref: ValueId) -> Option<FlatView> {
     let ty = viewable(ir.value_type(memref))?.clone();
     let shape = ty.shape.clone()?;
+    // Every product below is of static sizes or has a dynamic factor: checked here, before
+    // anything is built, so that a refusal leaves no dead ops.
+    shape.iter().try_fold(1i64, |n, d| match d {
+        Dim::Static(s) => n.checked_mul(*s),
+        Dim::Dynamic => Some(n),
+    })?;
     let entry = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r))?;
     let location = ir.location(kernel).clone();
     let at = match ir.first_op(entry) {
@@ -184,7 +191,7 @@ fn flat_view(ir: &mut Ir, kernel: OpId, memref: ValueId) -> Option<FlatView> {
         .map(|(d, dim)| match dim {
             Dim::Static(n) => Stride::Static(*n),
             Dim::Dynamic => {
-                let index = constant(ir, at, d as i64, &location);
+                let index = index_constant(ir, at, d as i64, &location);
                 let dim = op_with_result(ir, at, "memref.dim", &[memref, index], &Type::Index, &location);
                 Stride::Dynamic(ir.result(dim, 0))
             }
@@ -235,22 +242,13 @@ fn multiply(ir: &mut Ir, at: InsertPoint, a: Stride, b: Stride, location: &Locat
 /// The stride as a value (an `arith.constant` at `at` when static).
 fn materialize(ir: &mut Ir, at: InsertPoint, stride: Stride, location: &Location) -> ValueId {
     match stride {
-        Stride::Static(n) => constant(ir, at, n, location),
+        Stride::Static(n) => index_constant(ir, at, n, location),
         Stride::Dynamic(v) => v,
     }
 }
 
-/// `arith.constant value : index` at `at`.
-fn constant(ir: &mut Ir, at: InsertPoint, value: i64, location: &Location) -> ValueId {
-    let mut state = OperationState::new("arith.constant", location.clone());
-    state.add_property("value", Attribute::Integer { value: i128::from(value), ty: Type::Index });
-    state.result_types = vec![Type::Index];
-    let op = ir.build(at, state);
-    ir.result(op, 0)
-}
-
-/// An `index` `arith.addi`/`arith.muli` of `a` and `b` at `at` with the overflow flags
-/// `flags` (`""` for none).
+/// An `index` `arith` binary op of `a` and `b` at `at` with the overflow flags `flags` (`""`
+/// for none).
 fn arith(
     ir: &mut Ir,
     at: InsertPoint,
@@ -260,12 +258,14 @@ fn arith(
     flags: &str,
     location: &Location,
 ) -> ValueId {
-    let op = op_with_result(ir, at, name, &[a, b], &Type::Index, location);
+    let value = binary(ir, at, name, a, b, Type::Index, location);
     if !flags.is_empty() {
-        let bits = FlagKind::Overflow.parse_body(flags).unwrap_or(0);
-        ir.set_property(op, FlagKind::Overflow.property(), FlagKind::Overflow.attr(bits));
+        if let Some(op) = ir.defining_op(value) {
+            let bits = FlagKind::Overflow.parse_body(flags).unwrap_or(0);
+            ir.set_property(op, FlagKind::Overflow.property(), FlagKind::Overflow.attr(bits));
+        }
     }
-    ir.result(op, 0)
+    value
 }
 
 /// Points every access of `group` at the flat view: the row-major index `L` of the group's base
@@ -352,19 +352,16 @@ impl Delta {
     /// The value of `Δ` built at `at` (wrapping arithmetic, exact: see the module docs), or
     /// `None` for zero.
     fn value(&self, ir: &mut Ir, at: InsertPoint, location: &Location) -> Option<ValueId> {
-        let mut sum = (self.constant != 0).then(|| constant(ir, at, self.constant, location));
+        let mut sum = (self.constant != 0).then(|| index_constant(ir, at, self.constant, location));
         for &(factor, stride) in &self.dynamic {
             let term = match factor {
                 1 => stride,
                 f => {
-                    let f = constant(ir, at, f, location);
+                    let f = index_constant(ir, at, f, location);
                     arith(ir, at, "arith.muli", stride, f, "", location)
                 }
             };
-            sum = Some(match sum {
-                None => term,
-                Some(s) => arith(ir, at, "arith.addi", s, term, "", location),
-            });
+            accumulate(ir, at, &mut sum, "arith.addi", term, location);
         }
         sum
     }

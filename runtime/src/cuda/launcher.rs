@@ -297,6 +297,12 @@ impl<'p, 'd> DeviceLauncher<'p, 'd> {
         let abi = |message: String| CudaError::Abi { kernel: k.symbol.clone(), message };
         for (i, ((&bits, ty), arg_params)) in args.iter().zip(&k.arg_types).zip(&k.spec.arguments).enumerate() {
             if ty.as_memref().is_some() {
+                if crate::loops::memory::is_flat_view(bits) {
+                    return Err(bad(format!(
+                        "cannot pass argument #{i} to {symbol}: it is a view made by memref.reinterpret_cast outside \
+                         the kernel, which the executor does not pass to kernels"
+                    )));
+                }
                 let h = MemRef(bits as u32);
                 crate::loops::encode(&Value::MemRef(h), ty, memory)
                     .map_err(|why| bad(format!("cannot pass argument #{i} to {symbol} ({ty}): {why}")))?;

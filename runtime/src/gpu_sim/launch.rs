@@ -225,6 +225,13 @@ impl KernelLauncher for Simulator<'_> {
             if ty.as_memref().is_none() {
                 continue;
             }
+            if crate::loops::memory::is_flat_view(bits) {
+                return Err(bad(format!(
+                    "cannot pass argument #{i} to {}: it is a view made by memref.reinterpret_cast outside the \
+                     kernel, which the simulator does not pass to kernels (views made inside a kernel run)",
+                    k.symbol()
+                )));
+            }
             let handle = MemRef(bits as u32);
             crate::loops::encode(&Value::MemRef(handle), ty, memory)
                 .map_err(|why| bad(format!("cannot pass argument #{i} to {} ({ty}): {why}", k.symbol())))?;

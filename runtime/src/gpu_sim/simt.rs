@@ -57,7 +57,7 @@ use super::report::AccessKind;
 use super::sectors::Marked;
 use super::warp::{is_counted, Entries, WARP_SIZE};
 use crate::loops::exec::shape_fits;
-use crate::loops::memory::{is_flat_view, Buffer, FLAT_VIEW};
+use crate::loops::memory::{is_flat_view, Buffer};
 use crate::loops::steps::{Index, ViewSize};
 use crate::loops::MemRef;
 use crate::scalar::semantics::{cmpi, ibin, int_cast, IBinOp};
@@ -1119,10 +1119,7 @@ impl LaunchRun<'_> {
                             ViewSize::Static(n) => *n,
                             ViewSize::Dynamic(r) => regs[*r as usize * W + lane] as i64,
                         };
-                        if usize::try_from(size).ok() != Some(buffer.len()) {
-                            return Err(Fallback);
-                        }
-                        regs[*dst as usize * W + lane] = bits | FLAT_VIEW;
+                        regs[*dst as usize * W + lane] = buffer.flat_view(bits, size).ok_or(Fallback)?;
                         Ok(())
                     })?;
                 }

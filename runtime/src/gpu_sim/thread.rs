@@ -10,7 +10,7 @@ use super::report::AccessKind;
 use super::warp::{Lane, NOT_COUNTED};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::loops::exec::{checked_position, flat_view_mismatch, index_values, shape_fits};
-use crate::loops::memory::{is_flat_view, FLAT_VIEW};
+use crate::loops::memory::is_flat_view;
 use crate::loops::steps::{Index, SiteId};
 use crate::loops::MemRef;
 use crate::scalar::{exec, sext, zext};
@@ -218,10 +218,9 @@ impl LaunchRun<'_> {
                         .get(MemRef(regs[*src as usize] as u32))
                         .ok_or_else(|| self.undefined(*site, "uses a buffer that was deallocated"))?;
                     let size = size.value(regs);
-                    if usize::try_from(size).ok() != Some(buffer.len()) {
-                        return Err(self.undefined(*site, flat_view_mismatch(size, buffer.len())));
-                    }
-                    regs[*dst as usize] = regs[*src as usize] | FLAT_VIEW;
+                    regs[*dst as usize] = buffer
+                        .flat_view(regs[*src as usize], size)
+                        .ok_or_else(|| self.undefined(*site, flat_view_mismatch(size, buffer.len())))?;
                 }
                 Insn::Move { dst, src } => regs[*dst as usize] = regs[*src as usize],
                 Insn::CheckStep { step, site } => {

@@ -2,7 +2,7 @@
 //! structured control flow by recursion over the step tree, every memory access
 //! bounds-checked (an out-of-bounds index is an error naming the op, never a panic).
 
-use super::memory::{is_flat_view, Buffer, MemRef, Memory, FLAT_VIEW};
+use super::memory::{is_flat_view, Buffer, MemRef, Memory};
 use super::steps::{AffineBound, Body, Cond, Function, Index, Loop, ReductionKind, Site, SiteId, Step};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
 use crate::scalar::{exec, sext, zext, Elem, Reg, ValueKind};
@@ -195,10 +195,14 @@ impl<'m> Machine<'m> {
             }
             Step::Copy { src, dst, site } => {
                 if is_flat_view(frame[*src as usize]) || is_flat_view(frame[*dst as usize]) {
-                    return Err(Self::undefined(
-                        f,
-                        *site,
-                        "copies through a view made by memref.reinterpret_cast, which the simulator does not run",
+                    let s = &f.sites[*site as usize];
+                    return Err(RuntimeError::unsupported(
+                        &s.location,
+                        format!(
+                            "'{}' copies through a view made by memref.reinterpret_cast, which the interpreter does \
+                             not run",
+                            s.op
+                        ),
                     ));
                 }
                 let (s, d) = (MemRef(frame[*src as usize] as u32), MemRef(frame[*dst as usize] as u32));
@@ -236,10 +240,9 @@ impl<'m> Machine<'m> {
             Step::FlatView { dst, src, size, site } => {
                 let buffer = self.buffer(f, frame, *src, *site)?;
                 let size = size.value(frame);
-                if usize::try_from(size).ok() != Some(buffer.len()) {
-                    return Err(Self::undefined(f, *site, flat_view_mismatch(size, buffer.len())));
-                }
-                frame[*dst as usize] = frame[*src as usize] | FLAT_VIEW;
+                frame[*dst as usize] = buffer
+                    .flat_view(frame[*src as usize], size)
+                    .ok_or_else(|| Self::undefined(f, *site, flat_view_mismatch(size, buffer.len())))?;
             }
             Step::For { lower, upper, step, unsigned, lp, site } => {
                 let (lb, ub, st) =

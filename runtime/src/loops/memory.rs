@@ -120,6 +120,13 @@ impl Buffer {
         Some(pos)
     }
 
+    /// The register value of a flat view of this buffer of `size` elements, made from the
+    /// memref register value `bits`: `None` unless `size` is the buffer's element count (the
+    /// simulators run flat views of whole buffers only).
+    pub fn flat_view(&self, bits: u64, size: i64) -> Option<u64> {
+        (usize::try_from(size).ok() == Some(self.len())).then_some(bits | FLAT_VIEW)
+    }
+
     /// Number of elements.
     #[inline]
     pub fn len(&self) -> usize {

@@ -209,6 +209,7 @@ fn decode(bits: u64, ty: &Type) -> Value {
     match value_kind(ty) {
         Some(ValueKind::F32) => Value::F32(f32::from_reg(bits)),
         Some(ValueKind::F64) => Value::F64(f64::from_reg(bits)),
+        // A flat view returned by the function is its buffer (the view's shape is not kept).
         Some(ValueKind::MemRef) => Value::MemRef(MemRef(bits as u32)),
         _ => Value::Int(bits as i64),
     }

@@ -1,5 +1,5 @@
 // Error paths of the memref dialect: custom-syntax parse errors and the verifiers of alloc,
-// alloca, dealloc, load, store, dim, copy and cast. Messages follow mlir-opt 22's.
+// alloca, dealloc, load, store, dim, copy, cast and reinterpret_cast. Messages follow mlir-opt 22's.
 // RUN: stencil-opt %s --split-input-file --verify-diagnostics
 
 // ===== parse errors =====
@@ -352,7 +352,63 @@ func.func @f(%m: memref<?x?xf32>, %n: index) {
 // -----
 
 func.func @f(%m: memref<?x?xf32>, %n: index) {
-  // expected-error@+1 {{'memref.reinterpret_cast' op expected 1 offset value, got 2}}
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected mixed offsets rank to match mixed sizes rank (2 vs 1)}}
   %a = memref.reinterpret_cast %m to offset: [0, 1], sizes: [%n], strides: [1] : memref<?x?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected 1 offset values, got 2}}
+  %a = memref.reinterpret_cast %m to offset: [0, 1], sizes: [%n, 2], strides: [1, 1] : memref<?x?xf32> to memref<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected 1 size values, got 2}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 2], strides: [2, 1] : memref<?x?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected sizes to be non-negative, but got -3}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [-3], strides: [1] : memref<?x?xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with size = dynamic instead of 5 in dim = 0}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [%n], strides: [1] : memref<?x?xf32> to memref<5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with offset = dynamic instead of 0}}
+  %a = memref.reinterpret_cast %m to offset: [%n], sizes: [5], strides: [1] : memref<?x?xf32> to memref<5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>, %n: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with stride = dynamic instead of 1 in dim = 0}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [5], strides: [%n] : memref<?x?xf32> to memref<5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<?x?xf32>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with offset = 0 instead of 3}}
+  %a = memref.reinterpret_cast %m to offset: [0], sizes: [5], strides: [1] : memref<?x?xf32> to memref<5xf32, strided<[2], offset: 3>>
   return
 }

@@ -1,7 +1,8 @@
 // Neighbouring global-memory accesses in the kernels' PTX (docs/gpu.md, "ptxas"): the reads of
 // one argument at constant offsets from each other index a flat view of it from one row-major
 // index, so the ±1 neighbours along the innermost dimension are immediate offsets of the
-// centre's address and the rows above and below one add each. `--flat-addresses=false` indexes
+// centre's address (the rows above and below still take an add and a widening multiply-add each:
+// their stride is a kernel parameter). `--flat-addresses=false` indexes
 // every access per dimension (each neighbour its own widening multiply). Our IR, the simulator
 // and the fingerprints keep the multi-dimensional accesses; the simulator runs the PTX's
 // rewrite bit-exact in `cargo test` (lowering, ptx::flat_addresses).
