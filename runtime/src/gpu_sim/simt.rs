@@ -56,7 +56,6 @@ use super::race::{CellUndo, Tracked};
 use super::report::AccessKind;
 use super::sectors::Marked;
 use super::warp::{is_counted, Entries, WARP_SIZE};
-use crate::loops::exec::shape_fits;
 use crate::loops::memory::{is_flat_view, Buffer};
 use crate::loops::steps::{Index, ViewSize};
 use crate::loops::MemRef;
@@ -1103,7 +1102,7 @@ impl LaunchRun<'_> {
                     try_lanes(mask, |lane| {
                         let bits = regs[*src as usize * W + lane];
                         let buffer = self.memory.get(MemRef(bits as u32)).ok_or(Fallback)?;
-                        if !shape_fits(&buffer.seen_shape(is_flat_view(bits)), shape) {
+                        if !buffer.seen_shape_fits(is_flat_view(bits), shape) {
                             return Err(Fallback);
                         }
                         regs[*dst as usize * W + lane] = bits;

@@ -9,7 +9,7 @@ use super::race::{ShadowTooLarge, Tracked};
 use super::report::AccessKind;
 use super::warp::{Lane, NOT_COUNTED};
 use crate::error::{Loc, RuntimeError, RuntimeResult};
-use crate::loops::exec::{checked_position, flat_view_mismatch, index_values, shape_fits};
+use crate::loops::exec::{checked_position, flat_view_mismatch, index_values};
 use crate::loops::memory::is_flat_view;
 use crate::loops::steps::{Index, SiteId};
 use crate::loops::MemRef;
@@ -203,8 +203,9 @@ impl LaunchRun<'_> {
                         .memory
                         .get(MemRef(regs[*src as usize] as u32))
                         .ok_or_else(|| self.undefined(*site, "uses a buffer that was deallocated"))?;
-                    let seen = buffer.seen_shape(is_flat_view(regs[*src as usize]));
-                    if !shape_fits(&seen, shape) {
+                    let flat = is_flat_view(regs[*src as usize]);
+                    if !buffer.seen_shape_fits(flat, shape) {
+                        let seen = buffer.seen_shape(flat);
                         return Err(self.undefined(
                             *site,
                             format!("casts a buffer of shape {seen:?} to an incompatible static shape"),

@@ -227,8 +227,9 @@ impl<'m> Machine<'m> {
             }
             Step::Cast { dst, src, shape, site } => {
                 let buffer = self.buffer(f, frame, *src, *site)?;
-                let seen = buffer.seen_shape(is_flat_view(frame[*src as usize]));
-                if !shape_fits(&seen, shape) {
+                let flat = is_flat_view(frame[*src as usize]);
+                if !buffer.seen_shape_fits(flat, shape) {
+                    let seen = buffer.seen_shape(flat);
                     return Err(Self::undefined(
                         f,
                         *site,
@@ -441,11 +442,6 @@ pub(crate) fn checked_position(buffer: &Buffer, flat: bool, index: &Index, frame
         Index::Regs(regs) => buffer.position(flat, regs.len(), |d| regs.get(d).map(|&r| frame[r as usize] as i64)),
         Index::Map(map) => buffer.position(flat, map.results.len(), |d| map.eval(d, frame)),
     }
-}
-
-/// Whether a buffer seen with `seen` sizes fits a cast to `shape` (`None`: any size).
-pub(crate) fn shape_fits(seen: &[usize], shape: &[Option<usize>]) -> bool {
-    seen.len() == shape.len() && seen.iter().zip(shape).all(|(n, s)| s.is_none_or(|s| s == *n))
 }
 
 /// Why a `memref.reinterpret_cast` to `size` elements of a buffer of `len` elements does not

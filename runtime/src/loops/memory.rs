@@ -87,6 +87,17 @@ impl Buffer {
         }
     }
 
+    /// Whether the shape an access sees fits a cast to `shape` (`None`: any size), without
+    /// building it.
+    pub fn seen_shape_fits(&self, flat: bool, shape: &[Option<usize>]) -> bool {
+        let fits = |n: usize, s: &Option<usize>| s.is_none_or(|s| s == n);
+        if flat {
+            matches!(shape, [s] if fits(self.len(), s))
+        } else {
+            self.shape.len() == shape.len() && self.shape.iter().zip(shape).all(|(&n, s)| fits(n, s))
+        }
+    }
+
     /// Size of dimension `d` as an access sees it (`None` past the rank).
     #[inline]
     pub fn seen_dim(&self, flat: bool, d: usize) -> Option<usize> {
