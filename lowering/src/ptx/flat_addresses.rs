@@ -168,8 +168,8 @@ pub(super) fn flatten_neighbour_accesses(ir: &mut Ir, gpu_module: OpId) -> usize
 }
 
 /// `memref.reinterpret_cast` of `memref` to its element count, with the strides, at the start
-/// of `kernel`; `None` when the element count does not fit `i64` (a static shape that large
-/// cannot be a kernel argument anyway).
+/// of `kernel` (a one-dimensional `memref` is used as it is); `None` when the element count
+/// does not fit `i64` (a static shape that large cannot be a kernel argument anyway).
 fn flat_view(ir: &mut Ir, kernel: OpId, memref: ValueId) -> Option<FlatView> {
     let ty = viewable(ir.value_type(memref))?.clone();
     let shape = ty.shape.clone()?;
@@ -179,6 +179,10 @@ fn flat_view(ir: &mut Ir, kernel: OpId, memref: ValueId) -> Option<FlatView> {
         Dim::Static(s) => n.checked_mul(*s),
         Dim::Dynamic => Some(n),
     })?;
+    // A one-dimensional argument is its own flat view.
+    if shape.len() == 1 {
+        return Some(FlatView { view: memref, strides: vec![Stride::Static(1)] });
+    }
     let entry = ir.regions(kernel).first().and_then(|&r| ir.entry_block(r))?;
     let location = ir.location(kernel).clone();
     let at = match ir.first_op(entry) {
