@@ -684,6 +684,20 @@ DECISIONS = [
     {"question": "The same on the naive 2-D Jacobi kernel",
      "row": "jacobi-2d-5pt [{t}] naive i32", "against": "jacobi-2d-5pt [{t}] naive i32 flat-off",
      "then": "as for 3-D"},
+    {"question": "3-D SOR's default with the fields typed with the run's sizes (gpu-map{static-shapes=true}: "
+                 "every neighbour an immediate offset, the four-point loop 124 -> 86 SASS) against the default",
+     "row": "sor-3d-7pt [{t}] wavefront auto i32 static", "against": "sor-3d-7pt [{t}] wavefront auto i32",
+     "then": "above 1: static shapes where --param gives the sizes, by default (lowering/src/gpu_map/mod.rs, "
+             "GpuMapOptions::static_shapes), and 3-D SOR's target re-checked with it"},
+    {"question": "The same for 3-D SOR against naive 3-D Jacobi (issue 13: at least 0.6)",
+     "row": "sor-3d-7pt [{t}] wavefront auto i32 static", "against": "jacobi-3d-7pt [{t}] naive i32", "target": 0.6,
+     "then": "below 0.6: the gap stays (global-memory tiles)"},
+    {"question": "Static shapes on naive and strategy=auto 3-D Jacobi (naive 64 -> 55 SASS per point)",
+     "row": "jacobi-3d-7pt [{t}] naive i32 static", "against": "jacobi-3d-7pt [{t}] naive i32",
+     "then": "above 1 here and for auto: static shapes by default wherever sizes are given"},
+    {"question": "Static shapes on 3-D Jacobi's streaming kernel",
+     "row": "jacobi-3d-7pt [{t}] auto i32 static", "against": "jacobi-3d-7pt [{t}] auto i32",
+     "then": "below 1: static shapes only for the strategies whose global accesses are neighbours (naive, wavefront)"},
     {"question": "Given tiles of 16 at 16384², heat-2d: staged (gpu-map{staging=auto}'s choice by the tile "
                  "model's estimates, 0.33 s against 0.50 s on global memory in f64) against the same tiles on "
                  "global memory (H200 2026-11-30: 0.88 in f64, 0.78 in f32)",

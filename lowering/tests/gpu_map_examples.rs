@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{check_gpu_pipeline, check_gpu_pipeline_after, examples};
+use common::{check_gpu_pipeline, check_gpu_pipeline_after, check_gpu_pipeline_sized, examples};
 use stencil_runtime::gpu_sim::{Order, SimOptions};
 
 /// Small sizes: time-like parameters 3, the others 10 (3-D: 7), so tiles of 2, 3 and 4 do not
@@ -759,4 +759,27 @@ fn overlapped_renames_the_copy_back_instead_of_running_it() {
         // The stencil's one division stays either way (the copy has none).
         assert_eq!(kernel.matches("arith.divf").count(), 1, "{pipeline}");
     }
+}
+
+/// `gpu-map{static-shapes=true}`: the fields typed with the sizes the pipeline is given. Every
+/// example under `strategy=auto` and on wavefront tiles without staging (global accesses whose
+/// strides become constants) runs race-free and bit-identical on the simulator (without the
+/// sizes the option is refused: this test gives them).
+#[test]
+fn static_shapes_for_the_given_sizes() {
+    let pipelines = [
+        "builtin.module(gpu-map{strategy=auto static-shapes=true})",
+        "builtin.module(poly-schedule,poly-tile{sizes=3},gpu-map{block=4,2 staging=false static-shapes=true})",
+    ];
+    let mut failures = Vec::new();
+    for pipeline in pipelines {
+        for (name, text) in examples() {
+            let params = params_of(&name, &text);
+            match check_gpu_pipeline_sized(&text, pipeline, &params, &SimOptions::default()) {
+                Ok(report) => assert_eq!(report.race_count, 0, "{name}: races"),
+                Err(e) => failures.push(format!("{name} ({pipeline}): {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -56,7 +56,7 @@ pub fn lower_program(
     let problem = ScanProblem::from_tiled(&tiled.tiled, &tiled.info.scop).map_err(|e| fail(ir, e.to_string()))?;
     let nest = generate(&problem, &ScanOptions::default()).map_err(|e| fail(ir, e.to_string()))?;
     tracing::debug!(program = %tiled.info.program_name(ir), "loop nest:\n{nest}");
-    let func = create_lowered_func(ir, program).map_err(|e| fail(ir, e))?;
+    let func = create_lowered_func(ir, program, None).map_err(|e| fail(ir, e))?;
     let emitted = Emitter::new(ir, &nest, &tiled.info, &func, options.parallel).emit(func.ret);
     if let Err(e) = emitted {
         ir.erase_op(func.func);

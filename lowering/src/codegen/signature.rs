@@ -3,7 +3,8 @@
 //! parameters as `index` values, with the attributes that let `stencil-run` treat it exactly
 //! like the program.
 
-use stencil_dialects::stencil::{program_arg_names, updates, FieldType, ProgramParams};
+use std::collections::BTreeMap;
+use stencil_dialects::stencil::{program_arg_names, updates, FieldType, ParamExpr, ProgramParams};
 use stencil_ir::ir::{InsertPoint, OperationState};
 use stencil_ir::types::{Dim, MemRefType};
 use stencil_ir::{Attribute, BlockId, Ir, NamedAttribute, OpId, Type, ValueId};
@@ -21,10 +22,21 @@ pub(crate) struct LoweredFunc {
     pub ret: OpId,
 }
 
-/// The memref type of a field: `memref<?x…xf64>`, static where the extent is a constant.
-fn memref_of(field: &FieldType) -> Type {
-    let shape =
-        field.shape.iter().map(|e| if e.terms.is_empty() { Dim::Static(e.constant) } else { Dim::Dynamic }).collect();
+/// The memref type of a field: `memref<?x…xf64>`, static where the extent is a constant, and
+/// everywhere when `sizes` gives the parameters' values (`gpu-map{static-shapes=true}`: an
+/// extent that does not evaluate to a positive `i64` stays dynamic).
+fn memref_of(field: &FieldType, sizes: Option<&BTreeMap<String, i64>>) -> Type {
+    let extent = |e: &ParamExpr| -> Option<i64> {
+        if e.terms.is_empty() {
+            return Some(e.constant);
+        }
+        let sizes = sizes?;
+        e.terms
+            .iter()
+            .try_fold(e.constant, |acc, (name, &c)| acc.checked_add(c.checked_mul(*sizes.get(name)?)?))
+            .filter(|&n| n > 0)
+    };
+    let shape = field.shape.iter().map(|e| extent(e).map_or(Dim::Dynamic, Dim::Static)).collect();
     Type::memref(MemRefType::new(shape, field.element_type()))
 }
 
@@ -39,8 +51,13 @@ fn point_update_terms(ir: &Ir, program: OpId, block: BlockId) -> Option<Attribut
 }
 
 /// Creates, right before `program`, the `func.func` of the same name that it lowers to
-/// (empty body ending in `func.return`).
-pub(crate) fn create_lowered_func(ir: &mut Ir, program: OpId) -> Result<LoweredFunc, String> {
+/// (empty body ending in `func.return`); its fields have static shapes where `sizes` gives the
+/// parameters' values ([`memref_of`]).
+pub(crate) fn create_lowered_func(
+    ir: &mut Ir,
+    program: OpId,
+    sizes: Option<&BTreeMap<String, i64>>,
+) -> Result<LoweredFunc, String> {
     let name = ir.attr(program, "sym_name").and_then(Attribute::as_str).unwrap_or("").to_string();
     let block = ir.regions(program).first().and_then(|&r| ir.entry_block(r)).ok_or("the program has no body")?;
     let program_args: Vec<ValueId> = ir.block_args(block).to_vec();
@@ -56,7 +73,7 @@ pub(crate) fn create_lowered_func(ir: &mut Ir, program: OpId) -> Result<LoweredF
         let ty = ir.value_type(a).clone();
         match FieldType::from_type(&ty) {
             Some(f) => {
-                inputs.push(memref_of(&f));
+                inputs.push(memref_of(&f, sizes));
                 field_types.push(Attribute::string(&f.body()));
             }
             None => inputs.push(ty),

@@ -136,6 +136,11 @@ pub struct GpuMapOptions {
     /// tiles the residency that hides DRAM latency (`overlapped::latency_hiding_blocks`).
     /// `false`: ptxas chooses (`occupancy=ptxas`, the default).
     pub occupancy_by_model: bool,
+    /// Type the fields with the run's sizes (`static-shapes=true`): static memref shapes for
+    /// the problem sizes `--param` gave, so that strides are constants in the kernels (every
+    /// neighbour an immediate offset in the PTX, `ptx::flat_addresses`) and the code, and its
+    /// fingerprint, belong to those sizes. Refused where no sizes were given.
+    pub static_shapes: bool,
 }
 
 /// The code the wavefront strategy runs in tiles that do not take the full-tile loops
@@ -195,6 +200,7 @@ impl Default for GpuMapOptions {
             prefetch: false,
             tile_threads: 0,
             occupancy_by_model: false,
+            static_shapes: false,
         }
     }
 }
@@ -408,6 +414,12 @@ pub fn pass_info() -> PassInfo {
                 description: "model asks ptxas (nvvm.minctasm, .minnctapersm in the PTX: the registers that residency allows) for the blocks per SM a model plans: with wavefront block=auto the tile model's for the layout, with overlapped and streaming tiles the residency that hides DRAM latency (the cost model's 32 warps per SM, as far as shared memory allows); ptxas lets ptxas choose the registers (docs/gpu.md, \"ptxas\")",
             },
             OptionInfo {
+                name: "static-shapes",
+                kind: OptionKind::Bool,
+                default: "false",
+                description: "type the fields with the problem sizes --param gave (static memref shapes): strides become constants in the kernels, so every neighbour of a stencil is an immediate offset in the PTX; the code then runs at those sizes only (its fingerprint names them). Needs the sizes (--param)",
+            },
+            OptionInfo {
                 name: "prefetch",
                 kind: OptionKind::Bool,
                 default: "false",
@@ -494,6 +506,7 @@ pub fn pass_info() -> PassInfo {
                     prefetch,
                     tile_threads,
                     occupancy_by_model,
+                    static_shapes: opts.bool("static-shapes"),
                 },
             }))
         }),
@@ -501,6 +514,25 @@ pub fn pass_info() -> PassInfo {
             "gpu-map lowers stencil.program ops to GPU kernels (in place of poly-codegen): on its own, e.g. builtin.module(gpu-map{strategy=auto}), or after poly-schedule and poly-tile for wavefront tiles, e.g. builtin.module(poly-schedule,poly-tile{sizes=16},gpu-map)",
         ),
     }
+}
+
+/// The parameters' values the fields are typed with (`gpu-map{static-shapes=true}`): the
+/// problem sizes given (`--param`, the declared defaults for the others), by name; `None`
+/// without the option; an error when it is set and no sizes were given.
+pub(crate) fn static_sizes(
+    ir: &Ir,
+    program: OpId,
+    options: &GpuMapOptions,
+) -> Result<Option<std::collections::BTreeMap<String, i64>>, String> {
+    if !options.static_shapes {
+        return Ok(None);
+    }
+    let names = stencil_dialects::stencil::ProgramParams::of(ir, program).names;
+    let sizes = overlapped::explicit_problem_sizes(ir, program).ok_or(
+        "static-shapes=true types the fields with the problem sizes, and none were given: give them with --param \
+         (stencil-opt, stencil-run) or run_pipeline_with_sizes",
+    )?;
+    Ok(Some(names.into_iter().zip(sizes).collect()))
 }
 
 /// Maps every `stencil.program` at or below the anchor with [`map_program`].

@@ -115,7 +115,13 @@ impl<T: TemporalTiles> MappingStrategy for T {
         super::nest::require_doall(&nest, &format!("strategy={name}"), |e| fail(ir, e))?;
         let plan = Plan::new(ir, program, &nest, options, self).map_err(|e| fail(ir, e))?;
         let program_name = info.program_name(ir).to_string();
-        let mut host = HostSide::create(ir, program, &program_name).map_err(|e| fail(ir, e))?;
+        let mut host = HostSide::create(
+            ir,
+            program,
+            &program_name,
+            super::static_sizes(ir, program, options).map_err(|e| fail(ir, e))?.as_ref(),
+        )
+        .map_err(|e| fail(ir, e))?;
         if let Err(e) = emit(ir, &info, &plan, &mut host, self) {
             host.abandon(ir);
             return Err(fail(ir, e));
@@ -509,7 +515,7 @@ pub(super) fn latency_hiding_blocks(device: &DeviceLimits, block: &[i64; 3], sha
 /// `--param` keeps the tiles of large problems) or one has no value.
 ///
 /// [`PROBLEM_SIZE_ATTR`]: stencil_passes::tile_model::PROBLEM_SIZE_ATTR
-fn explicit_problem_sizes(ir: &Ir, program: OpId) -> Option<Vec<i64>> {
+pub(super) fn explicit_problem_sizes(ir: &Ir, program: OpId) -> Option<Vec<i64>> {
     let Some(Attribute::Dictionary(given)) = stencil_passes::tile_model::given_problem_sizes(ir, program) else {
         return None;
     };

@@ -245,7 +245,8 @@ fn map_tiles(
         .and_then(|&r| ir.entry_block(r))
         .map(|b| ir.block_args(b).to_vec())
         .unwrap_or_default();
-    let func = create_lowered_func(ir, program).map_err(|e| fail(ir, e))?;
+    let sizes = super::static_sizes(ir, program, options).map_err(|e| fail(ir, e))?;
+    let func = create_lowered_func(ir, program, sizes.as_ref()).map_err(|e| fail(ir, e))?;
     let typed_args: Vec<(ValueId, Type)> =
         program_args.iter().zip(&func.args).map(|(&p, &(_, f))| (p, ir.value_type(f).clone())).collect();
     let mut state = OperationState::new("gpu.module", location.clone());

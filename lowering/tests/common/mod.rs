@@ -109,12 +109,38 @@ pub fn check_gpu_pipeline_after(
     params: &[(&str, i64)],
     options: &stencil_runtime::gpu_sim::SimOptions,
 ) -> Result<stencil_runtime::gpu_sim::SimReport, String> {
+    check_gpu_pipeline_sizes(text, prefix, pipeline, params, options, false)
+}
+
+/// [`check_gpu_pipeline`] with `params` also given to the pipeline as the problem sizes, as
+/// `stencil-opt --param` gives them (what `gpu-map{static-shapes=true}` types the fields with).
+pub fn check_gpu_pipeline_sized(
+    text: &str,
+    pipeline: &str,
+    params: &[(&str, i64)],
+    options: &stencil_runtime::gpu_sim::SimOptions,
+) -> Result<stencil_runtime::gpu_sim::SimReport, String> {
+    check_gpu_pipeline_sizes(text, None, pipeline, params, options, true)
+}
+
+fn check_gpu_pipeline_sizes(
+    text: &str,
+    prefix: Option<&str>,
+    pipeline: &str,
+    params: &[(&str, i64)],
+    options: &stencil_runtime::gpu_sim::SimOptions,
+    sized: bool,
+) -> Result<stencil_runtime::gpu_sim::SimReport, String> {
     let (dialects, _) = registries();
     let mut original = parse(text, &dialects)?;
     let mut mapped = parse(text, &dialects)?;
     if let Some(prefix) = prefix {
         run_pipeline(&mut original, &format!("builtin.module({prefix})"))?;
         run_pipeline(&mut mapped, &format!("builtin.module({prefix})"))?;
+    }
+    if sized {
+        let sizes: Vec<(String, i64)> = params.iter().map(|&(n, v)| (n.to_string(), v)).collect();
+        stencil_passes::tile_model::set_problem_sizes(&mut mapped.ir, mapped.top, &sizes);
     }
     run_pipeline(&mut mapped, pipeline)?;
     let printed = stencil_ir::printer::print_op(&mapped.ir, &dialects, mapped.top, Default::default());
