@@ -67,15 +67,16 @@ pub(super) struct KernelFunc {
 
 impl HostSide {
     /// Creates the host function of `program` (before it) and an empty `gpu.module` after it;
-    /// its fields have the static shapes of `sizes` where given (`gpu-map{static-shapes=true}`).
+    /// its fields have the problem sizes' static shapes with `gpu-map{static-shapes=true}`.
     pub fn create(
         ir: &mut Ir,
         program: OpId,
         program_name: &str,
-        sizes: Option<&std::collections::BTreeMap<String, i64>>,
+        options: &super::GpuMapOptions,
     ) -> Result<HostSide, String> {
         let location = ir.location(program).clone();
-        let func = create_lowered_func(ir, program, sizes)?;
+        let sizes = super::static_sizes(ir, program, options)?;
+        let func = create_lowered_func(ir, program, sizes.as_ref())?;
         let typed_args: Vec<(ValueId, Type)> = func.args.iter().map(|&(p, f)| (p, ir.value_type(f).clone())).collect();
         let module_name = format!("{program_name}_kernels");
         let mut state = OperationState::new("gpu.module", location.clone());

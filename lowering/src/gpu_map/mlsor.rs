@@ -107,13 +107,7 @@ impl MappingStrategy for MlsorKernels {
             ));
         }
         let shape = Shape { lanes, ..shape };
-        let mut host = HostSide::create(
-            ir,
-            program,
-            &name,
-            super::static_sizes(ir, program, options).map_err(|e| fail(ir, e))?.as_ref(),
-        )
-        .map_err(|e| fail(ir, e))?;
+        let mut host = HostSide::create(ir, program, &name, options).map_err(|e| fail(ir, e))?;
         let staging = options.staging.resolve(None).then(|| ops::element_bytes(&shape.element).unwrap_or(8));
         let block = match (options.block, staging) {
             (Some(block), _) => block,

@@ -45,13 +45,7 @@ impl MappingStrategy for Naive {
         super::nest::require_doall(&nest, "naive", located)?;
         check_applies(&nest).map_err(located)?;
         let name = info.program_name(ir).to_string();
-        let mut host = HostSide::create(
-            ir,
-            program,
-            &name,
-            super::static_sizes(ir, program, options).map_err(|e| fail(ir, e))?.as_ref(),
-        )
-        .map_err(|e| fail(ir, e))?;
+        let mut host = HostSide::create(ir, program, &name, options).map_err(|e| fail(ir, e))?;
         let mut emitter = NaiveEmitter { info: &info, host: &mut host, block: options.block };
         let at = emitter.host.entry();
         if let Err(e) = emitter.items(ir, &nest, at, &mut vec![]) {

@@ -115,13 +115,7 @@ impl<T: TemporalTiles> MappingStrategy for T {
         super::nest::require_doall(&nest, &format!("strategy={name}"), |e| fail(ir, e))?;
         let plan = Plan::new(ir, program, &nest, options, self).map_err(|e| fail(ir, e))?;
         let program_name = info.program_name(ir).to_string();
-        let mut host = HostSide::create(
-            ir,
-            program,
-            &program_name,
-            super::static_sizes(ir, program, options).map_err(|e| fail(ir, e))?.as_ref(),
-        )
-        .map_err(|e| fail(ir, e))?;
+        let mut host = HostSide::create(ir, program, &program_name, options).map_err(|e| fail(ir, e))?;
         if let Err(e) = emit(ir, &info, &plan, &mut host, self) {
             host.abandon(ir);
             return Err(fail(ir, e));
