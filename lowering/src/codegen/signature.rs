@@ -31,10 +31,7 @@ fn memref_of(field: &FieldType, sizes: Option<&BTreeMap<String, i64>>) -> Type {
             return Some(e.constant);
         }
         let sizes = sizes?;
-        e.terms
-            .iter()
-            .try_fold(e.constant, |acc, (name, &c)| acc.checked_add(c.checked_mul(*sizes.get(name)?)?))
-            .filter(|&n| n > 0)
+        e.eval(&|name| sizes.get(name).copied()).filter(|&n| n > 0)
     };
     let shape = field.shape.iter().map(|e| extent(e).map_or(Dim::Dynamic, Dim::Static)).collect();
     Type::memref(MemRefType::new(shape, field.element_type()))

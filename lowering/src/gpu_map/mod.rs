@@ -233,6 +233,8 @@ pub fn map_program(
     let _span = tracing::debug_span!("gpu-map", strategy = strategy.name()).entered();
     let scope = ir.parent_op(program);
     let name = ir.attr(program, "sym_name").and_then(Attribute::as_str).unwrap_or("").to_string();
+    // static-shapes=true without the sizes: one error, before any strategy builds anything.
+    static_sizes(ir, program, options).map_err(|e| op_error(ir, program, format!("gpu-map failed: {e}")))?;
     let host = strategy.map(ir, registry, program, options).map_err(|refused| {
         // Only MLSOR's own kernels (and strategy=auto, which takes them) map the parallel
         // sweeps of a stencil-mlsor rewrite; say so where another strategy refused it.
@@ -528,10 +530,19 @@ pub(crate) fn static_sizes(
         return Ok(None);
     }
     let names = stencil_dialects::stencil::ProgramParams::of(ir, program).names;
-    let sizes = overlapped::explicit_problem_sizes(ir, program).ok_or(
-        "static-shapes=true types the fields with the problem sizes, and none were given: give them with --param \
-         (stencil-opt, stencil-run) or run_pipeline_with_sizes",
-    )?;
+    if names.is_empty() {
+        return Ok(Some(std::collections::BTreeMap::new()));
+    }
+    let Some(sizes) = overlapped::explicit_problem_sizes(ir, program) else {
+        return Err(if stencil_passes::tile_model::given_problem_sizes(ir, program).is_some() {
+            "static-shapes=true types the fields with the problem sizes: a parameter has neither a given value nor a \
+             declared default; give it with --param"
+        } else {
+            "static-shapes=true types the fields with the problem sizes, and none were given: give them with --param \
+             (stencil-opt, stencil-run) or run_pipeline_with_sizes"
+        }
+        .to_string());
+    };
     Ok(Some(names.into_iter().zip(sizes).collect()))
 }
 

@@ -7,8 +7,10 @@ use stencil_ir::types::Dim;
 use stencil_ir::{Attribute, Ir, OpId, Type};
 
 /// Whether a value of memref type `from` can be passed where `to` is expected through a
-/// `memref.cast` that always succeeds: same rank, element type, layout and memory space, and
-/// every static size of `to` is the same static size in `from`.
+/// `memref.cast`: same rank, element type, layout and memory space, and every static size of
+/// `to` is the same static size in `from` or dynamic there (a function lowered with
+/// `gpu-map{static-shapes=true}` takes the problem's static shapes; the cast is checked when it
+/// runs, as MLIR's is, and the runtimes check it).
 fn castable(from: &Type, to: &Type) -> bool {
     let (Some(a), Some(b)) = (from.as_memref(), to.as_memref()) else { return false };
     let (Some(sa), Some(sb)) = (&a.shape, &b.shape) else { return false };
@@ -16,12 +18,12 @@ fn castable(from: &Type, to: &Type) -> bool {
         && a.element == b.element
         && a.layout == b.layout
         && a.memory_space == b.memory_space
-        && sa.iter().zip(sb).all(|(x, y)| matches!(y, Dim::Dynamic) || x == y)
+        && sa.iter().zip(sb).all(|(x, y)| matches!(x, Dim::Dynamic) || matches!(y, Dim::Dynamic) || x == y)
 }
 
 /// Turns every `stencil.call @name` nested in `scope` into a `func.call` of `func` (the
-/// `func.func @name` the program was lowered to); a memref operand with static sizes where the
-/// function takes dynamic ones goes through a `memref.cast`. Returns how many calls changed, or
+/// `func.func @name` the program was lowered to); a memref operand whose sizes are static where
+/// the function takes dynamic ones, or the other way round, goes through a `memref.cast`. Returns how many calls changed, or
 /// the first operand that does not fit (a call the stencil verifier would have rejected).
 pub fn lower_stencil_calls(ir: &mut Ir, scope: OpId, name: &str, func: OpId) -> Result<usize, String> {
     let Some(inputs) = ir

@@ -16,7 +16,15 @@
 // RUN: stencil-run %s --param N=40 --param M=30 --param T=3 --pass-pipeline='builtin.module(gpu-map{naive static-shapes=true})' --target sim --check | FileCheck %s --check-prefix=SIM
 // SIM: check    {{.*}}(bit-exact): passed
 // RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{naive static-shapes=true})' 2>&1 | FileCheck %s --check-prefix=NOSIZES
-// NOSIZES: error: 'stencil.program' op gpu-map{strategy=naive} failed: static-shapes=true types the fields with the problem sizes, and none were given: give them with --param
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(gpu-map{strategy=auto static-shapes=true})' 2>&1 | FileCheck %s --check-prefix=NOSIZES
+// RUN: not stencil-opt %s --pass-pipeline='builtin.module(poly-schedule,poly-tile{sizes=8},gpu-map{static-shapes=true})' 2>&1 | FileCheck %s --check-prefix=NOSIZES
+// NOSIZES: static-shapes.mlir:[[# @LINE + 7]]:1: error: 'stencil.program' op gpu-map failed: static-shapes=true types the fields with the problem sizes, and none were given: give them with --param
+//
+// An affine input: the raised function's wrapper casts its dynamic memrefs to the static ones.
+// RUN: stencil-opt %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --pass-pipeline='builtin.module(raise-affine-to-stencil,gpu-map{naive static-shapes=true})' | FileCheck %s --check-prefix=AFFINE
+// AFFINE: memref.cast %arg2 : memref<?x?xf64> to memref<14x14xf64>
+// AFFINE: func.call @kernel_jacobi_2d_stencil(
+// RUN: stencil-run %S/../../../examples/affine/jacobi-2d.mlir --param arg0=4 --param arg1=14 --check --target sim --pass-pipeline='builtin.module(gpu-map{naive static-shapes=true})' | FileCheck %s --check-prefix=SIM
 stencil.program @rows(%A: !stencil.field<[N, M] x f64>, %B: !stencil.field<[N, M] x f64>)
     params [T >= 1, N >= 3, M >= 3] defaults [T = 4, N = 32, M = 32] {
   stencil.iterate %t = 0 to T {
