@@ -237,8 +237,7 @@ fn multiply(ir: &mut Ir, at: InsertPoint, a: Stride, b: Stride, location: &Locat
         (Stride::Static(1), other) | (other, Stride::Static(1)) => other,
         (x, y) => {
             let (x, y) = (materialize(ir, at, x, location), materialize(ir, at, y, location));
-            let product = op_with_result(ir, at, "arith.muli", &[x, y], &Type::Index, location);
-            Stride::Dynamic(ir.result(product, 0))
+            Stride::Dynamic(arith(ir, at, "arith.muli", x, y, "", location))
         }
     })
 }

@@ -57,7 +57,7 @@ use super::report::AccessKind;
 use super::sectors::Marked;
 use super::warp::{is_counted, Entries, WARP_SIZE};
 use crate::loops::memory::{is_flat_view, Buffer};
-use crate::loops::steps::{Index, ViewSize};
+use crate::loops::steps::Index;
 use crate::loops::MemRef;
 use crate::scalar::semantics::{cmpi, ibin, int_cast, IBinOp};
 use crate::scalar::CastKind;
@@ -1114,10 +1114,7 @@ impl LaunchRun<'_> {
                     try_lanes(mask, |lane| {
                         let bits = regs[*src as usize * W + lane];
                         let buffer = self.memory.get(MemRef(bits as u32)).ok_or(Fallback)?;
-                        let size = match size {
-                            ViewSize::Static(n) => *n,
-                            ViewSize::Dynamic(r) => regs[*r as usize * W + lane] as i64,
-                        };
+                        let size = size.value(|r| regs[r as usize * W + lane]);
                         regs[*dst as usize * W + lane] = buffer.flat_view(bits, size).ok_or(Fallback)?;
                         Ok(())
                     })?;
@@ -1422,6 +1419,32 @@ module attributes {gpu.container_module} {
                 assert!(report.launches[0].profile.iter().any(|(_, n)| n.lane_utilisation() < Some(1.0)));
             }
         }
+    }
+
+    /// A flat view made inside the kernel (`memref.reinterpret_cast`, as the PTX lowering makes
+    /// them): loads through it, `memref.dim` of it and a cast of it compute and count the same
+    /// warp-synchronously and thread by thread; a size that is not the buffer's is refused.
+    #[test]
+    fn flat_views_run_alike_by_warps_and_by_threads() {
+        let flat = MIXED.replacen(
+            "      %v = memref.load %in[%g] : memref<?xf64>\n",
+            "      %c0v = arith.constant 0 : index\n      %n = memref.dim %in, %c0v : memref<?xf64>\n      %view = memref.reinterpret_cast %in to offset: [0], sizes: [%n], strides: [1] : memref<?xf64> to memref<?xf64>\n      %vn = memref.dim %view, %c0v : memref<?xf64>\n      %same = memref.cast %view : memref<?xf64> to memref<120xf64>\n      %last = arith.subi %vn, %g : index\n      %lastm = arith.subi %last, %c1 : index\n      %v = memref.load %same[%lastm] : memref<120xf64>\n",
+            1,
+        );
+        assert_ne!(flat, MIXED);
+        for options in orders() {
+            let (out, report, fallbacks) = run(&flat, &options, true);
+            let (expected_out, expected, _) = run(&flat, &options, false);
+            assert_eq!(fallbacks, 0, "{options:?}");
+            assert_eq!(out, expected_out, "{options:?}");
+            assert_eq!(report.expect("race-free"), expected.expect("race-free"), "{options:?}");
+            // The view reads the input backwards: not the output of the kernel without it.
+            assert_ne!(out, run(MIXED, &options, true).0);
+        }
+        let wrong = flat.replace("sizes: [%n]", "sizes: [%g]");
+        let (_, report, _) = run(&wrong, &SimOptions::default(), true);
+        let error = report.expect_err("a view of another size");
+        assert!(error.contains("views a buffer of 120 elements as"), "{error}");
     }
 
     #[test]

@@ -218,7 +218,7 @@ impl LaunchRun<'_> {
                         .memory
                         .get(MemRef(regs[*src as usize] as u32))
                         .ok_or_else(|| self.undefined(*site, "uses a buffer that was deallocated"))?;
-                    let size = size.value(regs);
+                    let size = size.value(|r| regs[r as usize]);
                     regs[*dst as usize] = buffer
                         .flat_view(regs[*src as usize], size)
                         .ok_or_else(|| self.undefined(*site, flat_view_mismatch(size, buffer.len())))?;

@@ -240,7 +240,7 @@ impl<'m> Machine<'m> {
             }
             Step::FlatView { dst, src, size, site } => {
                 let buffer = self.buffer(f, frame, *src, *site)?;
-                let size = size.value(frame);
+                let size = size.value(|r| frame[r as usize]);
                 frame[*dst as usize] = buffer
                     .flat_view(frame[*src as usize], size)
                     .ok_or_else(|| Self::undefined(f, *site, flat_view_mismatch(size, buffer.len())))?;

@@ -186,12 +186,12 @@ pub(crate) enum ViewSize {
 }
 
 impl ViewSize {
-    /// The size, reading a dynamic one from `regs`.
+    /// The size, reading a dynamic one with `read` (a register's bits).
     #[inline]
-    pub(crate) fn value(self, regs: &[u64]) -> i64 {
+    pub(crate) fn value(self, read: impl FnOnce(Reg) -> u64) -> i64 {
         match self {
             ViewSize::Static(n) => n,
-            ViewSize::Dynamic(r) => regs[r as usize] as i64,
+            ViewSize::Dynamic(r) => read(r) as i64,
         }
     }
 }
