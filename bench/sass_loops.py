@@ -60,6 +60,7 @@ CASES = [
     ("jacobi-3d-27pt", "auto", STRATEGY, BENCH_3D),
     ("polybench-heat-3d", "auto", STRATEGY, HEAT_3D),
     ("polybench-heat-3d", "streaming prefetch occupancy", STREAMING, HEAT_3D),
+    ("polybench-heat-3d", "naive", NAIVE, HEAT_3D),
     ("sor-3d-7pt", "wavefront auto", WAVEFRONT, BENCH_3D),
 ]
 

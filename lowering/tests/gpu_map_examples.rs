@@ -662,8 +662,9 @@ fn mapped_kernels_have_no_common_subexpressions_left() {
 /// `streaming`'s full columns (docs/passes.md): where a column's plane box lies in the apply's
 /// box, each instance runs a copy without per-point tests. Jacobi-3D on 12³ with plane tiles of
 /// 4×4 has such columns (those not at the field's edges): the kernel holds both copies of each
-/// of a launch's two stencil instances (four divisions by 7, one per copy), and the result is
-/// race-free and bit-identical, with and without prefetched planes.
+/// of a launch's two stencil instances, in each of its two stream loops (`B` goes back after the
+/// last step only, so the last launch has a loop of its own): eight divisions by 7, one per
+/// copy. The result is race-free and bit-identical, with and without prefetched planes.
 #[test]
 fn streaming_runs_full_columns_without_point_tests() {
     let (_, text) =
@@ -680,7 +681,70 @@ fn streaming_runs_full_columns_without_point_tests() {
         let mut module = common::parse(&text, &dialects).expect("the example parses");
         common::run_pipeline(&mut module, &pipeline).expect("the pipeline runs");
         let printed = stencil_ir::printer::print_op(&module.ir, &dialects, module.top, Default::default());
-        assert_eq!(printed.matches("arith.divf").count(), 4, "{pipeline}:\n{printed}");
+        assert_eq!(printed.matches("arith.divf").count(), 8, "{pipeline}:\n{printed}");
+    }
+}
+
+/// `streaming` builds its stream loop twice where a field goes back to global memory after the
+/// time loop's last step only (heat-3d's `B`, which every launch recomputes before reading):
+/// the kernel branches once on the launch, and the loop of the launches before the last stores
+/// to one global field (`A`'s second buffer) where the last launch's stores to two. Race-free
+/// and bit-identical at odd and even step counts, one and two steps per launch, with and
+/// without prefetched planes.
+#[test]
+fn streaming_earlier_launches_carry_no_write_back_of_fields_kept_for_the_end() {
+    use stencil_ir::ir::WalkOrder;
+    let (_, text) =
+        examples().into_iter().find(|(name, _)| name == "polybench-heat-3d").expect("the polybench-heat-3d example");
+    let (dialects, _) = common::registries();
+    for (time_tile, prefetch) in [(1, false), (1, true), (2, true)] {
+        let pipeline = format!(
+            "builtin.module(gpu-map{{strategy=streaming tile=4,4,4 time-tile={time_tile} block=4,4 prefetch={prefetch}}})"
+        );
+        for steps in [3, 4] {
+            let report = check_gpu_pipeline(&text, &pipeline, &[("T", steps), ("N", 12)], &SimOptions::default())
+                .unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+            assert_eq!(report.race_count, 0, "{pipeline}, T = {steps}: races");
+        }
+        let mut module = common::parse(&text, &dialects).expect("the example parses");
+        common::run_pipeline(&mut module, &pipeline).expect("the pipeline runs");
+        let ir = &module.ir;
+        let func = ir
+            .collect_ops(module.top, WalkOrder::PreOrder)
+            .into_iter()
+            .find(|&op| ir.op_name(op) == "gpu.func" && ir.regions(op).len() == 1)
+            .expect("a kernel");
+        // The kernel's branch on the launch: the outermost `scf.if` whose branches both hold a
+        // stream loop.
+        let holds_loop = |region| {
+            ir.blocks(region)
+                .iter()
+                .any(|&b| ir.block_ops(b).iter().any(|&op| ir.op_name(op) == "scf.for"))
+        };
+        let branch = ir
+            .collect_ops(func, WalkOrder::PreOrder)
+            .into_iter()
+            .find(|&op| ir.op_name(op) == "scf.if" && ir.regions(op).len() == 2 && ir.regions(op).iter().all(|&r| holds_loop(r)))
+            .unwrap_or_else(|| panic!("{pipeline}: no branch on the launch"));
+        let global_fields_stored = |region| {
+            let mut stored = std::collections::HashSet::new();
+            for &block in ir.blocks(region) {
+                for op in ir.block_ops(block) {
+                    ir.walk(op, WalkOrder::PreOrder, &mut |inner| {
+                        if ir.op_name(inner) == "memref.store" {
+                            let memref = ir.operands(inner)[1];
+                            let global = ir.value_type(memref).as_memref().is_some_and(|m| m.memory_space.is_none());
+                            if global {
+                                stored.insert(memref);
+                            }
+                        }
+                    });
+                }
+            }
+            stored.len()
+        };
+        let [last, earlier] = [0, 1].map(|k| global_fields_stored(ir.regions(branch)[k]));
+        assert_eq!((last, earlier), (2, 1), "{pipeline}: global fields stored by the last launch and the others");
     }
 }
 

@@ -38,7 +38,9 @@
 //! classification): where reads stay in that box every value read was computed in the launch;
 //! where they leave it (a *ring-only* field, heat-3d's `B`) the first version takes the field's
 //! own values outside the box, which nothing writes. Such a field is written back by the launch
-//! that runs the last step only: every launch computes its box before reading it.
+//! that runs the last step only: every launch computes its box before reading it. The kernel
+//! then holds the stream loop twice (`Launch`): the other launches' loop has no write-back of
+//! it at all, instead of one tested at every point.
 //!
 //! **Why it is race-free.** A slot is rewritten one stream step after its plane's last read,
 //! with barriers between; fields loaded and written alternate with second buffers between
@@ -223,10 +225,10 @@ impl Schedule {
                 versions[v].depth = versions[v].depth.max(depth);
             }
         }
+        // A last version nobody reads keeps no ring: its instance writes the value it computes
+        // (or keeps) straight back to global memory (`Column::instance`), one shared store and
+        // its address fewer per point than staging it in a ring of one plane.
         for v in &mut versions {
-            if v.last {
-                v.depth = v.depth.max(1);
-            }
             // Prefetched planes are stored a step before their first reader (`Column::build`):
             // one plane more, so that the store never replaces a plane still being read.
             if plan.prefetch && v.producer == Producer::Load && v.depth > 0 {
@@ -327,6 +329,23 @@ impl TemporalTiles for Streaming {
         let schedule = Schedule::new(plan, plan.time_tile)?;
         Column::new(ir, plan, &schedule, kernel, location)?.build(ir, info)
     }
+}
+
+/// Which launches a stream loop is built for. Where a field goes back to global memory only
+/// after the time loop's last step (`FieldPlan::written_back_at_end_only`: heat-3d's `B`,
+/// Jacobi's `B = f(A)`), the kernel holds the stream loop twice, for the launch that runs the
+/// last step and for the others, so that the others' point loops carry no write-back at all. In
+/// one loop for both, the write-back's launch test, point tests and address were issued at
+/// every point of every launch (ptxas predicates the store rather than branching around it):
+/// 8 of the 39 SASS of heat-3d's full-column loop, 6 of the 70 of Jacobi-3D's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Launch {
+    /// The launch that runs the time loop's last step.
+    Last,
+    /// Any launch but that one.
+    Earlier,
+    /// Either (no field waits for the last step, so the loop is built once).
+    Any,
 }
 
 /// An apply instance of the launch: its version, step and apply.
@@ -501,8 +520,20 @@ impl<'a> Column<'a> {
         (lo, hi)
     }
 
+    /// The kernel's body: the stream loop, once per kind of launch it needs (`Launch`).
     fn build(&self, ir: &mut Ir, info: &ScopInfo) -> Result<(), String> {
         let at = self.kernel.at;
+        let at_end_only = self.schedule.versions.iter().any(|v| v.last && self.plan.fields[v.field].written_back_at_end_only());
+        if !at_end_only {
+            return self.stream(ir, info, at, Launch::Any);
+        }
+        let (last, earlier) = ops::scf_if_else(ir, at, self.last_launch, self.location);
+        self.stream(ir, info, last, Launch::Last)?;
+        self.stream(ir, info, earlier, Launch::Earlier)
+    }
+
+    /// The stream loop at `at`, for the launches `launch`.
+    fn stream(&self, ir: &mut Ir, info: &ScopInfo, at: InsertPoint, launch: Launch) -> Result<(), String> {
         // Stream steps: from the first plane loaded to the last plane of the chunk plus the
         // last instance's delay (every version's last plane is computed at that step).
         let below = self.constant(ir, at, self.schedule.total_lo[0]);
@@ -565,7 +596,7 @@ impl<'a> Column<'a> {
                     }
                     Fusion::Copy { .. } => pair_fused.take(),
                 };
-                self.instance(ir, info, body, i, p, fused.map(|f| (fusions[v], f)))?;
+                self.instance(ir, info, body, i, p, fused.map(|f| (fusions[v], f)), launch)?;
                 // Also after a copy its source ran: a barrier only where the pair runs apart
                 // would save one per plane, but it made ptxas keep 14 more registers (58 → 74
                 // for Jacobi-3D, 32-bit index).
@@ -824,20 +855,32 @@ impl<'a> Column<'a> {
         }
     }
 
-    /// Whether instance `i`'s version goes back to global memory at plane `q` (`None`: it is
-    /// not its field's last version): the chunk's planes, after the last step for a field the
-    /// next launch recomputes first, inside the apply's box for a ring-only field.
-    fn write_back_test(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId) -> Option<ValueId> {
+    /// Whether instance `i`'s version goes back to global memory at plane `q` in launches
+    /// `launch` (`None`: it is not its field's last version, or not in these launches): the
+    /// chunk's planes, after the last step for a field the next launch recomputes first, inside
+    /// the apply's box for a ring-only field.
+    fn write_back_test(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        i: Instance,
+        q: ValueId,
+        launch: Launch,
+    ) -> Option<ValueId> {
         let version = &self.schedule.versions[i.version];
         if !version.last {
             return None;
         }
         let field = &self.plan.fields[version.field];
+        let at_end_only = field.written_back_at_end_only();
+        if at_end_only && launch == Launch::Earlier {
+            return None;
+        }
         let chunk_end = self.constant(ir, at, self.plan.tile[0]);
         let chunk_end = self.op(ir, at, "arith.addi", self.origin[0], chunk_end);
         let mut test = self.within(ir, at, q, self.origin[0], chunk_end);
         // A field the next launch recomputes before reading it: after the last step only.
-        if field.written_back_at_end_only() {
+        if at_end_only && launch == Launch::Any {
             test = self.and(ir, at, test, self.last_launch);
         }
         // A ring-only field: only its box goes back (outside, its values are the field's own,
@@ -858,8 +901,9 @@ impl<'a> Column<'a> {
         }
     }
 
-    /// Instance `i` on plane `p − Δ`; with `pair`, fused with the copy after it (or into the
-    /// instance before it) where the pair's test (`Column::fused_plane`) holds.
+    /// Instance `i` on plane `p − Δ` in launches `launch`; with `pair`, fused with the copy
+    /// after it (or into the instance before it) where the pair's test (`Column::fused_plane`)
+    /// holds.
     fn instance(
         &self,
         ir: &mut Ir,
@@ -868,6 +912,7 @@ impl<'a> Column<'a> {
         i: Instance,
         p: ValueId,
         pair: Option<(Fusion, ValueId)>,
+        launch: Launch,
     ) -> Result<(), String> {
         let Instance { version: v, step, apply } = i;
         // A copy does nothing where its source runs it (the pair's test implies this plane's).
@@ -887,7 +932,12 @@ impl<'a> Column<'a> {
         let step_value = self.constant(ir, at, step);
         let (box_lo, box_hi) = &self.boxes[apply];
         let computes = self.computes(ir, at, i, q);
-        let write_back = self.write_back_test(ir, at, i, q);
+        let write_back = self.write_back_test(ir, at, i, q, launch);
+        // Nothing reads this version (it has no ring) and it does not go back in these
+        // launches: nothing would see what it computes.
+        if self.rings[v].is_none() && write_back.is_none() && pair.is_none() {
+            return Ok(());
+        }
         // Ring slots: this version's, the previous version's, and every read's.
         let own_ring = self.rings[v];
         let own_slot = own_ring.map(|_| self.slot(ir, at, v, q));
@@ -926,7 +976,7 @@ impl<'a> Column<'a> {
         };
         // The copy's write-back, done by its source in fused columns.
         let copy_write_back = match copy {
-            Some(c) => self.write_back_test(ir, at, c, q).map(|test| (c, test)),
+            Some(c) => self.write_back_test(ir, at, c, q, launch).map(|test| (c, test)),
             None => None,
         };
         // The source's full path runs the copy where `fused` holds (one loop for both: a third
@@ -951,19 +1001,29 @@ impl<'a> Column<'a> {
                     let (then, otherwise) = ops::scf_if_else(ir, at, in_domain, self.location);
                     // Elsewhere the field keeps its previous version's value; a ring-only
                     // field's first version (step 0 always runs, so there it is outside the box)
-                    // the field's own.
-                    match (previous, previous_slot, own_ring.zip(own_slot)) {
-                        (Some((_, prev_ring)), Some(prev_slot), Some((ring, slot))) => {
+                    // the field's own. Into this version's ring, or without one straight back
+                    // to global memory (never a ring-only field's: only its box goes back).
+                    let kept = match (previous, previous_slot) {
+                        _ if own_ring.is_none() && (write_back.is_none() || field.ring_only) => None,
+                        (Some((_, prev_ring)), Some(prev_slot)) => {
                             let from = self.ring_index(ir, otherwise, prev_slot, point);
-                            let value = load(ir, otherwise, prev_ring, from, field.element.clone(), self.location);
+                            Some(load(ir, otherwise, prev_ring, from, field.element.clone(), self.location))
+                        }
+                        (None, _) if field.ring_only => {
+                            let index = Self::at_plane(q, point);
+                            Some(load(ir, otherwise, written_arg, index, field.element.clone(), self.location))
+                        }
+                        _ => None,
+                    };
+                    match (kept, own_ring.zip(own_slot), write_back) {
+                        (Some(value), Some((ring, slot)), _) => {
                             let to = self.ring_index(ir, otherwise, slot, point);
                             store(ir, otherwise, value, ring, to, self.location);
                         }
-                        (None, _, Some((ring, slot))) if field.ring_only => {
-                            let index = Self::at_plane(q, point);
-                            let value = load(ir, otherwise, written_arg, index, field.element.clone(), self.location);
-                            let to = self.ring_index(ir, otherwise, slot, point);
-                            store(ir, otherwise, value, ring, to, self.location);
+                        (Some(value), None, Some(test)) => {
+                            let test = self.in_plane_tile(ir, otherwise, v, test, point);
+                            let back = ops::scf_if(ir, otherwise, test, self.location);
+                            store(ir, back, value, destination, Self::at_plane(q, point), self.location);
                         }
                         _ => {}
                     }
@@ -1005,7 +1065,15 @@ impl<'a> Column<'a> {
                     return Ok(());
                 }
                 // The last version: its column (the plane tile) back to global memory (a
-                // ring-only field's only inside its box, `write_back`).
+                // ring-only field's only inside its box, `write_back`); from the value computed
+                // where it has no ring (nothing reads it: `Schedule::new`), else from its ring,
+                // which holds the value kept elsewhere too.
+                if let (Some(test), None) = (write_back, own_ring) {
+                    let value = indexer.stored.ok_or("an instance stores nothing")?;
+                    let test = self.in_plane_tile(ir, then, v, test, point);
+                    let back = ops::scf_if(ir, then, test, self.location);
+                    store(ir, back, value, destination, Self::at_plane(q, point), self.location);
+                }
                 if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
                     let test = self.in_plane_tile(ir, at, v, test, point);
                     let test = match inside {
