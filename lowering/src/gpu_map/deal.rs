@@ -37,25 +37,42 @@ pub(super) fn fitted_grid(nominal: &[i64], threads: i64) -> Vec<i64> {
     grid
 }
 
-/// Runs `body` for every point of the box `[lo, hi)` dealt over the block's
-/// `threads` threads as the [`fitted_grid`] says: a thread's coordinates in the grid come from
-/// its linear id (x fastest), and along dimension `d` it takes every `grid[d]`-th point from its
-/// coordinate on. Each point of the box is visited by exactly one thread.
-///
-/// The box must be no larger than `nominal` (`hi[d] − lo[d] ≤ nominal[d]`: the callers' boxes
-/// are their nominal ones clipped), which lets a dimension the grid covers in one pass be a
-/// test instead of a loop.
+/// Runs `body` for every point of the box `[lo, hi)` dealt over the block's `threads` threads
+/// ([`deal`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn for_each_point(
     ir: &mut Ir,
     at: InsertPoint,
     ids: &ThreadIds,
-    (lo, hi): (&[ValueId], &[ValueId]),
+    bounds: (&[ValueId], &[ValueId]),
     nominal: &[i64],
     threads: i64,
     location: &Location,
     body: &mut PointBody<'_>,
 ) -> Result<(), String> {
+    let (linear, _) = ids.linear(ir, at, 0, location);
+    let (point, inner) = deal(ir, at, linear, bounds, nominal, threads, location)?;
+    body(ir, inner, &point)
+}
+
+/// Deals the points of the box `[lo, hi)` over the block's `threads` threads as the
+/// [`fitted_grid`] says, the thread being number `linear` of them (x fastest): its coordinates
+/// in the grid come from `linear`, and along dimension `d` it takes every `grid[d]`-th point
+/// from its coordinate on. Returns the point and where the code run at each point goes. Each
+/// point of the box is visited by exactly one thread.
+///
+/// The box must be no larger than `nominal` (`hi[d] − lo[d] ≤ nominal[d]`: the callers' boxes
+/// are their nominal ones clipped), which lets a dimension the grid covers in one pass be a
+/// test instead of a loop.
+pub(super) fn deal(
+    ir: &mut Ir,
+    at: InsertPoint,
+    linear: ValueId,
+    (lo, hi): (&[ValueId], &[ValueId]),
+    nominal: &[i64],
+    threads: i64,
+    location: &Location,
+) -> Result<(Vec<ValueId>, InsertPoint), String> {
     let rank = lo.len();
     if hi.len() != rank || nominal.len() != rank || rank == 0 {
         return Err(format!(
@@ -65,7 +82,6 @@ pub(super) fn for_each_point(
         ));
     }
     let grid = fitted_grid(nominal, threads);
-    let (linear, _) = ids.linear(ir, at, 0, location);
     // The thread's place in the grid, innermost fastest. Division by constants of values fixed
     // for the whole kernel: loop-invariant code motion takes them out of every loop.
     let mut coordinate = vec![linear; rank];
@@ -104,7 +120,7 @@ pub(super) fn for_each_point(
         inner = next;
     }
     let point: Vec<ValueId> = point.into_iter().collect::<Option<_>>().ok_or("a dimension without a coordinate")?;
-    body(ir, inner, &point)
+    Ok((point, inner))
 }
 
 #[cfg(test)]

@@ -587,7 +587,7 @@ impl KernelBuilder<'_, '_> {
     }
 
     /// [`KernelBuilder::thread_count`] as a number.
-    fn threads_along(&self, from: usize) -> i64 {
+    pub(super) fn threads_along(&self, from: usize) -> i64 {
         self.input.block[from.min(3)..].iter().product()
     }
 
