@@ -1,5 +1,6 @@
 //! How the points of a box are dealt to a block's threads (the `overlapped` and `streaming`
-//! strategies' boxes: tiles grown by halos, planes of a column).
+//! strategies' boxes: tiles grown by halos, planes of a column; the staged wavefront tiles'
+//! 2-D box copies and mask rows).
 //!
 //! A box grown by halos is rarely a multiple of the block's shape: a 32-wide tile with a halo
 //! of one on each side is 34 wide, and with a warp along the innermost dimension the second

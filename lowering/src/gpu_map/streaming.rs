@@ -29,8 +29,8 @@
 //! values: results are bit-identical.
 //!
 //! **A copy fused with its source** (`Column::copy_fusions`). With one step per launch, Jacobi's
-//! copy-back `A = B` copies the values the stencil just computed, plane by plane, through two
-//! rings; in a column where both plane boxes are full, the stencil's instance writes `B` and
+//! copy-back `A = B` copies the values the stencil just computed, plane by plane, from `B`'s
+//! ring back to global memory; in a column where both plane boxes are full, the stencil's instance writes `B` and
 //! `A` back from the value it computed and the copy's instance does nothing. The same value
 //! reaches the same element: still bit-identical.
 //!
@@ -103,7 +103,8 @@ struct Version {
     producer: Producer,
     /// At stream step `p` the version's plane `p − delay` is computed.
     delay: i64,
-    /// Planes kept in its ring (`0`: none, nobody reads it and it is not written back).
+    /// Planes kept in its ring (`0`: none, nobody reads it; a last version then goes back
+    /// from the value its instance computes or keeps).
     depth: i64,
     /// Per dimension, how far beyond the column this version is computed (below / above).
     halo_lo: Vec<i64>,
@@ -596,11 +597,12 @@ impl<'a> Column<'a> {
                     }
                     Fusion::Copy { .. } => pair_fused.take(),
                 };
-                self.instance(ir, info, body, i, p, fused.map(|f| (fusions[v], f)), launch)?;
                 // Also after a copy its source ran: a barrier only where the pair runs apart
                 // would save one per plane, but it made ptxas keep 14 more registers (58 → 74
-                // for Jacobi-3D, 32-bit index).
-                ops::barrier(ir, body, self.location);
+                // for Jacobi-3D, 32-bit index). None after an instance that builds nothing.
+                if self.instance(ir, info, body, i, p, fused.map(|f| (fusions[v], f)), launch)? {
+                    ops::barrier(ir, body, self.location);
+                }
             }
         }
         Ok(())
@@ -608,11 +610,12 @@ impl<'a> Column<'a> {
 
     /// Which instances fuse with the copy after them. A pure copy `A = B` at the point (Jacobi's
     /// copy-back) whose `B` is the version the instance just before it wrote, at the same
-    /// delay and with the same halos, costs a ring-to-ring pass over the plane after a barrier
-    /// — the values it copies are the ones the instance just computed. When nothing else reads
+    /// delay and with the same halos, costs a pass over the plane after a barrier, from `B`'s
+    /// ring back to global memory — the values it copies are the ones the instance just
+    /// computed. When nothing else reads
     /// that `B` version and nothing reads the copy's version (it is only written back: one
     /// step per launch), the instance writes both back from the value it computed in full
-    /// columns, where every point of both plane boxes computes; edge columns keep the rings
+    /// columns, where every point of both plane boxes computes; edge columns keep `B`'s ring
     /// and the copy (their points outside the boxes keep earlier versions' values). Only with
     /// one step per launch: the last step of a longer launch qualifies too, but fused there it
     /// made ptxas take 122 registers instead of 80 for the two-step Jacobi-3D kernel (96 KiB,
@@ -855,6 +858,15 @@ impl<'a> Column<'a> {
         }
     }
 
+    /// Whether version `v` goes back to global memory in launches `launch`: its field's last
+    /// version, except in the launches before the last for a field the next launch recomputes
+    /// before reading it. (`Launch::Any` writes such a field back in every launch, which is
+    /// correct but never built: `Column::build` splits the loop whenever such a field exists.)
+    fn goes_back(&self, v: usize, launch: Launch) -> bool {
+        let version = &self.schedule.versions[v];
+        version.last && !(launch == Launch::Earlier && self.plan.fields[version.field].written_back_at_end_only())
+    }
+
     /// Whether instance `i`'s version goes back to global memory at plane `q` in launches
     /// `launch` (`None`: it is not its field's last version, or not in these launches): the
     /// chunk's planes, after the last step for a field the next launch recomputes first, inside
@@ -867,22 +879,13 @@ impl<'a> Column<'a> {
         q: ValueId,
         launch: Launch,
     ) -> Option<ValueId> {
-        let version = &self.schedule.versions[i.version];
-        if !version.last {
+        if !self.goes_back(i.version, launch) {
             return None;
         }
-        let field = &self.plan.fields[version.field];
-        let at_end_only = field.written_back_at_end_only();
-        if at_end_only && launch == Launch::Earlier {
-            return None;
-        }
+        let field = &self.plan.fields[self.schedule.versions[i.version].field];
         let chunk_end = self.constant(ir, at, self.plan.tile[0]);
         let chunk_end = self.op(ir, at, "arith.addi", self.origin[0], chunk_end);
         let mut test = self.within(ir, at, q, self.origin[0], chunk_end);
-        // A field the next launch recomputes before reading it: after the last step only.
-        if at_end_only && launch == Launch::Any {
-            test = self.and(ir, at, test, self.last_launch);
-        }
         // A ring-only field: only its box goes back (outside, its values are the field's own,
         // which other blocks read there). Its writers all cover this apply's box.
         if field.ring_only {
@@ -913,8 +916,14 @@ impl<'a> Column<'a> {
         p: ValueId,
         pair: Option<(Fusion, ValueId)>,
         launch: Launch,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         let Instance { version: v, step, apply } = i;
+        // Nothing reads this version (it has no ring) and it does not go back in these
+        // launches: nothing would see what it computes, so nothing is built (unless it writes
+        // back the copy fused with it).
+        if self.rings[v].is_none() && !self.goes_back(v, launch) && !matches!(pair, Some((Fusion::Source { .. }, _))) {
+            return Ok(false);
+        }
         // A copy does nothing where its source runs it (the pair's test implies this plane's).
         let at = match pair {
             Some((Fusion::Copy { .. }, fused)) => ops::scf_if_else(ir, at, fused, self.location).1,
@@ -933,11 +942,6 @@ impl<'a> Column<'a> {
         let (box_lo, box_hi) = &self.boxes[apply];
         let computes = self.computes(ir, at, i, q);
         let write_back = self.write_back_test(ir, at, i, q, launch);
-        // Nothing reads this version (it has no ring) and it does not go back in these
-        // launches: nothing would see what it computes.
-        if self.rings[v].is_none() && write_back.is_none() && pair.is_none() {
-            return Ok(());
-        }
         // Ring slots: this version's, the previous version's, and every read's.
         let own_ring = self.rings[v];
         let own_slot = own_ring.map(|_| self.slot(ir, at, v, q));
@@ -1002,14 +1006,18 @@ impl<'a> Column<'a> {
                     // Elsewhere the field keeps its previous version's value; a ring-only
                     // field's first version (step 0 always runs, so there it is outside the box)
                     // the field's own. Into this version's ring, or without one straight back
-                    // to global memory (never a ring-only field's: only its box goes back).
+                    // to global memory. That is not only outside the box: inside it too where
+                    // the step does not run (a last launch of fewer steps than `time-tile`), so
+                    // a ring-only field's kept value goes back inside its box. (Its first
+                    // version's own values need not: step 0 always runs, so only points outside
+                    // the box keep them, and those never go back.)
                     let kept = match (previous, previous_slot) {
-                        _ if own_ring.is_none() && (write_back.is_none() || field.ring_only) => None,
+                        _ if own_ring.is_none() && write_back.is_none() => None,
                         (Some((_, prev_ring)), Some(prev_slot)) => {
                             let from = self.ring_index(ir, otherwise, prev_slot, point);
                             Some(load(ir, otherwise, prev_ring, from, field.element.clone(), self.location))
                         }
-                        (None, _) if field.ring_only => {
+                        (None, _) if field.ring_only && own_ring.is_some() => {
                             let index = Self::at_plane(q, point);
                             Some(load(ir, otherwise, written_arg, index, field.element.clone(), self.location))
                         }
@@ -1021,7 +1029,10 @@ impl<'a> Column<'a> {
                             store(ir, otherwise, value, ring, to, self.location);
                         }
                         (Some(value), None, Some(test)) => {
-                            let test = self.in_plane_tile(ir, otherwise, v, test, point);
+                            let mut test = self.in_plane_tile(ir, otherwise, v, test, point);
+                            if field.ring_only {
+                                test = self.and(ir, otherwise, test, within);
+                            }
                             let back = ops::scf_if(ir, otherwise, test, self.location);
                             store(ir, back, value, destination, Self::at_plane(q, point), self.location);
                         }
@@ -1089,7 +1100,7 @@ impl<'a> Column<'a> {
                 Ok(())
             })?;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// `test` and point `point` of version `v`'s plane box lies in the plane tile. The box

@@ -139,7 +139,7 @@
 // S1@1: the last version of A goes to the second buffer (A alternates between launches),
 // straight from the value read.
 // CHECK:           %[[COPIED:.*]] = memref.load %[[B3]]
-// CHECK-NEXT:      scf.if %[[BACK]] {
+// CHECK-NEXT:      scf.if %{{[0-9]+}} {
 // CHECK-NEXT:        memref.store %[[COPIED]], %arg4[%[[Q2]], %{{.*}}] : memref<?x?xf64>
 // CHECK:         gpu.barrier
 // CHECK-NEXT:  }
