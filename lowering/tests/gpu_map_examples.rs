@@ -716,15 +716,14 @@ fn streaming_earlier_launches_carry_no_write_back_of_fields_kept_for_the_end() {
             .expect("a kernel");
         // The kernel's branch on the launch: the outermost `scf.if` whose branches both hold a
         // stream loop.
-        let holds_loop = |region| {
-            ir.blocks(region)
-                .iter()
-                .any(|&b| ir.block_ops(b).iter().any(|&op| ir.op_name(op) == "scf.for"))
-        };
+        let holds_loop =
+            |region| ir.blocks(region).iter().any(|&b| ir.block_ops(b).iter().any(|&op| ir.op_name(op) == "scf.for"));
         let branch = ir
             .collect_ops(func, WalkOrder::PreOrder)
             .into_iter()
-            .find(|&op| ir.op_name(op) == "scf.if" && ir.regions(op).len() == 2 && ir.regions(op).iter().all(|&r| holds_loop(r)))
+            .find(|&op| {
+                ir.op_name(op) == "scf.if" && ir.regions(op).len() == 2 && ir.regions(op).iter().all(|&r| holds_loop(r))
+            })
             .unwrap_or_else(|| panic!("{pipeline}: no branch on the launch"));
         let global_fields_stored = |region| {
             let mut stored = std::collections::HashSet::new();

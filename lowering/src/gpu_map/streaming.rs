@@ -349,6 +349,14 @@ enum Launch {
     Any,
 }
 
+/// Where in a stream loop an instance is built: the loop's stream step `p` (plane counter) and
+/// the launches the loop is for.
+#[derive(Clone, Copy, Debug)]
+struct StreamStep {
+    p: ValueId,
+    launch: Launch,
+}
+
 /// An apply instance of the launch: its version, step and apply.
 #[derive(Clone, Copy, Debug)]
 struct Instance {
@@ -524,7 +532,8 @@ impl<'a> Column<'a> {
     /// The kernel's body: the stream loop, once per kind of launch it needs (`Launch`).
     fn build(&self, ir: &mut Ir, info: &ScopInfo) -> Result<(), String> {
         let at = self.kernel.at;
-        let at_end_only = self.schedule.versions.iter().any(|v| v.last && self.plan.fields[v.field].written_back_at_end_only());
+        let at_end_only =
+            self.schedule.versions.iter().any(|v| v.last && self.plan.fields[v.field].written_back_at_end_only());
         if !at_end_only {
             return self.stream(ir, info, at, Launch::Any);
         }
@@ -600,7 +609,8 @@ impl<'a> Column<'a> {
                 // Also after a copy its source ran: a barrier only where the pair runs apart
                 // would save one per plane, but it made ptxas keep 14 more registers (58 → 74
                 // for Jacobi-3D, 32-bit index). None after an instance that builds nothing.
-                if self.instance(ir, info, body, i, p, fused.map(|f| (fusions[v], f)), launch)? {
+                let step = StreamStep { p, launch };
+                if self.instance(ir, info, body, i, step, fused.map(|f| (fusions[v], f)))? {
                     ops::barrier(ir, body, self.location);
                 }
             }
@@ -904,18 +914,18 @@ impl<'a> Column<'a> {
         }
     }
 
-    /// Instance `i` on plane `p − Δ` in launches `launch`; with `pair`, fused with the copy
-    /// after it (or into the instance before it) where the pair's test (`Column::fused_plane`)
-    /// holds.
+    /// Instance `i` on plane `p − Δ` at stream step `p` of the loop for launches `launch`; with
+    /// `pair`, fused with the copy after it (or into the instance before it) where the pair's
+    /// test (`Column::fused_plane`) holds. Whether it built anything (`Ok(false)`: nothing
+    /// would see its values).
     fn instance(
         &self,
         ir: &mut Ir,
         info: &ScopInfo,
         at: InsertPoint,
         i: Instance,
-        p: ValueId,
+        StreamStep { p, launch }: StreamStep,
         pair: Option<(Fusion, ValueId)>,
-        launch: Launch,
     ) -> Result<bool, String> {
         let Instance { version: v, step, apply } = i;
         // Nothing reads this version (it has no ring) and it does not go back in these
