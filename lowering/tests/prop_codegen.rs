@@ -327,12 +327,7 @@ proptest! {
         let p = if doall { p.made_doall() } else { p };
         let n = if p.dims == 3 { n.min(6) } else { n };
         let text = p.text();
-        let mut tiles = vec![chunk.to_string()];
-        tiles.extend(vec![tile.to_string(); p.dims.saturating_sub(1)]);
-        let tiles = tiles.join(",");
-        let pipeline = format!(
-            "builtin.module(gpu-map{{strategy=streaming tile={tiles} time-tile={time_tile} block={block} shared-memory=232448 prefetch={prefetch}}})"
-        );
+        let pipeline = streaming_pipeline(p.dims, chunk, tile, time_tile, block, prefetch);
         let options = stencil_runtime::gpu_sim::SimOptions::default();
         match (p.doall(), p.dims >= 2, check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options)) {
             (true, true, Ok(report)) => prop_assert_eq!(report.race_count, 0),
@@ -345,6 +340,17 @@ proptest! {
             (_, _, Ok(_)) => prop_assert!(false, "a DOACROSS or 1-D program was mapped\nprogram:\n{text}"),
         }
     }
+}
+
+/// `gpu-map{strategy=streaming}` with chunks of `chunk` planes and plane tiles of `tile` along
+/// the other dimensions, with room for any rings (227 KiB of shared memory).
+fn streaming_pipeline(dims: usize, chunk: i64, tile: i64, time_tile: i64, block: &str, prefetch: bool) -> String {
+    let mut tiles = vec![chunk.to_string()];
+    tiles.extend(vec![tile.to_string(); dims.saturating_sub(1)]);
+    format!(
+        "builtin.module(gpu-map{{strategy=streaming tile={} time-tile={time_tile} block={block} shared-memory=232448 prefetch={prefetch}}})",
+        tiles.join(",")
+    )
 }
 
 /// Programs of the shape `B = f(A); A = g(B); B = h(A)` over 2 or 3 dimensions with random
@@ -387,12 +393,7 @@ proptest! {
     ) {
         let n = if p.dims == 3 { n.min(6) } else { n };
         let text = p.text();
-        let mut tiles = vec![chunk.to_string()];
-        tiles.extend(vec![tile.to_string(); p.dims - 1]);
-        let pipeline = format!(
-            "builtin.module(gpu-map{{strategy=streaming tile={} time-tile={time_tile} block=4,2 shared-memory=232448 prefetch={prefetch}}})",
-            tiles.join(",")
-        );
+        let pipeline = streaming_pipeline(p.dims, chunk, tile, time_tile, "4,2", prefetch);
         let options = stencil_runtime::gpu_sim::SimOptions::default();
         match check_gpu_pipeline(&text, &pipeline, &[("T", t), ("N", n)], &options) {
             Ok(report) => prop_assert_eq!(report.race_count, 0),
