@@ -622,14 +622,14 @@ impl<'a> Column<'a> {
     /// copy-back) whose `B` is the version the instance just before it wrote, at the same
     /// delay and with the same halos, costs a pass over the plane after a barrier, from `B`'s
     /// ring back to global memory — the values it copies are the ones the instance just
-    /// computed. When nothing else reads
-    /// that `B` version and nothing reads the copy's version (it is only written back: one
-    /// step per launch), the instance writes both back from the value it computed in full
-    /// columns, where every point of both plane boxes computes; edge columns keep `B`'s ring
-    /// and the copy (their points outside the boxes keep earlier versions' values). Only with
-    /// one step per launch: the last step of a longer launch qualifies too, but fused there it
-    /// made ptxas take 122 registers instead of 80 for the two-step Jacobi-3D kernel (96 KiB,
-    /// prefetch, 32-bit index), a third fewer resident blocks.
+    /// computed. When nothing else reads that `B` version and nothing reads the copy's version
+    /// (it is only written back: one step per launch), the instance writes both back from the
+    /// value it computed in full columns, where every point of both plane boxes computes; edge
+    /// columns keep `B`'s ring and the copy (their points outside the boxes keep earlier
+    /// versions' values). Only with one step per launch: the last step of a longer launch
+    /// qualifies too, but fused there it made ptxas take 122 registers instead of 80 for the
+    /// two-step Jacobi-3D kernel (96 KiB, prefetch, 32-bit index), a third fewer resident
+    /// blocks.
     fn copy_fusions(&self, ir: &Ir, info: &ScopInfo) -> Vec<Fusion> {
         let versions = &self.schedule.versions;
         let mut fusions = vec![Fusion::Alone; versions.len()];
@@ -791,8 +791,7 @@ impl<'a> Column<'a> {
     }
 
     /// Whether instance `i` computes on plane `q`: its step runs in this launch and the plane
-    /// lies in its apply's box (uniform over the block).
-    /// Step 0 runs in every launch (a launch runs at least one step), so its instances test the
+    /// lies in its apply's box (uniform over the block). Step 0 runs in every launch (a launch runs at least one step), so its instances test the
     /// box alone: with one step per launch (the defaults), no instance tests the step.
     fn computes(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId) -> ValueId {
         let (box_lo, box_hi) = &self.boxes[i.apply];
