@@ -791,8 +791,9 @@ impl<'a> Column<'a> {
     }
 
     /// Whether instance `i` computes on plane `q`: its step runs in this launch and the plane
-    /// lies in its apply's box (uniform over the block). Step 0 runs in every launch (a launch runs at least one step), so its instances test the
-    /// box alone: with one step per launch (the defaults), no instance tests the step.
+    /// lies in its apply's box (uniform over the block). Step 0 runs in every launch (a launch
+    /// runs at least one step), so its instances test the box alone: with one step per launch
+    /// (the defaults), no instance tests the step.
     fn computes(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId) -> ValueId {
         let (box_lo, box_hi) = &self.boxes[i.apply];
         let in_box = self.within(ir, at, q, box_lo[0], box_hi[0]);
