@@ -600,7 +600,7 @@ impl<'a> Column<'a> {
                         let copy = self.instance_of(copy).ok_or("a copy fused with an instance is no instance")?;
                         let delay = self.constant(ir, body, version.delay);
                         let q = self.op(ir, body, "arith.subi", p, delay);
-                        let fused = self.fused_plane(ir, body, i, copy, q);
+                        let fused = self.fused_plane(ir, body, i, copy, q, launch);
                         pair_fused = Some(fused);
                         Some(fused)
                     }
@@ -791,13 +791,14 @@ impl<'a> Column<'a> {
     }
 
     /// Whether instance `i` computes on plane `q`: its step runs in this launch and the plane
-    /// lies in its apply's box (uniform over the block). Step 0 runs in every launch (a launch
-    /// runs at least one step), so its instances test the box alone: with one step per launch
-    /// (the defaults), no instance tests the step.
-    fn computes(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId) -> ValueId {
+    /// lies in its apply's box (uniform over the block), in launches `launch`. Step 0 runs in
+    /// every launch (a launch runs at least one step) and every step in the launches before the
+    /// last (they run `time-tile` steps), so those instances test the box alone: with one step
+    /// per launch (the defaults), no instance tests the step.
+    fn computes(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId, launch: Launch) -> ValueId {
         let (box_lo, box_hi) = &self.boxes[i.apply];
         let in_box = self.within(ir, at, q, box_lo[0], box_hi[0]);
-        if i.step == 0 {
+        if i.step == 0 || launch == Launch::Earlier {
             return in_box;
         }
         let step = self.constant(ir, at, i.step);
@@ -822,15 +823,23 @@ impl<'a> Column<'a> {
         }
     }
 
-    /// Whether instance `i`'s plane `q` is full at this column: it computes there and its plane
-    /// box lies in its apply's box, so every point computes. With `column_first` the column's
+    /// Whether instance `i`'s plane `q` is full at this column in launches `launch`: it computes
+    /// there and its plane box lies in its apply's box, so every point computes. With `column_first` the column's
     /// tests are joined first, one invariant the stream loop does not compute — what the
     /// fused pairs' kernels (one step per launch) do: Jacobi-3D at 128³, 1.21 → 1.17
     /// warp-instructions per update, 60 registers either way. Not for the others: with that
     /// order ptxas took 122 registers instead of 80 for the two-step Jacobi-3D kernel (96 KiB,
     /// prefetch).
-    fn full_plane(&self, ir: &mut Ir, at: InsertPoint, i: Instance, q: ValueId, column_first: bool) -> ValueId {
-        let computes = self.computes(ir, at, i, q);
+    fn full_plane(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        i: Instance,
+        q: ValueId,
+        column_first: bool,
+        launch: Launch,
+    ) -> ValueId {
+        let computes = self.computes(ir, at, i, q, launch);
         if column_first {
             let mut column = None;
             self.full_column(ir, at, i, &mut column);
@@ -841,11 +850,20 @@ impl<'a> Column<'a> {
         full.unwrap_or(computes)
     }
 
-    /// Whether an instance and the copy fused with it (`Fusion`) run fused on plane `q`: both
-    /// planes are valid and full and their plane boxes are the same (the halos are; the
-    /// clipping to their fields may differ). The same value in both instances. The column's
-    /// part (the boxes) is one chain of invariant tests, the plane's part a few comparisons.
-    fn fused_plane(&self, ir: &mut Ir, at: InsertPoint, source: Instance, copy: Instance, q: ValueId) -> ValueId {
+    /// Whether an instance and the copy fused with it (`Fusion`) run fused on plane `q` in
+    /// launches `launch`: both planes are valid and full and their plane boxes are the same (the
+    /// halos are; the clipping to their fields may differ). The same value in both instances.
+    /// The column's part (the boxes) is one chain of invariant tests, the plane's part a few
+    /// comparisons.
+    fn fused_plane(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        source: Instance,
+        copy: Instance,
+        q: ValueId,
+        launch: Launch,
+    ) -> ValueId {
         let mut column = None;
         self.full_column(ir, at, source, &mut column);
         self.full_column(ir, at, copy, &mut column);
@@ -864,7 +882,7 @@ impl<'a> Column<'a> {
         let (a, b) = (&self.plan.applies[source.apply], &self.plan.applies[copy.apply]);
         let same = source.step == copy.step && a.lower.first() == b.lower.first() && a.upper.first() == b.upper.first();
         for i in if same { vec![source] } else { vec![source, copy] } {
-            let computes = self.computes(ir, at, i, q);
+            let computes = self.computes(ir, at, i, q, launch);
             plane = self.and(ir, at, plane, computes);
         }
         match column {
@@ -955,7 +973,7 @@ impl<'a> Column<'a> {
         // Uniform parts of the tests: the step runs in this launch, the plane is in the box.
         let step_value = self.constant(ir, at, step);
         let (box_lo, box_hi) = &self.boxes[apply];
-        let computes = self.computes(ir, at, i, q);
+        let computes = self.computes(ir, at, i, q, launch);
         let write_back = self.write_back_test(ir, at, i, q, launch);
         // Ring slots: this version's, the previous version's, and every read's.
         let own_ring = self.rings[v];
@@ -1001,7 +1019,7 @@ impl<'a> Column<'a> {
         // The source's full path runs the copy where `fused` holds (one loop for both: a third
         // copy of the loop costs registers).
         let fused = pair.map(|(_, fused)| fused).filter(|_| copy.is_some());
-        let full = self.full_plane(ir, at, i, q, pair.is_some());
+        let full = self.full_plane(ir, at, i, q, pair.is_some(), launch);
         let (full_at, general_at) = ops::scf_if_else(ir, at, full, self.location);
         for (fast, at) in [(true, full_at), (false, general_at)] {
             for_each_point(ir, at, &self.ids, (&lo, &hi), &nominal, threads, self.location, &mut |ir, at, point| {
