@@ -997,7 +997,6 @@ impl<'a> Column<'a> {
         let (lo, hi) = self.plane_box(ir, at, v, size, false);
         let statement = plan.applies[apply].statement;
         let written_arg = self.kernel.args[&field.arg];
-        let destination = plan.destination(self.kernel, field);
         let nominal = self.nominal_plane(v).ok_or("the plane box overflows")?;
         let threads = self.threads();
         // A column whose plane box lies in the apply's box (all but those at the field's edges)
@@ -1062,12 +1061,8 @@ impl<'a> Column<'a> {
                             store(ir, otherwise, value, ring, to, self.location);
                         }
                         (Some(value), None, Some(test)) => {
-                            let mut test = self.in_plane_tile(ir, otherwise, v, test, point);
-                            if field.ring_only {
-                                test = self.and(ir, otherwise, test, within);
-                            }
-                            let back = ops::scf_if(ir, otherwise, test, self.location);
-                            store(ir, back, value, destination, Self::at_plane(q, point), self.location);
+                            let inside = field.ring_only.then_some(within);
+                            self.write_back_point(ir, otherwise, v, test, inside, q, point, |_, _| value);
                         }
                         _ => {}
                     }
@@ -1100,11 +1095,7 @@ impl<'a> Column<'a> {
                     let own = write_back.map(|test| (i, test));
                     let copied = copy_write_back.map(|(c, test)| (c, self.and(ir, at, fused, test)));
                     for (w, test) in own.into_iter().chain(copied) {
-                        let test = self.in_plane_tile(ir, at, w.version, test, point);
-                        let then = ops::scf_if(ir, at, test, self.location);
-                        let index = Self::at_plane(q, point);
-                        let target = &plan.fields[self.schedule.versions[w.version].field];
-                        store(ir, then, value, plan.destination(self.kernel, target), index, self.location);
+                        self.write_back_point(ir, at, w.version, test, None, q, point, |_, _| value);
                     }
                     return Ok(());
                 }
@@ -1114,26 +1105,45 @@ impl<'a> Column<'a> {
                 // which holds the value kept elsewhere too.
                 if let (Some(test), None) = (write_back, own_ring) {
                     let value = indexer.stored.ok_or("an instance stores nothing")?;
-                    let test = self.in_plane_tile(ir, then, v, test, point);
-                    let back = ops::scf_if(ir, then, test, self.location);
-                    store(ir, back, value, destination, Self::at_plane(q, point), self.location);
+                    self.write_back_point(ir, then, v, test, None, q, point, |_, _| value);
                 }
                 if let (Some(test), Some(ring), Some(slot)) = (write_back, own_ring, own_slot) {
-                    let test = self.in_plane_tile(ir, at, v, test, point);
-                    let test = match inside {
-                        Some(inside) if field.ring_only => self.and(ir, at, test, inside),
-                        _ => test,
-                    };
-                    let then = ops::scf_if(ir, at, test, self.location);
-                    let from = self.ring_index(ir, then, slot, point);
-                    let value = load(ir, then, ring, from, field.element.clone(), self.location);
-                    let index = Self::at_plane(q, point);
-                    store(ir, then, value, destination, index, self.location);
+                    let inside = inside.filter(|_| field.ring_only);
+                    self.write_back_point(ir, at, v, test, inside, q, point, |ir, back| {
+                        let from = self.ring_index(ir, back, slot, point);
+                        load(ir, back, ring, from, field.element.clone(), self.location)
+                    });
                 }
                 Ok(())
             })?;
         }
         Ok(true)
+    }
+
+    /// Point `point` of version `v`'s plane `q` back to its field's destination in global
+    /// memory, where the uniform `write_back` test holds, the point lies in the plane tile and
+    /// `inside` (if any) holds; `value` makes the value stored inside that branch.
+    #[allow(clippy::too_many_arguments)]
+    fn write_back_point(
+        &self,
+        ir: &mut Ir,
+        at: InsertPoint,
+        v: usize,
+        write_back: ValueId,
+        inside: Option<ValueId>,
+        q: ValueId,
+        point: &[ValueId],
+        value: impl FnOnce(&mut Ir, InsertPoint) -> ValueId,
+    ) {
+        let mut test = self.in_plane_tile(ir, at, v, write_back, point);
+        if let Some(inside) = inside {
+            test = self.and(ir, at, test, inside);
+        }
+        let back = ops::scf_if(ir, at, test, self.location);
+        let value = value(ir, back);
+        let field = &self.plan.fields[self.schedule.versions[v].field];
+        let destination = self.plan.destination(self.kernel, field);
+        store(ir, back, value, destination, Self::at_plane(q, point), self.location);
     }
 
     /// `test` and point `point` of version `v`'s plane box lies in the plane tile. The box
