@@ -129,13 +129,13 @@ fn always_fits(l: &RowTerm, u: &RowTerm) -> bool {
 }
 
 /// Whether a per-slot pair is of one step: both bounds with the same coefficient of `c` and the
-/// same divisor `d`, so that `⌈L/d⌉ ≤ ⌊(L + g)/d⌋` with `L = l.row + a·c` and the row-level gap
+/// same divisor `d`, a power of two, so that `⌈L/d⌉ ≤ ⌊(L + g)/d⌋` with `L = l.row + a·c` and the row-level gap
 /// `g = u.row − l.row`. That holds iff `[L, L + g]` holds a multiple of `d`; the least multiple
 /// of `d` from `L` on is `L + ((−L) mod d)`, so iff `(−L) mod d ≤ g` — per slot a subtraction,
-/// a remainder (a mask for a power of two) and a comparison instead of a ceiling and a floor
-/// division (2-D SOR's parity pairs, `d = 2`).
+/// a mask and a comparison instead of a ceiling and a floor division (2-D SOR's parity pairs,
+/// `d = 2`). Other divisors keep the divisions.
 fn one_step(l: &RowTerm, u: &RowTerm) -> bool {
-    l.a == u.a && l.divisor == u.divisor && l.divisor >= 1
+    l.a == u.a && l.divisor == u.divisor && l.divisor > 0 && l.divisor & (l.divisor - 1) == 0
 }
 
 /// The least `δ` for which `⌈x/d⌉ ≤ ⌊(x + δ)/d⌋` holds for every whole `x`: `d − 1` (the `d`
@@ -531,7 +531,10 @@ impl KernelBuilder<'_, '_> {
                 if let Some((start, gap)) = *step {
                     let a_slot = self.scaled(inner, slot, l.a);
                     let minus_l = binary(self.ir, inner, "arith.subi", start, a_slot, Type::Index, &location);
-                    let to_multiple = self.nonnegative_remainder(inner, minus_l, l.divisor);
+                    // `(−L) mod d` as its low bits: `d` is a power of two (`one_step`), and two's
+                    // complement makes the mask exact for negative `−L` too.
+                    let low_bits = index_constant(self.ir, inner, l.divisor - 1, &location);
+                    let to_multiple = binary(self.ir, inner, "arith.andi", minus_l, low_bits, Type::Index, &location);
                     let fits = compare(self.ir, inner, SLE, to_multiple, gap, &location);
                     accumulate(self.ir, inner, &mut member, "arith.andi", fits, &location);
                     continue;
@@ -654,23 +657,6 @@ impl KernelBuilder<'_, '_> {
                 accumulate(self.ir, at, &mut test.hi, FOLDS[1], hi, &location);
             }
         }
-    }
-
-    /// `value mod divisor` in `[0, divisor)` (`divisor ≥ 1`): a mask for a power of two (two's
-    /// complement makes it exact for negative values), else the remainder moved up by `divisor`
-    /// where it is negative.
-    fn nonnegative_remainder(&mut self, at: InsertPoint, value: ValueId, divisor: i64) -> ValueId {
-        let location = self.location.clone();
-        if divisor > 0 && divisor & (divisor - 1) == 0 {
-            let mask = index_constant(self.ir, at, divisor - 1, &location);
-            return binary(self.ir, at, "arith.andi", value, mask, Type::Index, &location);
-        }
-        let d = index_constant(self.ir, at, divisor, &location);
-        let rem = binary(self.ir, at, "arith.remsi", value, d, Type::Index, &location);
-        let zero = index_constant(self.ir, at, 0, &location);
-        let negative = compare(self.ir, at, SLT, rem, zero, &location);
-        let up = binary(self.ir, at, "arith.addi", rem, d, Type::Index, &location);
-        self.select(at, Some(negative), up, rem)
     }
 
     /// `factor · value` at `at` (`value` itself for 1).
